@@ -1,0 +1,130 @@
+/* path.y — the grammar of a TikZ path: what follows \draw, \fill, \path,
+ * \clip, \node, \coordinate up to the ';'. Actions call the path builder
+ * (grammar/tikz.c) which evaluates coordinates and emits IR. */
+%define api.pure full
+%define api.prefix {tp}
+%define parse.error verbose
+%locations
+%parse-param {void *scanner} {struct tp_state *st}
+%lex-param {void *scanner}
+
+%code requires {
+#include "grammar/tikz_int.h"
+}
+
+%union {
+    struct tp_str str;
+}
+
+%code {
+int tplex(TPSTYPE *lval, TPLTYPE *lloc, void *scanner);
+static void tperror(TPLTYPE *loc, void *scanner, struct tp_state *st, const char *msg)
+{
+    (void)scanner;
+    tp_syntax_error(st, loc->first_column, msg);
+}
+}
+
+%token TP_LINE TP_HV TP_VH TP_DOTS TP_PLUS TP_PLUSPLUS TP_SEMI
+%token TP_NODE TP_COORDINATE TP_AT TP_CYCLE TP_RECTANGLE TP_CIRCLE TP_ELLIPSE
+%token TP_ARC TP_GRID TP_TO TP_EDGE TP_CONTROLS TP_AND TP_PLOT TP_PIC TP_COORDINATES
+%token TP_ERROR_TOKEN
+%token <str> TP_COORD TP_OPTS TP_BRACE TP_WORD TP_JUNK
+
+%type <str> opt_opts
+
+%destructor { free($$.s); } <str>
+
+/* circle/ellipse/arc/grid/to/plot take an optional [options] right after
+ * the keyword: the shift binds it to the operation, as TikZ does. */
+%expect 7
+
+%%
+path
+    : items
+    | items TP_SEMI
+    ;
+
+items
+    : %empty
+    | items item
+    ;
+
+item
+    : TP_OPTS                         { tp_options(st, &$1); free($1.s); }
+    | coord                           { tp_move(st); }
+    | TP_LINE nodes target            { tp_line(st, 0); }
+    | TP_HV nodes coord               { tp_line(st, 1); }
+    | TP_VH nodes coord               { tp_line(st, 2); }
+    | TP_RECTANGLE nodes coord        { tp_rectangle(st); }
+    | TP_CIRCLE circle_args           { tp_circle(st, 0); }
+    | TP_ELLIPSE circle_args          { tp_circle(st, 1); }
+    | TP_ARC arc_args                 { tp_arc(st); }
+    | TP_GRID opt_opts coord          { tp_grid(st, &$2); free($2.s); }
+    | TP_TO opt_opts nodes target     { tp_to(st, &$2); free($2.s); }
+    | TP_EDGE opt_opts nodes coord    { tp_edge(st, &$2); free($2.s); }
+    | TP_DOTS TP_CONTROLS coord controls_and TP_DOTS coord { tp_controls(st); }
+    | node                            { tp_node_flush(st); }
+    | TP_COORDINATE node_parts        { tp_coordinate_op(st); }
+    | TP_PLOT plot_args
+    | TP_PIC opt_opts TP_BRACE        { tp_pic(st, &$2, &$3); free($2.s); free($3.s); }
+    | TP_WORD                         { tp_unknown(st, &$1); free($1.s); }
+    | TP_JUNK                         { tp_unknown(st, &$1); free($1.s); }
+    | TP_ERROR_TOKEN                  { tp_unterminated(st); }
+    ;
+
+opt_opts
+    : %empty                          { $$.s = NULL; $$.off = -1; }
+    | TP_OPTS                         { $$ = $1; }
+    ;
+
+coord
+    : TP_COORD                        { tp_coord(st, &$1, 0); free($1.s); }
+    | TP_PLUS TP_COORD                { tp_coord(st, &$2, 1); free($2.s); }
+    | TP_PLUSPLUS TP_COORD            { tp_coord(st, &$2, 2); free($2.s); }
+    ;
+
+target
+    : coord
+    | TP_CYCLE                        { tp_cycle_target(st); }
+    ;
+
+controls_and
+    : %empty                          { tp_controls_single(st); }
+    | TP_AND coord
+    ;
+
+circle_args
+    : %empty                          { tp_circle_args(st, NULL, NULL); }
+    | TP_OPTS                         { tp_circle_args(st, &$1, NULL); free($1.s); }
+    | TP_COORD                        { tp_circle_args(st, NULL, &$1); free($1.s); }
+    ;
+
+arc_args
+    : TP_OPTS                         { tp_arc_args(st, &$1, NULL); free($1.s); }
+    | TP_COORD                        { tp_arc_args(st, NULL, &$1); free($1.s); }
+    | TP_OPTS TP_COORD                { tp_arc_args(st, &$1, &$2); free($1.s); free($2.s); }
+    ;
+
+plot_args
+    : opt_opts TP_COORDINATES TP_BRACE { tp_plot_coordinates(st, &$1, &$3); free($1.s); free($3.s); }
+    | opt_opts TP_COORD                { tp_plot_expr(st, &$1, &$2); free($1.s); free($2.s); }
+    ;
+
+/* nodes written inside an operation: placed on the segment it makes */
+nodes
+    : %empty
+    | nodes node
+    ;
+
+node
+    : TP_NODE node_parts TP_BRACE     { tp_node_op(st, &$3); free($3.s); }
+    ;
+
+node_parts
+    : %empty                          { tp_node_begin(st); }
+    | node_parts TP_OPTS              { tp_node_opts(st, &$2); free($2.s); }
+    | node_parts TP_COORD             { tp_node_name(st, &$2); free($2.s); }
+    | node_parts TP_AT TP_COORD       { tp_node_at(st, &$3); free($3.s); }
+    ;
+%%

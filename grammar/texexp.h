@@ -1,0 +1,103 @@
+/* texexp.h — TeX tokens, token lists and the small macro expander in front
+ * of the TikZ grammar.
+ *
+ * The expander knows user macros (\def, \newcommand, \let, and definitions
+ * made by the interpreter such as \foreach variables and \pgfmathsetmacro
+ * results). It expands them on demand while the interpreter pulls tokens;
+ * every other control sequence is returned untouched for the interpreter to
+ * act on. Groups ({...}, scopes) save and restore local definitions as TeX
+ * does. Expansion is bounded: too deep a nesting or too many expansions is an
+ * error, never a hang. */
+#ifndef DIAGRAMIR_TEXEXP_H
+#define DIAGRAMIR_TEXEXP_H
+
+#include <stddef.h>
+
+enum {
+    T_CS = 1, T_BEGIN, T_END, T_MATH, T_PARAM, T_SPACE, T_LETTER, T_OTHER,
+    T_ARG  /* in a macro body or parameter text: #n, n in .ch */
+};
+
+typedef struct {
+    unsigned char type;
+    int ch;      /* character (T_CS: unused) */
+    int name;    /* T_CS: interned name id (without backslash) */
+    int line, col;
+} tex_tok;
+
+typedef struct {
+    tex_tok *v;
+    size_t n, cap;
+} toklist;
+
+void tl_push(toklist *l, tex_tok t);
+void tl_append(toklist *l, const toklist *o);
+void tl_free(toklist *l);
+void tl_clear(toklist *l);
+
+/* lexer glue */
+struct texlex_extra {
+    struct tex_ctx *ctx;
+    toklist *out;
+    int line, col;
+};
+void texlex_emit(struct texlex_extra *x, int type, int ch, const char *text, int len);
+void texlex_advance(struct texlex_extra *x, const char *text, int len);
+
+typedef struct tex_ctx tex_ctx;
+
+tex_ctx *tex_new(void);
+void tex_free(tex_ctx *c);
+int tex_intern(tex_ctx *c, const char *name, size_t len);
+const char *tex_name(const tex_ctx *c, int id);
+/* The TeX text of tokens [from,to) (control sequences as \name, with a
+ * space after a letter-named one when a letter follows), malloc'd. When
+ * lines is non-NULL it receives a malloc'd array: the source line of each
+ * byte of the text. */
+char *tex_to_text(const tex_ctx *c, const toklist *l, size_t from, size_t to, int **lines);
+/* Tokenizes text (line numbers start at first_line). */
+void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, toklist *out);
+
+/* Macros. params: parameter text (T_ARG tokens and delimiter tokens);
+ * nparams; opt_default: when non-NULL, #1 is an optional [..] argument. */
+void tex_define(tex_ctx *c, int name, const toklist *params, int nparams,
+                const toklist *body, const toklist *opt_default, int global);
+/* Defines name as a parameterless macro whose body is the tokenized text. */
+void tex_define_text(tex_ctx *c, const char *name, const char *text, int global);
+int tex_is_defined(const tex_ctx *c, int name);
+/* \let name = other (other a macro: copies it; else name expands to other's token). */
+void tex_let(tex_ctx *c, int name, tex_tok other, int global);
+/* The body of a parameterless macro as text, or NULL. */
+const char *tex_macro_text(tex_ctx *c, int name);
+
+void tex_group_begin(tex_ctx *c);
+void tex_group_end(tex_ctx *c);
+int tex_group_depth(const tex_ctx *c);
+
+/* Input stack. tex_push_list copies the tokens. */
+void tex_push_list(tex_ctx *c, const toklist *l);
+void tex_push_tok(tex_ctx *c, tex_tok t);
+/* Next raw token; 0 at end of input. */
+int tex_next(tex_ctx *c, tex_tok *t);
+/* Next token with user macros expanded; 0 at end of input, -1 on error. */
+int tex_next_x(tex_ctx *c, tex_tok *t);
+/* Reads one argument: skips spaces, then one token or a balanced group
+ * (braces stripped). expand: expand macros while reading. 0 at EOF/-1 err. */
+int tex_read_arg(tex_ctx *c, toklist *out, int expand);
+/* Reads an optional [..] argument (balanced, expanding when asked);
+ * returns 1 when present, 0 when absent, -1 on error. */
+int tex_read_opt(tex_ctx *c, toklist *out, int expand);
+/* Skips spaces (expanding). */
+void tex_skip_spaces(tex_ctx *c, int expand);
+
+/* Errors: the first error is kept (with line/col); the interpreter checks. */
+void tex_error(tex_ctx *c, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+const char *tex_error_msg(const tex_ctx *c);
+int tex_error_line(const tex_ctx *c);
+int tex_error_col(const tex_ctx *c);
+int tex_failed(const tex_ctx *c);
+/* Line/col of the most recently read token. */
+int tex_cur_line(const tex_ctx *c);
+
+#endif

@@ -1,0 +1,1060 @@
+/* tikz.c — the TikZ interpreter: pulls expanded tokens from the expander,
+ * executes LaTeX/TikZ commands, hands each path to the bison path grammar
+ * (path.y) and builds IR with absolute coordinates in pt. */
+#include "grammar/tikz.h"
+#include "grammar/tikz_int.h"
+#include "grammar/tikzst.h"
+#include "grammar/texexp.h"
+#include "grammar/pgfmath.h"
+#include "ir/textmetrics.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- small utilities ---------------------------------------------------- */
+
+char *tp_strndup(const char *s, size_t n)
+{
+    char *r = malloc(n + 1);
+    if (!r) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+    memcpy(r, s, n);
+    r[n] = 0;
+    return r;
+}
+
+void tp_buf_add(struct tp_buf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap : 64;
+        while (b->n + n + 1 > nc) nc *= 2;
+        char *p = realloc(b->s, nc);
+        if (!p) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+        b->s = p;
+        b->cap = nc;
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = 0;
+}
+
+static char *xstrdup(const char *s) { return tp_strndup(s, strlen(s)); }
+
+/* trims spaces in place on a (start,len) view */
+static void trim(const char **s, size_t *n)
+{
+    while (*n && isspace((unsigned char)**s)) { (*s)++; (*n)--; }
+    while (*n && isspace((unsigned char)(*s)[*n - 1])) (*n)--;
+}
+
+/* strips one pair of enclosing braces (after trimming) */
+static void unbrace(const char **s, size_t *n)
+{
+    trim(s, n);
+    while (*n >= 2 && (*s)[0] == '{' && (*s)[*n - 1] == '}') {
+        int depth = 0;
+        size_t i;
+        for (i = 0; i < *n; i++) {
+            if ((*s)[i] == '{') depth++;
+            else if ((*s)[i] == '}' && --depth == 0) break;
+        }
+        if (i != *n - 1) return;
+        (*s)++;
+        *n -= 2;
+        trim(s, n);
+    }
+}
+
+/* Finds the first top-level occurrence of ch (outside (), {}, []). */
+static long find_top(const char *s, size_t n, char ch)
+{
+    int d = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == ch && d == 0) return (long)i;
+        if (c == '(' || c == '{' || c == '[') d++;
+        else if ((c == ')' || c == '}' || c == ']') && d > 0) d--;
+    }
+    return -1;
+}
+
+
+/* ---- diagnostics ------------------------------------------------------------ */
+
+void tk_warn(tikz *T, int line, const char *fmt, ...)
+{
+    T->cfg->nwarnings++;
+    if (T->cfg->quiet || !T->cfg->diag) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(T->cfg->diag, "%s:%d: warning: ", T->cfg->fname, line);
+    vfprintf(T->cfg->diag, fmt, ap);
+    fputc('\n', T->cfg->diag);
+    va_end(ap);
+}
+
+void tk_unparsed(tikz *T, int line, const char *src, const char *why)
+{
+    if (T->d) {
+        ir_elem *e = ir_add(T->d, IR_UNPARSED);
+        e->str = xstrdup(src);
+        e->line = line;
+        T->cfg->nunparsed++;
+    }
+    tk_warn(T, line, "%s: %.80s (kept as unparsed)", why, src);
+}
+
+/* ---- the IM class and TikZ defaults (what \documentclass{IM} provides) --------- */
+
+static const char *const prelude =
+    "\\def\\HalfPage{3.25in}\\def\\HP{3.25in}\\def\\ThirdPage{2.1in}\\def\\THP{2.1in}"
+    "\\def\\QuarterPage{1.625in}\\def\\QP{1.625in}\\def\\TwoThirdsPage{4.2in}\\def\\TTP{4.2in}"
+    "\\def\\TFP{4.875in}\\def\\FP{6.5in}\\def\\FullPage{6.5in}\\def\\ThreeFourthsPage{4.875in}"
+    "\\def\\drawarc[#1](#2)(#3:#4:#5){\\draw[#1,thin,ir role=angle-mark] ($(#2)+(#3:#5)$) arc (#3:#4:#5);}"
+    "\\def\\drawthickarc[#1](#2)(#3:#4:#5){\\draw[#1,ir role=angle-mark] ($(#2)+(#3:#5)$) arc (#3:#4:#5);}"
+    "\\def\\centerarc[#1](#2)(#3:#4:#5){\\draw[#1,ir role=angle-mark] ($(#2)+(#3:#5)$) arc (#3:#4:#5);}"
+    "\\def\\drawarcwarrow[#1](#2)(#3:#4:#5){\\draw[#1,thin,->,ir role=angle-mark] ($(#2)+(#3:#5)$) arc (#3:#4:#5);}"
+    "\\def\\centerarcwarrow[#1](#2)(#3:#4:#5){\\draw[#1,->,ir role=angle-mark] ($(#2)+(#3:#5)$) arc (#3:#4:#5);}";
+
+static const char *const class_styles =
+    "vertex/.style={circle,fill,inner sep=0pt,minimum size=4pt,ir role=vertex},"
+    "bigvertex/.style={circle,fill,inner sep=0pt,minimum size=5.5pt,ir role=vertex},"
+    "smallvertex/.style={circle,fill,inner sep=0pt,minimum size=3pt,ir role=vertex},"
+    "openvertex/.style={circle,draw,fill=white,inner sep=0pt,minimum size=4pt,ir role=vertex},"
+    "bigopenvertex/.style={circle,draw,fill=white,inner sep=0pt,minimum size=4.5pt,ir role=vertex}";
+
+/* ---- pictures ---------------------------------------------------------------- */
+
+static void picture_begin(tikz *T, const char *opts, size_t n, int line)
+{
+    T->npictures++;
+    char id[256];
+    if (T->npictures == 1) snprintf(id, sizeof id, "%s", T->cfg->id);
+    else snprintf(id, sizeof id, "%s.%d", T->cfg->id, T->npictures);
+    T->d = ir_diagram_new(id);
+    T->d->irline = line;
+    ir_set_attr(&T->d->attrs, &T->d->nattrs, "src", T->cfg->fname);
+    ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", "");
+    char buf[32];
+    snprintf(buf, sizeof buf, "%d", line);
+    ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", buf);
+    T->nclips = 0;
+    T->pic_base = T->ngs;
+    for (size_t i = 0; i < T->nnodes; i++) free(T->nodes[i].name);
+    T->nnodes = 0;
+    for (size_t i = 0; i < T->npaths; i++) { free(T->paths[i].name); free(T->paths[i].pts); }
+    T->npaths = 0;
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    tk_gs_init(g);
+    /* IM: every picture has line width=1pt, line join=round, label distance=-0.1cm */
+    g->lw = 1;
+    g->label_distance = -0.1 * 28.452756;
+    T->cmd_line = line;
+    if (opts) tk_apply_opts(T, opts, n, NULL, 0);
+}
+
+static ir_box clip_box(const ir_diagram *d, int id)
+{
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        if (e->kind != IR_CLIP) continue;
+        const char *v = ir_elem_get(e, "id");
+        if (v && atoi(v) == id) return ir_elem_box(e);
+    }
+    return ir_box_empty();
+}
+
+static void compute_bbox(ir_diagram *d)
+{
+    ir_box all = ir_box_empty();
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        if (e->kind == IR_CLIP || e->kind == IR_UNPARSED || e->kind == IR_COORD ||
+            e->kind == IR_OTHER || e->kind == IR_EDGE || e->kind == IR_VERTEX)
+            continue;
+        if (ir_elem_get(e, "overlay")) continue;
+        ir_box b = ir_elem_box(e);
+        if (b.empty) continue;
+        const char *dr = ir_elem_get(e, "draw");
+        if (e->kind != IR_TEXT && dr && strcmp(dr, "none") != 0) {
+            double hw = ir_elem_getnum(e, "lw", 0.4) / 2;
+            b.x1 -= hw; b.y1 -= hw; b.x2 += hw; b.y2 += hw;
+        }
+        const char *cl = ir_elem_get(e, "clip");
+        if (cl) {
+            ir_box c = clip_box(d, atoi(cl));
+            if (!c.empty) {
+                b.x1 = fmax(b.x1, c.x1); b.y1 = fmax(b.y1, c.y1);
+                b.x2 = fmin(b.x2, c.x2); b.y2 = fmin(b.y2, c.y2);
+                if (b.x1 > b.x2 || b.y1 > b.y2) continue;
+            }
+        }
+        ir_box_union(&all, b);
+    }
+    if (!all.empty) {
+        d->has_bbox = 1;
+        d->bbox[0] = all.x1; d->bbox[1] = all.y1; d->bbox[2] = all.x2; d->bbox[3] = all.y2;
+    }
+}
+
+static void picture_end(tikz *T)
+{
+    if (!T->d) return;
+    while (T->ngs > T->pic_base) tk_gs_pop(T);
+    compute_bbox(T->d);
+    if (T->sink) T->sink(T->sink_ctx, T->d);
+    else ir_diagram_free(T->d);
+    T->d = NULL;
+}
+
+/* ---- the interpreter ------------------------------------------------------------ */
+
+#define MAX_INPUT_BYTES (16L * 1024 * 1024)
+#define MAX_ITERATIONS 200000       /* \foreach iterations per document */
+#define MAX_FOREACH_NESTING 64
+#define MAX_LIST_ITEMS 100000
+
+static int run(tikz *T, int sentinel);
+
+static int name_is(tikz *T, const tex_tok *t, const char *w)
+{
+    return t->type == T_CS && strcmp(tex_name(T->tex, t->name), w) == 0;
+}
+
+static char *toks_text(tikz *T, const toklist *l, int **lines)
+{
+    return tex_to_text(T->tex, l, 0, l->n, lines);
+}
+
+char *tk_expand_text(tikz *T, const char *s, size_t n)
+{
+    toklist in = { 0 }, out = { 0 };
+    tex_tokenize(T->tex, s, n, T->cmd_line, &in);
+    tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, 0, 0 };
+    int id = sen.name;
+    tl_push(&in, sen);
+    tex_push_list(T->tex, &in);
+    tex_tok t;
+    while (tex_next_x(T->tex, &t) > 0) {
+        if (t.type == T_OTHER && t.ch == -2 && t.name == id) break;
+        tl_push(&out, t);
+    }
+    char *r = toks_text(T, &out, NULL);
+    tl_free(&in);
+    tl_free(&out);
+    return r;
+}
+
+static void fatal_at(tikz *T, int line, int col, const char *fmt, const char *arg)
+{
+    tex_error(T->tex, line, col, fmt, arg);
+}
+
+/* Reads a control-sequence name argument: \name or {\name}. */
+static int read_cs_arg(tikz *T, tex_tok *out)
+{
+    toklist a = { 0 };
+    int r = tex_read_arg(T->tex, &a, 0);
+    int ok = 0;
+    for (size_t i = 0; i < a.n; i++)
+        if (a.v[i].type == T_CS) { *out = a.v[i]; ok = 1; break; }
+    tl_free(&a);
+    return r > 0 && ok;
+}
+
+/* Macro parameter text: tokens up to the body's '{'; #n become T_ARG. */
+static void params_to_args(toklist *l)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->v[i].type == T_PARAM && i + 1 < l->n) {
+            tex_tok nx = l->v[i + 1];
+            if (nx.ch >= '1' && nx.ch <= '9' && nx.type == T_OTHER) {
+                tex_tok a = l->v[i];
+                a.type = T_ARG;
+                a.ch = nx.ch - '0';
+                l->v[o++] = a;
+                i++;
+                continue;
+            }
+            if (nx.type == T_PARAM) { l->v[o++] = nx; i++; continue; }
+        }
+        l->v[o++] = l->v[i];
+    }
+    l->n = o;
+}
+
+static void do_def(tikz *T, const tex_tok *cmd, int global, int expand)
+{
+    tex_tok name;
+    if (!tex_next(T->tex, &name) || name.type != T_CS) {
+        fatal_at(T, cmd->line, cmd->col, "\\%s must be followed by a control sequence", "def");
+        return;
+    }
+    toklist params = { 0 }, body = { 0 };
+    tex_tok t;
+    int nparams = 0;
+    for (;;) {
+        if (!tex_next(T->tex, &t)) {
+            fatal_at(T, cmd->line, cmd->col, "end of input in the definition of \\%s",
+                     tex_name(T->tex, name.name));
+            tl_free(&params);
+            return;
+        }
+        if (t.type == T_BEGIN) break;
+        tl_push(&params, t);
+    }
+    tex_push_tok(T->tex, t);
+    params_to_args(&params);
+    for (size_t i = 0; i < params.n; i++) if (params.v[i].type == T_ARG) nparams++;
+    if (tex_read_arg(T->tex, &body, expand) <= 0) { tl_free(&params); tl_free(&body); return; }
+    params_to_args(&body);
+    tex_define(T->tex, name.name, &params, nparams, &body, NULL, global);
+    tl_free(&params);
+    tl_free(&body);
+}
+
+static void do_newcommand(tikz *T, const tex_tok *cmd, int provide)
+{
+    tex_tok t;
+    tex_skip_spaces(T->tex, 0);
+    if (tex_next(T->tex, &t) && !(t.type == T_OTHER && t.ch == '*')) tex_push_tok(T->tex, t);
+    tex_tok name;
+    if (!read_cs_arg(T, &name)) {
+        fatal_at(T, cmd->line, cmd->col, "\\%s needs a command name", "newcommand");
+        return;
+    }
+    toklist n = { 0 }, def = { 0 }, body = { 0 };
+    int nparams = 0, has_def = 0;
+    if (tex_read_opt(T->tex, &n, 1) > 0) {
+        char *s = toks_text(T, &n, NULL);
+        nparams = atoi(s);
+        free(s);
+        if (nparams < 0 || nparams > 9) nparams = 0;
+        has_def = tex_read_opt(T->tex, &def, 0) > 0;
+    }
+    if (tex_read_arg(T->tex, &body, 0) <= 0) { tl_free(&n); tl_free(&def); tl_free(&body); return; }
+    params_to_args(&body);
+    if (!(provide && tex_is_defined(T->tex, name.name))) {
+        toklist params = { 0 };
+        for (int i = has_def ? 2 : 1; i <= nparams; i++) {
+            tex_tok a = { T_ARG, i, 0, cmd->line, cmd->col };
+            tl_push(&params, a);
+        }
+        tex_define(T->tex, name.name, &params, nparams - (has_def ? 1 : 0), &body,
+                   has_def ? &def : NULL, 0);
+        tl_free(&params);
+    }
+    tl_free(&n);
+    tl_free(&def);
+    tl_free(&body);
+}
+
+static void fmt_result(char *buf, size_t cap, double v, int truncate)
+{
+    if (truncate) { snprintf(buf, cap, "%.0f", trunc(v)); return; }
+    snprintf(buf, cap, "%.5f", v);
+    char *p = buf + strlen(buf) - 1;
+    while (p > buf && *p == '0' && p[-1] != '.') *p-- = 0;
+}
+
+static void do_pgfmath(tikz *T, const tex_tok *cmd, int mode)
+{
+    /* mode 0 setmacro, 1 truncatemacro, 2 parse, 3 setlengthmacro */
+    tex_tok name = { 0 };
+    if (mode != 2 && !read_cs_arg(T, &name)) {
+        fatal_at(T, cmd->line, cmd->col, "\\%s needs a macro name", tex_name(T->tex, cmd->name));
+        return;
+    }
+    toklist e = { 0 };
+    if (tex_read_arg(T->tex, &e, 1) <= 0) { tl_free(&e); return; }
+    char *s = toks_text(T, &e, NULL);
+    tl_free(&e);
+    double v;
+    int hu = 0;
+    char buf[64];
+    if (tk_eval(T, s, strlen(s), &v, &hu) != 0) {
+        tk_unparsed(T, cmd->line, s, "cannot evaluate pgfmath expression");
+        free(s);
+        return;
+    }
+    free(s);
+    fmt_result(buf, sizeof buf - 3, v, mode == 1);
+    if (mode == 3) strcat(buf, "pt");
+    if (mode == 2) tex_define_text(T->tex, "pgfmathresult", buf, 0);
+    else tex_define_text(T->tex, tex_name(T->tex, name.name), buf, 0);
+}
+
+/* Collects the tokens of a statement up to ';' at brace depth 0 (expanded). */
+static int collect_statement(tikz *T, toklist *out, int *ended)
+{
+    int depth = 0;
+    tex_tok t;
+    *ended = 0;
+    for (;;) {
+        int r = tex_next_x(T->tex, &t);
+        if (r < 0) return -1;
+        if (r == 0) return 0;
+        if (t.type == T_OTHER && t.ch == -2) { tex_push_tok(T->tex, t); return 0; }
+        if (depth == 0 && t.type == T_CS && (name_is(T, &t, "end") || name_is(T, &t, "begin"))) {
+            tex_push_tok(T->tex, t);
+            return 0;
+        }
+        if (t.type == T_BEGIN) depth++;
+        else if (t.type == T_END) {
+            if (depth == 0) { tex_push_tok(T->tex, t); return 0; }
+            depth--;
+        } else if (depth == 0 && t.type == T_OTHER && t.ch == ';') { *ended = 1; return 1; }
+        if (out->n > 2000000) {
+            tex_error(T->tex, t.line, t.col, "statement longer than 2000000 tokens");
+            return -1;
+        }
+        tl_push(out, t);
+    }
+}
+
+static void do_path(tikz *T, const tex_tok *cmd, int kind)
+{
+    toklist l = { 0 };
+    int ended;
+    T->cmd_line = cmd->line;
+    int r = collect_statement(T, &l, &ended);
+    if (r < 0) { tl_free(&l); return; }
+    int *lines = NULL;
+    char *body = toks_text(T, &l, &lines);
+    tl_free(&l);
+    const char *prefix = kind == CMD_NODE ? "node " : kind == CMD_COORDINATE ? "coordinate " :
+                         kind == CMD_PIC ? "pic " : "";
+    size_t pl = strlen(prefix), bl = strlen(body);
+    char *text = malloc(pl + bl + 1);
+    int *tl = malloc((pl + bl + 1) * sizeof *tl);
+    if (!text || !tl) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+    memcpy(text, prefix, pl);
+    memcpy(text + pl, body, bl + 1);
+    for (size_t i = 0; i < pl; i++) tl[i] = cmd->line;
+    for (size_t i = 0; i <= bl; i++) tl[pl + i] = lines[i] > 0 ? lines[i] : cmd->line;
+    if (!ended) {
+        char src[200];
+        snprintf(src, sizeof src, "\\%s %s", tex_name(T->tex, cmd->name), text);
+        tk_unparsed(T, cmd->line, src, "path not terminated by ';'");
+    } else if (!T->d) {
+        /* outside a picture: nothing to draw */
+    } else if (kind == CMD_ADDPLOT) {
+        tk_addplot(T, text, cmd->line);
+    } else {
+        tk_run_path(T, kind, text, tl, cmd->line);
+    }
+    free(body);
+    free(lines);
+    free(text);
+    free(tl);
+}
+
+/* ---- \foreach ---- */
+
+typedef struct { char **v; size_t n, cap; } strlist;
+
+static void sl_push(strlist *l, char *s)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->v = realloc(l->v, l->cap * sizeof *l->v);
+        if (!l->v) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+    }
+    l->v[l->n++] = s;
+}
+
+static void sl_free(strlist *l)
+{
+    for (size_t i = 0; i < l->n; i++) free(l->v[i]);
+    free(l->v);
+}
+
+static int is_number(const char *s, double *v)
+{
+    char *end;
+    while (isspace((unsigned char)*s)) s++;
+    if (!*s) return 0;
+    *v = strtod(s, &end);
+    while (isspace((unsigned char)*end)) end++;
+    return *end == 0;
+}
+
+static char *fmt_num(double v)
+{
+    char buf[64];
+    if (fabs(v - round(v)) < 1e-9) snprintf(buf, sizeof buf, "%.0f", round(v));
+    else {
+        snprintf(buf, sizeof buf, "%.6f", v);
+        char *p = buf + strlen(buf) - 1;
+        while (*p == '0') *p-- = 0;
+    }
+    return xstrdup(buf);
+}
+
+/* Splits a \foreach list and expands "..." ranges. Returns -1 when too long. */
+static int foreach_items(tikz *T, const char *s, strlist *out, int line)
+{
+    size_t n = strlen(s), i = 0;
+    strlist raw = { 0 };
+    while (i <= n) {
+        long c = find_top(s + i, n - i, ',');
+        size_t len = c < 0 ? n - i : (size_t)c;
+        const char *it = s + i;
+        size_t itn = len;
+        trim(&it, &itn);
+        if (itn) {
+            unbrace(&it, &itn);
+            sl_push(&raw, tp_strndup(it, itn));
+        }
+        i += len + 1;
+        if (c < 0) break;
+    }
+    for (size_t k = 0; k < raw.n; k++) {
+        if (strcmp(raw.v[k], "...") != 0) {
+            sl_push(out, xstrdup(raw.v[k]));
+            continue;
+        }
+        if (out->n == 0 || k + 1 >= raw.n) continue;
+        double a, b, end;
+        const char *last = out->v[out->n - 1];
+        const char *nxt = raw.v[k + 1];
+        if (is_number(last, &b) && is_number(nxt, &end)) {
+            double step = end >= b ? 1 : -1;
+            if (out->n >= 2 && is_number(out->v[out->n - 2], &a)) step = b - a;
+            if (step == 0 || (end - b) / step > MAX_LIST_ITEMS) {
+                tk_warn(T, line, "\\foreach range too long or empty step; truncated");
+                if (step == 0) continue;
+            }
+            long cnt = 0;
+            for (double x = b + step; step > 0 ? x <= end + 1e-9 : x >= end - 1e-9; x += step) {
+                if (fabs(x - end) < 1e-9) break;   /* the end item follows */
+                sl_push(out, fmt_num(x));
+                if (++cnt > MAX_LIST_ITEMS) break;
+            }
+        } else if (strlen(last) == 1 && strlen(nxt) == 1 && isalpha((unsigned char)last[0])) {
+            for (char ch = (char)(last[0] + 1); ch < nxt[0]; ch++) {
+                char one[2] = { ch, 0 };
+                sl_push(out, xstrdup(one));
+            }
+        }
+        if (out->n > MAX_LIST_ITEMS) break;
+    }
+    sl_free(&raw);
+    return out->n > MAX_LIST_ITEMS ? -1 : 0;
+}
+
+/* Reads a \foreach body: a group, a nested \foreach, or tokens through ';'. */
+static int read_foreach_tail(tikz *T, toklist *vars, toklist *opts, toklist *list, int *list_is_macro);
+
+static int read_body(tikz *T, toklist *body)
+{
+    tex_tok t;
+    tex_skip_spaces(T->tex, 0);
+    if (!tex_next(T->tex, &t)) return 0;
+    if (t.type == T_BEGIN) { tex_push_tok(T->tex, t); return tex_read_arg(T->tex, body, 0); }
+    if (name_is(T, &t, "foreach")) {
+        /* the nested loop, raw, as the body */
+        tl_push(body, t);
+        int depth = 0, seen_in = 0;
+        tex_tok u;
+        /* vars/opts/in/list */
+        while (tex_next(T->tex, &u)) {
+            tl_push(body, u);
+            if (u.type == T_LETTER && u.ch == 'n' && body->n >= 2 &&
+                body->v[body->n - 2].type == T_LETTER && body->v[body->n - 2].ch == 'i') {
+                seen_in = 1;
+                break;
+            }
+        }
+        if (!seen_in) return 0;
+        toklist lst = { 0 };
+        if (tex_read_arg(T->tex, &lst, 0) <= 0) { tl_free(&lst); return 0; }
+        tex_tok ob = { T_BEGIN, '{', 0, t.line, t.col }, cb = { T_END, '}', 0, t.line, t.col };
+        tl_push(body, ob);
+        tl_append(body, &lst);
+        tl_push(body, cb);
+        tl_free(&lst);
+        toklist inner = { 0 };
+        int r = read_body(T, &inner);
+        tl_push(body, ob);
+        tl_append(body, &inner);
+        tl_push(body, cb);
+        tl_free(&inner);
+        (void)depth;
+        return r;
+    }
+    tl_push(body, t);
+    int depth = 0;
+    for (;;) {
+        if (!tex_next(T->tex, &t)) return 1;
+        tl_push(body, t);
+        if (t.type == T_BEGIN) depth++;
+        else if (t.type == T_END) depth--;
+        else if (depth == 0 && t.type == T_OTHER && t.ch == ';') return 1;
+    }
+}
+
+static int read_foreach_tail(tikz *T, toklist *vars, toklist *opts, toklist *list, int *list_is_macro)
+{
+    (void)list_is_macro;
+    tex_tok t;
+    /* variables up to [ or 'in' */
+    for (;;) {
+        if (!tex_next(T->tex, &t)) return 0;
+        if (t.type == T_SPACE) continue;
+        if (t.type == T_CS || (t.type == T_OTHER && t.ch == '/')) { tl_push(vars, t); continue; }
+        if (t.type == T_OTHER && t.ch == '[') {
+            tex_push_tok(T->tex, t);
+            if (tex_read_opt(T->tex, opts, 0) < 0) return -1;
+            continue;
+        }
+        if (t.type == T_LETTER && t.ch == 'i') {
+            tex_tok u;
+            if (tex_next(T->tex, &u) && u.type == T_LETTER && u.ch == 'n') break;
+            return 0;
+        }
+        return 0;
+    }
+    /* list: a group or a macro */
+    tex_skip_spaces(T->tex, 0);
+    if (!tex_next(T->tex, &t)) return 0;
+    if (t.type == T_BEGIN) {
+        tex_push_tok(T->tex, t);
+        return tex_read_arg(T->tex, list, 1);
+    }
+    tex_push_tok(T->tex, t);
+    /* expand a macro holding the list */
+    tex_tok u;
+    if (tex_next_x(T->tex, &u) <= 0) return 0;
+    if (u.type == T_BEGIN) {
+        tex_push_tok(T->tex, u);
+        return tex_read_arg(T->tex, list, 1);
+    }
+    tl_push(list, u);
+    return 1;
+}
+
+static void do_foreach(tikz *T, const tex_tok *cmd)
+{
+    toklist vars = { 0 }, opts = { 0 }, list = { 0 }, body = { 0 };
+    int lim = 0;
+    if (read_foreach_tail(T, &vars, &opts, &list, &lim) <= 0 || read_body(T, &body) <= 0) {
+        if (!tex_failed(T->tex))
+            tex_error(T->tex, cmd->line, cmd->col, "malformed \\foreach (expected \\var in {list} body)");
+        goto out;
+    }
+    if (T->foreach_depth >= MAX_FOREACH_NESTING) {
+        tex_error(T->tex, cmd->line, cmd->col, "\\foreach nested more than %d deep", MAX_FOREACH_NESTING);
+        goto out;
+    }
+    /* variable names */
+    int vn[16], nv = 0;
+    for (size_t i = 0; i < vars.n && nv < 16; i++)
+        if (vars.v[i].type == T_CS) vn[nv++] = vars.v[i].name;
+    if (nv == 0) { tex_error(T->tex, cmd->line, cmd->col, "\\foreach without a variable"); goto out; }
+    char *ltext = toks_text(T, &list, NULL);
+    strlist items = { 0 };
+    if (foreach_items(T, ltext, &items, cmd->line) < 0) {
+        tex_error(T->tex, cmd->line, cmd->col, "\\foreach list longer than %d items", MAX_LIST_ITEMS);
+        free(ltext);
+        sl_free(&items);
+        goto out;
+    }
+    free(ltext);
+    /* options: count=\i [from n], evaluate=\x as \y using expr */
+    char *otext = toks_text(T, &opts, NULL);
+    T->foreach_depth++;
+    for (size_t k = 0; k < items.n && !tex_failed(T->tex); k++) {
+        if (++T->iterations > MAX_ITERATIONS) {
+            tex_error(T->tex, cmd->line, cmd->col, "more than %d \\foreach iterations", MAX_ITERATIONS);
+            break;
+        }
+        tex_group_begin(T->tex);
+        /* split the item by '/' among the variables */
+        const char *it = items.v[k];
+        for (int v = 0; v < nv; v++) {
+            const char *slash = v < nv - 1 ? strchr(it, '/') : NULL;
+            size_t len = slash ? (size_t)(slash - it) : strlen(it);
+            const char *p = it;
+            size_t pn = len;
+            unbrace(&p, &pn);
+            char *val = tp_strndup(p, pn);
+            tex_define_text(T->tex, tex_name(T->tex, vn[v]), val, 0);
+            free(val);
+            if (slash) it = slash + 1;
+        }
+        /* options */
+        const char *o = otext;
+        while (*o) {
+            while (*o == ' ' || *o == ',') o++;
+            const char *e = o;
+            int d = 0;
+            while (*e && !(*e == ',' && d == 0)) { if (*e == '{') d++; else if (*e == '}') d--; e++; }
+            if (strncmp(o, "count", 5) == 0) {
+                const char *bs = memchr(o, '\\', (size_t)(e - o));
+                if (bs) {
+                    const char *ne = bs + 1;
+                    while (ne < e && isalpha((unsigned char)*ne)) ne++;
+                    char nm[64];
+                    snprintf(nm, sizeof nm, "%.*s", (int)(ne - bs - 1), bs + 1);
+                    long from = 1;
+                    const char *fr = tk_memmem(o, (size_t)(e - o), "from");
+                    if (fr) from = atol(fr + 4);
+                    char num[32];
+                    snprintf(num, sizeof num, "%ld", from + (long)k);
+                    tex_define_text(T->tex, nm, num, 0);
+                }
+            } else if (strncmp(o, "evaluate", 8) == 0) {
+                /* evaluate=\x as \y using expr  |  evaluate=\x */
+                const char *as = tk_memmem(o, (size_t)(e - o), " as ");
+                const char *us = tk_memmem(o, (size_t)(e - o), " using ");
+                if (as && us) {
+                    const char *bs = memchr(as, '\\', (size_t)(us - as));
+                    if (bs) {
+                        const char *ne = bs + 1;
+                        while (ne < us && isalpha((unsigned char)*ne)) ne++;
+                        char nm[64];
+                        snprintf(nm, sizeof nm, "%.*s", (int)(ne - bs - 1), bs + 1);
+                        char *x = tk_expand_text(T, us + 7, (size_t)(e - us - 7));
+                        double v;
+                        if (tk_eval(T, x, strlen(x), &v, NULL) == 0) {
+                            char num[64];
+                            fmt_result(num, sizeof num, v, 0);
+                            tex_define_text(T->tex, nm, num, 0);
+                        }
+                        free(x);
+                    }
+                }
+            }
+            o = *e ? e + 1 : e;
+        }
+        toklist b = { 0 };
+        tl_append(&b, &body);
+        tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
+        tl_push(&b, sen);
+        tex_push_list(T->tex, &b);
+        tl_free(&b);
+        run(T, sen.name);
+        tex_group_end(T->tex);
+    }
+    T->foreach_depth--;
+    free(otext);
+    sl_free(&items);
+out:
+    tl_free(&vars);
+    tl_free(&opts);
+    tl_free(&list);
+    tl_free(&body);
+}
+
+/* ---- environments ---- */
+
+static char *read_env_name(tikz *T)
+{
+    toklist a = { 0 };
+    if (tex_read_arg(T->tex, &a, 1) <= 0) { tl_free(&a); return xstrdup(""); }
+    char *s = toks_text(T, &a, NULL);
+    tl_free(&a);
+    return s;
+}
+
+static char *read_opts_text(tikz *T, int *present)
+{
+    toklist o = { 0 };
+    int r = tex_read_opt(T->tex, &o, 1);
+    *present = r > 0;
+    char *s = toks_text(T, &o, NULL);
+    tl_free(&o);
+    return s;
+}
+
+static void do_begin(tikz *T, const tex_tok *cmd)
+{
+    char *env = read_env_name(T);
+    int present;
+    T->cmd_line = cmd->line;
+    if (strcmp(env, "tikzpicture") == 0) {
+        if (T->d) {
+            tex_error(T->tex, cmd->line, cmd->col, "nested tikzpicture%s", "");
+        } else {
+            char *o = read_opts_text(T, &present);
+            picture_begin(T, o, strlen(o), cmd->line);
+            free(o);
+        }
+        tex_group_begin(T->tex);
+    } else if (strcmp(env, "scope") == 0) {
+        char *o = read_opts_text(T, &present);
+        tk_gs_push(T);
+        if (T->d) tk_apply_opts(T, o, strlen(o), NULL, 0);
+        free(o);
+        tex_group_begin(T->tex);
+    } else if (strcmp(env, "axis") == 0) {
+        char *o = read_opts_text(T, &present);
+        tk_gs_push(T);
+        if (T->d) tk_axis_begin(T, o, strlen(o), cmd->line);
+        free(o);
+        tex_group_begin(T->tex);
+    } else {
+        tex_group_begin(T->tex);
+        if (T->d && strcmp(env, "document") != 0)
+            tk_warn(T, cmd->line, "environment '%s' inside a picture ignored", env);
+    }
+    free(env);
+}
+
+static void do_end(tikz *T, const tex_tok *cmd)
+{
+    char *env = read_env_name(T);
+    tex_group_end(T->tex);
+    if (strcmp(env, "tikzpicture") == 0) {
+        picture_end(T);
+    } else if (strcmp(env, "scope") == 0) {
+        if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
+    } else if (strcmp(env, "axis") == 0) {
+        if (T->d) tk_axis_end(T);
+        if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
+    }
+    (void)cmd;
+    free(env);
+}
+
+static void do_tikzset(tikz *T)
+{
+    toklist a = { 0 };
+    if (tex_read_arg(T->tex, &a, 0) > 0) {
+        char *s = toks_text(T, &a, NULL);
+        tk_apply_opts(T, s, strlen(s), NULL, 0);
+        free(s);
+    }
+    tl_free(&a);
+}
+
+static void do_tikzstyle(tikz *T, const tex_tok *cmd)
+{
+    toklist name = { 0 }, val = { 0 };
+    if (tex_read_arg(T->tex, &name, 0) <= 0) { tl_free(&name); return; }
+    tex_skip_spaces(T->tex, 0);
+    tex_tok t;
+    int append = 0;
+    if (tex_next(T->tex, &t)) {
+        if (t.type == T_OTHER && t.ch == '+') { append = 1; tex_next(T->tex, &t); }
+        if (!(t.type == T_OTHER && t.ch == '=')) tex_push_tok(T->tex, t);
+    }
+    if (tex_read_opt(T->tex, &val, 0) <= 0) {
+        tk_warn(T, cmd->line, "\\tikzstyle without [options]");
+    } else {
+        char *n = toks_text(T, &name, NULL), *v = toks_text(T, &val, NULL);
+        if (strcmp(n, "every node") == 0) {
+            char *opt = malloc(strlen(v) + 40);
+            if (!opt) exit(2);
+            sprintf(opt, "every node/.style={%s}", v);
+            tk_apply_opts(T, opt, strlen(opt), NULL, 0);
+            free(opt);
+        } else {
+            tk_define_style(T, n, strlen(n), v, strlen(v), append);
+        }
+        free(n);
+        free(v);
+    }
+    tl_free(&name);
+    tl_free(&val);
+}
+
+static void skip_args(tikz *T, int nopt, int nargs)
+{
+    toklist a = { 0 };
+    for (int i = 0; i < nopt; i++) { tex_read_opt(T->tex, &a, 0); a.n = 0; }
+    for (int i = 0; i < nargs; i++) { tex_read_arg(T->tex, &a, 0); a.n = 0; }
+    tl_free(&a);
+}
+
+static const char *const ignored_cs[] = {
+    "relax", "par", "noindent", "centering", "small", "large", "Large", "LARGE", "huge",
+    "Huge", "normalsize", "footnotesize", "scriptsize", "tiny", "bfseries", "itshape",
+    "sffamily", "rmfamily", "\\", " ", "vspace", "hspace", "makeatletter", "makeatother",
+    "pagestyle", "thispagestyle", "maketitle", "clearpage", "newpage", "vfill", "hfill",
+    "quad", "qquad", ",", ";", "!", "displaystyle", "color", "selectfont", "fontsize", NULL
+};
+
+static int run(tikz *T, int sentinel)
+{
+    tex_tok t;
+    for (;;) {
+        int r = tex_next_x(T->tex, &t);
+        if (r < 0 || tex_failed(T->tex)) return -1;
+        if (r == 0) return 0;
+        if (t.type == T_OTHER && t.ch == -2) {
+            if (t.name == sentinel) return 0;
+            continue;
+        }
+        if (t.type == T_BEGIN) { tex_group_begin(T->tex); continue; }
+        if (t.type == T_END) {
+            if (tex_group_depth(T->tex) == 0) {
+                tex_error(T->tex, t.line, t.col, "unbalanced '}'%s", "");
+                return -1;
+            }
+            tex_group_end(T->tex);
+            continue;
+        }
+        if (t.type != T_CS) continue;
+        const char *nm = tex_name(T->tex, t.name);
+        T->cmd_line = t.line;
+        if (!strcmp(nm, "begin")) do_begin(T, &t);
+        else if (!strcmp(nm, "end")) do_end(T, &t);
+        else if (!strcmp(nm, "def")) do_def(T, &t, 0, 0);
+        else if (!strcmp(nm, "gdef")) do_def(T, &t, 1, 0);
+        else if (!strcmp(nm, "edef")) do_def(T, &t, 0, 1);
+        else if (!strcmp(nm, "xdef")) do_def(T, &t, 1, 1);
+        else if (!strcmp(nm, "newcommand") || !strcmp(nm, "renewcommand")) do_newcommand(T, &t, 0);
+        else if (!strcmp(nm, "providecommand")) do_newcommand(T, &t, 1);
+        else if (!strcmp(nm, "let")) {
+            tex_tok a, b;
+            if (tex_next(T->tex, &a) && a.type == T_CS) {
+                tex_skip_spaces(T->tex, 0);
+                if (tex_next(T->tex, &b)) {
+                    if (b.type == T_OTHER && b.ch == '=') { tex_skip_spaces(T->tex, 0); tex_next(T->tex, &b); }
+                    tex_let(T->tex, a.name, b, 0);
+                }
+            }
+        }
+        else if (!strcmp(nm, "pgfmathsetmacro")) do_pgfmath(T, &t, 0);
+        else if (!strcmp(nm, "pgfmathtruncatemacro")) do_pgfmath(T, &t, 1);
+        else if (!strcmp(nm, "pgfmathparse")) do_pgfmath(T, &t, 2);
+        else if (!strcmp(nm, "pgfmathsetlengthmacro")) do_pgfmath(T, &t, 3);
+        else if (!strcmp(nm, "foreach")) do_foreach(T, &t);
+        else if (!strcmp(nm, "draw")) do_path(T, &t, CMD_DRAW);
+        else if (!strcmp(nm, "fill") || !strcmp(nm, "shade") || !strcmp(nm, "pattern")) do_path(T, &t, CMD_FILL);
+        else if (!strcmp(nm, "filldraw") || !strcmp(nm, "shadedraw")) do_path(T, &t, CMD_FILLDRAW);
+        else if (!strcmp(nm, "path")) do_path(T, &t, CMD_PATH);
+        else if (!strcmp(nm, "clip")) do_path(T, &t, CMD_CLIP);
+        else if (!strcmp(nm, "node")) do_path(T, &t, CMD_NODE);
+        else if (!strcmp(nm, "coordinate")) do_path(T, &t, CMD_COORDINATE);
+        else if (!strcmp(nm, "pic")) do_path(T, &t, CMD_PIC);
+        else if (!strcmp(nm, "addplot") || !strcmp(nm, "addplot3")) do_path(T, &t, CMD_ADDPLOT);
+        else if (!strcmp(nm, "tikzset") || !strcmp(nm, "pgfplotsset")) do_tikzset(T);
+        else if (!strcmp(nm, "tikzstyle")) do_tikzstyle(T, &t);
+        else if (!strcmp(nm, "documentclass") || !strcmp(nm, "usepackage")) skip_args(T, 1, 1);
+        else if (!strcmp(nm, "usetikzlibrary") || !strcmp(nm, "usepgfplotslibrary") ||
+                 !strcmp(nm, "pgfplotsset") || !strcmp(nm, "newlength") ||
+                 !strcmp(nm, "title") || !strcmp(nm, "author") || !strcmp(nm, "date"))
+            skip_args(T, 0, 1);
+        else if (!strcmp(nm, "definecolor")) skip_args(T, 0, 3);
+        else if (!strcmp(nm, "colorlet")) skip_args(T, 0, 2);
+        else if (!strcmp(nm, "setlength")) {
+            tex_tok name;
+            toklist v = { 0 };
+            if (read_cs_arg(T, &name) && tex_read_arg(T->tex, &v, 1) > 0) {
+                char *s = toks_text(T, &v, NULL);
+                tex_define_text(T->tex, tex_name(T->tex, name.name), s, 0);
+                free(s);
+            }
+            tl_free(&v);
+        }
+        else {
+            int ign = 0;
+            for (int i = 0; ignored_cs[i]; i++) if (!strcmp(nm, ignored_cs[i])) { ign = 1; break; }
+            if (!ign && T->d) {
+                char src[160];
+                snprintf(src, sizeof src, "\\%s", nm);
+                T->cmd_line = t.line;
+                tk_unparsed(T, t.line, src, "undefined control sequence");
+            }
+        }
+        if (tex_failed(T->tex)) return -1;
+    }
+}
+
+int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, void *sink_ctx)
+{
+    cfg->nwarnings = 0;
+    cfg->nunparsed = 0;
+    if ((long)len > MAX_INPUT_BYTES) {
+        if (cfg->diag) fprintf(cfg->diag, "%s:1:1: error: input larger than %ld bytes\n", cfg->fname, MAX_INPUT_BYTES);
+        return 2;
+    }
+    /* binary input */
+    int line = 1, col = 1;
+    for (size_t i = 0; i < len; i++) {
+        if (src[i] == 0) {
+            if (cfg->diag) fprintf(cfg->diag, "%s:%d:%d: error: NUL byte: binary input, not TeX\n", cfg->fname, line, col);
+            return 2;
+        }
+        if (src[i] == '\n') { line++; col = 1; } else col++;
+    }
+    tikz T;
+    memset(&T, 0, sizeof T);
+    T.cfg = cfg;
+    T.tex = tex_new();
+    T.sink = NULL;
+    T.sink_ctx = NULL;
+    /* finished diagrams are collected and handed over only when the whole
+     * file converted without an input error */
+    struct { ir_diagram **v; size_t n, cap; } done = { 0 };
+    tk_gs_push(&T);
+    tex_define_text(T.tex, "pgfmathresult", "0", 1);
+    toklist pre = { 0 };
+    tex_tokenize(T.tex, prelude, strlen(prelude), 0, &pre);
+    tex_push_list(T.tex, &pre);
+    tl_free(&pre);
+    run(&T, 0);
+    tk_apply_opts(&T, class_styles, strlen(class_styles), NULL, 0);
+    toklist all = { 0 };
+    tex_tokenize(T.tex, src, len, 1, &all);
+    tex_push_list(T.tex, &all);
+    tl_free(&all);
+    (void)sink; (void)sink_ctx;
+    T.sink = NULL;
+    /* collect diagrams */
+    extern void tk_collect(void *ctx, ir_diagram *d);
+    T.sink = tk_collect;
+    T.sink_ctx = &done;
+    run(&T, 0);
+    int rc = 0;
+    if (tex_failed(T.tex)) {
+        if (cfg->diag)
+            fprintf(cfg->diag, "%s:%d:%d: error: %s\n", cfg->fname, tex_error_line(T.tex),
+                    tex_error_col(T.tex), tex_error_msg(T.tex));
+        rc = 2;
+    } else if (T.d) {
+        if (cfg->diag)
+            fprintf(cfg->diag, "%s:%d:1: error: end of input inside the tikzpicture begun here\n",
+                    cfg->fname, T.d->irline);
+        rc = 2;
+    } else if (tex_group_depth(T.tex) > 0) {
+        if (cfg->diag)
+            fprintf(cfg->diag, "%s:%d:1: error: end of input with %d unclosed group(s)\n",
+                    cfg->fname, line, tex_group_depth(T.tex));
+        rc = 2;
+    }
+    if (T.d) { ir_diagram_free(T.d); T.d = NULL; }
+    for (size_t i = 0; i < done.n; i++) {
+        if (rc == 0 && sink) sink(sink_ctx, done.v[i]);
+        else ir_diagram_free(done.v[i]);
+    }
+    free(done.v);
+    while (T.ngs) tk_gs_pop(&T);
+    free(T.gs);
+    for (size_t i = 0; i < T.nnodes; i++) free(T.nodes[i].name);
+    free(T.nodes);
+    for (size_t i = 0; i < T.nstyles; i++) { free(T.styles[i].name); free(T.styles[i].val); }
+    free(T.styles);
+    for (size_t i = 0; i < T.npaths; i++) { free(T.paths[i].name); free(T.paths[i].pts); }
+    free(T.paths);
+    tex_free(T.tex);
+    return rc;
+}
+
+void tk_collect(void *ctx, ir_diagram *d)
+{
+    struct { ir_diagram **v; size_t n, cap; } *done = ctx;
+    if (done->n == done->cap) {
+        done->cap = done->cap ? done->cap * 2 : 4;
+        done->v = realloc(done->v, done->cap * sizeof *done->v);
+        if (!done->v) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+    }
+    done->v[done->n++] = d;
+}

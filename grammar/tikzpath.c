@@ -1,0 +1,1586 @@
+/* tikzpath.c — coordinates, the path builder behind path.y, and nodes. */
+#include "grammar/tikzst.h"
+#include "grammar/tikz_int.h"
+#include "grammar/pgfmath.h"
+#include "ir/textmetrics.h"
+#include "path.tab.h"
+#include "path.lex.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PIECES 20000       /* elements one path may produce */
+#define MAX_GRID_LINES 2000
+#define MAX_PENDING 64
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+    return q;
+}
+
+static void trim(const char **s, size_t *n)
+{
+    while (*n && isspace((unsigned char)**s)) { (*s)++; (*n)--; }
+    while (*n && isspace((unsigned char)(*s)[*n - 1])) (*n)--;
+}
+
+static void unbrace(const char **s, size_t *n)
+{
+    trim(s, n);
+    while (*n >= 2 && (*s)[0] == '{' && (*s)[*n - 1] == '}') {
+        int depth = 0;
+        size_t i;
+        for (i = 0; i < *n; i++) {
+            if ((*s)[i] == '{') depth++;
+            else if ((*s)[i] == '}' && --depth == 0) break;
+        }
+        if (i != *n - 1) return;
+        (*s)++;
+        *n -= 2;
+        trim(s, n);
+    }
+}
+
+static long find_top(const char *s, size_t n, char ch)
+{
+    int d = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == ch && d == 0) return (long)i;
+        if (c == '(' || c == '{' || c == '[') d++;
+        else if ((c == ')' || c == '}' || c == ']') && d > 0) d--;
+    }
+    return -1;
+}
+
+static int is(const char *s, size_t n, const char *w)
+{
+    return strlen(w) == n && memcmp(s, w, n) == 0;
+}
+
+/* ---- named nodes ------------------------------------------------------------ */
+
+tk_node *tk_find_node(tikz *T, const char *name, size_t n)
+{
+    for (size_t i = T->nnodes; i-- > 0;)
+        if (strlen(T->nodes[i].name) == n && memcmp(T->nodes[i].name, name, n) == 0)
+            return &T->nodes[i];
+    return NULL;
+}
+
+void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double by, int shape)
+{
+    size_t n = strlen(name);
+    tk_node *nd = tk_find_node(T, name, n);
+    if (!nd) {
+        if (T->nnodes == T->capnodes) {
+            T->capnodes = T->capnodes ? T->capnodes * 2 : 32;
+            T->nodes = xrealloc(T->nodes, T->capnodes * sizeof *T->nodes);
+        }
+        nd = &T->nodes[T->nnodes++];
+        nd->name = tp_strndup(name, n);
+    }
+    nd->c = c;
+    nd->hw = hw;
+    nd->hh = hh;
+    nd->by = by;
+    nd->shape = shape;
+    if (T->d) {
+        ir_elem *e = ir_add(T->d, IR_COORD);
+        e->name = tp_strndup(name, n);
+        ir_pt p = { c.x, c.y };
+        ir_elem_set_pts(e, &p, 1);
+        e->line = T->cmd_line;
+    }
+}
+
+/* border point of a node in direction ang (degrees), canvas offset from centre */
+static vec2 node_border(const tk_node *nd, double ang)
+{
+    double ca = cos(ang * DEG), sa = sin(ang * DEG);
+    if (nd->shape == 0) return v2(0, 0);
+    if (nd->shape == 2) return v2(nd->hw * ca, nd->hw * sa);
+    double tx = fabs(ca) > 1e-12 ? nd->hw / fabs(ca) : 1e300;
+    double ty = fabs(sa) > 1e-12 ? nd->hh / fabs(sa) : 1e300;
+    double t = tx < ty ? tx : ty;
+    return v2(t * ca, t * sa);
+}
+
+static const struct { const char *name; double x, y; double ang; } anchors[] = {
+    { "north", 0, 1, 90 }, { "south", 0, -1, 270 }, { "east", 1, 0, 0 }, { "west", -1, 0, 180 },
+    { "north east", 1, 1, 45 }, { "north west", -1, 1, 135 },
+    { "south east", 1, -1, 315 }, { "south west", -1, -1, 225 },
+    { "center", 0, 0, -1 }, { "mid", 0, 0, -1 }, { "base", 0, 0, -1 }, { NULL, 0, 0, 0 }
+};
+
+/* Offset of a named anchor from the centre, for a box (hw, hh) or circle (r=hw). */
+static int anchor_offset(const char *a, size_t an, int shape, double hw, double hh, double by, vec2 *off)
+{
+    for (int i = 0; anchors[i].name; i++) {
+        if (!is(a, an, anchors[i].name)) continue;
+        if (anchors[i].ang < 0) {
+            *off = v2(0, (is(a, an, "base") || is(a, an, "mid")) ? by : 0);
+            return 0;
+        }
+        if (shape == 2) {
+            *off = v2(hw * cos(anchors[i].ang * DEG), hw * sin(anchors[i].ang * DEG));
+        } else {
+            *off = v2(anchors[i].x * hw, anchors[i].y * hh);
+        }
+        return 0;
+    }
+    return -1;
+}
+
+/* ---- coordinates -------------------------------------------------------------- */
+
+static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line);
+
+static int eval_num(tikz *T, const char *s, size_t n, double *v, int *hu, int line)
+{
+    if (tk_eval(T, s, n, v, hu) != 0) {
+        tk_warn(T, line, "cannot evaluate '%.*s'", (int)(n > 60 ? 60 : n), s);
+        return -1;
+    }
+    return 0;
+}
+
+static int named_point(tikz *T, const char *s, size_t n, vec2 *canvas)
+{
+    tk_node *nd = tk_find_node(T, s, n);
+    if (nd) { *canvas = nd->c; return 0; }
+    /* name.anchor or name.angle */
+    for (size_t i = n; i-- > 0;) {
+        if (s[i] != '.') continue;
+        nd = tk_find_node(T, s, i);
+        if (!nd) continue;
+        const char *a = s + i + 1;
+        size_t an = n - i - 1;
+        trim(&a, &an);
+        vec2 off;
+        if (nd->shape == 0) { *canvas = nd->c; return 0; }
+        if (anchor_offset(a, an, nd->shape, nd->hw, nd->hh, nd->by, &off) == 0) {
+            *canvas = vadd(nd->c, off);
+            return 0;
+        }
+        double ang;
+        if (tk_eval(T, a, an, &ang, NULL) == 0) {
+            *canvas = vadd(nd->c, node_border(nd, ang));
+            return 0;
+        }
+        return -1;
+    }
+    return -1;
+}
+
+/* ($ ... $) in user space */
+static int calc_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
+{
+    size_t i = 0;
+    vec2 acc = v2(0, 0);
+    int first = 1;
+    while (i < n) {
+        while (i < n && isspace((unsigned char)s[i])) i++;
+        if (i >= n) break;
+        double sign = 1;
+        if (!first) {
+            if (s[i] == '+') i++;
+            else if (s[i] == '-') { sign = -1; i++; }
+            else return -1;
+            while (i < n && isspace((unsigned char)s[i])) i++;
+        }
+        first = 0;
+        double factor = 1;
+        if (i < n && s[i] != '(') {
+            /* factor up to a top-level '*' */
+            long star = find_top(s + i, n - i, '*');
+            if (star < 0) return -1;
+            if (eval_num(T, s + i, (size_t)star, &factor, NULL, line)) return -1;
+            i += (size_t)star + 1;
+            while (i < n && isspace((unsigned char)s[i])) i++;
+        }
+        if (i >= n || s[i] != '(') return -1;
+        long close = find_top(s + i + 1, n - i - 1, ')');
+        if (close < 0) return -1;
+        vec2 p;
+        if (coord_user(T, s + i + 1, (size_t)close, &p, line)) return -1;
+        i += (size_t)close + 2;
+        /* modifiers */
+        for (;;) {
+            while (i < n && isspace((unsigned char)s[i])) i++;
+            if (i >= n || s[i] != '!') break;
+            i++;
+            long bang = find_top(s + i, n - i, '!');
+            if (bang < 0) return -1;
+            const char *spec = s + i;
+            size_t sn = (size_t)bang;
+            i += (size_t)bang + 1;
+            while (i < n && isspace((unsigned char)s[i])) i++;
+            double rot = 0;
+            if (i < n && s[i] != '(') {
+                long colon = find_top(s + i, n - i, ':');
+                if (colon < 0) return -1;
+                if (eval_num(T, s + i, (size_t)colon, &rot, NULL, line)) return -1;
+                i += (size_t)colon + 1;
+                while (i < n && isspace((unsigned char)s[i])) i++;
+            }
+            if (i >= n || s[i] != '(') return -1;
+            close = find_top(s + i + 1, n - i - 1, ')');
+            if (close < 0) return -1;
+            vec2 q;
+            if (coord_user(T, s + i + 1, (size_t)close, &q, line)) return -1;
+            i += (size_t)close + 2;
+            /* rotate q around p */
+            if (rot != 0) {
+                vec2 d = vsub(q, p);
+                double c = cos(rot * DEG), sn2 = sin(rot * DEG);
+                q = vadd(p, v2(d.x * c - d.y * sn2, d.x * sn2 + d.y * c));
+            }
+            const char *sp = spec;
+            size_t spn = sn;
+            trim(&sp, &spn);
+            if (spn && sp[0] == '(') {
+                /* projection of a point onto line p-q */
+                vec2 c3;
+                if (spn < 2 || coord_user(T, sp + 1, spn - 2, &c3, line)) return -1;
+                vec2 d = vsub(q, p);
+                double L2 = d.x * d.x + d.y * d.y;
+                double t = L2 > 0 ? ((c3.x - p.x) * d.x + (c3.y - p.y) * d.y) / L2 : 0;
+                p = vadd(p, vscale(d, t));
+            } else {
+                double v;
+                int hu = 0;
+                if (eval_num(T, sp, spn, &v, &hu, line)) return -1;
+                vec2 d = vsub(q, p);
+                if (hu) {
+                    double L = vlen(d);
+                    p = L > 0 ? vadd(p, vscale(d, v / L)) : p;
+                } else {
+                    p = vadd(p, vscale(d, v));
+                }
+            }
+        }
+        acc = vadd(acc, vscale(p, sign * factor));
+    }
+    *out = acc;
+    return 0;
+}
+
+static vec2 xyz_point(const gstate *g, double x, double y, double z)
+{
+    return vadd(vadd(vscale(g->xv, x), vscale(g->yv, y)), vscale(g->zv, z));
+}
+
+static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
+{
+    gstate *g = GS(T);
+    trim(&s, &n);
+    if (n && s[0] == '[') {
+        long e = find_top(s + 1, n - 1, ']');
+        if (e >= 0) { s += e + 2; n -= (size_t)e + 2; trim(&s, &n); }
+    }
+    if (n == 0) return -1;
+    if (n >= 2 && s[0] == '$' && s[n - 1] == '$') return calc_coord(T, s + 1, n - 2, out, line);
+    const char *cs = tk_memmem(s, n, "cs:");
+    if (cs) {
+        const char *body = cs + 3;
+        size_t bn = n - (size_t)(body - s);
+        const char *kind = s;
+        size_t kn = (size_t)(cs - s);
+        trim(&kind, &kn);
+        if (is(kind, kn, "axis") && T->axis.active) {
+            long comma = find_top(body, bn, ',');
+            double x, y;
+            if (comma < 0 || eval_num(T, body, (size_t)comma, &x, NULL, line) ||
+                eval_num(T, body + comma + 1, bn - (size_t)comma - 1, &y, NULL, line))
+                return -1;
+            *out = xyz_point(g, x, y, 0);
+            return 0;
+        }
+        if (is(kind, kn, "canvas") || is(kind, kn, "xyz")) {
+            /* x=..,y=.. */
+            double x = 0, y = 0, z = 0;
+            size_t i = 0;
+            while (i < bn) {
+                long comma = find_top(body + i, bn - i, ',');
+                size_t len = comma < 0 ? bn - i : (size_t)comma;
+                const char *it = body + i;
+                size_t itn = len;
+                trim(&it, &itn);
+                if (itn > 2 && it[1] == '=') {
+                    double v;
+                    if (eval_num(T, it + 2, itn - 2, &v, NULL, line)) return -1;
+                    if (it[0] == 'x') x = v; else if (it[0] == 'y') y = v; else if (it[0] == 'z') z = v;
+                }
+                i += len + 1;
+            }
+            *out = is(kind, kn, "canvas") ? v2(x, y) : xyz_point(g, x, y, z);
+            return 0;
+        }
+        return -1;
+    }
+    if (n > 16 && memcmp(s, "intersection of", 15) == 0) {
+        /* intersection of A--B and C--D */
+        const char *b = s + 15;
+        size_t bn = n - 15;
+        const char *and = tk_memmem(b, bn, " and ");
+        if (!and) return -1;
+        vec2 p[4];
+        const char *parts[2] = { b, and + 5 };
+        size_t plen[2] = { (size_t)(and - b), bn - (size_t)(and + 5 - b) };
+        for (int k = 0; k < 2; k++) {
+            const char *dd = tk_memmem(parts[k], plen[k], "--");
+            if (!dd) return -1;
+            if (coord_user(T, parts[k], (size_t)(dd - parts[k]), &p[2 * k], line) ||
+                coord_user(T, dd + 2, plen[k] - (size_t)(dd + 2 - parts[k]), &p[2 * k + 1], line))
+                return -1;
+        }
+        vec2 d1 = vsub(p[1], p[0]), d2 = vsub(p[3], p[2]);
+        double den = d1.x * d2.y - d1.y * d2.x;
+        if (fabs(den) < 1e-12) return -1;
+        double t = ((p[2].x - p[0].x) * d2.y - (p[2].y - p[0].y) * d2.x) / den;
+        *out = vadd(p[0], vscale(d1, t));
+        return 0;
+    }
+    long colon = find_top(s, n, ':');
+    if (colon >= 0) {
+        double a, r, r2;
+        int hu = 0, hu2 = 0;
+        const char *rs = s + colon + 1;
+        size_t rn = n - (size_t)colon - 1;
+        const char *and = tk_memmem(rs, rn, " and ");
+        if (eval_num(T, s, (size_t)colon, &a, NULL, line)) return -1;
+        if (and) {
+            if (eval_num(T, rs, (size_t)(and - rs), &r, &hu, line) ||
+                eval_num(T, and + 5, rn - (size_t)(and + 5 - rs), &r2, &hu2, line))
+                return -1;
+        } else {
+            if (eval_num(T, rs, rn, &r, &hu, line)) return -1;
+            r2 = r;
+            hu2 = hu;
+        }
+        vec2 px = hu ? v2(r * cos(a * DEG), 0) : vscale(g->xv, r * cos(a * DEG));
+        vec2 py = hu2 ? v2(0, r2 * sin(a * DEG)) : vscale(g->yv, r2 * sin(a * DEG));
+        *out = vadd(px, py);
+        return 0;
+    }
+    long c1 = find_top(s, n, ',');
+    if (c1 >= 0) {
+        long c2 = find_top(s + c1 + 1, n - (size_t)c1 - 1, ',');
+        double x, y, z = 0;
+        int hx = 0, hy = 0, hz = 0;
+        if (c2 >= 0) {
+            c2 += c1 + 1;
+            if (eval_num(T, s, (size_t)c1, &x, &hx, line) ||
+                eval_num(T, s + c1 + 1, (size_t)(c2 - c1 - 1), &y, &hy, line) ||
+                eval_num(T, s + c2 + 1, n - (size_t)c2 - 1, &z, &hz, line))
+                return -1;
+            *out = xyz_point(g, x, y, z);
+            return 0;
+        }
+        if (eval_num(T, s, (size_t)c1, &x, &hx, line) ||
+            eval_num(T, s + c1 + 1, n - (size_t)c1 - 1, &y, &hy, line))
+            return -1;
+        vec2 px = hx ? v2(x, 0) : vscale(g->xv, x);
+        vec2 py = hy ? v2(0, y) : vscale(g->yv, y);
+        *out = vadd(px, py);
+        return 0;
+    }
+    vec2 c;
+    if (named_point(T, s, n, &c) == 0) {
+        *out = mat_inv_apply(g->ctm, c);
+        return 0;
+    }
+    tk_warn(T, line, "undefined coordinate or node '%.*s'", (int)(n > 60 ? 60 : n), s);
+    return -1;
+}
+
+int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
+{
+    vec2 u;
+    if (coord_user(T, s, n, &u, line)) return -1;
+    *out = mat_apply(GS(T)->ctm, u);
+    return 0;
+}
+
+/* ---- node options ---------------------------------------------------------------- */
+
+void tk_nodeopts_init(tikz *T, tk_nodeopts *no)
+{
+    gstate *g = GS(T);
+    memset(no, 0, sizeof *no);
+    no->shape = 1;
+    no->inner_sep_x = no->inner_sep_y = -1;
+    no->outer_sep = -1;
+    no->font_size = g->font_size;
+    no->bold = g->bold;
+    no->lw = g->lw;
+    strcpy(no->anchor, "center");
+}
+
+void tk_nodeopts_free(tk_nodeopts *no)
+{
+    for (int i = 0; i < no->nlabels; i++) free(no->labels[i]);
+    no->nlabels = 0;
+    free(no->name);
+    no->name = NULL;
+}
+
+/* ---- IR emission ------------------------------------------------------------------ */
+
+static void color_attr(ir_elem *e, const char *key, const char *c)
+{
+    ir_elem_set(e, key, c && c[0] ? c : "black");
+}
+
+void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill)
+{
+    gstate *g = GS(T);
+    if (draw) color_attr(e, "draw", g->drawc[0] ? g->drawc : g->color);
+    else ir_elem_set(e, "draw", "none");
+    if (fill) color_attr(e, "fill", g->fillc[0] ? g->fillc : g->color);
+    else ir_elem_set(e, "fill", "none");
+    if (draw) {
+        ir_elem_setf(e, "lw", "%.3g", g->lw);
+        if (strcmp(g->dash, "solid") != 0) ir_elem_set(e, "dash", g->dash);
+        if (g->arrows[0]) ir_elem_set(e, "arrows", g->arrows);
+    }
+    if (g->rounded > 0) ir_elem_setf(e, "rounded", "%.3g", g->rounded);
+    if (g->role[0]) ir_elem_set(e, "role", g->role);
+    if (g->clip) ir_elem_setf(e, "clip", "%d", g->clip);
+    if (g->overlay) ir_elem_set(e, "overlay", "1");
+}
+
+/* ---- the path builder ------------------------------------------------------------------ */
+
+typedef struct {
+    ir_kind kind;
+    int closed;
+    vec2 *p;
+    size_t n;
+    double t1, t2;
+    int line;
+    const char *role;
+} piece;
+
+typedef struct {
+    char *opts;
+    char *name;
+    char *at;
+    char *text;
+    int line;
+} pending_node;
+
+enum { SEG_NONE, SEG_LINE, SEG_CURVE, SEG_HV, SEG_ARC };
+
+struct tp_state {
+    tikz *T;
+    int cmd;
+    const char *text;
+    const int *lines;
+    int base_line;
+    vec2 pts[8];
+    int npts;
+    int cycle;
+    vec2 *sub;
+    size_t nsub, capsub;
+    vec2 sub_start;
+    int have_cur;
+    vec2 cur, relbase;
+    int seg_kind;
+    vec2 seg[4];
+    double seg_t1, seg_t2;
+    piece *pieces;
+    size_t npieces, cappieces;
+    pending_node pend[MAX_PENDING];
+    int npend;
+    pending_node curnode;
+    /* circle/arc arguments */
+    double ca_rx, ca_ry, arc_a1, arc_a2;
+    vec2 ca_A, ca_B;
+    int ca_ok;
+    int err;
+    int line;
+};
+
+static int off_line(struct tp_state *st, int off)
+{
+    if (!st->lines || off < 0) return st->base_line;
+    return st->lines[off];
+}
+
+void tp_syntax_error(struct tp_state *st, int off, const char *msg)
+{
+    if (st->err) return;
+    st->err = 1;
+    tikz *T = st->T;
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", st->text);
+    tk_unparsed(T, off_line(st, off), buf, msg);
+}
+
+static void add_piece(struct tp_state *st, ir_kind kind, int closed, const vec2 *p, size_t n,
+                      double t1, double t2, const char *role)
+{
+    if (st->npieces >= MAX_PIECES) {
+        if (st->npieces == MAX_PIECES) {
+            tk_warn(st->T, st->line, "path has more than %d pieces; rest dropped", MAX_PIECES);
+            st->npieces++;
+        }
+        return;
+    }
+    if (st->npieces == st->cappieces) {
+        st->cappieces = st->cappieces ? st->cappieces * 2 : 16;
+        st->pieces = xrealloc(st->pieces, st->cappieces * sizeof *st->pieces);
+    }
+    piece *pc = &st->pieces[st->npieces++];
+    pc->kind = kind;
+    pc->closed = closed;
+    pc->p = xrealloc(NULL, n * sizeof *p);
+    memcpy(pc->p, p, n * sizeof *p);
+    pc->n = n;
+    pc->t1 = t1;
+    pc->t2 = t2;
+    pc->line = st->line;
+    pc->role = role;
+}
+
+static void flush_sub(struct tp_state *st, int closed)
+{
+    if (st->nsub >= 2) add_piece(st, IR_POLY, closed, st->sub, st->nsub, 0, 0, NULL);
+    st->nsub = 0;
+}
+
+static void sub_add(struct tp_state *st, vec2 p)
+{
+    if (st->nsub == st->capsub) {
+        st->capsub = st->capsub ? st->capsub * 2 : 16;
+        st->sub = xrealloc(st->sub, st->capsub * sizeof *st->sub);
+    }
+    st->sub[st->nsub++] = p;
+}
+
+static vec2 seg_point(struct tp_state *st, double t, vec2 *dir)
+{
+    vec2 *s = st->seg;
+    switch (st->seg_kind) {
+    case SEG_LINE:
+        if (dir) *dir = vsub(s[1], s[0]);
+        return vadd(s[0], vscale(vsub(s[1], s[0]), t));
+    case SEG_HV:
+        if (t <= 0.5) {
+            if (dir) *dir = vsub(s[1], s[0]);
+            return vadd(s[0], vscale(vsub(s[1], s[0]), 2 * t));
+        }
+        if (dir) *dir = vsub(s[2], s[1]);
+        return vadd(s[1], vscale(vsub(s[2], s[1]), 2 * t - 1));
+    case SEG_CURVE: {
+        double u = 1 - t;
+        vec2 p = vadd(vadd(vscale(s[0], u * u * u), vscale(s[1], 3 * u * u * t)),
+                      vadd(vscale(s[2], 3 * u * t * t), vscale(s[3], t * t * t)));
+        if (dir) *dir = vadd(vadd(vscale(vsub(s[1], s[0]), u * u), vscale(vsub(s[2], s[1]), 2 * u * t)),
+                             vscale(vsub(s[3], s[2]), t * t));
+        return p;
+    }
+    case SEG_ARC: {
+        double a = (st->seg_t1 + (st->seg_t2 - st->seg_t1) * t) * DEG;
+        if (dir) *dir = vadd(vscale(s[1], -sin(a)), vscale(s[2], cos(a)));
+        return vadd(s[0], vadd(vscale(s[1], cos(a)), vscale(s[2], sin(a))));
+    }
+    default:
+        if (dir) *dir = v2(1, 0);
+        return st->cur;
+    }
+}
+
+static void place_pending(struct tp_state *st, int on_segment);
+
+static vec2 pop_pt(struct tp_state *st)
+{
+    if (st->npts <= 0) return st->cur;
+    return st->pts[--st->npts];
+}
+
+void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
+{
+    tikz *T = st->T;
+    gstate *g = GS(T);
+    int line = off_line(st, c->off);
+    st->line = line;
+    vec2 p;
+    if (rel) {
+        vec2 u;
+        if (coord_user(T, c->s, strlen(c->s), &u, line)) { st->err = 1; p = st->cur; }
+        else p = vadd(st->relbase, mat_lin(g->ctm, u));
+        if (rel == 2) st->relbase = p;
+    } else {
+        if (tk_coord(T, c->s, strlen(c->s), &p, line)) {
+            tk_unparsed(T, line, c->s, "cannot evaluate coordinate");
+            p = st->cur;
+        }
+        st->relbase = p;
+    }
+    if (st->npts < 8) st->pts[st->npts++] = p;
+}
+
+void tp_move(struct tp_state *st)
+{
+    vec2 p = pop_pt(st);
+    flush_sub(st, 0);
+    st->npts = 0;
+    sub_add(st, p);
+    st->sub_start = p;
+    st->cur = p;
+    st->have_cur = 1;
+    st->seg_kind = SEG_NONE;
+}
+
+static void line_to(struct tp_state *st, vec2 p)
+{
+    if (st->nsub == 0) { sub_add(st, st->cur); st->sub_start = st->cur; }
+    sub_add(st, p);
+    st->cur = p;
+}
+
+void tp_cycle_target(struct tp_state *st) { st->cycle = 1; }
+
+void tp_line(struct tp_state *st, int kind)
+{
+    vec2 from = st->cur, to;
+    if (st->cycle && kind == 0) {
+        to = st->sub_start;
+        st->cycle = 0;
+        st->seg_kind = SEG_LINE;
+        st->seg[0] = from;
+        st->seg[1] = to;
+        if (st->nsub >= 2 && st->sub[0].x == to.x && st->sub[0].y == to.y) {
+            st->cur = to;
+            flush_sub(st, 1);
+        } else {
+            line_to(st, to);
+            flush_sub(st, 0);
+        }
+        st->cur = to;
+        st->relbase = to;
+        place_pending(st, 1);
+        st->npts = 0;
+        return;
+    }
+    to = pop_pt(st);
+    st->npts = 0;
+    if (kind == 0) {
+        line_to(st, to);
+        st->seg_kind = SEG_LINE;
+        st->seg[0] = from;
+        st->seg[1] = to;
+    } else {
+        /* -| : horizontal then vertical (in canvas for untransformed pictures) */
+        vec2 corner = kind == 1 ? v2(to.x, from.y) : v2(from.x, to.y);
+        line_to(st, corner);
+        line_to(st, to);
+        st->seg_kind = SEG_HV;
+        st->seg[0] = from;
+        st->seg[1] = corner;
+        st->seg[2] = to;
+    }
+    place_pending(st, 1);
+}
+
+void tp_rectangle(struct tp_state *st)
+{
+    tikz *T = st->T;
+    gstate *g = GS(T);
+    vec2 a = st->cur, b = pop_pt(st);
+    st->npts = 0;
+    flush_sub(st, 0);
+    vec2 ua = mat_inv_apply(g->ctm, a), ub = mat_inv_apply(g->ctm, b);
+    vec2 q[4] = { a, mat_apply(g->ctm, v2(ub.x, ua.y)), b, mat_apply(g->ctm, v2(ua.x, ub.y)) };
+    if (fabs(q[1].y - a.y) < 1e-9 && fabs(q[3].x - a.x) < 1e-9) {
+        vec2 r[2] = { v2(fmin(a.x, b.x), fmin(a.y, b.y)), v2(fmax(a.x, b.x), fmax(a.y, b.y)) };
+        add_piece(st, IR_RECT, 1, r, 2, 0, 0, NULL);
+    } else {
+        add_piece(st, IR_POLY, 1, q, 4, 0, 0, NULL);
+    }
+    st->seg_kind = SEG_LINE;
+    st->seg[0] = a;
+    st->seg[1] = b;
+    st->cur = b;
+    st->sub_start = b;
+    place_pending(st, 1);
+}
+
+/* radius values: unitless radii use the x and y vectors */
+static void radii_vectors(tikz *T, double rx, int hx, double ry, int hy, vec2 *A, vec2 *B)
+{
+    gstate *g = GS(T);
+    vec2 ua = hx ? v2(rx, 0) : vscale(g->xv, rx);
+    vec2 ub = hy ? v2(0, ry) : vscale(g->yv, ry);
+    *A = mat_lin(g->ctm, ua);
+    *B = mat_lin(g->ctm, ub);
+}
+
+void tp_circle_args(struct tp_state *st, const struct tp_str *opts, const struct tp_str *paren)
+{
+    tikz *T = st->T;
+    gstate *g = GS(T);
+    st->ca_ok = 0;
+    if (opts) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    if (paren) {
+        const char *s = paren->s;
+        size_t n = strlen(s);
+        const char *and = tk_memmem(s, n, " and ");
+        double rx, ry;
+        int hx = 0, hy = 0;
+        if (and) {
+            if (tk_eval(T, s, (size_t)(and - s), &rx, &hx) || tk_eval(T, and + 5, n - (size_t)(and + 5 - s), &ry, &hy)) {
+                tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate radius");
+                return;
+            }
+        } else {
+            if (tk_eval(T, s, n, &rx, &hx)) {
+                tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate radius");
+                return;
+            }
+            ry = rx;
+            hy = hx;
+        }
+        radii_vectors(T, rx, hx, ry, hy, &st->ca_A, &st->ca_B);
+        st->ca_ok = 1;
+    } else if (g->has_radius) {
+        radii_vectors(T, g->radius_x, 1, g->radius_y, 1, &st->ca_A, &st->ca_B);
+        st->ca_ok = 1;
+    }
+}
+
+void tp_circle(struct tp_state *st, int ellipse)
+{
+    (void)ellipse;
+    if (!st->ca_ok) {
+        tk_warn(st->T, st->line, "circle without a radius");
+        return;
+    }
+    flush_sub(st, 0);
+    vec2 p[3] = { st->cur, st->ca_A, st->ca_B };
+    add_piece(st, IR_ELLIPSE, 1, p, 3, 0, 0, NULL);
+    st->npts = 0;
+    place_pending(st, 0);
+}
+
+void tp_arc_args(struct tp_state *st, const struct tp_str *opts, const struct tp_str *paren)
+{
+    tikz *T = st->T;
+    gstate *g = GS(T);
+    st->ca_ok = 0;
+    if (opts) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    if (paren) {
+        /* a1:a2:r [and r2] */
+        const char *s = paren->s;
+        size_t n = strlen(s);
+        long c1 = find_top(s, n, ':');
+        long c2 = c1 >= 0 ? find_top(s + c1 + 1, n - (size_t)c1 - 1, ':') : -1;
+        if (c1 < 0 || c2 < 0) { tk_unparsed(T, off_line(st, paren->off), s, "cannot parse arc"); return; }
+        c2 += c1 + 1;
+        double rx, ry;
+        int hx = 0, hy = 0;
+        const char *rs = s + c2 + 1;
+        size_t rn = n - (size_t)c2 - 1;
+        const char *and = tk_memmem(rs, rn, " and ");
+        if (tk_eval(T, s, (size_t)c1, &st->arc_a1, NULL) ||
+            tk_eval(T, s + c1 + 1, (size_t)(c2 - c1 - 1), &st->arc_a2, NULL)) {
+            tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate arc angles");
+            return;
+        }
+        if (and) {
+            if (tk_eval(T, rs, (size_t)(and - rs), &rx, &hx) ||
+                tk_eval(T, and + 5, rn - (size_t)(and + 5 - rs), &ry, &hy)) {
+                tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate arc radius");
+                return;
+            }
+        } else {
+            if (tk_eval(T, rs, rn, &rx, &hx)) {
+                tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate arc radius");
+                return;
+            }
+            ry = rx;
+            hy = hx;
+        }
+        radii_vectors(T, rx, hx, ry, hy, &st->ca_A, &st->ca_B);
+        st->ca_ok = 1;
+    } else {
+        if (!g->has_radius) return;
+        double a1 = g->start_angle, a2;
+        if (g->has_end) a2 = g->end_angle;
+        else if (g->has_delta) a2 = a1 + g->delta_angle;
+        else return;
+        if (!g->has_start && g->has_delta && g->has_end) a1 = a2 - g->delta_angle;
+        st->arc_a1 = a1;
+        st->arc_a2 = a2;
+        radii_vectors(T, g->radius_x, 1, g->radius_y, 1, &st->ca_A, &st->ca_B);
+        st->ca_ok = 1;
+    }
+}
+
+void tp_arc(struct tp_state *st)
+{
+    if (!st->ca_ok) { tk_warn(st->T, st->line, "arc without angles and radius"); return; }
+    double a1 = st->arc_a1, a2 = st->arc_a2;
+    vec2 A = st->ca_A, B = st->ca_B;
+    vec2 c = vsub(st->cur, vadd(vscale(A, cos(a1 * DEG)), vscale(B, sin(a1 * DEG))));
+    vec2 end = vadd(c, vadd(vscale(A, cos(a2 * DEG)), vscale(B, sin(a2 * DEG))));
+    flush_sub(st, 0);
+    vec2 p[3] = { c, A, B };
+    add_piece(st, IR_ARC, 0, p, 3, a1, a2, NULL);
+    st->seg_kind = SEG_ARC;
+    st->seg[0] = c;
+    st->seg[1] = A;
+    st->seg[2] = B;
+    st->seg_t1 = a1;
+    st->seg_t2 = a2;
+    st->cur = end;
+    st->relbase = end;
+    st->npts = 0;
+    place_pending(st, 1);
+}
+
+void tp_grid(struct tp_state *st, const struct tp_str *opts)
+{
+    tikz *T = st->T;
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    vec2 a = st->cur, b = pop_pt(st);
+    st->npts = 0;
+    flush_sub(st, 0);
+    vec2 ua = mat_inv_apply(g->ctm, a), ub = mat_inv_apply(g->ctm, b);
+    /* step in user space: unitless steps use the vectors */
+    double sx, sy;
+    if (g->has_step == 1) { sx = g->step.x * g->xv.x; sy = g->step.y * g->yv.y; }
+    else if (g->has_step == 2) { sx = g->step.x; sy = g->step.y; }
+    else { sx = 28.452756; sy = 28.452756; }
+    if (sx <= 0 || sy <= 0) { tk_gs_pop(T); return; }
+    double x0 = fmin(ua.x, ub.x), x1 = fmax(ua.x, ub.x), y0 = fmin(ua.y, ub.y), y1 = fmax(ua.y, ub.y);
+    if ((x1 - x0) / sx > MAX_GRID_LINES || (y1 - y0) / sy > MAX_GRID_LINES) {
+        tk_warn(T, st->line, "grid with more than %d lines; not drawn", MAX_GRID_LINES);
+        tk_gs_pop(T);
+        return;
+    }
+    double eps = 1e-6;
+    for (double x = ceil(x0 / sx - eps) * sx; x <= x1 + eps * sx; x += sx) {
+        vec2 p[2] = { mat_apply(g->ctm, v2(x, y0)), mat_apply(g->ctm, v2(x, y1)) };
+        add_piece(st, IR_POLY, 0, p, 2, 0, 0, "grid");
+    }
+    for (double y = ceil(y0 / sy - eps) * sy; y <= y1 + eps * sy; y += sy) {
+        vec2 p[2] = { mat_apply(g->ctm, v2(x0, y)), mat_apply(g->ctm, v2(x1, y)) };
+        add_piece(st, IR_POLY, 0, p, 2, 0, 0, "grid");
+    }
+    tk_gs_pop(T);
+    st->cur = b;
+    st->relbase = b;
+}
+
+static void curve_to(struct tp_state *st, vec2 c1, vec2 c2, vec2 to)
+{
+    flush_sub(st, 0);
+    vec2 p[4] = { st->cur, c1, c2, to };
+    add_piece(st, IR_CURVE, 0, p, 4, 0, 0, NULL);
+    st->seg_kind = SEG_CURVE;
+    memcpy(st->seg, p, sizeof p);
+    st->cur = to;
+    st->relbase = to;
+}
+
+static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
+{
+    tikz *T = st->T;
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    g->bend = 0;
+    g->has_in = g->has_out = 0;
+    if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    vec2 from = st->cur, to;
+    if (st->cycle) { to = st->sub_start; st->cycle = 0; }
+    else to = pop_pt(st);
+    st->npts = 0;
+    double bend = g->bend;
+    int curved = bend != 0 || g->has_in || g->has_out;
+    vec2 d = vsub(to, from);
+    double L = vlen(d);
+    double ang = atan2(d.y, d.x) / DEG;
+    double out_a = g->has_out ? g->out_a : ang + bend;
+    double in_a = g->has_in ? g->in_a : ang + 180 - bend;
+    tk_gs_pop(T);
+    if (edge) {
+        /* an edge is a separate path from the current point */
+        vec2 saved_cur = st->cur;
+        flush_sub(st, 0);
+        if (curved) {
+            vec2 c1 = vadd(from, vscale(v2(cos(out_a * DEG), sin(out_a * DEG)), 0.3915 * L));
+            vec2 c2 = vadd(to, vscale(v2(cos(in_a * DEG), sin(in_a * DEG)), 0.3915 * L));
+            curve_to(st, c1, c2, to);
+        } else {
+            vec2 p[2] = { from, to };
+            add_piece(st, IR_POLY, 0, p, 2, 0, 0, NULL);
+            st->seg_kind = SEG_LINE;
+            st->seg[0] = from;
+            st->seg[1] = to;
+        }
+        place_pending(st, 1);
+        st->cur = saved_cur;
+        return;
+    }
+    if (curved) {
+        vec2 c1 = vadd(from, vscale(v2(cos(out_a * DEG), sin(out_a * DEG)), 0.3915 * L));
+        vec2 c2 = vadd(to, vscale(v2(cos(in_a * DEG), sin(in_a * DEG)), 0.3915 * L));
+        curve_to(st, c1, c2, to);
+    } else {
+        line_to(st, to);
+        st->seg_kind = SEG_LINE;
+        st->seg[0] = from;
+        st->seg[1] = to;
+    }
+    place_pending(st, 1);
+}
+
+void tp_to(struct tp_state *st, const struct tp_str *opts) { to_op(st, opts, 0); }
+void tp_edge(struct tp_state *st, const struct tp_str *opts) { to_op(st, opts, 1); }
+
+void tp_controls_single(struct tp_state *st)
+{
+    /* one control point: duplicate it */
+    if (st->npts >= 1 && st->npts < 8) { st->pts[st->npts] = st->pts[st->npts - 1]; st->npts++; }
+}
+
+void tp_controls(struct tp_state *st)
+{
+    if (st->npts < 3) { st->npts = 0; return; }
+    vec2 to = st->pts[st->npts - 1], c2 = st->pts[st->npts - 2], c1 = st->pts[st->npts - 3];
+    st->npts = 0;
+    curve_to(st, c1, c2, to);
+    place_pending(st, 1);
+}
+
+void tp_coordinate_op(struct tp_state *st)
+{
+    tikz *T = st->T;
+    pending_node *pn = &st->curnode;
+    vec2 p = st->cur;
+    if (pn->at) {
+        if (tk_coord(T, pn->at, strlen(pn->at), &p, st->line)) {
+            tk_unparsed(T, st->line, pn->at, "cannot evaluate coordinate");
+        }
+    }
+    if (pn->opts) {
+        /* name=... in options */
+        tk_nodeopts no;
+        tk_nodeopts_init(T, &no);
+        tk_gs_push(T);
+        tk_apply_opts(T, pn->opts, strlen(pn->opts), &no, 0);
+        tk_gs_pop(T);
+        if (no.name && !pn->name) pn->name = tp_strndup(no.name, strlen(no.name));
+        tk_nodeopts_free(&no);
+    }
+    if (pn->name) tk_add_node(T, pn->name, p, 0, 0, 0, 0);
+    free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
+    memset(pn, 0, sizeof *pn);
+}
+
+static void plot_points(struct tp_state *st, vec2 *p, size_t n)
+{
+    if (n == 0) return;
+    flush_sub(st, 0);
+    for (size_t i = 0; i < n; i++) sub_add(st, p[i]);
+    st->sub_start = p[0];
+    st->cur = p[n - 1];
+    st->relbase = st->cur;
+}
+
+void tp_plot_coordinates(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body)
+{
+    tikz *T = st->T;
+    if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    const char *s = body->s;
+    size_t n = strlen(s), i = 0;
+    vec2 *pts = NULL;
+    size_t np = 0, cap = 0;
+    while (i < n) {
+        while (i < n && s[i] != '(') i++;
+        if (i >= n) break;
+        long close = find_top(s + i + 1, n - i - 1, ')');
+        if (close < 0) break;
+        vec2 p;
+        if (tk_coord(T, s + i + 1, (size_t)close, &p, st->line) == 0) {
+            if (np == cap) { cap = cap ? cap * 2 : 16; pts = xrealloc(pts, cap * sizeof *pts); }
+            pts[np++] = p;
+        }
+        i += (size_t)close + 2;
+        if (np > 100000) break;
+    }
+    plot_points(st, pts, np);
+    free(pts);
+}
+
+/* replaces \x by a number in an expression */
+static char *subst_var(const char *s, const char *var, double v)
+{
+    char num[40];
+    snprintf(num, sizeof num, "(%.10g)", v);
+    size_t vl = strlen(var), nl = strlen(num);
+    struct tp_buf b = { 0 };
+    tp_buf_add(&b, "", 0);
+    for (size_t i = 0; s[i];) {
+        if (strncmp(s + i, var, vl) == 0 && !isalpha((unsigned char)s[i + vl])) {
+            tp_buf_add(&b, num, nl);
+            i += vl;
+        } else {
+            tp_buf_add(&b, s + i, 1);
+            i++;
+        }
+    }
+    return b.s;
+}
+
+void tp_plot_expr(struct tp_state *st, const struct tp_str *opts, const struct tp_str *c)
+{
+    tikz *T = st->T;
+    gstate *g = GS(T);
+    if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    int ns = g->samples;
+    vec2 *pts = xrealloc(NULL, (size_t)ns * sizeof *pts);
+    size_t np = 0;
+    for (int k = 0; k < ns; k++) {
+        double x = g->dom0 + (g->dom1 - g->dom0) * k / (ns - 1);
+        char *e = subst_var(c->s, "\\x", x);
+        vec2 p;
+        if (tk_coord(T, e, strlen(e), &p, st->line) == 0) pts[np++] = p;
+        free(e);
+    }
+    plot_points(st, pts, np);
+    free(pts);
+}
+
+void tp_pic(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body)
+{
+    (void)opts;
+    tk_unparsed(st->T, off_line(st, body->off), body->s, "pic not supported");
+}
+
+void tp_unknown(struct tp_state *st, const struct tp_str *w)
+{
+    if (st->err) return;
+    st->err = 1;
+    char buf[300];
+    snprintf(buf, sizeof buf, "%s", st->text);
+    char why[120];
+    snprintf(why, sizeof why, "unsupported path element '%.40s'", w->s);
+    tk_unparsed(st->T, off_line(st, w->off), buf, why);
+}
+
+void tp_unterminated(struct tp_state *st)
+{
+    if (st->err) return;
+    st->err = 1;
+    char buf[300];
+    snprintf(buf, sizeof buf, "%s", st->text);
+    tk_unparsed(st->T, st->line, buf, "unterminated group in path");
+}
+
+/* ---- nodes ------------------------------------------------------------------------- */
+
+void tp_node_begin(struct tp_state *st)
+{
+    pending_node *pn = &st->curnode;
+    free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
+    memset(pn, 0, sizeof *pn);
+    pn->line = st->line;
+}
+
+void tp_node_opts(struct tp_state *st, const struct tp_str *opts)
+{
+    pending_node *pn = &st->curnode;
+    size_t ol = pn->opts ? strlen(pn->opts) : 0, nl = strlen(opts->s);
+    pn->opts = xrealloc(pn->opts, ol + nl + 2);
+    if (ol) pn->opts[ol++] = ',';
+    memcpy(pn->opts + ol, opts->s, nl + 1);
+    pn->line = off_line(st, opts->off);
+}
+
+void tp_node_name(struct tp_state *st, const struct tp_str *name)
+{
+    pending_node *pn = &st->curnode;
+    free(pn->name);
+    const char *s = name->s;
+    size_t n = strlen(s);
+    trim(&s, &n);
+    pn->name = tp_strndup(s, n);
+}
+
+void tp_node_at(struct tp_state *st, const struct tp_str *c)
+{
+    pending_node *pn = &st->curnode;
+    free(pn->at);
+    pn->at = tp_strndup(c->s, strlen(c->s));
+    pn->line = off_line(st, c->off);
+}
+
+void tp_node_op(struct tp_state *st, const struct tp_str *text)
+{
+    pending_node *pn = &st->curnode;
+    pn->text = tp_strndup(text->s, strlen(text->s));
+    if (pn->line == 0) pn->line = off_line(st, text->off);
+    if (st->npend < MAX_PENDING) st->pend[st->npend++] = *pn;
+    else { free(pn->opts); free(pn->name); free(pn->at); free(pn->text); }
+    memset(pn, 0, sizeof *pn);
+}
+
+void tp_node_flush(struct tp_state *st) { place_pending(st, 0); }
+
+static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
+{
+    tikz *T = st->T;
+    tk_nodeopts no;
+    tk_nodeopts_init(T, &no);
+    gstate *outer = GS(T);
+    mat outer_ctm = outer->ctm;
+    vec2 at = st->cur;
+    int have_at = 0;
+    if (pn->at) {
+        if (tk_coord(T, pn->at, strlen(pn->at), &at, pn->line)) {
+            tk_unparsed(T, pn->line, pn->at, "cannot evaluate node position");
+            tk_nodeopts_free(&no);
+            return;
+        }
+        have_at = 1;
+    }
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    g->role[0] = 0;
+    if (g->every_node) tk_apply_opts(T, g->every_node, strlen(g->every_node), &no, 0);
+    if (pn->opts) tk_apply_opts(T, pn->opts, strlen(pn->opts), &no, 0);
+    /* node-local shifts move the node */
+    vec2 o0 = mat_apply(outer_ctm, v2(0, 0)), o1 = mat_apply(g->ctm, v2(0, 0));
+    at = vadd(at, vsub(o1, o0));
+    vec2 seg[4];
+    int nseg = 0;
+    if (!have_at && st->seg_kind != SEG_NONE && (on_segment || no.has_pos)) {
+        double t = no.has_pos ? no.pos : 0.5;
+        vec2 dir;
+        at = seg_point(st, t, &dir);
+        at = vadd(at, vsub(o1, o0));
+        if (st->seg_kind == SEG_HV) {
+            seg[0] = t <= 0.5 ? st->seg[0] : st->seg[1];
+            seg[1] = t <= 0.5 ? st->seg[1] : st->seg[2];
+        } else if (st->seg_kind == SEG_ARC) {
+            seg[0] = seg_point(st, 0, NULL);
+            seg[1] = seg_point(st, 1, NULL);
+        } else {
+            seg[0] = st->seg[0];
+            seg[1] = st->seg_kind == SEG_CURVE ? st->seg[3] : st->seg[1];
+        }
+        nseg = 2;
+        if (!no.has_pos) no.pos = t;
+        no.has_pos = 1;
+        if (no.sloped) no.rotate = atan2(dir.y, dir.x) / DEG;
+    } else {
+        no.has_pos = 0;
+    }
+    if (pn->name && !no.name) no.name = tp_strndup(pn->name, strlen(pn->name));
+    tk_place_node(T, &no, at, pn->text ? pn->text : "", pn->line, nseg ? seg : NULL, nseg);
+    tk_gs_pop(T);
+    tk_nodeopts_free(&no);
+}
+
+static void place_pending(struct tp_state *st, int on_segment)
+{
+    for (int i = 0; i < st->npend; i++) {
+        place_one(st, &st->pend[i], on_segment);
+        free(st->pend[i].opts); free(st->pend[i].name); free(st->pend[i].at); free(st->pend[i].text);
+    }
+    st->npend = 0;
+}
+
+/* label spec "[opts]pos:text" */
+static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw, double hh, int line,
+                        int pin)
+{
+    const char *s = spec;
+    size_t n = strlen(s);
+    trim(&s, &n);
+    const char *lopts = NULL;
+    size_t lon = 0;
+    if (n && s[0] == '[') {
+        long e = find_top(s + 1, n - 1, ']');
+        if (e < 0) return;
+        lopts = s + 1;
+        lon = (size_t)e;
+        s += e + 2;
+        n -= (size_t)e + 2;
+    }
+    long colon = find_top(s, n, ':');
+    const char *pos = "above", *text = s;
+    size_t posn = 5, tn = n;
+    if (colon >= 0) { pos = s; posn = (size_t)colon; text = s + colon + 1; tn = n - (size_t)colon - 1; }
+    trim(&pos, &posn);
+    unbrace(&text, &tn);
+    static const struct { const char *k; double ang; int corner; } dirs[] = {
+        { "above", 90, 0 }, { "below", 270, 0 }, { "left", 180, 0 }, { "right", 0, 0 },
+        { "above left", 135, 1 }, { "above right", 45, 1 }, { "below left", 225, 1 },
+        { "below right", 315, 1 }, { "north", 90, 0 }, { "south", 270, 0 }, { "east", 0, 0 },
+        { "west", 180, 0 }, { "north east", 45, 1 }, { "north west", 135, 1 },
+        { "south east", 315, 1 }, { "south west", 225, 1 }, { "center", -1, 0 }, { NULL, 0, 0 }
+    };
+    double ang = 90;
+    int corner = 0, found = 0;
+    for (int i = 0; dirs[i].k; i++)
+        if (is(pos, posn, dirs[i].k)) { ang = dirs[i].ang; corner = dirs[i].corner; found = 1; break; }
+    if (!found && tk_eval(T, pos, posn, &ang, NULL) != 0) ang = 90;
+    gstate *g = GS(T);
+    double dist = pin ? 3 * 6.4 + g->label_distance : g->label_distance;
+    tk_node main = { NULL, c, hw, hh, 0, shape };
+    vec2 base;
+    if (ang < 0) base = c;
+    else if (corner && shape != 2) base = vadd(c, v2((cos(ang * DEG) > 0 ? 1 : -1) * hw, (sin(ang * DEG) > 0 ? 1 : -1) * hh));
+    else base = vadd(c, node_border(&main, ang));
+    if (ang >= 0) base = vadd(base, v2(dist * cos(ang * DEG), dist * sin(ang * DEG)));
+    char *txt = tp_strndup(text, tn);
+    tk_nodeopts no;
+    tk_nodeopts_init(T, &no);
+    tk_gs_push(T);
+    GS(T)->role[0] = 0;
+    if (g->every_label) tk_apply_opts(T, g->every_label, strlen(g->every_label), &no, 0);
+    if (lopts) tk_apply_opts(T, lopts, lon, &no, 0);
+    /* anchor opposite to the direction */
+    if (ang >= 0) {
+        double oa = fmod(ang + 180, 360);
+        snprintf(no.anchor, sizeof no.anchor, "@%.6g", oa);
+        if (corner) {
+            const char *opp = ang == 135 ? "south east" : ang == 45 ? "south west" :
+                              ang == 225 ? "north east" : "north west";
+            snprintf(no.anchor, sizeof no.anchor, "%s", opp);
+        }
+        no.has_anchor = 1;
+    }
+    strcpy(no.role, pin ? "pin" : "label");
+    char of[64];
+    snprintf(of, sizeof of, "%.3f,%.3f", c.x, c.y);
+    tk_place_node(T, &no, base, txt, line, NULL, 0);
+    /* record what the label belongs to on the text just emitted */
+    if (T->d && T->d->nelems && T->d->elems[T->d->nelems - 1].kind == IR_TEXT)
+        ir_elem_set(&T->d->elems[T->d->nelems - 1], "of", of);
+    tk_gs_pop(T);
+    tk_nodeopts_free(&no);
+    free(txt);
+}
+
+static int is_blank(const char *s)
+{
+    for (; *s; s++) if (!isspace((unsigned char)*s)) return 0;
+    return 1;
+}
+
+void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
+                   const vec2 *seg, int nseg)
+{
+    gstate *g = GS(T);
+    double fs = no->font_size > 0 ? no->font_size : 12;
+    tm_extent ex;
+    memset(&ex, 0, sizeof ex);
+    int empty = is_blank(text);
+    if (!empty) ex = tm_measure_tex(text, fs, no->bold);
+    double isx = no->inner_sep_x >= 0 ? no->inner_sep_x : 0.3333 * fs;
+    double isy = no->inner_sep_y >= 0 ? no->inner_sep_y : 0.3333 * fs;
+    double os = no->outer_sep >= 0 ? no->outer_sep : (g->outer_sep >= 0 ? g->outer_sep : 0.5 * g->lw);
+    double w = ex.width, h = ex.height, dp = ex.depth;
+    double rot = fmod(fabs(no->rotate), 180);
+    int swap = rot > 45 && rot < 135;
+    double hw, hh, by;
+    double top = h + isy, bot = -(dp + isy);
+    double boxh = top - bot;
+    double boxw = w + 2 * isx;
+    if (no->shape == 2) {
+        double r = sqrt(boxw * boxw + boxh * boxh) / 2;
+        double m = fmax(no->min_w, no->min_h) / 2;
+        if (r < m) r = m;
+        hw = hh = r;
+    } else {
+        if (boxw < no->min_w) boxw = no->min_w;
+        if (boxh < no->min_h) boxh = no->min_h;
+        hw = boxw / 2;
+        hh = boxh / 2;
+    }
+    by = -(h - dp) / 2;   /* baseline relative to centre */
+    if (swap) { double t = hw; hw = hh; hh = t; }
+    /* anchor offset (anchors sit outer sep outside the border) */
+    vec2 off = v2(0, 0);
+    const char *a = no->anchor;
+    if (a[0] == '@') {
+        double ang = atof(a + 1);
+        tk_node tmp = { NULL, v2(0, 0), hw + os, hh + os, 0, no->shape };
+        off = node_border(&tmp, ang);
+    } else if (anchor_offset(a, strlen(a), no->shape, hw + os, hh + os, by, &off) != 0) {
+        double ang;
+        if (tk_eval(T, a, strlen(a), &ang, NULL) == 0) {
+            tk_node tmp = { NULL, v2(0, 0), hw + os, hh + os, 0, no->shape };
+            off = node_border(&tmp, ang);
+        }
+    }
+    vec2 c = vsub(vadd(at, v2(no->shift_x, no->shift_y)), off);
+    if (T->d) {
+        if (no->draw || no->fill) {
+            ir_elem *e;
+            if (no->shape == 2) {
+                e = ir_add(T->d, IR_ELLIPSE);
+                ir_pt p[3] = { { c.x, c.y }, { hw, 0 }, { 0, hh } };
+                ir_elem_set_pts(e, p, 3);
+            } else {
+                e = ir_add(T->d, IR_RECT);
+                ir_pt p[2] = { { c.x - hw, c.y - hh }, { c.x + hw, c.y + hh } };
+                ir_elem_set_pts(e, p, 2);
+            }
+            e->line = line;
+            char saved_d[TK_COLOR], saved_f[TK_COLOR];
+            strcpy(saved_d, g->drawc);
+            strcpy(saved_f, g->fillc);
+            double saved_lw = g->lw;
+            if (no->drawc[0]) strcpy(g->drawc, no->drawc);
+            if (no->fillc[0]) strcpy(g->fillc, no->fillc);
+            g->lw = no->lw;
+            char saved_role[24];
+            strcpy(saved_role, g->role);
+            if (no->role[0]) strcpy(g->role, no->role);
+            if (strcmp(g->role, "label") == 0 || strcmp(g->role, "pin") == 0) g->role[0] = 0;
+            tk_emit_attrs(T, e, no->draw, no->fill);
+            strcpy(g->role, saved_role);
+            g->lw = saved_lw;
+            strcpy(g->drawc, saved_d);
+            strcpy(g->fillc, saved_f);
+        }
+        if (!empty) {
+            ir_elem *e = ir_add(T->d, IR_TEXT);
+            double bl = c.y + by;
+            double tw = swap ? h + dp : w, th0 = swap ? -w / 2 : bl - dp, th1 = swap ? w / 2 : bl + h;
+            if (swap) { th0 += c.y; th1 += c.y; }
+            ir_pt p[2] = { { c.x - tw / 2, th0 }, { c.x + tw / 2, th1 } };
+            if (swap) { p[0].x = c.x - (h + dp) / 2; p[1].x = c.x + (h + dp) / 2; }
+            ir_elem_set_pts(e, p, 2);
+            char *plain = tm_plain_text(text);
+            e->str = plain;
+            e->line = line;
+            if (no->role[0]) ir_elem_set(e, "role", no->role);
+            ir_elem_setf(e, "at", "%.3f,%.3f", at.x, at.y);
+            if (no->has_anchor) ir_elem_set(e, "anchor", a[0] == '@' ? a + 1 : a);
+            ir_elem_setf(e, "size", "%.4g", fs);
+            if (no->name) ir_elem_set(e, "id", no->name);
+            if (nseg == 2) {
+                ir_elem_setf(e, "along", "%.3f,%.3f,%.3f,%.3f", seg[0].x, seg[0].y, seg[1].x, seg[1].y);
+                ir_elem_setf(e, "pos", "%.3g", no->pos);
+            }
+            if (no->rotate != 0) ir_elem_setf(e, "rotate", "%.4g", no->rotate);
+            if (g->clip) ir_elem_setf(e, "clip", "%d", g->clip);
+            if (no->textc[0] && strcmp(no->textc, "black") != 0) ir_elem_set(e, "color", no->textc);
+            ir_elem_set(e, "tex", text);
+        }
+    }
+    if (no->name) tk_add_node(T, no->name, c, hw + os, hh + os, by, no->shape);
+    for (int i = 0; i < no->nlabels; i++)
+        place_label(T, no->labels[i], c, no->shape, hw + os, hh + os, line, 0);
+}
+
+/* ---- running a path ----------------------------------------------------------------- */
+
+/* right angle symbol={A}{B}{C}: the IM class's mark at B */
+static void right_angle_symbol(struct tp_state *st, const char *v)
+{
+    tikz *T = st->T;
+    gstate *g = GS(T);
+    const char *names[3];
+    size_t lens[3];
+    const char *s = v;
+    for (int k = 0; k < 3; k++) {
+        while (*s && *s != '{') s++;
+        if (!*s) return;
+        const char *e = strchr(s, '}');
+        if (!e) return;
+        names[k] = s + 1;
+        lens[k] = (size_t)(e - s - 1);
+        s = e + 1;
+    }
+    vec2 P[3];
+    for (int k = 0; k < 3; k++) {
+        if (named_point(T, names[k], lens[k], &P[k])) {
+            tk_warn(T, st->line, "right angle symbol: unknown point '%.*s'", (int)lens[k], names[k]);
+            return;
+        }
+    }
+    /* foot of the perpendicular from C onto AB */
+    vec2 A = P[0], B = P[1], C = P[2];
+    vec2 d = vsub(B, A);
+    double L2 = d.x * d.x + d.y * d.y;
+    if (L2 <= 0) return;
+    double t = ((C.x - A.x) * d.x + (C.y - A.y) * d.y) / L2;
+    vec2 P0 = vadd(A, vscale(d, t));
+    vec2 toC = vsub(C, P0), toB = vsub(B, P0);
+    double lc = vlen(toC), lb = vlen(toB);
+    if (lc <= 0 || lb <= 0) return;
+    static const int qa[4] = { 1, 1, -1, -1 }, qb[4] = { 1, -1, -1, 1 };
+    int q = g->ra_quadrant;
+    if (q < 1 || q > 4) q = 1;
+    double len = g->ra_len;
+    vec2 P1 = vadd(P0, vscale(toC, qa[q - 1] * len / lc));
+    vec2 P2 = vadd(P0, vscale(toB, qb[q - 1] * len / lb));
+    vec2 P3 = vsub(vadd(P1, P2), P0);
+    vec2 pts[3] = { P1, P3, P2 };
+    add_piece(st, IR_POLY, 0, pts, 3, 0, 0, "right-angle");
+    g->lw = 0.5;
+    g->draw = 1;
+}
+
+void tp_options(struct tp_state *st, const struct tp_str *opts)
+{
+    tikz *T = st->T;
+    tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    const char *ra = tk_memmem(opts->s, strlen(opts->s), "right angle symbol");
+    if (ra) {
+        const char *eq = strchr(ra, '=');
+        if (eq) right_angle_symbol(st, eq + 1);
+    }
+    gstate *g = GS(T);
+    if (g->name_isect) {
+        /* name intersections={of=A and B} */
+        const char *s = g->name_isect;
+        const char *and = strstr(s, " and ");
+        if (and) {
+            char a[64], b[64];
+            snprintf(a, sizeof a, "%.*s", (int)(and - s), s);
+            snprintf(b, sizeof b, "%s", and + 5);
+            tk_namedpath *pa = NULL, *pb = NULL;
+            for (size_t i = 0; i < T->npaths; i++) {
+                if (strcmp(T->paths[i].name, a) == 0) pa = &T->paths[i];
+                if (strcmp(T->paths[i].name, b) == 0) pb = &T->paths[i];
+            }
+            int k = 0;
+            if (pa && pb) {
+                for (size_t i = 0; i + 1 < pa->n; i++)
+                    for (size_t j = 0; j + 1 < pb->n; j++) {
+                        vec2 p = pa->pts[i], r = vsub(pa->pts[i + 1], p);
+                        vec2 q = pb->pts[j], sv = vsub(pb->pts[j + 1], q);
+                        double den = r.x * sv.y - r.y * sv.x;
+                        if (fabs(den) < 1e-12) continue;
+                        double t = ((q.x - p.x) * sv.y - (q.y - p.y) * sv.x) / den;
+                        double u = ((q.x - p.x) * r.y - (q.y - p.y) * r.x) / den;
+                        if (t < -1e-9 || t > 1 + 1e-9 || u < -1e-9 || u > 1 + 1e-9) continue;
+                        char nm[32];
+                        snprintf(nm, sizeof nm, "intersection-%d", ++k);
+                        tk_add_node(T, nm, vadd(p, vscale(r, t)), 0, 0, 0, 0);
+                    }
+            }
+            if (!k) tk_warn(T, st->line, "no intersections of %s", s);
+        }
+        free(g->name_isect);
+        g->name_isect = NULL;
+    }
+}
+
+static int draw_of(int cmd, const gstate *g)
+{
+    (void)cmd;
+    return g->draw;
+}
+
+void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
+{
+    struct tp_state st;
+    memset(&st, 0, sizeof st);
+    st.T = T;
+    st.cmd = cmd;
+    st.text = text;
+    st.lines = lines;
+    st.base_line = line;
+    st.line = line;
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    g->draw = cmd == CMD_DRAW || cmd == CMD_FILLDRAW;
+    g->fill = cmd == CMD_FILL || cmd == CMD_FILLDRAW;
+    g->drawc[0] = g->fillc[0] = 0;
+    g->has_radius = g->has_start = g->has_end = g->has_delta = 0;
+    g->arrows[0] = 0;
+    if (cmd == CMD_PATH || cmd == CMD_NODE || cmd == CMD_COORDINATE) g->role[0] = g->role[0];
+
+    struct tp_extra x;
+    memset(&x, 0, sizeof x);
+    x.unterminated = -1;
+    yyscan_t sc;
+    tplex_init_extra(&x, &sc);
+    YY_BUFFER_STATE b = tp_scan_bytes(text, (int)strlen(text), sc);
+    int r = tpparse(sc, &st);
+    tp_delete_buffer(b, sc);
+    tplex_destroy(sc);
+    free(x.buf.s);
+    (void)r;
+    place_pending(&st, 0);
+    if (st.curnode.opts || st.curnode.name || st.curnode.at || st.curnode.text) {
+        free(st.curnode.opts); free(st.curnode.name); free(st.curnode.at); free(st.curnode.text);
+    }
+    flush_sub(&st, 0);
+
+    g = GS(T);
+    int draw = draw_of(cmd, g), fill = g->fill;
+    if (g->name_path && st.npieces) {
+        /* remember the polyline for name intersections */
+        if (T->npaths == T->cappaths) {
+            T->cappaths = T->cappaths ? T->cappaths * 2 : 8;
+            T->paths = xrealloc(T->paths, T->cappaths * sizeof *T->paths);
+        }
+        tk_namedpath *np = &T->paths[T->npaths++];
+        np->name = tp_strndup(g->name_path, strlen(g->name_path));
+        np->n = 0;
+        np->pts = NULL;
+        for (size_t i = 0; i < st.npieces; i++) {
+            if (st.pieces[i].kind != IR_POLY) continue;
+            np->pts = xrealloc(np->pts, (np->n + st.pieces[i].n) * sizeof *np->pts);
+            memcpy(np->pts + np->n, st.pieces[i].p, st.pieces[i].n * sizeof *np->pts);
+            np->n += st.pieces[i].n;
+            break;
+        }
+    }
+    for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) {
+        piece *pc = &st.pieces[i];
+        if (T->d && cmd == CMD_CLIP) {
+            ir_elem *e = ir_add(T->d, IR_CLIP);
+            e->sub = pc->kind == IR_RECT ? IR_RECT : pc->kind == IR_ELLIPSE ? IR_ELLIPSE : IR_POLY;
+            ir_pt *p = xrealloc(NULL, pc->n * sizeof *p);
+            for (size_t k = 0; k < pc->n; k++) { p[k].x = pc->p[k].x; p[k].y = pc->p[k].y; }
+            ir_elem_set_pts(e, p, pc->n);
+            free(p);
+            e->closed = 1;
+            e->line = pc->line;
+            T->nclips++;
+            ir_elem_setf(e, "id", "%d", T->nclips);
+            if (T->ngs >= 2) T->gs[T->ngs - 2].clip = T->nclips;
+            if (draw) tk_emit_attrs(T, e, draw, 0);
+        } else if (T->d && (draw || fill || pc->role)) {
+            int d2 = draw || (pc->role && strcmp(pc->role, "right-angle") == 0);
+            if (!d2 && !fill) continue;
+            ir_elem *e = ir_add(T->d, pc->kind);
+            ir_pt *p = xrealloc(NULL, pc->n * sizeof *p);
+            for (size_t k = 0; k < pc->n; k++) { p[k].x = pc->p[k].x; p[k].y = pc->p[k].y; }
+            ir_elem_set_pts(e, p, pc->n);
+            free(p);
+            e->closed = pc->closed;
+            e->t1 = pc->t1;
+            e->t2 = pc->t2;
+            e->line = pc->line;
+            char saved[24];
+            strcpy(saved, g->role);
+            if (pc->role) snprintf(g->role, sizeof g->role, "%s", pc->role);
+            tk_emit_attrs(T, e, d2, fill && pc->kind != IR_POLY ? 1 : fill && (pc->closed || pc->n > 2));
+            strcpy(g->role, saved);
+        }
+    }
+    for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) free(st.pieces[i].p);
+    free(st.pieces);
+    free(st.sub);
+    tk_gs_pop(T);
+}

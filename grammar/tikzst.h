@@ -1,0 +1,236 @@
+/* tikzst.h — the TikZ interpreter's state, shared by its parts:
+ * tikz.c (commands), tikzopt.c (options and styles), tikzpath.c (coordinates,
+ * paths, nodes). Internal to grammar/. */
+#ifndef DIAGRAMIR_TIKZST_H
+#define DIAGRAMIR_TIKZST_H
+
+#include "grammar/tikz.h"
+#include "grammar/tikz_int.h"
+#include "grammar/texexp.h"
+#include "ir/ir.h"
+
+typedef struct { double x, y; } vec2;
+/* x' = a x + c y + e;  y' = b x + d y + f */
+typedef struct { double a, b, c, d, e, f; } mat;
+
+#include <math.h>
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* ---- matrices ------------------------------------------------------------- */
+
+static inline mat mat_id(void) { mat m = { 1, 0, 0, 1, 0, 0 }; return m; }
+
+/* m ∘ t: apply t first, then m */
+static inline mat mat_mul(mat m, mat t)
+{
+    mat r;
+    r.a = m.a * t.a + m.c * t.b;
+    r.b = m.b * t.a + m.d * t.b;
+    r.c = m.a * t.c + m.c * t.d;
+    r.d = m.b * t.c + m.d * t.d;
+    r.e = m.a * t.e + m.c * t.f + m.e;
+    r.f = m.b * t.e + m.d * t.f + m.f;
+    return r;
+}
+
+static inline vec2 mat_apply(mat m, vec2 p)
+{
+    vec2 r = { m.a * p.x + m.c * p.y + m.e, m.b * p.x + m.d * p.y + m.f };
+    return r;
+}
+
+static inline vec2 mat_lin(mat m, vec2 p)
+{
+    vec2 r = { m.a * p.x + m.c * p.y, m.b * p.x + m.d * p.y };
+    return r;
+}
+
+static inline vec2 mat_inv_apply(mat m, vec2 p)
+{
+    double det = m.a * m.d - m.b * m.c;
+    if (fabs(det) < 1e-12) return p;
+    double x = p.x - m.e, y = p.y - m.f;
+    vec2 r = { (m.d * x - m.c * y) / det, (-m.b * x + m.a * y) / det };
+    return r;
+}
+
+static inline vec2 v2(double x, double y) { vec2 r = { x, y }; return r; }
+static inline vec2 vadd(vec2 a, vec2 b) { return v2(a.x + b.x, a.y + b.y); }
+static inline vec2 vsub(vec2 a, vec2 b) { return v2(a.x - b.x, a.y - b.y); }
+static inline vec2 vscale(vec2 a, double s) { return v2(a.x * s, a.y * s); }
+static inline double vlen(vec2 a) { return hypot(a.x, a.y); }
+
+#define DEG (M_PI / 180.0)
+
+
+#define TK_COLOR 40
+#define TK_MAXPTS 64
+
+typedef struct {
+    mat ctm;
+    vec2 xv, yv, zv;          /* coordinate unit vectors, pt */
+    char color[TK_COLOR];     /* current color */
+    char drawc[TK_COLOR];     /* stroke color when drawn ("" = use color) */
+    char fillc[TK_COLOR];
+    int draw, fill;           /* path is stroked / filled */
+    double lw;
+    char dash[24];
+    char arrows[24];
+    double rounded;
+    int overlay;
+    double font_size;
+    int bold;
+    char font[64];
+    double label_distance;
+    double inner_sep, outer_sep;
+    double min_w, min_h;
+    char *every_node;         /* option text applied to every node (owned) */
+    char *every_label;
+    char role[24];
+    int clip;                 /* index (1-based) of the innermost clip, 0 none */
+    /* arc/circle/grid parameters */
+    double radius_x, radius_y;
+    int has_radius;
+    double start_angle, end_angle, delta_angle;
+    int has_start, has_end, has_delta;
+    vec2 step;
+    int has_step;
+    /* to-path */
+    double bend;              /* degrees, + left */
+    double in_a, out_a;
+    int has_in, has_out;
+    /* plot */
+    double dom0, dom1;
+    int samples;
+    char *name_path;          /* owned */
+    char *name_isect;         /* owned: "A and B" */
+    /* right angle symbol */
+    int ra_quadrant;
+    double ra_len;
+    int in_axis;
+    int scale_only_axis;
+} gstate;
+
+typedef struct {
+    char *name;
+    vec2 c;                   /* centre (canvas) */
+    double hw, hh;            /* half width/height of the shape incl. outer sep */
+    double by;                /* baseline y offset from centre */
+    int shape;                /* 0 coordinate, 1 rectangle, 2 circle */
+} tk_node;
+
+typedef struct {
+    char *name;
+    char *val;                /* option text */
+} tk_style;
+
+typedef struct {
+    char *name;
+    vec2 *pts;
+    size_t n;
+} tk_namedpath;
+
+/* pgfplots axis */
+typedef struct {
+    double xmin, xmax, ymin, ymax;
+    double w, h;              /* axis box, pt */
+    vec2 origin;              /* canvas of the box's lower-left corner */
+    int active;
+} tk_axis;
+
+typedef struct tikz {
+    tikz_config *cfg;
+    tex_ctx *tex;
+    ir_diagram *d;            /* current picture, NULL outside */
+    int npictures;
+    gstate *gs;               /* stack */
+    size_t ngs, capgs;
+    tk_node *nodes;
+    size_t nnodes, capnodes;
+    tk_style *styles;
+    size_t nstyles, capstyles;
+    tk_namedpath *paths;
+    size_t npaths, cappaths;
+    int nclips;
+    tk_axis axis;
+    int foreach_depth;
+    long iterations;
+    int fatal;                /* an input error occurred */
+    tikz_sink sink;
+    void *sink_ctx;
+    int cmd_line;             /* line of the current command */
+    size_t pic_base;          /* graphics-state depth outside the picture */
+    int sentinel_id;
+} tikz;
+
+#define GS(T) (&(T)->gs[(T)->ngs - 1])
+
+void tk_warn(tikz *T, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void tk_unparsed(tikz *T, int line, const char *src, const char *why);
+
+/* tikz.c */
+/* Expands the macros in a text (a style body, say), malloc'd. */
+char *tk_expand_text(tikz *T, const char *s, size_t n);
+
+/* tikzopt.c */
+void tk_gs_push(tikz *T);
+void tk_gs_pop(tikz *T);
+void tk_gs_init(gstate *g);
+/* Applies an option list. node: node options collected here when non-NULL. */
+struct tk_nodeopts;
+void tk_apply_opts(tikz *T, const char *s, size_t n, struct tk_nodeopts *no, int depth);
+void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size_t vn, int append);
+const char *tk_find_style(tikz *T, const char *name, size_t n);
+int tk_is_color(const char *s, size_t n);
+const char *tk_memmem(const char *s, size_t n, const char *w);
+/* Evaluates a dimension or number (pgfmath); number without unit = pt when
+ * unitless_pt, else returned with *has_unit = 0. Returns 0 ok, -1 error. */
+int tk_eval(tikz *T, const char *s, size_t n, double *v, int *has_unit);
+double tk_eval_dim(tikz *T, const char *s, size_t n, double dflt);
+
+/* tikzpath.c */
+typedef struct tk_nodeopts {
+    char anchor[24];
+    int has_anchor;
+    double shift_x, shift_y;  /* pt, from above=.. etc. */
+    double pos;
+    int has_pos;
+    int shape;                /* 1 rectangle 2 circle */
+    int draw, fill;
+    char drawc[TK_COLOR], fillc[TK_COLOR], textc[TK_COLOR];
+    double inner_sep_x, inner_sep_y, outer_sep;
+    double min_w, min_h;
+    double font_size;
+    int bold;
+    double rotate;
+    char *labels[8];
+    int nlabels;
+    char *name;
+    char role[24];
+    int sloped;
+    double lw;
+} tk_nodeopts;
+
+void tk_nodeopts_init(tikz *T, tk_nodeopts *no);
+void tk_nodeopts_free(tk_nodeopts *no);
+/* Evaluates a coordinate (text inside the parentheses) to canvas coordinates. */
+int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line);
+tk_node *tk_find_node(tikz *T, const char *name, size_t n);
+void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double by, int shape);
+/* Runs the path grammar over a path text (a command's arguments up to ';'). */
+void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line);
+enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
+       CMD_PIC, CMD_ADDPLOT };
+/* Places a node (text) at a canvas point with options. */
+void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
+                   const vec2 *seg, int nseg);
+void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill);
+
+/* tikzaxis.c */
+void tk_axis_begin(tikz *T, const char *opts, size_t n, int line);
+void tk_axis_end(tikz *T);
+void tk_addplot(tikz *T, const char *text, int line);
+
+#endif

@@ -1,0 +1,201 @@
+/* ir.h — the diagramir intermediate representation: types, reader, writer.
+ *
+ * This header is the whole contract of the IR library. The textual form is
+ * specified normatively in man/diagramir.5; a summary:
+ *
+ *   diagramir 1                         stream header (may repeat: cat a.ir b.ir works)
+ *   diagram ID key=val...               starts a record (ID: no spaces; src=FILE)
+ *   unit pt                             coordinates are TeX points, y up
+ *   bbox X1 Y1 X2 Y2                    ink extent of what is visibly drawn (after clips)
+ *   clip rect X1 Y1 X2 Y2  [attrs] @L   a clip region (rect, poly or ellipse)
+ *   poly open|closed X Y X Y ... [attrs] @L     polyline / polygon (>= 2 points)
+ *   rect X1 Y1 X2 Y2 [attrs] @L         axis-aligned rectangle (after transform)
+ *   ellipse CX CY AX AY BX BY [attrs] @L     ellipse: C + A cos t + B sin t
+ *   arc CX CY AX AY BX BY T1 T2 [attrs] @L   elliptic arc, t from T1 to T2 degrees
+ *   curve X0 Y0 X1 Y1 X2 Y2 X3 Y3 [attrs] @L cubic Bezier
+ *   text X1 Y1 X2 Y2 "PLAIN" [attrs] @L  text box (lower-left, upper-right) and plain text
+ *   unparsed "SOURCE" @L                 a construct the front end could not evaluate
+ *   vertex ID X1 Y1 X2 Y2 "TEXT" [attrs] @L   graph node (svg2graph)
+ *   edge FROM TO [undirected] [attrs] @L       graph edge (svg2graph)
+ *   coord NAME X Y [attrs] @L           a named point (TikZ coordinate or node centre)
+ *   end                                 ends the record
+ *
+ * Attributes are key=value words after the geometry; values with spaces or
+ * quotes are written as "..." with \" and \\ escapes. Unknown record kinds
+ * and unknown keys are preserved (forward compatibility). "@L" is the
+ * 1-based source line the element came from (0: unknown).
+ *
+ * Well-known attributes (all optional):
+ *   draw=COLOR|none  fill=COLOR|none  lw=PT  dash=solid|dashed|dotted|...
+ *   arrows=<->|->|<-  role=vertex|right-angle|angle-mark|grid|axis|label|...
+ *   id=NAME (TikZ node name)  at=X,Y (text anchor point)  anchor=north|...
+ *   size=PT (font size)  tex=TEX-SOURCE (text)  src=tikz|llm
+ *   xyz=X,Y,Z;X,Y,Z;... (3D coordinates of poly points, when 3D input)
+ *
+ * What tikz2ir emits (the checks in checks/ rely on it):
+ *   - every drawn/filled path piece as poly/rect/ellipse/arc/curve with draw= and
+ *     fill= (none when not stroked/filled); \path without draw/fill is not emitted;
+ *   - node shapes that are drawn or filled (vertex dots: ellipse role=vertex);
+ *   - node text as text (empty nodes give no text) with at=, anchor=, size=, tex=,
+ *     id= (node name); a node placed on a path segment carries along=X1,Y1,X2,Y2
+ *     (the segment or curve chord it sits on) and pos=T; label=/pin= texts carry
+ *     role=label|pin and of=X,Y (the centre of the node they label);
+ *   - right-angle marks role=right-angle, angle arcs (\pic angle, \drawarc)
+ *     role=angle-mark with vertex=X,Y; grids role=grid; pgfplots axis lines role=axis;
+ *   - named coordinates and nodes as "coord NAME X Y @L" records.
+ */
+#ifndef DIAGRAMIR_IR_H
+#define DIAGRAMIR_IR_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define IR_VERSION 1
+
+typedef enum {
+    IR_POLY,     /* pts: n points; closed flag */
+    IR_RECT,     /* pts[0] lower-left, pts[1] upper-right */
+    IR_ELLIPSE,  /* pts[0] centre, pts[1] axis A, pts[2] axis B (vectors) */
+    IR_ARC,      /* as ellipse, plus t1, t2 in degrees */
+    IR_CURVE,    /* pts[0..3] cubic Bezier */
+    IR_TEXT,     /* pts[0] lower-left, pts[1] upper-right of the box; str = plain text */
+    IR_CLIP,     /* shape in sub (IR_RECT, IR_POLY or IR_ELLIPSE) */
+    IR_UNPARSED, /* str = source text */
+    IR_VERTEX,   /* name = id; pts[0], pts[1] box; str = text */
+    IR_EDGE,     /* name = from; str = to; undirected flag */
+    IR_COORD,    /* name = coordinate/node name; pts[0] its centre */
+    IR_OTHER     /* unknown record kind: kept verbatim in raw */
+} ir_kind;
+
+typedef struct { double x, y; } ir_pt;
+
+typedef struct {
+    char *key;
+    char *val;
+} ir_attr;
+
+typedef struct ir_elem {
+    ir_kind kind;
+    ir_kind sub;          /* for IR_CLIP: the shape kind */
+    int closed;           /* IR_POLY */
+    int undirected;       /* IR_EDGE */
+    ir_pt *pts;
+    size_t npts;
+    double t1, t2;        /* IR_ARC */
+    char *str;            /* text / unparsed source / edge target */
+    char *name;           /* vertex id / edge source */
+    char *raw;            /* IR_OTHER: the whole line */
+    ir_attr *attrs;
+    size_t nattrs;
+    int line;             /* source line (@L), 0 unknown */
+    int irline;           /* line in the IR stream it was read from (reader), 0 otherwise */
+} ir_elem;
+
+typedef struct ir_diagram {
+    char *id;
+    ir_attr *attrs;       /* attributes of the "diagram" line (src=...) */
+    size_t nattrs;
+    char *unit;           /* "pt" */
+    int has_bbox;
+    double bbox[4];
+    ir_elem *elems;
+    size_t nelems, cap;
+    int irline;           /* line of the "diagram" record in the IR stream */
+} ir_diagram;
+
+/* --- construction ------------------------------------------------------ */
+/* A new empty diagram with unit "pt" (the reader leaves unit NULL when the
+ * record has no unit line). Out of memory aborts, everywhere in the library. */
+ir_diagram *ir_diagram_new(const char *id);
+void ir_diagram_free(ir_diagram *d);
+/* Appends a zeroed element of the given kind and returns it (owned by d).
+ * The pointer is valid until the next ir_add/ir_add_copy on d. */
+ir_elem *ir_add(ir_diagram *d, ir_kind kind);
+/* Appends a deep copy of src (which may be an element of d itself). */
+ir_elem *ir_add_copy(ir_diagram *d, const ir_elem *src);
+/* Deep copy into *dst (whose old contents are not freed). */
+void ir_elem_copy(ir_elem *dst, const ir_elem *src);
+/* Frees what e owns and zeroes it. */
+void ir_elem_clear(ir_elem *e);
+void ir_elem_set_pts(ir_elem *e, const ir_pt *pts, size_t n);
+/* Sets (or replaces, keeping its place) an attribute; copies key and value.
+ * val NULL removes the attribute. */
+void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val);
+void ir_elem_set(ir_elem *e, const char *key, const char *val);
+void ir_elem_setf(ir_elem *e, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+const char *ir_get_attr(const ir_attr *attrs, size_t n, const char *key);
+const char *ir_elem_get(const ir_elem *e, const char *key);
+/* Numeric attribute, or dflt when absent or not a number. */
+double ir_elem_getnum(const ir_elem *e, const char *key, double dflt);
+/* Point attribute "X,Y" (at=, of=, vertex=): 1 and *out set, or 0 when
+ * absent or malformed. */
+int ir_elem_getpt(const ir_elem *e, const char *key, ir_pt *out);
+
+/* Record keyword of a kind ("poly", "clip", ...; "other" for IR_OTHER). */
+const char *ir_kind_name(ir_kind k);
+/* Kind of a record keyword: 1 and *out set, 0 when not a known element
+ * kind (diagram, unit, bbox, end and unknown words give 0). */
+int ir_kind_from_name(const char *name, ir_kind *out);
+
+/* --- numbers ------------------------------------------------------------ */
+/* Strict, locale-independent number syntax of the IR:
+ *   [+-]? (DIGITS [. DIGITS?] | . DIGITS) ([eE] [+-]? DIGITS)?
+ * finite values only (no inf, nan, hex). Returns 1 and sets *out (may be
+ * NULL) when all of s (or s[0..len)) is such a number, else 0. */
+int ir_parse_num(const char *s, double *out);
+int ir_parse_num_n(const char *s, size_t len, double *out);
+/* A list of numbers separated by sep ("1,2.5,-3"): returns how many there
+ * are (only the first max are stored), or -1 when any is malformed or s is
+ * empty or NULL. */
+int ir_parse_nums(const char *s, char sep, double *out, size_t max);
+
+/* --- writer ------------------------------------------------------------- */
+/* Numbers are written locale-independently with up to 3 decimals, trailing
+ * zeros removed ("-0" never appears); magnitudes from 1e12 on as %.15g
+ * ("1e+15"). NaN and infinities are written as nan/inf/-inf, which the
+ * reader rejects: a producer must not emit them.
+ * Output is deterministic: one record per line, single blanks between
+ * fields, attributes in insertion order, " @L" last when line > 0. A record
+ * always gets the number of coordinates its kind needs (missing points are
+ * written as 0). */
+void ir_write_header(FILE *f);
+void ir_write_diagram(FILE *f, const ir_diagram *d);
+void ir_write_elem(FILE *f, const ir_elem *e);
+/* Formats a number as the writer does into buf (>= 32 bytes). */
+char *ir_fmt_num(char *buf, double v);
+/* Writes s as a quoted IR string: \" \\ \n \r \t escapes, other control
+ * bytes and bytes that are not valid UTF-8 as \xHH. */
+void ir_write_quoted(FILE *f, const char *s);
+/* Writes s bare when ir_word_is_bare(s), else quoted (names, attribute
+ * values). */
+void ir_write_word(FILE *f, const char *s);
+/* 1 when s can be written without quotes: non-empty, valid UTF-8, no blank
+ * or control byte, no '"', '\\' or '=', not starting with '@'. */
+int ir_word_is_bare(const char *s);
+
+/* --- reader ------------------------------------------------------------- */
+typedef struct ir_reader ir_reader;
+/* fname is used in error messages only. */
+ir_reader *ir_reader_new(FILE *f, const char *fname);
+void ir_reader_free(ir_reader *r);
+/* Reads the next diagram. Returns 1 and sets *out (caller frees) on success,
+ * 0 at end of input, -1 on error (message "file:line:col: error: ..." written
+ * into the reader, see ir_reader_error). After an error every later call
+ * returns -1 again. Lines may be of any length; NUL bytes are an error. */
+int ir_read_diagram(ir_reader *r, ir_diagram **out);
+const char *ir_reader_error(const ir_reader *r);
+
+/* --- geometry helpers --------------------------------------------------- */
+typedef struct { double x1, y1, x2, y2; int empty; } ir_box;
+ir_box ir_box_empty(void);
+void ir_box_add(ir_box *b, double x, double y);
+void ir_box_union(ir_box *b, ir_box o);
+/* Extent of an element's geometry (strokes not widened): exact for
+ * ellipses, arcs and Bezier curves (not the control polygon); the box of
+ * text and vertex; the point of coord; the shape of clip; empty for
+ * unparsed, edge and unknown records. Curved outlines as polylines:
+ * ir_elem_flatten in ir/geom_2d.h. */
+ir_box ir_elem_box(const ir_elem *e);
+
+#endif

@@ -1,0 +1,133 @@
+/* tikz2ir — TikZ/LaTeX source to diagramir IR. See man/tikz2ir.1. */
+#include "grammar/tikz.h"
+#include "ir/ir.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VERSION "0.1.0"
+
+static void usage(FILE *f)
+{
+    fputs("usage: tikz2ir [OPTION]... [FILE.tex]...\n"
+          "Convert TikZ pictures to diagramir IR (absolute geometry in pt) on stdout.\n"
+          "With no FILE, or FILE '-', read standard input.\n\n"
+          "  -i, --id=ID        diagram id for stdin input (default: stdin)\n"
+          "  -q, --quiet        no warnings on stderr\n"
+          "  -s, --strict       exit 1 when any construct was left unparsed\n"
+          "      --no-header    omit the 'diagramir 1' stream header\n"
+          "  -h, --help         show this help and exit\n"
+          "  -V, --version      show the version and exit\n\n"
+          "Exit status: 0 success, 1 unparsed constructs with --strict, 2 usage or input error.\n", f);
+}
+
+static char *read_all(FILE *f, size_t *len)
+{
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) return NULL;
+    for (;;) {
+        if (n == cap) {
+            if (cap > (size_t)64 << 20) { free(buf); errno = EFBIG; return NULL; }
+            cap *= 2;
+            char *nb = realloc(buf, cap);
+            if (!nb) { free(buf); return NULL; }
+            buf = nb;
+        }
+        size_t r = fread(buf + n, 1, cap - n, f);
+        n += r;
+        if (r == 0) break;
+    }
+    if (ferror(f)) { free(buf); return NULL; }
+    *len = n;
+    return buf;
+}
+
+/* base name without directory and .tex */
+static char *base_id(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    if (n > 4 && strcmp(b + n - 4, ".tex") == 0) n -= 4;
+    char *r = malloc(n + 1);
+    if (!r) exit(2);
+    memcpy(r, b, n);
+    r[n] = 0;
+    return r;
+}
+
+typedef struct {
+    FILE *out;
+} sink_ctx;
+
+static void write_diagram(void *ctx, ir_diagram *d)
+{
+    sink_ctx *s = ctx;
+    ir_write_diagram(s->out, d);
+    ir_diagram_free(d);
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        { "id", required_argument, NULL, 'i' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "strict", no_argument, NULL, 's' },
+        { "no-header", no_argument, NULL, 'H' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 }
+    };
+    const char *stdin_id = "stdin";
+    int quiet = 0, strict = 0, header = 1, c;
+    while ((c = getopt_long(argc, argv, "i:qshV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'i': stdin_id = optarg; break;
+        case 'q': quiet = 1; break;
+        case 's': strict = 1; break;
+        case 'H': header = 0; break;
+        case 'h': usage(stdout); return 0;
+        case 'V': printf("tikz2ir (diagramir) %s\n", VERSION); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    int rc = 0, unparsed = 0;
+    if (header) ir_write_header(stdout);
+    int nfiles = argc - optind;
+    for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
+        const char *path = nfiles ? argv[optind + i] : "-";
+        int is_stdin = strcmp(path, "-") == 0;
+        FILE *f = is_stdin ? stdin : fopen(path, "rb");
+        if (!f) {
+            fprintf(stderr, "tikz2ir: %s: %s\n", path, strerror(errno));
+            rc = 2;
+            continue;
+        }
+        size_t len = 0;
+        char *src = read_all(f, &len);
+        if (!is_stdin) fclose(f);
+        if (!src) {
+            fprintf(stderr, "tikz2ir: %s: read error: %s\n", path, strerror(errno));
+            rc = 2;
+            continue;
+        }
+        char *id = is_stdin ? NULL : base_id(path);
+        tikz_config cfg = { is_stdin ? "<stdin>" : path, is_stdin ? stdin_id : id, quiet, stderr, 0, 0 };
+        sink_ctx sc = { stdout };
+        int r = tikz_convert(src, len, &cfg, write_diagram, &sc);
+        if (r != 0) rc = 2;
+        unparsed += cfg.nunparsed;
+        free(id);
+        free(src);
+    }
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "tikz2ir: write error: %s\n", strerror(errno));
+        return 2;
+    }
+    if (rc == 0 && strict && unparsed) rc = 1;
+    return rc;
+}
