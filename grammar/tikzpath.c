@@ -504,6 +504,7 @@ struct tp_state {
     int ca_ok;
     int err;
     int line;
+    int sub_line;
 };
 
 static int off_line(struct tp_state *st, int off)
@@ -550,12 +551,16 @@ static void add_piece(struct tp_state *st, ir_kind kind, int closed, const vec2 
 
 static void flush_sub(struct tp_state *st, int closed)
 {
+    int saved = st->line;
+    st->line = st->sub_line;
     if (st->nsub >= 2) add_piece(st, IR_POLY, closed, st->sub, st->nsub, 0, 0, NULL);
+    st->line = saved;
     st->nsub = 0;
 }
 
 static void sub_add(struct tp_state *st, vec2 p)
 {
+    if (st->nsub == 0) st->sub_line = st->line;
     if (st->nsub == st->capsub) {
         st->capsub = st->capsub ? st->capsub * 2 : 16;
         st->sub = xrealloc(st->sub, st->capsub * sizeof *st->sub);
