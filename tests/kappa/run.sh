@@ -1,0 +1,272 @@
+#!/bin/sh
+# kappa tests: published worked examples, the DiagramIR baseline table, hand-worked
+# examples, golden output, errors and degenerate input, the bootstrap, the man-page
+# examples, and randomized cross-checks against scikit-learn and SciPy.
+# Run from the repository root:  BUILD=build sh tests/kappa/run.sh
+BUILD=${BUILD:-build}
+K=$BUILD/bin/kappa
+D=tests/kappa/data
+DIR=tests/data/diagramir-dev
+[ -x "$K" ] || { echo "no $K (run make first)"; exit 1; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/kappa-test.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+fails=0
+passes=0
+
+pass() { passes=$((passes + 1)); }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# same NAME EXPECTED ACTUAL
+same() {
+    if [ "$2" = "$3" ]; then pass; else fail "$1: expected '$2', got '$3'"; fi
+}
+
+# value STAT [RATER_A RATER_B] -- prints the value column of the first matching row
+value() {
+    awk -F'\t' -v s="$1" -v a="${2:-}" -v b="${3:-}" \
+        'NR > 1 && $2 == s && (a == "" || ($3 == a && $4 == b)) { print $5; exit }'
+}
+
+# ---- 1. Krippendorff (2011) worked example -----------------------------------------
+for m in nominal:0.743 ordinal:0.815 interval:0.849 ratio:0.797; do
+    got=$("$K" -q -d 3 -s "alpha-${m%%:*}" "$D/krippendorff2011.tsv" | value "alpha-${m%%:*}")
+    same "Krippendorff 2011 alpha-${m%%:*}" "${m#*:}" "$got"
+done
+got=$("$K" -q -d 3 -s alpha-interval "$D/krippendorff2011.tsv" | awk -F'\t' 'NR==2{print $6}')
+same "Krippendorff 2011: 11 pairable units" 11 "$got"
+
+# ---- 2. Fleiss (1971) worked example: 10 subjects, 14 raters, 5 categories -----------
+got=$("$K" -q -d 3 -s fleiss "$D/fleiss1971.tsv" | value fleiss)
+same "Fleiss kappa" 0.210 "$got"
+
+# ---- 3. DiagramIR: every number of baseline-kappa.tsv -------------------------------
+cat "$DIR/ratings.tsv" "$DIR/baselines.tsv" |
+    "$K" -q --by criterion --reference human --missing na --stat cohen -d 12 > "$T/dir.tsv"
+st=$?
+same "DiagramIR run exit status" 0 "$st"
+awk -F'\t' '
+    FNR == NR { if (FNR > 1) k[$1 "|" $4] = $5; next }
+    FNR == 1 { for (i = 2; i <= NF; i++) col[i] = $i; next }
+    {
+        sum = 0; cnt = 0
+        for (i = 2; i <= NF; i++) {
+            if (col[i] == "mean") {
+                got = sprintf("%.3f", sum / cnt)
+            } else {
+                key = col[i] "|" $1
+                if (!(key in k)) { print "missing " key; bad++; continue }
+                v = k[key] + 0; sum += v; cnt++
+                got = sprintf("%.3f", v)
+            }
+            if (got == "-0.000") got = "0.000"
+            if (got != $i) { print $1 " " col[i] ": expected " $i ", kappa " got; bad++ }
+            checked++
+        }
+    }
+    END { if (checked != 56) { print "checked " checked " numbers, not 56"; bad++ }
+          exit bad > 0 }' "$T/dir.tsv" "$DIR/baseline-kappa.tsv" > "$T/dir.out"
+if [ $? -eq 0 ]; then pass; else fail "DiagramIR baseline-kappa.tsv: $(cat "$T/dir.out")"; fi
+
+# The pipeline make agreement uses: cat human.tsv irlint.tsv | kappa --raters ...
+grep -P '\tbt-gpt-5\t|^item' "$DIR/baselines.tsv" > "$T/bt5.tsv"
+got=$(cat "$DIR/ratings.tsv" "$T/bt5.tsv" |
+    "$K" -q --by criterion --raters human,bt-gpt-5 --missing na -d 3 | value cohen human bt-gpt-5)
+same "agreement pipeline (angle-labels, bt-gpt-5)" 0.627 "$got"
+# A judge that never rated item 375: its missing rows are left out and reported.
+grep -P '\tjudge-gpt-5\t|^item' "$DIR/baselines.tsv" > "$T/j5.tsv"
+cat "$DIR/ratings.tsv" "$T/j5.tsv" |
+    "$K" --by criterion --raters human,judge-gpt-5 --missing na -d 3 > "$T/j5.out" 2> "$T/j5.err"
+same "judge-gpt-5 no-overlap" 0.353 "$(awk -F'\t' '$1=="no-overlap" && $2=="cohen"{print $5}' "$T/j5.out")"
+same "judge-gpt-5 n" 231 "$(awk -F'\t' '$1=="no-overlap" && $2=="cohen"{print $6}' "$T/j5.out")"
+grep -q 'human vs judge-gpt-5: 8 units rated only by human' "$T/j5.err" && pass ||
+    fail "unrated items not reported: $(cat "$T/j5.err")"
+# --unrated na counts them as na instead (README of the data set: "missing counts as na").
+got=$(cat "$DIR/ratings.tsv" "$T/j5.tsv" |
+    "$K" -q --by criterion --raters human,judge-gpt-5 --missing na --unrated na -d 3 |
+    awk -F'\t' '$1=="no-overlap" && $2=="cohen"{print $6}')
+same "--unrated na keeps item 375" 232 "$got"
+
+# ---- 4. hand-worked examples ---------------------------------------------------------
+"$K" -q --raters gold,model -s accuracy,precision,recall,f1,fnr,fpr,mcc,macro-f1,confusion \
+    "$D/binary.tsv" > "$T/bin.tsv"
+for e in accuracy:0.700000 precision:0.750000 recall:0.600000 f1:0.666667 fnr:0.400000 \
+         fpr:0.200000 mcc:0.408248 macro-f1:0.696970 tp:3 fp:1 fn:2 tn:4; do
+    same "binary ${e%%:*}" "${e#*:}" "$(value "${e%%:*}" < "$T/bin.tsv")"
+done
+"$K" -q -s label-example-f1,label-micro-f1,label-macro-f1,label-recall,set-precision,set-recall,set-f1 \
+    "$D/errortypes.tsv" > "$T/ml.tsv"
+for e in label-example-f1:0.666667 label-micro-f1:0.600000 label-macro-f1:0.722222 \
+         label-recall:label:0.500000 label-recall:overlap:1.000000 label-recall:scale:1.000000 \
+         set-precision:0.500000 set-recall:0.750000 set-f1:0.600000; do
+    same "multi-label ${e%:*}" "${e##*:}" "$(value "${e%:*}" < "$T/ml.tsv")"
+done
+
+# ---- 5. golden output ------------------------------------------------------------------
+for g in tests/kappa/golden/*.args; do
+    name=${g%.args}
+    # shellcheck disable=SC2046
+    "$K" $(cat "$g") > "$T/out" 2> "$T/err"
+    echo "exit $?" >> "$T/out"
+    if cmp -s "$T/out" "$name.out"; then pass
+    else fail "golden $(basename "$name"): $(diff "$name.out" "$T/out" | head -10)"; fi
+    if [ -f "$name.err" ]; then
+        if cmp -s "$T/err" "$name.err"; then pass
+        else fail "golden $(basename "$name") stderr: $(diff "$name.err" "$T/err" | head -10)"; fi
+    fi
+done
+
+# ---- 6. errors: file:line:col, exit 2 ---------------------------------------------------
+# check NAME EXPECTED-STDERR-PATTERN kappa-args... (input on stdin from $T/in)
+err_case() {
+    name=$1; pat=$2; shift 2
+    "$K" "$@" < "$T/in" > "$T/out" 2> "$T/err"
+    st=$?
+    if [ $st -ne 2 ]; then fail "$name: exit $st, expected 2"; return; fi
+    if [ -s "$T/out" ]; then fail "$name: printed output on error"; return; fi
+    if grep -q -e "$pat" "$T/err"; then pass; else fail "$name: stderr '$(cat "$T/err")' lacks '$pat'"; fi
+}
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n2\ta\th\tno\textra\n' > "$T/in"
+err_case "ragged row" '^<stdin>:3:10: error: expected 4 tab-separated fields'
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n2\ta\th\n' > "$T/in"
+err_case "short row" '^<stdin>:3:.*: error: expected 4 tab-separated fields (as the header at line 1), found 3'
+printf '1\ta\th\tyes\n2\ta\tm\tno\n' > "$T/in"
+err_case "missing header" '^<stdin>:1:1: error: missing header'
+printf 'item\tcriterion\tvalue\n1\ta\tyes\n' > "$T/in"
+err_case "header without rater" "^<stdin>:1:1: error: header lacks the column 'rater'"
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n1\ta\th\tno\n1\ta\tm\tno\n' > "$T/in"
+err_case "conflicting duplicate" "^<stdin>:3:1: error: conflicting ratings of item '1', criterion 'a' by rater 'h': 'no' here, 'yes' at <stdin>:2"
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\t3\n1\ta\tm\tgood\n2\ta\th\t1\n2\ta\tm\t2\n' > "$T/in"
+err_case "non-numeric for spearman" "^<stdin>:3:7: error: 'good' is not a number, but spearman needs numeric ratings" -s spearman
+err_case "non-numeric for alpha-interval" "^<stdin>:3:7: error: 'good' is not a number" -s alpha-interval
+err_case "unknown statistic" "unknown statistic 'kapa'" -s kapa
+err_case "unknown rater" "no rater 'zz' in the input; raters are: h m" --raters h,zz
+err_case "unknown --by column" "^<stdin>:1:1: error: no column 'crit' to group by" --by crit
+err_case "bad --ci" "--ci wants a level" --ci 95
+err_case "bad --format" "--format wants" --format xml
+printf 'item\tcriterion\trater\tvalue\n1\t\th\tyes\n' > "$T/in"
+printf 'item\tcriterion\trater\tvalue\n1\ta\t\tyes\n' > "$T/in"
+err_case "empty rater" "^<stdin>:2:5: error: empty rater field"
+: > "$T/in"
+err_case "empty input" "no ratings in the input"
+printf 'item\trater\tvalue\n1\th\ta\0b\n' > "$T/in"
+err_case "NUL byte" "^<stdin>:2:1: error: NUL byte"
+"$K" /nonexistent/file.tsv > "$T/out" 2> "$T/err"
+same "missing file exit" 2 $?
+grep -q '^kappa: /nonexistent/file.tsv: No such file' "$T/err" && pass || fail "missing file message: $(cat "$T/err")"
+# errors name the file they are in, with the line counted per file
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n' > "$T/a.tsv"
+printf 'item\tcriterion\trater\tvalue\n1\ta\tm\tyes\n1\ta\tm\n' > "$T/b.tsv"
+"$K" "$T/a.tsv" "$T/b.tsv" > /dev/null 2> "$T/err"
+same "second file exit" 2 $?
+grep -q "^$T/b.tsv:3:" "$T/err" && pass || fail "second file location: $(cat "$T/err")"
+
+# ---- 7. documented rules ------------------------------------------------------------------
+# identical duplicates count once, with a warning; --duplicates first|last choose
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n1\ta\th\tyes\n1\ta\tm\tyes\n2\ta\th\tno\n2\ta\tm\tno\n' > "$T/in"
+"$K" -s agreement < "$T/in" > "$T/out" 2> "$T/err"
+same "identical duplicate exit" 0 $?
+same "identical duplicate counted once" 2 "$(awk -F'\t' 'NR==2{print $6}' "$T/out")"
+grep -q 'warning: duplicate rating (same as line 2' "$T/err" && pass || fail "duplicate warning: $(cat "$T/err")"
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\tno\n1\ta\th\tyes\n1\ta\tm\tyes\n2\ta\th\tno\n2\ta\tm\tno\n' > "$T/in"
+same "--duplicates first" 0.500000 "$("$K" -q -s agreement --duplicates first < "$T/in" | value agreement)"
+same "--duplicates last" 1.000000 "$("$K" -q -s agreement --duplicates last < "$T/in" | value agreement)"
+# concatenated tables: a repeated header line starts a new table (column order may differ)
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n2\ta\th\tno\n' > "$T/a.tsv"
+printf 'rater\tvalue\titem\tcriterion\n# comment\nm\tyes\t1\ta\nm\tyes\t2\ta\n' > "$T/b.tsv"
+same "concatenated headers" 0.500000 "$(cat "$T/a.tsv" "$T/b.tsv" | "$K" -q -s agreement | value agreement)"
+# CRLF line ends
+printf 'item\tcriterion\trater\tvalue\r\n1\ta\th\tyes\r\n1\ta\tm\tyes\r\n2\ta\th\tno\r\n2\ta\tm\tyes\r\n' > "$T/in"
+same "CRLF" 0.500000 "$("$K" -q -s agreement < "$T/in" | value agreement)"
+
+# --missing fills verdicts missing from items a rater rated; --unrated the items it never rated
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n1\tb\th\tna\n1\ta\tm\tyes\n2\ta\th\tno\n2\tb\th\tno\n' > "$T/in"
+"$K" -q --by criterion -s coverage,agreement < "$T/in" > "$T/out" 2>/dev/null
+same "drop: group b has no pair" "" "$(awk -F'\t' '$1=="b" && $2=="agreement"{print $6}' "$T/out")"
+same "drop: only-a counted" 1 "$(awk -F'\t' '$1=="a" && $2=="rated-only-a"{print $5}' "$T/out")"
+"$K" -q --by criterion --missing na -s agreement < "$T/in" > "$T/out"
+same "--missing na fills item 1, not unrated item 2" "b:1.000000:1" \
+    "$(awk -F'\t' '$1=="b"{print $1 ":" $5 ":" $6}' "$T/out")"
+"$K" -q --by criterion --missing na --unrated no -s agreement < "$T/in" > "$T/out"
+same "--unrated no fills item 2" "b:1.000000:2" "$(awk -F'\t' '$1=="b"{print $1 ":" $5 ":" $6}' "$T/out")"
+# lines longer than the read buffer
+awk 'BEGIN { printf "item\trater\tvalue\tnote\n1\th\tyes\t"; for (i = 0; i < 300000; i++) printf "long note "; printf "\n1\tm\tyes\t\n2\th\tno\t\n2\tm\tyes\t\n" }' > "$T/in"
+same "3 MB line" 0.500000 "$("$K" -q -s agreement < "$T/in" | value agreement)"
+
+# ---- 8. degenerate input: defined value or nan with a warning, exit 0 --------------------
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n1\ta\tm\tyes\n2\ta\th\tyes\n2\ta\tm\tyes\n' > "$T/in"
+"$K" -s cohen,agreement < "$T/in" > "$T/out" 2> "$T/err"
+same "one category exit" 0 $?
+same "one category: cohen nan" nan "$(value cohen < "$T/out")"
+same "one category: agreement" 1.000000 "$(value agreement < "$T/out")"
+grep -q 'warning: .*cohen is undefined' "$T/err" && pass || fail "no warning for nan cohen"
+printf 'item\trater\tvalue\n1\th\t2\n1\tm\t3\n' > "$T/in"
+"$K" -s pearson,spearman,kendall,mae,alpha-interval < "$T/in" > "$T/out" 2> "$T/err"
+same "n=1 exit" 0 $?
+same "n=1 pearson" nan "$(value pearson < "$T/out")"
+same "n=1 mae" 1.000000 "$(value mae < "$T/out")"
+printf 'item\trater\tvalue\n1\th\t2\n1\tm\t3\n2\th\t2\n2\tm\t5\n' > "$T/in"
+same "zero variance pearson" nan "$("$K" -s pearson < "$T/in" 2>/dev/null | value pearson)"
+printf 'item\trater\tvalue\n1\th\t2\n2\th\t3\n' > "$T/in"
+"$K" < "$T/in" > "$T/out" 2> "$T/err"
+same "one rater exit" 0 $?
+grep -q 'fewer than two raters' "$T/err" && pass || fail "one rater warning: $(cat "$T/err")"
+
+# ---- 9. bootstrap: reproducible, seeded, sensible ----------------------------------------
+a=$("$K" -q --ci 0.95 --reps 500 --seed 7 -s cohen,alpha-interval "$D/likert.tsv")
+b=$("$K" -q --ci 0.95 --reps 500 --seed 7 -s cohen,alpha-interval "$D/likert.tsv")
+c=$("$K" -q --ci 0.95 --reps 500 --seed 8 -s cohen,alpha-interval "$D/likert.tsv")
+same "bootstrap reproducible" "$a" "$b"
+[ "$a" != "$c" ] && pass || fail "bootstrap ignores --seed"
+# an interval does not depend on which other statistics are in the run
+x=$("$K" -q --ci 0.95 --reps 300 -s alpha-interval "$D/likert.tsv" | awk -F'\t' 'NR==2{print $7, $8}')
+y=$("$K" -q --ci 0.95 --reps 300 -s cohen,spearman,alpha-interval "$D/likert.tsv" |
+    awk -F'\t' '$2=="alpha-interval"{print $7, $8}')
+same "interval independent of other statistics" "$x" "$y"
+cat "$DIR/ratings.tsv" "$DIR/baselines.tsv" |
+    "$K" -q --by criterion --reference human --missing na -s cohen --ci 0.95 --reps 400 > "$T/ci.tsv"
+bad=$(awk -F'\t' 'NR > 1 && $5 != "nan" && !($7 <= $5 && $5 <= $8) {print}' "$T/ci.tsv")
+same "intervals contain the estimate" "" "$bad"
+bad=$(awk -F'\t' 'NR > 1 && $5 != "nan" && ($8 - $7 < 0 || $8 - $7 > 0.7) {print}' "$T/ci.tsv")
+same "interval widths plausible" "" "$bad"
+
+# ---- 10. output formats agree --------------------------------------------------------------
+"$K" -q -s cohen,spearman -d 6 "$D/likert.tsv" | awk -F'\t' 'NR>1{print $2, $3, $4, $5}' > "$T/t1"
+"$K" -q -s cohen,spearman -d 6 -f table "$D/likert.tsv" | awk 'NR>1{print $2, $3, $4, $5}' > "$T/t2"
+cmp -s "$T/t1" "$T/t2" && pass || fail "table format differs from tsv"
+if command -v python3 > /dev/null 2>&1; then
+    "$K" -q -s cohen,spearman -f json "$D/likert.tsv" |
+        python3 -c 'import json,sys
+for r in json.load(sys.stdin): print(r["stat"], r["rater_a"], r["rater_b"], "%.6f" % r["value"])' > "$T/t3"
+    cmp -s "$T/t1" "$T/t3" && pass || fail "json format differs from tsv"
+fi
+
+# ---- 11. the examples of man/kappa.1 run --------------------------------------------------
+if [ -f man/kappa.1 ]; then
+    awk '/^\.SH EXAMPLES/{e=1; next} /^\.SH/{e=0} e && /^\.EX/{x=1; next} e && /^\.EE/{x=0; next}
+         e && x {gsub(/\\-/, "-"); gsub(/\\\\/, "\\"); print}' man/kappa.1 > "$T/examples"
+    n=0
+    while IFS= read -r cmd; do
+        case $cmd in ''|'#'*) continue;; esac
+        n=$((n + 1))
+        if PATH="$BUILD/bin:$PATH" sh -c "$cmd" > /dev/null 2> "$T/err"; then pass
+        else fail "man example '$cmd': $(cat "$T/err")"; fi
+    done < "$T/examples"
+    [ "$n" -ge 5 ] && pass || fail "only $n examples found in man/kappa.1"
+else
+    fail "man/kappa.1 missing"
+fi
+
+# ---- 12. cross-checks against scikit-learn and SciPy ---------------------------------------
+PY=
+for p in ${PYTHON:-} /usr/bin/python3 python3; do
+    if "$p" -c 'import sklearn, scipy, numpy' > /dev/null 2>&1; then PY=$p; break; fi
+done
+if [ -n "$PY" ]; then
+    if out=$("$PY" tests/kappa/crosscheck.py "$K" "${KAPPA_TRIALS:-40}" 2>&1); then pass
+    else fail "cross-check: $out"; fi
+else
+    echo "SKIP: cross-checks need python3 with sklearn and scipy (make deps installs python3-sklearn python3-scipy)"
+fi
+
+echo "kappa: $passes passed, $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,183 @@
+/* kappa — agreement and grading statistics over long-form rating tables.
+ * Argument parsing and I/O only; the work is in kappa_table.c, kappa_run.c
+ * and kappa_stats.c.  See man/kappa.1. */
+#include "tools/kappa_core.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef DIAGRAMIR_VERSION
+#define DIAGRAMIR_VERSION "0.1"
+#endif
+
+static void usage(FILE *f)
+{
+    fputs("usage: kappa [options] [file.tsv ...]\n"
+          "Agreement and grading statistics over rating tables (TSV with the header\n"
+          "item, criterion, rater, value [, note]); reads the files or stdin.\n"
+          "\n"
+          "  -b, --by COLS          one group per value of these columns (e.g. criterion)\n"
+          "  -r, --raters A,B,...   compare only these raters (default: all present)\n"
+          "  -R, --reference A      pair A with every other rater (A is the reference)\n"
+          "  -s, --stat LIST        statistics to compute (repeatable; --list-stats)\n"
+          "  -m, --missing drop|V   a rater's missing verdict on an item it rated is left\n"
+          "                         out (drop, the default) or counts as category V\n"
+          "      --unrated drop|V   the same for items the rater has no row for at all\n"
+          "      --positive LABEL   positive class of the binary statistics (yes)\n"
+          "      --multi-label      several value rows per item and rater form a set\n"
+          "      --duplicates error|first|last   conflicting duplicate rows (error)\n"
+          "      --ci LEVEL         bootstrap percentile interval over items, e.g. 0.95\n"
+          "      --reps N           bootstrap replicates (1000)\n"
+          "      --seed N           bootstrap seed (1)\n"
+          "  -f, --format tsv|table|json   output format (tsv)\n"
+          "  -d, --digits N         decimals in tsv and table output (6)\n"
+          "  -q, --quiet            no notes on stderr (warnings remain)\n"
+          "      --list-stats       print the statistic names\n"
+          "  -h, --help             this help\n"
+          "  -V, --version          version\n"
+          "\n"
+          "Output: group stat rater_a rater_b value n ci_low ci_high.  Exit status 0 on\n"
+          "success, 2 on a usage or input error.  See kappa(1).\n", f);
+}
+
+static int parse_long(const char *s, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+static int append_list(char **list, const char *item)
+{
+    size_t a = *list ? strlen(*list) : 0, b = strlen(item);
+    char *p = realloc(*list, a + b + 2);
+    if (!p) return -1;
+    if (a) p[a++] = ',';
+    memcpy(p + a, item, b + 1);
+    *list = p;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    enum { O_UNRATED = 256, O_POSITIVE, O_MULTI, O_DUP, O_CI, O_REPS, O_SEED, O_LIST };
+    static const struct option longopts[] = {
+        { "by", required_argument, NULL, 'b' },
+        { "raters", required_argument, NULL, 'r' },
+        { "reference", required_argument, NULL, 'R' },
+        { "stat", required_argument, NULL, 's' },
+        { "missing", required_argument, NULL, 'm' },
+        { "unrated", required_argument, NULL, O_UNRATED },
+        { "positive", required_argument, NULL, O_POSITIVE },
+        { "multi-label", no_argument, NULL, O_MULTI },
+        { "duplicates", required_argument, NULL, O_DUP },
+        { "ci", required_argument, NULL, O_CI },
+        { "reps", required_argument, NULL, O_REPS },
+        { "seed", required_argument, NULL, O_SEED },
+        { "format", required_argument, NULL, 'f' },
+        { "digits", required_argument, NULL, 'd' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "list-stats", no_argument, NULL, O_LIST },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 }
+    };
+    struct kappa_opts o;
+    kappa_opts_init(&o);
+    char *stats = NULL;
+    int c, status = 0;
+    long long v;
+    while ((c = getopt_long(argc, argv, "b:r:R:s:m:f:d:qhV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'b': o.by = optarg; break;
+        case 'r': o.raters = optarg; break;
+        case 'R': o.reference = optarg; break;
+        case 's':
+            if (append_list(&stats, optarg) < 0) { fputs("kappa: out of memory\n", stderr); return 2; }
+            break;
+        case 'm': o.missing = strcmp(optarg, "drop") ? optarg : NULL; break;
+        case O_UNRATED: o.unrated = strcmp(optarg, "drop") ? optarg : NULL; break;
+        case O_POSITIVE: o.positive = optarg; break;
+        case O_MULTI: o.multilabel = 1; break;
+        case O_DUP:
+            if (!strcmp(optarg, "error")) o.duplicates = KAPPA_DUP_ERROR;
+            else if (!strcmp(optarg, "first")) o.duplicates = KAPPA_DUP_FIRST;
+            else if (!strcmp(optarg, "last")) o.duplicates = KAPPA_DUP_LAST;
+            else { fprintf(stderr, "kappa: --duplicates wants error, first or last\n"); status = 2; }
+            break;
+        case O_CI: {
+            char *end;
+            errno = 0;
+            o.ci = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(o.ci > 0 && o.ci < 1)) {
+                fprintf(stderr, "kappa: --ci wants a level between 0 and 1, such as 0.95\n");
+                status = 2;
+            }
+            break;
+        }
+        case O_REPS:
+            if (parse_long(optarg, 1, 100000000, &v) < 0) {
+                fprintf(stderr, "kappa: --reps wants a count between 1 and 100000000\n");
+                status = 2;
+            } else o.reps = (long)v;
+            break;
+        case O_SEED:
+            if (parse_long(optarg, 0, INT64_MAX, &v) < 0) {
+                fprintf(stderr, "kappa: --seed wants a non-negative integer\n");
+                status = 2;
+            } else o.seed = (uint64_t)v;
+            break;
+        case 'f':
+            if (!strcmp(optarg, "tsv")) o.format = KAPPA_FMT_TSV;
+            else if (!strcmp(optarg, "table")) o.format = KAPPA_FMT_TABLE;
+            else if (!strcmp(optarg, "json")) o.format = KAPPA_FMT_JSON;
+            else { fprintf(stderr, "kappa: --format wants tsv, table or json\n"); status = 2; }
+            break;
+        case 'd':
+            if (parse_long(optarg, 0, 17, &v) < 0) {
+                fprintf(stderr, "kappa: --digits wants a number between 0 and 17\n");
+                status = 2;
+            } else o.digits = (int)v;
+            break;
+        case 'q': o.quiet = 1; break;
+        case O_LIST:
+            for (const char *const *p = kappa_stat_names; *p; p++) puts(*p);
+            free(stats);
+            return 0;
+        case 'h': usage(stdout); free(stats); return 0;
+        case 'V': printf("kappa (diagramir) %s\n", DIAGRAMIR_VERSION); free(stats); return 0;
+        default: usage(stderr); free(stats); return 2;
+        }
+    }
+    o.stats = stats;
+    if (status || kappa_opts_check(&o, stderr) < 0) { free(stats); return 2; }
+
+    kappa_table *t = kappa_table_new(&o);
+    if (!t) { fputs("kappa: out of memory\n", stderr); free(stats); return 2; }
+    int bad = 0;
+    if (optind == argc) {
+        bad |= kappa_table_read(t, stdin, "<stdin>", stderr) < 0;
+    } else {
+        for (int i = optind; i < argc && !bad; i++) {
+            const char *name = argv[i];
+            FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
+            if (!f) {
+                fprintf(stderr, "kappa: %s: %s\n", name, strerror(errno));
+                bad = 1;
+                break;
+            }
+            bad |= kappa_table_read(t, f, strcmp(name, "-") ? name : "<stdin>", stderr) < 0;
+            if (f != stdin) fclose(f);
+        }
+    }
+    status = bad ? 2 : kappa_run(t, &o, stdout, stderr);
+    kappa_table_free(t);
+    free(stats);
+    return status;
+}

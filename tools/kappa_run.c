@@ -1,0 +1,1178 @@
+/* kappa_run.c — grouping, pairing, statistics, bootstrap and output of kappa(1). */
+#include "tools/kappa_internal.h"
+#include "tools/kappa_stats.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the statistics ------------------------------------------------------ */
+
+enum kind { PAIR, MULTI, LABEL };
+enum sid {
+    S_AGREEMENT, S_COHEN, S_COHEN_LIN, S_COHEN_QUAD, S_SCOTT,
+    S_SPEARMAN, S_KENDALL, S_PEARSON, S_MAE, S_RMSE,
+    S_ACCURACY, S_PRECISION, S_RECALL, S_F1, S_FNR, S_FPR, S_MCC, S_MACRO_F1, S_CONFUSION,
+    S_COVERAGE,
+    S_FLEISS, S_ALPHA_NOM, S_ALPHA_ORD, S_ALPHA_INT, S_ALPHA_RATIO,
+    S_L_EXAMPLE_F1, S_L_MICRO_F1, S_L_MACRO_F1, S_L_RECALL,
+    S_SET_PRECISION, S_SET_RECALL, S_SET_F1
+};
+
+struct statdef {
+    const char *name;
+    int id, kind;
+    int ordered;   /* needs numbers */
+    int scalar;    /* one value per row, so it gets a bootstrap interval */
+};
+
+static const struct statdef STATS[] = {
+    { "agreement", S_AGREEMENT, PAIR, 0, 1 },
+    { "cohen", S_COHEN, PAIR, 0, 1 },
+    { "cohen-linear", S_COHEN_LIN, PAIR, 1, 1 },
+    { "cohen-quadratic", S_COHEN_QUAD, PAIR, 1, 1 },
+    { "scott", S_SCOTT, PAIR, 0, 1 },
+    { "spearman", S_SPEARMAN, PAIR, 1, 1 },
+    { "kendall", S_KENDALL, PAIR, 1, 1 },
+    { "pearson", S_PEARSON, PAIR, 1, 1 },
+    { "mae", S_MAE, PAIR, 1, 1 },
+    { "rmse", S_RMSE, PAIR, 1, 1 },
+    { "accuracy", S_ACCURACY, PAIR, 0, 1 },
+    { "precision", S_PRECISION, PAIR, 0, 1 },
+    { "recall", S_RECALL, PAIR, 0, 1 },
+    { "f1", S_F1, PAIR, 0, 1 },
+    { "fnr", S_FNR, PAIR, 0, 1 },
+    { "fpr", S_FPR, PAIR, 0, 1 },
+    { "mcc", S_MCC, PAIR, 0, 1 },
+    { "macro-f1", S_MACRO_F1, PAIR, 0, 1 },
+    { "confusion", S_CONFUSION, PAIR, 0, 0 },
+    { "coverage", S_COVERAGE, PAIR, 0, 0 },
+    { "fleiss", S_FLEISS, MULTI, 0, 1 },
+    { "alpha-nominal", S_ALPHA_NOM, MULTI, 0, 1 },
+    { "alpha-ordinal", S_ALPHA_ORD, MULTI, 1, 1 },
+    { "alpha-interval", S_ALPHA_INT, MULTI, 1, 1 },
+    { "alpha-ratio", S_ALPHA_RATIO, MULTI, 1, 1 },
+    { "label-example-f1", S_L_EXAMPLE_F1, LABEL, 0, 1 },
+    { "label-micro-f1", S_L_MICRO_F1, LABEL, 0, 1 },
+    { "label-macro-f1", S_L_MACRO_F1, LABEL, 0, 1 },
+    { "label-recall", S_L_RECALL, LABEL, 0, 0 },
+    { "set-precision", S_SET_PRECISION, LABEL, 0, 1 },
+    { "set-recall", S_SET_RECALL, LABEL, 0, 1 },
+    { "set-f1", S_SET_F1, LABEL, 0, 1 },
+};
+#define NSTATS (sizeof STATS / sizeof STATS[0])
+
+static const struct { const char *alias, *name; } ALIASES[] = {
+    { "kappa", "cohen" }, { "percent", "agreement" }, { "alpha", "alpha-nominal" },
+    { "rho", "spearman" }, { "tau", "kendall" }, { "tau-b", "kendall" }, { "r", "pearson" },
+    { "pi", "scott" }, { "example-f1", "label-example-f1" }, { "micro-f1", "label-micro-f1" },
+};
+
+const char *const kappa_stat_names[] = {
+    "agreement", "cohen", "cohen-linear", "cohen-quadratic", "scott",
+    "spearman", "kendall", "pearson", "mae", "rmse",
+    "accuracy", "precision", "recall", "f1", "fnr", "fpr", "mcc", "macro-f1", "confusion",
+    "coverage", "fleiss", "alpha-nominal", "alpha-ordinal", "alpha-interval", "alpha-ratio",
+    "label-example-f1", "label-micro-f1", "label-macro-f1", "label-recall",
+    "set-precision", "set-recall", "set-f1", NULL
+};
+
+static const struct statdef *find_stat(const char *s, size_t len)
+{
+    for (size_t i = 0; i < sizeof ALIASES / sizeof ALIASES[0]; i++)
+        if (strlen(ALIASES[i].alias) == len && memcmp(ALIASES[i].alias, s, len) == 0) {
+            s = ALIASES[i].name;
+            len = strlen(s);
+            break;
+        }
+    for (size_t i = 0; i < NSTATS; i++)
+        if (strlen(STATS[i].name) == len && memcmp(STATS[i].name, s, len) == 0) return &STATS[i];
+    return NULL;
+}
+
+void kappa_opts_init(struct kappa_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->positive = "yes";
+    o->reps = 1000;
+    o->seed = 1;
+    o->digits = 6;
+    o->format = KAPPA_FMT_TSV;
+    o->duplicates = KAPPA_DUP_ERROR;
+}
+
+/* Parses o->stats into defs; returns the count or -1. */
+static int parse_stats(const char *list, const struct statdef **defs, int max, FILE *err)
+{
+    int n = 0;
+    if (!list) return 0;
+    const char *p = list;
+    for (;;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len) {
+            const struct statdef *d = find_stat(p, len);
+            if (!d) {
+                if (err) fprintf(err, "kappa: unknown statistic '%.*s' (kappa --list-stats "
+                                 "names them)\n", (int)len, p);
+                return -1;
+            }
+            int dup = 0;
+            for (int i = 0; i < n; i++) dup |= defs[i] == d;
+            if (!dup && n < max) defs[n++] = d;
+        }
+        if (!e) break;
+        p = e + 1;
+    }
+    return n;
+}
+
+int kappa_opts_check(struct kappa_opts *o, FILE *err)
+{
+    const struct statdef *defs[NSTATS];
+    int n = parse_stats(o->stats, defs, (int)NSTATS, err);
+    if (n < 0) return -1;
+    if (o->stats && n == 0) { fprintf(err, "kappa: --stat names no statistic\n"); return -1; }
+    int nlabel = 0;
+    for (int i = 0; i < n; i++) nlabel += defs[i]->kind == LABEL;
+    if (nlabel && nlabel != n) {
+        fprintf(err, "kappa: label and set statistics treat the ratings of an item as a set; "
+                "they cannot be mixed with single-value statistics in one run\n");
+        return -1;
+    }
+    if (nlabel) o->multilabel = 1;
+    if (o->ci != 0 && !(o->ci > 0 && o->ci < 1)) {
+        fprintf(err, "kappa: --ci wants a level between 0 and 1, such as 0.95\n");
+        return -1;
+    }
+    if (o->reps < 1 || o->reps > 100000000) {
+        fprintf(err, "kappa: --reps wants a count between 1 and 100000000\n");
+        return -1;
+    }
+    if (o->digits < 0 || o->digits > 17) {
+        fprintf(err, "kappa: --digits wants a number between 0 and 17\n");
+        return -1;
+    }
+    if (o->by) {
+        const char *p = o->by;
+        for (;;) {
+            const char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            if (len == 0 || (len == 5 && (!memcmp(p, "rater", 5) || !memcmp(p, "value", 5)))) {
+                fprintf(err, "kappa: --by '%s': group by columns other than rater and value\n",
+                        o->by);
+                return -1;
+            }
+            if (!e) break;
+            p = e + 1;
+        }
+    }
+    if (o->positive && !*o->positive) {
+        fprintf(err, "kappa: --positive wants a label\n");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- output rows ----------------------------------------------------------- */
+
+struct row {
+    int32_t group;
+    int statpos, pairpos, sub;   /* sort keys */
+    char *stat;
+    int32_t ra, rb;              /* -1: all selected raters */
+    double value;
+    size_t n;
+    double lo, hi;
+    int has_ci;
+};
+
+struct run {
+    kappa_table *t;
+    const struct kappa_opts *o;
+    FILE *err;
+    struct row *rows;
+    size_t nrows, rcap;
+    int status;
+    /* per group */
+    int32_t g;
+    int32_t *code_of;      /* value id -> code; -1 NA; -2 not in group */
+    int k;
+    double *levels;
+    int numeric;
+    int32_t first_label;   /* a non-numeric value of the group, for errors */
+    int32_t fill_missing, fill_unrated;   /* value ids or -1 */
+    int32_t none_value;    /* value id of "none" or -1 */
+    int pos;               /* code of the positive class, or -1 */
+    struct cov { int32_t ra, rb; size_t only_a, only_b; int ngroups; } *cov;
+    size_t ncov, covcap;
+};
+
+static int add_row(struct run *r, int statpos, int pairpos, int sub, const char *stat,
+                   int32_t ra, int32_t rb, double v, size_t n, int has_ci, double lo, double hi)
+{
+    if (r->nrows == r->rcap) {
+        size_t nc = r->rcap ? r->rcap * 2 : 64;
+        struct row *p = realloc(r->rows, nc * sizeof *p);
+        if (!p) return -1;
+        r->rows = p;
+        r->rcap = nc;
+    }
+    struct row *w = &r->rows[r->nrows];
+    w->stat = strdup(stat);
+    if (!w->stat) return -1;
+    w->group = r->g; w->statpos = statpos; w->pairpos = pairpos; w->sub = sub;
+    w->ra = ra; w->rb = rb; w->value = v; w->n = n;
+    w->has_ci = has_ci; w->lo = lo; w->hi = hi;
+    r->nrows++;
+    return 0;
+}
+
+static void warnf(struct run *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(r->err, "kappa: warning: ");
+    vfprintf(r->err, fmt, ap);
+    fputc('\n', r->err);
+    va_end(ap);
+}
+
+static const char *gname(const struct run *r) { return kappa_strtab_str(&r->t->groups, r->g); }
+static const char *rname(const struct run *r, int32_t id)
+{
+    return id < 0 ? "*" : kappa_strtab_str(&r->t->raters, id);
+}
+
+/* ---- seeds ----------------------------------------------------------------- */
+
+static uint64_t mix_str(uint64_t h, const char *s)
+{
+    for (; *s; s++) { h ^= (unsigned char)*s; h *= 0x100000001b3ULL; }
+    h ^= 0xff; h *= 0x100000001b3ULL;
+    return h;
+}
+
+static uint64_t row_seed(const struct run *r, const char *stat, int32_t ra, int32_t rb)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    h = mix_str(h, gname(r));
+    h = mix_str(h, stat);
+    h = mix_str(h, rname(r, ra));
+    h = mix_str(h, rname(r, rb));
+    uint64_t s = r->o->seed ^ h;
+    kappa_rand_next(&s);
+    return s;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Percentile interval of the finite replicate values. */
+static void percentile_ci(double *rep, size_t nrep, double level, double *lo, double *hi)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < nrep; i++)
+        if (isfinite(rep[i])) rep[w++] = rep[i];
+    if (w == 0) { *lo = *hi = NAN; return; }
+    qsort(rep, w, sizeof *rep, cmp_double);
+    double a = (1 - level) / 2;
+    *lo = kappa_quantile(rep, w, a);
+    *hi = kappa_quantile(rep, w, 1 - a);
+}
+
+/* ---- per-group codes ----------------------------------------------------- */
+
+static int is_na_word(const char *s) { return !strcmp(s, "na") || !strcmp(s, "NA"); }
+
+static struct run *sort_ctx;
+static int cmp_vid(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    const kappa_table *t = sort_ctx->t;
+    if (sort_ctx->numeric) {
+        double dx = t->vnum[x], dy = t->vnum[y];
+        if (dx != dy) return dx < dy ? -1 : 1;
+    } else {
+        int c = strcmp(kappa_strtab_str(&t->values, x), kappa_strtab_str(&t->values, y));
+        if (c) return c;
+    }
+    return (x > y) - (x < y);
+}
+
+static int32_t cell_at(const struct run *r, int32_t u, int32_t rater)
+{
+    return r->t->cell[(size_t)u * (size_t)r->t->raters.n + (size_t)rater];
+}
+
+/* The value id of (unit, rater) after the --missing / --unrated rules; -1 if none. */
+static int32_t filled(const struct run *r, int32_t u, int32_t rater)
+{
+    int32_t v = cell_at(r, u, rater);
+    if (v >= 0 || !r->t->seen) return v;
+    size_t b = (size_t)r->t->u_item[u] * (size_t)r->t->raters.n + (size_t)rater;
+    int seen = (r->t->seen[b / 8] >> (b % 8)) & 1;
+    return seen ? r->fill_missing : r->fill_unrated;
+}
+
+static int build_codes(struct run *r, const int32_t *units, size_t nu, const int32_t *sel, int nsel)
+{
+    kappa_table *t = r->t;
+    int32_t *vids = NULL;
+    size_t nv = 0, cap = 0;
+    for (int32_t i = 0; i < t->values.n; i++) r->code_of[i] = -2;
+    int32_t extra[2] = { r->fill_missing, r->fill_unrated };
+    for (size_t i = 0; i < nu + 1; i++) {
+        for (int s = 0; s < (i < nu ? nsel : 2); s++) {
+            int32_t v = i < nu ? cell_at(r, units[i], sel[s]) : extra[s];
+            if (v < 0 || r->code_of[v] != -2) continue;
+            r->code_of[v] = -3;
+            if (nv == cap) {
+                cap = cap ? cap * 2 : 16;
+                int32_t *p = realloc(vids, cap * sizeof *p);
+                if (!p) { free(vids); return -1; }
+                vids = p;
+            }
+            vids[nv++] = v;
+        }
+    }
+    int nnum = 0, nlabel = 0;
+    r->first_label = -1;
+    for (size_t i = 0; i < nv; i++) {
+        if (t->visnum[vids[i]]) nnum++;
+        else if (!is_na_word(kappa_strtab_str(&t->values, vids[i]))) {
+            nlabel++;
+            if (r->first_label < 0 || (t->vloc[vids[i]].file >= 0 &&
+                (t->vloc[r->first_label].file < 0 ||
+                 t->vloc[vids[i]].file < t->vloc[r->first_label].file ||
+                 (t->vloc[vids[i]].file == t->vloc[r->first_label].file &&
+                  t->vloc[vids[i]].line < t->vloc[r->first_label].line))))
+                r->first_label = vids[i];
+        }
+    }
+    r->numeric = nnum > 0 && nlabel == 0;
+    size_t w = 0;
+    if (r->numeric) {
+        for (size_t i = 0; i < nv; i++) {
+            if (t->visnum[vids[i]]) vids[w++] = vids[i];
+            else r->code_of[vids[i]] = -1;   /* NA */
+        }
+        nv = w;
+    }
+    sort_ctx = r;
+    if (nv) qsort(vids, nv, sizeof *vids, cmp_vid);
+    free(r->levels);
+    r->levels = malloc((nv ? nv : 1) * sizeof *r->levels);
+    if (!r->levels) { free(vids); return -1; }
+    int k = 0;
+    for (size_t i = 0; i < nv; i++) {
+        if (r->numeric && i > 0 && t->vnum[vids[i]] == t->vnum[vids[i - 1]]) {
+            r->code_of[vids[i]] = k - 1;
+            continue;
+        }
+        r->levels[k] = r->numeric ? t->vnum[vids[i]] : NAN;
+        r->code_of[vids[i]] = k++;
+    }
+    r->k = k;
+    r->pos = -1;
+    int32_t pv = kappa_strtab_find(&t->values, r->o->positive, strlen(r->o->positive));
+    if (pv >= 0 && r->code_of[pv] >= 0) r->pos = r->code_of[pv];
+    free(vids);
+    return 0;
+}
+
+static int code(const struct run *r, int32_t v) { return v < 0 ? -1 : r->code_of[v]; }
+
+/* ---- pairwise statistics --------------------------------------------------- */
+
+/* Recode a and b to the codes present in them (weighted kappa weights use the
+ * categories the two raters used, as Cohen 1968, irr and scikit-learn do). */
+static int compact(const int *a, const int *b, size_t n, int k, int *ca, int *cb)
+{
+    int *map = calloc((size_t)k, sizeof *map);
+    if (!map) return -1;
+    for (size_t i = 0; i < n; i++) map[a[i]] = map[b[i]] = 1;
+    int m = 0;
+    for (int c = 0; c < k; c++) map[c] = map[c] ? m++ : -1;
+    for (size_t i = 0; i < n; i++) { ca[i] = map[a[i]]; cb[i] = map[b[i]]; }
+    free(map);
+    return m;
+}
+
+static double pair_value(const struct run *r, int id, const int *a, const int *b, size_t n)
+{
+    struct kappa_confusion c;
+    double v = NAN;
+    switch (id) {
+    case S_AGREEMENT: return kappa_agreement(a, b, n);
+    case S_COHEN: return kappa_cohen(a, b, n, r->k, KAPPA_W_NONE);
+    case S_SCOTT: return kappa_scott(a, b, n, r->k);
+    case S_COHEN_LIN: case S_COHEN_QUAD: {
+        int *ca = malloc((n ? n : 1) * sizeof *ca), *cb = malloc((n ? n : 1) * sizeof *cb);
+        if (ca && cb) {
+            int m = compact(a, b, n, r->k, ca, cb);
+            if (m > 0)
+                v = kappa_cohen(ca, cb, n, m, id == S_COHEN_LIN ? KAPPA_W_LINEAR : KAPPA_W_QUADRATIC);
+        }
+        free(ca); free(cb);
+        return v;
+    }
+    case S_SPEARMAN: return kappa_spearman(a, b, n, r->k, r->k);
+    case S_KENDALL: return kappa_kendall(a, b, n, r->k, r->k);
+    case S_PEARSON: case S_MAE: case S_RMSE: {
+        double *x = malloc((n ? n : 1) * sizeof *x), *y = malloc((n ? n : 1) * sizeof *y);
+        if (x && y) {
+            for (size_t i = 0; i < n; i++) { x[i] = r->levels[a[i]]; y[i] = r->levels[b[i]]; }
+            v = id == S_PEARSON ? kappa_pearson(x, y, n)
+              : id == S_MAE ? kappa_mae(x, y, n) : kappa_rmse(x, y, n);
+        }
+        free(x); free(y);
+        return v;
+    }
+    default: break;
+    }
+    kappa_confusion_count(a, b, n, r->pos, &c);
+    switch (id) {
+    case S_ACCURACY: return kappa_bin_accuracy(&c);
+    case S_PRECISION: return kappa_bin_precision(&c);
+    case S_RECALL: return kappa_bin_recall(&c);
+    case S_F1: return kappa_bin_f1(&c);
+    case S_FNR: return kappa_bin_fnr(&c);
+    case S_FPR: return kappa_bin_fpr(&c);
+    case S_MCC: return kappa_bin_mcc(&c);
+    case S_MACRO_F1: return kappa_bin_macro_f1(&c);
+    default: return NAN;
+    }
+}
+
+static void undefined_warning(struct run *r, const char *stat, int32_t ra, int32_t rb, size_t n)
+{
+    if (ra < 0)
+        warnf(r, "group '%s': %s is undefined here (n = %zu: too few units, a single "
+              "category or no variation); printed as nan", gname(r), stat, n);
+    else
+        warnf(r, "group '%s', %s vs %s: %s is undefined here (n = %zu: too few units, a "
+              "single category or no variation); printed as nan",
+              gname(r), rname(r, ra), rname(r, rb), stat, n);
+}
+
+static int do_pair(struct run *r, const struct statdef *sd, int statpos, int pairpos,
+                   int32_t ra, int32_t rb, const int *a, const int *b, size_t n,
+                   size_t only_a, size_t only_b)
+{
+    if (sd->id == S_COVERAGE) {
+        if (add_row(r, statpos, pairpos, 0, "rated-both", ra, rb, (double)n, n, 0, 0, 0) ||
+            add_row(r, statpos, pairpos, 1, "rated-only-a", ra, rb, (double)only_a, only_a, 0, 0, 0) ||
+            add_row(r, statpos, pairpos, 2, "rated-only-b", ra, rb, (double)only_b, only_b, 0, 0, 0))
+            return -1;
+        return 0;
+    }
+    if (sd->id == S_CONFUSION) {
+        struct kappa_confusion c;
+        kappa_confusion_count(a, b, n, r->pos, &c);
+        const char *nm[] = { "tp", "fp", "fn", "tn" };
+        uint64_t val[] = { c.tp, c.fp, c.fn, c.tn };
+        for (int i = 0; i < 4; i++)
+            if (add_row(r, statpos, pairpos, i, nm[i], ra, rb, (double)val[i], n, 0, 0, 0))
+                return -1;
+        return 0;
+    }
+    double v = pair_value(r, sd->id, a, b, n);
+    double lo = NAN, hi = NAN;
+    if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n);
+    if (r->o->ci > 0 && n > 0) {
+        uint64_t st = row_seed(r, sd->name, ra, rb);
+        double *rep = malloc((size_t)r->o->reps * sizeof *rep);
+        int *ba = malloc(n * sizeof *ba), *bb = malloc(n * sizeof *bb);
+        if (!rep || !ba || !bb) { free(rep); free(ba); free(bb); return -1; }
+        for (long i = 0; i < r->o->reps; i++) {
+            for (size_t j = 0; j < n; j++) {
+                size_t u = (size_t)kappa_rand_below(&st, n);
+                ba[j] = a[u]; bb[j] = b[u];
+            }
+            rep[i] = pair_value(r, sd->id, ba, bb, n);
+        }
+        percentile_ci(rep, (size_t)r->o->reps, r->o->ci, &lo, &hi);
+        free(rep); free(ba); free(bb);
+    }
+    return add_row(r, statpos, pairpos, 0, sd->name, ra, rb, v, n, r->o->ci > 0, lo, hi);
+}
+
+/* ---- multi-rater statistics ------------------------------------------------ */
+
+static double multi_value(const struct run *r, int id, const int *v, const size_t *off,
+                          size_t nu, int m, size_t *nused)
+{
+    if (id == S_FLEISS) {
+        int k = r->k > 0 ? r->k : 1;
+        size_t full = 0;
+        for (size_t u = 0; u < nu; u++) full += off[u + 1] - off[u] == (size_t)m;
+        *nused = full;
+        int *cnt = calloc((full ? full : 1) * (size_t)k, sizeof *cnt);
+        if (!cnt) return NAN;
+        size_t w = 0;
+        for (size_t u = 0; u < nu; u++) {
+            if (off[u + 1] - off[u] != (size_t)m) continue;
+            for (size_t i = off[u]; i < off[u + 1]; i++) cnt[w * (size_t)k + (size_t)v[i]]++;
+            w++;
+        }
+        double x = kappa_fleiss(cnt, full, k);
+        free(cnt);
+        return x;
+    }
+    int metric = id == S_ALPHA_NOM ? KAPPA_M_NOMINAL : id == S_ALPHA_ORD ? KAPPA_M_ORDINAL
+               : id == S_ALPHA_INT ? KAPPA_M_INTERVAL : KAPPA_M_RATIO;
+    size_t pairable = 0;
+    *nused = 0;
+    for (size_t u = 0; u < nu; u++) *nused += off[u + 1] - off[u] >= 2;
+    return kappa_alpha(v, off, nu, r->k, r->levels, metric, &pairable);
+}
+
+static int do_multi(struct run *r, const struct statdef *sd, int statpos, int m,
+                    const int *v, const size_t *off, size_t nu)
+{
+    size_t n = 0, dummy;
+    if (sd->id == S_ALPHA_RATIO && r->k > 0 && r->levels[0] < 0) {
+        warnf(r, "group '%s': alpha-ratio needs values >= 0 (ratio scale); printed as nan",
+              gname(r));
+        return add_row(r, statpos, 0, 0, sd->name, -1, -1, NAN, nu, r->o->ci > 0, NAN, NAN);
+    }
+    double x = multi_value(r, sd->id, v, off, nu, m, &n);
+    if (sd->id == S_FLEISS && n < nu && !r->o->quiet)
+        fprintf(r->err, "kappa: note: group '%s': fleiss uses the %zu units rated by all %d "
+                "raters; %zu unit%s left out\n", gname(r), n, m, nu - n, nu - n == 1 ? "" : "s");
+    if (!isfinite(x)) undefined_warning(r, sd->name, -1, -1, n);
+    double lo = NAN, hi = NAN;
+    if (r->o->ci > 0 && nu > 0) {
+        uint64_t st = row_seed(r, sd->name, -1, -1);
+        double *rep = malloc((size_t)r->o->reps * sizeof *rep);
+        size_t *boff = malloc((nu + 1) * sizeof *boff);
+        int *bv = malloc((off[nu] ? off[nu] : 1) * (size_t)1 * sizeof *bv);
+        size_t bcap = off[nu] ? off[nu] : 1;
+        if (!rep || !boff || !bv) { free(rep); free(boff); free(bv); return -1; }
+        for (long i = 0; i < r->o->reps; i++) {
+            size_t w = 0;
+            boff[0] = 0;
+            for (size_t j = 0; j < nu; j++) {
+                size_t u = (size_t)kappa_rand_below(&st, nu);
+                size_t len = off[u + 1] - off[u];
+                if (w + len > bcap) {
+                    while (w + len > bcap) bcap *= 2;
+                    int *p = realloc(bv, bcap * sizeof *p);
+                    if (!p) { free(rep); free(boff); free(bv); return -1; }
+                    bv = p;
+                }
+                memcpy(bv + w, v + off[u], len * sizeof *bv);
+                w += len;
+                boff[j + 1] = w;
+            }
+            rep[i] = multi_value(r, sd->id, bv, boff, nu, m, &dummy);
+        }
+        percentile_ci(rep, (size_t)r->o->reps, r->o->ci, &lo, &hi);
+        free(rep); free(boff); free(bv);
+    }
+    return add_row(r, statpos, 0, 0, sd->name, -1, -1, x, n, r->o->ci > 0, lo, hi);
+}
+
+/* ---- label-set statistics -------------------------------------------------- */
+
+struct sets {             /* per unit, the gold (a) and predicted (b) label sets */
+    int32_t *ga, *pb;     /* value ids, sorted, unique */
+    size_t *goff, *poff;
+    size_t n;
+};
+
+static size_t inter(const int32_t *x, size_t nx, const int32_t *y, size_t ny)
+{
+    size_t i = 0, j = 0, c = 0;
+    while (i < nx && j < ny) {
+        if (x[i] < y[j]) i++;
+        else if (x[i] > y[j]) j++;
+        else { c++; i++; j++; }
+    }
+    return c;
+}
+
+/* Scalar label statistic over the units idx[0..n-1] (idx NULL: all). */
+static double label_value(const struct run *r, int id, const struct sets *s,
+                          const size_t *idx, size_t n)
+{
+    if (n == 0) return NAN;
+    double tp = 0, ng = 0, np = 0, ex = 0;
+    double *ltp = NULL, *lfp = NULL, *lfn = NULL;
+    size_t nv = (size_t)r->t->values.n;
+    if (id == S_L_MACRO_F1) {
+        ltp = calloc(nv, sizeof *ltp); lfp = calloc(nv, sizeof *lfp); lfn = calloc(nv, sizeof *lfn);
+        if (!ltp || !lfp || !lfn) { free(ltp); free(lfp); free(lfn); return NAN; }
+    }
+    for (size_t j = 0; j < n; j++) {
+        size_t u = idx ? idx[j] : j;
+        const int32_t *g = s->ga + s->goff[u], *p = s->pb + s->poff[u];
+        size_t lg = s->goff[u + 1] - s->goff[u], lp = s->poff[u + 1] - s->poff[u];
+        size_t c = inter(g, lg, p, lp);
+        tp += (double)c; ng += (double)lg; np += (double)lp;
+        ex += lg + lp ? 2.0 * (double)c / (double)(lg + lp) : 1.0;
+        if (ltp) {
+            size_t a = 0, b = 0;
+            while (a < lg || b < lp) {
+                if (b == lp || (a < lg && g[a] < p[b])) lfn[g[a++]] += 1;
+                else if (a == lg || p[b] < g[a]) lfp[p[b++]] += 1;
+                else { ltp[g[a]] += 1; a++; b++; }
+            }
+        }
+    }
+    double v = NAN;
+    switch (id) {
+    case S_L_EXAMPLE_F1: v = ex / (double)n; break;
+    case S_L_MICRO_F1: case S_SET_F1: v = ng + np > 0 ? 2 * tp / (ng + np) : NAN; break;
+    case S_SET_PRECISION: v = np > 0 ? tp / np : NAN; break;
+    case S_SET_RECALL: v = ng > 0 ? tp / ng : NAN; break;
+    case S_L_MACRO_F1: {
+        double sum = 0;
+        size_t cnt = 0;
+        for (size_t l = 0; l < nv; l++)
+            if (ltp[l] + lfn[l] > 0) { sum += 2 * ltp[l] / (2 * ltp[l] + lfp[l] + lfn[l]); cnt++; }
+        v = cnt ? sum / (double)cnt : NAN;
+        break;
+    }
+    default: break;
+    }
+    free(ltp); free(lfp); free(lfn);
+    return v;
+}
+
+static int cmp_str_id_ctx_values(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return strcmp(kappa_strtab_str(&sort_ctx->t->values, x), kappa_strtab_str(&sort_ctx->t->values, y));
+}
+
+static int do_label(struct run *r, const struct statdef *sd, int statpos, int pairpos,
+                    int32_t ra, int32_t rb, const struct sets *s)
+{
+    size_t n = s->n;
+    if (sd->id == S_L_RECALL) {
+        size_t nv = (size_t)r->t->values.n;
+        double *ltp = calloc(nv ? nv : 1, sizeof *ltp), *lfn = calloc(nv ? nv : 1, sizeof *lfn);
+        int32_t *labs = malloc((nv ? nv : 1) * sizeof *labs);
+        int rc = 0;
+        if (!ltp || !lfn || !labs) { free(ltp); free(lfn); free(labs); return -1; }
+        for (size_t u = 0; u < n; u++) {
+            const int32_t *g = s->ga + s->goff[u], *p = s->pb + s->poff[u];
+            size_t lg = s->goff[u + 1] - s->goff[u], lp = s->poff[u + 1] - s->poff[u];
+            for (size_t i = 0; i < lg; i++) {
+                int hit = 0;
+                for (size_t j = 0; j < lp; j++) hit |= p[j] == g[i];
+                if (hit) ltp[g[i]] += 1; else lfn[g[i]] += 1;
+            }
+        }
+        size_t nl = 0;
+        for (size_t l = 0; l < nv; l++) if (ltp[l] + lfn[l] > 0) labs[nl++] = (int32_t)l;
+        sort_ctx = r;
+        qsort(labs, nl, sizeof *labs, cmp_str_id_ctx_values);
+        for (size_t i = 0; i < nl && rc == 0; i++) {
+            const char *ls = kappa_strtab_str(&r->t->values, labs[i]);
+            char *nm = malloc(strlen(ls) + 16);
+            if (!nm) { rc = -1; break; }
+            sprintf(nm, "label-recall:%s", ls);
+            double tot = ltp[labs[i]] + lfn[labs[i]];
+            rc = add_row(r, statpos, pairpos, (int)i, nm, ra, rb, ltp[labs[i]] / tot,
+                         (size_t)tot, 0, 0, 0);
+            free(nm);
+        }
+        free(ltp); free(lfn); free(labs);
+        return rc;
+    }
+    double v = label_value(r, sd->id, s, NULL, n);
+    if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n);
+    double lo = NAN, hi = NAN;
+    if (r->o->ci > 0 && n > 0) {
+        uint64_t st = row_seed(r, sd->name, ra, rb);
+        double *rep = malloc((size_t)r->o->reps * sizeof *rep);
+        size_t *idx = malloc(n * sizeof *idx);
+        if (!rep || !idx) { free(rep); free(idx); return -1; }
+        for (long i = 0; i < r->o->reps; i++) {
+            for (size_t j = 0; j < n; j++) idx[j] = (size_t)kappa_rand_below(&st, n);
+            rep[i] = label_value(r, sd->id, s, idx, n);
+        }
+        percentile_ci(rep, (size_t)r->o->reps, r->o->ci, &lo, &hi);
+        free(rep); free(idx);
+    }
+    return add_row(r, statpos, pairpos, 0, sd->name, ra, rb, v, n, r->o->ci > 0, lo, hi);
+}
+
+/* Appends the label set of (unit, rater) to *arr; returns the new length or -1
+ * when the rater has no rating (after the missing-value rules). */
+static int label_set(const struct run *r, int32_t u, int32_t rater, int32_t **arr,
+                     size_t *len, size_t *cap)
+{
+    int32_t v = filled(r, u, rater);
+    if (v < 0) return -1;
+    const kappa_table *t = r->t;
+    size_t start = *len;
+    size_t c = (size_t)u * (size_t)t->raters.n + (size_t)rater;
+    size_t lo = 0, hi = t->nx;
+    while (lo < hi) { size_t mid = (lo + hi) / 2; if (t->x_cell[mid] < c) lo = mid + 1; else hi = mid; }
+    size_t need = *len + 1;
+    for (size_t i = lo; i < t->nx && t->x_cell[i] == c; i++) need++;
+    if (need > *cap) {
+        size_t nc = *cap ? *cap : 64;
+        while (nc < need) nc *= 2;
+        int32_t *p = realloc(*arr, nc * sizeof *p);
+        if (!p) return -2;
+        *arr = p;
+        *cap = nc;
+    }
+    if (v != r->none_value) (*arr)[(*len)++] = v;
+    if (cell_at(r, u, rater) >= 0)
+        for (size_t i = lo; i < t->nx && t->x_cell[i] == c; i++)
+            if (t->x_value[i] != r->none_value) (*arr)[(*len)++] = t->x_value[i];
+    /* sort the small set, unique */
+    int32_t *s = *arr + start;
+    size_t m = *len - start;
+    for (size_t i = 1; i < m; i++) {
+        int32_t x = s[i];
+        size_t j = i;
+        while (j > 0 && s[j - 1] > x) { s[j] = s[j - 1]; j--; }
+        s[j] = x;
+    }
+    size_t w = 0;
+    for (size_t i = 0; i < m; i++) if (w == 0 || s[i] != s[w - 1]) s[w++] = s[i];
+    *len = start + w;
+    return 0;
+}
+
+/* ---- one group ----------------------------------------------------------- */
+
+/* Units rated by only one rater of a pair: summed over groups, printed once per pair. */
+static int coverage_note(struct run *r, int32_t ra, int32_t rb, size_t only_a, size_t only_b)
+{
+    if (!only_a && !only_b) return 0;
+    size_t i;
+    for (i = 0; i < r->ncov; i++)
+        if (r->cov[i].ra == ra && r->cov[i].rb == rb) break;
+    if (i == r->ncov) {
+        if (r->ncov == r->covcap) {
+            size_t nc = r->covcap ? r->covcap * 2 : 16;
+            struct cov *p = realloc(r->cov, nc * sizeof *p);
+            if (!p) return -1;
+            r->cov = p;
+            r->covcap = nc;
+        }
+        r->cov[r->ncov++] = (struct cov){ ra, rb, 0, 0, 0 };
+    }
+    r->cov[i].only_a += only_a;
+    r->cov[i].only_b += only_b;
+    r->cov[i].ngroups++;
+    return 0;
+}
+
+static void print_coverage(struct run *r)
+{
+    if (r->o->quiet) return;
+    for (size_t i = 0; i < r->ncov; i++) {
+        const struct cov *c = &r->cov[i];
+        fprintf(r->err, "kappa: note: %s vs %s: %zu unit%s rated only by %s and %zu only by "
+                "%s (in %d group%s) left out; see --missing and --unrated\n",
+                rname(r, c->ra), rname(r, c->rb), c->only_a, c->only_a == 1 ? "" : "s",
+                rname(r, c->ra), c->only_b, rname(r, c->rb), c->ngroups,
+                c->ngroups == 1 ? "" : "s");
+    }
+}
+
+static int ordered_error(struct run *r, const struct statdef *sd)
+{
+    const kappa_table *t = r->t;
+    int32_t v = r->first_label;
+    if (v >= 0 && t->vloc[v].file >= 0)
+        fprintf(r->err, "%s:%d:%d: error: '%s' is not a number, but %s needs numeric "
+                "ratings (group '%s')\n", t->fname[t->vloc[v].file], t->vloc[v].line,
+                t->vloc[v].col, kappa_strtab_str(&t->values, v), sd->name, gname(r));
+    else
+        fprintf(r->err, "kappa: error: %s needs numeric ratings, group '%s' has labels%s%s\n",
+                sd->name, gname(r), v >= 0 ? " such as " : "",
+                v >= 0 ? kappa_strtab_str(&t->values, v) : "");
+    r->status = 2;
+    return -1;
+}
+
+static int run_group(struct run *r, const int32_t *units, size_t nu, const int32_t *sel_all,
+                     int nsel_all, int32_t ref)
+{
+    kappa_table *t = r->t;
+    const struct kappa_opts *o = r->o;
+    int rc = -1;
+    int32_t *sel = malloc(((size_t)t->raters.n + 1) * sizeof *sel);
+    int *a = malloc((nu ? nu : 1) * sizeof *a), *b = malloc((nu ? nu : 1) * sizeof *b);
+    int *mv = NULL;
+    int32_t *pairs = NULL;
+    size_t *moff = NULL;
+    struct sets s = { 0 };
+    size_t gcap = 0, pcap = 0;
+    const struct statdef *defs[NSTATS + 4];
+    if (!sel || !a || !b) goto out;
+
+    /* raters of this group */
+    int nsel = 0;
+    if (sel_all) {
+        for (int i = 0; i < nsel_all; i++) sel[nsel++] = sel_all[i];
+    } else {
+        for (int32_t q = 0; q < t->raters.n; q++) {
+            int present = 0;
+            /* present: rated a unit here, or would have a verdict filled in by
+             * --missing / --unrated */
+            for (size_t i = 0; i < nu && !present; i++) present = filled(r, units[i], q) >= 0;
+            if (present || q == ref) sel[nsel++] = q;
+        }
+    }
+    if (nsel < 2) {
+        warnf(r, "group '%s': fewer than two raters, nothing to compare", gname(r));
+        rc = 0;
+        goto out;
+    }
+    if (build_codes(r, units, nu, sel, nsel) < 0) goto out;
+
+    /* statistics */
+    int nd = 0;
+    if (o->stats) {
+        nd = parse_stats(o->stats, defs, (int)NSTATS, NULL);
+    } else if (o->multilabel) {
+        defs[nd++] = find_stat("label-example-f1", 16);
+        defs[nd++] = find_stat("label-micro-f1", 14);
+        defs[nd++] = find_stat("label-macro-f1", 14);
+    } else if (r->numeric) {
+        const char *d[] = { "cohen-quadratic", "spearman", "kendall", "pearson", "mae", "rmse" };
+        for (size_t i = 0; i < 6; i++) defs[nd++] = find_stat(d[i], strlen(d[i]));
+        if (nsel > 2 && ref < 0) defs[nd++] = find_stat("alpha-interval", 14);
+    } else {
+        defs[nd++] = find_stat("agreement", 9);
+        defs[nd++] = find_stat("cohen", 5);
+        if (nsel > 2 && ref < 0) {
+            defs[nd++] = find_stat("fleiss", 6);
+            defs[nd++] = find_stat("alpha-nominal", 13);
+        }
+    }
+    for (int i = 0; i < nd; i++)
+        if (defs[i]->ordered && !r->numeric) { ordered_error(r, defs[i]); goto out; }
+
+    /* pairs: every pair of the selected raters, or the reference with each other */
+    int any_pair = 0;
+    for (int d = 0; d < nd; d++) any_pair |= defs[d]->kind != MULTI;
+    int npairs = 0;
+    pairs = malloc(((size_t)nsel * (size_t)nsel + 1) * 2 * sizeof *pairs);
+    if (!pairs) goto out;
+    if (any_pair) {
+        for (int i = 0; i < nsel; i++)
+            for (int j = i + 1; j < nsel; j++) {
+                if (ref >= 0 && sel[i] != ref && sel[j] != ref) continue;
+                int32_t x = sel[i], y = sel[j];
+                if (ref >= 0 && y == ref) { y = x; x = ref; }
+                pairs[2 * npairs] = x;
+                pairs[2 * npairs + 1] = y;
+                npairs++;
+            }
+    }
+    for (int pairpos = 0; pairpos < npairs; pairpos++) {
+        {
+            int32_t ra = pairs[2 * pairpos], rb = pairs[2 * pairpos + 1];
+            size_t n = 0, only_a = 0, only_b = 0;
+            if (o->multilabel) {
+                s.n = 0;
+                size_t gl = 0, pl = 0;
+                free(s.goff); free(s.poff);
+                s.goff = malloc((nu + 1) * sizeof *s.goff);
+                s.poff = malloc((nu + 1) * sizeof *s.poff);
+                if (!s.goff || !s.poff) goto out;
+                s.goff[0] = s.poff[0] = 0;
+                for (size_t q = 0; q < nu; q++) {
+                    int pa = cell_at(r, units[q], ra) >= 0, pb = cell_at(r, units[q], rb) >= 0;
+                    if (!pa && !pb) continue;
+                    size_t g0 = gl, p0 = pl;
+                    int ea = label_set(r, units[q], ra, &s.ga, &gl, &gcap);
+                    int eb = label_set(r, units[q], rb, &s.pb, &pl, &pcap);
+                    if (ea == -2 || eb == -2) goto out;
+                    if (ea < 0 || eb < 0) {
+                        gl = g0; pl = p0;
+                        if (ea < 0) only_b++; else only_a++;
+                        continue;
+                    }
+                    s.n++;
+                    s.goff[s.n] = gl;
+                    s.poff[s.n] = pl;
+                }
+                n = s.n;
+            } else {
+                for (size_t q = 0; q < nu; q++) {
+                    int32_t u = units[q];
+                    int pa = code(r, cell_at(r, u, ra)) >= 0, pb = code(r, cell_at(r, u, rb)) >= 0;
+                    if (!pa && !pb) continue;
+                    int ca = code(r, filled(r, u, ra)), cb = code(r, filled(r, u, rb));
+                    if (ca < 0 || cb < 0) {
+                        if (ca < 0) only_b++; else only_a++;
+                        continue;
+                    }
+                    a[n] = ca; b[n] = cb; n++;
+                }
+            }
+            if (coverage_note(r, ra, rb, only_a, only_b) < 0) goto out;
+            for (int d = 0; d < nd; d++) {
+                int e = 0;
+                if (defs[d]->kind == PAIR) e = do_pair(r, defs[d], d, pairpos, ra, rb, a, b, n, only_a, only_b);
+                else if (defs[d]->kind == LABEL) e = do_label(r, defs[d], d, pairpos, ra, rb, &s);
+                if (e < 0) goto out;
+            }
+        }
+    }
+
+    /* all selected raters at once */
+    int any_multi = 0;
+    for (int d = 0; d < nd; d++) any_multi |= defs[d]->kind == MULTI;
+    if (any_multi) {
+        mv = malloc(((size_t)nu * (size_t)nsel + 1) * sizeof *mv);
+        moff = malloc((nu + 1) * sizeof *moff);
+        if (!mv || !moff) goto out;
+        size_t w = 0, nm = 0;
+        moff[0] = 0;
+        for (size_t q = 0; q < nu; q++) {
+            int any = 0;
+            for (int i = 0; i < nsel && !any; i++) any = code(r, cell_at(r, units[q], sel[i])) >= 0;
+            if (!any) continue;
+            for (int i = 0; i < nsel; i++) {
+                int c = code(r, filled(r, units[q], sel[i]));
+                if (c >= 0) mv[w++] = c;
+            }
+            moff[++nm] = w;
+        }
+        for (int d = 0; d < nd; d++)
+            if (defs[d]->kind == MULTI && do_multi(r, defs[d], d, nsel, mv, moff, nm) < 0) goto out;
+    }
+    rc = 0;
+out:
+    if (rc < 0 && r->status == 0) { fprintf(r->err, "kappa: out of memory\n"); r->status = 2; }
+    free(sel); free(a); free(b); free(mv); free(moff); free(pairs);
+    free(s.ga); free(s.pb); free(s.goff); free(s.poff);
+    return rc;
+}
+
+/* ---- printing ---------------------------------------------------------------- */
+
+static void fmt_num(char *buf, size_t len, double v, int digits)
+{
+    if (isnan(v)) { snprintf(buf, len, "nan"); return; }
+    if (isinf(v)) { snprintf(buf, len, v > 0 ? "inf" : "-inf"); return; }
+    snprintf(buf, len, "%.*f", digits, v);
+    if (buf[0] == '-') {   /* no "-0.000" */
+        int zero = 1;
+        for (const char *p = buf + 1; *p; p++) if (*p >= '1' && *p <= '9') zero = 0;
+        if (zero) memmove(buf, buf + 1, strlen(buf));
+    }
+}
+
+static int is_count(const struct row *w)
+{
+    return !strcmp(w->stat, "tp") || !strcmp(w->stat, "fp") || !strcmp(w->stat, "fn") ||
+           !strcmp(w->stat, "tn") || !strncmp(w->stat, "rated-", 6);
+}
+
+static void cells_of(const struct run *r, const struct row *w, char c[8][64])
+{
+    snprintf(c[0], 64, "%s", kappa_strtab_str(&r->t->groups, w->group));
+    snprintf(c[1], 64, "%s", w->stat);
+    snprintf(c[2], 64, "%s", rname(r, w->ra));
+    snprintf(c[3], 64, "%s", rname(r, w->rb));
+    if (is_count(w)) snprintf(c[4], 64, "%.0f", w->value);
+    else fmt_num(c[4], 64, w->value, r->o->digits);
+    snprintf(c[5], 64, "%zu", w->n);
+    if (w->has_ci) {
+        fmt_num(c[6], 64, w->lo, r->o->digits);
+        fmt_num(c[7], 64, w->hi, r->o->digits);
+    } else {
+        snprintf(c[6], 64, "NA");
+        snprintf(c[7], 64, "NA");
+    }
+}
+
+static const char *const HEAD[8] = { "group", "stat", "rater_a", "rater_b", "value", "n",
+                                     "ci_low", "ci_high" };
+
+static int print_rows(struct run *r, FILE *out)
+{
+    const struct kappa_opts *o = r->o;
+    if (o->format == KAPPA_FMT_JSON) {
+        cJSON *arr = cJSON_CreateArray();
+        if (!arr) return -1;
+        for (size_t i = 0; i < r->nrows; i++) {
+            const struct row *w = &r->rows[i];
+            cJSON *obj = cJSON_CreateObject();
+            if (!obj) { cJSON_Delete(arr); return -1; }
+            cJSON_AddItemToArray(arr, obj);
+            cJSON_AddStringToObject(obj, "group", kappa_strtab_str(&r->t->groups, w->group));
+            cJSON_AddStringToObject(obj, "stat", w->stat);
+            cJSON_AddStringToObject(obj, "rater_a", rname(r, w->ra));
+            cJSON_AddStringToObject(obj, "rater_b", rname(r, w->rb));
+            if (isfinite(w->value)) cJSON_AddNumberToObject(obj, "value", w->value);
+            else cJSON_AddNullToObject(obj, "value");
+            cJSON_AddNumberToObject(obj, "n", (double)w->n);
+            if (w->has_ci && isfinite(w->lo)) cJSON_AddNumberToObject(obj, "ci_low", w->lo);
+            else cJSON_AddNullToObject(obj, "ci_low");
+            if (w->has_ci && isfinite(w->hi)) cJSON_AddNumberToObject(obj, "ci_high", w->hi);
+            else cJSON_AddNullToObject(obj, "ci_high");
+        }
+        char *s = cJSON_Print(arr);
+        cJSON_Delete(arr);
+        if (!s) return -1;
+        fputs(s, out);
+        fputc('\n', out);
+        cJSON_free(s);
+        return 0;
+    }
+    char c[8][64];
+    if (o->format == KAPPA_FMT_TSV) {
+        fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", HEAD[0], HEAD[1], HEAD[2], HEAD[3],
+                HEAD[4], HEAD[5], HEAD[6], HEAD[7]);
+        for (size_t i = 0; i < r->nrows; i++) {
+            cells_of(r, &r->rows[i], c);
+            fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c[0], c[1], c[2], c[3], c[4],
+                    c[5], c[6], c[7]);
+        }
+        return 0;
+    }
+    /* table: aligned columns, text left, numbers right; no CI columns unless asked */
+    int ncol = o->ci > 0 ? 8 : 6;
+    size_t wd[8];
+    for (int j = 0; j < 8; j++) wd[j] = strlen(HEAD[j]);
+    for (size_t i = 0; i < r->nrows; i++) {
+        cells_of(r, &r->rows[i], c);
+        for (int j = 0; j < 8; j++) if (strlen(c[j]) > wd[j]) wd[j] = strlen(c[j]);
+    }
+    for (int j = 0; j < ncol; j++)
+        fprintf(out, j < 4 ? "%-*s%s" : "%*s%s", (int)wd[j], HEAD[j], j + 1 < ncol ? "  " : "\n");
+    for (size_t i = 0; i < r->nrows; i++) {
+        cells_of(r, &r->rows[i], c);
+        for (int j = 0; j < ncol; j++)
+            fprintf(out, j < 4 ? "%-*s%s" : "%*s%s", (int)wd[j], c[j], j + 1 < ncol ? "  " : "\n");
+    }
+    return 0;
+}
+
+static int cmp_row(const void *x, const void *y)
+{
+    const struct row *a = x, *b = y;
+    if (a->group != b->group) return a->group < b->group ? -1 : 1;
+    if (a->statpos != b->statpos) return a->statpos < b->statpos ? -1 : 1;
+    if (a->pairpos != b->pairpos) return a->pairpos < b->pairpos ? -1 : 1;
+    return (a->sub > b->sub) - (a->sub < b->sub);
+}
+
+/* ---- the run --------------------------------------------------------------- */
+
+static int32_t rater_id(struct run *r, const char *name, size_t len, const char *opt)
+{
+    int32_t id = kappa_strtab_find(&r->t->raters, name, len);
+    if (id < 0) {
+        fprintf(r->err, "kappa: %s: no rater '%.*s' in the input; raters are:", opt, (int)len, name);
+        for (int32_t i = 0; i < r->t->raters.n && i < 50; i++)
+            fprintf(r->err, " %s", kappa_strtab_str(&r->t->raters, i));
+        if (r->t->raters.n > 50) fprintf(r->err, " ...");
+        fputc('\n', r->err);
+    }
+    return id;
+}
+
+int kappa_run(kappa_table *t, const struct kappa_opts *o, FILE *out, FILE *err)
+{
+    struct run r = { 0 };
+    r.t = t; r.o = o; r.err = err;
+    r.fill_missing = r.fill_unrated = -1;
+    int32_t *sel = NULL, *gstart = NULL, *gunits = NULL;
+    int nsel = 0;
+    int32_t ref = -1;
+
+    if (t->nerrors) return 2;
+    if (t->nrows == 0) {
+        fprintf(err, "kappa: no ratings in the input\n");
+        return 2;
+    }
+    if (o->missing && kappa_table_value(t, o->missing) < 0) goto oom;
+    if (o->unrated && kappa_table_value(t, o->unrated) < 0) goto oom;
+    if (kappa_table_cells(t, o->missing || o->unrated, err) < 0) { r.status = 2; goto done; }
+    if (o->missing) r.fill_missing = kappa_strtab_find(&t->values, o->missing, strlen(o->missing));
+    if (o->unrated) r.fill_unrated = kappa_strtab_find(&t->values, o->unrated, strlen(o->unrated));
+    r.none_value = kappa_strtab_find(&t->values, "none", 4);
+
+    if (o->raters) {
+        sel = malloc(((size_t)t->raters.n + 1) * sizeof *sel);
+        if (!sel) goto oom;
+        const char *p = o->raters;
+        for (;;) {
+            const char *e = strchr(p, ',');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            if (len) {
+                int32_t id = rater_id(&r, p, len, "--raters");
+                if (id < 0) { r.status = 2; goto done; }
+                int dup = 0;
+                for (int i = 0; i < nsel; i++) dup |= sel[i] == id;
+                if (!dup) sel[nsel++] = id;
+            }
+            if (!e) break;
+            p = e + 1;
+        }
+        if (nsel < 2 && !o->reference) {
+            fprintf(err, "kappa: --raters names fewer than two raters\n");
+            r.status = 2;
+            goto done;
+        }
+    }
+    if (o->reference) {
+        ref = rater_id(&r, o->reference, strlen(o->reference), "--reference");
+        if (ref < 0) { r.status = 2; goto done; }
+        if (sel) {
+            int in = 0;
+            for (int i = 0; i < nsel; i++) in |= sel[i] == ref;
+            if (!in) {
+                memmove(sel + 1, sel, (size_t)nsel * sizeof *sel);
+                sel[0] = ref;
+                nsel++;
+            }
+        }
+    }
+
+    r.code_of = malloc(((size_t)t->values.n + 1) * sizeof *r.code_of);
+    gstart = calloc((size_t)t->groups.n + 1, sizeof *gstart);
+    gunits = malloc(((size_t)t->nunits + 1) * sizeof *gunits);
+    if (!r.code_of || !gstart || !gunits) goto oom;
+    for (int32_t u = 0; u < t->nunits; u++) gstart[t->u_group[u] + 1]++;
+    for (int32_t g = 0; g < t->groups.n; g++) gstart[g + 1] += gstart[g];
+    {
+        int32_t *fill = malloc(((size_t)t->groups.n + 1) * sizeof *fill);
+        if (!fill) goto oom;
+        memcpy(fill, gstart, (size_t)t->groups.n * sizeof *fill);
+        for (int32_t u = 0; u < t->nunits; u++) gunits[fill[t->u_group[u]]++] = u;
+        free(fill);
+    }
+    for (int32_t g = 0; g < t->groups.n; g++) {
+        r.g = g;
+        if (run_group(&r, gunits + gstart[g], (size_t)(gstart[g + 1] - gstart[g]), sel, nsel, ref) < 0)
+            goto done;
+    }
+    if (r.nrows) qsort(r.rows, r.nrows, sizeof *r.rows, cmp_row);
+    print_coverage(&r);
+    if (print_rows(&r, out) < 0) goto oom;
+    if (fflush(out) != 0 || ferror(out)) {
+        fprintf(err, "kappa: write error\n");
+        r.status = 2;
+    }
+    goto done;
+oom:
+    fprintf(err, "kappa: out of memory\n");
+    r.status = 2;
+done:
+    for (size_t i = 0; i < r.nrows; i++) free(r.rows[i].stat);
+    free(r.rows); free(r.cov); free(r.code_of); free(r.levels); free(sel); free(gstart); free(gunits);
+    return r.status;
+}

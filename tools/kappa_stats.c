@@ -1,0 +1,475 @@
+/* kappa_stats.c — see kappa_stats.h.  Formulas are documented in man/kappa.1. */
+#include "tools/kappa_stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- categorical pairs ------------------------------------------------ */
+
+double kappa_agreement(const int *a, const int *b, size_t n)
+{
+    if (n == 0) return NAN;
+    size_t same = 0;
+    for (size_t i = 0; i < n; i++) same += a[i] == b[i];
+    return (double)same / (double)n;
+}
+
+/* Marginal counts of a and b; returns 0 on allocation failure. */
+static int margins(const int *a, const int *b, size_t n, int k, double **ra, double **rb)
+{
+    *ra = calloc((size_t)k, sizeof **ra);
+    *rb = calloc((size_t)k, sizeof **rb);
+    if (!*ra || !*rb) { free(*ra); free(*rb); *ra = *rb = NULL; return 0; }
+    for (size_t i = 0; i < n; i++) { (*ra)[a[i]] += 1; (*rb)[b[i]] += 1; }
+    return 1;
+}
+
+static double weight_of(int i, int j, int k, int weight)
+{
+    if (i == j) return 0;
+    double d = (double)(i > j ? i - j : j - i);
+    double s = k > 1 ? (double)(k - 1) : 1;
+    if (weight == KAPPA_W_LINEAR) return d / s;
+    if (weight == KAPPA_W_QUADRATIC) return (d / s) * (d / s);
+    return 1;
+}
+
+double kappa_cohen(const int *a, const int *b, size_t n, int k, int weight)
+{
+    if (n == 0 || k <= 0) return NAN;
+    double *ra, *rb;
+    if (!margins(a, b, n, k, &ra, &rb)) return NAN;
+    double nn = (double)n;
+    double obs = 0, exp = 0;   /* weighted disagreement, observed and expected */
+    for (size_t i = 0; i < n; i++) obs += weight_of(a[i], b[i], k, weight);
+    obs /= nn;
+    if (weight == KAPPA_W_NONE) {
+        double pe = 0;
+        for (int c = 0; c < k; c++) pe += ra[c] * rb[c];
+        exp = 1 - pe / (nn * nn);
+    } else if (k <= 2048) {
+        for (int i = 0; i < k; i++) {
+            if (ra[i] == 0) continue;
+            for (int j = 0; j < k; j++)
+                if (rb[j] != 0) exp += weight_of(i, j, k, weight) * ra[i] * rb[j];
+        }
+        exp /= nn * nn;
+    } else {
+        /* Closed forms in O(k) for many categories. */
+        double s = (double)(k - 1);
+        if (weight == KAPPA_W_QUADRATIC) {
+            double ma = 0, mb = 0, va = 0, vb = 0;
+            for (int c = 0; c < k; c++) { ma += c * ra[c]; mb += c * rb[c]; }
+            ma /= nn; mb /= nn;
+            for (int c = 0; c < k; c++) {
+                va += ra[c] * (c - ma) * (c - ma);
+                vb += rb[c] * (c - mb) * (c - mb);
+            }
+            exp = (va / nn + vb / nn + (ma - mb) * (ma - mb)) / (s * s);
+        } else {
+            /* sum_i ra_i sum_j |i-j| rb_j with prefix sums of rb. */
+            double cnt = 0, mom = 0, tot = 0, tmom = 0;
+            for (int j = 0; j < k; j++) { tot += rb[j]; tmom += j * rb[j]; }
+            for (int i = 0; i < k; i++) {
+                /* cnt, mom: count and first moment of rb over j < i */
+                double below = i * cnt - mom;
+                double above = (tmom - mom - i * rb[i]) - i * (tot - cnt - rb[i]);
+                exp += ra[i] * (below + above);
+                cnt += rb[i]; mom += i * rb[i];
+            }
+            exp /= nn * nn * s;
+        }
+    }
+    free(ra); free(rb);
+    if (exp == 0) return NAN;
+    return 1 - obs / exp;
+}
+
+double kappa_scott(const int *a, const int *b, size_t n, int k)
+{
+    if (n == 0 || k <= 0) return NAN;
+    double *ra, *rb;
+    if (!margins(a, b, n, k, &ra, &rb)) return NAN;
+    double nn = (double)n, pe = 0;
+    for (int c = 0; c < k; c++) {
+        double p = (ra[c] + rb[c]) / (2 * nn);
+        pe += p * p;
+    }
+    free(ra); free(rb);
+    double po = kappa_agreement(a, b, n);
+    if (pe >= 1) return NAN;
+    return (po - pe) / (1 - pe);
+}
+
+/* ---- Fleiss ------------------------------------------------------------ */
+
+double kappa_fleiss(const int *counts, size_t nunits, int k)
+{
+    if (k <= 0) return NAN;
+    double *p = calloc((size_t)k, sizeof *p);
+    if (!p) return NAN;
+    double pbar = 0, total = 0;
+    size_t used = 0;
+    for (size_t i = 0; i < nunits; i++) {
+        const int *row = counts + i * (size_t)k;
+        double m = 0, agree = 0;
+        for (int j = 0; j < k; j++) m += row[j];
+        if (m < 2) continue;
+        for (int j = 0; j < k; j++) {
+            agree += (double)row[j] * (row[j] - 1);
+            p[j] += row[j];
+        }
+        pbar += agree / (m * (m - 1));
+        total += m;
+        used++;
+    }
+    if (used == 0) { free(p); return NAN; }
+    pbar /= (double)used;
+    double pe = 0;
+    for (int j = 0; j < k; j++) { double q = p[j] / total; pe += q * q; }
+    free(p);
+    if (pe >= 1) return NAN;
+    return (pbar - pe) / (1 - pe);
+}
+
+/* ---- Krippendorff's alpha ---------------------------------------------- */
+
+static int cmp_int(const void *x, const void *y)
+{
+    int a = *(const int *)x, b = *(const int *)y;
+    return (a > b) - (a < b);
+}
+
+static void sort_small(int *v, size_t m)
+{
+    if (m > 32) { qsort(v, m, sizeof *v, cmp_int); return; }
+    for (size_t i = 1; i < m; i++) {
+        int x = v[i];
+        size_t j = i;
+        while (j > 0 && v[j - 1] > x) { v[j] = v[j - 1]; j--; }
+        v[j] = x;
+    }
+}
+
+/* Squared metric difference between codes c <= d.  cum[c] = sum of n_g for
+ * g < c (ordinal only). */
+static double delta2(int c, int d, int metric, const double *levels,
+                     const double *nc, const double *cum)
+{
+    if (c == d) return 0;
+    switch (metric) {
+    case KAPPA_M_NOMINAL: return 1;
+    case KAPPA_M_INTERVAL: { double x = levels[c] - levels[d]; return x * x; }
+    case KAPPA_M_RATIO: {
+        double s = levels[c] + levels[d];
+        if (s == 0) return 0;
+        double x = (levels[c] - levels[d]) / s;
+        return x * x;
+    }
+    default: {
+        if (c > d) { int t = c; c = d; d = t; }
+        double x = (cum[d] + nc[d]) - cum[c] - (nc[c] + nc[d]) / 2;
+        return x * x;
+    }
+    }
+}
+
+double kappa_alpha(const int *v, const size_t *off, size_t nunits, int k,
+                   const double *levels, int metric, size_t *npairable)
+{
+    if (npairable) *npairable = 0;
+    if (k <= 0) return NAN;
+    double *nc = calloc((size_t)k, sizeof *nc);
+    double *cum = calloc((size_t)k, sizeof *cum);
+    size_t maxm = 0;
+    for (size_t u = 0; u < nunits; u++)
+        if (off[u + 1] - off[u] > maxm) maxm = off[u + 1] - off[u];
+    int *buf = malloc((maxm ? maxm : 1) * sizeof *buf);
+    if (!nc || !cum || !buf) { free(nc); free(cum); free(buf); return NAN; }
+    double n = 0;
+    for (size_t u = 0; u < nunits; u++) {
+        size_t m = off[u + 1] - off[u];
+        if (m < 2) continue;
+        for (size_t i = off[u]; i < off[u + 1]; i++) nc[v[i]] += 1;
+        n += (double)m;
+    }
+    if (npairable) *npairable = (size_t)n;
+    double acc = 0;
+    for (int c = 0; c < k; c++) { cum[c] = acc; acc += nc[c]; }
+
+    /* Observed: sum over units of (1/(m-1)) sum_{i != j} delta2. */
+    double dobs = 0;
+    for (size_t u = 0; u < nunits; u++) {
+        size_t m = off[u + 1] - off[u];
+        if (m < 2) continue;
+        const int *x = v + off[u];
+        double s = 0;
+        if (metric == KAPPA_M_INTERVAL) {
+            double mean = 0;
+            for (size_t i = 0; i < m; i++) mean += levels[x[i]];
+            mean /= (double)m;
+            for (size_t i = 0; i < m; i++) {
+                double d = levels[x[i]] - mean;
+                s += d * d;
+            }
+            s *= 2 * (double)m;
+        } else {
+            memcpy(buf, x, m * sizeof *buf);
+            sort_small(buf, m);
+            if (metric == KAPPA_M_NOMINAL) {
+                double sq = 0;
+                for (size_t i = 0; i < m;) {
+                    size_t j = i;
+                    while (j < m && buf[j] == buf[i]) j++;
+                    sq += (double)(j - i) * (double)(j - i);
+                    i = j;
+                }
+                s = (double)m * (double)m - sq;
+            } else {
+                /* distinct (code, count) runs, then pairs of runs */
+                for (size_t i = 0; i < m;) {
+                    size_t j = i;
+                    while (j < m && buf[j] == buf[i]) j++;
+                    for (size_t p = j; p < m;) {
+                        size_t q = p;
+                        while (q < m && buf[q] == buf[p]) q++;
+                        s += 2 * (double)(j - i) * (double)(q - p) *
+                             delta2(buf[i], buf[p], metric, levels, nc, cum);
+                        p = q;
+                    }
+                    i = j;
+                }
+            }
+        }
+        dobs += s / (double)(m - 1);
+    }
+
+    /* Expected: sum_c sum_d n_c n_d delta2(c, d). */
+    double dexp = 0;
+    if (metric == KAPPA_M_NOMINAL) {
+        double sq = 0;
+        for (int c = 0; c < k; c++) sq += nc[c] * nc[c];
+        dexp = n * n - sq;
+    } else if (metric == KAPPA_M_INTERVAL) {
+        double mean = 0;
+        for (int c = 0; c < k; c++) mean += nc[c] * levels[c];
+        mean = n > 0 ? mean / n : 0;
+        for (int c = 0; c < k; c++) {
+            double d = levels[c] - mean;
+            dexp += nc[c] * d * d;
+        }
+        dexp *= 2 * n;
+    } else {
+        for (int c = 0; c < k; c++) {
+            if (nc[c] == 0) continue;
+            for (int d = c + 1; d < k; d++)
+                if (nc[d] != 0)
+                    dexp += 2 * nc[c] * nc[d] * delta2(c, d, metric, levels, nc, cum);
+        }
+    }
+    free(nc); free(cum); free(buf);
+    if (n < 2 || dexp == 0) return NAN;
+    return 1 - (n - 1) * dobs / dexp;
+}
+
+/* ---- numeric pairs ----------------------------------------------------- */
+
+void kappa_ranks(const int *code, size_t n, int k, double *rank_out)
+{
+    double *cnt = calloc((size_t)(k > 0 ? k : 1), sizeof *cnt);
+    if (!cnt) { for (size_t i = 0; i < n; i++) rank_out[i] = NAN; return; }
+    for (size_t i = 0; i < n; i++) cnt[code[i]] += 1;
+    double below = 0;
+    for (int c = 0; c < k; c++) {
+        double t = cnt[c];
+        cnt[c] = below + (t + 1) / 2;   /* average rank of code c */
+        below += t;
+    }
+    for (size_t i = 0; i < n; i++) rank_out[i] = cnt[code[i]];
+    free(cnt);
+}
+
+double kappa_pearson(const double *x, const double *y, size_t n)
+{
+    if (n < 2) return NAN;
+    double mx = 0, my = 0;
+    for (size_t i = 0; i < n; i++) { mx += x[i]; my += y[i]; }
+    mx /= (double)n; my /= (double)n;
+    double sxx = 0, syy = 0, sxy = 0;
+    for (size_t i = 0; i < n; i++) {
+        double dx = x[i] - mx, dy = y[i] - my;
+        sxx += dx * dx; syy += dy * dy; sxy += dx * dy;
+    }
+    if (sxx == 0 || syy == 0) return NAN;
+    double r = sxy / sqrt(sxx * syy);
+    if (r > 1) r = 1;
+    if (r < -1) r = -1;
+    return r;
+}
+
+double kappa_spearman(const int *a, const int *b, size_t n, int ka, int kb)
+{
+    if (n < 2) return NAN;
+    double *ra = malloc(n * sizeof *ra), *rb = malloc(n * sizeof *rb);
+    double r = NAN;
+    if (ra && rb) {
+        kappa_ranks(a, n, ka, ra);
+        kappa_ranks(b, n, kb, rb);
+        r = kappa_pearson(ra, rb, n);
+    }
+    free(ra); free(rb);
+    return r;
+}
+
+static double ties_of(const uint64_t *cnt, int k)
+{
+    double t = 0;
+    for (int c = 0; c < k; c++) t += (double)cnt[c] * ((double)cnt[c] - 1) / 2;
+    return t;
+}
+
+double kappa_kendall(const int *a, const int *b, size_t n, int ka, int kb)
+{
+    if (n < 2 || ka <= 0 || kb <= 0) return NAN;
+    uint64_t *ca = calloc((size_t)ka + 1, sizeof *ca);
+    uint64_t *cb = calloc((size_t)kb + 1, sizeof *cb);
+    size_t *ord = malloc(n * sizeof *ord), *tmp = malloc(n * sizeof *tmp);
+    uint64_t *fen = calloc((size_t)kb + 1, sizeof *fen);
+    double tau = NAN;
+    if (!ca || !cb || !ord || !tmp || !fen) goto out;
+    /* Order units by (a, b): counting sort by b, then stable by a. */
+    for (size_t i = 0; i < n; i++) { ca[a[i] + 1]++; cb[b[i] + 1]++; }
+    for (int c = 0; c < kb; c++) cb[c + 1] += cb[c];
+    for (int c = 0; c < ka; c++) ca[c + 1] += ca[c];
+    for (size_t i = 0; i < n; i++) tmp[cb[b[i]]++] = i;
+    for (size_t i = 0; i < n; i++) { size_t u = tmp[i]; ord[ca[a[u]]++] = u; }
+    /* Joint ties and discordant pairs (strict inversions of b). */
+    double joint = 0, disc = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && a[ord[j]] == a[ord[i]] && b[ord[j]] == b[ord[i]]) j++;
+        joint += (double)(j - i) * ((double)(j - i) - 1) / 2;
+        i = j;
+    }
+    uint64_t seen = 0;
+    for (size_t i = 0; i < n; i++) {
+        int y = b[ord[i]];
+        uint64_t le = 0;   /* earlier elements with b <= y */
+        for (int p = y + 1; p > 0; p -= p & -p) le += fen[p];
+        disc += (double)(seen - le);
+        for (int p = y + 1; p <= kb; p += p & -p) fen[p]++;
+        seen++;
+    }
+    /* Counts per code again for tie totals. */
+    memset(ca, 0, ((size_t)ka + 1) * sizeof *ca);
+    memset(cb, 0, ((size_t)kb + 1) * sizeof *cb);
+    for (size_t i = 0; i < n; i++) { ca[a[i]]++; cb[b[i]]++; }
+    double n0 = (double)n * ((double)n - 1) / 2;
+    double n1 = ties_of(ca, ka), n2 = ties_of(cb, kb);
+    double den = sqrt((n0 - n1) * (n0 - n2));
+    if (den > 0) {
+        tau = (n0 - n1 - n2 + joint - 2 * disc) / den;
+        if (tau > 1) tau = 1;
+        if (tau < -1) tau = -1;
+    }
+out:
+    free(ca); free(cb); free(ord); free(tmp); free(fen);
+    return tau;
+}
+
+double kappa_mae(const double *x, const double *y, size_t n)
+{
+    if (n == 0) return NAN;
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += fabs(x[i] - y[i]);
+    return s / (double)n;
+}
+
+double kappa_rmse(const double *x, const double *y, size_t n)
+{
+    if (n == 0) return NAN;
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += (x[i] - y[i]) * (x[i] - y[i]);
+    return sqrt(s / (double)n);
+}
+
+/* ---- binary grading ---------------------------------------------------- */
+
+void kappa_confusion_count(const int *a, const int *b, size_t n, int pos,
+                           struct kappa_confusion *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < n; i++) {
+        int ga = a[i] == pos, gb = b[i] == pos;
+        if (ga && gb) c->tp++;
+        else if (gb) c->fp++;
+        else if (ga) c->fn++;
+        else c->tn++;
+    }
+}
+
+static double ratio(double x, double y) { return y > 0 ? x / y : NAN; }
+
+double kappa_bin_accuracy(const struct kappa_confusion *c)
+{
+    return ratio((double)(c->tp + c->tn), (double)(c->tp + c->tn + c->fp + c->fn));
+}
+double kappa_bin_precision(const struct kappa_confusion *c)
+{
+    return ratio((double)c->tp, (double)(c->tp + c->fp));
+}
+double kappa_bin_recall(const struct kappa_confusion *c)
+{
+    return ratio((double)c->tp, (double)(c->tp + c->fn));
+}
+double kappa_bin_f1(const struct kappa_confusion *c)
+{
+    return ratio(2.0 * (double)c->tp, 2.0 * (double)c->tp + (double)(c->fp + c->fn));
+}
+double kappa_bin_fnr(const struct kappa_confusion *c)
+{
+    return ratio((double)c->fn, (double)(c->tp + c->fn));
+}
+double kappa_bin_fpr(const struct kappa_confusion *c)
+{
+    return ratio((double)c->fp, (double)(c->fp + c->tn));
+}
+double kappa_bin_mcc(const struct kappa_confusion *c)
+{
+    double tp = (double)c->tp, tn = (double)c->tn, fp = (double)c->fp, fn = (double)c->fn;
+    double den = sqrt(tp + fp) * sqrt(tp + fn) * sqrt(tn + fp) * sqrt(tn + fn);
+    return ratio(tp * tn - fp * fn, den);
+}
+double kappa_bin_macro_f1(const struct kappa_confusion *c)
+{
+    struct kappa_confusion neg = { c->tn, c->fn, c->fp, c->tp };
+    return (kappa_bin_f1(c) + kappa_bin_f1(&neg)) / 2;
+}
+
+/* ---- bootstrap helpers ------------------------------------------------- */
+
+double kappa_quantile(const double *sorted, size_t n, double p)
+{
+    if (n == 0) return NAN;
+    double h = (double)(n - 1) * p;
+    size_t lo = (size_t)floor(h);
+    if (lo >= n - 1) return sorted[n - 1];
+    return sorted[lo] + (h - (double)lo) * (sorted[lo + 1] - sorted[lo]);
+}
+
+uint64_t kappa_rand_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+uint64_t kappa_rand_below(uint64_t *state, uint64_t n)
+{
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t x;
+    do x = kappa_rand_next(state); while (x >= limit);
+    return x % n;
+}

@@ -1,0 +1,72 @@
+/* kappa_stats.h — the statistics of kappa(1) on coded data.
+ *
+ * Pure functions: no I/O, no global state, no allocation visible to the caller.
+ * Data arrive coded: a category or level is an int code 0..k-1 (for ordered
+ * data, codes are in increasing order of value and levels[code] is the value).
+ * Every function returns NAN when the statistic is undefined for its input
+ * (n too small, one category only, zero variance); callers report why.
+ */
+#ifndef KAPPA_STATS_H
+#define KAPPA_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum kappa_weight { KAPPA_W_NONE = 0, KAPPA_W_LINEAR = 1, KAPPA_W_QUADRATIC = 2 };
+enum kappa_metric {
+    KAPPA_M_NOMINAL = 0, KAPPA_M_ORDINAL = 1, KAPPA_M_INTERVAL = 2, KAPPA_M_RATIO = 3
+};
+
+/* Pairs of ratings a[i], b[i] of n units, codes in 0..k-1. */
+double kappa_agreement(const int *a, const int *b, size_t n);
+/* Cohen's kappa; weight: KAPPA_W_*; weights use code distance |i-j|/(k-1). */
+double kappa_cohen(const int *a, const int *b, size_t n, int k, int weight);
+/* Scott's pi. */
+double kappa_scott(const int *a, const int *b, size_t n, int k);
+
+/* Fleiss' kappa from a count matrix: counts[i*k+j] raters put unit i in
+ * category j; every row should have the same sum m >= 2 (rows with a sum < 2
+ * are ignored; unequal sums use the per-row generalisation). */
+double kappa_fleiss(const int *counts, size_t nunits, int k);
+
+/* Krippendorff's alpha.  Unit u holds the codes v[off[u] .. off[u+1]-1]
+ * (missing values are simply absent).  levels[c] is the numeric value of code
+ * c (needed for interval and ratio; codes must be sorted by value for
+ * ordinal).  *npairable (may be NULL) receives the number of pairable values. */
+double kappa_alpha(const int *v, const size_t *off, size_t nunits, int k,
+                   const double *levels, int metric, size_t *npairable);
+
+/* Average ranks (1-based, ties get the mean rank) of ordered codes. */
+void kappa_ranks(const int *code, size_t n, int k, double *rank_out);
+double kappa_pearson(const double *x, const double *y, size_t n);
+/* Spearman's rho of ordered codes (average ranks for ties). */
+double kappa_spearman(const int *a, const int *b, size_t n, int ka, int kb);
+/* Kendall's tau-b of ordered codes, O(n log k). */
+double kappa_kendall(const int *a, const int *b, size_t n, int ka, int kb);
+double kappa_mae(const double *x, const double *y, size_t n);
+double kappa_rmse(const double *x, const double *y, size_t n);
+
+/* Binary grading: a is the reference, b the prediction; code pos is the
+ * positive class, every other code is negative. */
+struct kappa_confusion { uint64_t tp, fp, fn, tn; };
+void kappa_confusion_count(const int *a, const int *b, size_t n, int pos,
+                           struct kappa_confusion *c);
+double kappa_bin_accuracy(const struct kappa_confusion *c);
+double kappa_bin_precision(const struct kappa_confusion *c);
+double kappa_bin_recall(const struct kappa_confusion *c);
+double kappa_bin_f1(const struct kappa_confusion *c);
+double kappa_bin_fnr(const struct kappa_confusion *c);
+double kappa_bin_fpr(const struct kappa_confusion *c);
+double kappa_bin_mcc(const struct kappa_confusion *c);
+/* Mean of the F1 of the positive and of the negative class. */
+double kappa_bin_macro_f1(const struct kappa_confusion *c);
+
+/* Type-7 (linear interpolation) quantile of sorted x[0..n-1], 0 <= p <= 1. */
+double kappa_quantile(const double *sorted, size_t n, double p);
+
+/* splitmix64 random stream: reproducible on every platform. */
+uint64_t kappa_rand_next(uint64_t *state);
+/* Uniform integer in [0, n), n > 0, without modulo bias. */
+uint64_t kappa_rand_below(uint64_t *state, uint64_t n);
+
+#endif
