@@ -7,7 +7,8 @@
  *   diagram ID key=val...               starts a record (ID: no spaces; src=FILE)
  *   unit pt                             coordinates are TeX points, y up
  *   bbox X1 Y1 X2 Y2                    ink extent of what is visibly drawn (after clips)
- *   clip rect X1 Y1 X2 Y2  [attrs] @L   a clip region (rect, poly or ellipse)
+ *   clip rect X1 Y1 X2 Y2  [attrs] @L   a clip region: "clip" + a rect, poly or
+ *                                       ellipse record (clip poly closed X Y ...)
  *   poly open|closed X Y X Y ... [attrs] @L     polyline / polygon (>= 2 points)
  *   rect X1 Y1 X2 Y2 [attrs] @L         axis-aligned rectangle (after transform)
  *   ellipse CX CY AX AY BX BY [attrs] @L     ellipse: C + A cos t + B sin t

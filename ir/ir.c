@@ -1,0 +1,460 @@
+/* ir.c — the IR library's data structures: construction, attributes,
+ * copying, number parsing and element extents. The reader is in ir_read.c,
+ * the writer in ir_write.c; the contract is ir/ir.h. */
+#include "ir/ir.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- allocation ------------------------------------------------------- */
+
+static void oom(void)
+{
+    fputs("diagramir: out of memory\n", stderr);
+    abort();
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) oom();
+    return q;
+}
+
+static char *xstrdup(const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *p = xrealloc(NULL, n);
+    memcpy(p, s, n);
+    return p;
+}
+
+/* --- kinds ------------------------------------------------------------- */
+
+static const char *const kind_names[] = {
+    [IR_POLY] = "poly",         [IR_RECT] = "rect",     [IR_ELLIPSE] = "ellipse",
+    [IR_ARC] = "arc",           [IR_CURVE] = "curve",   [IR_TEXT] = "text",
+    [IR_CLIP] = "clip",         [IR_UNPARSED] = "unparsed",
+    [IR_VERTEX] = "vertex",     [IR_EDGE] = "edge",     [IR_COORD] = "coord",
+    [IR_OTHER] = "other",
+};
+
+const char *ir_kind_name(ir_kind k)
+{
+    if ((unsigned)k < sizeof kind_names / sizeof kind_names[0] && kind_names[k])
+        return kind_names[k];
+    return "?";
+}
+
+int ir_kind_from_name(const char *name, ir_kind *out)
+{
+    for (unsigned k = 0; k < sizeof kind_names / sizeof kind_names[0]; k++) {
+        if (k == IR_OTHER) continue;
+        if (kind_names[k] && strcmp(kind_names[k], name) == 0) {
+            *out = (ir_kind)k;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* --- diagrams and elements --------------------------------------------- */
+
+ir_diagram *ir_diagram_new(const char *id)
+{
+    ir_diagram *d = xrealloc(NULL, sizeof *d);
+    memset(d, 0, sizeof *d);
+    d->id = xstrdup(id ? id : "");
+    d->unit = xstrdup("pt");
+    return d;
+}
+
+static void free_attrs(ir_attr *a, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(a[i].key);
+        free(a[i].val);
+    }
+    free(a);
+}
+
+void ir_elem_clear(ir_elem *e)
+{
+    if (!e) return;
+    free(e->pts);
+    free(e->str);
+    free(e->name);
+    free(e->raw);
+    free_attrs(e->attrs, e->nattrs);
+    memset(e, 0, sizeof *e);
+}
+
+void ir_diagram_free(ir_diagram *d)
+{
+    if (!d) return;
+    for (size_t i = 0; i < d->nelems; i++) ir_elem_clear(&d->elems[i]);
+    free(d->elems);
+    free_attrs(d->attrs, d->nattrs);
+    free(d->id);
+    free(d->unit);
+    free(d);
+}
+
+ir_elem *ir_add(ir_diagram *d, ir_kind kind)
+{
+    if (d->nelems == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 16;
+        if (cap > SIZE_MAX / sizeof *d->elems) oom();
+        d->elems = xrealloc(d->elems, cap * sizeof *d->elems);
+        d->cap = cap;
+    }
+    ir_elem *e = &d->elems[d->nelems++];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    return e;
+}
+
+void ir_elem_set_pts(ir_elem *e, const ir_pt *pts, size_t n)
+{
+    free(e->pts);
+    e->pts = NULL;
+    e->npts = 0;
+    if (n == 0) return;
+    if (n > SIZE_MAX / sizeof *pts) oom();
+    e->pts = xrealloc(NULL, n * sizeof *pts);
+    memcpy(e->pts, pts, n * sizeof *pts);
+    e->npts = n;
+}
+
+static void copy_attrs(ir_attr **dst, size_t *ndst, const ir_attr *src, size_t n)
+{
+    *dst = NULL;
+    *ndst = 0;
+    if (n == 0) return;
+    *dst = xrealloc(NULL, n * sizeof **dst);
+    for (size_t i = 0; i < n; i++) {
+        (*dst)[i].key = xstrdup(src[i].key);
+        (*dst)[i].val = xstrdup(src[i].val);
+    }
+    *ndst = n;
+}
+
+void ir_elem_copy(ir_elem *dst, const ir_elem *src)
+{
+    *dst = *src;
+    dst->pts = NULL;
+    dst->npts = 0;
+    ir_elem_set_pts(dst, src->pts, src->npts);
+    dst->str = xstrdup(src->str);
+    dst->name = xstrdup(src->name);
+    dst->raw = xstrdup(src->raw);
+    copy_attrs(&dst->attrs, &dst->nattrs, src->attrs, src->nattrs);
+}
+
+ir_elem *ir_add_copy(ir_diagram *d, const ir_elem *src)
+{
+    /* src may point into d->elems, which ir_add may move: copy it first. */
+    ir_elem tmp;
+    ir_elem_copy(&tmp, src);
+    ir_elem *e = ir_add(d, src->kind);
+    *e = tmp;
+    return e;
+}
+
+/* --- attributes -------------------------------------------------------- */
+
+void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val)
+{
+    for (size_t i = 0; i < *n; i++) {
+        if (strcmp((*attrs)[i].key, key) != 0) continue;
+        if (!val) {  /* remove, keeping the order of the others */
+            free((*attrs)[i].key);
+            free((*attrs)[i].val);
+            memmove(&(*attrs)[i], &(*attrs)[i + 1], (*n - i - 1) * sizeof **attrs);
+            (*n)--;
+            return;
+        }
+        char *v = xstrdup(val);
+        free((*attrs)[i].val);
+        (*attrs)[i].val = v;
+        return;
+    }
+    if (!val) return;
+    *attrs = xrealloc(*attrs, (*n + 1) * sizeof **attrs);
+    (*attrs)[*n].key = xstrdup(key);
+    (*attrs)[*n].val = xstrdup(val);
+    (*n)++;
+}
+
+void ir_elem_set(ir_elem *e, const char *key, const char *val)
+{
+    ir_set_attr(&e->attrs, &e->nattrs, key, val);
+}
+
+void ir_elem_setf(ir_elem *e, const char *key, const char *fmt, ...)
+{
+    char small[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0) n = 0, small[0] = '\0';
+    if ((size_t)n < sizeof small) {
+        ir_elem_set(e, key, small);
+        return;
+    }
+    char *big = xrealloc(NULL, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    ir_elem_set(e, key, big);
+    free(big);
+}
+
+const char *ir_get_attr(const ir_attr *attrs, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(attrs[i].key, key) == 0) return attrs[i].val;
+    return NULL;
+}
+
+const char *ir_elem_get(const ir_elem *e, const char *key)
+{
+    return ir_get_attr(e->attrs, e->nattrs, key);
+}
+
+/* --- numbers ----------------------------------------------------------- */
+
+/* Length of the longest prefix of s (at most len bytes) that is a number in
+ * the IR's grammar  [+-]? (D+ (. D*)? | . D+) ([eE] [+-]? D+)?  or 0. */
+static size_t num_span(const char *s, size_t len)
+{
+    size_t i = 0, digits = 0;
+    if (i < len && (s[i] == '+' || s[i] == '-')) i++;
+    while (i < len && s[i] >= '0' && s[i] <= '9') i++, digits++;
+    if (i < len && s[i] == '.') {
+        i++;
+        while (i < len && s[i] >= '0' && s[i] <= '9') i++, digits++;
+    }
+    if (digits == 0) return 0;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1, ed = 0;
+        if (j < len && (s[j] == '+' || s[j] == '-')) j++;
+        while (j < len && s[j] >= '0' && s[j] <= '9') j++, ed++;
+        if (ed) i = j;
+    }
+    return i;
+}
+
+int ir_parse_num_n(const char *s, size_t len, double *out)
+{
+    if (!s || len == 0 || num_span(s, len) != len) return 0;
+    /* s[0..len) is a complete decimal number: strtod, which the programs
+     * only ever run in the C locale, stops exactly at its end. */
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end != s + len || !isfinite(v)) return 0;
+    if (out) *out = v;
+    return 1;
+}
+
+int ir_parse_num(const char *s, double *out)
+{
+    return s ? ir_parse_num_n(s, strlen(s), out) : 0;
+}
+
+int ir_parse_nums(const char *s, char sep, double *out, size_t max)
+{
+    if (!s || !*s) return -1;
+    size_t n = 0;
+    for (;;) {
+        const char *e = strchr(s, sep);
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        double v;
+        if (!ir_parse_num_n(s, len, &v)) return -1;
+        if (n < max && out) out[n] = v;
+        if (n == (size_t)INT_MAX) return -1;
+        n++;
+        if (!e) break;
+        s = e + 1;
+    }
+    return (int)n;
+}
+
+double ir_elem_getnum(const ir_elem *e, const char *key, double dflt)
+{
+    double v;
+    return ir_parse_num(ir_elem_get(e, key), &v) ? v : dflt;
+}
+
+int ir_elem_getpt(const ir_elem *e, const char *key, ir_pt *out)
+{
+    double v[2];
+    if (ir_parse_nums(ir_elem_get(e, key), ',', v, 2) != 2) return 0;
+    out->x = v[0];
+    out->y = v[1];
+    return 1;
+}
+
+/* --- boxes -------------------------------------------------------------- */
+
+ir_box ir_box_empty(void)
+{
+    ir_box b = {0, 0, 0, 0, 1};
+    return b;
+}
+
+void ir_box_add(ir_box *b, double x, double y)
+{
+    if (b->empty) {
+        b->x1 = b->x2 = x;
+        b->y1 = b->y2 = y;
+        b->empty = 0;
+        return;
+    }
+    if (x < b->x1) b->x1 = x;
+    if (x > b->x2) b->x2 = x;
+    if (y < b->y1) b->y1 = y;
+    if (y > b->y2) b->y2 = y;
+}
+
+void ir_box_union(ir_box *b, ir_box o)
+{
+    if (o.empty) return;
+    ir_box_add(b, o.x1, o.y1);
+    ir_box_add(b, o.x2, o.y2);
+}
+
+#define DEG (3.14159265358979323846 / 180.0)
+
+/* One coordinate of the ellipse point C + A cos t + B sin t. */
+static void ellipse_pt(const ir_pt *p, double tdeg, double *x, double *y)
+{
+    double c = cos(tdeg * DEG), s = sin(tdeg * DEG);
+    *x = p[0].x + p[1].x * c + p[2].x * s;
+    *y = p[0].y + p[1].y * c + p[2].y * s;
+}
+
+static void box_ellipse(ir_box *b, const ir_pt *p)
+{
+    double rx = hypot(p[1].x, p[2].x), ry = hypot(p[1].y, p[2].y);
+    ir_box_add(b, p[0].x - rx, p[0].y - ry);
+    ir_box_add(b, p[0].x + rx, p[0].y + ry);
+}
+
+static void box_arc(ir_box *b, const ir_pt *p, double t1, double t2)
+{
+    double lo = t1 < t2 ? t1 : t2, hi = t1 < t2 ? t2 : t1;
+    if (!(hi - lo < 360.0)) {  /* a full turn or more (or not finite) */
+        box_ellipse(b, p);
+        return;
+    }
+    double x, y;
+    ellipse_pt(p, t1, &x, &y);
+    ir_box_add(b, x, y);
+    ellipse_pt(p, t2, &x, &y);
+    ir_box_add(b, x, y);
+    /* Bring the interval near zero so the candidate angles below are few. */
+    double span = hi - lo;
+    lo = fmod(lo, 360.0);
+    hi = lo + span;
+    /* x(t) is extreme where tan t = Bx/Ax, y(t) where tan t = By/Ay. */
+    double t0[2] = {atan2(p[2].x, p[1].x) / DEG, atan2(p[2].y, p[1].y) / DEG};
+    for (int axis = 0; axis < 2; axis++) {
+        for (int k = -6; k <= 6; k++) {
+            double t = t0[axis] + 180.0 * k;
+            if (t < lo || t > hi) continue;
+            ellipse_pt(p, t, &x, &y);
+            ir_box_add(b, x, y);
+        }
+    }
+}
+
+/* Adds the extremes of one coordinate of a cubic Bezier to *ts. */
+static int bezier_extrema(double p0, double p1, double p2, double p3, double ts[2])
+{
+    double a = p1 - p0, b = p2 - p1, c = p3 - p2;
+    double qa = a - 2 * b + c, qb = 2 * (b - a), qc = a;
+    int n = 0;
+    if (fabs(qa) < 1e-12) {
+        if (fabs(qb) > 1e-12) {
+            double t = -qc / qb;
+            if (t > 0 && t < 1) ts[n++] = t;
+        }
+        return n;
+    }
+    double disc = qb * qb - 4 * qa * qc;
+    if (disc < 0) return 0;
+    double sq = sqrt(disc);
+    double r[2] = {(-qb + sq) / (2 * qa), (-qb - sq) / (2 * qa)};
+    for (int i = 0; i < 2; i++)
+        if (r[i] > 0 && r[i] < 1) ts[n++] = r[i];
+    return n;
+}
+
+static void bezier_pt(const ir_pt *p, double t, double *x, double *y)
+{
+    double s = 1 - t;
+    double b0 = s * s * s, b1 = 3 * s * s * t, b2 = 3 * s * t * t, b3 = t * t * t;
+    *x = b0 * p[0].x + b1 * p[1].x + b2 * p[2].x + b3 * p[3].x;
+    *y = b0 * p[0].y + b1 * p[1].y + b2 * p[2].y + b3 * p[3].y;
+}
+
+static void box_curve(ir_box *b, const ir_pt *p)
+{
+    ir_box_add(b, p[0].x, p[0].y);
+    ir_box_add(b, p[3].x, p[3].y);
+    double ts[4];
+    int n = bezier_extrema(p[0].x, p[1].x, p[2].x, p[3].x, ts);
+    n += bezier_extrema(p[0].y, p[1].y, p[2].y, p[3].y, ts + n);
+    for (int i = 0; i < n; i++) {
+        double x, y;
+        bezier_pt(p, ts[i], &x, &y);
+        ir_box_add(b, x, y);
+    }
+}
+
+static ir_box shape_box(ir_kind kind, const ir_elem *e)
+{
+    ir_box b = ir_box_empty();
+    const ir_pt *p = e->pts;
+    size_t n = p ? e->npts : 0;
+    switch (kind) {
+    case IR_POLY:
+        for (size_t i = 0; i < n; i++) ir_box_add(&b, p[i].x, p[i].y);
+        break;
+    case IR_RECT:
+    case IR_TEXT:
+    case IR_VERTEX:
+        for (size_t i = 0; i < n && i < 2; i++) ir_box_add(&b, p[i].x, p[i].y);
+        break;
+    case IR_ELLIPSE:
+        if (n >= 3) box_ellipse(&b, p);
+        break;
+    case IR_ARC:
+        if (n >= 3) box_arc(&b, p, e->t1, e->t2);
+        break;
+    case IR_CURVE:
+        if (n >= 4) box_curve(&b, p);
+        break;
+    case IR_COORD:
+        if (n >= 1) ir_box_add(&b, p[0].x, p[0].y);
+        break;
+    default:
+        break;
+    }
+    return b;
+}
+
+ir_box ir_elem_box(const ir_elem *e)
+{
+    if (e->kind == IR_CLIP) return e->sub == IR_CLIP ? ir_box_empty() : shape_box(e->sub, e);
+    return shape_box(e->kind, e);
+}
