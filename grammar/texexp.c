@@ -71,6 +71,9 @@ struct tex_ctx {
     size_t nin, capin;
     long expansions;
     int cur_line, cur_col;
+    /* the tokenizer, created once */
+    void *scanner;
+    struct texlex_extra lx;
     /* error */
     int failed, err_line, err_col;
     char err[512];
@@ -144,6 +147,7 @@ static void macro_free(macro *m)
 void tex_free(tex_ctx *c)
 {
     if (!c) return;
+    if (c->scanner) texlex_destroy(c->scanner);
     for (size_t i = 0; i < c->nnames; i++) free(c->names[i]);
     free(c->names);
     free(c->hash);
@@ -190,13 +194,14 @@ void texlex_emit(struct texlex_extra *x, int type, int ch, const char *text, int
 
 void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, toklist *out)
 {
-    struct texlex_extra x = { c, out, first_line, 1 };
-    yyscan_t sc;
-    texlex_init_extra(&x, &sc);
-    YY_BUFFER_STATE b = tex_scan_bytes(text, (int)len, sc);
-    texlex(sc);
-    tex_delete_buffer(b, sc);
-    texlex_destroy(sc);
+    if (!c->scanner) texlex_init_extra(&c->lx, (yyscan_t *)&c->scanner);
+    c->lx.ctx = c;
+    c->lx.out = out;
+    c->lx.line = first_line;
+    c->lx.col = 1;
+    YY_BUFFER_STATE b = tex_scan_bytes(text, (int)len, c->scanner);
+    texlex(c->scanner);
+    tex_delete_buffer(b, c->scanner);
 }
 
 char *tex_to_text(const tex_ctx *c, const toklist *l, size_t from, size_t to, int **lines)
@@ -267,6 +272,16 @@ int tex_error_line(const tex_ctx *c) { return c->err_line; }
 int tex_error_col(const tex_ctx *c) { return c->err_col; }
 int tex_failed(const tex_ctx *c) { return c->failed; }
 int tex_cur_line(const tex_ctx *c) { return c->cur_line; }
+
+void tex_reset(tex_ctx *c, int depth)
+{
+    for (size_t i = 0; i < c->nin; i++) free(c->in[i].v);
+    c->nin = 0;
+    while ((int)c->ngroups > depth) tex_group_end(c);
+    c->failed = 0;
+    c->err[0] = 0;
+    c->expansions = 0;
+}
 
 /* ---- macros and groups --------------------------------------------------- */
 

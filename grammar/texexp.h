@@ -99,5 +99,8 @@ int tex_error_col(const tex_ctx *c);
 int tex_failed(const tex_ctx *c);
 /* Line/col of the most recently read token. */
 int tex_cur_line(const tex_ctx *c);
+/* Clears the error state, the input stack and the expansion counter (a new
+ * document in the same context); groups are closed down to depth. */
+void tex_reset(tex_ctx *c, int depth);
 
 #endif

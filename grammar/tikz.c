@@ -85,6 +85,7 @@ static long find_top(const char *s, size_t n, char ch)
 
 void tk_warn(tikz *T, int line, const char *fmt, ...)
 {
+    if (!T->cfg) return;
     T->cfg->nwarnings++;
     if (T->cfg->quiet || !T->cfg->diag) return;
     va_list ap;
@@ -101,9 +102,15 @@ void tk_unparsed(tikz *T, int line, const char *src, const char *why)
         ir_elem *e = ir_add(T->d, IR_UNPARSED);
         e->str = xstrdup(src);
         e->line = line;
-        T->cfg->nunparsed++;
+        if (T->cfg) T->cfg->nunparsed++;
     }
-    tk_warn(T, line, "%s: %.80s (kept as unparsed)", why, src);
+    /* one line per diagnostic: control characters become spaces */
+    char snip[84];
+    size_t k = 0;
+    for (const char *p = src; *p && k < 80; p++)
+        snip[k++] = (unsigned char)*p < 32 || *p == 127 ? ' ' : *p;
+    snip[k] = 0;
+    tk_warn(T, line, "%s: %s%s (kept as unparsed)", why, snip, strlen(src) > 80 ? "..." : "");
 }
 
 /* ---- the IM class and TikZ defaults (what \documentclass{IM} provides) --------- */
@@ -438,7 +445,7 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
     for (size_t i = 0; i <= bl; i++) tl[pl + i] = lines[i] > 0 ? lines[i] : cmd->line;
     if (!ended) {
         char src[200];
-        snprintf(src, sizeof src, "\\%s %s", tex_name(T->tex, cmd->name), text);
+        snprintf(src, sizeof src, "\\%s %s", tex_name(T->tex, cmd->name), body);
         tk_unparsed(T, cmd->line, src, "path not terminated by ';'");
     } else if (!T->d) {
         /* outside a picture: nothing to draw */
@@ -968,6 +975,75 @@ static int run(tikz *T, int sentinel)
     }
 }
 
+struct tikz_session {
+    tikz T;                   /* the state after the class prelude */
+    size_t base_styles;
+};
+
+static void tikz_init(tikz *T)
+{
+    memset(T, 0, sizeof *T);
+    T->tex = tex_new();
+    tk_gs_push(T);
+    tex_define_text(T->tex, "pgfmathresult", "0", 1);
+    toklist pre = { 0 };
+    tex_tokenize(T->tex, prelude, strlen(prelude), 0, &pre);
+    tex_push_list(T->tex, &pre);
+    tl_free(&pre);
+    run(T, 0);
+    tk_apply_opts(T, class_styles, strlen(class_styles), NULL, 0);
+}
+
+static void free_nodes_paths(tikz *T)
+{
+    for (size_t i = 0; i < T->nnodes; i++) free(T->nodes[i].name);
+    T->nnodes = 0;
+    for (size_t i = 0; i < T->npaths; i++) { free(T->paths[i].name); free(T->paths[i].pts); }
+    T->npaths = 0;
+}
+
+static void tikz_fini(tikz *T)
+{
+    while (T->ngs) tk_gs_pop(T);
+    free(T->gs);
+    free_nodes_paths(T);
+    free(T->nodes);
+    for (size_t i = 0; i < T->nstyles; i++) { free(T->styles[i].name); free(T->styles[i].val); }
+    free(T->styles);
+    free(T->paths);
+    tex_free(T->tex);
+}
+
+tikz_session *tikz_session_new(void)
+{
+    tikz_session *s = malloc(sizeof *s);
+    if (!s) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+    tikz_init(&s->T);
+    s->base_styles = s->T.nstyles;
+    s->T.style_floor = s->T.nstyles;
+    return s;
+}
+
+void tikz_session_free(tikz_session *s)
+{
+    if (!s) return;
+    tikz_fini(&s->T);
+    free(s);
+}
+
+typedef struct { ir_diagram **v; size_t n, cap; } diagram_list;
+
+static void collect(void *ctx, ir_diagram *d)
+{
+    diagram_list *done = ctx;
+    if (done->n == done->cap) {
+        done->cap = done->cap ? done->cap * 2 : 4;
+        done->v = realloc(done->v, done->cap * sizeof *done->v);
+        if (!done->v) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+    }
+    done->v[done->n++] = d;
+}
+
 int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, void *sink_ctx)
 {
     cfg->nwarnings = 0;
@@ -985,76 +1061,63 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
         }
         if (src[i] == '\n') { line++; col = 1; } else col++;
     }
-    tikz T;
-    memset(&T, 0, sizeof T);
-    T.cfg = cfg;
-    T.tex = tex_new();
-    T.sink = NULL;
-    T.sink_ctx = NULL;
-    /* finished diagrams are collected and handed over only when the whole
-     * file converted without an input error */
-    struct { ir_diagram **v; size_t n, cap; } done = { 0 };
-    tk_gs_push(&T);
-    tex_define_text(T.tex, "pgfmathresult", "0", 1);
-    toklist pre = { 0 };
-    tex_tokenize(T.tex, prelude, strlen(prelude), 0, &pre);
-    tex_push_list(T.tex, &pre);
-    tl_free(&pre);
-    run(&T, 0);
-    tk_apply_opts(&T, class_styles, strlen(class_styles), NULL, 0);
+    tikz_session *own = cfg->session ? NULL : tikz_session_new();
+    tikz_session *S = cfg->session ? cfg->session : own;
+    tikz *T = &S->T;
+    T->cfg = cfg;
+    /* finished diagrams are handed over only when the whole file converted
+     * without an input error */
+    diagram_list done = { 0 };
+    T->sink = collect;
+    T->sink_ctx = &done;
+    tex_group_begin(T->tex);      /* the file's definitions end with it */
+    tk_gs_push(T);
+    size_t base_gs = T->ngs;
     toklist all = { 0 };
-    tex_tokenize(T.tex, src, len, 1, &all);
-    tex_push_list(T.tex, &all);
+    tex_tokenize(T->tex, src, len, 1, &all);
+    tex_push_list(T->tex, &all);
     tl_free(&all);
-    (void)sink; (void)sink_ctx;
-    T.sink = NULL;
-    /* collect diagrams */
-    extern void tk_collect(void *ctx, ir_diagram *d);
-    T.sink = tk_collect;
-    T.sink_ctx = &done;
-    run(&T, 0);
+    run(T, 0);
     int rc = 0;
-    if (tex_failed(T.tex)) {
+    if (tex_failed(T->tex)) {
         if (cfg->diag)
-            fprintf(cfg->diag, "%s:%d:%d: error: %s\n", cfg->fname, tex_error_line(T.tex),
-                    tex_error_col(T.tex), tex_error_msg(T.tex));
+            fprintf(cfg->diag, "%s:%d:%d: error: %s\n", cfg->fname, tex_error_line(T->tex),
+                    tex_error_col(T->tex), tex_error_msg(T->tex));
         rc = 2;
-    } else if (T.d) {
+    } else if (T->d) {
         if (cfg->diag)
             fprintf(cfg->diag, "%s:%d:1: error: end of input inside the tikzpicture begun here\n",
-                    cfg->fname, T.d->irline);
+                    cfg->fname, T->d->irline);
         rc = 2;
-    } else if (tex_group_depth(T.tex) > 0) {
+    } else if (tex_group_depth(T->tex) > 1) {
         if (cfg->diag)
             fprintf(cfg->diag, "%s:%d:1: error: end of input with %d unclosed group(s)\n",
-                    cfg->fname, line, tex_group_depth(T.tex));
+                    cfg->fname, line, tex_group_depth(T->tex) - 1);
         rc = 2;
     }
-    if (T.d) { ir_diagram_free(T.d); T.d = NULL; }
+    if (T->d) { ir_diagram_free(T->d); T->d = NULL; }
     for (size_t i = 0; i < done.n; i++) {
         if (rc == 0 && sink) sink(sink_ctx, done.v[i]);
         else ir_diagram_free(done.v[i]);
     }
     free(done.v);
-    while (T.ngs) tk_gs_pop(&T);
-    free(T.gs);
-    for (size_t i = 0; i < T.nnodes; i++) free(T.nodes[i].name);
-    free(T.nodes);
-    for (size_t i = 0; i < T.nstyles; i++) { free(T.styles[i].name); free(T.styles[i].val); }
-    free(T.styles);
-    for (size_t i = 0; i < T.npaths; i++) { free(T.paths[i].name); free(T.paths[i].pts); }
-    free(T.paths);
-    tex_free(T.tex);
-    return rc;
-}
-
-void tk_collect(void *ctx, ir_diagram *d)
-{
-    struct { ir_diagram **v; size_t n, cap; } *done = ctx;
-    if (done->n == done->cap) {
-        done->cap = done->cap ? done->cap * 2 : 4;
-        done->v = realloc(done->v, done->cap * sizeof *done->v);
-        if (!done->v) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+    /* back to the session's state */
+    tex_reset(T->tex, 0);
+    while (T->ngs >= base_gs) tk_gs_pop(T);
+    free_nodes_paths(T);
+    while (T->nstyles > S->base_styles) {
+        T->nstyles--;
+        free(T->styles[T->nstyles].name);
+        free(T->styles[T->nstyles].val);
     }
-    done->v[done->n++] = d;
+    T->npictures = 0;
+    T->iterations = 0;
+    T->foreach_depth = 0;
+    T->nclips = 0;
+    T->axis.active = 0;
+    T->cfg = NULL;
+    T->sink = NULL;
+    T->sink_ctx = NULL;
+    tikz_session_free(own);
+    return rc;
 }

@@ -10,6 +10,13 @@
 #include <stdio.h>
 #include "ir/ir.h"
 
+/* A session keeps what every file starts from (the IM class's macros and
+ * styles, tokenized once), so converting many files costs no set-up each.
+ * Files never see each other's definitions. */
+typedef struct tikz_session tikz_session;
+tikz_session *tikz_session_new(void);
+void tikz_session_free(tikz_session *s);
+
 typedef struct {
     const char *fname;    /* for diagnostics and src= */
     const char *id;       /* base diagram id */
@@ -17,6 +24,7 @@ typedef struct {
     FILE *diag;           /* warnings and errors ("file:line:col: ...") */
     int nwarnings;        /* out: warnings of the last tikz_convert call */
     int nunparsed;        /* out: unparsed records written */
+    tikz_session *session; /* optional: reuse the class set-up across files */
 } tikz_config;
 
 /* Called for every finished diagram; the callee may keep or free it

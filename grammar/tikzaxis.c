@@ -153,7 +153,7 @@ static void emit_line(tikz *T, vec2 a, vec2 b, const char *role, double lw, cons
     e->line = line;
     ir_elem_set(e, "draw", color);
     ir_elem_set(e, "fill", "none");
-    ir_elem_setf(e, "lw", "%.3g", lw);
+    tk_set_num(e, "lw", lw);
     if (arrows) ir_elem_set(e, "arrows", arrows);
     ir_elem_set(e, "role", role);
 }
@@ -254,7 +254,7 @@ void tk_axis_begin(tikz *T, const char *opts, size_t n, int line)
         e->closed = 1;
         e->line = line;
         T->nclips++;
-        ir_elem_setf(e, "id", "%d", T->nclips);
+        tk_set_num(e, "id", T->nclips);
         ir_elem_set(e, "role", "axis");
         g->clip = T->nclips;
     }

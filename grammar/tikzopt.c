@@ -128,28 +128,39 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
 {
     trim(&name, &nn);
     unbrace(&val, &vn);
-    for (size_t i = 0; i < T->nstyles; i++) {
+    const char *old = NULL;
+    for (size_t i = T->nstyles; i-- > 0;) {
         tk_style *s = &T->styles[i];
-        if (strlen(s->name) == nn && memcmp(s->name, name, nn) == 0) {
-            if (append) {
-                size_t ol = strlen(s->val);
-                s->val = xrealloc(s->val, ol + vn + 2);
-                s->val[ol] = ',';
-                memcpy(s->val + ol + 1, val, vn);
-                s->val[ol + 1 + vn] = 0;
-            } else {
-                free(s->val);
-                s->val = xstrndup(val, vn);
-            }
-            return;
+        if (strlen(s->name) != nn || memcmp(s->name, name, nn) != 0) continue;
+        if (i < T->style_floor) { old = s->val; break; }   /* shadow, do not modify */
+        if (append) {
+            size_t ol = strlen(s->val);
+            s->val = xrealloc(s->val, ol + vn + 2);
+            s->val[ol] = ',';
+            memcpy(s->val + ol + 1, val, vn);
+            s->val[ol + 1 + vn] = 0;
+        } else {
+            free(s->val);
+            s->val = xstrndup(val, vn);
         }
+        return;
     }
     if (T->nstyles == T->capstyles) {
         T->capstyles = T->capstyles ? T->capstyles * 2 : 32;
         T->styles = xrealloc(T->styles, T->capstyles * sizeof *T->styles);
     }
     T->styles[T->nstyles].name = xstrndup(name, nn);
-    T->styles[T->nstyles].val = xstrndup(val, vn);
+    if (append && old) {
+        size_t ol = strlen(old);
+        char *v = xrealloc(NULL, ol + vn + 2);
+        memcpy(v, old, ol);
+        v[ol] = ',';
+        memcpy(v + ol + 1, val, vn);
+        v[ol + 1 + vn] = 0;
+        T->styles[T->nstyles].val = v;
+    } else {
+        T->styles[T->nstyles].val = xstrndup(val, vn);
+    }
     T->nstyles++;
 }
 
@@ -359,7 +370,9 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         const char *st = tk_find_style(T, k, kn);
         if (st) {
             if (depth < MAX_STYLE_DEPTH) {
-                char *x = tk_expand_text(T, st, strlen(st));
+                /* macros in a style body are expanded when it is used */
+                char *x = strchr(st, '\\') ? tk_expand_text(T, st, strlen(st))
+                                            : xstrndup(st, strlen(st));
                 tk_apply_opts(T, x, strlen(x), no, depth + 1);
                 free(x);
             }

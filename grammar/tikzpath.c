@@ -431,6 +431,25 @@ void tk_nodeopts_free(tk_nodeopts *no)
 
 /* ---- IR emission ------------------------------------------------------------------ */
 
+/* numeric attributes, formatted as the IR writer formats numbers */
+void tk_set_nums(ir_elem *e, const char *key, const double *v, int n)
+{
+    char buf[160], num[32];
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        const char *s = ir_fmt_num(num, v[i]);
+        size_t l = strlen(s);
+        if (k + l + 2 >= sizeof buf) break;
+        if (i) buf[k++] = ',';
+        memcpy(buf + k, s, l);
+        k += l;
+    }
+    buf[k] = 0;
+    ir_elem_set(e, key, buf);
+}
+
+void tk_set_num(ir_elem *e, const char *key, double v) { tk_set_nums(e, key, &v, 1); }
+
 static void color_attr(ir_elem *e, const char *key, const char *c)
 {
     ir_elem_set(e, key, c && c[0] ? c : "black");
@@ -444,13 +463,13 @@ void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill)
     if (fill) color_attr(e, "fill", g->fillc[0] ? g->fillc : g->color);
     else ir_elem_set(e, "fill", "none");
     if (draw) {
-        ir_elem_setf(e, "lw", "%.3g", g->lw);
+        tk_set_num(e, "lw", g->lw);
         if (strcmp(g->dash, "solid") != 0) ir_elem_set(e, "dash", g->dash);
         if (g->arrows[0]) ir_elem_set(e, "arrows", g->arrows);
     }
-    if (g->rounded > 0) ir_elem_setf(e, "rounded", "%.3g", g->rounded);
+    if (g->rounded > 0) tk_set_num(e, "rounded", g->rounded);
     if (g->role[0]) ir_elem_set(e, "role", g->role);
-    if (g->clip) ir_elem_setf(e, "clip", "%d", g->clip);
+    if (g->clip) tk_set_num(e, "clip", g->clip);
     if (g->overlay) ir_elem_set(e, "overlay", "1");
 }
 
@@ -1268,12 +1287,13 @@ static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw,
         no.has_anchor = 1;
     }
     strcpy(no.role, pin ? "pin" : "label");
-    char of[64];
-    snprintf(of, sizeof of, "%.3f,%.3f", c.x, c.y);
     tk_place_node(T, &no, base, txt, line, NULL, 0);
     /* record what the label belongs to on the text just emitted */
     if (T->d && T->d->nelems && T->d->elems[T->d->nelems - 1].kind == IR_TEXT)
-        ir_elem_set(&T->d->elems[T->d->nelems - 1], "of", of);
+    {
+        double v[2] = { c.x, c.y };
+        tk_set_nums(&T->d->elems[T->d->nelems - 1], "of", v, 2);
+    }
     tk_gs_pop(T);
     tk_nodeopts_free(&no);
     free(txt);
@@ -1374,16 +1394,16 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
             e->str = plain;
             e->line = line;
             if (no->role[0]) ir_elem_set(e, "role", no->role);
-            ir_elem_setf(e, "at", "%.3f,%.3f", at.x, at.y);
+            { double v[2] = { at.x, at.y }; tk_set_nums(e, "at", v, 2); }
             if (no->has_anchor) ir_elem_set(e, "anchor", a[0] == '@' ? a + 1 : a);
-            ir_elem_setf(e, "size", "%.4g", fs);
+            tk_set_num(e, "size", fs);
             if (no->name) ir_elem_set(e, "id", no->name);
             if (nseg == 2) {
-                ir_elem_setf(e, "along", "%.3f,%.3f,%.3f,%.3f", seg[0].x, seg[0].y, seg[1].x, seg[1].y);
-                ir_elem_setf(e, "pos", "%.3g", no->pos);
+                { double v[4] = { seg[0].x, seg[0].y, seg[1].x, seg[1].y }; tk_set_nums(e, "along", v, 4); }
+                tk_set_num(e, "pos", no->pos);
             }
-            if (no->rotate != 0) ir_elem_setf(e, "rotate", "%.4g", no->rotate);
-            if (g->clip) ir_elem_setf(e, "clip", "%d", g->clip);
+            if (no->rotate != 0) tk_set_num(e, "rotate", no->rotate);
+            if (g->clip) tk_set_num(e, "clip", g->clip);
             if (no->textc[0] && strcmp(no->textc, "black") != 0) ir_elem_set(e, "color", no->textc);
             ir_elem_set(e, "tex", text);
         }
@@ -1562,7 +1582,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
             e->closed = 1;
             e->line = pc->line;
             T->nclips++;
-            ir_elem_setf(e, "id", "%d", T->nclips);
+            tk_set_num(e, "id", T->nclips);
             if (T->ngs >= 2) T->gs[T->ngs - 2].clip = T->nclips;
             if (draw) tk_emit_attrs(T, e, draw, 0);
         } else if (T->d && (draw || fill || pc->role)) {

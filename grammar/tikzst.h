@@ -151,6 +151,7 @@ typedef struct tikz {
     size_t nnodes, capnodes;
     tk_style *styles;
     size_t nstyles, capstyles;
+    size_t style_floor;       /* styles below are the session's: never modified */
     tk_namedpath *paths;
     size_t npaths, cappaths;
     int nclips;
@@ -227,6 +228,8 @@ enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORD
 void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
                    const vec2 *seg, int nseg);
 void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill);
+void tk_set_nums(ir_elem *e, const char *key, const double *v, int n);
+void tk_set_num(ir_elem *e, const char *key, double v);
 
 /* tikzaxis.c */
 void tk_axis_begin(tikz *T, const char *opts, size_t n, int line);

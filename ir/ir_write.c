@@ -19,6 +19,30 @@ char *ir_fmt_num(char *buf, double v)
         strcpy(buf, v < 0 ? "-inf" : "inf");
         return buf;
     }
+    if (fabs(v) < 1e9) {
+        /* Fast path (the writer's hot spot): v rounded to thousandths in
+         * integer arithmetic, half away from zero. */
+        long long r = llround(v * 1000.0);
+        char tmp[32];
+        int n = 0, neg = r < 0;
+        unsigned long long u = neg ? (unsigned long long)(-r) : (unsigned long long)r;
+        unsigned frac = (unsigned)(u % 1000);
+        unsigned long long ip = u / 1000;
+        char *p = buf;
+        if (neg && u != 0) *p++ = '-';
+        do { tmp[n++] = (char)('0' + ip % 10); ip /= 10; } while (ip);
+        while (n) *p++ = tmp[--n];
+        if (frac) {
+            *p++ = '.';
+            *p++ = (char)('0' + frac / 100);
+            if (frac % 100) {
+                *p++ = (char)('0' + frac / 10 % 10);
+                if (frac % 10) *p++ = (char)('0' + frac % 10);
+            }
+        }
+        *p = 0;
+        return buf;
+    }
     if (fabs(v) < 1e12) {
         /* At most 12 + 3 significant digits: reading this back gives a
          * double that prints as the same text (DBL_DIG is 15). */
@@ -219,7 +243,14 @@ void ir_write_elem(FILE *f, const ir_elem *e)
         break;
     }
     put_attrs(f, e->attrs, e->nattrs);
-    if (e->line > 0) fprintf(f, " @%d", e->line);
+    if (e->line > 0) {
+        char b[24], *q = b + sizeof b;
+        unsigned v = (unsigned)e->line;
+        *--q = 0;
+        do { *--q = (char)('0' + v % 10); v /= 10; } while (v);
+        fputs(" @", f);
+        fputs(q, f);
+    }
     fputc('\n', f);
 }
 

@@ -98,6 +98,7 @@ int main(int argc, char **argv)
     int rc = 0, unparsed = 0;
     if (header) ir_write_header(stdout);
     int nfiles = argc - optind;
+    tikz_session *session = tikz_session_new();
     for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
         const char *path = nfiles ? argv[optind + i] : "-";
         int is_stdin = strcmp(path, "-") == 0;
@@ -116,7 +117,7 @@ int main(int argc, char **argv)
             continue;
         }
         char *id = is_stdin ? NULL : base_id(path);
-        tikz_config cfg = { is_stdin ? "<stdin>" : path, is_stdin ? stdin_id : id, quiet, stderr, 0, 0 };
+        tikz_config cfg = { is_stdin ? "<stdin>" : path, is_stdin ? stdin_id : id, quiet, stderr, 0, 0, session };
         sink_ctx sc = { stdout };
         int r = tikz_convert(src, len, &cfg, write_diagram, &sc);
         if (r != 0) rc = 2;
@@ -124,6 +125,7 @@ int main(int argc, char **argv)
         free(id);
         free(src);
     }
+    tikz_session_free(session);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "tikz2ir: write error: %s\n", strerror(errno));
         return 2;

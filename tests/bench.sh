@@ -1,0 +1,45 @@
+#!/bin/sh
+# bench.sh — speed figures (make bench). Timings are medians of BENCH_RUNS
+# runs, measured side by side in one run; machines are shared and noisy.
+#
+#   tikz2ir            diagrams per second over the dev corpus (PASSES passes
+#                      of all items in one process), peak memory (max RSS)
+#   tikz2ir | irlint   diagrams per second of the main job, same corpus
+#   kappa              tests/bench-kappa.sh (beside scikit-learn / SciPy)
+BUILD=${BUILD:-build}
+RUNS=${BENCH_RUNS:-5}
+PASSES=${BENCH_PASSES:-20}
+DATA=tests/data/diagramir-dev/tikz
+T=$BUILD/bin/tikz2ir
+L=$BUILD/bin/irlint
+[ -x "$T" ] && [ -x "$L" ] || { echo "bench: build first" >&2; exit 2; }
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+files=$(ls $DATA/*.tex)
+nitems=$(echo "$files" | wc -l)
+args=""
+i=0
+while [ $i -lt "$PASSES" ]; do args="$args $files"; i=$((i + 1)); done
+ndiag=$((nitems * PASSES))
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+now() { date +%s.%N; }
+
+: > "$tmp/t1"; : > "$tmp/t2"; : > "$tmp/rss"
+r=0
+while [ $r -lt "$RUNS" ]; do
+    s=$(now); "$T" -q $args > "$tmp/ir" 2>/dev/null; e=$(now)
+    echo "$s $e" | awk '{print $2-$1}' >> "$tmp/t1"
+    s=$(now); "$T" -q $args 2>/dev/null | "$L" --rubric geom --format tsv > /dev/null; e=$(now)
+    echo "$s $e" | awk '{print $2-$1}' >> "$tmp/t2"
+    r=$((r + 1))
+done
+/usr/bin/time -f '%M' -o "$tmp/rss" "$T" -q $args > /dev/null 2>&1
+/usr/bin/time -f '%M' -o "$tmp/rss1" "$T" -q $DATA/219.tex > /dev/null 2>&1
+t1=$(median < "$tmp/t1"); t2=$(median < "$tmp/t2")
+echo "bench: $nitems dev items x $PASSES passes = $ndiag diagrams, median of $RUNS runs"
+awk -v n="$ndiag" -v t="$t1" 'BEGIN { printf "tikz2ir                    %8.3f s   %9.0f diagrams/s   %7.1f us/diagram\n", t, n/t, 1e6*t/n }'
+awk -v n="$ndiag" -v t="$t2" 'BEGIN { printf "tikz2ir | irlint --rubric  %8.3f s   %9.0f diagrams/s   %7.1f us/diagram\n", t, n/t, 1e6*t/n }'
+echo "tikz2ir peak memory (max RSS): $(cat "$tmp/rss") KiB over all passes; $(cat "$tmp/rss1") KiB for one item"
+[ -f tests/bench-kappa.sh ] && BUILD=$BUILD sh tests/bench-kappa.sh
+exit 0
