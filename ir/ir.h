@@ -175,6 +175,9 @@ void ir_write_word(FILE *f, const char *s);
  * or control byte, no '"', '\\' or '=', not starting with '@'. */
 int ir_word_is_bare(const char *s);
 
+/* JSON form (cJSON): one object per diagram on one line. -1 on failure. */
+int ir_write_json(FILE *f, const ir_diagram *d);
+
 /* --- reader ------------------------------------------------------------- */
 typedef struct ir_reader ir_reader;
 /* fname is used in error messages only. */

@@ -19,6 +19,7 @@ static void usage(FILE *f)
           "  -q, --quiet        no warnings on stderr\n"
           "  -s, --strict       exit 1 when any construct was left unparsed\n"
           "      --no-header    omit the 'diagramir 1' stream header\n"
+          "  -j, --json         write JSON (one object per diagram per line) instead of IR\n"
           "  -h, --help         show this help and exit\n"
           "  -V, --version      show the version and exit\n\n"
           "Exit status: 0 success, 1 unparsed constructs with --strict, 2 usage or input error.\n", f);
@@ -62,12 +63,14 @@ static char *base_id(const char *path)
 
 typedef struct {
     FILE *out;
+    int json;
 } sink_ctx;
 
 static void write_diagram(void *ctx, ir_diagram *d)
 {
     sink_ctx *s = ctx;
-    ir_write_diagram(s->out, d);
+    if (s->json) ir_write_json(s->out, d);
+    else ir_write_diagram(s->out, d);
     ir_diagram_free(d);
 }
 
@@ -78,25 +81,27 @@ int main(int argc, char **argv)
         { "quiet", no_argument, NULL, 'q' },
         { "strict", no_argument, NULL, 's' },
         { "no-header", no_argument, NULL, 'H' },
+        { "json", no_argument, NULL, 'j' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 }
     };
     const char *stdin_id = "stdin";
-    int quiet = 0, strict = 0, header = 1, c;
-    while ((c = getopt_long(argc, argv, "i:qshV", longopts, NULL)) != -1) {
+    int quiet = 0, strict = 0, header = 1, json = 0, c;
+    while ((c = getopt_long(argc, argv, "i:qsjhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'i': stdin_id = optarg; break;
         case 'q': quiet = 1; break;
         case 's': strict = 1; break;
         case 'H': header = 0; break;
+        case 'j': json = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("tikz2ir (diagramir) %s\n", VERSION); return 0;
         default: usage(stderr); return 2;
         }
     }
     int rc = 0, unparsed = 0;
-    if (header) ir_write_header(stdout);
+    if (header && !json) ir_write_header(stdout);
     int nfiles = argc - optind;
     tikz_session *session = tikz_session_new();
     for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
@@ -118,7 +123,7 @@ int main(int argc, char **argv)
         }
         char *id = is_stdin ? NULL : base_id(path);
         tikz_config cfg = { is_stdin ? "<stdin>" : path, is_stdin ? stdin_id : id, quiet, stderr, 0, 0, session };
-        sink_ctx sc = { stdout };
+        sink_ctx sc = { stdout, json };
         int r = tikz_convert(src, len, &cfg, write_diagram, &sc);
         if (r != 0) rc = 2;
         unparsed += cfg.nunparsed;
