@@ -1317,7 +1317,9 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
     double isx = no->inner_sep_x >= 0 ? no->inner_sep_x : 0.3333 * fs;
     double isy = no->inner_sep_y >= 0 ? no->inner_sep_y : 0.3333 * fs;
     double os = no->outer_sep >= 0 ? no->outer_sep : (g->outer_sep >= 0 ? g->outer_sep : 0.5 * g->lw);
-    double w = ex.width, h = ex.height, dp = ex.depth;
+    /* multi-line text: the base anchor sits on the last line's baseline;
+     * ex.skip is the distance from the first baseline to the last */
+    double w = ex.width, h = ex.height + ex.skip, dp = ex.depth;
     double rot = fmod(fabs(no->rotate), 180);
     int swap = rot > 45 && rot < 135;
     double hw, hh, by;
