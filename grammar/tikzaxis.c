@@ -27,6 +27,7 @@ typedef struct {
     double xticks[MAX_TICKS], yticks[MAX_TICKS];
     int nxt, nyt;        /* -1: automatic */
     char xlabel[256], ylabel[256];
+    double xl_dx, xl_dy, yl_dx, yl_dy;   /* xlabel style / ylabel style shifts */
 } axis_opts;
 
 static void trimv(const char **s, size_t *n)
@@ -131,6 +132,12 @@ static void parse_axis_opts(tikz *T, const char *s, size_t n, axis_opts *a, int 
         else if (is(k, kn, "ytick")) a->nyt = tick_list(T, v, vn, a->yticks);
         else if (is(k, kn, "xlabel")) snprintf(a->xlabel, sizeof a->xlabel, "%.*s", (int)vn, v);
         else if (is(k, kn, "ylabel")) snprintf(a->ylabel, sizeof a->ylabel, "%.*s", (int)vn, v);
+        else if (is(k, kn, "xlabel style") || is(k, kn, "ylabel style")) {
+            double *dx = k[0] == 'x' ? &a->xl_dx : &a->yl_dx, *dy = k[0] == 'x' ? &a->xl_dy : &a->yl_dy;
+            const char *xs = tk_memmem(v, vn, "xshift="), *ys = tk_memmem(v, vn, "yshift=");
+            if (xs) { const char *e = xs + 7; size_t l = 0; while (e + l < v + vn && e[l] != ',' && e[l] != '}') l++; tk_eval(T, e, l, dx, NULL); }
+            if (ys) { const char *e = ys + 7; size_t l = 0; while (e + l < v + vn && e[l] != ',' && e[l] != '}') l++; tk_eval(T, e, l, dy, NULL); }
+        }
     }
 }
 
@@ -243,8 +250,13 @@ void tk_axis_begin(tikz *T, const char *opts, size_t n, int line)
         snprintf(buf, sizeof buf, "$%g$", yt[i]);
         emit_text(T, v2(x0, o.y + (yt[i] - a.ymin) * sy), "east", buf, "tick", line);
     }
-    if (a.xlabel[0]) emit_text(T, v2(ur.x, y0), a.middle ? "west" : "north", a.xlabel, "axis-label", line);
-    if (a.ylabel[0]) emit_text(T, v2(x0, ur.y), a.middle ? "south" : "east", a.ylabel, "axis-label", line);
+    /* pgfplots, axis lines=middle: the x label at the end of the x axis on the
+     * side opposite its tick labels (above, aligned inside), the y label at the
+     * top of the y axis to its right */
+    if (a.xlabel[0])
+        emit_text(T, v2(ur.x + a.xl_dx, y0 + a.xl_dy), a.middle ? "south east" : "north", a.xlabel, "axis-label", line);
+    if (a.ylabel[0])
+        emit_text(T, v2(x0 + a.yl_dx, ur.y + a.yl_dy), a.middle ? "north west" : "east", a.ylabel, "axis-label", line);
     if (a.origin_label && a.middle) emit_text(T, v2(x0, y0), "north east", "O", "tick", line);
     if (a.clip) {
         ir_elem *e = ir_add(T->d, IR_CLIP);

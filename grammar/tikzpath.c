@@ -279,8 +279,23 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
     gstate *g = GS(T);
     trim(&s, &n);
     if (n && s[0] == '[') {
+        /* ([options]coordinate): the options' transformations apply to this
+         * point only, e.g. ([xshift=1cm]A) is 1cm right of A */
         long e = find_top(s + 1, n - 1, ']');
-        if (e >= 0) { s += e + 2; n -= (size_t)e + 2; trim(&s, &n); }
+        if (e < 0) return -1;
+        const char *o = s + 1;
+        size_t on = (size_t)e;
+        s += e + 2;
+        n -= (size_t)e + 2;
+        vec2 u;
+        if (coord_user(T, s, n, &u, line)) return -1;
+        mat old = g->ctm;
+        tk_gs_push(T);
+        tk_apply_opts(T, o, on, NULL, 0);
+        vec2 c = mat_apply(GS(T)->ctm, u);
+        tk_gs_pop(T);
+        *out = mat_inv_apply(old, c);
+        return 0;
     }
     if (n == 0) return -1;
     if (n >= 2 && s[0] == '$' && s[n - 1] == '$') return calc_coord(T, s + 1, n - 2, out, line);
