@@ -289,11 +289,9 @@ static void set_axis_vector(tikz *T, vec2 *dst, const char *v, size_t vn, vec2 u
         return;
     }
     double d;
-    int hu = 0;
-    if (tk_eval(T, w, wn, &d, &hu) == 0) {
-        if (!hu) d *= 28.452756;   /* x=2 means 2cm */
-        *dst = vscale(unit, d);
-    }
+    /* x=<dimension>: \pgfpoint{d}{0pt}, so a plain number is in pt;
+     * z=<dimension> is (d, d) */
+    if (tk_eval(T, w, wn, &d, NULL) == 0) *dst = vscale(unit, d);
 }
 
 static int apply_direction(tikz *T, const char *k, size_t kn, const char *v, size_t vn,
@@ -495,7 +493,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
     if (is(k, kn, "cm")) { tk_warn(T, T->cmd_line, "cm= transform not supported"); return; }
     if (is(k, kn, "x")) { set_axis_vector(T, &g->xv, v, vn, v2(1, 0)); return; }
     if (is(k, kn, "y")) { set_axis_vector(T, &g->yv, v, vn, v2(0, 1)); return; }
-    if (is(k, kn, "z")) { set_axis_vector(T, &g->zv, v, vn, v2(-0.70710678, -0.70710678)); return; }
+    if (is(k, kn, "z")) { set_axis_vector(T, &g->zv, v, vn, v2(1, 1)); return; }
     if (is(k, kn, "font")) {
         int bold = 0;
         char buf[64];
