@@ -7,6 +7,7 @@
 #include "grammar/texexp.h"
 #include "grammar/pgfmath.h"
 #include "ir/textmetrics.h"
+#include "ir/geom_2d.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -174,6 +175,38 @@ static ir_box clip_box(const ir_diagram *d, int id)
     return ir_box_empty();
 }
 
+/* The visible extent of an element cut by a clip rectangle: the parts of its
+ * outline inside the clip, plus the clip's corners inside a filled shape. */
+static ir_box clipped_box(const ir_elem *e, ir_box whole, ir_box c, double pad)
+{
+    if (e->kind == IR_TEXT) return whole;
+    ir_pt *p = NULL;
+    int closed = 0;
+    size_t n = ir_elem_flatten(e, &p, &closed);
+    if (n == 0) { free(p); return whole; }
+    ir_box r = ir_box_empty();
+    ir_box cw = ir_box_make(c.x1 - pad, c.y1 - pad, c.x2 + pad, c.y2 + pad);
+    size_t segs = closed ? n : n - 1;
+    for (size_t i = 0; i < segs; i++) {
+        ir_pt a = p[i], b = p[(i + 1) % n];
+        double t0, t1;
+        if (n == 1) { if (ir_box_contains_pt(cw, a)) ir_box_add(&r, a.x, a.y); break; }
+        if (!ir_seg_box_clip(a, b, cw, &t0, &t1)) continue;
+        ir_pt q0 = ir_v_lerp(a, b, t0), q1 = ir_v_lerp(a, b, t1);
+        ir_box_add(&r, q0.x, q0.y);
+        ir_box_add(&r, q1.x, q1.y);
+    }
+    const char *f = ir_elem_get(e, "fill");
+    if (closed && f && strcmp(f, "none") != 0) {
+        ir_pt corners[4] = { { c.x1, c.y1 }, { c.x2, c.y1 }, { c.x2, c.y2 }, { c.x1, c.y2 } };
+        for (int k = 0; k < 4; k++)
+            if (ir_pt_in_poly(corners[k], p, n)) ir_box_add(&r, corners[k].x, corners[k].y);
+    }
+    free(p);
+    if (!r.empty && pad > 0) { r.x1 -= pad; r.y1 -= pad; r.x2 += pad; r.y2 += pad; }
+    return r;
+}
+
 static void compute_bbox(ir_diagram *d)
 {
     ir_box all = ir_box_empty();
@@ -194,9 +227,11 @@ static void compute_bbox(ir_diagram *d)
         if (cl) {
             ir_box c = clip_box(d, atoi(cl));
             if (!c.empty) {
+                if (b.x1 < c.x1 || b.y1 < c.y1 || b.x2 > c.x2 || b.y2 > c.y2)
+                    b = clipped_box(e, b, c, b.x1 - (ir_elem_box(e)).x1);
                 b.x1 = fmax(b.x1, c.x1); b.y1 = fmax(b.y1, c.y1);
                 b.x2 = fmin(b.x2, c.x2); b.y2 = fmin(b.y2, c.y2);
-                if (b.x1 > b.x2 || b.y1 > b.y2) continue;
+                if (b.empty || b.x1 > b.x2 || b.y1 > b.y2) continue;
             }
         }
         ir_box_union(&all, b);
