@@ -206,46 +206,54 @@ void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, tokl
 
 char *tex_to_text(const tex_ctx *c, const toklist *l, size_t from, size_t to, int **lines)
 {
-    size_t cap = 64, n = 0;
-    char *s = xrealloc(NULL, cap);
-    int *ln = lines ? xrealloc(NULL, cap * sizeof *ln) : NULL;
+    return tex_to_text_ex(c, l, from, to, "", 0, lines);
+}
+
+static int is_letter_ch(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
+
+char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
+                     const char *prefix, int prefix_line, int **lines)
+{
     if (to > l->n) to = l->n;
+    if (from > to) from = to;
+    /* size first: one allocation */
+    size_t pl = strlen(prefix), need = pl + 1;
     for (size_t i = from; i < to; i++) {
         const tex_tok *t = &l->v[i];
-        char small[8];
-        const char *add = small;
-        size_t k;
-        int sep = 0;
-        if (t->type == T_CS) {
-            add = tex_name(c, t->name);
-            k = strlen(add);
-            /* \name followed by a letter needs a separating space */
-            if (k > 0 && ((add[k - 1] >= 'a' && add[k - 1] <= 'z') ||
-                          (add[k - 1] >= 'A' && add[k - 1] <= 'Z')) &&
-                i + 1 < to && l->v[i + 1].type == T_LETTER)
-                sep = 1;
-        } else if (t->type == T_ARG) {
-            small[0] = '#'; small[1] = (char)('0' + (t->ch % 10)); small[2] = 0;
-            k = 2;
-        } else {
-            small[0] = (char)t->ch; small[1] = 0;
-            k = 1;
-        }
-        size_t need = n + k + 3;
-        if (need >= cap) {
-            while (need >= cap) cap *= 2;
-            s = xrealloc(s, cap);
-            if (ln) ln = xrealloc(ln, cap * sizeof *ln);
-        }
+        if (t->type == T_CS) need += strlen(tex_name(c, t->name)) + 2;
+        else if (t->type == T_ARG) need += 2;
+        else need += 1;
+    }
+    char *s = xrealloc(NULL, need);
+    int *ln = lines ? xrealloc(NULL, need * sizeof *ln) : NULL;
+    memcpy(s, prefix, pl);
+    size_t n = pl;
+    if (ln) for (size_t j = 0; j < pl; j++) ln[j] = prefix_line;
+    for (size_t i = from; i < to; i++) {
+        const tex_tok *t = &l->v[i];
         size_t start = n;
-        if (t->type == T_CS) s[n++] = '\\';
-        memcpy(s + n, add, k);
-        n += k;
-        if (sep) s[n++] = ' ';
-        if (ln) for (size_t j = start; j < n; j++) ln[j] = t->line;
+        if (t->type == T_CS) {
+            const char *nm = tex_name(c, t->name);
+            size_t k = strlen(nm);
+            s[n++] = '\\';
+            memcpy(s + n, nm, k);
+            n += k;
+            /* \name followed by a letter needs a separating space */
+            if (k > 0 && is_letter_ch(nm[k - 1]) && i + 1 < to && l->v[i + 1].type == T_LETTER)
+                s[n++] = ' ';
+        } else if (t->type == T_ARG) {
+            s[n++] = '#';
+            s[n++] = (char)('0' + (t->ch % 10));
+        } else {
+            s[n++] = (char)t->ch;
+        }
+        if (ln) {
+            int li = t->line > 0 ? t->line : prefix_line;
+            for (size_t j = start; j < n; j++) ln[j] = li;
+        }
     }
     s[n] = 0;
-    if (ln) ln[n] = n ? ln[n - 1] : 0;
+    if (ln) ln[n] = n ? ln[n - 1] : prefix_line;
     if (lines) *lines = ln;
     return s;
 }

@@ -55,6 +55,10 @@ const char *tex_name(const tex_ctx *c, int id);
  * lines is non-NULL it receives a malloc'd array: the source line of each
  * byte of the text. */
 char *tex_to_text(const tex_ctx *c, const toklist *l, size_t from, size_t to, int **lines);
+/* The same with a prefix text (its bytes get line prefix_line, as do tokens
+ * without a line). */
+char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
+                     const char *prefix, int prefix_line, int **lines);
 /* Tokenizes text (line numbers start at first_line). */
 void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, toklist *out);
 

@@ -460,39 +460,28 @@ static int collect_statement(tikz *T, toklist *out, int *ended)
 
 static void do_path(tikz *T, const tex_tok *cmd, int kind)
 {
-    toklist l = { 0 };
     int ended;
     T->cmd_line = cmd->line;
-    int r = collect_statement(T, &l, &ended);
-    if (r < 0) { tl_free(&l); return; }
-    int *lines = NULL;
-    char *body = toks_text(T, &l, &lines);
-    tl_free(&l);
+    T->stmt.n = 0;
+    int r = collect_statement(T, &T->stmt, &ended);
+    if (r < 0) return;
     const char *prefix = kind == CMD_NODE ? "node " : kind == CMD_COORDINATE ? "coordinate " :
                          kind == CMD_PIC ? "pic " : "";
-    size_t pl = strlen(prefix), bl = strlen(body);
-    char *text = malloc(pl + bl + 1);
-    int *tl = malloc((pl + bl + 1) * sizeof *tl);
-    if (!text || !tl) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
-    memcpy(text, prefix, pl);
-    memcpy(text + pl, body, bl + 1);
-    for (size_t i = 0; i < pl; i++) tl[i] = cmd->line;
-    for (size_t i = 0; i <= bl; i++) tl[pl + i] = lines[i] > 0 ? lines[i] : cmd->line;
+    int *lines = NULL;
+    char *text = tex_to_text_ex(T->tex, &T->stmt, 0, T->stmt.n, prefix, cmd->line, &lines);
     if (!ended) {
         char src[200];
-        snprintf(src, sizeof src, "\\%s %s", tex_name(T->tex, cmd->name), body);
+        snprintf(src, sizeof src, "\\%s %s", tex_name(T->tex, cmd->name), text + strlen(prefix));
         tk_unparsed(T, cmd->line, src, "path not terminated by ';'");
     } else if (!T->d) {
         /* outside a picture: nothing to draw */
     } else if (kind == CMD_ADDPLOT) {
         tk_addplot(T, text, cmd->line);
     } else {
-        tk_run_path(T, kind, text, tl, cmd->line);
+        tk_run_path(T, kind, text, lines, cmd->line);
     }
-    free(body);
-    free(lines);
     free(text);
-    free(tl);
+    free(lines);
 }
 
 /* ---- \foreach ---- */
@@ -1039,6 +1028,8 @@ static void free_nodes_paths(tikz *T)
 
 static void tikz_fini(tikz *T)
 {
+    tl_free(&T->stmt);
+    tk_path_scanner_free(T);
     while (T->ngs) tk_gs_pop(T);
     free(T->gs);
     free_nodes_paths(T);

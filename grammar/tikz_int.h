@@ -25,6 +25,7 @@ struct tp_extra {
 struct tp_state;      /* the path builder, defined in tikz.c */
 
 char *tp_strndup(const char *s, size_t n);
+void tp_scanner_reset(void *scanner);
 void tp_buf_add(struct tp_buf *b, const char *s, size_t n);
 
 /* path builder actions (tikz.c) */

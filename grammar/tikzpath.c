@@ -1531,6 +1531,12 @@ static int draw_of(int cmd, const gstate *g)
     return g->draw;
 }
 
+void tk_path_scanner_free(tikz *T)
+{
+    if (T->path_scanner) tplex_destroy(T->path_scanner);
+    T->path_scanner = NULL;
+}
+
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
 {
     struct tp_state st;
@@ -1553,12 +1559,13 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     struct tp_extra x;
     memset(&x, 0, sizeof x);
     x.unterminated = -1;
-    yyscan_t sc;
-    tplex_init_extra(&x, &sc);
+    if (!T->path_scanner) tplex_init(&T->path_scanner);
+    yyscan_t sc = T->path_scanner;
+    tpset_extra(&x, sc);
+    tp_scanner_reset(sc);
     YY_BUFFER_STATE b = tp_scan_bytes(text, (int)strlen(text), sc);
     int r = tpparse(sc, &st);
     tp_delete_buffer(b, sc);
-    tplex_destroy(sc);
     free(x.buf.s);
     (void)r;
     place_pending(&st, 0);

@@ -164,6 +164,8 @@ typedef struct tikz {
     int cmd_line;             /* line of the current command */
     size_t pic_base;          /* graphics-state depth outside the picture */
     int sentinel_id;
+    toklist stmt;             /* scratch: the tokens of the current statement */
+    void *path_scanner;       /* the path grammar's scanner, created once */
 } tikz;
 
 #define GS(T) (&(T)->gs[(T)->ngs - 1])
@@ -222,6 +224,7 @@ tk_node *tk_find_node(tikz *T, const char *name, size_t n);
 void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double by, int shape);
 /* Runs the path grammar over a path text (a command's arguments up to ';'). */
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line);
+void tk_path_scanner_free(tikz *T);
 enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
        CMD_PIC, CMD_ADDPLOT };
 /* Places a node (text) at a canvas point with options. */
