@@ -1465,7 +1465,10 @@ static void right_angle_symbol(struct tp_state *st, const char *v)
     vec2 P0 = vadd(A, vscale(d, t));
     vec2 toC = vsub(C, P0), toB = vsub(B, P0);
     double lc = vlen(toC), lb = vlen(toB);
-    if (lc <= 0 || lb <= 0) return;
+    /* the usual call, right angle symbol={C}{A}{B}, puts the foot on B
+     * itself: then the second leg runs along the line, toward A */
+    if (lb <= 1e-9) { toB = vsub(A, P0); lb = vlen(toB); }
+    if (lc <= 1e-9 || lb <= 1e-9) return;
     static const int qa[4] = { 1, 1, -1, -1 }, qb[4] = { 1, -1, -1, 1 };
     int q = g->ra_quadrant;
     if (q < 1 || q > 4) q = 1;
