@@ -9,8 +9,9 @@
 
 /* Bounds that turn runaway input into errors instead of hangs. */
 #define MAX_INPUT_DEPTH 5000      /* nested, unfinished macro expansions */
-#define MAX_EXPANSIONS 2000000    /* macro expansions per document */
+#define MAX_EXPANSIONS 200000     /* macro expansions per document */
 #define MAX_TOKENS_PER_ARG 1000000
+#define MAX_PUSHED_TOKENS 10000000 /* tokens produced by expansion per document */
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -70,6 +71,7 @@ struct tex_ctx {
     level *in;
     size_t nin, capin;
     long expansions;
+    long pushed;              /* tokens pushed by expansion (work bound) */
     int cur_line, cur_col;
     /* the tokenizer, created once */
     void *scanner;
@@ -281,6 +283,8 @@ int tex_error_col(const tex_ctx *c) { return c->err_col; }
 int tex_failed(const tex_ctx *c) { return c->failed; }
 int tex_cur_line(const tex_ctx *c) { return c->cur_line; }
 
+void tex_reset_budget(tex_ctx *c) { c->pushed = 0; c->expansions = 0; }
+
 void tex_reset(tex_ctx *c, int depth)
 {
     for (size_t i = 0; i < c->nin; i++) free(c->in[i].v);
@@ -289,6 +293,7 @@ void tex_reset(tex_ctx *c, int depth)
     c->failed = 0;
     c->err[0] = 0;
     c->expansions = 0;
+    c->pushed = 0;
 }
 
 /* ---- macros and groups --------------------------------------------------- */
@@ -397,6 +402,13 @@ int tex_group_depth(const tex_ctx *c) { return (int)c->ngroups; }
 static void push_owned(tex_ctx *c, tex_tok *v, size_t n)
 {
     if (n == 0) { free(v); return; }
+    c->pushed += (long)n;
+    if (c->pushed > MAX_PUSHED_TOKENS) {
+        free(v);
+        tex_error(c, c->cur_line, c->cur_col,
+                  "macro expansion produced more than %d tokens (runaway macro?)", MAX_PUSHED_TOKENS);
+        return;
+    }
     if (c->nin >= MAX_INPUT_DEPTH) {
         free(v);
         tex_error(c, c->cur_line, c->cur_col,

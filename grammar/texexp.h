@@ -106,5 +106,8 @@ int tex_cur_line(const tex_ctx *c);
 /* Clears the error state, the input stack and the expansion counter (a new
  * document in the same context); groups are closed down to depth. */
 void tex_reset(tex_ctx *c, int depth);
+/* Restarts the work bounds (expansions, tokens produced) — after pushing a
+ * document's own tokens, which do not count. */
+void tex_reset_budget(tex_ctx *c);
 
 #endif

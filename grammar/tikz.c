@@ -15,6 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Work bounds: hostile input ends with a clear error, quickly. */
+#define MAX_STATEMENTS 20000        /* drawing commands per document */
+#define MAX_WARNINGS 50             /* printed per document; the rest are counted */
+#define MAX_UNPARSED 1000           /* unparsed constructs per document */
+
 /* ---- small utilities ---------------------------------------------------- */
 
 char *tp_strndup(const char *s, size_t n)
@@ -89,6 +94,12 @@ void tk_warn(tikz *T, int line, const char *fmt, ...)
     if (!T->cfg) return;
     T->cfg->nwarnings++;
     if (T->cfg->quiet || !T->cfg->diag) return;
+    if (T->cfg->nwarnings > MAX_WARNINGS) {
+        if (T->cfg->nwarnings == MAX_WARNINGS + 1)
+            fprintf(T->cfg->diag, "%s:%d: warning: more than %d warnings; the rest are not shown\n",
+                    T->cfg->fname, line, MAX_WARNINGS);
+        return;
+    }
     va_list ap;
     va_start(ap, fmt);
     fprintf(T->cfg->diag, "%s:%d: warning: ", T->cfg->fname, line);
@@ -103,7 +114,8 @@ void tk_unparsed(tikz *T, int line, const char *src, const char *why)
         ir_elem *e = ir_add(T->d, IR_UNPARSED);
         e->str = xstrdup(src);
         e->line = line;
-        if (T->cfg) T->cfg->nunparsed++;
+        if (T->cfg && ++T->cfg->nunparsed > MAX_UNPARSED)
+            tex_error(T->tex, line, 1, "more than %d constructs could not be evaluated; giving up", MAX_UNPARSED);
     }
     /* one line per diagnostic: control characters become spaces */
     char snip[84];
@@ -462,6 +474,10 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
 {
     int ended;
     T->cmd_line = cmd->line;
+    if (++T->statements > MAX_STATEMENTS) {
+        tex_error(T->tex, cmd->line, cmd->col, "more than %d drawing commands in one document", MAX_STATEMENTS);
+        return;
+    }
     T->stmt.n = 0;
     int r = collect_statement(T, &T->stmt, &ended);
     if (r < 0) return;
@@ -1022,6 +1038,9 @@ static void free_nodes_paths(tikz *T)
 {
     for (size_t i = 0; i < T->nnodes; i++) free(T->nodes[i].name);
     T->nnodes = 0;
+    free(T->node_hash);
+    T->node_hash = NULL;
+    T->node_hcap = T->node_hidx = 0;
     for (size_t i = 0; i < T->npaths; i++) { free(T->paths[i].name); free(T->paths[i].pts); }
     T->npaths = 0;
 }
@@ -1102,6 +1121,7 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
     toklist all = { 0 };
     tex_tokenize(T->tex, src, len, 1, &all);
     tex_push_list(T->tex, &all);
+    tex_reset_budget(T->tex);
     tl_free(&all);
     run(T, 0);
     int rc = 0;
@@ -1138,6 +1158,7 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
     }
     T->npictures = 0;
     T->iterations = 0;
+    T->statements = 0;
     T->foreach_depth = 0;
     T->nclips = 0;
     T->axis.active = 0;

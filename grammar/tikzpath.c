@@ -63,11 +63,41 @@ static int is(const char *s, size_t n, const char *w)
 
 /* ---- named nodes ------------------------------------------------------------ */
 
+static unsigned long name_hash(const char *s, size_t n)
+{
+    unsigned long h = 2166136261u;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+/* node names are indexed by an open-addressing hash (slots hold index+1) */
+static void node_index_rebuild(tikz *T, size_t cap)
+{
+    free(T->node_hash);
+    T->node_hash = xrealloc(NULL, cap * sizeof *T->node_hash);
+    memset(T->node_hash, 0, cap * sizeof *T->node_hash);
+    T->node_hcap = cap;
+    for (size_t i = 0; i < T->nnodes; i++) {
+        size_t k = name_hash(T->nodes[i].name, strlen(T->nodes[i].name)) & (cap - 1);
+        while (T->node_hash[k]) k = (k + 1) & (cap - 1);
+        T->node_hash[k] = i + 1;
+    }
+}
+
 tk_node *tk_find_node(tikz *T, const char *name, size_t n)
 {
-    for (size_t i = T->nnodes; i-- > 0;)
-        if (strlen(T->nodes[i].name) == n && memcmp(T->nodes[i].name, name, n) == 0)
-            return &T->nodes[i];
+    if (!T->node_hcap || T->node_hidx != T->nnodes) {
+        size_t cap = 64;
+        while (cap < 2 * T->nnodes + 2) cap *= 2;
+        node_index_rebuild(T, cap);
+        T->node_hidx = T->nnodes;
+    }
+    size_t k = name_hash(name, n) & (T->node_hcap - 1);
+    while (T->node_hash[k]) {
+        tk_node *nd = &T->nodes[T->node_hash[k] - 1];
+        if (strlen(nd->name) == n && memcmp(nd->name, name, n) == 0) return nd;
+        k = (k + 1) & (T->node_hcap - 1);
+    }
     return NULL;
 }
 
@@ -82,6 +112,13 @@ void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double
         }
         nd = &T->nodes[T->nnodes++];
         nd->name = tp_strndup(name, n);
+        /* keep the index current: insert, or rebuild when it is too full */
+        if (T->node_hcap && T->node_hidx == T->nnodes - 1 && 2 * T->nnodes + 2 <= T->node_hcap) {
+            size_t k = name_hash(name, n) & (T->node_hcap - 1);
+            while (T->node_hash[k]) k = (k + 1) & (T->node_hcap - 1);
+            T->node_hash[k] = T->nnodes;
+            T->node_hidx = T->nnodes;
+        }
     }
     nd->c = c;
     nd->hw = hw;

@@ -149,6 +149,8 @@ typedef struct tikz {
     size_t ngs, capgs;
     tk_node *nodes;
     size_t nnodes, capnodes;
+    size_t *node_hash;        /* index of nodes by name (slot: index + 1) */
+    size_t node_hcap, node_hidx;  /* capacity; number of nodes indexed */
     tk_style *styles;
     size_t nstyles, capstyles;
     size_t style_floor;       /* styles below are the session's: never modified */
@@ -158,6 +160,7 @@ typedef struct tikz {
     tk_axis axis;
     int foreach_depth;
     long iterations;
+    long statements;          /* drawing commands so far (work bound) */
     int fatal;                /* an input error occurred */
     tikz_sink sink;
     void *sink_ctx;
