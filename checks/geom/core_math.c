@@ -1,0 +1,76 @@
+/* core_math.c — "Core math properties of the shape(s) are correct."
+ *
+ * What the figure asserts through its marks must hold in its geometry:
+ *   - a right-angle mark sits on a drawn angle of 90 +- GEOM_RIGHT_TOL_DEG;
+ *   - sides carrying the same number of tick marks are equal in length
+ *     (within GEOM_LENGTH_TOL);
+ *   - a quadrilateral drawn with right-angle marks at three or more corners
+ *     is a rectangle: all four angles within GEOM_RIGHT_TOL_DEG of 90.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/geom/geom.h"
+
+#define MAXT 64
+
+void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
+{
+    (void)d;
+    const geom_scene *s = ctx;
+    char nm[64];
+    int checked = 0;
+    for (size_t i = 0; i < s->nmarks; i++) {
+        const geom_mark *m = &s->marks[i];
+        if (m->kind != MARK_RIGHT) continue;
+        checked++;
+        double drawn = geom_mark_angle(s, m, NULL, NULL);
+        if (drawn < 0) continue;   /* not at a corner: angle-labels reports it */
+        if (fabs(drawn - 90) > GEOM_RIGHT_TOL_DEG) {
+            chk_set(v, CHK_NO, m->line,
+                    "the right-angle mark at %s sits on an angle of %.1f deg (tolerance %.0f)",
+                    geom_point_name(s, m->vertex, nm, sizeof nm), drawn, GEOM_RIGHT_TOL_DEG);
+            return;
+        }
+    }
+    /* tick marks: count ticks on each figure segment */
+    size_t idx[MAXT];
+    int nt[MAXT];
+    size_t k = 0;
+    size_t *near = NULL, cap = 0;
+    int any_tick = 0;
+    for (size_t i = 0; i < s->nsegs && !any_tick; i++) any_tick = s->segs[i].cls == SEG_TICK;
+    for (size_t i = 0; any_tick && i < s->nsegs && k < MAXT; i++) {
+        const geom_seg *g = &s->segs[i];
+        if (g->cls != SEG_FIGURE || g->curved) continue;
+        int c = 0;
+        size_t nn = geom_segs_near(s, ir_box_make(g->a.x, g->a.y, g->b.x, g->b.y), &near, &cap);
+        for (size_t q = 0; q < nn; q++) {
+            const geom_seg *h = &s->segs[near[q]];
+            if (h->cls != SEG_TICK) continue;
+            if (ir_seg_intersect(g->a, g->b, h->a, h->b, NULL, NULL)) c++;
+        }
+        if (c > 0) { idx[k] = i; nt[k] = c; k++; }
+    }
+    free(near);
+    for (size_t a = 0; a < k; a++)
+        for (size_t b = a + 1; b < k; b++) {
+            if (nt[a] != nt[b]) continue;
+            const geom_seg *ga = &s->segs[idx[a]], *gb = &s->segs[idx[b]];
+            double la = ga->len3 >= 0 && gb->len3 >= 0 ? ga->len3 : ga->len;
+            double lb = ga->len3 >= 0 && gb->len3 >= 0 ? gb->len3 : gb->len;
+            checked++;
+            double r = la > lb ? la / lb : lb / la;
+            if (r > 1 + GEOM_LENGTH_TOL) {
+                chk_set(v, CHK_NO, ga->line,
+                        "sides with %d tick mark(s) differ in length: %.1f (line %d) vs %.1f "
+                        "(line %d)",
+                        nt[a], la, ga->line, lb, gb->line);
+                return;
+            }
+        }
+    chk_set(v, CHK_YES, 0, "%d marked propert%s hold%s in the drawing", checked,
+            checked == 1 ? "y" : "ies", checked == 1 ? "s" : "");
+}

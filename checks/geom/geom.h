@@ -1,0 +1,287 @@
+/* geom.h — the "geom" rubric (DiagramIR): its checks, its tolerances, and
+ * the per-diagram scene every check reads.
+ *
+ * The scene is built once per diagram (scene.c): the drawn strokes broken
+ * into straight segments and classified (figure line, mark, tick, grid…),
+ * the texts parsed into labels (names, lengths, areas, angles), right-angle
+ * and angle-arc marks (tikz2ir's roles, plus hand-drawn ones recognised
+ * geometrically), clip regions and extents. Checks only read it.
+ *
+ * Every tolerance is a named constant below, explained in
+ * diagramir-rubrics(7). Lengths are in TeX points unless the name says EM
+ * (multiples of the label's font size).
+ */
+#ifndef DIAGRAMIR_CHECKS_GEOM_H
+#define DIAGRAMIR_CHECKS_GEOM_H
+
+#include "checks/rubric.h"
+#include "ir/geom_2d.h"
+#include "ir/geom_3d.h"
+
+/* --- tolerances --------------------------------------------------------- */
+/* Two points closer than this are the same point (joins, vertices). */
+#define GEOM_JOIN_EPS_PT        0.75
+/* A vertex dot and a corner closer than this are one labeled point. */
+#define GEOM_DOT_MERGE_PT       3.0
+/* A stated angle matches the drawn one within this many degrees. */
+#define GEOM_ANGLE_TOL_DEG      6.0
+/* A right-angle mark needs a drawn angle within 90 +- this. */
+#define GEOM_RIGHT_TOL_DEG      5.0
+/* An angle arc spans between these fractions of the angle it sits in. */
+#define GEOM_ARC_SPAN_MIN       0.5
+#define GEOM_ARC_SPAN_MAX       2.0
+/* An angle label belongs to a corner within this many ems of it. */
+#define GEOM_ANGLE_REACH_EM     6.0
+/* Labeled lengths: drawn/stated scale factors may differ by this ratio. */
+#define GEOM_LENGTH_TOL         0.20
+/* Receding edges: a solid's depth edges come in at least this many
+ * parallel, equal, slanted lines. */
+#define GEOM_RECEDING_MIN       3
+/* Lines within this of horizontal or vertical are read as frontal. */
+#define GEOM_FRONTAL_TOL_DEG    10.0
+/* A receding edge may be drawn down to this fraction of its frontal scale. */
+#define GEOM_FORESHORTEN_MIN    0.35
+/* Labeled areas: drawn/stated area (in the lengths' scale) may differ by this. */
+#define GEOM_AREA_TOL           0.30
+/* A label sits next to the element it labels: within this many ems. */
+#define GEOM_LABEL_REACH_EM     2.5
+/* A label is ambiguous when a competing element is no farther than this
+ * factor times the distance to its own element (distances measured from
+ * the label's box, plus GEOM_LABEL_SLACK_EM). */
+#define GEOM_AMBIGUITY          1.15
+#define GEOM_LABEL_SLACK_EM     0.5
+/* Depth order: a face drawn over another must not lie behind it by more
+ * than this fraction of the faces' size, where they overlap by more than
+ * GEOM_FACE_OVERLAP_FRAC of the smaller face. */
+#define GEOM_DEPTH_TOL          0.02
+#define GEOM_FACE_OVERLAP_FRAC  0.05
+/* Text overlap: boxes sharing more than this fraction of the smaller box. */
+#define GEOM_TEXT_OVERLAP_FRAC  0.10
+/* A stroke crosses text when it passes through the text's box shrunk by
+ * this fraction of the box's smaller side on every side. */
+#define GEOM_TEXT_CORE_FRAC     0.25
+/* In frame: drawn content may overhang a clip by this much (a vertex dot's
+ * radius plus half a line: marks sitting on the clip's edge). */
+#define GEOM_FRAME_TOL_PT       3.0
+/* Readable size: the page a picture must fit (6.5in x 9in, a letter page's
+ * text block), the smallest font size, the smallest picture, and the
+ * smallest figure relative to its labels' font size. */
+#define GEOM_PAGE_W_PT          469.75
+#define GEOM_PAGE_H_PT          650.43
+#define GEOM_MIN_FONT_PT        6.0
+#define GEOM_MIN_FIGURE_PT      36.0
+#define GEOM_MIN_SHAPE_EM       1.0
+/* Shape closed: an open outline whose ends come within this fraction of its
+ * perimeter (but do not meet) was meant to be closed. */
+#define GEOM_CLOSE_GAP_FRAC     0.10
+/* Mark size: right-angle squares and angle arcs are at most this fraction
+ * of the shortest side they mark, and at most GEOM_MARK_MAX_PT. */
+#define GEOM_MARK_FRAC          0.45
+#define GEOM_MARK_MAX_PT        36.0
+/* Tick marks: short strokes (at most this long) across a figure line. */
+#define GEOM_TICK_MAX_PT        14.0
+/* Default font size when the IR gives none (the IM class uses 12pt). */
+#define GEOM_DEFAULT_FONT_PT    12.0
+
+/* --- segments ----------------------------------------------------------- */
+typedef enum {
+    SEG_FIGURE,   /* a line of the figure itself */
+    SEG_DIM,      /* arrowed line: dimension line or pointer */
+    SEG_MARK,     /* right-angle mark or angle arc */
+    SEG_TICK,     /* congruence tick mark */
+    SEG_GRID,     /* grid line */
+    SEG_AXIS,     /* coordinate axis */
+    SEG_FRAME     /* outline of a text node (draw= on a node with text) */
+} geom_seg_class;
+
+typedef struct {
+    ir_pt a, b;
+    double len;          /* drawn (2D) length */
+    double len3;         /* length in the 3D source coordinates, -1 if none */
+    size_t elem;         /* index of the element in the diagram */
+    int line;
+    geom_seg_class cls;
+    int curved;          /* piece of a flattened arc/ellipse/curve */
+    int visible;         /* stroked (draw != none) */
+    int dashed;
+    int comp;            /* connected component of figure segments, -1 */
+} geom_seg;
+
+/* --- texts -------------------------------------------------------------- */
+typedef enum {
+    TXT_EMPTY,
+    TXT_NAME,        /* point / vertex name: A, B', P_1 */
+    TXT_LENGTH,      /* a stated length: 5, 7 cm, h = 8, r = 3 */
+    TXT_AREA,        /* a stated area: Area = 40, 12 cm^2 */
+    TXT_ANGLE,       /* a stated angle in degrees: 30° */
+    TXT_ANGLE_NAME,  /* names an angle without a value: θ, x°, ∠ABC */
+    TXT_VAR,         /* an unknown length: x, ?, a */
+    TXT_COORD,       /* a point's coordinates: (2, 3) */
+    TXT_DIMS,        /* a shape's dimensions: 3 x 4, 2 cm by 5 cm */
+    TXT_OTHER        /* titles, sentences, anything else */
+} geom_text_kind;
+
+typedef struct {
+    size_t elem;
+    int line;
+    ir_box box;          /* the text box from the IR */
+    ir_pt c;             /* its centre */
+    double size;         /* font size, pt */
+    geom_text_kind kind;
+    double value;        /* stated number (length, area, degrees) */
+    int has_value;
+    char unit[8];        /* "cm", "in", ... or "" */
+    double dims[3];      /* TXT_DIMS: the stated sides; TXT_COORD: x, y */
+    int ndims;
+    char quantity;       /* 'r' radius, 'd' diameter, 'h' height, 'p' perimeter, 0 */
+    int has_of;          /* label=/pin=: the point it labels */
+    ir_pt of;
+    int has_along;       /* placed on a path: the segment it sits on */
+    ir_pt along_a, along_b;
+    int opaque;          /* filled background hides what lies under it */
+    int framed;          /* drawn inside an outline (node with draw=) */
+    ir_box frame_box;
+    char show[48];       /* short printable form for reasons */
+} geom_text;
+
+
+/* --- marks -------------------------------------------------------------- */
+typedef enum { MARK_RIGHT, MARK_ARC } geom_mark_kind;
+
+typedef struct {
+    geom_mark_kind kind;
+    size_t elem;
+    int line;
+    ir_pt vertex;        /* the corner it marks */
+    int has_vertex;
+    ir_pt c;             /* centre of the mark's ink */
+    double size;         /* radius of an arc, side of a square */
+    double d1, d2;       /* arcs: directions (deg) from vertex to its two ends */
+    int explicit_role;   /* role= given by the front end */
+} geom_mark;
+
+/* --- shapes (closed regions) -------------------------------------------- */
+typedef struct {
+    size_t elem;
+    int line;
+    ir_pt *pts;          /* outline (flattened) */
+    size_t n;
+    double area;         /* unsigned */
+    int round;           /* ellipse / circle */
+    ir_pt centre;
+    double radius;       /* circles: mean radius */
+} geom_shape;
+
+/* --- faces of solids (closed polygons given with 3D coordinates) -------- */
+typedef struct {
+    size_t elem;
+    int line;
+    ir_pt *p2;           /* picture points */
+    ir_pt3 *p3;          /* their 3D coordinates */
+    size_t n;
+    int filled;          /* hides what was drawn before under it */
+    int inferred;        /* 3D coordinates recovered from the picture (solid.c) */
+    ir_box box;
+} geom_face;
+
+typedef struct {
+    size_t elem;
+    ir_box box;          /* clip region's box */
+    ir_kind sub;
+    const ir_elem *e;
+    ir_pt *pts;          /* outline of a poly/ellipse region, NULL for a rect */
+    size_t n;
+} geom_clip;
+
+typedef struct {
+    const ir_diagram *d;
+    const char *src;     /* src= of the diagram, or its id */
+    geom_seg *segs;
+    size_t nsegs;
+    geom_text *texts;
+    size_t ntexts;
+    geom_mark *marks;
+    size_t nmarks;
+    geom_shape *shapes;
+    size_t nshapes;
+    geom_clip *clips;
+    size_t nclips;
+    ir_pt *dots;         /* vertex dots and named points that are drawn corners */
+    size_t ndots;
+    ir_box ink;          /* everything drawn, strokes and texts */
+    ir_box figure;       /* figure segments and shapes only (no text, grid) */
+    unsigned char *frame;  /* per element: 1 when it is a text node's outline */
+    int *clip_of;        /* per element: index of the clip it is drawn in, -1 */
+    int is3d;            /* some element carries xyz= */
+    geom_face *faces;
+    size_t nfaces;
+    int has_proj;        /* the projection of the 3D coordinates is known */
+    double proj_m[2][3], proj_t[2];
+    ir_pt3 view;         /* toward the viewer */
+    int ncomps;
+} geom_scene;
+
+geom_scene *geom_scene_build(const ir_diagram *d);
+void geom_scene_free(geom_scene *s);
+
+/* Indices of the segments whose extent (grown by GEOM_JOIN_EPS_PT) meets
+ * box b, each once, into *buf (grown as needed; caller frees). Returns the
+ * count. */
+size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap);
+
+/* How the clip region element elem is drawn in treats the outline points
+ * p: 0 all inside (or not clipped), 1 cut (partly outside by more than
+ * GEOM_FRAME_TOL_PT), 2 entirely outside. *out: the farthest overhang. */
+int geom_clip_relation(const geom_scene *s, size_t elem, const ir_pt *p, size_t n, double *out);
+
+/* Unit-cube drawings without 3D coordinates: recover the faces' lattice
+ * coordinates from the picture (solid.c), and which way the viewer is
+ * (+1 as fitted, -1 flipped, 0 unknown). */
+void geom_infer_lattice(geom_scene *s);
+int geom_lattice_viewer_side(const geom_scene *s);
+
+/* Text parsing (labels.c). Fills kind, value, unit, quantity, show. */
+void geom_parse_label(const char *plain, const char *tex, geom_text *t);
+
+/* Directions (deg) of the straight figure lines leaving point v: segments
+ * ending at v, and both ways along segments passing through it. Rays
+ * shorter than min_len are ignored; near-equal directions merged. Returns
+ * the count (at most max), sorted ascending. */
+size_t geom_rays_at(const geom_scene *s, ir_pt v, double min_len, double *dirs, size_t max);
+/* The angle (deg) a viewer reads at corner v in direction dir (deg): the
+ * smallest sector between two rays that contains dir; when dir lies in a
+ * reflex gap, the sector of the rays closest to it. *r1, *r2 (may be NULL)
+ * receive the rays. Returns -1 when v has fewer than two rays. */
+double geom_angle_at(const geom_scene *s, ir_pt v, double dir, double *r1, double *r2);
+/* The drawn angle (deg) at a mark's vertex, in the sector the mark sits in;
+ * -1 when the mark is not at a corner. */
+double geom_mark_angle(const geom_scene *s, const geom_mark *m, double *r1, double *r2);
+/* The corner (point with at least two non-collinear rays) nearest p within
+ * reach; returns 1 and sets *v. */
+int geom_nearest_corner(const geom_scene *s, ir_pt p, double reach, ir_pt *v, double *dist);
+/* The figure's corners (see geom_nearest_corner) inside zone. With out
+ * NULL, returns how many there are; else writes at most max of them and
+ * returns that. */
+size_t geom_corners(const geom_scene *s, ir_box zone, ir_pt *out, size_t max);
+/* Distance from text box to segment i. */
+double geom_text_seg_dist(const geom_text *t, const geom_seg *g);
+/* A printable name for a point: the coordinate/vertex name at it, else a
+ * nearby one-letter label, else "(x,y)". */
+const char *geom_point_name(const geom_scene *s, ir_pt p, char *buf, size_t n);
+/* 1 when segment i may carry a length label (figure or dimension line,
+ * straight, visible). */
+int geom_seg_measurable(const geom_seg *g);
+/* Font size used for reach computations. */
+double geom_em(const geom_text *t);
+
+/* --- the checks ---------------------------------------------------------- */
+void geom_angle_labels(const ir_diagram *d, const void *ctx, chk_verdict *v);
+void geom_length_proportions(const ir_diagram *d, const void *ctx, chk_verdict *v);
+void geom_in_frame(const ir_diagram *d, const void *ctx, chk_verdict *v);
+void geom_readable_size(const ir_diagram *d, const void *ctx, chk_verdict *v);
+void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v);
+void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v);
+void geom_shape_closed(const ir_diagram *d, const void *ctx, chk_verdict *v);
+void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v);
+
+#endif

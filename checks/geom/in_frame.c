@@ -1,0 +1,93 @@
+/* in_frame.c — "The diagram is fully in frame (nothing clipped or cut off)."
+ *
+ * The picture shows everything it draws unless a clip region hides part of
+ * it (the IM class is standalone with no border, so the page is the
+ * picture's own extent). So the question is what each clip does to what is
+ * drawn after it: a text or stroke partly inside and partly outside the clip
+ * (by more than GEOM_FRAME_TOL_PT) is visibly cut off; one entirely outside
+ * is missing from the picture. Grids and axes are drawn to be clipped and
+ * are not counted. With no clip, everything is in frame.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/geom/geom.h"
+
+static int skip_role(const ir_elem *e)
+{
+    const char *role = ir_elem_get(e, "role");
+    return role && (!strcmp(role, "grid") || !strcmp(role, "axis"));
+}
+
+void geom_in_frame(const ir_diagram *d, const void *ctx, chk_verdict *v)
+{
+    const geom_scene *s = ctx;
+    if (s->nclips == 0) {
+        chk_set(v, CHK_YES, 0, "no clip region: the whole picture is shown");
+        return;
+    }
+    int cut = 0, hidden = 0, checked = 0;
+    double worst = -1;
+    chk_verdict why;
+    memset(&why, 0, sizeof why);
+    char buf[64];
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        if (s->clip_of[i] < 0) continue;
+        const geom_clip *cl = &s->clips[s->clip_of[i]];
+        if (skip_role(e) || s->frame[i]) continue;
+        ir_pt *pts = NULL;
+        size_t n = 0;
+        ir_pt corners[4];
+        const char *what = "stroke";
+        if (e->kind == IR_TEXT) {
+            /* labels are judged by label-association and no-overlap */
+            continue;
+        } else {
+            const char *dr = ir_elem_get(e, "draw"), *fi = ir_elem_get(e, "fill");
+            int stroked = !dr || strcmp(dr, "none") != 0, filled = fi && strcmp(fi, "none");
+            if (!stroked && !filled) continue;
+            int closed;
+            n = ir_elem_flatten(e, &pts, &closed);
+            if (n == 0) continue;
+            what = "stroke";
+        }
+        double out, o1, o2;
+        int rel = geom_clip_relation(s, i, pts ? pts : corners, n, &out);
+        /* a straight line running across the whole region, in at one side
+         * and out at the other, is an (infinite) line shown as far as the
+         * picture goes, not a shape cut off */
+        if (rel == 1 && e->kind == IR_POLY && e->npts == 2 &&
+            geom_clip_relation(s, i, &e->pts[0], 1, &o1) == 2 &&
+            geom_clip_relation(s, i, &e->pts[1], 1, &o2) == 2)
+            rel = 0;
+        free(pts);
+        checked++;
+        if (rel == 0) continue;
+        if (rel == 1) cut++;
+        else hidden++;
+        double key = out + (rel == 1 ? 1e6 : 0);
+        if (key > worst) {
+            worst = key;
+            if (e->kind == IR_TEXT)
+                snprintf(buf, sizeof buf, "text \"%.30s\"", e->str);
+            else
+                snprintf(buf, sizeof buf, "a %s", what);
+            chk_set(&why, CHK_NO, e->line, "%s is %s by the clip region of line %d "
+                    "(it reaches %.1fpt outside)",
+                    buf, rel == 1 ? "cut" : "hidden entirely", cl->e->line, out);
+        }
+    }
+    if (cut + hidden == 0) {
+        chk_set(v, CHK_YES, s->clips[0].e->line,
+                "all %d elements lie inside the clip region", checked);
+        return;
+    }
+    *v = why;
+    if (cut + hidden > 1) {
+        size_t l = strlen(v->reason);
+        snprintf(v->reason + l, sizeof v->reason - l, "; %d cut, %d hidden in all", cut, hidden);
+    }
+}

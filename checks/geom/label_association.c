@@ -1,0 +1,250 @@
+/* label_association.c — "Labels (if any) are associated with the correct
+ * elements."
+ *
+ * A viewer attaches a label to the nearest element of the kind it labels:
+ * a point's name to a point (vertex dot or corner), a length to a line, an
+ * angle to a corner. A label is wrong when the element it was made for (the
+ * node of label=, the path segment of a node placed on a path) is not the
+ * one a viewer would pick — another comparable element is clearly closer
+ * (by the factor GEOM_AMBIGUITY, distances from the label's box plus
+ * GEOM_LABEL_SLACK_EM) — or when a length label stands away from every line
+ * (farther than GEOM_LABEL_REACH_EM). Labels placed freely must not be
+ * ambiguous: their nearest element must be clearly nearer than the next.
+ * Titles and sentences are not labels. na when there are no labels.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/geom/geom.h"
+
+typedef struct {
+    ir_pt *p;
+    size_t n;
+} points;
+
+/* The points a name can label: vertex dots and the figure's corners. */
+static points collect_points(const geom_scene *s)
+{
+    points pts = {NULL, 0};
+    /* only points a name could be near matter */
+    ir_box zone = ir_box_empty();
+    for (size_t i = 0; i < s->ntexts; i++) {
+        const geom_text *t = &s->texts[i];
+        if (t->kind == TXT_NAME || t->kind == TXT_COORD)
+            ir_box_union(&zone, ir_box_inset(t->box, (GEOM_LABEL_REACH_EM * 3) * geom_em(t)));
+    }
+    if (zone.empty) return pts;
+    size_t nc = geom_corners(s, zone, NULL, 0);
+    size_t cap = s->ndots + nc + 1;
+    pts.p = malloc(cap * sizeof *pts.p);
+    ir_pt *c = malloc((nc + 1) * sizeof *c);
+    if (!pts.p || !c) { free(c); free(pts.p); pts.p = NULL; return pts; }
+    nc = geom_corners(s, zone, c, nc);
+    for (size_t i = 0; i < s->ndots + nc; i++) {
+        ir_pt p = i < s->ndots ? s->dots[i] : c[i - s->ndots];
+        int dup = 0;
+        for (size_t j = 0; j < pts.n && !dup; j++)
+            dup = ir_v_dist(pts.p[j], p) <= GEOM_DOT_MERGE_PT;
+        if (!dup) pts.p[pts.n++] = p;
+    }
+    free(c);
+    return pts;
+}
+
+/* Are two segments parts of one straight line (collinear and touching)? */
+static int same_line(const geom_seg *a, const geom_seg *b)
+{
+    if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(a->b, a->a)), ir_v_dir_deg(ir_v_sub(b->b, b->a))) >
+        2.0)
+        return 0;
+    return ir_pt_line_dist(b->a, a->a, a->b) <= GEOM_JOIN_EPS_PT &&
+           ir_pt_line_dist(b->b, a->a, a->b) <= GEOM_JOIN_EPS_PT;
+}
+
+/* The length a viewer reads off a segment: 3D when the source gives it. */
+static double seg_measure(const geom_seg *g)
+{
+    return g->len3 >= 0 ? g->len3 : g->len;
+}
+
+/* Two lines a label could be read against that measure the same: then the
+ * label says the same whichever one the viewer picks. */
+static int same_measure(const geom_seg *a, const geom_seg *b)
+{
+    double la = a->len3 >= 0 && b->len3 >= 0 ? a->len3 : a->len;
+    double lb = a->len3 >= 0 && b->len3 >= 0 ? b->len3 : b->len;
+    double r = la > lb ? la / lb : lb / la;
+    return r <= 1.0 + GEOM_LENGTH_TOL;
+}
+
+static int beside(const geom_text *t, const geom_seg *g)
+{
+    ir_pt ab = ir_v_sub(g->b, g->a);
+    double proj = ir_v_dot(ir_v_sub(t->c, g->a), ab) / (g->len * g->len);
+    return proj >= 0.0 && proj <= 1.0;
+}
+
+static int inside_region(const geom_scene *s, ir_pt p)
+{
+    for (size_t i = 0; i < s->nshapes; i++)
+        if (ir_pt_in_poly(p, s->shapes[i].pts, s->shapes[i].n)) return 1;
+    return 0;
+}
+
+static int competing_seg(const geom_seg *g)
+{
+    return geom_seg_measurable(g);
+}
+
+typedef struct {
+    int n, bad;
+    chk_verdict why;
+} tally;
+
+static void bad(tally *ty, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void bad(tally *ty, int line, const char *fmt, ...)
+{
+    if (ty->bad++ != 0) return;
+    va_list ap;
+    va_start(ap, fmt);
+    char buf[CHK_REASON_MAX];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    chk_set(&ty->why, CHK_NO, line, "%s", buf);
+}
+
+void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v)
+{
+    (void)d;
+    const geom_scene *s = ctx;
+    tally ty;
+    memset(&ty, 0, sizeof ty);
+    points pts = collect_points(s);
+    char n1[64], n2[64];
+
+    for (size_t i = 0; i < s->ntexts; i++) {
+        const geom_text *t = &s->texts[i];
+        double em = geom_em(t), slack = GEOM_LABEL_SLACK_EM * em;
+        switch (t->kind) {
+        case TXT_NAME:
+        case TXT_COORD: {
+            ty.n++;
+            if (pts.n == 0) break;
+            size_t b1 = 0, b2 = (size_t)-1;
+            double d1 = 1e300, d2 = 1e300;
+            for (size_t k = 0; k < pts.n; k++) {
+                double dd = ir_box_pt_dist(t->box, pts.p[k]);
+                if (dd < d1) { d2 = d1; b2 = b1; d1 = dd; b1 = k; }
+                else if (dd < d2) { d2 = dd; b2 = k; }
+            }
+            if (t->has_of) {
+                double dof = ir_box_pt_dist(t->box, t->of);
+                if (ir_v_dist(pts.p[b1], t->of) > 2 * GEOM_JOIN_EPS_PT &&
+                    (d1 + slack) * GEOM_AMBIGUITY < dof + slack)
+                    bad(&ty, t->line,
+                        "label \"%s\" belongs to the point %s but sits nearer to %s "
+                        "(%.1fpt vs %.1fpt)",
+                        t->show, geom_point_name(s, t->of, n1, sizeof n1),
+                        geom_point_name(s, pts.p[b1], n2, sizeof n2), d1, dof);
+                break;
+            }
+            if (d1 > GEOM_LABEL_REACH_EM * em) break;   /* names a region or a shape */
+            if (b2 != (size_t)-1 && (d2 + slack) < (d1 + slack) * GEOM_AMBIGUITY &&
+                t->kind == TXT_NAME)
+                bad(&ty, t->line, "label \"%s\" is as near to %s as to %s (%.1fpt vs %.1fpt)",
+                    t->show, geom_point_name(s, pts.p[b2], n2, sizeof n2),
+                    geom_point_name(s, pts.p[b1], n1, sizeof n1), d2, d1);
+            break;
+        }
+        case TXT_LENGTH:
+        case TXT_VAR: {
+            ty.n++;
+            const geom_seg *own = NULL;
+            double down = 1e300;
+            if (t->has_along) {
+                for (size_t k = 0; k < s->nsegs; k++) {
+                    const geom_seg *g = &s->segs[k];
+                    if (ir_pt_seg_dist(ir_v_lerp(t->along_a, t->along_b, 0.5), g->a, g->b, NULL) <=
+                            GEOM_JOIN_EPS_PT &&
+                        ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(g->b, g->a)),
+                                         ir_v_dir_deg(ir_v_sub(t->along_b, t->along_a))) < 2) {
+                        own = g;
+                        break;
+                    }
+                }
+                down = ir_seg_box_dist(t->along_a, t->along_b, t->box);
+            }
+            const geom_seg *s1 = NULL, *s2 = NULL;
+            double d1 = 1e300, d2 = 1e300;
+            for (size_t k = 0; k < s->nsegs; k++) {
+                const geom_seg *g = &s->segs[k];
+                if (!competing_seg(g)) continue;
+                if (g->len < 0.5 * em) continue;
+                /* a label is read against a line it stands beside, not one
+                 * it lies beyond the end of */
+                if (!beside(t, g)) continue;
+                double dd = geom_text_seg_dist(t, g);
+                if (dd < d1) {
+                    if (s1 && !same_line(s1, g)) { d2 = d1; s2 = s1; }
+                    d1 = dd; s1 = g;
+                } else if (dd < d2 && s1 && !same_line(s1, g)) {
+                    d2 = dd; s2 = g;
+                }
+            }
+            if (t->has_along) {
+                /* placed on its segment and standing by it: attached */
+                if (own && s1 && down > em && !same_line(own, s1) && !same_measure(own, s1) &&
+                    (d1 + slack) * GEOM_AMBIGUITY < down + slack) {
+                    snprintf(n1, sizeof n1, "line %d", s1->line);
+                    bad(&ty, t->line,
+                        "\"%s\" is placed on a segment of line %d but sits nearer to another "
+                        "line (%s): %.1fpt vs %.1fpt",
+                        t->show, own->line, n1, d1, down);
+                }
+                break;
+            }
+            if (!s1 || d1 > GEOM_LABEL_REACH_EM * em) {
+                /* a bare number inside a region, away from its sides, states
+                 * the region's measure (an area, a count); with a length unit
+                 * it is a length with no line to measure */
+                if (t->kind == TXT_VAR || (!t->unit[0] && inside_region(s, t->c))) break;
+                if (s1)
+                    bad(&ty, t->line, "length label \"%s\" stands apart from every line "
+                        "(nearest %.1fpt away, reach %.0fpt)",
+                        t->show, d1, GEOM_LABEL_REACH_EM * em);
+                else
+                    bad(&ty, t->line, "length label \"%s\" has no line to measure", t->show);
+                break;
+            }
+            if (s2 && (d2 + slack) < (d1 + slack) * GEOM_AMBIGUITY && !same_measure(s1, s2)) {
+                bad(&ty, t->line, "\"%s\" is as near to the line of line %d (length %.1f) as "
+                    "to that of line %d (length %.1f): %.1fpt vs %.1fpt",
+                    t->show, s2->line, seg_measure(s2), s1->line, seg_measure(s1), d2, d1);
+            }
+            break;
+        }
+        default:
+            /* angles are placed by angle-labels; titles and words label
+             * what they stand by, which geometry alone cannot tell */
+            ty.n++;
+            break;
+        }
+    }
+    free(pts.p);
+    if (ty.n == 0) {
+        chk_set(v, CHK_NA, 0, "no labels");
+        return;
+    }
+    if (ty.bad) {
+        *v = ty.why;
+        if (ty.bad > 1) {
+            size_t l = strlen(v->reason);
+            snprintf(v->reason + l, sizeof v->reason - l, " (and %d more)", ty.bad - 1);
+        }
+        return;
+    }
+    chk_set(v, CHK_YES, 0, "%d label(s), each nearest to the element it labels", ty.n);
+}

@@ -1,0 +1,1156 @@
+/* scene.c — the per-diagram analysis the geom checks share; see geom.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/geom/geom.h"
+
+/* --- small growable arrays ---------------------------------------------- */
+#define GROW(arr, n, cap)                                                     \
+    do {                                                                      \
+        if ((n) >= (cap)) {                                                   \
+            size_t nc_ = (cap) ? (cap) * 2 : 16;                              \
+            void *p_ = realloc((arr), nc_ * sizeof *(arr));                   \
+            if (!p_) abort();                                                 \
+            (arr) = p_;                                                       \
+            (cap) = nc_;                                                      \
+        }                                                                     \
+    } while (0)
+
+static int attr_is(const ir_elem *e, const char *key, const char *val)
+{
+    const char *v = ir_elem_get(e, key);
+    return v && strcmp(v, val) == 0;
+}
+
+static int elem_stroked(const ir_elem *e)
+{
+    const char *v = ir_elem_get(e, "draw");
+    return !v || strcmp(v, "none") != 0;
+}
+
+static int elem_filled(const ir_elem *e)
+{
+    const char *v = ir_elem_get(e, "fill");
+    return v && strcmp(v, "none") != 0;
+}
+
+static int parse_pts(const char *s, ir_pt *out, size_t max)
+{
+    /* "X,Y" or "X1,Y1,X2,Y2": numbers separated by commas */
+    size_t k = 0;
+    double v[8];
+    while (s && *s && k < 2 * max && k < 8) {
+        char *end;
+        v[k] = strtod(s, &end);
+        if (end == s || !isfinite(v[k])) return 0;
+        k++;
+        s = end;
+        if (*s == ',') s++;
+        else break;
+    }
+    if (k != 2 * max) return 0;
+    for (size_t i = 0; i < max; i++) out[i] = ir_v(v[2 * i], v[2 * i + 1]);
+    return 1;
+}
+
+/* xyz=X,Y,Z;X,Y,Z;... -> array of n triples (or NULL). */
+static double *parse_xyz(const ir_elem *e, size_t n)
+{
+    const char *s = ir_elem_get(e, "xyz");
+    if (!s || n == 0) return NULL;
+    double *v = malloc(3 * n * sizeof *v);
+    if (!v) return NULL;
+    for (size_t i = 0; i < 3 * n; i++) {
+        char *end;
+        v[i] = strtod(s, &end);
+        if (end == s || !isfinite(v[i])) { free(v); return NULL; }
+        s = end;
+        if (i + 1 < 3 * n) {
+            if (*s != ',' && *s != ';') { free(v); return NULL; }
+            s++;
+        }
+    }
+    return v;
+}
+
+double geom_em(const geom_text *t)
+{
+    return t->size > 0 ? t->size : GEOM_DEFAULT_FONT_PT;
+}
+
+int geom_seg_measurable(const geom_seg *g)
+{
+    return (g->cls == SEG_FIGURE || g->cls == SEG_DIM) && !g->curved && g->visible &&
+           g->len > 0;
+}
+
+double geom_text_seg_dist(const geom_text *t, const geom_seg *g)
+{
+    return ir_seg_box_dist(g->a, g->b, t->box);
+}
+
+/* --- rays and corners ------------------------------------------------------ */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int ray_seg(const geom_seg *g)
+{
+    return (g->cls == SEG_FIGURE || g->cls == SEG_DIM) && !g->curved;
+}
+
+static size_t rays_excl(const geom_scene *s, ir_pt v, double min_len, double *dirs, size_t max,
+                        size_t excl)
+{
+    size_t n = 0;
+    double tmp[256];
+    size_t *near = NULL, cap = 0;
+    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
+                               &near, &cap);
+    for (size_t q = 0; q < nn; q++) {
+        const geom_seg *g = &s->segs[near[q]];
+        if (!ray_seg(g) || g->elem == excl || g->len < min_len) continue;
+        double da = ir_v_dist(g->a, v), db = ir_v_dist(g->b, v);
+        if (da <= GEOM_JOIN_EPS_PT) {
+            if (db >= min_len && n < 256) tmp[n++] = ir_v_dir_deg(ir_v_sub(g->b, v));
+        } else if (db <= GEOM_JOIN_EPS_PT) {
+            if (da >= min_len && n < 256) tmp[n++] = ir_v_dir_deg(ir_v_sub(g->a, v));
+        } else {
+            double t;
+            if (ir_pt_seg_dist(v, g->a, g->b, &t) <= GEOM_JOIN_EPS_PT) {
+                if (da >= min_len && n < 256) tmp[n++] = ir_v_dir_deg(ir_v_sub(g->a, v));
+                if (db >= min_len && n < 256) tmp[n++] = ir_v_dir_deg(ir_v_sub(g->b, v));
+            }
+        }
+    }
+    free(near);
+    qsort(tmp, n, sizeof tmp[0], cmp_double);
+    /* merge near-equal directions (also across 0/360) */
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k > 0 && tmp[i] - dirs[k - 1] < 1.0) continue;
+        if (k < max) dirs[k++] = tmp[i];
+    }
+    if (k > 1 && dirs[0] + 360.0 - dirs[k - 1] < 1.0) k--;
+    return k;
+}
+
+size_t geom_rays_at(const geom_scene *s, ir_pt v, double min_len, double *dirs, size_t max)
+{
+    return rays_excl(s, v, min_len, dirs, max, (size_t)-1);
+}
+
+static double angle_from_rays(const double *r, size_t k, double dir, double *r1, double *r2)
+{
+    if (k < 2) return -1;
+    for (size_t i = 0; i < k; i++) {
+        double a = r[i], b = r[(i + 1) % k];
+        double sweep = ir_ccw_sweep_deg(a, b);
+        if (k == 1) sweep = 360;
+        if (ir_ccw_sweep_deg(a, dir) <= sweep) {
+            if (sweep <= 180.5) {
+                if (r1) *r1 = a;
+                if (r2) *r2 = b;
+                return sweep;
+            }
+            /* dir lies in a reflex gap: the viewer reads the angle between
+             * the two rays bounding the gap, measured the short way */
+            if (r1) *r1 = b;
+            if (r2) *r2 = a;
+            return 360.0 - sweep;
+        }
+    }
+    return -1;
+}
+
+double geom_angle_at(const geom_scene *s, ir_pt v, double dir, double *r1, double *r2)
+{
+    double r[32];
+    size_t k = geom_rays_at(s, v, 3.0, r, 32);
+    return angle_from_rays(r, k, dir, r1, r2);
+}
+
+static int is_corner(const geom_scene *s, ir_pt v)
+{
+    double r[32];
+    size_t k = geom_rays_at(s, v, 3.0, r, 32);
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = i + 1; j < k; j++) {
+            double d = ir_dir_diff_deg(r[i], r[j]);
+            if (d > 3.0 && d < 177.0) return 1;
+        }
+    return 0;
+}
+
+typedef struct {
+    ir_pt *p;
+    size_t n, cap;
+} ptlist;
+
+static void ptlist_add(ptlist *l, ir_pt p)
+{
+    GROW(l->p, l->n, l->cap);
+    l->p[l->n++] = p;
+}
+
+static int cmp_pt_x(const void *a, const void *b)
+{
+    const ir_pt *p = a, *q = b;
+    if (p->x != q->x) return p->x < q->x ? -1 : 1;
+    return (p->y > q->y) - (p->y < q->y);
+}
+
+/* Merges points closer than GEOM_JOIN_EPS_PT (sorted by x, then a sweep). */
+static void ptlist_dedupe(ptlist *l)
+{
+    if (l->n < 2) return;
+    qsort(l->p, l->n, sizeof *l->p, cmp_pt_x);
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        int dup = 0;
+        for (size_t j = k; j-- > 0;) {
+            if (l->p[i].x - l->p[j].x > GEOM_JOIN_EPS_PT) break;
+            if (ir_v_dist(l->p[i], l->p[j]) <= GEOM_JOIN_EPS_PT) { dup = 1; break; }
+        }
+        if (!dup) l->p[k++] = l->p[i];
+    }
+    l->n = k;
+}
+
+/* A uniform grid over the segments, for "which segments are near here". */
+typedef struct {
+    double x0, y0, cs;
+    int nx, ny;
+    size_t *start;       /* nx * ny + 1 offsets into idx */
+    size_t *idx;
+    unsigned *stamp;     /* per segment: last query that returned it */
+    unsigned cur;
+} seg_grid;
+
+/* corner candidates are computed once and cached in the scene's private part */
+typedef struct {
+    geom_scene pub;
+    ptlist cand;       /* endpoints and crossings of straight figure lines */
+    signed char *corner; /* per candidate: -1 unknown, 0 no, 1 yes */
+    seg_grid grid;
+} scene_priv;
+
+static void cell_range(const seg_grid *g, ir_box b, int *i0, int *j0, int *i1, int *j1)
+{
+    *i0 = (int)floor((b.x1 - g->x0) / g->cs);
+    *i1 = (int)floor((b.x2 - g->x0) / g->cs);
+    *j0 = (int)floor((b.y1 - g->y0) / g->cs);
+    *j1 = (int)floor((b.y2 - g->y0) / g->cs);
+    if (*i0 < 0) *i0 = 0;
+    if (*j0 < 0) *j0 = 0;
+    if (*i1 >= g->nx) *i1 = g->nx - 1;
+    if (*j1 >= g->ny) *j1 = g->ny - 1;
+}
+
+static ir_box seg_box(const geom_seg *g, double grow)
+{
+    return ir_box_inset(ir_box_make(g->a.x, g->a.y, g->b.x, g->b.y), grow);
+}
+
+static void grid_build(geom_scene *s, seg_grid *g)
+{
+    memset(g, 0, sizeof *g);
+    ir_box all = ir_box_empty();
+    for (size_t i = 0; i < s->nsegs; i++) ir_box_union(&all, seg_box(&s->segs[i], 0));
+    if (s->nsegs == 0 || all.empty) return;
+    double w = ir_box_w(all), h = ir_box_h(all);
+    /* about one segment per cell, at most 128 x 128 cells */
+    double cs = 0.5 * sqrt(fmax(w * h, 1.0) / (double)s->nsegs);
+    if (cs < 2.0) cs = 2.0;
+    if (w / cs > 128) cs = w / 128;
+    if (h / cs > 128) cs = h / 128;
+    g->cs = cs;
+    g->x0 = all.x1 - 1.0;
+    g->y0 = all.y1 - 1.0;
+    g->nx = (int)((w + 2.0) / cs) + 1;
+    g->ny = (int)((h + 2.0) / cs) + 1;
+    size_t ncell = (size_t)g->nx * (size_t)g->ny;
+    g->start = calloc(ncell + 1, sizeof *g->start);
+    g->stamp = calloc(s->nsegs, sizeof *g->stamp);
+    if (!g->start || !g->stamp) abort();
+    int i0, j0, i1, j1;
+    for (size_t k = 0; k < s->nsegs; k++) {
+        cell_range(g, seg_box(&s->segs[k], GEOM_JOIN_EPS_PT), &i0, &j0, &i1, &j1);
+        for (int j = j0; j <= j1; j++)
+            for (int i = i0; i <= i1; i++) g->start[(size_t)j * (size_t)g->nx + (size_t)i + 1]++;
+    }
+    for (size_t c = 0; c < ncell; c++) g->start[c + 1] += g->start[c];
+    g->idx = malloc((g->start[ncell] ? g->start[ncell] : 1) * sizeof *g->idx);
+    size_t *fill = malloc(ncell * sizeof *fill);
+    if (!g->idx || !fill) abort();
+    memcpy(fill, g->start, ncell * sizeof *fill);
+    for (size_t k = 0; k < s->nsegs; k++) {
+        cell_range(g, seg_box(&s->segs[k], GEOM_JOIN_EPS_PT), &i0, &j0, &i1, &j1);
+        for (int j = j0; j <= j1; j++)
+            for (int i = i0; i <= i1; i++) g->idx[fill[(size_t)j * (size_t)g->nx + (size_t)i]++] = k;
+    }
+    free(fill);
+}
+
+static void grid_free(seg_grid *g)
+{
+    free(g->start);
+    free(g->idx);
+    free(g->stamp);
+}
+
+size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
+{
+    scene_priv *p = (scene_priv *)(void *)s;
+    seg_grid *g = &p->grid;
+    size_t n = 0;
+    if (!g->start || b.empty) return 0;
+    if (++g->cur == 0) {        /* stamps wrapped: reset */
+        memset(g->stamp, 0, s->nsegs * sizeof *g->stamp);
+        g->cur = 1;
+    }
+    int i0, j0, i1, j1;
+    cell_range(g, b, &i0, &j0, &i1, &j1);
+    for (int j = j0; j <= j1; j++)
+        for (int i = i0; i <= i1; i++) {
+            size_t c = (size_t)j * (size_t)g->nx + (size_t)i;
+            for (size_t q = g->start[c]; q < g->start[c + 1]; q++) {
+                size_t k = g->idx[q];
+                if (g->stamp[k] == g->cur) continue;
+                g->stamp[k] = g->cur;
+                if (n >= *cap) {
+                    size_t nc = *cap ? *cap * 2 : 64;
+                    size_t *nb = realloc(*buf, nc * sizeof *nb);
+                    if (!nb) abort();
+                    *buf = nb;
+                    *cap = nc;
+                }
+                (*buf)[n++] = k;
+            }
+        }
+    return n;
+}
+
+static int cand_is_corner(const geom_scene *s, size_t i)
+{
+    scene_priv *p = (scene_priv *)(void *)s;
+    if (p->corner[i] < 0) p->corner[i] = (char)is_corner(s, p->cand.p[i]);
+    return p->corner[i];
+}
+
+double geom_mark_angle(const geom_scene *s, const geom_mark *m, double *r1, double *r2)
+{
+    /* the sector holding the mark's ink (an arc's middle, a square's centre) */
+    if (!m->has_vertex || ir_v_dist(m->c, m->vertex) < 1e-6) return -1;
+    double dir = ir_v_dir_deg(ir_v_sub(m->c, m->vertex));
+    return geom_angle_at(s, m->vertex, dir, r1, r2);
+}
+
+size_t geom_corners(const geom_scene *s, ir_box zone, ir_pt *out, size_t max)
+{
+    const scene_priv *p = (const scene_priv *)(const void *)s;
+    size_t n = 0;
+    for (size_t i = 0; i < p->cand.n; i++) {
+        if (!ir_box_contains_pt(zone, p->cand.p[i])) continue;
+        if (!cand_is_corner(s, i)) continue;
+        if (out && n < max) out[n] = p->cand.p[i];
+        n++;
+    }
+    return out ? (n < max ? n : max) : n;
+}
+
+int geom_nearest_corner(const geom_scene *s, ir_pt q, double reach, ir_pt *v, double *dist)
+{
+    const scene_priv *p = (const scene_priv *)(const void *)s;
+    double best = reach;
+    int found = 0;
+    for (size_t i = 0; i < p->cand.n; i++) {
+        double d = ir_v_dist(p->cand.p[i], q);
+        if (d > best) continue;
+        if (!cand_is_corner(s, i)) continue;
+        best = d;
+        *v = p->cand.p[i];
+        found = 1;
+    }
+    if (found && dist) *dist = best;
+    return found;
+}
+
+const char *geom_point_name(const geom_scene *s, ir_pt p, char *buf, size_t n)
+{
+    const ir_diagram *d = s->d;
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        if (e->kind == IR_COORD && e->npts >= 1 && e->name && strlen(e->name) <= 6 &&
+            ir_v_dist(e->pts[0], p) <= 2 * GEOM_JOIN_EPS_PT) {
+            snprintf(buf, n, "%s", e->name);
+            return buf;
+        }
+    }
+    const geom_text *best = NULL;
+    double bd = 0;
+    for (size_t i = 0; i < s->ntexts; i++) {
+        const geom_text *t = &s->texts[i];
+        if (t->kind != TXT_NAME) continue;
+        double dd = t->has_of ? ir_v_dist(t->of, p) : ir_box_pt_dist(t->box, p);
+        if (dd <= 1.5 * geom_em(t) && (!best || dd < bd)) { best = t; bd = dd; }
+    }
+    if (best) snprintf(buf, n, "%s", best->show);
+    else snprintf(buf, n, "(%.1f,%.1f)", p.x, p.y);
+    return buf;
+}
+
+/* --- building ---------------------------------------------------------------- */
+static void add_seg(geom_scene *s, size_t *cap, const ir_elem *e, size_t idx, ir_pt a, ir_pt b,
+                    geom_seg_class cls, int curved, const double *xyz3a, const double *xyz3b)
+{
+    double len = ir_v_dist(a, b);
+    if (len <= 1e-9) return;
+    GROW(s->segs, s->nsegs, *cap);
+    geom_seg *g = &s->segs[s->nsegs++];
+    memset(g, 0, sizeof *g);
+    g->a = a;
+    g->b = b;
+    g->len = len;
+    g->len3 = -1;
+    if (xyz3a && xyz3b)
+        g->len3 = sqrt((xyz3a[0] - xyz3b[0]) * (xyz3a[0] - xyz3b[0]) +
+                       (xyz3a[1] - xyz3b[1]) * (xyz3a[1] - xyz3b[1]) +
+                       (xyz3a[2] - xyz3b[2]) * (xyz3a[2] - xyz3b[2]));
+    g->elem = idx;
+    g->line = e->line;
+    g->cls = cls;
+    g->curved = curved;
+    g->visible = elem_stroked(e) || elem_filled(e);
+    const char *dash = ir_elem_get(e, "dash");
+    g->dashed = dash && strcmp(dash, "solid") != 0;
+    g->comp = -1;
+}
+
+static geom_seg_class elem_class(const ir_elem *e)
+{
+    const char *role = ir_elem_get(e, "role");
+    if (role) {
+        if (!strcmp(role, "right-angle") || !strcmp(role, "angle-mark")) return SEG_MARK;
+        if (!strcmp(role, "grid")) return SEG_GRID;
+        if (!strcmp(role, "axis")) return SEG_AXIS;
+    }
+    const char *arrows = ir_elem_get(e, "arrows");
+    if (arrows && (strchr(arrows, '>') || strchr(arrows, '<'))) return SEG_DIM;
+    return SEG_FIGURE;
+}
+
+static int is_dot(const ir_elem *e)
+{
+    if (attr_is(e, "role", "vertex")) return 1;
+    if (e->kind != IR_ELLIPSE || e->npts < 3) return 0;
+    double ra = ir_v_len(e->pts[1]), rb = ir_v_len(e->pts[2]);
+    return elem_filled(e) && ra <= 4.0 && rb <= 4.0;
+}
+
+/* Re-tag the segments of element idx. */
+static void retag(geom_scene *s, size_t idx, geom_seg_class cls)
+{
+    for (size_t i = 0; i < s->nsegs; i++)
+        if (s->segs[i].elem == idx) s->segs[i].cls = cls;
+}
+
+static double ray_len_along(const geom_scene *s, ir_pt v, double dir, size_t excl)
+{
+    /* longest straight figure segment leaving v in direction dir */
+    double best = 0;
+    size_t *near = NULL, cap = 0;
+    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
+                               &near, &cap);
+    for (size_t q = 0; q < nn; q++) {
+        const geom_seg *g = &s->segs[near[q]];
+        if (!ray_seg(g) || g->elem == excl) continue;
+        ir_pt far;
+        if (ir_v_dist(g->a, v) <= GEOM_JOIN_EPS_PT) far = g->b;
+        else if (ir_v_dist(g->b, v) <= GEOM_JOIN_EPS_PT) far = g->a;
+        else {
+            if (ir_pt_seg_dist(v, g->a, g->b, NULL) > GEOM_JOIN_EPS_PT) continue;
+            far = ir_dir_diff_deg(ir_v_dir_deg(ir_v_sub(g->a, v)), dir) <
+                          ir_dir_diff_deg(ir_v_dir_deg(ir_v_sub(g->b, v)), dir)
+                      ? g->a
+                      : g->b;
+        }
+        if (ir_dir_diff_deg(ir_v_dir_deg(ir_v_sub(far, v)), dir) <= 3.0) {
+            double l = ir_v_dist(far, v);
+            if (l > best) best = l;
+        }
+    }
+    free(near);
+    return best;
+}
+
+/* Does p lie on a straight figure line of another element? */
+static int on_figure_line(const geom_scene *s, ir_pt p, size_t excl)
+{
+    size_t *near = NULL, cap = 0;
+    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), GEOM_JOIN_EPS_PT),
+                               &near, &cap);
+    int hit = 0;
+    for (size_t q = 0; q < nn && !hit; q++) {
+        const geom_seg *g = &s->segs[near[q]];
+        if (g->elem == excl || g->cls != SEG_FIGURE) continue;
+        if (ir_pt_seg_dist(p, g->a, g->b, NULL) <= GEOM_JOIN_EPS_PT) hit = 1;
+    }
+    free(near);
+    return hit;
+}
+
+static int near_ray(const double *r, size_t k, double dir, double tol)
+{
+    for (size_t i = 0; i < k; i++)
+        if (ir_dir_diff_deg(r[i], dir) <= tol) return 1;
+    return 0;
+}
+
+static void add_mark(geom_scene *s, size_t *cap, geom_mark m)
+{
+    GROW(s->marks, s->nmarks, *cap);
+    s->marks[s->nmarks++] = m;
+}
+
+/* Right-angle marks and angle arcs that the front end did not tag: small
+ * squares/L-shapes with a corner on a figure corner whose sides run along
+ * the corner's lines, and small arcs centred on a corner. */
+static void find_marks(geom_scene *s, size_t *mcap)
+{
+    const ir_diagram *d = s->d;
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        if (s->frame[i]) continue;
+        geom_seg_class cls = elem_class(e);
+        int explicit_ra = attr_is(e, "role", "right-angle");
+        int explicit_am = attr_is(e, "role", "angle-mark");
+        if (!explicit_ra && !explicit_am && cls != SEG_FIGURE) continue;
+        if (!elem_stroked(e) && !explicit_ra && !explicit_am) continue;
+        geom_mark m;
+        memset(&m, 0, sizeof m);
+        m.elem = i;
+        m.line = e->line;
+        m.explicit_role = explicit_ra || explicit_am;
+        ir_box bx = ir_elem_box(e);
+        m.c = ir_box_center(bx);
+        ir_pt vv;
+        int hv = 0;
+        const char *va = ir_elem_get(e, "vertex");
+        if (va && parse_pts(va, &vv, 1)) hv = 1;
+
+        if (e->kind == IR_ARC && e->npts >= 3) {
+            double rad = (ir_v_len(e->pts[1]) + ir_v_len(e->pts[2])) / 2;
+            double sweep = fabs(e->t2 - e->t1);
+            ir_pt c = hv ? vv : e->pts[0];
+            if (!explicit_am) {
+                if (rad > GEOM_MARK_MAX_PT || sweep >= 180.0 || sweep < 3.0) continue;
+                double r[32];
+                size_t k = rays_excl(s, c, 3.0, r, 32, i);
+                if (k < 2 || !is_corner(s, c)) continue;
+            }
+            ir_pt p1 = ir_ellipse_at(e->pts[0], e->pts[1], e->pts[2], e->t1);
+            ir_pt p2 = ir_ellipse_at(e->pts[0], e->pts[1], e->pts[2], e->t2);
+            ir_pt pm = ir_ellipse_at(e->pts[0], e->pts[1], e->pts[2], (e->t1 + e->t2) / 2);
+            m.kind = MARK_ARC;
+            m.vertex = c;
+            m.has_vertex = 1;
+            m.size = rad;
+            m.c = pm;
+            m.d1 = ir_v_dir_deg(ir_v_sub(p1, c));
+            m.d2 = ir_v_dir_deg(ir_v_sub(p2, c));
+            /* orient d1 -> d2 counter-clockwise through the arc's middle */
+            double dm = ir_v_dir_deg(ir_v_sub(pm, c));
+            if (ir_ccw_sweep_deg(m.d1, dm) > ir_ccw_sweep_deg(m.d1, m.d2)) {
+                double t = m.d1; m.d1 = m.d2; m.d2 = t;
+            }
+            add_mark(s, mcap, m);
+            retag(s, i, SEG_MARK);
+            continue;
+        }
+        if (explicit_am) {
+            m.kind = MARK_ARC;
+            m.vertex = hv ? vv : m.c;
+            m.has_vertex = hv;
+            m.size = fmax(ir_box_w(bx), ir_box_h(bx)) / 2;
+            if (e->npts >= 2) {
+                m.d1 = ir_v_dir_deg(ir_v_sub(e->pts[0], m.vertex));
+                m.d2 = ir_v_dir_deg(ir_v_sub(e->pts[e->npts - 1], m.vertex));
+                if (ir_ccw_sweep_deg(m.d1, m.d2) > 180) { double t = m.d1; m.d1 = m.d2; m.d2 = t; }
+            }
+            add_mark(s, mcap, m);
+            continue;
+        }
+
+        /* right-angle marks */
+        ir_pt cand[4];
+        size_t nc = 0;
+        double side = 0;
+        if (e->kind == IR_POLY && e->npts == 3 && !e->closed) {
+            ir_pt p1 = e->pts[0], p3 = e->pts[1], p2 = e->pts[2];
+            double l1 = ir_v_dist(p1, p3), l2 = ir_v_dist(p2, p3);
+            if (l1 <= 0 || l2 <= 0 || l1 / l2 > 2.0 || l2 / l1 > 2.0) continue;
+            cand[nc++] = ir_v_sub(ir_v_add(p1, p2), p3);
+            side = fmax(l1, l2);
+        } else if (e->kind == IR_POLY && e->npts == 4 && e->closed) {
+            for (size_t k = 0; k < 4; k++) cand[nc++] = e->pts[k];
+            side = fmax(ir_v_dist(e->pts[0], e->pts[1]), ir_v_dist(e->pts[1], e->pts[2]));
+        } else if (e->kind == IR_RECT && e->npts >= 2) {
+            cand[nc++] = e->pts[0];
+            cand[nc++] = ir_v(e->pts[1].x, e->pts[0].y);
+            cand[nc++] = e->pts[1];
+            cand[nc++] = ir_v(e->pts[0].x, e->pts[1].y);
+            side = fmax(ir_box_w(bx), ir_box_h(bx));
+        } else {
+            if (!explicit_ra) continue;
+        }
+        if (!explicit_ra && (side <= 0 || side > GEOM_MARK_MAX_PT)) continue;
+        /* marks are thin strokes, not filled faces */
+        if (!explicit_ra && elem_filled(e)) continue;
+        int placed = 0;
+        for (size_t k = 0; k < nc && !placed; k++) {
+            ir_pt v = hv ? vv : cand[k];
+            double r[32];
+            size_t nr = rays_excl(s, v, 3.0, r, 32, i);
+            if (nr < 2) continue;
+            /* the mark's two sides leaving v must run along lines at v */
+            ir_pt a, b;
+            if (e->kind == IR_POLY && e->npts == 3) { a = e->pts[0]; b = e->pts[2]; }
+            else { a = cand[(k + 1) % 4]; b = cand[(k + 3) % 4]; }
+            double da = ir_v_dir_deg(ir_v_sub(a, v)), db = ir_v_dir_deg(ir_v_sub(b, v));
+            int on_a = near_ray(r, nr, da, 10.0), on_b = near_ray(r, nr, db, 10.0);
+            if (!explicit_ra) {
+                /* both sides along the corner's lines, the far corner free:
+                 * a mark, not a face of the figure (unit cubes) or a square
+                 * straddling a line */
+                if (!(on_a && on_b) || elem_filled(e)) continue;
+                ir_pt far = e->kind == IR_POLY && e->npts == 3 ? e->pts[1] : cand[(k + 2) % 4];
+                if (on_figure_line(s, far, i)) continue;
+            }
+            /* small relative to the lines it marks */
+            double la = ray_len_along(s, v, da, i), lb = ray_len_along(s, v, db, i);
+            double shortest = fmax(la, lb);
+            if (on_a && on_b) shortest = fmin(la, lb);
+            if (!explicit_ra && side > GEOM_MARK_FRAC * shortest) continue;
+            m.kind = MARK_RIGHT;
+            m.vertex = v;
+            m.has_vertex = 1;
+            m.size = side;
+            placed = 1;
+        }
+        if (!placed) {
+            if (!explicit_ra) continue;
+            m.kind = MARK_RIGHT;
+            m.has_vertex = hv;
+            m.vertex = hv ? vv : (nc ? cand[0] : m.c);
+            m.size = side > 0 ? side : fmax(ir_box_w(bx), ir_box_h(bx));
+        }
+        add_mark(s, mcap, m);
+        retag(s, i, SEG_MARK);
+    }
+}
+
+/* Short strokes across a longer figure line near their middle: tick marks. */
+static void find_ticks(geom_scene *s)
+{
+    size_t *near = NULL, cap = 0;
+    for (size_t i = 0; i < s->nsegs; i++) {
+        geom_seg *g = &s->segs[i];
+        if (g->cls != SEG_FIGURE || g->curved || g->len > GEOM_TICK_MAX_PT) continue;
+        const ir_elem *e = &s->d->elems[g->elem];
+        if (!(e->kind == IR_POLY && e->npts == 2)) continue;
+        size_t nn = geom_segs_near(s, seg_box(g, GEOM_JOIN_EPS_PT), &near, &cap);
+        for (size_t q = 0; q < nn; q++) {
+            size_t j = near[q];
+            const geom_seg *h = &s->segs[j];
+            if (j == i || h->cls != SEG_FIGURE || h->len < 3 * g->len || h->elem == g->elem)
+                continue;
+            double t, u;
+            if (!ir_seg_intersect(g->a, g->b, h->a, h->b, &t, &u)) continue;
+            if (t < 0.2 || t > 0.8 || u < 0.02 || u > 0.98) continue;
+            double ang = ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(g->b, g->a)),
+                                          ir_v_dir_deg(ir_v_sub(h->b, h->a)));
+            if (ang < 45.0) continue;
+            g->cls = SEG_TICK;
+            break;
+        }
+    }
+    free(near);
+}
+
+typedef struct {
+    ir_pt p;
+    size_t seg;
+    int paired;
+} endref;
+
+static int cmp_endref(const void *a, const void *b)
+{
+    const endref *x = a, *y = b;
+    if (x->p.x != y->p.x) return x->p.x < y->p.x ? -1 : 1;
+    if (x->p.y != y->p.y) return x->p.y < y->p.y ? -1 : 1;
+    return (x->seg > y->seg) - (x->seg < y->seg);
+}
+
+static int uf_find(int *p, int x)
+{
+    while (p[x] != x) { p[x] = p[p[x]]; x = p[x]; }
+    return x;
+}
+
+static void components(geom_scene *s)
+{
+    size_t n = s->nsegs;
+    if (n == 0) return;
+    int *p = malloc(n * sizeof *p);
+    if (!p) return;
+    for (size_t i = 0; i < n; i++) p[i] = (int)i;
+    size_t *near = NULL, cap = 0;
+    size_t prev = (size_t)-1;   /* previous figure segment */
+    for (size_t i = 0; i < n; i++) {
+        const geom_seg *g = &s->segs[i];
+        if (g->cls != SEG_FIGURE) continue;
+        /* pieces of one element belong together */
+        if (prev != (size_t)-1 && s->segs[prev].elem == g->elem) {
+            int a = uf_find(p, (int)prev), b = uf_find(p, (int)i);
+            if (a != b) p[a] = b;
+        }
+        prev = i;
+    }
+    /* lines meet where they share an end (a sweep over the sorted ends) ... */
+    endref *ends = malloc(2 * n * sizeof *ends);
+    if (!ends) abort();
+    size_t ne = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s->segs[i].cls != SEG_FIGURE) continue;
+        ends[ne].p = s->segs[i].a; ends[ne].seg = i; ends[ne].paired = 0; ne++;
+        ends[ne].p = s->segs[i].b; ends[ne].seg = i; ends[ne].paired = 0; ne++;
+    }
+    qsort(ends, ne, sizeof *ends, cmp_endref);
+    for (size_t i = 0; i < ne; i++)
+        for (size_t j = i; j-- > 0;) {
+            if (ends[i].p.x - ends[j].p.x > GEOM_JOIN_EPS_PT) break;
+            if (ends[i].seg == ends[j].seg) continue;
+            if (ir_v_dist(ends[i].p, ends[j].p) > GEOM_JOIN_EPS_PT) continue;
+            ends[i].paired = ends[j].paired = 1;
+            int a = uf_find(p, (int)ends[i].seg), b = uf_find(p, (int)ends[j].seg);
+            if (a != b) p[a] = b;
+        }
+    /* ... or where an end lies on the other line (T junctions) */
+    for (size_t e = 0; e < ne; e++) {
+        if (ends[e].paired) continue;
+        ir_pt q0 = ends[e].p;
+        size_t i = ends[e].seg;
+        ir_box eb = ir_box_inset(ir_box_make(q0.x, q0.y, q0.x, q0.y), GEOM_JOIN_EPS_PT);
+        size_t nn = geom_segs_near(s, eb, &near, &cap);
+        for (size_t q = 0; q < nn; q++) {
+            size_t j = near[q];
+            const geom_seg *h = &s->segs[j];
+            if (j == i || h->cls != SEG_FIGURE) continue;
+            if (ir_pt_seg_dist(q0, h->a, h->b, NULL) <= GEOM_JOIN_EPS_PT) {
+                int a = uf_find(p, (int)i), b = uf_find(p, (int)j);
+                if (a != b) p[a] = b;
+            }
+        }
+    }
+    free(ends);
+    free(near);
+    int nc = 0;
+    int *id = malloc(n * sizeof *id);
+    if (!id) { free(p); return; }
+    for (size_t i = 0; i < n; i++) id[i] = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (s->segs[i].cls != SEG_FIGURE) continue;
+        int r = uf_find(p, (int)i);
+        if (id[r] < 0) id[r] = nc++;
+        s->segs[i].comp = id[r];
+    }
+    s->ncomps = nc;
+    free(id);
+    free(p);
+}
+
+/* --- clip regions ------------------------------------------------------- */
+static int reg_inside(const geom_clip *r, ir_pt p, double tol)
+{
+    if (!r->pts) return ir_box_contains_pt(ir_box_inset(r->box, tol), p);
+    if (ir_pt_in_poly(p, r->pts, r->n)) return 1;
+    for (size_t i = 0; i < r->n; i++)
+        if (ir_pt_seg_dist(p, r->pts[i], r->pts[(i + 1) % r->n], NULL) <= tol) return 1;
+    return 0;
+}
+
+static int reg_strictly_inside(const geom_clip *r, ir_pt p, double tol)
+{
+    if (!r->pts) return ir_box_contains_pt(ir_box_inset(r->box, -tol), p);
+    if (!ir_pt_in_poly(p, r->pts, r->n)) return 0;
+    for (size_t i = 0; i < r->n; i++)
+        if (ir_pt_seg_dist(p, r->pts[i], r->pts[(i + 1) % r->n], NULL) < tol) return 0;
+    return 1;
+}
+
+int geom_clip_relation(const geom_scene *s, size_t elem, const ir_pt *p, size_t n, double *out)
+{
+    *out = 0;
+    if (elem >= s->d->nelems || s->clip_of[elem] < 0) return 0;
+    const geom_clip *r = &s->clips[s->clip_of[elem]];
+    int in = 0, outn = 0;
+    double far = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (reg_inside(r, p[i], GEOM_FRAME_TOL_PT)) {
+            if (reg_strictly_inside(r, p[i], GEOM_FRAME_TOL_PT)) in++;
+            continue;
+        }
+        outn++;
+        double d;
+        if (!r->pts) d = ir_box_pt_dist(r->box, p[i]);
+        else {
+            d = 1e300;
+            for (size_t k = 0; k < r->n; k++) {
+                double x = ir_pt_seg_dist(p[i], r->pts[k], r->pts[(k + 1) % r->n], NULL);
+                if (x < d) d = x;
+            }
+        }
+        if (d > far) far = d;
+    }
+    *out = far;
+    if (!outn) return 0;
+    if (in) return 1;
+    /* no point strictly inside: does some piece still cross the region? */
+    for (size_t i = 0; i + 1 < n; i++) {
+        double t0, t1;
+        if (!r->pts) {
+            if (ir_seg_box_clip(p[i], p[i + 1], ir_box_inset(r->box, -GEOM_FRAME_TOL_PT), &t0,
+                                &t1) &&
+                t1 > t0)
+                return 1;
+        } else if (reg_strictly_inside(r, ir_v_lerp(p[i], p[i + 1], 0.5), GEOM_FRAME_TOL_PT)) {
+            return 1;
+        }
+    }
+    return 2;
+}
+
+/* The clip an element is drawn in: the innermost clip its clip= attribute
+ * names; without ids (older IR), the last clip before it. */
+static void resolve_clips(geom_scene *s)
+{
+    const ir_diagram *d = s->d;
+    s->clip_of = malloc((d->nelems ? d->nelems : 1) * sizeof *s->clip_of);
+    if (!s->clip_of) abort();
+    int with_ids = 0;
+    for (size_t c = 0; c < s->nclips; c++)
+        if (ir_elem_get(s->clips[c].e, "id")) with_ids = 1;
+    int cur = -1;
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        s->clip_of[i] = -1;
+        if (e->kind == IR_CLIP) {
+            for (size_t c = 0; c < s->nclips; c++)
+                if (s->clips[c].elem == i) cur = (int)c;
+            continue;
+        }
+        if (!with_ids) { s->clip_of[i] = cur; continue; }
+        const char *id = ir_elem_get(e, "clip");
+        if (!id) continue;
+        const char *last = strrchr(id, ',');
+        last = last ? last + 1 : id;
+        for (size_t c = 0; c < s->nclips; c++) {
+            const char *cid = ir_elem_get(s->clips[c].e, "id");
+            if (cid && !strcmp(cid, last)) s->clip_of[i] = (int)c;
+        }
+    }
+}
+
+/* 1 when the text lies entirely outside the clip region it is drawn in. */
+static int text_clipped_away(const geom_scene *s, size_t i)
+{
+    const ir_elem *e = &s->d->elems[i];
+    ir_pt c[4] = {{e->pts[0].x, e->pts[0].y}, {e->pts[1].x, e->pts[0].y},
+                  {e->pts[1].x, e->pts[1].y}, {e->pts[0].x, e->pts[1].y}};
+    double out;
+    return geom_clip_relation(s, i, c, 4, &out) == 2;
+}
+
+/* The projection of the 3D coordinates, from every point given both ways. */
+static void fit_projection(geom_scene *s)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->nfaces; i++) n += s->faces[i].n;
+    if (n < 4) return;
+    ir_pt3 *p3 = malloc(n * sizeof *p3);
+    ir_pt *p2 = malloc(n * sizeof *p2);
+    if (!p3 || !p2) abort();
+    size_t k = 0;
+    for (size_t i = 0; i < s->nfaces; i++)
+        for (size_t j = 0; j < s->faces[i].n; j++) {
+            p3[k] = s->faces[i].p3[j];
+            p2[k] = s->faces[i].p2[j];
+            k++;
+        }
+    s->has_proj = ir_fit_projection(p3, p2, n, s->proj_m, s->proj_t);
+    if (s->has_proj) s->view = ir_view_dir((const double(*)[3])s->proj_m);
+    free(p3);
+    free(p2);
+}
+
+geom_scene *geom_scene_build(const ir_diagram *d)
+{
+    scene_priv *p = calloc(1, sizeof *p);
+    if (!p) abort();
+    geom_scene *s = &p->pub;
+    s->d = d;
+    const char *src = ir_get_attr(d->attrs, d->nattrs, "src");
+    s->src = src ? src : (d->id ? d->id : "-");
+    s->ink = ir_box_empty();
+    s->figure = ir_box_empty();
+    size_t segcap = 0, tcap = 0, mcap = 0, scap = 0, ccap = 0, dcap = 0, fcap = 0;
+
+    /* text node outlines: a shape drawn for a node, right before the node's
+     * text, from the same source line, around the text */
+    s->frame = calloc(d->nelems ? d->nelems : 1, 1);
+    if (!s->frame) abort();
+    for (size_t i = 0; i + 1 < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i], *t = &d->elems[i + 1];
+        if (t->kind != IR_TEXT || t->npts < 2 || t->line != e->line) continue;
+        if (e->kind != IR_RECT && e->kind != IR_ELLIPSE && !(e->kind == IR_POLY && e->closed))
+            continue;
+        ir_box sb = ir_elem_box(e);
+        ir_box tb = ir_box_make(t->pts[0].x, t->pts[0].y, t->pts[1].x, t->pts[1].y);
+        if (ir_box_inside(tb, sb, 1.0)) s->frame[i] = 1;
+    }
+
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        if (e->kind != IR_CLIP) continue;
+        GROW(s->clips, s->nclips, ccap);
+        geom_clip *c = &s->clips[s->nclips++];
+        memset(c, 0, sizeof *c);
+        c->elem = i;
+        c->sub = e->sub;
+        c->e = e;
+        c->box = ir_elem_box(e);
+        if (e->sub == IR_POLY || e->sub == IR_ELLIPSE) {
+            ir_elem tmp = *e;
+            tmp.kind = e->sub;
+            int closed;
+            c->n = ir_elem_flatten(&tmp, &c->pts, &closed);
+            if (c->n < 3) { free(c->pts); c->pts = NULL; c->n = 0; }
+        }
+    }
+    resolve_clips(s);
+
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        if (e->kind == IR_CLIP) continue;
+        if (e->kind == IR_TEXT) {
+            if (e->npts < 2) continue;
+            /* axis tick labels are part of the axes, not labels */
+            if (attr_is(e, "role", "tick")) continue;
+            /* a text the clip hides entirely is not seen */
+            if (text_clipped_away(s, i)) continue;
+            GROW(s->texts, s->ntexts, tcap);
+            geom_text *t = &s->texts[s->ntexts];
+            memset(t, 0, sizeof *t);
+            t->elem = i;
+            t->line = e->line;
+            t->box = ir_box_make(e->pts[0].x, e->pts[0].y, e->pts[1].x, e->pts[1].y);
+            t->c = ir_box_center(t->box);
+            t->size = ir_elem_getnum(e, "size", GEOM_DEFAULT_FONT_PT);
+            if (!(t->size > 0) || !isfinite(t->size)) t->size = GEOM_DEFAULT_FONT_PT;
+            geom_parse_label(e->str, ir_elem_get(e, "tex"), t);
+            if (t->kind == TXT_EMPTY) continue;
+            const char *of = ir_elem_get(e, "of");
+            if (of && parse_pts(of, &t->of, 1)) t->has_of = 1;
+            const char *al = ir_elem_get(e, "along");
+            ir_pt ab[2];
+            if (al && parse_pts(al, ab, 2)) {
+                t->has_along = 1;
+                t->along_a = ab[0];
+                t->along_b = ab[1];
+            }
+            t->opaque = elem_filled(e) || (i > 0 && s->frame[i - 1] && elem_filled(&d->elems[i - 1]));
+            if (i > 0 && s->frame[i - 1]) {
+                /* the outline belongs to the label: it takes the label's room */
+                ir_box fb = ir_elem_box(&d->elems[i - 1]);
+                t->framed = 1;
+                t->frame_box = fb;
+            }
+            ir_box_union(&s->ink, t->box);
+            s->ntexts++;
+            continue;
+        }
+        if (e->kind != IR_POLY && e->kind != IR_RECT && e->kind != IR_ELLIPSE &&
+            e->kind != IR_ARC && e->kind != IR_CURVE)
+            continue;
+        int stroked = elem_stroked(e), filled = elem_filled(e);
+        if (!stroked && !filled) continue;
+        if (ir_elem_get(e, "xyz")) s->is3d = 1;
+        if (is_dot(e)) {
+            GROW(s->dots, s->ndots, dcap);
+            s->dots[s->ndots++] = e->npts ? e->pts[0] : ir_v(0, 0);
+            ir_box_union(&s->ink, ir_elem_box(e));
+            continue;
+        }
+        geom_seg_class cls = s->frame[i] ? SEG_FRAME : elem_class(e);
+        ir_pt *pts;
+        int closed;
+        size_t n = ir_elem_flatten(e, &pts, &closed);
+        if (n == 0) continue;
+        int curved = e->kind == IR_ELLIPSE || e->kind == IR_ARC || e->kind == IR_CURVE;
+        double *xyz = e->kind == IR_POLY ? parse_xyz(e, e->npts) : NULL;
+        if (xyz && e->closed && e->npts >= 3 && cls == SEG_FIGURE) {
+            GROW(s->faces, s->nfaces, fcap);
+            geom_face *f = &s->faces[s->nfaces++];
+            f->elem = i;
+            f->line = e->line;
+            f->n = e->npts;
+            f->p2 = malloc(e->npts * sizeof *f->p2);
+            f->p3 = malloc(e->npts * sizeof *f->p3);
+            if (!f->p2 || !f->p3) abort();
+            f->box = ir_box_empty();
+            for (size_t k = 0; k < e->npts; k++) {
+                f->p2[k] = e->pts[k];
+                f->p3[k].x = xyz[3 * k];
+                f->p3[k].y = xyz[3 * k + 1];
+                f->p3[k].z = xyz[3 * k + 2];
+                ir_box_add(&f->box, e->pts[k].x, e->pts[k].y);
+            }
+            f->filled = filled;
+            f->inferred = 0;
+        }
+        for (size_t k = 0; k + 1 < n; k++)
+            add_seg(s, &segcap, e, i, pts[k], pts[k + 1], cls, curved,
+                    xyz ? xyz + 3 * k : NULL, xyz ? xyz + 3 * (k + 1) : NULL);
+        if (closed && n > 2)
+            add_seg(s, &segcap, e, i, pts[n - 1], pts[0], cls, curved,
+                    xyz ? xyz + 3 * (n - 1) : NULL, xyz ? xyz : NULL);
+        free(xyz);
+        ir_box eb = ir_box_empty();
+        for (size_t k = 0; k < n; k++) ir_box_add(&eb, pts[k].x, pts[k].y);
+        ir_box_union(&s->ink, eb);
+        if (cls == SEG_FIGURE) ir_box_union(&s->figure, eb);
+        /* closed regions */
+        if (cls == SEG_FIGURE && (closed || (e->kind == IR_POLY && n > 3 &&
+                                             ir_v_dist(pts[0], pts[n - 1]) <= GEOM_JOIN_EPS_PT)) &&
+            n >= 3) {
+            GROW(s->shapes, s->nshapes, scap);
+            geom_shape *sh = &s->shapes[s->nshapes++];
+            sh->elem = i;
+            sh->line = e->line;
+            sh->pts = pts;
+            sh->n = n;
+            sh->area = fabs(ir_poly_area(pts, n));
+            sh->round = e->kind == IR_ELLIPSE;
+            sh->centre = e->kind == IR_ELLIPSE ? e->pts[0] : ir_poly_centroid(pts, n);
+            sh->radius = e->kind == IR_ELLIPSE ? (ir_v_len(e->pts[1]) + ir_v_len(e->pts[2])) / 2 : 0;
+            pts = NULL;
+        }
+        free(pts);
+    }
+    /* the visible extent stops at the clip */
+    if (s->nclips > 0 && !s->clips[0].box.empty) {
+        ir_box inter = ir_box_isect(s->ink, s->clips[0].box);
+        if (!inter.empty) s->ink = inter;
+        inter = ir_box_isect(s->figure, s->clips[0].box);
+        if (!inter.empty) s->figure = inter;
+    }
+
+    grid_build(s, &p->grid);
+    geom_infer_lattice(s);
+    fit_projection(s);
+    if (s->has_proj && s->nfaces && s->faces[0].inferred) {
+        int side = geom_lattice_viewer_side(s);
+        if (side < 0) {
+            s->view.x = -s->view.x;
+            s->view.y = -s->view.y;
+            s->view.z = -s->view.z;
+        } else if (side == 0) {
+            s->has_proj = 0;
+        }
+    }
+
+    /* corner candidates: endpoints and crossings of straight figure lines */
+    for (size_t i = 0; i < s->nsegs; i++) {
+        const geom_seg *g = &s->segs[i];
+        if (!ray_seg(g)) continue;
+        ptlist_add(&p->cand, g->a);
+        ptlist_add(&p->cand, g->b);
+    }
+    {
+        size_t *near = NULL, cap = 0;
+        for (size_t i = 0; i < s->nsegs && p->cand.n <= 4000; i++) {
+            const geom_seg *g = &s->segs[i];
+            if (!ray_seg(g)) continue;
+            size_t nn = geom_segs_near(s, seg_box(g, 0), &near, &cap);
+            for (size_t q = 0; q < nn; q++) {
+                size_t j = near[q];
+                const geom_seg *h = &s->segs[j];
+                if (j <= i || !ray_seg(h) || h->elem == g->elem) continue;
+                double t, u;
+                if (ir_seg_intersect(g->a, g->b, h->a, h->b, &t, &u) && t > 0.01 && t < 0.99 &&
+                    u > 0.01 && u < 0.99)
+                    ptlist_add(&p->cand, ir_v_lerp(g->a, g->b, t));
+            }
+        }
+        free(near);
+    }
+    ptlist_dedupe(&p->cand);
+    p->corner = malloc(p->cand.n ? p->cand.n : 1);
+    if (!p->corner) abort();
+    memset(p->corner, 0xff, p->cand.n ? p->cand.n : 1);
+
+    find_marks(s, &mcap);
+    find_ticks(s);
+    /* an unknown ("?", "x") written inside an angle arc names the angle */
+    for (size_t i = 0; i < s->ntexts; i++) {
+        geom_text *t = &s->texts[i];
+        if (t->kind != TXT_VAR) continue;
+        for (size_t k = 0; k < s->nmarks; k++) {
+            const geom_mark *m = &s->marks[k];
+            if (m->kind != MARK_ARC || !m->has_vertex) continue;
+            double dv = ir_v_dist(t->c, m->vertex);
+            if (dv > m->size + 2 * geom_em(t)) continue;
+            double dir = ir_v_dir_deg(ir_v_sub(t->c, m->vertex));
+            double span = ir_ccw_sweep_deg(m->d1, m->d2);
+            if (ir_ccw_sweep_deg(m->d1, dir) <= span + 10 ||
+                ir_ccw_sweep_deg(dir, m->d1) <= 10) {
+                t->kind = TXT_ANGLE_NAME;
+                break;
+            }
+        }
+    }
+    /* marks and ticks changed the figure lines: corners must be recomputed */
+    memset(p->corner, 0xff, p->cand.n ? p->cand.n : 1);
+    components(s);
+    return s;
+}
+
+void geom_scene_free(geom_scene *s)
+{
+    if (!s) return;
+    scene_priv *p = (scene_priv *)(void *)s;
+    for (size_t i = 0; i < s->nshapes; i++) free(s->shapes[i].pts);
+    free(s->shapes);
+    free(s->segs);
+    free(s->texts);
+    free(s->marks);
+    for (size_t i = 0; i < s->nclips; i++) free(s->clips[i].pts);
+    free(s->clips);
+    free(s->clip_of);
+    free(s->dots);
+    free(s->frame);
+    for (size_t i = 0; i < s->nfaces; i++) {
+        free(s->faces[i].p2);
+        free(s->faces[i].p3);
+    }
+    free(s->faces);
+    free(p->cand.p);
+    free(p->corner);
+    grid_free(&p->grid);
+    free(p);
+}

@@ -1,0 +1,63 @@
+/* rubric.h — the contract between irlint and the rule checks.
+ *
+ * A rubric is a named list of checks (criteria). Each check looks at one
+ * diagram, through a per-diagram context the rubric prepares once (so that
+ * shared analysis — segments, labels, vertices — is done a single time), and
+ * yields a verdict: yes, no or na, with a one-line reason and the source line
+ * the verdict is about.
+ *
+ * Adding a check: write checks/<rubric>/<name>.c defining one chk_fn, declare
+ * it in the rubric's header, list it in checks/rubrics.c, document it and its
+ * tolerances in man/diagramir-rubrics.7, and add golden tests under
+ * tests/irlint/<name>-*.
+ */
+#ifndef DIAGRAMIR_RUBRIC_H
+#define DIAGRAMIR_RUBRIC_H
+
+#include <stddef.h>
+
+#include "ir/ir.h"
+
+typedef enum { CHK_NA = 0, CHK_YES = 1, CHK_NO = 2 } chk_value;
+
+#define CHK_REASON_MAX 400
+
+typedef struct {
+    chk_value value;
+    int line;                      /* source line the verdict is about, 0 none */
+    char reason[CHK_REASON_MAX];   /* one line, no tabs or newlines */
+} chk_verdict;
+
+/* A check: fills *v. ctx is what the rubric's prepare() returned. */
+typedef void (*chk_fn)(const ir_diagram *d, const void *ctx, chk_verdict *v);
+
+typedef struct {
+    const char *name;       /* criterion slug, e.g. "no-overlap" */
+    const char *question;   /* the rubric question it answers */
+    int headline;           /* counted in the headline mean */
+    chk_fn run;
+} chk_check;
+
+typedef struct {
+    const char *name;       /* "geom" */
+    const char *title;
+    const chk_check *checks;
+    size_t nchecks;
+    /* Per-diagram shared analysis; NULL prepare means ctx is NULL. */
+    void *(*prepare)(const ir_diagram *d);
+    void (*release)(void *ctx);
+} chk_rubric;
+
+/* The rubric table (checks/rubrics.c). */
+const chk_rubric *chk_rubric_find(const char *name);
+const chk_rubric *chk_rubric_at(size_t i);   /* NULL past the end */
+/* Index of a criterion in a rubric, or -1. */
+int chk_rubric_index(const chk_rubric *r, const char *criterion);
+
+/* Sets a verdict; the reason is formatted printf-style, then cut to one
+ * line (tabs and newlines become spaces). */
+void chk_set(chk_verdict *v, chk_value value, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+const char *chk_value_name(chk_value v);
+
+#endif

@@ -1,0 +1,69 @@
+/* rubrics.c — the table of rubrics and their checks. */
+#include "checks/rubric.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/geom/geom.h"
+
+static const chk_check geom_checks[] = {
+    {"angle-labels", "Labeled angles (if any) match the drawn angle.", 1, geom_angle_labels},
+    {"length-proportions", "Labeled lengths and areas (if any) match visual proportions.", 1,
+     geom_length_proportions},
+    {"in-frame", "The diagram is fully in frame (nothing clipped or cut off).", 1, geom_in_frame},
+    {"readable-size", "Diagram elements are scaled to be readable.", 1, geom_readable_size},
+    {"label-association", "Labels (if any) are associated with the correct elements.", 1,
+     geom_label_association},
+    {"no-overlap", "Diagram elements don't problematically overlap.", 1, geom_no_overlap},
+    {"shape-closed", "The shape(s) are closed.", 0, geom_shape_closed},
+    {"core-math", "Core math properties of the shape(s) are correct.", 0, geom_core_math},
+};
+
+static void *geom_prepare(const ir_diagram *d) { return geom_scene_build(d); }
+static void geom_release(void *ctx) { geom_scene_free(ctx); }
+
+static const chk_rubric rubrics[] = {
+    {"geom", "DiagramIR geometry-diagram rubric (Kumar et al., 2025)", geom_checks,
+     sizeof geom_checks / sizeof geom_checks[0], geom_prepare, geom_release},
+};
+
+const chk_rubric *chk_rubric_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof rubrics / sizeof rubrics[0]; i++)
+        if (strcmp(rubrics[i].name, name) == 0) return &rubrics[i];
+    return NULL;
+}
+
+const chk_rubric *chk_rubric_at(size_t i)
+{
+    return i < sizeof rubrics / sizeof rubrics[0] ? &rubrics[i] : NULL;
+}
+
+int chk_rubric_index(const chk_rubric *r, const char *criterion)
+{
+    for (size_t i = 0; i < r->nchecks; i++)
+        if (strcmp(r->checks[i].name, criterion) == 0) return (int)i;
+    return -1;
+}
+
+void chk_set(chk_verdict *v, chk_value value, int line, const char *fmt, ...)
+{
+    va_list ap;
+    v->value = value;
+    v->line = line;
+    va_start(ap, fmt);
+    vsnprintf(v->reason, sizeof v->reason, fmt, ap);
+    va_end(ap);
+    for (char *p = v->reason; *p; p++)
+        if (*p == '\t' || *p == '\n' || *p == '\r') *p = ' ';
+}
+
+const char *chk_value_name(chk_value v)
+{
+    switch (v) {
+    case CHK_YES: return "yes";
+    case CHK_NO: return "no";
+    default: return "na";
+    }
+}

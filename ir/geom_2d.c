@@ -1,0 +1,392 @@
+/* geom_2d.c — plane geometry helpers; see geom_2d.h. */
+#include "ir/geom_2d.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+ir_pt ir_v(double x, double y) { ir_pt p = {x, y}; return p; }
+ir_pt ir_v_add(ir_pt a, ir_pt b) { return ir_v(a.x + b.x, a.y + b.y); }
+ir_pt ir_v_sub(ir_pt a, ir_pt b) { return ir_v(a.x - b.x, a.y - b.y); }
+ir_pt ir_v_scale(ir_pt a, double k) { return ir_v(a.x * k, a.y * k); }
+ir_pt ir_v_lerp(ir_pt a, ir_pt b, double t)
+{
+    return ir_v(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+}
+double ir_v_dot(ir_pt a, ir_pt b) { return a.x * b.x + a.y * b.y; }
+double ir_v_cross(ir_pt a, ir_pt b) { return a.x * b.y - a.y * b.x; }
+double ir_v_len(ir_pt a) { return sqrt(a.x * a.x + a.y * a.y); }
+double ir_v_dist(ir_pt a, ir_pt b)
+{
+    double dx = a.x - b.x, dy = a.y - b.y;
+    return sqrt(dx * dx + dy * dy);
+}
+
+double ir_v_dir_deg(ir_pt v)
+{
+    double d = atan2(v.y, v.x) * 180.0 / IR_PI;
+    if (d < 0) d += 360.0;
+    if (d >= 360.0) d -= 360.0;
+    return d;
+}
+
+double ir_v_angle_deg(ir_pt u, ir_pt v)
+{
+    double lu = ir_v_len(u), lv = ir_v_len(v);
+    if (lu == 0 || lv == 0) return 0;
+    return atan2(fabs(ir_v_cross(u, v)), ir_v_dot(u, v)) * 180.0 / IR_PI;
+}
+
+double ir_ccw_sweep_deg(double a, double b)
+{
+    double s = fmod(b - a, 360.0);
+    if (s < 0) s += 360.0;
+    if (s >= 360.0) s -= 360.0;
+    return s;
+}
+
+double ir_dir_diff_deg(double a, double b)
+{
+    double s = ir_ccw_sweep_deg(a, b);
+    return s > 180.0 ? 360.0 - s : s;
+}
+
+double ir_line_diff_deg(double a, double b)
+{
+    double s = ir_dir_diff_deg(a, b);
+    return s > 90.0 ? 180.0 - s : s;
+}
+
+double ir_pt_seg_dist(ir_pt p, ir_pt a, ir_pt b, double *t)
+{
+    ir_pt ab = ir_v_sub(b, a);
+    double l2 = ir_v_dot(ab, ab), u = 0;
+    if (l2 > 0) {
+        u = ir_v_dot(ir_v_sub(p, a), ab) / l2;
+        if (u < 0) u = 0;
+        if (u > 1) u = 1;
+    }
+    if (t) *t = u;
+    return ir_v_dist(p, ir_v_lerp(a, b, u));
+}
+
+double ir_pt_line_dist(ir_pt p, ir_pt a, ir_pt b)
+{
+    ir_pt ab = ir_v_sub(b, a);
+    double l = ir_v_len(ab);
+    if (l == 0) return ir_v_dist(p, a);
+    return fabs(ir_v_cross(ab, ir_v_sub(p, a))) / l;
+}
+
+int ir_seg_intersect(ir_pt a, ir_pt b, ir_pt c, ir_pt d, double *t, double *u)
+{
+    ir_pt r = ir_v_sub(b, a), s = ir_v_sub(d, c);
+    double den = ir_v_cross(r, s);
+    double scale = ir_v_len(r) * ir_v_len(s);
+    if (scale == 0 || fabs(den) <= 1e-12 * scale) return 0;
+    ir_pt ca = ir_v_sub(c, a);
+    double tt = ir_v_cross(ca, s) / den, uu = ir_v_cross(ca, r) / den;
+    const double eps = 1e-9;
+    if (tt < -eps || tt > 1 + eps || uu < -eps || uu > 1 + eps) return 0;
+    if (t) *t = tt;
+    if (u) *u = uu;
+    return 1;
+}
+
+double ir_seg_seg_dist(ir_pt a, ir_pt b, ir_pt c, ir_pt d)
+{
+    if (ir_seg_intersect(a, b, c, d, NULL, NULL)) return 0;
+    double m = ir_pt_seg_dist(a, c, d, NULL), x;
+    if ((x = ir_pt_seg_dist(b, c, d, NULL)) < m) m = x;
+    if ((x = ir_pt_seg_dist(c, a, b, NULL)) < m) m = x;
+    if ((x = ir_pt_seg_dist(d, a, b, NULL)) < m) m = x;
+    return m;
+}
+
+ir_box ir_box_make(double x1, double y1, double x2, double y2)
+{
+    ir_box b;
+    b.x1 = x1 < x2 ? x1 : x2;
+    b.x2 = x1 < x2 ? x2 : x1;
+    b.y1 = y1 < y2 ? y1 : y2;
+    b.y2 = y1 < y2 ? y2 : y1;
+    b.empty = 0;
+    return b;
+}
+
+double ir_box_w(ir_box b) { return b.empty ? 0 : b.x2 - b.x1; }
+double ir_box_h(ir_box b) { return b.empty ? 0 : b.y2 - b.y1; }
+double ir_box_area(ir_box b) { return ir_box_w(b) * ir_box_h(b); }
+ir_pt ir_box_center(ir_box b) { return ir_v((b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2); }
+
+ir_box ir_box_inset(ir_box b, double d)
+{
+    if (b.empty) return b;
+    ir_box r = b;
+    r.x1 -= d; r.y1 -= d; r.x2 += d; r.y2 += d;
+    if (r.x1 > r.x2) r.x1 = r.x2 = (b.x1 + b.x2) / 2;
+    if (r.y1 > r.y2) r.y1 = r.y2 = (b.y1 + b.y2) / 2;
+    return r;
+}
+
+ir_box ir_box_isect(ir_box a, ir_box b)
+{
+    ir_box r;
+    r.empty = 1;
+    r.x1 = r.y1 = r.x2 = r.y2 = 0;
+    if (a.empty || b.empty) return r;
+    double x1 = a.x1 > b.x1 ? a.x1 : b.x1, x2 = a.x2 < b.x2 ? a.x2 : b.x2;
+    double y1 = a.y1 > b.y1 ? a.y1 : b.y1, y2 = a.y2 < b.y2 ? a.y2 : b.y2;
+    if (x1 > x2 || y1 > y2) return r;
+    r.x1 = x1; r.x2 = x2; r.y1 = y1; r.y2 = y2; r.empty = 0;
+    return r;
+}
+
+int ir_box_contains_pt(ir_box b, ir_pt p)
+{
+    return !b.empty && p.x >= b.x1 && p.x <= b.x2 && p.y >= b.y1 && p.y <= b.y2;
+}
+
+int ir_box_inside(ir_box b, ir_box outer, double tol)
+{
+    if (b.empty) return 1;
+    if (outer.empty) return 0;
+    return b.x1 >= outer.x1 - tol && b.y1 >= outer.y1 - tol &&
+           b.x2 <= outer.x2 + tol && b.y2 <= outer.y2 + tol;
+}
+
+double ir_box_pt_dist(ir_box b, ir_pt p)
+{
+    double dx = p.x < b.x1 ? b.x1 - p.x : (p.x > b.x2 ? p.x - b.x2 : 0);
+    double dy = p.y < b.y1 ? b.y1 - p.y : (p.y > b.y2 ? p.y - b.y2 : 0);
+    return sqrt(dx * dx + dy * dy);
+}
+
+double ir_box_box_dist(ir_box a, ir_box b)
+{
+    double dx = 0, dy = 0;
+    if (a.x2 < b.x1) dx = b.x1 - a.x2; else if (b.x2 < a.x1) dx = a.x1 - b.x2;
+    if (a.y2 < b.y1) dy = b.y1 - a.y2; else if (b.y2 < a.y1) dy = a.y1 - b.y2;
+    return sqrt(dx * dx + dy * dy);
+}
+
+int ir_seg_box_clip(ir_pt a, ir_pt b, ir_box box, double *t0, double *t1)
+{
+    if (box.empty) return 0;
+    double dx = b.x - a.x, dy = b.y - a.y;
+    double p[4] = {-dx, dx, -dy, dy};
+    double q[4] = {a.x - box.x1, box.x2 - a.x, a.y - box.y1, box.y2 - a.y};
+    double lo = 0, hi = 1;
+    for (int i = 0; i < 4; i++) {
+        if (p[i] == 0) {
+            if (q[i] < 0) return 0;
+        } else {
+            double r = q[i] / p[i];
+            if (p[i] < 0) { if (r > lo) lo = r; }
+            else { if (r < hi) hi = r; }
+        }
+    }
+    if (lo > hi) return 0;
+    if (t0) *t0 = lo;
+    if (t1) *t1 = hi;
+    return 1;
+}
+
+double ir_seg_box_dist(ir_pt a, ir_pt b, ir_box box)
+{
+    if (ir_seg_box_clip(a, b, box, NULL, NULL)) return 0;
+    ir_pt c[4] = {{box.x1, box.y1}, {box.x2, box.y1}, {box.x2, box.y2}, {box.x1, box.y2}};
+    double m = ir_box_pt_dist(box, a), x;
+    if ((x = ir_box_pt_dist(box, b)) < m) m = x;
+    for (int i = 0; i < 4; i++)
+        if ((x = ir_pt_seg_dist(c[i], a, b, NULL)) < m) m = x;
+    return m;
+}
+
+double ir_poly_area(const ir_pt *p, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ir_pt *q = &p[(i + 1) % n];
+        s += p[i].x * q->y - q->x * p[i].y;
+    }
+    return s / 2;
+}
+
+double ir_poly_perimeter(const ir_pt *p, size_t n, int closed)
+{
+    double s = 0;
+    for (size_t i = 0; i + 1 < n; i++) s += ir_v_dist(p[i], p[i + 1]);
+    if (closed && n > 2) s += ir_v_dist(p[n - 1], p[0]);
+    return s;
+}
+
+ir_pt ir_poly_centroid(const ir_pt *p, size_t n)
+{
+    double a = ir_poly_area(p, n), cx = 0, cy = 0;
+    if (n == 0) return ir_v(0, 0);
+    if (fabs(a) < 1e-9) {
+        for (size_t i = 0; i < n; i++) { cx += p[i].x; cy += p[i].y; }
+        return ir_v(cx / (double)n, cy / (double)n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const ir_pt *q = &p[(i + 1) % n];
+        double c = p[i].x * q->y - q->x * p[i].y;
+        cx += (p[i].x + q->x) * c;
+        cy += (p[i].y + q->y) * c;
+    }
+    return ir_v(cx / (6 * a), cy / (6 * a));
+}
+
+int ir_pt_in_poly(ir_pt p, const ir_pt *poly, size_t n)
+{
+    int in = 0;
+    for (size_t i = 0, j = n ? n - 1 : 0; i < n; j = i++) {
+        if ((poly[i].y > p.y) != (poly[j].y > p.y)) {
+            double x = poly[j].x + (p.y - poly[j].y) * (poly[i].x - poly[j].x) /
+                                       (poly[i].y - poly[j].y);
+            if (p.x < x) in = !in;
+        }
+    }
+    return in;
+}
+
+int ir_poly_convex(const ir_pt *p, size_t n)
+{
+    int sign = 0;
+    if (n < 3) return 0;
+    double scale = 0;
+    for (size_t i = 0; i < n; i++) scale += ir_v_dist(p[i], p[(i + 1) % n]);
+    scale /= (double)n;
+    for (size_t i = 0; i < n; i++) {
+        ir_pt a = p[i], b = p[(i + 1) % n], c = p[(i + 2) % n];
+        double cr = ir_v_cross(ir_v_sub(b, a), ir_v_sub(c, b));
+        if (fabs(cr) <= 1e-6 * scale * scale) continue;
+        int s = cr > 0 ? 1 : -1;
+        if (sign == 0) sign = s;
+        else if (s != sign) return 0;
+    }
+    return sign != 0;
+}
+
+size_t ir_poly_clip_convex(const ir_pt *subj, size_t ns, const ir_pt *clip, size_t nc,
+                           ir_pt *out, size_t max)
+{
+    if (ns < 3 || nc < 3 || max < 3) return 0;
+    /* two work buffers of max points each (on the stack when small) */
+    ir_pt local[2 * 64];
+    ir_pt *heap = NULL;
+    ir_pt *a = local;
+    if (max > 64) {
+        heap = malloc(2 * max * sizeof *heap);
+        if (!heap) return 0;
+        a = heap;
+    }
+    ir_pt *b = a + max;
+    size_t na = ns < max ? ns : max;
+    for (size_t i = 0; i < na; i++) a[i] = subj[i];
+    double orient = ir_poly_area(clip, nc) >= 0 ? 1.0 : -1.0;
+    for (size_t e = 0; e < nc && na > 0; e++) {
+        ir_pt p = clip[e], q = clip[(e + 1) % nc];
+        ir_pt pq = ir_v_sub(q, p);
+        size_t nb = 0;
+        for (size_t i = 0; i < na; i++) {
+            ir_pt cur = a[i], prev = a[(i + na - 1) % na];
+            double dc = orient * ir_v_cross(pq, ir_v_sub(cur, p));
+            double dp = orient * ir_v_cross(pq, ir_v_sub(prev, p));
+            if (dc >= 0) {
+                if (dp < 0 && nb < max) b[nb++] = ir_v_lerp(prev, cur, dp / (dp - dc));
+                if (nb < max) b[nb++] = cur;
+            } else if (dp >= 0 && nb < max) {
+                b[nb++] = ir_v_lerp(prev, cur, dp / (dp - dc));
+            }
+        }
+        ir_pt *t = a; a = b; b = t;
+        na = nb;
+    }
+    for (size_t i = 0; i < na; i++) out[i] = a[i];
+    free(heap);
+    return na >= 3 ? na : 0;
+}
+
+ir_pt ir_ellipse_at(ir_pt c, ir_pt a, ir_pt b, double tdeg)
+{
+    double t = tdeg * IR_PI / 180.0;
+    return ir_v(c.x + a.x * cos(t) + b.x * sin(t), c.y + a.y * cos(t) + b.y * sin(t));
+}
+
+static size_t sample_count(double size, double sweep_deg)
+{
+    /* chord error r(1 - cos(dt/2)) <= 0.001 r  =>  dt <= ~5.1 degrees */
+    (void)size;
+    size_t n = (size_t)ceil(fabs(sweep_deg) / 5.0);
+    if (n < 4) n = 4;
+    if (n > 720) n = 720;
+    return n;
+}
+
+size_t ir_elem_flatten(const ir_elem *e, ir_pt **out, int *closed)
+{
+    *out = NULL;
+    if (closed) *closed = 0;
+    ir_pt *p = NULL;
+    size_t n = 0;
+    switch (e->kind) {
+    case IR_POLY:
+        if (e->npts == 0) return 0;
+        p = malloc(e->npts * sizeof *p);
+        if (!p) return 0;
+        for (size_t i = 0; i < e->npts; i++) p[i] = e->pts[i];
+        n = e->npts;
+        if (closed) *closed = e->closed;
+        break;
+    case IR_RECT:
+        if (e->npts < 2) return 0;
+        p = malloc(4 * sizeof *p);
+        if (!p) return 0;
+        p[0] = ir_v(e->pts[0].x, e->pts[0].y);
+        p[1] = ir_v(e->pts[1].x, e->pts[0].y);
+        p[2] = ir_v(e->pts[1].x, e->pts[1].y);
+        p[3] = ir_v(e->pts[0].x, e->pts[1].y);
+        n = 4;
+        if (closed) *closed = 1;
+        break;
+    case IR_ELLIPSE:
+    case IR_ARC: {
+        if (e->npts < 3) return 0;
+        double t1 = 0, t2 = 360;
+        if (e->kind == IR_ARC) { t1 = e->t1; t2 = e->t2; }
+        if (!isfinite(t1) || !isfinite(t2)) return 0;
+        double sweep = t2 - t1;
+        if (sweep > 3600) sweep = 3600;
+        if (sweep < -3600) sweep = -3600;
+        size_t k = sample_count(0, sweep);
+        int full = e->kind == IR_ELLIPSE;
+        n = full ? k : k + 1;
+        p = malloc(n * sizeof *p);
+        if (!p) return 0;
+        for (size_t i = 0; i < n; i++)
+            p[i] = ir_ellipse_at(e->pts[0], e->pts[1], e->pts[2],
+                                 t1 + sweep * (double)i / (double)k);
+        if (closed) *closed = full;
+        break;
+    }
+    case IR_CURVE: {
+        if (e->npts < 4) return 0;
+        const size_t k = 24;
+        n = k + 1;
+        p = malloc(n * sizeof *p);
+        if (!p) return 0;
+        for (size_t i = 0; i <= k; i++) {
+            double t = (double)i / (double)k, s = 1 - t;
+            double b0 = s * s * s, b1 = 3 * s * s * t, b2 = 3 * s * t * t, b3 = t * t * t;
+            p[i] = ir_v(b0 * e->pts[0].x + b1 * e->pts[1].x + b2 * e->pts[2].x + b3 * e->pts[3].x,
+                        b0 * e->pts[0].y + b1 * e->pts[1].y + b2 * e->pts[2].y + b3 * e->pts[3].y);
+        }
+        break;
+    }
+    default:
+        return 0;
+    }
+    *out = p;
+    return n;
+}

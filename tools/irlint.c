@@ -1,0 +1,304 @@
+/* irlint — check diagrams in the diagramir IR against a rubric.
+ *
+ *   tikz2ir fig.tex | irlint --rubric geom
+ *   irlint --rubric geom --format tsv a.ir b.ir > irlint.tsv
+ *
+ * Reads IR from the named files (or stdin, or "-"), runs every check of the
+ * rubric on each diagram and writes the verdicts: compiler-style diagnostics
+ * (default; failures only unless --verbose), the long-form verdict table
+ * (--format tsv), or JSON (--format json). Exit status: 0 every check
+ * passed, 1 some check said no, 2 usage or input error.
+ * See irlint(1) and diagramir-rubrics(7).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "checks/rubric.h"
+#include "ir/ir.h"
+
+#ifndef DIAGRAMIR_VERSION
+#define DIAGRAMIR_VERSION "0.1"
+#endif
+
+enum { FMT_TEXT, FMT_TSV, FMT_JSON };
+
+typedef struct {
+    const chk_rubric *rubric;
+    int fmt;
+    int verbose;
+    unsigned char *enabled;   /* per check of the rubric */
+    int any_no;
+    int ndiagrams;
+    int json_first;
+} opts;
+
+static void usage(FILE *f)
+{
+    fputs("usage: irlint [--rubric NAME] [--format text|tsv|json] [--only LIST] [--skip LIST]\n"
+          "              [--verbose] [--list] [FILE...]\n"
+          "Checks each diagram of the IR input (files, or stdin) against a rubric.\n"
+          "\n"
+          "  -r, --rubric NAME     rubric to apply (default geom; see --list)\n"
+          "  -f, --format FMT      text: diagnostics \"file:line: criterion: no: reason\" (default)\n"
+          "                        tsv:  verdict table \"item criterion rater value note\"\n"
+          "                        json: one object per diagram, in an array\n"
+          "  -o, --only LIST       run only these criteria (comma-separated; repeatable)\n"
+          "  -s, --skip LIST       do not run these criteria (comma-separated; repeatable)\n"
+          "  -v, --verbose         text format: also print yes and na verdicts\n"
+          "  -l, --list            list the rubrics and their criteria, then exit\n"
+          "  -h, --help            this help\n"
+          "  -V, --version         version\n"
+          "\n"
+          "Exit status: 0 every check passed, 1 some check said no, 2 usage or input error.\n",
+          f);
+}
+
+/* Applies a comma-separated criteria list: on=1 for --only, 0 for --skip. */
+static int apply_list(opts *o, const char *list, int on, int *only_seen)
+{
+    char *dup = strdup(list);
+    if (!dup) return -1;
+    if (on && !*only_seen) {
+        for (size_t i = 0; i < o->rubric->nchecks; i++) o->enabled[i] = 0;
+        *only_seen = 1;
+    }
+    int rc = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ') tok++;
+        if (!*tok) continue;
+        int k = chk_rubric_index(o->rubric, tok);
+        if (k < 0) {
+            fprintf(stderr, "irlint: error: rubric %s has no criterion '%s'\n", o->rubric->name,
+                    tok);
+            rc = -1;
+            continue;
+        }
+        o->enabled[k] = (unsigned char)on;
+    }
+    free(dup);
+    return rc;
+}
+
+static void list_rubrics(void)
+{
+    for (size_t i = 0; chk_rubric_at(i); i++) {
+        const chk_rubric *r = chk_rubric_at(i);
+        printf("%s\t%s\n", r->name, r->title);
+        for (size_t k = 0; k < r->nchecks; k++)
+            printf("  %-20s %s%s\n", r->checks[k].name, r->checks[k].question,
+                   r->checks[k].headline ? "" : " (not headline)");
+    }
+}
+
+/* TSV fields must not contain tabs or newlines. */
+static void put_field(FILE *f, const char *s)
+{
+    for (; *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+static void emit(opts *o, const ir_diagram *d, const chk_verdict *vs)
+{
+    const chk_rubric *r = o->rubric;
+    const char *src = ir_get_attr(d->attrs, d->nattrs, "src");
+    const char *id = d->id ? d->id : "-";
+    if (!src) src = id;
+    if (o->fmt == FMT_TEXT) {
+        for (size_t k = 0; k < r->nchecks; k++) {
+            if (!o->enabled[k]) continue;
+            const chk_verdict *v = &vs[k];
+            if (v->value != CHK_NO && !o->verbose) continue;
+            if (v->line > 0) printf("%s:%d: ", src, v->line);
+            else printf("%s: ", src);
+            printf("%s: %s: %s [%s/%s]\n", r->checks[k].name, chk_value_name(v->value),
+                   v->reason, r->name, r->checks[k].name);
+        }
+    } else if (o->fmt == FMT_TSV) {
+        for (size_t k = 0; k < r->nchecks; k++) {
+            if (!o->enabled[k]) continue;
+            put_field(stdout, id);
+            printf("\t%s\tirlint\t%s\t", r->checks[k].name, chk_value_name(vs[k].value));
+            if (vs[k].line > 0) printf("%s:%d: ", src, vs[k].line);
+            put_field(stdout, vs[k].reason);
+            putchar('\n');
+        }
+    } else {
+        cJSON *obj = cJSON_CreateObject();
+        cJSON_AddStringToObject(obj, "item", id);
+        cJSON_AddStringToObject(obj, "src", src);
+        cJSON_AddStringToObject(obj, "rubric", r->name);
+        cJSON *arr = cJSON_AddArrayToObject(obj, "verdicts");
+        for (size_t k = 0; k < r->nchecks; k++) {
+            if (!o->enabled[k]) continue;
+            cJSON *it = cJSON_CreateObject();
+            cJSON_AddStringToObject(it, "criterion", r->checks[k].name);
+            cJSON_AddStringToObject(it, "value", chk_value_name(vs[k].value));
+            cJSON_AddNumberToObject(it, "line", vs[k].line);
+            cJSON_AddStringToObject(it, "reason", vs[k].reason);
+            cJSON_AddItemToArray(arr, it);
+        }
+        char *txt = cJSON_PrintUnformatted(obj);
+        if (txt) {
+            printf("%s%s", o->json_first ? "" : ",\n", txt);
+            o->json_first = 0;
+            free(txt);
+        }
+        cJSON_Delete(obj);
+    }
+}
+
+/* The line verdicts about the whole picture point to: the diagram's line=
+ * (where the picture starts), else its first element's line. */
+static int picture_line(const ir_diagram *d)
+{
+    const char *l = ir_get_attr(d->attrs, d->nattrs, "line");
+    if (l) {
+        char *end;
+        long v = strtol(l, &end, 10);
+        if (end != l && !*end && v > 0 && v < 1000000000L) return (int)v;
+    }
+    int best = 0;
+    for (size_t i = 0; i < d->nelems; i++)
+        if (d->elems[i].line > 0 && (best == 0 || d->elems[i].line < best)) best = d->elems[i].line;
+    return best;
+}
+
+static void check_diagram(opts *o, const ir_diagram *d)
+{
+    const chk_rubric *r = o->rubric;
+    chk_verdict *vs = calloc(r->nchecks, sizeof *vs);
+    if (!vs) { perror("irlint"); exit(2); }
+    void *ctx = r->prepare ? r->prepare(d) : NULL;
+    for (size_t k = 0; k < r->nchecks; k++) {
+        if (!o->enabled[k]) continue;
+        chk_set(&vs[k], CHK_NA, 0, "not evaluated");
+        r->checks[k].run(d, ctx, &vs[k]);
+        if (vs[k].value == CHK_NO) o->any_no = 1;
+        if (vs[k].line <= 0 && vs[k].value != CHK_NA) vs[k].line = picture_line(d);
+    }
+    if (r->release) r->release(ctx);
+    emit(o, d, vs);
+    o->ndiagrams++;
+    free(vs);
+}
+
+/* Returns 0 on success, 2 on an input error. */
+static int run_stream(opts *o, FILE *f, const char *name)
+{
+    ir_reader *rd = ir_reader_new(f, name);
+    if (!rd) { perror("irlint"); return 2; }
+    int rc = 0;
+    for (;;) {
+        ir_diagram *d = NULL;
+        int st = ir_read_diagram(rd, &d);
+        if (st == 0) break;
+        if (st < 0) {
+            fflush(stdout);
+            fprintf(stderr, "%s\n", ir_reader_error(rd));
+            rc = 2;
+            break;
+        }
+        check_diagram(o, d);
+        ir_diagram_free(d);
+    }
+    ir_reader_free(rd);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"rubric", required_argument, NULL, 'r'}, {"format", required_argument, NULL, 'f'},
+        {"only", required_argument, NULL, 'o'},   {"skip", required_argument, NULL, 's'},
+        {"verbose", no_argument, NULL, 'v'},      {"list", no_argument, NULL, 'l'},
+        {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0}};
+    opts o;
+    memset(&o, 0, sizeof o);
+    o.fmt = FMT_TEXT;
+    o.json_first = 1;
+    const char *rubric = "geom";
+    /* --only/--skip need the rubric: collect them first */
+    const char **lists = calloc((size_t)argc + 1, sizeof *lists);
+    int *list_on = calloc((size_t)argc + 1, sizeof *list_on);
+    int nlists = 0, rc = 0, done = 0;
+    if (!lists || !list_on) { perror("irlint"); rc = 2; goto out; }
+    int c;
+    while (!done && (c = getopt_long(argc, argv, "r:f:o:s:vlhV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'r': rubric = optarg; break;
+        case 'f':
+            if (!strcmp(optarg, "text")) o.fmt = FMT_TEXT;
+            else if (!strcmp(optarg, "tsv")) o.fmt = FMT_TSV;
+            else if (!strcmp(optarg, "json")) o.fmt = FMT_JSON;
+            else {
+                fprintf(stderr, "irlint: error: unknown format '%s' (text, tsv or json)\n", optarg);
+                rc = 2;
+                goto out;
+            }
+            break;
+        case 'o': lists[nlists] = optarg; list_on[nlists++] = 1; break;
+        case 's': lists[nlists] = optarg; list_on[nlists++] = 0; break;
+        case 'v': o.verbose = 1; break;
+        case 'l': list_rubrics(); done = 1; break;
+        case 'h': usage(stdout); done = 1; break;
+        case 'V': printf("irlint (diagramir) %s\n", DIAGRAMIR_VERSION); done = 1; break;
+        default: usage(stderr); rc = 2; goto out;
+        }
+    }
+    if (done) goto out;
+    o.rubric = chk_rubric_find(rubric);
+    if (!o.rubric) {
+        fprintf(stderr, "irlint: error: unknown rubric '%s' (see irlint --list)\n", rubric);
+        rc = 2;
+        goto out;
+    }
+    o.enabled = malloc(o.rubric->nchecks);
+    if (!o.enabled) { perror("irlint"); rc = 2; goto out; }
+    memset(o.enabled, 1, o.rubric->nchecks);
+    int only_seen = 0;
+    /* --only lists first (they reset the selection), then --skip */
+    for (int i = 0; i < nlists; i++)
+        if (list_on[i] && apply_list(&o, lists[i], 1, &only_seen) < 0) rc = 2;
+    for (int i = 0; i < nlists; i++)
+        if (!list_on[i] && apply_list(&o, lists[i], 0, &only_seen) < 0) rc = 2;
+    if (rc) goto out;
+
+    if (o.fmt == FMT_TSV) printf("item\tcriterion\trater\tvalue\tnote\n");
+    if (o.fmt == FMT_JSON) printf("[");
+    if (optind >= argc) {
+        rc = run_stream(&o, stdin, "<stdin>");
+    } else {
+        for (int i = optind; i < argc; i++) {
+            if (!strcmp(argv[i], "-")) {
+                if (run_stream(&o, stdin, "<stdin>")) rc = 2;
+                continue;
+            }
+            FILE *f = fopen(argv[i], "r");
+            if (!f) {
+                fflush(stdout);
+                fprintf(stderr, "irlint: %s: %s\n", argv[i], strerror(errno));
+                rc = 2;
+                continue;
+            }
+            if (run_stream(&o, f, argv[i])) rc = 2;
+            fclose(f);
+        }
+    }
+    if (o.fmt == FMT_JSON) printf("%s]\n", o.json_first ? "" : "\n");
+    if (rc == 0 && o.any_no) rc = 1;
+out:
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "irlint: error writing output: %s\n", strerror(errno));
+        rc = 2;
+    }
+    free(o.enabled);
+    free(lists);
+    free(list_on);
+    return rc;
+}
