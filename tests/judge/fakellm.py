@@ -1,0 +1,281 @@
+#!/usr/bin/env python3
+"""fakellm.py -- a fake OpenAI-compatible chat-completions server for judge's tests.
+
+    python3 fakellm.py --port-file F --log L [--fault-rate R] [--seed S] [--delay SEC]
+
+Listens on 127.0.0.1 on a free port (written to F once it listens) and answers
+POST .../chat/completions. Python standard library only.
+
+What it answers is scripted by a marker anywhere in the request's text,
+FAKE[key=value;key=value], usually put in an item's question:
+
+  faults=429,500,...  what the 1st, 2nd, ... attempt of this same request gets;
+                      later attempts get the answer. Faults:
+                        429      429 with Retry-After (ra=SECONDS, default 1)
+                        500 503  server errors with a JSON error body
+                        401      an error that echoes the Authorization key
+                        stall    sleeps 5 s before answering (past the client's timeout)
+                        drop     closes the connection without a response
+                        trunc    announces a longer body than it sends
+                        badjson  200 with a body that is not JSON
+                        slow     the answer, dribbled out over ~1 s
+                        huge     200 with an endless body
+  answer=good         (default) a valid answer built from the prompt's schema
+  answer=fenced       the valid answer inside prose and a ```json fence
+  answer=prose        no JSON at all, every time
+  answer=schema       JSON that breaks the schema, every time
+  answer=repairok     breaks the schema, but a repair request gets a valid answer
+  labels=a,b          the labels to give for a label-list criterion
+  score=N             the score for integer criteria (default: the maximum)
+
+--fault-rate R gives each attempt without a marker a random fault (429 with
+retry-after-ms 50, 500, 503, stall, drop, trunc, badjson) with probability
+R, decided by a hash of (seed, request, attempt), so reruns are reproducible.
+
+Every request is logged as one line "key<TAB>attempt<TAB>behaviour<TAB>auth"
+(key: SHA-256 of the messages; auth: yes/no, never the key itself).
+"""
+import argparse
+import hashlib
+import http.server
+import json
+import re
+import socket
+import sys
+import threading
+import time
+
+LOCK = threading.Lock()
+ATTEMPTS = {}
+STATE = {"active": 0, "max_active": 0}
+
+
+def text_of(messages):
+    out = []
+    for m in messages:
+        c = m.get("content")
+        if isinstance(c, str):
+            out.append(c)
+        elif isinstance(c, list):
+            for p in c:
+                if p.get("type") == "text":
+                    out.append(p.get("text", ""))
+    return "\n".join(out)
+
+
+def count_images(messages):
+    n = 0
+    for m in messages:
+        c = m.get("content")
+        if isinstance(c, list):
+            n += sum(1 for p in c if p.get("type") == "image_url")
+    return n
+
+
+def good_answer(messages, opts):
+    """A valid answer built from the {{schema}} lines of the prompt."""
+    user = [m for m in messages if m.get("role") == "user"]
+    txt = text_of(user[:1]) if user else ""
+    nimg = count_images(messages)
+    ans = {}
+    for m in re.finditer(r'^  "([^"]+)": (.*)$', txt, re.M):
+        key, spec = m.group(1), m.group(2)
+        if spec.startswith('{"answer": true'):
+            ans[key] = {"answer": opts.get("bool", "false") == "true", "reason": "fake"}
+        elif spec.startswith('{"answer": '):
+            first = re.search(r'"answer": "([^"]+)"', spec).group(1)
+            ans[key] = {"answer": opts.get("value", first), "reason": "fake reason"}
+        elif spec.startswith('{"score": '):
+            lo, hi = re.search(r"integer (\S+) to (\S+)>", spec).groups()
+            ans[key] = {"score": int(float(opts.get("score", hi))), "reason": "fake"}
+        elif spec.startswith("[<integer"):
+            hi = re.search(r"to (\S+)>", spec).group(1)
+            n = nimg - 1 if "after the first" in spec else nimg
+            ans[key] = [int(float(opts.get("score", hi)))] * max(n, 0)
+        elif spec.startswith('["<label'):
+            labels = opts.get("labels", "")
+            ans[key] = [x for x in labels.split(",") if x]
+        elif spec.startswith("[[<predicted"):
+            ans[key] = [[1, 1]]
+    return ans
+
+
+def answer_text(messages, opts):
+    kind = opts.get("answer", "good")
+    repair = any(m.get("role") == "assistant" for m in messages)
+    good = json.dumps(good_answer(messages, opts))
+    if kind == "good":
+        return good
+    if kind == "fenced":
+        return "Let me look at the diagram.\n\n```json\n" + good + "\n```\nDone."
+    if kind == "prose":
+        return "I think the diagram is fine overall."
+    if kind == "schema":
+        return json.dumps({"verdict": "maybe"})
+    if kind == "repairok":
+        return good if repair else json.dumps({"verdict": "maybe"})
+    return good
+
+
+def completion(content):
+    return json.dumps({
+        "id": "chatcmpl-fake", "object": "chat.completion", "model": "fake",
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": content}}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120,
+                  "prompt_tokens_details": {"cached_tokens": 10}},
+    }).encode()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def send(self, code, body, headers=()):
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in headers:
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):
+        with LOCK:
+            STATE["active"] += 1
+            STATE["max_active"] = max(STATE["max_active"], STATE["active"])
+        try:
+            self.handle_post()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        finally:
+            with LOCK:
+                STATE["active"] -= 1
+
+    def handle_post(self):
+        n = int(self.headers.get("Content-Length", "0"))
+        raw = self.rfile.read(n)
+        auth = self.headers.get("Authorization", "")
+        try:
+            req = json.loads(raw)
+            messages = req["messages"]
+        except Exception:
+            self.send(400, b'{"error":{"message":"bad request"}}')
+            return
+        key = hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()[:16]
+        txt = text_of(messages)
+        opts = {}
+        m = re.search(r"FAKE\[([^\]]*)\]", txt)
+        if m:
+            for kv in m.group(1).split(";"):
+                if "=" in kv:
+                    k, v = kv.split("=", 1)
+                    opts[k.strip()] = v.strip()
+        with LOCK:
+            ATTEMPTS[key] = ATTEMPTS.get(key, 0) + 1
+            attempt = ATTEMPTS[key]
+        faults = [f for f in opts.get("faults", "").split(",") if f]
+        behaviour = "ok"
+        if attempt <= len(faults):
+            behaviour = faults[attempt - 1]
+        elif not m and ARGS.fault_rate > 0:
+            h = hashlib.sha256(f"{ARGS.seed}:{key}:{attempt}".encode()).digest()
+            if h[0] / 256.0 < ARGS.fault_rate:
+                behaviour = ["429q", "500", "503", "stall", "drop", "trunc", "badjson"][h[1] % 7]
+        with LOCK:
+            with open(ARGS.log, "a") as f:
+                f.write(f"{key}\t{attempt}\t{behaviour}\t{'yes' if auth else 'no'}\n")
+        if ARGS.delay:
+            time.sleep(ARGS.delay)
+        if behaviour == "429":
+            self.send(429, b'{"error":{"message":"rate limited"}}',
+                      [("Retry-After", opts.get("ra", "1"))])
+        elif behaviour == "429q":
+            self.send(429, b'{"error":{"message":"rate limited"}}',
+                      [("Retry-After", "0"), ("retry-after-ms", "50")])
+        elif behaviour in ("500", "503"):
+            self.send(int(behaviour), b'{"error":{"message":"server trouble"}}')
+        elif behaviour == "401":
+            tok = auth.replace("Bearer ", "")
+            self.send(401, json.dumps({"error": {"message": "Incorrect API key provided: " + tok}}).encode())
+        elif behaviour == "stall":
+            time.sleep(5)
+            self.send(200, completion(answer_text(messages, opts)))
+        elif behaviour == "drop":
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+        elif behaviour == "trunc":
+            body = completion(answer_text(messages, opts))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body) + 100))
+            self.end_headers()
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+        elif behaviour == "badjson":
+            self.send(200, b'{"choices": [{"message": {"content": "oops"')
+        elif behaviour == "slow":
+            body = completion(answer_text(messages, opts))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            step = max(1, len(body) // 10)
+            for i in range(0, len(body), step):
+                self.wfile.write(body[i:i + step])
+                self.wfile.flush()
+                time.sleep(0.1)
+        elif behaviour == "huge":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = b"x" * 65536
+            piece = b"%x\r\n" % len(chunk) + chunk + b"\r\n"
+            self.wfile.write(b'6\r\n{"a":"\r\n')
+            for _ in range(100000):
+                self.wfile.write(piece)
+            self.close_connection = True
+        else:
+            self.send(200, completion(answer_text(messages, opts)))
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128
+
+
+def main():
+    global ARGS
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port-file", required=True)
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--fault-rate", type=float, default=0.0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--delay", type=float, default=0.0)
+    ap.add_argument("--stats", help="write max concurrent requests here on SIGTERM")
+    ARGS = ap.parse_args()
+    srv = Server(("127.0.0.1", 0), Handler)
+    open(ARGS.log, "a").close()
+    with open(ARGS.port_file + ".tmp", "w") as f:
+        f.write(str(srv.server_address[1]))
+    import os
+    import signal
+    os.rename(ARGS.port_file + ".tmp", ARGS.port_file)
+
+    def stop(*_):
+        if ARGS.stats:
+            with open(ARGS.stats, "w") as f:
+                f.write(f"{STATE['max_active']}\n")
+        os._exit(0)
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    srv.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

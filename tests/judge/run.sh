@@ -1,0 +1,287 @@
+#!/bin/sh
+# tests/judge/run.sh -- judge and the LLM client against a fake
+# OpenAI-compatible server (tests/judge/fakellm.py, python3 standard library):
+# usage errors, every rubric, the cache (also after a SIGKILL), retries and
+# the attempt cap, timeouts, dropped and truncated responses, malformed
+# answers and the repair request, endless bodies, the key kept out of errors,
+# logs and the cache, concurrency and the RPM limiter.
+#
+#   BUILD=build sh tests/judge/run.sh
+#
+# Exit status 0 when every test passed, 1 otherwise.
+LC_ALL=C
+export LC_ALL
+root=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
+cd "$root" || exit 1
+BUILD=${BUILD:-build}
+case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
+judge=$bin/judge
+[ -x "$judge" ] || { echo "judge: $judge not built" >&2; exit 1; }
+command -v python3 >/dev/null 2>&1 || { echo "judge: python3 is needed for the fake server" >&2; exit 1; }
+DIAGRAMIR_RUBRICS=$root/tools/rubrics
+export DIAGRAMIR_RUBRICS
+unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL
+data=tests/judge/data
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/judge-test.XXXXXX") || exit 1
+srv_pid=
+cleanup() {
+    [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); printf 'FAIL: %s\n' "$*"; }
+check() {  # name, then a command that must succeed
+    name=$1; shift
+    if "$@"; then ok; else bad "$name"; fi
+}
+
+# start_server [fakellm options]: a fresh server, its log in $tmp/req.log
+start_server() {
+    [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null && wait "$srv_pid" 2>/dev/null
+    rm -f "$tmp/port" "$tmp/req.log" "$tmp/stats"
+    python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" \
+        --stats "$tmp/stats" "$@" &
+    srv_pid=$!
+    i=0
+    while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    [ -s "$tmp/port" ] || { echo "judge: the fake server did not start" >&2; exit 1; }
+    url=http://127.0.0.1:$(cat "$tmp/port")/v1
+}
+stop_server() {  # writes the max concurrency seen to $tmp/stats
+    kill "$srv_pid" 2>/dev/null
+    wait "$srv_pid" 2>/dev/null
+    srv_pid=
+}
+nreq() { wc -l <"$tmp/req.log" | tr -d ' '; }
+
+J() { "$judge" --base-url "$url" --model fake-1 --cache-dir "$tmp/cache" -q "$@"; }
+
+# ---------------------------------------------------------------- usage
+"$judge" --help >/dev/null; check "--help exits 0" [ $? = 0 ]
+"$judge" --version | grep -q '^judge (diagramir)'; check "--version" [ $? = 0 ]
+"$judge" --bogus >/dev/null 2>&1; check "unknown option exits 2" [ $? = 2 ]
+"$judge" --rubric nosuch $data/geom.tsv >/dev/null 2>&1; check "unknown rubric exits 2" [ $? = 2 ]
+"$judge" --mode nosuch --dry-run $data/geom.tsv >/dev/null 2>&1; check "unknown mode exits 2" [ $? = 2 ]
+"$judge" -j 0 --dry-run $data/geom.tsv >/dev/null 2>&1; check "-j 0 exits 2" [ $? = 2 ]
+"$judge" --list >"$tmp/list"; check "--list" [ "$(grep -c -v 'not found' "$tmp/list")" = 5 ]
+
+printf 'id\tcode\nx\ty\n' >"$tmp/noid.tsv"
+"$judge" --dry-run "$tmp/noid.tsv" 2>"$tmp/err" >/dev/null; st=$?
+check "manifest without item column exits 2" [ $st = 2 ]
+check "  ... with file:line:col" grep -q "noid.tsv:1:1: error: .*'item'" "$tmp/err"
+printf 'item\tcode\na\tmissing.tex\n' >"$tmp/missing.tsv"
+"$judge" --dry-run --mode code "$tmp/missing.tsv" 2>"$tmp/err" >/dev/null; st=$?
+check "missing code file exits 2" [ $st = 2 ]
+check "  ... naming the line" grep -q "missing.tsv:2:1: error: item a: code: .*missing.tex" "$tmp/err"
+printf 'item\tcode\na\t%s\na\t%s\n' "$root/$data/tri.tex" "$root/$data/tri.tex" >"$tmp/dup.tsv"
+"$judge" --dry-run --mode code "$tmp/dup.tsv" 2>/dev/null >/dev/null
+check "duplicate item exits 2" [ $? = 2 ]
+printf 'item\tcode\na\tb\tc\n' >"$tmp/width.tsv"
+"$judge" --dry-run "$tmp/width.tsv" 2>/dev/null >/dev/null
+check "ragged manifest exits 2" [ $? = 2 ]
+printf 'item\tcode\timage\na\t%s\t%s\n' "$root/$data/tri.tex" "$root/$data/tri.tex" >"$tmp/notimg.tsv"
+"$judge" --dry-run "$tmp/notimg.tsv" 2>"$tmp/err" >/dev/null
+check "a .tex as the image exits 2" [ $? = 2 ]
+printf 'rubric r\ncriterion a enum yes no\nprompt\n{{nosuch}}\n.\n' >"$tmp/bad.rubric"
+"$judge" --rubric-file "$tmp/bad.rubric" --dry-run $data/geom.tsv 2>"$tmp/err" >/dev/null
+check "rubric with an unknown template name exits 2" [ $? = 2 ]
+check "  ... at its line" grep -q "bad.rubric:4:1: error: unknown template name 'nosuch'" "$tmp/err"
+printf 'rubric r\ncriterion a enum yes no\nprompt\nunclosed\n' >"$tmp/bad2.rubric"
+"$judge" --rubric-file "$tmp/bad2.rubric" --dry-run $data/geom.tsv 2>"$tmp/err" >/dev/null
+check "rubric with an unclosed block exits 2" [ $? = 2 ]
+"$judge" --model m --api-key-file "$tmp/nokey" $data/geom.tsv >/dev/null 2>&1
+check "missing key file exits 2" [ $? = 2 ]
+"$judge" $data/geom.tsv >/dev/null 2>"$tmp/err"
+check "no model exits 2" [ $? = 2 ]
+
+# dry runs: every rubric builds its requests, images as data URLs
+"$judge" --dry-run $data/geom.tsv >"$tmp/dry" 2>&1
+check "dry run geom" [ $? = 0 ]
+check "  ... images as base64 data URLs" grep -q '"url":"data:image/png;base64,<' "$tmp/dry"
+"$judge" --dry-run --mode code $data/geom.tsv | grep -q image_url
+check "mode code sends no image" [ $? = 1 ]
+"$judge" --dry-run --mode image $data/geom.tsv | grep -q 'documentclass'
+check "mode image sends no code" [ $? = 1 ]
+for r in eduillustrate:edu sketchjudge:sketch mathexplain-keypoints:kp mathexplain-explanation:mx; do
+    "$judge" --dry-run -r "${r%%:*}" "$data/${r#*:}.tsv" >/dev/null 2>"$tmp/err"
+    check "dry run ${r%%:*}" [ $? = 0 ]
+done
+"$judge" --dry-run -r sketchjudge --mode noref $data/sketch.tsv | grep -q 'reference sketch'
+check "sketchjudge noref has no reference" [ $? = 1 ]
+"$judge" --dry-run -r sketchjudge --variant cot $data/sketch.tsv | grep -q 'step by step'
+check "sketchjudge cot variant" [ $? = 0 ]
+
+# ---------------------------------------------------------------- happy path
+start_server
+J $data/geom.tsv >"$tmp/out"; st=$?
+check "geom exits 0" [ $st = 0 ]
+check "geom: header + 12 rows" [ "$(wc -l <"$tmp/out")" = 13 ]
+check "geom: rows" grep -q '^t2	no-overlap	fake-1	yes	fake reason$' "$tmp/out"
+check "geom: 2 requests" [ "$(nreq)" = 2 ]
+J $data/geom.tsv >"$tmp/out2"
+check "cache: same output" cmp -s "$tmp/out" "$tmp/out2"
+check "cache: no new request" [ "$(nreq)" = 2 ]
+J --no-cache $data/geom.tsv >/dev/null
+check "--no-cache asks again" [ "$(nreq)" = 4 ]
+J --mode code $data/geom.tsv >/dev/null
+check "another mode is another cache entry" [ "$(nreq)" = 6 ]
+J --rater me $data/geom.tsv | grep -q '^t1	in-frame	me	yes'
+check "--rater" [ $? = 0 ]
+check "cache entries are files named by SHA-256" \
+    [ "$(find "$tmp/cache" -name '*.json' | grep -c '/[0-9a-f][0-9a-f]/[0-9a-f]\{64\}\.json$')" = 4 ]
+check "no temp files left in the cache" [ -z "$(find "$tmp/cache" -name '.tmp-*')" ]
+
+# accounting: log lines and prices
+"$judge" --base-url "$url" --model fake-priced --no-cache --log "$tmp/log.jsonl" \
+    $data/geom.tsv >/dev/null 2>"$tmp/err"
+check "one JSON log line per call" [ "$(wc -l <"$tmp/log.jsonl")" = 2 ]
+check "log records tokens" grep -q '"prompt_tokens":100,"completion_tokens":20,"cached_tokens":10' "$tmp/log.jsonl"
+# (90 * 1 + 10 * 0.5 + 20 * 2) / 1e6 per call, two calls
+check "summary line with cost" grep -q 'judge: 2 calls (0 from cache), 2 HTTP requests.*cost \$0.0003' "$tmp/err"
+
+# the other rubrics, end to end
+J -r eduillustrate $data/edu.tsv >"$tmp/out"
+check "eduillustrate: overall 80%" grep -q '^e1	overall	fake-1	80	' "$tmp/out"
+check "eduillustrate: per-image geomean" grep -q '^e1	element-layout	fake-1	4	per image: 4 4 4$' "$tmp/out"
+check "eduillustrate: VC na with one scene" grep -q '^e2	visual-consistency	fake-1	na' "$tmp/out"
+check "eduillustrate: a zero makes overall 0" grep -q '^e2	overall	fake-1	0	' "$tmp/out"
+J -r sketchjudge $data/sketch.tsv >"$tmp/out"
+check "sketchjudge: is_correct" grep -q '^s1	is_correct	fake-1	no' "$tmp/out"
+check "sketchjudge: exact label" grep -q '^s1	error-type	fake-1	wrong-shape	$' "$tmp/out"
+check "sketchjudge: fuzzy label" grep -q '^s1	error-type	fake-1	wrong-measurement	$' "$tmp/out"
+check "sketchjudge: unmapped label" grep -q '^s1	error-type	fake-1	other	bogus label$' "$tmp/out"
+check "sketchjudge: duplicates once" [ "$(grep -c '^s1	error-type	fake-1	wrong-shape' "$tmp/out")" = 1 ]
+check "sketchjudge: none" grep -q '^s2	error-type	fake-1	none' "$tmp/out"
+J -r mathexplain-keypoints $data/kp.tsv >"$tmp/out"
+check "keypoints: P/R/F1" grep -q '^k1	keypoints-f1	fake-1	0.4	$' "$tmp/out"
+J -r mathexplain-explanation $data/mx.tsv >"$tmp/out"
+check "explanation: scores" grep -q '^x2	correctness	fake-1	1	' "$tmp/out"
+
+# ---------------------------------------------------------------- faults
+mk() {  # mk FILE ITEM MARKER...: a geom code-mode manifest
+    f=$1; shift
+    printf 'item\tcode\tquestion\n' >"$f"
+    while [ $# -ge 2 ]; do
+        printf '%s\t%s\tFAKE[%s]\n' "$1" "$root/$data/tri.tex" "$2" >>"$f"
+        shift 2
+    done
+}
+start_server
+mk "$tmp/f1.tsv" r1 'faults=429,500' r2 'faults=503,drop' r3 'faults=trunc,badjson' r4 'faults=slow'
+t0=$(date +%s)
+J --mode code --backoff 0.05 --timeout 5 "$tmp/f1.tsv" >"$tmp/out"; st=$?
+t1=$(date +%s)
+check "transient faults: exit 0" [ $st = 0 ]
+check "transient faults: all 24 rows" [ "$(grep -c 'fake-1' "$tmp/out")" = 24 ]
+check "transient faults: 3+3+3+1 requests" [ "$(nreq)" = 10 ]
+check "Retry-After: 1 honoured" [ $((t1 - t0)) -ge 1 ]
+
+start_server
+mk "$tmp/f2.tsv" c1 'faults=500,500,500,500,500,500' c2 'faults=stall' c3 'faults=huge'
+J --mode code --backoff 0.01 --retries 3 --timeout 1 "$tmp/f2.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "failures: exit 1" [ $st = 1 ]
+check "attempt cap: c1 asked 3 times" [ "$(grep -c '	500	' "$tmp/req.log")" = 3 ]
+check "attempt cap: recorded failure" grep -q '^# failed	c1	fake-1	HTTP 500: server trouble (gave up after 3 attempts)$' "$tmp/out"
+check "attempt cap: diagnostic" grep -q "f2.tsv:2:1: error: item c1: HTTP 500" "$tmp/err"
+check "timeout: retried and answered" grep -q '^c2	in-frame	fake-1	yes' "$tmp/out"
+check "endless body: failed, not retried" grep -q '^# failed	c3	fake-1	response larger than' "$tmp/out"
+check "endless body: one request" [ "$(grep -c '	huge	' "$tmp/req.log")" = 1 ]
+J --mode code --fail-value na --backoff 0.01 --retries 2 --timeout 1 "$tmp/f2.tsv" >"$tmp/out" 2>/dev/null
+check "--fail-value: rows" grep -q '^c1	no-overlap	fake-1	na	failed: HTTP 500' "$tmp/out"
+
+# malformed answers: fenced JSON is fine; prose and schema breaks get one repair
+start_server
+mk "$tmp/f3.tsv" m1 'answer=fenced' m2 'answer=prose' m3 'answer=schema' m4 'answer=repairok'
+J --mode code "$tmp/f3.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "malformed: exit 1" [ $st = 1 ]
+check "fenced answer accepted" grep -q '^m1	angle-labels	fake-1	yes' "$tmp/out"
+check "prose: recorded after repair" grep -q '^# failed	m2	fake-1	unusable answer after a repair request: the answer has no JSON object' "$tmp/out"
+check "schema break: recorded" grep -q '^# failed	m3	fake-1	unusable answer after a repair request: the answer has no key "angle-labels"' "$tmp/out"
+check "repair request answered" grep -q '^m4	no-overlap	fake-1	yes' "$tmp/out"
+check "malformed: 1 + 2 + 2 + 2 requests" [ "$(nreq)" = 7 ]
+check "no guessed rows for failed items" [ "$(grep -c '^m[23]	' "$tmp/out")" = 0 ]
+J --mode code "$tmp/f3.tsv" >"$tmp/out2" 2>/dev/null
+check "repairs come from the cache too" [ "$(nreq)" = 7 ]
+check "  ... same output" cmp -s "$tmp/out" "$tmp/out2"
+
+# the key: sent, but never in errors, logs or the cache
+start_server
+mk "$tmp/f4.tsv" k1 'faults=401' k2 ''
+printf 'sk-test-SECRET-0123456789\n' >"$tmp/key"
+"$judge" --base-url "$url" --model fake-1 --cache-dir "$tmp/kcache" --api-key-file "$tmp/key" \
+    --log "$tmp/klog" --mode code "$tmp/f4.tsv" >"$tmp/out" 2>"$tmp/err"
+check "401 is not retried" [ "$(grep -c '	401	' "$tmp/req.log")" = 1 ]
+check "the key is sent" grep -q '	yes$' "$tmp/req.log"
+check "key not in stdout" [ "$(grep -c SECRET "$tmp/out")" = 0 ]
+check "key not in stderr" [ "$(grep -c SECRET "$tmp/err")" = 0 ]
+check "key not in the log" [ "$(grep -c SECRET "$tmp/klog")" = 0 ]
+check "key not in the cache" [ -z "$(grep -rl SECRET "$tmp/kcache")" ]
+check "the error says 401" grep -q '^# failed	k1	fake-1	HTTP 401' "$tmp/out"
+OPENAI_API_KEY=sk-env-SECRET-42 "$judge" --base-url "$url" --model fake-1 --no-cache \
+    --mode code "$tmp/f4.tsv" >"$tmp/out" 2>"$tmp/err"
+check "env key not in output" [ "$(cat "$tmp/out" "$tmp/err" | grep -c SECRET)" = 0 ]
+
+# connection refused: retried up to the cap, then recorded
+stop_server
+"$judge" --base-url "$url" --model fake-1 --no-cache -q --backoff 0.01 --retries 2 \
+    --mode code "$tmp/f4.tsv" >"$tmp/out" 2>/dev/null
+check "connection refused: recorded" [ "$(grep -c '^# failed	k[12]	fake-1	.*gave up after 2 attempts' "$tmp/out")" = 2 ]
+
+# ---------------------------------------------------------------- scale
+# 300 items, 30% faults, -j 16: everything completes, within the cap
+gen() {  # gen FILE N PREFIX
+    printf 'item\tcode\tquestion\n' >"$1"
+    i=1
+    while [ $i -le "$2" ]; do
+        printf '%s%d\t%s\tquestion %d\n' "$3" $i "$root/$data/tri.tex" $i >>"$1"
+        i=$((i + 1))
+    done
+}
+gen "$tmp/big.tsv" 300 b
+start_server --fault-rate 0.3 --seed 7
+J --mode code -j 16 --backoff 0.01 --timeout 1 --retries 8 "$tmp/big.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+stop_server
+check "300 items with 30% faults: exit 0" [ $st = 0 ]
+check "  ... 1800 rows" [ "$(grep -c 'fake-1' "$tmp/out")" = 1800 ]
+check "  ... rows in manifest order" [ "$(awk 'NR>1{print $1}' "$tmp/out" | uniq | head -3 | tr '\n' ' ')" = "b1 b2 b3 " ]
+n=$(nreq)
+check "  ... faults happened, requests within the cap ($n)" [ "$n" -gt 330 ] && [ "$n" -le 2400 ]
+m=$(cat "$tmp/stats")
+check "  ... concurrent requests 2..16 (saw $m)" [ "$m" -ge 2 ] && [ "$m" -le 16 ]
+
+# killed run: SIGKILL halfway, re-run: nothing answered is asked again
+gen "$tmp/kill.tsv" 200 k
+start_server --delay 0.02
+"$judge" --base-url "$url" --model fake-1 --cache-dir "$tmp/cache" -q --mode code -j 4 \
+    "$tmp/kill.tsv" >/dev/null 2>&1 &
+jp=$!
+i=0
+while [ "$(nreq)" -lt 80 ] && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
+kill -9 $jp 2>/dev/null
+wait $jp 2>/dev/null
+first=$(nreq)
+J --mode code -j 4 "$tmp/kill.tsv" >"$tmp/out" 2>/dev/null; st=$?
+total=$(nreq)
+distinct=$(cut -f1 "$tmp/req.log" | sort -u | wc -l | tr -d ' ')
+check "killed run: first run was cut short ($first)" [ "$first" -lt 200 ]
+check "killed run: re-run completes" [ $st = 0 ] && [ "$(grep -c 'fake-1' "$tmp/out")" = 1200 ]
+check "killed run: $total requests for 200 items (at most 4 in flight lost)" [ "$total" -le 204 ]
+check "killed run: every item asked" [ "$distinct" = 200 ]
+
+# RPM limiter: 4 requests at 120/min are 0.5 s apart
+gen "$tmp/rpm.tsv" 4 p
+start_server
+t0=$(date +%s.%N 2>/dev/null || date +%s)
+J --mode code --no-cache --rpm 120 -j 4 "$tmp/rpm.tsv" >/dev/null; st=$?
+t1=$(date +%s.%N 2>/dev/null || date +%s)
+check "rpm: exit 0" [ $st = 0 ]
+check "rpm: took >= 1.4 s" awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 1.4) }'
+stop_server
+
+printf '%d passed, %d failed\n' "$pass" "$fail"
+[ "$fail" = 0 ]

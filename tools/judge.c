@@ -1,0 +1,646 @@
+/* judge — LLM-as-a-judge over an OpenAI-compatible endpoint.
+ *
+ *   judge --rubric geom --mode both items.tsv > llm.tsv
+ *
+ * Reads item manifests (TSV with a header; column "item" plus the fields
+ * the rubric reads), sends each item to the model with the rubric's prompt,
+ * checks the answer against the rubric's schema (one repair request when it
+ * does not fit) and writes the verdict table "item criterion rater value
+ * note" in manifest order. Items that cannot be judged are recorded as
+ * "# failed" lines (or rows, --fail-value) with the reason. Exit status: 0
+ * every item judged, 1 some failed, 2 usage or input error. See judge(1).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tools/llm.h"
+
+#ifndef DIAGRAMIR_VERSION
+#define DIAGRAMIR_VERSION "0.1"
+#endif
+#ifndef DIAGRAMIR_DATADIR
+#define DIAGRAMIR_DATADIR "/usr/local/share/diagramir"
+#endif
+
+enum { ST_WAIT, ST_SENT, ST_DONE };
+
+typedef struct {
+    char **names;
+    size_t n;
+    char *file, *dir;
+} manifest;
+
+typedef struct {
+    llm_item it;
+    char **values;
+    int state;
+    int repaired;
+    llm_rows rows;
+    char *fail;
+    struct judge *judge;
+} jitem;
+
+typedef struct judge {
+    const llm_rubric *rubric;
+    const char *mode, *variant, *rater, *fail_value;
+    jitem *items;
+    size_t nitems, next_feed, next_out, ndone, nfailed;
+    int progress;
+    double t0, last_progress;
+} judge;
+
+static void usage(FILE *f)
+{
+    fputs("usage: judge [--rubric NAME | --rubric-file FILE] [--mode MODE] [--variant NAME]\n"
+          "             [--model NAME] [--base-url URL] [--api-key-file FILE] [-j N]\n"
+          "             [--rpm N] [--tpm N] [--retries N] [--timeout SEC] [--backoff SEC]\n"
+          "             [--cache-dir DIR] [--no-cache] [--log FILE] [--prices FILE]\n"
+          "             [--rater NAME] [--fail-value VALUE] [--dry-run] [MANIFEST...]\n"
+          "Asks a language model to rate each item of the manifests (TSV) by a rubric\n"
+          "and writes the verdict table \"item criterion rater value note\".\n"
+          "\n"
+          "  -r, --rubric NAME        built-in rubric: geom, eduillustrate, sketchjudge,\n"
+          "                           mathexplain-keypoints, mathexplain-explanation\n"
+          "  -R, --rubric-file FILE   a rubric file of your own (judge(1), RUBRIC FILES)\n"
+          "      --rubric-dir DIR     look for rubrics (NAME.rubric) and prices.tsv here first\n"
+          "  -M, --mode MODE          which inputs to send (geom: code, image, both)\n"
+          "      --variant NAME       prompt variant (sketchjudge: baseline, rubric, cot)\n"
+          "  -m, --model NAME         model (default $OPENAI_MODEL)\n"
+          "      --base-url URL       endpoint (default $OPENAI_BASE_URL, else OpenAI's)\n"
+          "      --api-key-file FILE  read the key from FILE (default $OPENAI_API_KEY)\n"
+          "  -j, --jobs N             requests in flight at once (default 4)\n"
+          "      --rpm N, --tpm N     requests / tokens per minute (default unlimited)\n"
+          "      --retries N          attempts per request at most (default 5)\n"
+          "      --timeout SEC        per attempt (default 120)\n"
+          "      --backoff SEC        first retry delay, doubling, jittered (default 1)\n"
+          "      --max-tokens N       answer length cap sent to the model\n"
+          "      --temperature T      default 0 (top_p 1)\n"
+          "      --no-json-mode       do not ask for response_format json_object\n"
+          "      --cache-dir DIR      response cache (default ~/.cache/diagramir/llm)\n"
+          "      --no-cache           neither read nor write the cache\n"
+          "      --log FILE           append one JSON line per call\n"
+          "      --prices FILE        USD per 1M tokens: \"model input output [cached]\"\n"
+          "      --rater NAME         rater column (default: the model name)\n"
+          "      --fail-value VALUE   write failed items as rows with VALUE, not \"# failed\"\n"
+          "      --no-header          leave out the header line\n"
+          "  -n, --dry-run            print each item's request as JSON, send nothing\n"
+          "  -l, --list               list the built-in rubrics\n"
+          "      --describe           print the rubric's fields, modes, variants and rows\n"
+          "  -q, --quiet              no progress or summary on stderr\n"
+          "  -h, --help, -V, --version\n"
+          "\n"
+          "Exit status: 0 every item judged, 1 some items failed (recorded), 2 usage or\n"
+          "input error.\n",
+          f);
+}
+
+/* ------------------------------------------------------------ rubrics */
+
+static char exe_dir[PATH_MAX];
+
+static void find_exe_dir(const char *argv0)
+{
+    char buf[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n > 0) buf[n] = 0;
+    else snprintf(buf, sizeof buf, "%s", argv0);
+    char *slash = strrchr(buf, '/');
+    if (slash) {
+        *slash = 0;
+        snprintf(exe_dir, sizeof exe_dir, "%s", buf);
+    } else {
+        snprintf(exe_dir, sizeof exe_dir, ".");
+    }
+}
+
+/* Finds NAME in the rubric directories: --rubric-dir, $DIAGRAMIR_RUBRICS
+ * (colon-separated), the installed share/diagramir/rubrics beside the
+ * program, the source tree's tools/rubrics above it, DIAGRAMIR_DATADIR. */
+static int find_data(const char *user_dir, const char *name, char *out, size_t n)
+{
+    char cand[12][PATH_MAX];
+    int k = 0;
+    if (user_dir) snprintf(cand[k++], PATH_MAX, "%s", user_dir);
+    const char *env = getenv("DIAGRAMIR_RUBRICS");
+    char envcopy[PATH_MAX * 2];
+    if (env && *env) {
+        snprintf(envcopy, sizeof envcopy, "%s", env);
+        char *save = NULL;
+        for (char *t = strtok_r(envcopy, ":", &save); t && k < 6; t = strtok_r(NULL, ":", &save))
+            snprintf(cand[k++], PATH_MAX, "%.4000s", t);
+    }
+    snprintf(cand[k++], PATH_MAX, "%.4000s/../share/diagramir/rubrics", exe_dir);
+    snprintf(cand[k++], PATH_MAX, "%.4000s/../../tools/rubrics", exe_dir);
+    snprintf(cand[k++], PATH_MAX, "%.4000s/../../../tools/rubrics", exe_dir);
+    snprintf(cand[k++], PATH_MAX, "%s/rubrics", DIAGRAMIR_DATADIR);
+    for (int i = 0; i < k; i++) {
+        snprintf(out, n, "%.4000s/%s", cand[i], name);
+        if (access(out, R_OK) == 0) return 0;
+    }
+    return -1;
+}
+
+static const char *const builtin[] = {"geom", "eduillustrate", "sketchjudge",
+                                      "mathexplain-keypoints", "mathexplain-explanation", NULL};
+
+/* ----------------------------------------------------------- manifests */
+
+static char *unescape_cell(const char *s)
+{
+    return strdup(s);   /* \n, \t, \\ are undone where text fields are rendered */
+}
+
+/* Reads one manifest; appends its items. 0 ok, 2 input error (reported). */
+static int read_manifest(const char *path, manifest *m, jitem **items, size_t *nitems)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+    const char *shown = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    if (!f) {
+        fprintf(stderr, "judge: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    memset(m, 0, sizeof *m);
+    m->file = strdup(shown);
+    char *d = strdup(strcmp(path, "-") == 0 ? "." : path);
+    char *slash = d ? strrchr(d, '/') : NULL;
+    if (slash) *slash = 0;
+    m->dir = slash ? d : strdup(".");
+    if (!slash) free(d);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int lineno = 0, rc = 0, idcol = -1;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        if ((size_t)len != strlen(line)) {
+            fprintf(stderr, "%s:%d:1: error: NUL byte in the manifest\n", shown, lineno);
+            rc = 2;
+            break;
+        }
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
+        if (len == 0 || line[0] == '#') continue;
+        /* split at tabs */
+        size_t nf = 1;
+        for (char *p = line; *p; p++) nf += *p == '\t';
+        char **cells = calloc(nf, sizeof *cells);
+        if (!cells) { rc = 2; break; }
+        size_t k = 0;
+        char *s = line;
+        for (;;) {
+            char *t = strchr(s, '\t');
+            if (t) *t = 0;
+            cells[k++] = unescape_cell(s);
+            if (!t) break;
+            s = t + 1;
+        }
+        if (!m->names) {
+            m->names = cells;
+            m->n = nf;
+            for (size_t i = 0; i < nf; i++) {
+                if (strcmp(cells[i], "item") == 0) idcol = (int)i;
+                for (size_t j = 0; j < i; j++)
+                    if (strcmp(cells[i], cells[j]) == 0) {
+                        fprintf(stderr, "%s:%d:1: error: column '%s' twice in the header\n",
+                                shown, lineno, cells[i]);
+                        rc = 2;
+                    }
+            }
+            if (idcol < 0) {
+                fprintf(stderr, "%s:%d:1: error: the header has no 'item' column\n", shown, lineno);
+                rc = 2;
+            }
+            if (rc) break;
+            continue;
+        }
+        if (nf != m->n) {
+            fprintf(stderr, "%s:%d:1: error: %zu fields, the header has %zu\n", shown, lineno, nf,
+                    m->n);
+            for (size_t i = 0; i < nf; i++) free(cells[i]);
+            free(cells);
+            rc = 2;
+            continue;
+        }
+        if (!*cells[idcol]) {
+            fprintf(stderr, "%s:%d:1: error: empty item id\n", shown, lineno);
+            for (size_t i = 0; i < nf; i++) free(cells[i]);
+            free(cells);
+            rc = 2;
+            continue;
+        }
+        jitem *ni = realloc(*items, (*nitems + 1) * sizeof *ni);
+        if (!ni) { rc = 2; break; }
+        *items = ni;
+        jitem *it = &ni[(*nitems)++];
+        memset(it, 0, sizeof *it);
+        it->values = cells;
+        it->it.id = cells[idcol];
+        it->it.names = m->names;
+        it->it.values = cells;
+        it->it.n = nf;
+        it->it.dir = m->dir;
+        it->it.file = m->file;
+        it->it.line = lineno;
+    }
+    if (!m->names && rc == 0) {
+        fprintf(stderr, "%s:1:1: error: empty manifest (no header)\n", shown);
+        rc = 2;
+    }
+    free(line);
+    if (f != stdin) fclose(f);
+    return rc;
+}
+
+/* ------------------------------------------------------------- output */
+
+static void put_field(const char *s)
+{
+    for (; *s; s++) putchar(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
+}
+
+static void flush_done(judge *J)
+{
+    while (J->next_out < J->nitems && J->items[J->next_out].state == ST_DONE) {
+        jitem *it = &J->items[J->next_out++];
+        if (it->fail) {
+            const char **names;
+            size_t nn = llm_rubric_row_names(J->rubric, &names);
+            if (J->fail_value) {
+                for (size_t i = 0; i < nn; i++) {
+                    put_field(it->it.id);
+                    printf("\t%s\t", names[i]);
+                    put_field(J->rater);
+                    printf("\t%s\tfailed: ", J->fail_value);
+                    put_field(it->fail);
+                    putchar('\n');
+                }
+            } else {
+                printf("# failed\t");
+                put_field(it->it.id);
+                putchar('\t');
+                put_field(J->rater);
+                putchar('\t');
+                put_field(it->fail);
+                putchar('\n');
+            }
+        }
+        for (size_t i = 0; i < it->rows.n; i++) {
+            put_field(it->it.id);
+            printf("\t%s\t", it->rows.v[i].criterion);
+            put_field(J->rater);
+            printf("\t%s\t", it->rows.v[i].value);
+            put_field(it->rows.v[i].note);
+            putchar('\n');
+        }
+        llm_rows_free(&it->rows);
+    }
+    fflush(stdout);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(judge *J, int final)
+{
+    if (!J->progress) return;
+    double t = now_s();
+    if (!final && t - J->last_progress < 0.2) return;
+    J->last_progress = t;
+    double el = t - J->t0, rate = el > 0 ? (double)J->ndone / el : 0;
+    double eta = rate > 0 ? (double)(J->nitems - J->ndone) / rate : 0;
+    fprintf(stderr, "\rjudge: %zu/%zu items, %zu failed, %.1f/s, ETA %dm%02ds   ", J->ndone,
+            J->nitems, J->nfailed, rate, (int)(eta / 60), (int)fmod(eta, 60));
+    if (final) fputc('\n', stderr);
+}
+
+static void item_failed(judge *J, jitem *it, const char *why)
+{
+    free(it->fail);
+    it->fail = strdup(why);
+    llm_rows_free(&it->rows);
+    it->state = ST_DONE;
+    J->ndone++;
+    J->nfailed++;
+    fprintf(stderr, "%s:%d:1: error: item %s: %s\n", it->it.file, it->it.line, it->it.id, why);
+}
+
+static void answer_done(llm_client *c, llm_request *req, const llm_result *res, void *user)
+{
+    jitem *it = user;
+    judge *J = it->judge;
+    if (res->status != LLM_OK) {
+        item_failed(J, it, res->error);
+    } else {
+        char err[400];
+        cJSON *ans = llm_answer_json(res->content, strlen(res->content), err, sizeof err);
+        int ok = ans && llm_rubric_rows(J->rubric, J->mode, &it->it, ans, &it->rows, err,
+                                        sizeof err) == 0;
+        cJSON_Delete(ans);
+        if (ok) {
+            it->state = ST_DONE;
+            J->ndone++;
+        } else if (!it->repaired) {
+            it->repaired = 1;
+            llm_request *rep = llm_rubric_repair(J->rubric, req, res->content, err);
+            if (!rep || llm_submit(c, rep, answer_done, it) != 0)
+                item_failed(J, it, "out of memory building the repair request");
+        } else {
+            char why[600];
+            snprintf(why, sizeof why, "unusable answer after a repair request: %s", err);
+            item_failed(J, it, why);
+        }
+    }
+    flush_done(J);
+    progress(J, 0);
+}
+
+static int feed(llm_client *c, void *user)
+{
+    judge *J = user;
+    if (J->next_feed >= J->nitems) return 0;
+    jitem *it = &J->items[J->next_feed++];
+    char err[400];
+    llm_request *r = llm_rubric_request(J->rubric, J->mode, J->variant, &it->it, err, sizeof err);
+    if (!r) {
+        item_failed(J, it, err);
+        flush_done(J);
+        return 1;
+    }
+    it->state = ST_SENT;
+    if (llm_submit(c, r, answer_done, it) != 0) {
+        item_failed(J, it, "out of memory");
+        flush_done(J);
+    }
+    return 1;
+}
+
+/* -------------------------------------------------------------- main */
+
+static int parse_double(const char *opt, const char *s, double lo, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v) || v < lo) {
+        fprintf(stderr, "judge: error: %s wants a number >= %g, not '%s'\n", opt, lo, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    enum {
+        O_RUBRIC_DIR = 256, O_VARIANT, O_BASE_URL, O_KEYFILE, O_RPM, O_TPM, O_RETRIES,
+        O_TIMEOUT, O_BACKOFF, O_MAXTOK, O_TEMP, O_NOJSON, O_CACHEDIR, O_NOCACHE, O_LOG,
+        O_PRICES, O_RATER, O_FAILVAL, O_NOHEADER, O_DESCRIBE
+    };
+    static const struct option longopts[] = {
+        {"rubric", required_argument, 0, 'r'},     {"rubric-file", required_argument, 0, 'R'},
+        {"rubric-dir", required_argument, 0, O_RUBRIC_DIR},
+        {"mode", required_argument, 0, 'M'},       {"variant", required_argument, 0, O_VARIANT},
+        {"model", required_argument, 0, 'm'},      {"base-url", required_argument, 0, O_BASE_URL},
+        {"api-key-file", required_argument, 0, O_KEYFILE},
+        {"jobs", required_argument, 0, 'j'},       {"rpm", required_argument, 0, O_RPM},
+        {"tpm", required_argument, 0, O_TPM},      {"retries", required_argument, 0, O_RETRIES},
+        {"timeout", required_argument, 0, O_TIMEOUT},
+        {"backoff", required_argument, 0, O_BACKOFF},
+        {"max-tokens", required_argument, 0, O_MAXTOK},
+        {"temperature", required_argument, 0, O_TEMP},
+        {"no-json-mode", no_argument, 0, O_NOJSON},
+        {"cache-dir", required_argument, 0, O_CACHEDIR},
+        {"no-cache", no_argument, 0, O_NOCACHE},   {"log", required_argument, 0, O_LOG},
+        {"prices", required_argument, 0, O_PRICES},
+        {"rater", required_argument, 0, O_RATER},
+        {"fail-value", required_argument, 0, O_FAILVAL},
+        {"no-header", no_argument, 0, O_NOHEADER}, {"dry-run", no_argument, 0, 'n'},
+        {"list", no_argument, 0, 'l'},             {"describe", no_argument, 0, O_DESCRIBE},
+        {"quiet", no_argument, 0, 'q'},            {"help", no_argument, 0, 'h'},
+        {"version", no_argument, 0, 'V'},          {0, 0, 0, 0}};
+    llm_config cfg;
+    llm_config_init(&cfg);
+    const char *rubric_name = NULL, *rubric_file = NULL, *rubric_dir = NULL, *mode = NULL;
+    const char *variant = NULL, *rater = NULL, *fail_value = NULL, *prices = NULL;
+    int dry = 0, list = 0, describe = 0, quiet = 0, header = 1;
+    double d;
+    int opt;
+    find_exe_dir(argv[0]);
+    while ((opt = getopt_long(argc, argv, "r:R:M:m:j:nlqhV", longopts, NULL)) != -1) {
+        switch (opt) {
+        case 'r': rubric_name = optarg; break;
+        case 'R': rubric_file = optarg; break;
+        case O_RUBRIC_DIR: rubric_dir = optarg; break;
+        case 'M': mode = optarg; break;
+        case O_VARIANT: variant = optarg; break;
+        case 'm': cfg.model = optarg; break;
+        case O_BASE_URL: cfg.base_url = optarg; break;
+        case O_KEYFILE: cfg.api_key_file = optarg; break;
+        case 'j':
+            if (parse_double("--jobs", optarg, 1, &d) || d > 1024) return 2;
+            cfg.concurrency = (int)d;
+            break;
+        case O_RPM: if (parse_double("--rpm", optarg, 0, &cfg.rpm)) return 2; break;
+        case O_TPM: if (parse_double("--tpm", optarg, 0, &cfg.tpm)) return 2; break;
+        case O_RETRIES:
+            if (parse_double("--retries", optarg, 1, &d) || d > 100) return 2;
+            cfg.max_attempts = (int)d;
+            break;
+        case O_TIMEOUT: if (parse_double("--timeout", optarg, 0.001, &cfg.timeout)) return 2; break;
+        case O_BACKOFF:
+            if (parse_double("--backoff", optarg, 0, &cfg.backoff)) return 2;
+            if (cfg.backoff_max < cfg.backoff) cfg.backoff_max = cfg.backoff;
+            break;
+        case O_MAXTOK:
+            if (parse_double("--max-tokens", optarg, 1, &d) || d > 1e7) return 2;
+            cfg.max_tokens = (int)d;
+            break;
+        case O_TEMP: if (parse_double("--temperature", optarg, 0, &cfg.temperature)) return 2; break;
+        case O_NOJSON: cfg.json_mode = 0; break;
+        case O_CACHEDIR: cfg.cache_dir = optarg; break;
+        case O_NOCACHE: cfg.no_cache = 1; break;
+        case O_LOG: cfg.log_path = optarg; break;
+        case O_PRICES: prices = optarg; break;
+        case O_RATER: rater = optarg; break;
+        case O_FAILVAL: fail_value = optarg; break;
+        case O_NOHEADER: header = 0; break;
+        case 'n': dry = 1; break;
+        case 'l': list = 1; break;
+        case O_DESCRIBE: describe = 1; break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        case 'V': printf("judge (diagramir) %s\n", DIAGRAMIR_VERSION); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    char path[PATH_MAX], err[1024];
+    if (list) {
+        for (int i = 0; builtin[i]; i++) {
+            char name[300];
+            snprintf(name, sizeof name, "%s.rubric", builtin[i]);
+            if (find_data(rubric_dir, name, path, sizeof path) != 0) {
+                printf("%s\t(rubric file not found)\n", builtin[i]);
+                continue;
+            }
+            llm_rubric *r = llm_rubric_load(path, err, sizeof err);
+            if (!r) { fprintf(stderr, "%s\n", err); return 2; }
+            printf("%s\t%s\n", builtin[i], llm_rubric_title(r));
+            llm_rubric_free(r);
+        }
+        return 0;
+    }
+    if (rubric_name && rubric_file) {
+        fprintf(stderr, "judge: error: --rubric and --rubric-file exclude each other\n");
+        return 2;
+    }
+    if (!rubric_file) {
+        if (!rubric_name) rubric_name = "geom";
+        char name[300];
+        snprintf(name, sizeof name, "%s.rubric", rubric_name);
+        if (strchr(rubric_name, '/') || find_data(rubric_dir, name, path, sizeof path) != 0) {
+            fprintf(stderr, "judge: error: no rubric '%s' (judge --list; --rubric-file FILE)\n",
+                    rubric_name);
+            return 2;
+        }
+        rubric_file = path;
+    }
+    llm_rubric *rubric = llm_rubric_load(rubric_file, err, sizeof err);
+    if (!rubric) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    if (describe) {
+        llm_rubric_describe(rubric, stdout);
+        llm_rubric_free(rubric);
+        return 0;
+    }
+    int rc = 0;
+    if (!mode) mode = llm_rubric_default_mode(rubric);
+    else if (!llm_rubric_has_mode(rubric, mode)) {
+        fprintf(stderr, "judge: error: rubric %s has no mode '%s'\n", llm_rubric_name(rubric), mode);
+        llm_rubric_free(rubric);
+        return 2;
+    }
+    if (variant && !llm_rubric_has_variant(rubric, variant)) {
+        fprintf(stderr, "judge: error: rubric %s has no prompt variant '%s'\n",
+                llm_rubric_name(rubric), variant);
+        llm_rubric_free(rubric);
+        return 2;
+    }
+    char price_path[PATH_MAX];
+    if (!prices && find_data(rubric_dir, "prices.tsv", price_path, sizeof price_path) == 0)
+        prices = price_path;
+    cfg.price_file = prices;
+
+    /* manifests */
+    int nman = argc - optind > 0 ? argc - optind : 1;
+    manifest *mans = calloc((size_t)nman, sizeof *mans);
+    jitem *items = NULL;
+    size_t nitems = 0;
+    if (!mans) return 2;
+    for (int i = 0; i < nman; i++) {
+        const char *p = optind < argc ? argv[optind + i] : "-";
+        if (read_manifest(p, &mans[i], &items, &nitems) != 0) rc = 2;
+    }
+    for (size_t i = 0; rc == 0 && i < nitems; i++) {
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(items[k].it.id, items[i].it.id) == 0) {
+                fprintf(stderr, "%s:%d:1: error: item %s again (first at %s:%d)\n",
+                        items[i].it.file, items[i].it.line, items[i].it.id, items[k].it.file,
+                        items[k].it.line);
+                rc = 2;
+                break;
+            }
+        if (i > 2000) break;   /* quadratic check only on small sets */
+    }
+    for (size_t i = 0; rc == 0 && i < nitems; i++)
+        if (llm_rubric_check_item(rubric, mode, &items[i].it, err, sizeof err) != 0) {
+            fprintf(stderr, "%s:%d:1: error: %s\n", items[i].it.file, items[i].it.line, err);
+            rc = 2;
+        }
+
+    llm_client *client = NULL;
+    if (rc == 0 && dry) {
+        for (size_t i = 0; i < nitems; i++) {
+            llm_request *r = llm_rubric_request(rubric, mode, variant, &items[i].it, err, sizeof err);
+            if (!r) {
+                fprintf(stderr, "%s:%d:1: error: item %s: %s\n", items[i].it.file,
+                        items[i].it.line, items[i].it.id, err);
+                rc = 2;
+                break;
+            }
+            char *js = llm_request_json(r, 1);
+            printf("{\"item\":");
+            cJSON *id = cJSON_CreateString(items[i].it.id);
+            char *ids = id ? cJSON_PrintUnformatted(id) : NULL;
+            printf("%s,\"messages\":%s}\n", ids ? ids : "\"\"", js ? js : "[]");
+            free(ids);
+            cJSON_Delete(id);
+            free(js);
+            llm_request_free(r);
+        }
+    } else if (rc == 0) {
+        client = llm_client_new(&cfg, err, sizeof err);
+        if (!client) {
+            fprintf(stderr, "judge: error: %s\n", err);
+            rc = 2;
+        }
+    }
+    if (client) {
+        judge J = {0};
+        J.rubric = rubric;
+        J.mode = mode;
+        J.variant = variant;
+        J.rater = rater ? rater : llm_client_model(client);
+        J.fail_value = fail_value;
+        J.items = items;
+        J.nitems = nitems;
+        J.progress = !quiet && isatty(2);
+        J.t0 = now_s();
+        for (size_t i = 0; i < nitems; i++) items[i].judge = &J;
+        if (header) printf("item\tcriterion\trater\tvalue\tnote\n");
+        fflush(stdout);
+        if (llm_run(client, feed, &J) != 0) {
+            fprintf(stderr, "judge: error: curl failed\n");
+            rc = 2;
+        }
+        /* whatever did not finish (curl failure) is recorded as failed */
+        for (size_t i = 0; i < nitems; i++)
+            if (items[i].state != ST_DONE) item_failed(&J, &items[i], "not run");
+        flush_done(&J);
+        progress(&J, 1);
+        if (!quiet) llm_summary(client, stderr, "judge");
+        if (rc == 0 && J.nfailed) rc = 1;
+        llm_client_free(client);
+    }
+    for (size_t i = 0; i < nitems; i++) {
+        for (size_t k = 0; k < items[i].it.n; k++) free(items[i].values[k]);
+        free(items[i].values);
+        free(items[i].fail);
+        llm_rows_free(&items[i].rows);
+    }
+    free(items);
+    for (int i = 0; i < nman; i++) {
+        for (size_t k = 0; k < mans[i].n; k++) free(mans[i].names[k]);
+        free(mans[i].names);
+        free(mans[i].file);
+        free(mans[i].dir);
+    }
+    free(mans);
+    llm_rubric_free(rubric);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "judge: error writing the output\n");
+        return 2;
+    }
+    return rc;
+}

@@ -1,0 +1,1395 @@
+/* llm_rubric.c — rubric files for judge: parsing, prompt templates, the
+ * answer's schema check and its verdict rows. See judge(1), RUBRIC FILES. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "tools/llm.h"
+
+#define FILE_MAX (4u * 1024u * 1024u)
+#define NOTE_MAX 500
+
+typedef enum { F_TEXT, F_FILE, F_IMAGES, F_LIST } fkind;
+typedef enum { C_ENUM, C_INT, C_BOOL, C_PERIMAGE, C_LABELS, C_MATCHES, C_GEOMEAN } ckind;
+
+typedef struct {
+    char *name;
+    fkind kind;
+    int required;
+    int moded;      /* named by some mode line */
+} rfield;
+
+typedef struct {
+    char *name;
+    ckind kind;
+    char **args;    /* enum values; geomean criteria */
+    size_t nargs;
+    double lo, hi;  /* int, per-image; geomean: hi = the scale's maximum */
+    char *f1, *f2;  /* per-image: field; matches: pred, ref fields */
+    int skip_first;
+} rcrit;
+
+typedef struct {
+    char *name;
+    char **fields;
+    size_t n;
+} rmode;
+
+typedef struct {
+    char *name;     /* variant, "" for the default */
+    char *text;
+    int line;
+} rblock;
+
+typedef struct {
+    char *domain, *label, *desc;
+} rtax;
+
+struct llm_rubric {
+    char *name, *title, *file;
+    rfield *fields;
+    size_t nfields;
+    rcrit *crits;
+    size_t ncrits;
+    rmode *modes;
+    size_t nmodes;
+    rblock *prompts;
+    size_t nprompts;
+    char *system, *repair;
+    int system_line, repair_line;
+    rtax *tax;
+    size_t ntax;
+    char *tax_field;
+    const char **rownames;
+    size_t nrownames;
+};
+
+/* ------------------------------------------------------------- strings */
+
+typedef struct {
+    char *s;
+    size_t n, cap;
+    int oom;
+} sbuf;
+
+static void sb_addn(sbuf *b, const char *s, size_t n)
+{
+    if (b->oom) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + n + 1) cap *= 2;
+        char *ns = realloc(b->s, cap);
+        if (!ns) { b->oom = 1; return; }
+        b->s = ns;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = 0;
+}
+static void sb_add(sbuf *b, const char *s) { sb_addn(b, s, strlen(s)); }
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    sb_add(b, tmp);
+}
+
+static void free_strv(char **v, size_t n)
+{
+    if (!v) return;
+    for (size_t i = 0; i < n; i++) free(v[i]);
+    free(v);
+}
+
+/* Splits s at blanks; tokens are malloc'd. */
+static char **split_ws(const char *s, size_t *n)
+{
+    char **v = NULL;
+    *n = 0;
+    while (*s) {
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s) break;
+        const char *e = s;
+        while (*e && *e != ' ' && *e != '\t') e++;
+        char **nv = realloc(v, (*n + 1) * sizeof *nv);
+        if (!nv) break;
+        v = nv;
+        v[*n] = strndup(s, (size_t)(e - s));
+        if (!v[*n]) break;
+        (*n)++;
+        s = e;
+    }
+    return v;
+}
+
+static void norm(const char *s, char *out, size_t n)
+{
+    size_t k = 0;
+    int dash = 0;
+    for (; *s && k + 1 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (isalnum(c)) {
+            if (dash && k > 0 && k + 2 < n) out[k++] = '-';
+            dash = 0;
+            out[k++] = (char)tolower(c);
+        } else {
+            dash = 1;
+        }
+    }
+    out[k] = 0;
+}
+
+/* ------------------------------------------------------------- parsing */
+
+void llm_rubric_free(llm_rubric *r)
+{
+    if (!r) return;
+    free(r->name);
+    free(r->title);
+    free(r->file);
+    for (size_t i = 0; i < r->nfields; i++) free(r->fields[i].name);
+    free(r->fields);
+    for (size_t i = 0; i < r->ncrits; i++) {
+        free(r->crits[i].name);
+        free_strv(r->crits[i].args, r->crits[i].nargs);
+        free(r->crits[i].f1);
+        free(r->crits[i].f2);
+    }
+    free(r->crits);
+    for (size_t i = 0; i < r->nmodes; i++) {
+        free(r->modes[i].name);
+        free_strv(r->modes[i].fields, r->modes[i].n);
+    }
+    free(r->modes);
+    for (size_t i = 0; i < r->nprompts; i++) {
+        free(r->prompts[i].name);
+        free(r->prompts[i].text);
+    }
+    free(r->prompts);
+    free(r->system);
+    free(r->repair);
+    for (size_t i = 0; i < r->ntax; i++) {
+        free(r->tax[i].domain);
+        free(r->tax[i].label);
+        free(r->tax[i].desc);
+    }
+    free(r->tax);
+    free(r->tax_field);
+    for (size_t i = 0; i < r->nrownames; i++) free((char *)r->rownames[i]);
+    free(r->rownames);
+    free(r);
+}
+
+static const rfield *find_field(const llm_rubric *r, const char *name)
+{
+    for (size_t i = 0; i < r->nfields; i++)
+        if (strcmp(r->fields[i].name, name) == 0) return &r->fields[i];
+    return NULL;
+}
+
+static const rcrit *find_crit(const llm_rubric *r, const char *name)
+{
+    for (size_t i = 0; i < r->ncrits; i++)
+        if (strcmp(r->crits[i].name, name) == 0) return &r->crits[i];
+    return NULL;
+}
+
+static int valid_name(const char *s)
+{
+    if (!*s) return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '-' && *s != '_' && *s != '.') return 0;
+    return 1;
+}
+
+static int parse_num(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return end != s && !*end && errno == 0 && isfinite(*v);
+}
+
+/* Template names: {{name}}, {{#name}}, {{^name}}, {{/name}}; checks that
+ * each is known and sections nest. -1 with a message. */
+static int check_template(const llm_rubric *r, const char *t, int line, const char *file,
+                          int repair, char *err, size_t errlen)
+{
+    const char *stack[32];
+    int depth = 0;
+    int ln = line;
+    for (const char *p = t; *p; p++) {
+        if (*p == '\n') { ln++; continue; }
+        if (p[0] != '{' || p[1] != '{') continue;
+        const char *e = strstr(p + 2, "}}");
+        if (!e) {
+            snprintf(err, errlen, "%s:%d:1: error: unclosed {{", file, ln);
+            return -1;
+        }
+        char name[128];
+        const char *s = p + 2;
+        char sig = 0;
+        if (*s == '#' || *s == '^' || *s == '/') sig = *s++;
+        size_t n = (size_t)(e - s);
+        if (n == 0 || n >= sizeof name) {
+            snprintf(err, errlen, "%s:%d:1: error: bad template name", file, ln);
+            return -1;
+        }
+        memcpy(name, s, n);
+        name[n] = 0;
+        int known = find_field(r, name) || strcmp(name, "item") == 0 ||
+                    strcmp(name, "schema") == 0 || (strcmp(name, "taxonomy") == 0 && r->ntax) ||
+                    (repair && strcmp(name, "error") == 0);
+        if (!known) {
+            snprintf(err, errlen, "%s:%d:1: error: unknown template name '%s' (not a field)", file,
+                     ln, name);
+            return -1;
+        }
+        if (sig == '#' || sig == '^') {
+            if (depth == 32) {
+                snprintf(err, errlen, "%s:%d:1: error: sections nested too deep", file, ln);
+                return -1;
+            }
+            stack[depth++] = p + 3;
+        } else if (sig == '/') {
+            if (depth == 0 || strncmp(stack[depth - 1], name, n) != 0 ||
+                stack[depth - 1][n] != '}') {
+                snprintf(err, errlen, "%s:%d:1: error: {{/%s}} closes no open section", file, ln,
+                         name);
+                return -1;
+            }
+            depth--;
+        }
+        p = e + 1;
+    }
+    if (depth) {
+        snprintf(err, errlen, "%s:%d:1: error: a section is not closed", file, line);
+        return -1;
+    }
+    return 0;
+}
+
+static int load_taxonomy(llm_rubric *r, const char *path, const char *file, int line, char *err,
+                         size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s:%d:10: error: taxonomy %s: %s", file, line, path,
+                 strerror(errno));
+        return -1;
+    }
+    char buf[2048];
+    int ln = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        ln++;
+        buf[strcspn(buf, "\r\n")] = 0;
+        if (!buf[0] || buf[0] == '#') continue;
+        char *t1 = strchr(buf, '\t');
+        char *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+        if (!t1) {
+            snprintf(err, errlen, "%s:%d:1: error: expected domain<TAB>label<TAB>description", path,
+                     ln);
+            fclose(f);
+            return -1;
+        }
+        *t1 = 0;
+        if (t2) *t2 = 0;
+        rtax *nt = realloc(r->tax, (r->ntax + 1) * sizeof *nt);
+        if (!nt) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
+        r->tax = nt;
+        nt[r->ntax].domain = strdup(buf);
+        nt[r->ntax].label = strdup(t1 + 1);
+        nt[r->ntax].desc = strdup(t2 ? t2 + 1 : "");
+        r->ntax++;
+    }
+    fclose(f);
+    return 0;
+}
+
+static int add_rowname(llm_rubric *r, const char *name)
+{
+    const char **nv = realloc(r->rownames, (r->nrownames + 1) * sizeof *nv);
+    if (!nv) return -1;
+    r->rownames = nv;
+    nv[r->nrownames] = strdup(name);
+    if (!nv[r->nrownames]) return -1;
+    r->nrownames++;
+    return 0;
+}
+
+llm_rubric *llm_rubric_parse(const char *text, size_t n, const char *file, const char *dir,
+                             char *err, size_t errlen)
+{
+    err[0] = 0;
+    char *buf = NULL;
+    llm_rubric *r = calloc(1, sizeof *r);
+    if (!r) { snprintf(err, errlen, "out of memory"); return NULL; }
+    r->file = strdup(file);
+    if (memchr(text, 0, n)) {
+        snprintf(err, errlen, "%s:1:1: error: NUL byte in rubric", file);
+        goto fail;
+    }
+    const char *p = text, *end = text + n;
+    int line = 0;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        line++;
+        free(buf);
+        buf = strndup(p, len);
+        p = nl ? nl + 1 : end;
+        if (!buf) { snprintf(err, errlen, "out of memory"); goto fail; }
+        size_t bl = strlen(buf);
+        if (bl && buf[bl - 1] == '\r') buf[--bl] = 0;
+        char *s = buf;
+        while (*s == ' ' || *s == '\t') s++;
+        if (!*s || *s == '#') continue;
+        size_t ntok;
+        char **tok = split_ws(s, &ntok);
+        if (!tok || ntok == 0) { free(tok); snprintf(err, errlen, "out of memory"); goto fail; }
+        const char *kw = tok[0];
+        int bad = 0;
+        char why[200] = "";
+        if (strcmp(kw, "rubric") == 0 && ntok == 2 && valid_name(tok[1])) {
+            free(r->name);
+            r->name = strdup(tok[1]);
+        } else if (strcmp(kw, "title") == 0) {
+            free(r->title);
+            r->title = strdup(s + 5 + strspn(s + 5, " \t"));
+        } else if (strcmp(kw, "field") == 0) {
+            fkind k = F_TEXT;
+            if (ntok < 3 || ntok > 4 || !valid_name(tok[1])) bad = 1;
+            else if (strcmp(tok[2], "text") == 0) k = F_TEXT;
+            else if (strcmp(tok[2], "file") == 0) k = F_FILE;
+            else if (strcmp(tok[2], "images") == 0) k = F_IMAGES;
+            else if (strcmp(tok[2], "list") == 0) k = F_LIST;
+            else { bad = 1; snprintf(why, sizeof why, "field kind must be text, file, images or list"); }
+            if (!bad && ntok == 4 && strcmp(tok[3], "required") != 0 && strcmp(tok[3], "optional") != 0)
+                bad = 1;
+            if (!bad && find_field(r, tok[1])) { bad = 1; snprintf(why, sizeof why, "field %s declared twice", tok[1]); }
+            if (!bad) {
+                rfield *nf = realloc(r->fields, (r->nfields + 1) * sizeof *nf);
+                if (!nf) { free_strv(tok, ntok); goto oom; }
+                r->fields = nf;
+                nf[r->nfields] = (rfield){strdup(tok[1]), k, ntok == 4 && strcmp(tok[3], "required") == 0, 0};
+                r->nfields++;
+            }
+        } else if (strcmp(kw, "mode") == 0 && ntok >= 2 && valid_name(tok[1])) {
+            rmode *nm = realloc(r->modes, (r->nmodes + 1) * sizeof *nm);
+            if (!nm) { free_strv(tok, ntok); goto oom; }
+            r->modes = nm;
+            nm[r->nmodes].name = strdup(tok[1]);
+            nm[r->nmodes].n = ntok - 2;
+            nm[r->nmodes].fields = calloc(ntok, sizeof(char *));
+            for (size_t i = 2; i < ntok && nm[r->nmodes].fields; i++) {
+                rfield *f = (rfield *)find_field(r, tok[i]);
+                if (!f) { bad = 1; snprintf(why, sizeof why, "mode names unknown field '%s'", tok[i]); }
+                else f->moded = 1;
+                nm[r->nmodes].fields[i - 2] = strdup(tok[i]);
+            }
+            r->nmodes++;
+        } else if (strcmp(kw, "taxonomy") == 0 && ntok == 3) {
+            char path[4096];
+            if (tok[1][0] == '/' || !dir) snprintf(path, sizeof path, "%s", tok[1]);
+            else snprintf(path, sizeof path, "%s/%s", dir, tok[1]);
+            if (!find_field(r, tok[2])) {
+                bad = 1;
+                snprintf(why, sizeof why, "taxonomy domain field '%s' is not declared", tok[2]);
+            } else if (load_taxonomy(r, path, file, line, err, errlen) != 0) {
+                free_strv(tok, ntok);
+                goto fail;
+            } else {
+                free(r->tax_field);
+                r->tax_field = strdup(tok[2]);
+            }
+        } else if (strcmp(kw, "criterion") == 0 && ntok >= 3 && valid_name(tok[1])) {
+            rcrit c = {0};
+            const char *k = tok[2];
+            double a, b;
+            if (find_crit(r, tok[1])) {
+                bad = 1;
+                snprintf(why, sizeof why, "criterion %s declared twice", tok[1]);
+            } else if (strcmp(k, "enum") == 0 && ntok >= 4) {
+                c.kind = C_ENUM;
+            } else if (strcmp(k, "int") == 0 && ntok == 5 && parse_num(tok[3], &a) &&
+                       parse_num(tok[4], &b) && a <= b) {
+                c.kind = C_INT;
+                c.lo = a;
+                c.hi = b;
+            } else if (strcmp(k, "bool") == 0 && ntok == 3) {
+                c.kind = C_BOOL;
+            } else if (strcmp(k, "per-image") == 0 && (ntok == 6 || ntok == 7) &&
+                       parse_num(tok[3], &a) && parse_num(tok[4], &b) && a <= b && a >= 0) {
+                const rfield *f = find_field(r, tok[5]);
+                if (!f || f->kind != F_IMAGES) {
+                    bad = 1;
+                    snprintf(why, sizeof why, "per-image needs a declared images field");
+                } else if (ntok == 7 && strcmp(tok[6], "skip-first") != 0) {
+                    bad = 1;
+                } else {
+                    c.kind = C_PERIMAGE;
+                    c.lo = a;
+                    c.hi = b;
+                    c.f1 = strdup(tok[5]);
+                    c.skip_first = ntok == 7;
+                }
+            } else if (strcmp(k, "labels") == 0 && ntok == 3) {
+                if (!r->ntax) {
+                    bad = 1;
+                    snprintf(why, sizeof why, "labels needs a taxonomy line before it");
+                }
+                c.kind = C_LABELS;
+            } else if (strcmp(k, "matches") == 0 && ntok == 5) {
+                const rfield *f1 = find_field(r, tok[3]), *f2 = find_field(r, tok[4]);
+                if (!f1 || !f2 || f1->kind != F_LIST || f2->kind != F_LIST) {
+                    bad = 1;
+                    snprintf(why, sizeof why, "matches needs two declared list fields");
+                } else {
+                    c.kind = C_MATCHES;
+                    c.f1 = strdup(tok[3]);
+                    c.f2 = strdup(tok[4]);
+                }
+            } else if (strcmp(k, "geomean-percent") == 0 && ntok >= 5 && parse_num(tok[3], &b) &&
+                       b > 0) {
+                c.kind = C_GEOMEAN;
+                c.hi = b;
+                for (size_t i = 4; i < ntok && !bad; i++) {
+                    const rcrit *o = find_crit(r, tok[i]);
+                    if (!o || (o->kind != C_INT && o->kind != C_PERIMAGE)) {
+                        bad = 1;
+                        snprintf(why, sizeof why, "geomean-percent of '%s', which is no earlier int or per-image criterion", tok[i]);
+                    }
+                }
+            } else {
+                bad = 1;
+            }
+            if (!bad && (c.kind == C_ENUM || c.kind == C_GEOMEAN)) {
+                size_t from = c.kind == C_ENUM ? 3 : 4;
+                c.nargs = ntok - from;
+                c.args = calloc(c.nargs, sizeof(char *));
+                for (size_t i = 0; c.args && i < c.nargs; i++) c.args[i] = strdup(tok[from + i]);
+            }
+            if (!bad) {
+                rcrit *nc = realloc(r->crits, (r->ncrits + 1) * sizeof *nc);
+                if (!nc) { free_strv(tok, ntok); goto oom; }
+                r->crits = nc;
+                c.name = strdup(tok[1]);
+                nc[r->ncrits++] = c;
+                if (c.kind == C_MATCHES) {
+                    static const char *suf[] = {"matched", "predicted", "reference", "precision", "recall", "f1"};
+                    for (int i = 0; i < 6; i++) {
+                        char nm[300];
+                        snprintf(nm, sizeof nm, "%s-%s", c.name, suf[i]);
+                        if (add_rowname(r, nm) != 0) { free_strv(tok, ntok); goto oom; }
+                    }
+                } else if (add_rowname(r, c.name) != 0) {
+                    free_strv(tok, ntok);
+                    goto oom;
+                }
+            } else {
+                free(c.f1);
+                free(c.f2);
+            }
+        } else if ((strcmp(kw, "system") == 0 && ntok == 1) || (strcmp(kw, "repair") == 0 && ntok == 1) ||
+                   (strcmp(kw, "prompt") == 0 && ntok <= 2)) {
+            /* a text block, up to a line holding only "." */
+            int start = line + 1;
+            sbuf b = {0};
+            int closed = 0;
+            while (p < end) {
+                const char *nl2 = memchr(p, '\n', (size_t)(end - p));
+                size_t l2 = nl2 ? (size_t)(nl2 - p) : (size_t)(end - p);
+                line++;
+                const char *q = p;
+                p = nl2 ? nl2 + 1 : end;
+                if (l2 && q[l2 - 1] == '\r') l2--;
+                if (l2 == 1 && q[0] == '.') { closed = 1; break; }
+                if (l2 >= 2 && q[0] == '.' && q[1] == '.') { q++; l2--; }
+                sb_addn(&b, q, l2);
+                sb_add(&b, "\n");
+            }
+            if (!closed) {
+                snprintf(err, errlen, "%s:%d:1: error: %s block has no closing \".\" line", file,
+                         start - 1, kw);
+                free(b.s);
+                free_strv(tok, ntok);
+                goto fail;
+            }
+            if (b.oom) { free(b.s); free_strv(tok, ntok); goto oom; }
+            if (!b.s) b.s = strdup("");
+            if (kw[0] == 's') { free(r->system); r->system = b.s; r->system_line = start; }
+            else if (kw[0] == 'r') { free(r->repair); r->repair = b.s; r->repair_line = start; }
+            else {
+                const char *vn = ntok == 2 ? tok[1] : "";
+                for (size_t i = 0; i < r->nprompts; i++)
+                    if (strcmp(r->prompts[i].name, vn) == 0) {
+                        bad = 1;
+                        snprintf(why, sizeof why, "prompt variant '%s' defined twice", vn);
+                    }
+                rblock *nb = bad ? NULL : realloc(r->prompts, (r->nprompts + 1) * sizeof *nb);
+                if (!nb) {
+                    free(b.s);
+                    if (!bad) { free_strv(tok, ntok); goto oom; }
+                } else {
+                    r->prompts = nb;
+                    nb[r->nprompts++] = (rblock){strdup(vn), b.s, start};
+                }
+                if (bad) line = start - 1;
+            }
+        } else {
+            bad = 1;
+        }
+        free_strv(tok, ntok);
+        if (bad) {
+            snprintf(err, errlen, "%s:%d:1: error: %s", file, line,
+                     why[0] ? why : "not a rubric line (rubric, title, field, mode, taxonomy, criterion, system, prompt, repair)");
+            goto fail;
+        }
+    }
+    free(buf);
+    buf = NULL;
+    if (!r->name) { snprintf(err, errlen, "%s:1:1: error: no 'rubric NAME' line", file); goto fail; }
+    if (!r->nprompts) { snprintf(err, errlen, "%s:1:1: error: no prompt block", file); goto fail; }
+    if (!r->ncrits) { snprintf(err, errlen, "%s:1:1: error: no criterion", file); goto fail; }
+    if (r->system && check_template(r, r->system, r->system_line, file, 0, err, errlen)) goto fail;
+    if (r->repair && check_template(r, r->repair, r->repair_line, file, 1, err, errlen)) goto fail;
+    for (size_t i = 0; i < r->nprompts; i++)
+        if (check_template(r, r->prompts[i].text, r->prompts[i].line, file, 0, err, errlen))
+            goto fail;
+    return r;
+oom:
+    snprintf(err, errlen, "out of memory");
+fail:
+    free(buf);
+    llm_rubric_free(r);
+    return NULL;
+}
+
+llm_rubric *llm_rubric_load(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    sbuf b = {0};
+    char chunk[8192];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0 && b.n < FILE_MAX) sb_addn(&b, chunk, k);
+    fclose(f);
+    if (b.oom || b.n >= FILE_MAX) {
+        free(b.s);
+        snprintf(err, errlen, "%s: too large or out of memory", path);
+        return NULL;
+    }
+    char *dir = strdup(path);
+    char *slash = dir ? strrchr(dir, '/') : NULL;
+    if (slash) *slash = 0;
+    llm_rubric *r = llm_rubric_parse(b.s ? b.s : "", b.n, path, slash ? dir : ".", err, errlen);
+    free(dir);
+    free(b.s);
+    return r;
+}
+
+const char *llm_rubric_name(const llm_rubric *r) { return r->name; }
+const char *llm_rubric_title(const llm_rubric *r) { return r->title ? r->title : r->name; }
+const char *llm_rubric_default_mode(const llm_rubric *r)
+{
+    return r->nmodes ? r->modes[0].name : "";
+}
+int llm_rubric_has_mode(const llm_rubric *r, const char *mode)
+{
+    for (size_t i = 0; i < r->nmodes; i++)
+        if (strcmp(r->modes[i].name, mode) == 0) return 1;
+    return 0;
+}
+int llm_rubric_has_variant(const llm_rubric *r, const char *variant)
+{
+    for (size_t i = 0; i < r->nprompts; i++)
+        if (strcmp(r->prompts[i].name, variant) == 0) return 1;
+    return 0;
+}
+size_t llm_rubric_row_names(const llm_rubric *r, const char ***names)
+{
+    *names = r->rownames;
+    return r->nrownames;
+}
+
+void llm_rubric_describe(const llm_rubric *r, FILE *f)
+{
+    static const char *fk[] = {"text", "file", "images", "list"};
+    fprintf(f, "%s\t%s\n", r->name, llm_rubric_title(r));
+    for (size_t i = 0; i < r->nfields; i++)
+        fprintf(f, "  field %-18s %s%s\n", r->fields[i].name, fk[r->fields[i].kind],
+                r->fields[i].required ? " required" : "");
+    for (size_t i = 0; i < r->nmodes; i++) {
+        fprintf(f, "  mode  %-18s", r->modes[i].name);
+        for (size_t k = 0; k < r->modes[i].n; k++) fprintf(f, " %s", r->modes[i].fields[k]);
+        fputc('\n', f);
+    }
+    for (size_t i = 0; i < r->nprompts; i++)
+        fprintf(f, "  variant %s\n", r->prompts[i].name[0] ? r->prompts[i].name : "(default)");
+    for (size_t i = 0; i < r->nrownames; i++) fprintf(f, "  row   %s\n", r->rownames[i]);
+}
+
+/* ------------------------------------------------------------ items */
+
+static const char *cell(const llm_item *it, const char *name)
+{
+    for (size_t i = 0; i < it->n; i++)
+        if (strcmp(it->names[i], name) == 0) return it->values[i];
+    return NULL;
+}
+
+/* The cell of a field as this mode sees it: NULL when absent, empty or left
+ * out by the mode. */
+static const char *field_value(const llm_rubric *r, const char *mode, const llm_item *it,
+                               const rfield *f)
+{
+    if (f->moded && mode) {
+        int used = 0;
+        for (size_t i = 0; i < r->nmodes; i++) {
+            if (strcmp(r->modes[i].name, mode) != 0) continue;
+            for (size_t k = 0; k < r->modes[i].n; k++)
+                if (strcmp(r->modes[i].fields[k], f->name) == 0) used = 1;
+        }
+        if (!used) return NULL;
+    }
+    const char *v = cell(it, f->name);
+    return v && *v ? v : NULL;
+}
+
+static void resolve(const llm_item *it, const char *rel, char *out, size_t n)
+{
+    if (rel[0] == '/' || !it->dir || !*it->dir) snprintf(out, n, "%s", rel);
+    else snprintf(out, n, "%s/%s", it->dir, rel);
+}
+
+/* Splits a list cell at '|' (blanks around items trimmed; empty items
+ * dropped). Returns the count; items (if not NULL) get malloc'd copies. */
+static size_t split_list(const char *v, char ***items)
+{
+    size_t n = 0;
+    if (items) *items = NULL;
+    if (!v) return 0;
+    const char *p = v;
+    for (;;) {
+        const char *e = strchr(p, '|');
+        const char *s = p, *t = e ? e : p + strlen(p);
+        while (s < t && isspace((unsigned char)*s)) s++;
+        while (t > s && isspace((unsigned char)t[-1])) t--;
+        if (t > s) {
+            if (items) {
+                char **nv = realloc(*items, (n + 1) * sizeof *nv);
+                if (!nv) return n;
+                *items = nv;
+                nv[n] = strndup(s, (size_t)(t - s));
+                if (!nv[n]) return n;
+            }
+            n++;
+        }
+        if (!e) break;
+        p = e + 1;
+    }
+    return n;
+}
+
+static const char *item_domain(const llm_rubric *r, const llm_item *it)
+{
+    return r->tax_field ? cell(it, r->tax_field) : NULL;
+}
+
+int llm_rubric_check_item(const llm_rubric *r, const char *mode, const llm_item *it, char *err,
+                          size_t errlen)
+{
+    for (size_t i = 0; i < r->nfields; i++) {
+        const rfield *f = &r->fields[i];
+        const char *v = field_value(r, mode, it, f);
+        if (!v) {
+            int used = !f->moded;
+            for (size_t m = 0; m < r->nmodes && !used; m++)
+                if (mode && strcmp(r->modes[m].name, mode) == 0)
+                    for (size_t k = 0; k < r->modes[m].n; k++)
+                        if (strcmp(r->modes[m].fields[k], f->name) == 0) used = 1;
+            if (f->required && used) {
+                snprintf(err, errlen, "item %s: field '%s' is required%s", it->id, f->name,
+                         cell(it, f->name) ? " (empty)" : " (no such column)");
+                return -1;
+            }
+            continue;
+        }
+        if (f->kind == F_FILE || f->kind == F_IMAGES) {
+            char **paths = NULL;
+            size_t np = f->kind == F_FILE ? 1 : split_list(v, &paths);
+            for (size_t k = 0; k < np; k++) {
+                char path[4096];
+                resolve(it, f->kind == F_FILE ? v : paths[k], path, sizeof path);
+                if (access(path, R_OK) != 0) {
+                    snprintf(err, errlen, "item %s: %s: %s: %s", it->id, f->name, path,
+                             strerror(errno));
+                    free_strv(paths, np);
+                    return -1;
+                }
+            }
+            free_strv(paths, np);
+        }
+    }
+    if (r->tax_field) {
+        const char *d = item_domain(r, it);
+        int ok = 0;
+        for (size_t i = 0; d && i < r->ntax; i++)
+            if (strcmp(r->tax[i].domain, d) == 0) ok = 1;
+        if (!ok) {
+            snprintf(err, errlen, "item %s: %s '%s' is not a taxonomy domain", it->id, r->tax_field,
+                     d ? d : "");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static char *slurp(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    sbuf b = {0};
+    char chunk[8192];
+    size_t k;
+    while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        sb_addn(&b, chunk, k);
+        if (b.n > FILE_MAX) break;
+    }
+    fclose(f);
+    if (b.oom || b.n > FILE_MAX) {
+        free(b.s);
+        snprintf(err, errlen, "%s: larger than %u bytes", path, FILE_MAX);
+        return NULL;
+    }
+    if (!b.s) return strdup("");
+    if (memchr(b.s, 0, b.n)) {
+        free(b.s);
+        snprintf(err, errlen, "%s: binary file (NUL byte)", path);
+        return NULL;
+    }
+    return b.s;
+}
+
+static void schema_text(const llm_rubric *r, sbuf *b)
+{
+    sb_add(b, "{\n");
+    int first = 1;
+    for (size_t i = 0; i < r->ncrits; i++) {
+        const rcrit *c = &r->crits[i];
+        if (c->kind == C_GEOMEAN) continue;
+        sb_printf(b, "%s  \"%s\": ", first ? "" : ",\n", c->name);
+        first = 0;
+        switch (c->kind) {
+        case C_ENUM:
+            sb_add(b, "{\"answer\": ");
+            for (size_t k = 0; k < c->nargs; k++) sb_printf(b, "%s\"%s\"", k ? " | " : "", c->args[k]);
+            sb_add(b, ", \"reason\": \"<one sentence>\"}");
+            break;
+        case C_INT:
+            sb_printf(b, "{\"score\": <integer %g to %g>, \"reason\": \"<one sentence>\"}", c->lo, c->hi);
+            break;
+        case C_BOOL:
+            sb_add(b, "{\"answer\": true | false, \"reason\": \"<one sentence>\"}");
+            break;
+        case C_PERIMAGE:
+            sb_printf(b, "[<integer %g to %g>, ... one per %simage, in order]", c->lo, c->hi,
+                      c->skip_first ? "image after the first " : "");
+            break;
+        case C_LABELS:
+            sb_add(b, "[\"<label from the taxonomy>\", ...]  (empty when there is no error)");
+            break;
+        case C_MATCHES:
+            sb_add(b, "[[<predicted number>, <reference number>], ...]  (each number at most once)");
+            break;
+        case C_GEOMEAN:
+            break;
+        }
+    }
+    sb_add(b, "\n}");
+}
+
+/* Renders template t for the item; sections {{#f}}..{{/f}} keep their text
+ * when f has a value, {{^f}}..{{/f}} when it has none. */
+static int render(const llm_rubric *r, const char *mode, const llm_item *it, const char *t,
+                  const char *error, sbuf *out, char *err, size_t errlen)
+{
+    int skip = 0;           /* depth of sections being skipped */
+    const char *p = t;
+    while (*p) {
+        const char *o = strstr(p, "{{");
+        if (!o) {
+            if (!skip) sb_add(out, p);
+            break;
+        }
+        if (!skip) sb_addn(out, p, (size_t)(o - p));
+        const char *e = strstr(o + 2, "}}");
+        if (!e) break;   /* checked at load */
+        const char *s = o + 2;
+        char sig = 0;
+        if (*s == '#' || *s == '^' || *s == '/') sig = *s++;
+        char name[128];
+        size_t n = (size_t)(e - s) < sizeof name - 1 ? (size_t)(e - s) : sizeof name - 1;
+        memcpy(name, s, n);
+        name[n] = 0;
+        p = e + 2;
+        const rfield *f = find_field(r, name);
+        const char *v = f ? field_value(r, mode, it, f) : NULL;
+        int has = f ? v != NULL : strcmp(name, "error") == 0 ? error && *error : 1;
+        if (sig == '#' || sig == '^') {
+            if (skip) skip++;
+            else if ((sig == '#') != (has != 0)) skip = 1;
+            /* a section's opening line break is dropped */
+            if (*p == '\n') p++;
+            continue;
+        }
+        if (sig == '/') {
+            if (skip) skip--;
+            if (*p == '\n') p++;
+            continue;
+        }
+        if (skip) continue;
+        if (strcmp(name, "item") == 0 && !f) sb_add(out, it->id);
+        else if (strcmp(name, "schema") == 0 && !f) schema_text(r, out);
+        else if (strcmp(name, "error") == 0 && !f) sb_add(out, error ? error : "");
+        else if (strcmp(name, "taxonomy") == 0 && !f) {
+            const char *d = item_domain(r, it);
+            for (size_t i = 0; d && i < r->ntax; i++)
+                if (strcmp(r->tax[i].domain, d) == 0)
+                    sb_printf(out, "- %s: %s\n", r->tax[i].label, r->tax[i].desc);
+        } else if (f && v) {
+            if (f->kind == F_TEXT) {
+                for (const char *q = v; *q; q++) {
+                    if (*q == '\\' && (q[1] == 'n' || q[1] == 't' || q[1] == '\\')) {
+                        sb_addn(out, q[1] == 'n' ? "\n" : q[1] == 't' ? "\t" : "\\", 1);
+                        q++;
+                    } else {
+                        sb_addn(out, q, 1);
+                    }
+                }
+            } else if (f->kind == F_FILE) {
+                char path[4096];
+                resolve(it, v, path, sizeof path);
+                char *txt = slurp(path, err, errlen);
+                if (!txt) return -1;
+                sb_add(out, txt);
+                free(txt);
+            } else if (f->kind == F_LIST) {
+                char **items;
+                size_t k = split_list(v, &items);
+                for (size_t i = 0; i < k; i++) sb_printf(out, "%zu. %s\n", i + 1, items[i]);
+                free_strv(items, k);
+            } else {
+                sb_printf(out, "%zu", split_list(v, NULL));
+            }
+        }
+    }
+    if (out->oom) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+llm_request *llm_rubric_request(const llm_rubric *r, const char *mode, const char *variant,
+                                const llm_item *it, char *err, size_t errlen)
+{
+    err[0] = 0;
+    const rblock *pr = &r->prompts[0];
+    for (size_t i = 0; variant && i < r->nprompts; i++)
+        if (strcmp(r->prompts[i].name, variant) == 0) pr = &r->prompts[i];
+    llm_request *req = llm_request_new();
+    if (!req) { snprintf(err, errlen, "out of memory"); return NULL; }
+    llm_request_set_tag(req, it->id);
+    sbuf b = {0};
+    if (r->system) {
+        if (render(r, mode, it, r->system, NULL, &b, err, errlen) != 0) goto fail;
+        if (llm_request_add_text(req, "system", b.s ? b.s : "") != 0) goto oom;
+        free(b.s);
+        b = (sbuf){0};
+    }
+    if (render(r, mode, it, pr->text, NULL, &b, err, errlen) != 0) goto fail;
+    if (llm_request_add_text(req, "user", b.s ? b.s : "") != 0) goto oom;
+    free(b.s);
+    b = (sbuf){0};
+    /* images after the text, labelled when there is more than one */
+    size_t total = 0;
+    for (size_t i = 0; i < r->nfields; i++)
+        if (r->fields[i].kind == F_IMAGES)
+            total += split_list(field_value(r, mode, it, &r->fields[i]), NULL);
+    for (size_t i = 0; i < r->nfields; i++) {
+        const rfield *f = &r->fields[i];
+        if (f->kind != F_IMAGES) continue;
+        char **paths;
+        size_t np = split_list(field_value(r, mode, it, f), &paths);
+        for (size_t k = 0; k < np; k++) {
+            char path[4096], label[300];
+            resolve(it, paths[k], path, sizeof path);
+            if (total > 1) {
+                snprintf(label, sizeof label, "[%s %zu]", f->name, k + 1);
+                llm_request_add_text(req, "user", label);
+            }
+            if (llm_request_add_image_file(req, path, err, errlen) != 0) {
+                free_strv(paths, np);
+                goto fail;
+            }
+        }
+        free_strv(paths, np);
+    }
+    return req;
+oom:
+    snprintf(err, errlen, "out of memory");
+fail:
+    free(b.s);
+    llm_request_free(req);
+    return NULL;
+}
+
+llm_request *llm_rubric_repair(const llm_rubric *r, const llm_request *req, const char *answer,
+                               const char *problem)
+{
+    llm_request *n = llm_request_clone(req);
+    if (!n) return NULL;
+    char *a = strndup(answer, 20000);
+    if (!a || llm_request_add_text(n, "assistant", *a ? a : "(empty)") != 0) {
+        free(a);
+        llm_request_free(n);
+        return NULL;
+    }
+    free(a);
+    sbuf b = {0};
+    const char *t = r->repair ? r->repair
+                              : "Your answer could not be used: {{error}}.\n"
+                                "Reply again with only the JSON object described above, "
+                                "nothing else.\n";
+    llm_item none = {.id = "", .n = 0};
+    char err[64];
+    render(r, NULL, &none, t, problem, &b, err, sizeof err);
+    int rc = b.s ? llm_request_add_text(n, "user", b.s) : -1;
+    free(b.s);
+    if (rc != 0) {
+        llm_request_free(n);
+        return NULL;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------- answers */
+
+int llm_rows_add(llm_rows *rows, const char *criterion, const char *value, const char *note)
+{
+    if (rows->n == rows->cap) {
+        size_t cap = rows->cap ? rows->cap * 2 : 8;
+        llm_row *nv = realloc(rows->v, cap * sizeof *nv);
+        if (!nv) return -1;
+        rows->v = nv;
+        rows->cap = cap;
+    }
+    llm_row *rw = &rows->v[rows->n];
+    rw->criterion = strdup(criterion);
+    rw->value = strdup(value);
+    rw->note = strndup(note ? note : "", NOTE_MAX);
+    if (!rw->criterion || !rw->value || !rw->note) {
+        free(rw->criterion);
+        free(rw->value);
+        free(rw->note);
+        return -1;
+    }
+    for (char *p = rw->note; *p; p++)
+        if (*p == '\t' || *p == '\n' || *p == '\r') *p = ' ';
+    for (char *p = rw->value; *p; p++)
+        if (*p == '\t' || *p == '\n' || *p == '\r') *p = ' ';
+    rows->n++;
+    return 0;
+}
+
+void llm_rows_free(llm_rows *rows)
+{
+    for (size_t i = 0; i < rows->n; i++) {
+        free(rows->v[i].criterion);
+        free(rows->v[i].value);
+        free(rows->v[i].note);
+    }
+    free(rows->v);
+    rows->v = NULL;
+    rows->n = rows->cap = 0;
+}
+
+/* The answer's entry for a criterion: exact key, else the same key with
+ * case, '-', '_' and blanks ignored. */
+static const cJSON *entry(const cJSON *ans, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(ans, name);
+    if (v) return v;
+    char want[160], got[160];
+    norm(name, want, sizeof want);
+    const cJSON *hit = NULL;
+    cJSON *it;
+    cJSON_ArrayForEach(it, ans)
+    {
+        if (!it->string) continue;
+        norm(it->string, got, sizeof got);
+        if (strcmp(got, want) == 0) {
+            if (hit) return NULL;   /* two spellings: ambiguous */
+            hit = it;
+        }
+    }
+    return hit;
+}
+
+static const cJSON *member(const cJSON *o, const char *const *keys)
+{
+    for (; *keys; keys++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, *keys);
+        if (v) return v;
+    }
+    return NULL;
+}
+
+static void fmt_num(double v, char *out, size_t n)
+{
+    snprintf(out, n, "%.3f", v);
+    char *dot = strchr(out, '.');
+    if (dot) {
+        char *e = out + strlen(out) - 1;
+        while (e > dot && *e == '0') *e-- = 0;
+        if (e == dot) *e = 0;
+    }
+    if (strcmp(out, "-0") == 0) snprintf(out, n, "0");
+}
+
+static int as_int(const cJSON *v, double lo, double hi, double *out)
+{
+    double d;
+    if (cJSON_IsNumber(v)) d = v->valuedouble;
+    else if (cJSON_IsString(v)) {
+        const char *s = v->valuestring;
+        while (*s == ' ') s++;
+        if (!*s) return 0;
+        char *end;
+        d = strtod(s, &end);
+        while (*end == ' ') end++;
+        if (*end || end == s) return 0;
+    } else return 0;
+    if (!isfinite(d) || d != floor(d) || d < lo || d > hi) return 0;
+    *out = d;
+    return 1;
+}
+
+static size_t lev(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 200 || lb > 200) return la > lb ? la : lb;
+    size_t row[201];
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t prev = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t cur = row[j];
+            size_t best = prev + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best) best = row[j] + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            prev = cur;
+        }
+    }
+    return row[lb];
+}
+
+/* Maps a predicted label to the domain's taxonomy: exact (after case and
+ * punctuation are normalised), then the one closest label at least 80%
+ * similar. NULL when none or a tie. */
+static const char *map_label(const llm_rubric *r, const char *domain, const char *label)
+{
+    char want[256], got[256];
+    norm(label, want, sizeof want);
+    if (!*want) return NULL;
+    for (size_t i = 0; i < r->ntax; i++) {
+        if (strcmp(r->tax[i].domain, domain) != 0) continue;
+        norm(r->tax[i].label, got, sizeof got);
+        if (strcmp(got, want) == 0) return r->tax[i].label;
+    }
+    const char *best = NULL;
+    double bs = 0;
+    int tie = 0;
+    for (size_t i = 0; i < r->ntax; i++) {
+        if (strcmp(r->tax[i].domain, domain) != 0) continue;
+        norm(r->tax[i].label, got, sizeof got);
+        size_t lw = strlen(want), lg = strlen(got);
+        size_t mx = lw > lg ? lw : lg;
+        double sim = mx ? 1.0 - (double)lev(want, got) / (double)mx : 0;
+        if (sim > bs + 1e-9) { bs = sim; best = r->tax[i].label; tie = 0; }
+        else if (fabs(sim - bs) <= 1e-9) tie = 1;
+    }
+    return bs >= 0.8 && !tie ? best : NULL;
+}
+
+int llm_rubric_rows(const llm_rubric *r, const char *mode, const llm_item *it,
+                    const cJSON *answer, llm_rows *out, char *err, size_t errlen)
+{
+    static const char *const vkeys[] = {"answer", "value", "score", "rating", "label", NULL};
+    static const char *const rkeys[] = {"reason", "explanation", "justification", "rationale",
+                                        NULL};
+    err[0] = 0;
+    if (!cJSON_IsObject(answer)) {
+        snprintf(err, errlen, "the answer is not a JSON object");
+        return -1;
+    }
+    llm_rows rows = {0};
+    double *nums = calloc(r->ncrits ? r->ncrits : 1, sizeof *nums);
+    int *hasnum = calloc(r->ncrits ? r->ncrits : 1, sizeof *hasnum);
+    if (!nums || !hasnum) goto oom;
+    for (size_t ci = 0; ci < r->ncrits; ci++) {
+        const rcrit *c = &r->crits[ci];
+        char val[64], note[NOTE_MAX + 1] = "";
+        if (c->kind == C_GEOMEAN) {
+            double lsum = 0;
+            int k = 0, zero = 0;
+            for (size_t a = 0; a < c->nargs; a++)
+                for (size_t o = 0; o < ci; o++)
+                    if (strcmp(r->crits[o].name, c->args[a]) == 0 && hasnum[o]) {
+                        if (nums[o] <= 0) zero = 1;
+                        else lsum += log(nums[o]);
+                        k++;
+                    }
+            if (!k) snprintf(val, sizeof val, "na");
+            else fmt_num(zero ? 0 : 100.0 * exp(lsum / k) / c->hi, val, sizeof val);
+            snprintf(note, sizeof note, "geometric mean of %d scores, %% of %g", k, c->hi);
+            if (llm_rows_add(&rows, c->name, val, note)) goto oom;
+            continue;
+        }
+        const cJSON *v = entry(answer, c->name);
+        if (!v) {
+            snprintf(err, errlen, "the answer has no key \"%s\"", c->name);
+            goto bad;
+        }
+        if (cJSON_IsObject(v) && (c->kind == C_ENUM || c->kind == C_INT || c->kind == C_BOOL)) {
+            const cJSON *why = member(v, rkeys);
+            if (cJSON_IsString(why)) snprintf(note, sizeof note, "%s", why->valuestring);
+            v = member(v, vkeys);
+            if (!v) {
+                snprintf(err, errlen, "\"%s\" has no \"answer\" member", c->name);
+                goto bad;
+            }
+        }
+        switch (c->kind) {
+        case C_ENUM: {
+            const char *got = NULL;
+            char tmp[64];
+            if (cJSON_IsString(v)) {
+                norm(v->valuestring, tmp, sizeof tmp);
+                if (strcmp(tmp, "n-a") == 0 || strcmp(tmp, "not-applicable") == 0)
+                    snprintf(tmp, sizeof tmp, "na");
+                for (size_t k = 0; k < c->nargs; k++)
+                    if (strcasecmp(tmp, c->args[k]) == 0) got = c->args[k];
+            } else if (cJSON_IsBool(v)) {
+                for (size_t k = 0; k < c->nargs; k++)
+                    if (strcmp(c->args[k], cJSON_IsTrue(v) ? "yes" : "no") == 0) got = c->args[k];
+            }
+            if (!got) {
+                sbuf b = {0};
+                for (size_t k = 0; k < c->nargs; k++) sb_printf(&b, "%s%s", k ? ", " : "", c->args[k]);
+                snprintf(err, errlen, "\"%s\" must be one of %s", c->name, b.s ? b.s : "");
+                free(b.s);
+                goto bad;
+            }
+            if (llm_rows_add(&rows, c->name, got, note)) goto oom;
+            break;
+        }
+        case C_INT: {
+            double d;
+            if (!as_int(v, c->lo, c->hi, &d)) {
+                snprintf(err, errlen, "\"%s\" must be an integer from %g to %g", c->name, c->lo, c->hi);
+                goto bad;
+            }
+            nums[ci] = d;
+            hasnum[ci] = 1;
+            fmt_num(d, val, sizeof val);
+            if (llm_rows_add(&rows, c->name, val, note)) goto oom;
+            break;
+        }
+        case C_BOOL: {
+            int b = -1;
+            if (cJSON_IsBool(v)) b = cJSON_IsTrue(v);
+            else if (cJSON_IsString(v)) {
+                if (!strcasecmp(v->valuestring, "true") || !strcasecmp(v->valuestring, "yes")) b = 1;
+                if (!strcasecmp(v->valuestring, "false") || !strcasecmp(v->valuestring, "no")) b = 0;
+            }
+            if (b < 0) {
+                snprintf(err, errlen, "\"%s\" must be true or false", c->name);
+                goto bad;
+            }
+            if (llm_rows_add(&rows, c->name, b ? "yes" : "no", note)) goto oom;
+            break;
+        }
+        case C_PERIMAGE: {
+            const rfield *f = find_field(r, c->f1);
+            size_t want = split_list(f ? field_value(r, mode, it, f) : NULL, NULL);
+            if (c->skip_first) want = want ? want - 1 : 0;
+            if (!cJSON_IsArray(v) || (size_t)cJSON_GetArraySize(v) != want) {
+                snprintf(err, errlen, "\"%s\" must be an array of %zu scores", c->name, want);
+                goto bad;
+            }
+            if (want == 0) {
+                if (llm_rows_add(&rows, c->name, "na", "no images to score")) goto oom;
+                break;
+            }
+            double lsum = 0;
+            int zero = 0;
+            sbuf b = {0};
+            sb_add(&b, "per image:");
+            const cJSON *e;
+            cJSON_ArrayForEach(e, v)
+            {
+                double d;
+                if (!as_int(e, c->lo, c->hi, &d)) {
+                    free(b.s);
+                    snprintf(err, errlen, "\"%s\" scores must be integers from %g to %g", c->name, c->lo, c->hi);
+                    goto bad;
+                }
+                if (d <= 0) zero = 1;
+                else lsum += log(d);
+                sb_printf(&b, " %g", d);
+            }
+            double g = zero ? 0 : exp(lsum / (double)want);
+            nums[ci] = g;
+            hasnum[ci] = 1;
+            fmt_num(g, val, sizeof val);
+            int rc = llm_rows_add(&rows, c->name, val, b.s ? b.s : "");
+            free(b.s);
+            if (rc) goto oom;
+            break;
+        }
+        case C_LABELS: {
+            const char *domain = item_domain(r, it);
+            if (!domain) domain = "";
+            if (cJSON_IsString(v) && !*v->valuestring) v = NULL;
+            const cJSON *e;
+            size_t before = rows.n;
+            if (v && cJSON_IsString(v)) {
+                const char *m = map_label(r, domain, v->valuestring);
+                if (llm_rows_add(&rows, c->name, m ? m : "other", m ? "" : v->valuestring)) goto oom;
+            } else if (v && !cJSON_IsArray(v)) {
+                snprintf(err, errlen, "\"%s\" must be an array of labels", c->name);
+                goto bad;
+            } else if (v) {
+                cJSON_ArrayForEach(e, v)
+                {
+                    if (!cJSON_IsString(e)) {
+                        snprintf(err, errlen, "\"%s\" must hold only strings", c->name);
+                        goto bad;
+                    }
+                    const char *m = map_label(r, domain, e->valuestring);
+                    int dup = 0;
+                    for (size_t k = before; m && k < rows.n; k++)
+                        if (strcmp(rows.v[k].value, m) == 0) dup = 1;
+                    if (dup) continue;
+                    if (llm_rows_add(&rows, c->name, m ? m : "other", m ? "" : e->valuestring)) goto oom;
+                }
+            }
+            if (rows.n == before && llm_rows_add(&rows, c->name, "none", "")) goto oom;
+            break;
+        }
+        case C_MATCHES: {
+            size_t np = split_list(cell(it, c->f1), NULL), nr = split_list(cell(it, c->f2), NULL);
+            if (!cJSON_IsArray(v)) {
+                snprintf(err, errlen, "\"%s\" must be an array of [predicted, reference] pairs", c->name);
+                goto bad;
+            }
+            unsigned char *usedp = calloc(np + 1, 1), *usedr = calloc(nr + 1, 1);
+            if (!usedp || !usedr) { free(usedp); free(usedr); goto oom; }
+            size_t tp = 0;
+            const cJSON *e;
+            int okp = 1;
+            cJSON_ArrayForEach(e, v)
+            {
+                const cJSON *a = NULL, *b = NULL;
+                if (cJSON_IsArray(e) && cJSON_GetArraySize(e) == 2) {
+                    a = cJSON_GetArrayItem(e, 0);
+                    b = cJSON_GetArrayItem(e, 1);
+                } else if (cJSON_IsObject(e)) {
+                    a = cJSON_GetObjectItemCaseSensitive(e, "pred");
+                    b = cJSON_GetObjectItemCaseSensitive(e, "ref");
+                }
+                double da, db;
+                if (!a || !b || !as_int(a, 1, (double)np, &da) || !as_int(b, 1, (double)nr, &db)) {
+                    okp = 0;
+                    break;
+                }
+                if (usedp[(size_t)da] || usedr[(size_t)db]) continue;   /* one-to-one */
+                usedp[(size_t)da] = usedr[(size_t)db] = 1;
+                tp++;
+            }
+            free(usedp);
+            free(usedr);
+            if (!okp) {
+                snprintf(err, errlen, "\"%s\" pairs must be [predicted 1..%zu, reference 1..%zu]", c->name, np, nr);
+                goto bad;
+            }
+            char nm[300], a[64];
+            double P = np ? (double)tp / (double)np : -1, R = nr ? (double)tp / (double)nr : -1;
+            double F = P > 0 && R > 0 ? 2 * P * R / (P + R) : (P == 0 || R == 0) ? 0 : -1;
+            snprintf(a, sizeof a, "%zu", tp);
+            snprintf(nm, sizeof nm, "%s-matched", c->name);
+            if (llm_rows_add(&rows, nm, a, "")) goto oom;
+            snprintf(a, sizeof a, "%zu", np);
+            snprintf(nm, sizeof nm, "%s-predicted", c->name);
+            if (llm_rows_add(&rows, nm, a, "")) goto oom;
+            snprintf(a, sizeof a, "%zu", nr);
+            snprintf(nm, sizeof nm, "%s-reference", c->name);
+            if (llm_rows_add(&rows, nm, a, "")) goto oom;
+            const double pr[3] = {P, R, F};
+            static const char *suf[3] = {"precision", "recall", "f1"};
+            for (int k = 0; k < 3; k++) {
+                if (pr[k] < 0) snprintf(a, sizeof a, "na");
+                else fmt_num(pr[k], a, sizeof a);
+                snprintf(nm, sizeof nm, "%s-%s", c->name, suf[k]);
+                if (llm_rows_add(&rows, nm, a, "")) goto oom;
+            }
+            break;
+        }
+        case C_GEOMEAN:
+            break;
+        }
+    }
+    free(nums);
+    free(hasnum);
+    for (size_t i = 0; i < rows.n; i++) {
+        if (out->n == out->cap) {
+            size_t cap = out->cap ? out->cap * 2 : 8;
+            while (cap < out->n + rows.n - i) cap *= 2;
+            llm_row *nv = realloc(out->v, cap * sizeof *nv);
+            if (!nv) { snprintf(err, errlen, "out of memory"); llm_rows_free(&rows); return -1; }
+            out->v = nv;
+            out->cap = cap;
+        }
+        out->v[out->n++] = rows.v[i];
+    }
+    free(rows.v);
+    return 0;
+oom:
+    snprintf(err, errlen, "out of memory");
+bad:
+    free(nums);
+    free(hasnum);
+    llm_rows_free(&rows);
+    return -1;
+}
