@@ -1,0 +1,125 @@
+#!/bin/sh
+# tests/svg2graph/run.sh -- tests of svg2graph.
+#
+#   BUILD=build sh tests/svg2graph/run.sh
+#
+# 1. Golden files: for every tests/svg2graph/NAME.svg with a NAME.ir,
+#    `svg2graph tests/svg2graph/NAME.svg` must print NAME.ir byte for byte;
+#    with a NAME.truth.ir (the graph a person reads in the picture),
+#    graphalign of the truth against svg2graph's graph must give node, edge
+#    and path F1 = 1.
+# 2. Bad input, each an exit status 2 and a FILE:LINE:COL error: malformed
+#    XML, malformed path data, an external entity, billion laughs, a <use>
+#    cycle; and generated hostile input: 100,000 nested elements, a 1 GB
+#    attribute streamed on stdin (stops at --max-size), 200,000 tiny <use>
+#    copies of a <use> fan-out (bounded work), path data of random bytes.
+#    Each must finish within HOSTILE_LIMIT seconds (default 5; x10 under ASan).
+# 3. Options: --help, --version, --llm (not yet: exit 2), a bad option, a
+#    missing file, stdin with --id, --graph-only, determinism.
+# 4. The Graphviz oracle (graphviz-oracle.sh, GRAPHVIZ_N graphs, default 90,
+#    floor GRAPHVIZ_FLOOR, default 0.93); skipped when Graphviz is missing.
+# Exit status: 0 all passed, 1 a test failed, 2 svg2graph is missing.
+LC_ALL=C
+export LC_ALL
+root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
+cd "$root" || exit 2
+BUILD=${BUILD:-build}
+case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
+S2G=$bin/svg2graph
+GA=$bin/graphalign
+[ -x "$S2G" ] && [ -x "$GA" ] || { echo "svg2graph/run.sh: $S2G or $GA not found (make first)" >&2; exit 2; }
+dir=tests/svg2graph
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/svg2graph-tests.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+limit=${HOSTILE_LIMIT:-5}
+grep -aq __asan_init "$S2G" 2>/dev/null && limit=$((limit * 10))
+fail=0
+ok() { :; }
+bad() { echo "FAIL $*"; fail=1; }
+
+# 1. golden files and truths
+for svg in "$dir"/*.svg; do
+    name=$(basename "$svg" .svg)
+    if [ -f "$dir/$name.ir" ]; then
+        "$S2G" "$svg" > "$tmp/out" 2> "$tmp/err"
+        st=$?
+        if [ $st -ne 0 ]; then bad "$name: exit $st: $(head -3 "$tmp/err")"
+        elif ! cmp -s "$tmp/out" "$dir/$name.ir"; then
+            bad "$name: output differs from $name.ir"; diff "$dir/$name.ir" "$tmp/out" | head -20
+        fi
+    fi
+    if [ -f "$dir/$name.truth.ir" ]; then
+        "$S2G" -g "$svg" > "$tmp/g.ir" 2> "$tmp/err" &&
+        "$GA" --no-mean "$dir/$name.truth.ir" "$tmp/g.ir" > "$tmp/tsv" 2>> "$tmp/err" ||
+            bad "$name: truth comparison failed: $(head -3 "$tmp/err")"
+        b=$(awk -F '\t' 'NR > 1 && $2 ~ /_f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$tmp/tsv")
+        [ -z "$b" ] || bad "$name: against $name.truth.ir: $b"
+    fi
+done
+
+# expect_error NAME FILE ERE [stdin-file]: exit 2, an error line matching ERE,
+# nothing on stdout but the header, within the time limit
+expect_error() {
+    name=$1 file=$2 pat=$3
+    s=$(date +%s)
+    if [ -n "${4-}" ]; then "$S2G" "$file" < "$4" > "$tmp/out" 2> "$tmp/err"; else "$S2G" "$file" > "$tmp/out" 2> "$tmp/err"; fi
+    st=$?
+    e=$(date +%s)
+    [ $st -eq 2 ] || bad "$name: exit status $st, expected 2 ($(head -2 "$tmp/err"))"
+    grep -Eq "$pat" "$tmp/err" || bad "$name: stderr does not match /$pat/: $(head -2 "$tmp/err")"
+    [ "$(cat "$tmp/out")" = "diagramir 1" ] || bad "$name: output beyond the header"
+    [ $((e - s)) -le "$limit" ] || bad "$name: took $((e - s)) s (limit $limit)"
+}
+
+# 2. bad and hostile input
+expect_error bad-xml "$dir/bad-xml.svg" '^tests/svg2graph/bad-xml\.svg:3:3: error: mismatched tag$'
+expect_error bad-path "$dir/bad-path.svg" '^tests/svg2graph/bad-path\.svg:2:3: error: path data: missing coordinate'
+expect_error xxe "$dir/xxe.svg" '^tests/svg2graph/xxe\.svg:2:[0-9]+: error: external entity .xxe. not allowed$'
+expect_error laughs "$dir/laughs.svg" '^tests/svg2graph/laughs\.svg:[0-9]+:[0-9]+: error: .*amplification'
+expect_error use-cycle "$dir/use-cycle.svg" '^tests/svg2graph/use-cycle\.svg:2:[0-9]+: error: <use> refers to itself'
+awk 'BEGIN { printf "<svg xmlns=\"http://www.w3.org/2000/svg\">"; for (i = 0; i < 100000; i++) printf "<g>"; for (i = 0; i < 100000; i++) printf "</g>"; print "</svg>" }' > "$tmp/deep.svg"
+expect_error deep-nesting "$tmp/deep.svg" ':1:[0-9]+: error: elements nested deeper than 256$'
+# a 1 GB attribute, streamed: svg2graph stops reading at --max-size
+s=$(date +%s)
+( printf '<svg xmlns="http://www.w3.org/2000/svg" a="'; head -c 1000000000 /dev/zero | tr '\0' 'a' ) 2>/dev/null |
+    "$S2G" --max-size 8000000 > "$tmp/out" 2> "$tmp/err"
+st=$?
+e=$(date +%s)
+[ $st -eq 2 ] && grep -q '^<stdin>:1:1: error: input larger than 8000000 bytes' "$tmp/err" ||
+    bad "huge-attribute: exit $st: $(head -2 "$tmp/err")"
+[ $((e - s)) -le "$limit" ] || bad "huge-attribute: took $((e - s)) s"
+# an exponential <use> fan-out: bounded by the element limit
+awk 'BEGIN {
+    print "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\"><defs>"
+    print "<g id=\"l0\"><rect width=\"1\" height=\"1\"/><rect width=\"1\" height=\"1\"/></g>"
+    for (i = 1; i <= 22; i++) printf "<g id=\"l%d\"><use xlink:href=\"#l%d\"/><use xlink:href=\"#l%d\"/></g>\n", i, i - 1, i - 1
+    print "</defs><use xlink:href=\"#l22\"/></svg>" }' > "$tmp/usebomb.svg"
+expect_error use-bomb "$tmp/usebomb.svg" 'error: more than 1000000 drawn elements'
+# path data of random commands and numbers: an error or a drawing, never a crash
+awk 'BEGIN { srand(7); s = ""; for (i = 0; i < 5000; i++) { c = substr("MLHVCSQTAZmlhvcsqtaz0123456789.-+e, ", 1 + int(rand() * 36), 1); s = s c }
+    printf "<svg xmlns=\"http://www.w3.org/2000/svg\"><path d=\"%s\" stroke=\"black\"/></svg>\n", s }' > "$tmp/randpath.svg"
+"$S2G" "$tmp/randpath.svg" > /dev/null 2> "$tmp/err"
+st=$?
+{ [ $st -eq 0 ] || { [ $st -eq 2 ] && grep -q 'error: path data' "$tmp/err"; }; } || bad "random-path: exit $st: $(head -2 "$tmp/err")"
+
+# 3. options
+"$S2G" --help > "$tmp/out" 2>&1 && grep -q '^usage: svg2graph' "$tmp/out" || bad "--help"
+"$S2G" --version > "$tmp/out" 2>&1 && grep -q '^svg2graph (diagramir) ' "$tmp/out" || bad "--version"
+"$S2G" --llm "$dir/llm-flow.svg" > /dev/null 2> "$tmp/err"; st=$?
+[ $st -eq 2 ] && grep -q 'not yet' "$tmp/err" || bad "--llm: exit $st"
+"$S2G" --no-such-option > /dev/null 2>&1; [ $? -eq 2 ] || bad "bad option: exit status"
+"$S2G" "$dir/no-such-file.svg" > /dev/null 2> "$tmp/err"; st=$?
+[ $st -eq 2 ] && grep -q 'no-such-file.svg' "$tmp/err" || bad "missing file: exit $st"
+"$S2G" -g --id flow < "$dir/llm-flow.svg" > "$tmp/out" 2>&1 && grep -q '^diagram flow$' "$tmp/out" &&
+    ! grep -q '^rect' "$tmp/out" && grep -q '^edge' "$tmp/out" || bad "stdin with --id and --graph-only"
+"$S2G" "$dir/llm-flow.svg" "$dir/llm-orthogonal.svg" > "$tmp/a" 2>&1 &&
+    "$S2G" "$dir/llm-flow.svg" "$dir/llm-orthogonal.svg" > "$tmp/b" 2>&1 && cmp -s "$tmp/a" "$tmp/b" &&
+    [ "$(grep -c '^diagram ' "$tmp/a")" -eq 2 ] || bad "two files in one stream, deterministic"
+
+# 4. Graphviz
+GRAPHVIZ_FLOOR=${GRAPHVIZ_FLOOR:-0.93} sh "$dir/graphviz-oracle.sh" "${GRAPHVIZ_N:-90}" > "$tmp/gv" 2>&1 ||
+    { bad "graphviz oracle"; tail -20 "$tmp/gv"; }
+tail -1 "$tmp/gv"
+[ $fail -eq 0 ] && echo "svg2graph: all tests passed"
+exit $fail

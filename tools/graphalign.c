@@ -1,0 +1,332 @@
+/* graphalign — DiagramEval node, edge and path alignment of two IR graphs.
+ * See man/graphalign.1. */
+#include "ir/ir.h"
+#include "tools/graph_align.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VERSION "0.1.0"
+
+static void usage(FILE *f)
+{
+    fputs("usage: graphalign [OPTION]... REF.ir GEN.ir\n"
+          "Align the graphs (vertex and edge records) of generated diagrams with reference\n"
+          "diagrams and print node, edge and path precision, recall and F1 as a rating\n"
+          "table (item criterion rater value note). Diagrams are paired by id (two streams\n"
+          "of one diagram each are paired whatever their ids). '-' reads standard input.\n\n"
+          "  -t, --threshold=S      nodes match when their text similarity is >= S (0.8)\n"
+          "  -s, --similarity=KIND  edit (normalized edit distance, default) or tokens (Jaccard)\n"
+          "  -g, --greedy           the paper's greedy matching instead of max total similarity\n"
+          "  -r, --rater=NAME       the rater column (default graphalign)\n"
+          "      --by-order         pair diagrams by position instead of id\n"
+          "      --no-mean          no mean rows\n"
+          "      --mean-only        only the mean rows\n"
+          "  -h, --help             show this help and exit\n"
+          "  -V, --version          show the version and exit\n\n"
+          "Exit status: 0 success, 2 usage or input error.\n", f);
+}
+
+typedef struct {
+    ir_diagram **d;
+    size_t n;
+} stream;
+
+static int read_stream(const char *path, FILE *f, stream *s)
+{
+    ir_reader *r = ir_reader_new(f, path);
+    ir_diagram *d;
+    int rc;
+    while ((rc = ir_read_diagram(r, &d)) == 1) {
+        s->d = realloc(s->d, (s->n + 1) * sizeof *s->d);
+        if (!s->d) abort();
+        s->d[s->n++] = d;
+    }
+    if (rc < 0) fprintf(stderr, "%s\n", ir_reader_error(r));
+    ir_reader_free(r);
+    return rc < 0 ? -1 : 0;
+}
+
+typedef struct { const char *name; size_t idx; } nameidx;
+
+static int cmp_name(const void *a, const void *b)
+{
+    const nameidx *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c) return c;
+    return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* The graph of a diagram; -1 with a message on a bad reference. */
+static int to_graph(const ir_diagram *d, const char *path, graph_g *g)
+{
+    memset(g, 0, sizeof *g);
+    size_t nv = 0, ne = 0;
+    for (size_t i = 0; i < d->nelems; i++) {
+        if (d->elems[i].kind == IR_VERTEX) nv++;
+        else if (d->elems[i].kind == IR_EDGE) ne++;
+    }
+    g->text = calloc(nv + 1, sizeof *g->text);
+    nameidx *names = calloc(nv + 1, sizeof *names);
+    g->from = calloc(ne + 1, sizeof *g->from);
+    g->to = calloc(ne + 1, sizeof *g->to);
+    g->undirected = calloc(ne + 1, 1);
+    if (!g->text || !names || !g->from || !g->to || !g->undirected) abort();
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        if (e->kind != IR_VERTEX) continue;
+        names[g->n].name = e->name ? e->name : "";
+        names[g->n].idx = g->n;
+        g->text[g->n++] = e->str ? e->str : "";
+    }
+    qsort(names, g->n, sizeof *names, cmp_name);
+    for (size_t i = 1; i < g->n; i++)
+        if (!strcmp(names[i].name, names[i - 1].name)) {
+            /* find its line */
+            for (size_t k = 0, seen = 0; k < d->nelems; k++) {
+                const ir_elem *e = &d->elems[k];
+                if (e->kind == IR_VERTEX && e->name && !strcmp(e->name, names[i].name) && seen++) {
+                    fprintf(stderr, "%s:%d:1: error: vertex '%s' defined twice\n", path, e->irline,
+                            names[i].name);
+                    break;
+                }
+            }
+            free(names);
+            return -1;
+        }
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        if (e->kind != IR_EDGE) continue;
+        const char *ends[2] = { e->name ? e->name : "", e->str ? e->str : "" };
+        size_t idx[2];
+        for (int k = 0; k < 2; k++) {
+            nameidx key = { ends[k], 0 };
+            size_t lo = 0, hi = g->n;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (strcmp(names[mid].name, key.name) < 0) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo >= g->n || strcmp(names[lo].name, key.name) != 0) {
+                fprintf(stderr, "%s:%d:1: error: edge refers to unknown vertex '%s'\n", path,
+                        e->irline, ends[k]);
+                free(names);
+                return -1;
+            }
+            idx[k] = names[lo].idx;
+        }
+        g->from[g->ne] = idx[0];
+        g->to[g->ne] = idx[1];
+        g->undirected[g->ne++] = (unsigned char)(e->undirected != 0);
+    }
+    free(names);
+    return 0;
+}
+
+static void free_graph(graph_g *g)
+{
+    free(g->text);
+    free(g->from);
+    free(g->to);
+    free(g->undirected);
+}
+
+static void put_num(double v)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%.4f", v);
+    /* trim trailing zeros: 1, 0.5, 0.3333 */
+    char *dot = strchr(buf, '.');
+    if (dot) {
+        char *e = buf + strlen(buf) - 1;
+        while (e > dot && *e == '0') *e-- = 0;
+        if (e == dot) *e = 0;
+    }
+    fputs(buf, stdout);
+}
+
+static void put_tsv_field(const char *s)
+{
+    for (; *s; s++) putchar(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
+}
+
+static void row(const char *item, const char *crit, const char *rater, double v, const char *note)
+{
+    put_tsv_field(item);
+    putchar('\t');
+    fputs(crit, stdout);
+    putchar('\t');
+    put_tsv_field(rater);
+    putchar('\t');
+    put_num(v);
+    putchar('\t');
+    fputs(note, stdout);
+    putchar('\n');
+}
+
+static void prf_rows(const char *item, const char *what, const char *rater, const graph_prf *m)
+{
+    char crit[64], note[128];
+    snprintf(note, sizeof note, "tp=%zu fp=%zu fn=%zu", m->tp, m->fp, m->fn);
+    snprintf(crit, sizeof crit, "%s_precision", what);
+    row(item, crit, rater, m->p, note);
+    snprintf(crit, sizeof crit, "%s_recall", what);
+    row(item, crit, rater, m->r, note);
+    snprintf(crit, sizeof crit, "%s_f1", what);
+    row(item, crit, rater, m->f1, note);
+}
+
+int main(int argc, char **argv)
+{
+    enum { O_BYORDER = 256, O_NOMEAN, O_MEANONLY };
+    static const struct option longopts[] = {
+        { "threshold", required_argument, NULL, 't' },
+        { "similarity", required_argument, NULL, 's' },
+        { "greedy", no_argument, NULL, 'g' },
+        { "rater", required_argument, NULL, 'r' },
+        { "by-order", no_argument, NULL, O_BYORDER },
+        { "no-mean", no_argument, NULL, O_NOMEAN },
+        { "mean-only", no_argument, NULL, O_MEANONLY },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 }
+    };
+    graph_align_opts o;
+    graph_align_opts_init(&o);
+    const char *rater = "graphalign";
+    int by_order = 0, no_mean = 0, mean_only = 0, c;
+    while ((c = getopt_long(argc, argv, "t:s:gr:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 't':
+            if (!ir_parse_num(optarg, &o.threshold) || o.threshold < 0 || o.threshold > 1) {
+                fprintf(stderr, "graphalign: --threshold: '%s' is not a number in [0, 1]\n", optarg);
+                return 2;
+            }
+            break;
+        case 's':
+            if (!strcmp(optarg, "edit")) o.sim = GRAPH_SIM_EDIT;
+            else if (!strcmp(optarg, "tokens")) o.sim = GRAPH_SIM_TOKENS;
+            else {
+                fprintf(stderr, "graphalign: --similarity: '%s' is not edit or tokens\n", optarg);
+                return 2;
+            }
+            break;
+        case 'g': o.greedy = 1; break;
+        case 'r': rater = optarg; break;
+        case O_BYORDER: by_order = 1; break;
+        case O_NOMEAN: no_mean = 1; break;
+        case O_MEANONLY: mean_only = 1; break;
+        case 'h': usage(stdout); return 0;
+        case 'V': printf("graphalign (diagramir) %s\n", VERSION); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (argc - optind != 2) {
+        fputs("graphalign: need two files: REF.ir GEN.ir\n", stderr);
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
+        fputs("graphalign: only one of the two files can be standard input\n", stderr);
+        return 2;
+    }
+    stream s[2] = { { NULL, 0 }, { NULL, 0 } };
+    int rc = 0;
+    for (int k = 0; k < 2; k++) {
+        const char *path = argv[optind + k];
+        int is_stdin = !strcmp(path, "-");
+        FILE *f = is_stdin ? stdin : fopen(path, "r");
+        if (!f) {
+            fprintf(stderr, "graphalign: %s: %s\n", path, strerror(errno));
+            rc = 2;
+            break;
+        }
+        if (read_stream(is_stdin ? "<stdin>" : path, f, &s[k]) < 0) rc = 2;
+        if (!is_stdin) fclose(f);
+        if (rc) break;
+    }
+    const char *rpath = argv[optind], *gpath = argv[optind + 1];
+    /* pairs */
+    size_t npairs = 0;
+    long *gi = NULL;
+    if (!rc) {
+        npairs = s[0].n;
+        gi = calloc(npairs + 1, sizeof *gi);
+        char *used = calloc(s[1].n + 1, 1);
+        if (!gi || !used) abort();
+        for (size_t i = 0; i < npairs; i++) {
+            gi[i] = -1;
+            if (by_order || (s[0].n == 1 && s[1].n == 1)) {
+                if (i < s[1].n) gi[i] = (long)i;
+            } else {
+                for (size_t j = 0; j < s[1].n; j++)
+                    if (!used[j] && !strcmp(s[0].d[i]->id, s[1].d[j]->id)) { gi[i] = (long)j; break; }
+            }
+            if (gi[i] >= 0) used[gi[i]] = 1;
+            else fprintf(stderr, "graphalign: %s: warning: no generated diagram '%s' (scored as empty)\n",
+                         gpath, s[0].d[i]->id);
+        }
+        for (size_t j = 0; j < s[1].n; j++)
+            if (!used[j])
+                fprintf(stderr, "graphalign: %s: warning: diagram '%s' has no reference (skipped)\n",
+                        gpath, s[1].d[j]->id);
+        free(used);
+    }
+    graph_prf sum[3];
+    double msum[9] = { 0 };
+    memset(sum, 0, sizeof sum);
+    size_t nitems = 0;
+    if (!rc) puts("item\tcriterion\trater\tvalue\tnote");
+    for (size_t i = 0; i < npairs && !rc; i++) {
+        graph_g rg, gg;
+        if (to_graph(s[0].d[i], rpath, &rg) < 0) { rc = 2; free_graph(&rg); break; }
+        ir_diagram *gd = gi[i] >= 0 ? s[1].d[gi[i]] : NULL;
+        if (gd) {
+            if (to_graph(gd, gpath, &gg) < 0) { rc = 2; free_graph(&rg); free_graph(&gg); break; }
+        } else {
+            memset(&gg, 0, sizeof gg);
+        }
+        graph_align_result res;
+        graph_align(&rg, &gg, &o, &res);
+        const graph_prf *m[3] = { &res.node, &res.edge, &res.path };
+        static const char *const what[3] = { "node", "edge", "path" };
+        for (int k = 0; k < 3; k++) {
+            if (!mean_only) prf_rows(s[0].d[i]->id, what[k], rater, m[k]);
+            msum[3 * k] += m[k]->p;
+            msum[3 * k + 1] += m[k]->r;
+            msum[3 * k + 2] += m[k]->f1;
+            sum[k].tp += m[k]->tp;
+            sum[k].fp += m[k]->fp;
+            sum[k].fn += m[k]->fn;
+        }
+        nitems++;
+        graph_align_result_free(&res);
+        free_graph(&rg);
+        free_graph(&gg);
+    }
+    if (!rc && !no_mean && nitems) {
+        static const char *const what[3] = { "node", "edge", "path" };
+        static const char *const part[3] = { "precision", "recall", "f1" };
+        char note[128], crit[64];
+        for (int k = 0; k < 3; k++)
+            for (int q = 0; q < 3; q++) {
+                snprintf(crit, sizeof crit, "%s_%s", what[k], part[q]);
+                snprintf(note, sizeof note, "mean over %zu items; tp=%zu fp=%zu fn=%zu", nitems,
+                         sum[k].tp, sum[k].fp, sum[k].fn);
+                row("mean", crit, rater, msum[3 * k + q] / (double)nitems, note);
+            }
+    }
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < s[k].n; i++) ir_diagram_free(s[k].d[i]);
+        free(s[k].d);
+    }
+    free(gi);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "graphalign: write error: %s\n", strerror(errno));
+        return 2;
+    }
+    return rc;
+}
