@@ -1,0 +1,251 @@
+#!/bin/sh
+# tests/hostile/run.sh -- tikz2ir against hostile input.
+#
+#   BUILD=build sh tests/hostile/run.sh [-v]
+#
+# Every input is generated here (deterministically, into a scratch
+# directory): truncated DiagramIR items, binary bytes (with and without NUL
+# bytes, from a fixed-seed generator), 10,000 nested braces (balanced,
+# unclosed, an extra '}'), brackets and parentheses nested 10,000 deep,
+# 10,000 nested scopes, recursive macros (\def\a{\a}, \def\a{\a\a}, an
+# argument that grows with every call), a 20 MB input, a \foreach over
+# 10^9 items, a nested \foreach whose product is 10^10, a line of a million
+# characters. For each, tikz2ir must
+#   - finish within HOSTILE_LIMIT seconds (default 1; measured, and killed
+#     by `timeout` after 5 s), in at most 1 GB of address space (ulimit -v
+#     1000000, in a subshell);
+#   - never crash (exit status >= 128);
+#   - exit 2 with a "FILE:LINE:COL: error: " line on stderr and nothing on
+#     stdout but the "diagramir 1" header, or exit 0 (without an error line)
+#     where the input is legal; each case says which it expects.
+# Under a sanitizer build (ASan is detected in the binary) the time limit is
+# multiplied by 10 and the address-space limit is left out (ASan reserves
+# terabytes of it).
+#
+# HOSTILE_ONLY=ERE runs only the cases whose names match.
+# Exit status: 0 all passed, 1 some case failed, 2 tikz2ir missing.
+LC_ALL=C
+export LC_ALL
+root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
+cd "$root" || exit 2
+BUILD=${BUILD:-build}
+T2I=$BUILD/bin/tikz2ir
+case $T2I in /*) ;; *) T2I=$root/$T2I ;; esac
+[ -x "$T2I" ] || { echo "hostile/run.sh: $T2I not found (make first)" >&2; exit 2; }
+verbose=0
+[ "${1-}" = -v ] && verbose=1
+data=tests/data/diagramir-dev/tikz
+limit=${HOSTILE_LIMIT:-1}
+vmem=1000000
+if grep -aq __asan_init "$T2I" 2>/dev/null; then
+    limit=$((limit * 10))
+    vmem=
+fi
+have_timeout=0
+command -v timeout >/dev/null 2>&1 && have_timeout=1
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tikz2ir-hostile.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# milliseconds since the epoch, or seconds * 1000 where date has no %N
+now_ms() {
+    t=$(date +%s%N 2>/dev/null)
+    case $t in
+    *[!0-9]* | "") echo $(($(date +%s) * 1000)) ;;
+    *) echo $((t / 1000000)) ;;
+    esac
+}
+
+pass=0 fail=0
+# run_case NAME EXPECT FILE: EXPECT is 2 (input error), 0 (legal) or 0|2
+run_case() {
+    name=$1 expect=$2 f=$3
+    if [ -n "${HOSTILE_ONLY:-}" ] && ! printf '%s\n' "$name" | grep -Eq -- "$HOSTILE_ONLY"; then
+        return 0
+    fi
+    t0=$(now_ms)
+    (
+        [ -n "$vmem" ] && ulimit -v "$vmem" 2>/dev/null
+        if [ $have_timeout = 1 ]; then
+            exec timeout -k 2 5 "$T2I" "$f"
+        else
+            exec "$T2I" "$f"
+        fi
+    ) >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    t1=$(now_ms)
+    ms=$((t1 - t0))
+    why=
+    if [ $have_timeout = 1 ] && { [ $st = 124 ] || [ $st = 137 ]; }; then
+        why="did not finish within 5 s (killed)"
+    elif [ $st -ge 128 ]; then
+        why="crashed: exit status $st (signal $((st - 128)))"
+    elif [ $ms -gt $((limit * 1000)) ]; then
+        why="took $ms ms (limit ${limit} s)"
+    else
+        case "|$expect|" in
+        *"|$st|"*) ;;
+        *) why="exit status $st, expected $expect" ;;
+        esac
+    fi
+    if [ -z "$why" ] && [ $st = 2 ]; then
+        if ! grep -Eq "^$f:[0-9]+:[0-9]+: error: " "$tmp/err"; then
+            why="exit status 2 without a '$f:LINE:COL: error: ' line"
+        elif [ "$(cat "$tmp/out")" != "diagramir 1" ]; then
+            why="exit status 2 but diagrams on stdout"
+        fi
+    fi
+    if [ -z "$why" ] && [ $st = 0 ] && grep -q ': error: ' "$tmp/err"; then
+        why="an error line, but exit status 0"
+    fi
+    if [ -z "$why" ]; then
+        pass=$((pass + 1))
+        [ $verbose = 1 ] && printf 'ok    %-28s exit %s, %5d ms  %s\n' "$name" "$st" "$ms" \
+            "$(grep -m1 'error:' "$tmp/err" | cut -c1-100)"
+    else
+        fail=$((fail + 1))
+        printf 'FAIL  %s: %s\n' "$name" "$why"
+        head -3 "$tmp/err" | cut -c1-200 | sed 's/^/      | /'
+    fi
+    return 0
+}
+
+# gen_random FILE BYTES SEED NUL: BYTES pseudo-random bytes (Park-Miller,
+# the same on every awk); NUL=0 leaves out NUL bytes
+gen_random() {
+    awk -v n="$2" -v x="$3" -v nul="$4" 'BEGIN {
+        for (i = 0; i < n; i++) {
+            x = (x * 16807) % 2147483647
+            b = x % 256
+            if (!nul && b == 0) b = 32
+            printf "%c", b
+        }
+    }' >"$1"
+}
+
+# repeat STRING COUNT: STRING COUNT times, no newline
+rep() {
+    REP_S=$1 awk -v n="$2" 'BEGIN { s = ENVIRON["REP_S"]; for (i = 0; i < n; i++) printf "%s", s }'
+}
+
+pic() { printf '\\begin{tikzpicture}\n'; }
+endpic() { printf '\\end{tikzpicture}\n'; }
+
+# ---- truncated items: every item cut at 1/4, 1/2 and 3/4 of its bytes ----
+if [ -d "$data" ]; then
+    for f in "$data"/*.tex; do
+        item=$(basename "$f" .tex)
+        size=$(wc -c <"$f")
+        for part in 1 2 3; do
+            cut=$((size * part / 4))
+            g=$tmp/trunc-$item-$part.tex
+            dd if="$f" of="$g" bs="$cut" count=1 2>/dev/null
+            run_case "truncated $item at $cut/$size" "0|2" "$g"
+        done
+    done
+    # cut just after \begin{tikzpicture}: always an error
+    for item in 1 100 219; do
+        f=$data/$item.tex
+        [ -f "$f" ] || continue
+        g=$tmp/trunc-$item-begin.tex
+        awk '{ print } /\\begin\{tikzpicture\}/ { exit }' "$f" >"$g"
+        run_case "truncated $item after begin" 2 "$g"
+    done
+else
+    fail=$((fail + 1))
+    echo "FAIL  $data missing"
+fi
+
+# ---- binary input ----
+gen_random "$tmp/binary.tex" 100000 42 1
+run_case "binary (with NUL bytes)" 2 "$tmp/binary.tex"
+for seed in 1 2 3 4 5; do
+    gen_random "$tmp/binary-nonul-$seed.tex" 20000 "$seed" 0
+    run_case "binary without NUL, seed $seed" "0|2" "$tmp/binary-nonul-$seed.tex"
+done
+# random bytes inside a picture
+{ pic; gen_random /dev/stdout 20000 7 0; printf '\n'; endpic; } >"$tmp/binary-in-pic.tex"
+run_case "binary inside a picture" "0|2" "$tmp/binary-in-pic.tex"
+
+# ---- deep nesting ----
+{ pic; rep '{' 10000; printf '\\draw (0,0) -- (1,1);'; rep '}' 10000; printf '\n'; endpic; } >"$tmp/braces.tex"
+run_case "10000 nested braces" 0 "$tmp/braces.tex"
+{ pic; rep '{' 10000; printf '\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/braces-open.tex"
+run_case "10000 unclosed braces" 2 "$tmp/braces-open.tex"
+{ pic; printf '\\draw (0,0) -- (1,1);\n'; rep '}' 10000; printf '\n'; endpic; } >"$tmp/braces-close.tex"
+run_case "10000 extra closing braces" 2 "$tmp/braces-close.tex"
+{ rep '{' 10000; printf '\n'; } >"$tmp/braces-only.tex"
+run_case "10000 braces, nothing else" 2 "$tmp/braces-only.tex"
+{ pic; printf '\\node at (0,0) {'; rep '{' 10000; printf 'x'; rep '}' 10000; printf '};\n'; endpic; } >"$tmp/braces-node.tex"
+run_case "10000 nested braces in a node" 0 "$tmp/braces-node.tex"
+{ pic; printf '\\draw (0,0) -- ({'; rep '(' 10000; printf '1'; rep ')' 10000; printf '},1);\n'; endpic; } >"$tmp/parens.tex"
+run_case "10000 nested parentheses" "0|2" "$tmp/parens.tex"
+{ pic; printf '\\draw['; rep '[' 10000; rep ']' 10000; printf '] (0,0) -- (1,1);\n'; endpic; } >"$tmp/brackets.tex"
+run_case "10000 nested brackets" "0|2" "$tmp/brackets.tex"
+{ pic; rep '\begin{scope}[shift={(0.001,0)}]' 10000; printf '\\draw (0,0) -- (1,1);'; rep '\end{scope}' 10000; printf '\n'; endpic; } >"$tmp/scopes.tex"
+run_case "10000 nested scopes" "0|2" "$tmp/scopes.tex"
+{ pic; rep '\foreach \x in {1} ' 100; printf '\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/foreach-nest.tex"
+run_case "100 nested \\foreach" "0|2" "$tmp/foreach-nest.tex"
+{ printf '\\tikzset{s0/.style={draw}}'; i=1; while [ $i -le 200 ]; do printf '\\tikzset{s%d/.style={s%d}}' $i $((i - 1)); i=$((i + 1)); done
+  printf '\n'; pic; printf '\\draw[s200] (0,0) -- (1,1);\n'; endpic; } >"$tmp/styles.tex"
+run_case "styles nested 200 deep" "0|2" "$tmp/styles.tex"
+{ pic; printf '\\tikzset{a/.style={a}}\\draw[a] (0,0) -- (1,1);\n'; endpic; } >"$tmp/style-loop.tex"
+run_case "a style that uses itself" "0|2" "$tmp/style-loop.tex"
+
+# ---- recursive macros ----
+{ printf '\\def\\a{\\a}\n'; pic; printf '\\a\n'; endpic; } >"$tmp/rec1.tex"
+run_case "\\def\\a{\\a}" 2 "$tmp/rec1.tex"
+{ printf '\\def\\a{\\a\\a}\n'; pic; printf '\\a\n'; endpic; } >"$tmp/rec2.tex"
+run_case "\\def\\a{\\a\\a}" 2 "$tmp/rec2.tex"
+{ printf '\\def\\a{x\\a}\n'; pic; printf '\\draw (0,0) -- (\\a,1);\n'; endpic; } >"$tmp/rec3.tex"
+run_case "\\def\\a{x\\a} in a path" 2 "$tmp/rec3.tex"
+{ printf '\\def\\a#1{\\a{#1#1}}\n'; pic; printf '\\a{x}\n'; endpic; } >"$tmp/rec4.tex"
+run_case "argument doubling" 2 "$tmp/rec4.tex"
+{ printf '\\def\\a#1{\\a{xy#1}}\n'; pic; printf '\\a{x}\n'; endpic; } >"$tmp/rec5.tex"
+run_case "argument growing by 2" 2 "$tmp/rec5.tex"
+{ printf '\\newcommand{\\a}[1]{\\a{#1}}\n'; pic; printf '\\a{x}\n'; endpic; } >"$tmp/rec6.tex"
+run_case "\\newcommand recursion" 2 "$tmp/rec6.tex"
+{ printf '\\def\\a{\\b}\\def\\b{\\a}\n'; pic; printf '\\a\n'; endpic; } >"$tmp/rec7.tex"
+run_case "mutual recursion" 2 "$tmp/rec7.tex"
+{ pic; printf '\\foreach \\x in {1,2} {\\def\\a{\\a}\\a}\n'; endpic; } >"$tmp/rec8.tex"
+run_case "recursion in a \\foreach" 2 "$tmp/rec8.tex"
+{ printf '\\def\\a{\\draw (0,0) -- (1,1); \\a}\n'; pic; printf '\\a\n'; endpic; } >"$tmp/rec9.tex"
+run_case "recursive macro that draws" 2 "$tmp/rec9.tex"
+{ printf '\\def\\a{\\draw (0,0) -- (nowhere); \\a}\n'; pic; printf '\\a\n'; endpic; } >"$tmp/rec10.tex"
+run_case "recursive macro, unparsed" 2 "$tmp/rec10.tex"
+{ printf '\\def\\a{'; rep x 1000; printf '\\a}\n'; pic; printf '\\a\n'; endpic; } >"$tmp/rec11.tex"
+run_case "recursive macro, wide body" 2 "$tmp/rec11.tex"
+{ printf '\\def\\a#1{#1#1}\n'; pic; printf '\\node at (0,0) {'; rep '\a{' 40; printf 'x'; rep '}' 40; printf '};\n'; endpic; } >"$tmp/expo.tex"
+run_case "2^40 tokens by nesting" "0|2" "$tmp/expo.tex"
+
+# ---- huge input ----
+awk 'BEGIN {
+    print "\\begin{tikzpicture}"
+    line = "\\draw (0,0) -- (1,1) -- (2,0) -- cycle; % padding padding padding"
+    n = int(20000000 / (length(line) + 1)) + 1
+    for (i = 0; i < n; i++) print line
+    print "\\end{tikzpicture}"
+}' >"$tmp/huge.tex"
+run_case "20 MB input" 2 "$tmp/huge.tex"
+{ pic; printf '\\draw (0,0)'; rep ' -- (1,1)' 100000; printf ';\n'; endpic; } >"$tmp/longline.tex"
+run_case "a 1 MB path on one line" "0|2" "$tmp/longline.tex"
+{ pic; awk 'BEGIN { for (i = 0; i < 20000; i++) printf "\\node[draw] (n%d) at (%d,%d) {%d};\n", i, i % 100, i / 100, i }'; endpic; } >"$tmp/nodes.tex"
+run_case "20000 named nodes" "0|2" "$tmp/nodes.tex"
+{ pic; printf '\\draw (0,0) grid (100000,100000);\n'; endpic; } >"$tmp/grid.tex"
+run_case "a 10^5 x 10^5 grid" "0|2" "$tmp/grid.tex"
+{ pic; printf '\\draw[samples=100000000] plot (\\x,\\x);\n'; endpic; } >"$tmp/samples.tex"
+run_case "plot with 10^8 samples" "0|2" "$tmp/samples.tex"
+
+# ---- loops ----
+{ pic; printf '\\foreach \\x in {1,...,1000000000} {\\draw (0,0) -- (\\x,0);}\n'; endpic; } >"$tmp/foreach9.tex"
+run_case "\\foreach over 10^9 items" 2 "$tmp/foreach9.tex"
+{ pic; printf '\\foreach \\x in {1,...,100000} \\foreach \\y in {1,...,100000} {\\coordinate (p) at (\\x,\\y);}\n'; endpic; } >"$tmp/foreach10.tex"
+run_case "nested \\foreach, 10^10 iterations" 2 "$tmp/foreach10.tex"
+{ pic; printf '\\foreach \\x in {0,0.0000001,...,1} {\\coordinate (p) at (\\x,0);}\n'; endpic; } >"$tmp/foreach-step.tex"
+run_case "\\foreach with a tiny step" 2 "$tmp/foreach-step.tex"
+{ pic; printf '\\foreach \\x in {1,1,...,5} {\\coordinate (p) at (\\x,0);}\n'; endpic; } >"$tmp/foreach-zero.tex"
+run_case "\\foreach with step 0" "0|2" "$tmp/foreach-zero.tex"
+
+printf 'hostile: %d passed, %d failed (time limit %s s)\n' $pass $fail "$limit"
+[ $fail = 0 ]
