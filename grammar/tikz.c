@@ -161,6 +161,7 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
     snprintf(buf, sizeof buf, "%d", line);
     ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", buf);
     T->nclips = 0;
+    T->any3d = 0;
     T->pic_base = T->ngs;
     for (size_t i = 0; i < T->nnodes; i++) free(T->nodes[i].name);
     T->nnodes = 0;
@@ -560,9 +561,16 @@ static int foreach_items(tikz *T, const char *s, strlist *out, int line)
         i += len + 1;
         if (c < 0) break;
     }
+    int skip_end = 0;
     for (size_t k = 0; k < raw.n; k++) {
+        if (skip_end) { skip_end = 0; continue; }
         if (strcmp(raw.v[k], "...") != 0) {
             sl_push(out, xstrdup(raw.v[k]));
+            continue;
+        }
+        /* a range whose end is its start ({0,...,0}, {a,...,a}) has one item */
+        if (out->n && k + 1 < raw.n && strcmp(out->v[out->n - 1], raw.v[k + 1]) == 0) {
+            skip_end = 1;
             continue;
         }
         if (out->n == 0 || k + 1 >= raw.n) continue;

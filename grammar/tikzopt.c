@@ -83,6 +83,8 @@ void tk_gs_init(gstate *g)
     g->dom1 = 5;
     g->ra_quadrant = 1;
     g->ra_len = 0.125 * 72.27;
+    g->s3 = 1;
+    g->ok3 = 1;
 }
 
 void tk_gs_push(tikz *T)
@@ -446,15 +448,15 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
     if (is(k, kn, "rounded corners")) { g->rounded = tk_eval_dim(T, v, vn, 4); return; }
     if (is(k, kn, "arrows")) { char arr[24]; if (arrow_spec(v, vn, arr, sizeof arr)) strcpy(g->arrows, arr); return; }
     if (is(k, kn, "scale")) {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); }
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->s3 *= d; }
         return;
     }
     if (is(k, kn, "xscale")) {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, 1, 0, 0 }; g->ctm = mat_mul(g->ctm, s); }
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, 1, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
         return;
     }
     if (is(k, kn, "yscale")) {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); }
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
         return;
     }
     if (is(k, kn, "xshift")) {
@@ -466,14 +468,22 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         return;
     }
     if (is(k, kn, "shift")) {
-        if (opt_vector(T, v, vn, &p) == 0) { mat s = { 1, 0, 0, 1, p.x, p.y }; g->ctm = mat_mul(g->ctm, s); }
+        if (opt_vector(T, v, vn, &p) == 0) {
+            mat s = { 1, 0, 0, 1, p.x, p.y };
+            g->ctm = mat_mul(g->ctm, s);
+            if (T->last3_kind == 1 || T->last3_kind == 2) {
+                g->t3.x += g->s3 * T->last3.x;
+                g->t3.y += g->s3 * T->last3.y;
+                g->t3.z += g->s3 * T->last3.z;
+            }
+        }
         else tk_warn(T, T->cmd_line, "cannot evaluate shift '%.*s'", (int)vn, v);
         return;
     }
     if (is(k, kn, "rotate")) {
         if (tk_eval(T, v, vn, &d, NULL) == 0) {
             if (no) no->rotate = d;
-            else rotate_by(g, d);
+            else { rotate_by(g, d); g->ok3 = 0; }
         }
         return;
     }
@@ -487,6 +497,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
             g->ctm = mat_mul(g->ctm, t1);
             rotate_by(g, d);
             g->ctm = mat_mul(g->ctm, t2);
+            g->ok3 = 0;
         }
         return;
     }
@@ -535,9 +546,17 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         if (no) { free(no->name); const char *w = v; size_t wn = vn; unbrace(&w, &wn); no->name = xstrndup(w, wn); }
         return;
     }
-    if (is(k, kn, "radius")) { g->radius_x = g->radius_y = tk_eval_dim(T, v, vn, 0); g->has_radius = 1; return; }
-    if (is(k, kn, "x radius")) { g->radius_x = tk_eval_dim(T, v, vn, 0); g->has_radius = 1; return; }
-    if (is(k, kn, "y radius")) { g->radius_y = tk_eval_dim(T, v, vn, 0); g->has_radius = 1; return; }
+    /* radius keys: a plain number is in xy units, a dimension in pt */
+    if (is(k, kn, "radius") || is(k, kn, "x radius") || is(k, kn, "y radius")) {
+        if (tk_eval(T, v, vn, &d, &hu) != 0) {
+            tk_warn(T, T->cmd_line, "cannot evaluate radius '%.*s'", (int)(vn > 60 ? 60 : vn), v);
+            return;
+        }
+        if (k[0] != 'y') { g->radius_x = d; g->radius_x_unit = hu; }
+        if (k[0] != 'x') { g->radius_y = d; g->radius_y_unit = hu; }
+        g->has_radius = 1;
+        return;
+    }
     if (is(k, kn, "start angle")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->start_angle = d; g->has_start = 1; } return; }
     if (is(k, kn, "end angle")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->end_angle = d; g->has_end = 1; } return; }
     if (is(k, kn, "delta angle")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->delta_angle = d; g->has_delta = 1; } return; }

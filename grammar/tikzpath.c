@@ -125,6 +125,7 @@ void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double
     nd->hh = hh;
     nd->by = by;
     nd->shape = shape;
+    nd->has3 = 0;
     if (T->d) {
         ir_elem *e = ir_add(T->d, IR_COORD);
         e->name = tp_strndup(name, n);
@@ -314,6 +315,7 @@ static vec2 xyz_point(const gstate *g, double x, double y, double z)
 static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
 {
     gstate *g = GS(T);
+    T->last3_kind = 0;
     trim(&s, &n);
     if (n && s[0] == '[') {
         /* ([options]coordinate): the options' transformations apply to this
@@ -431,6 +433,9 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
                 eval_num(T, s + c2 + 1, n - (size_t)c2 - 1, &z, &hz, line))
                 return -1;
             *out = xyz_point(g, x, y, z);
+            T->last3 = (vec3){ x, y, z };
+            T->last3_kind = 2;
+            T->any3d = 1;
             return 0;
         }
         if (eval_num(T, s, (size_t)c1, &x, &hx, line) ||
@@ -439,11 +444,14 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
         vec2 px = hx ? v2(x, 0) : vscale(g->xv, x);
         vec2 py = hy ? v2(0, y) : vscale(g->yv, y);
         *out = vadd(px, py);
+        if (!hx && !hy) { T->last3 = (vec3){ x, y, 0 }; T->last3_kind = 1; }
         return 0;
     }
     vec2 c;
     if (named_point(T, s, n, &c) == 0) {
         *out = mat_inv_apply(g->ctm, c);
+        tk_node *nd = tk_find_node(T, s, n);
+        if (nd && nd->has3) { T->last3 = nd->p3; T->last3_kind = 3; }
         return 0;
     }
     tk_warn(T, line, "undefined coordinate or node '%.*s'", (int)(n > 60 ? 60 : n), s);
@@ -453,8 +461,16 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
 int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
 {
     vec2 u;
+    gstate *g = GS(T);
+    T->cur3_ok = 0;
     if (coord_user(T, s, n, &u, line)) return -1;
-    *out = mat_apply(GS(T)->ctm, u);
+    *out = mat_apply(g->ctm, u);
+    if (T->last3_kind == 3) { T->cur3 = T->last3; T->cur3_ok = 1; }
+    else if ((T->last3_kind == 1 || T->last3_kind == 2) && g->ok3) {
+        T->cur3 = (vec3){ g->s3 * T->last3.x + g->t3.x, g->s3 * T->last3.y + g->t3.y,
+                          g->s3 * T->last3.z + g->t3.z };
+        T->cur3_ok = 1;
+    }
     return 0;
 }
 
@@ -502,6 +518,23 @@ void tk_set_nums(ir_elem *e, const char *key, const double *v, int n)
 
 void tk_set_num(ir_elem *e, const char *key, double v) { tk_set_nums(e, key, &v, 1); }
 
+/* xyz=X,Y,Z;X,Y,Z;... the 3D points of a polyline */
+static void set_xyz(ir_elem *e, const vec3 *p, size_t n)
+{
+    struct tp_buf b = { 0 };
+    char num[32];
+    for (size_t i = 0; i < n; i++) {
+        double v[3] = { p[i].x, p[i].y, p[i].z };
+        for (int k = 0; k < 3; k++) {
+            const char *t = ir_fmt_num(num, v[k]);
+            if (i || k) tp_buf_add(&b, k ? "," : ";", 1);
+            tp_buf_add(&b, t, strlen(t));
+        }
+    }
+    if (b.s) ir_elem_set(e, "xyz", b.s);
+    free(b.s);
+}
+
 static void color_attr(ir_elem *e, const char *key, const char *c)
 {
     ir_elem_set(e, key, c && c[0] ? c : "black");
@@ -535,6 +568,7 @@ typedef struct {
     double t1, t2;
     int line;
     const char *role;
+    vec3 *p3;                 /* xyz of each point, or NULL */
 } piece;
 
 typedef struct {
@@ -554,7 +588,11 @@ struct tp_state {
     const int *lines;
     int base_line;
     vec2 pts[8];
+    vec3 pts3[8];
+    int pts3ok[8];
     int npts;
+    vec3 *sub3;               /* xyz of the subpath's points */
+    int sub3ok;               /* every point of the subpath has xyz */
     int cycle;
     vec2 *sub;
     size_t nsub, capsub;
@@ -576,6 +614,8 @@ struct tp_state {
     int err;
     int line;
     int sub_line;
+    vec3 cur3;
+    int cur3ok;
 };
 
 static int off_line(struct tp_state *st, int off)
@@ -618,26 +658,39 @@ static void add_piece(struct tp_state *st, ir_kind kind, int closed, const vec2 
     pc->t2 = t2;
     pc->line = st->line;
     pc->role = role;
+    pc->p3 = NULL;
 }
 
 static void flush_sub(struct tp_state *st, int closed)
 {
     int saved = st->line;
     st->line = st->sub_line;
-    if (st->nsub >= 2) add_piece(st, IR_POLY, closed, st->sub, st->nsub, 0, 0, NULL);
+    if (st->nsub >= 2) {
+        add_piece(st, IR_POLY, closed, st->sub, st->nsub, 0, 0, NULL);
+        if (st->sub3ok && st->T->any3d && st->npieces <= MAX_PIECES) {
+            piece *pc = &st->pieces[st->npieces - 1];
+            pc->p3 = xrealloc(NULL, st->nsub * sizeof *pc->p3);
+            memcpy(pc->p3, st->sub3, st->nsub * sizeof *pc->p3);
+        }
+    }
     st->line = saved;
     st->nsub = 0;
 }
 
-static void sub_add(struct tp_state *st, vec2 p)
+static void sub_add3(struct tp_state *st, vec2 p, const vec3 *p3)
 {
-    if (st->nsub == 0) st->sub_line = st->line;
+    if (st->nsub == 0) { st->sub_line = st->line; st->sub3ok = 1; }
     if (st->nsub == st->capsub) {
         st->capsub = st->capsub ? st->capsub * 2 : 16;
         st->sub = xrealloc(st->sub, st->capsub * sizeof *st->sub);
+        st->sub3 = xrealloc(st->sub3, st->capsub * sizeof *st->sub3);
     }
+    if (p3) st->sub3[st->nsub] = *p3;
+    else st->sub3ok = 0;
     st->sub[st->nsub++] = p;
 }
+
+static void sub_add(struct tp_state *st, vec2 p) { sub_add3(st, p, NULL); }
 
 static vec2 seg_point(struct tp_state *st, double t, vec2 *dir)
 {
@@ -687,6 +740,7 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
     int line = off_line(st, c->off);
     st->line = line;
     vec2 p;
+    T->cur3_ok = 0;
     if (rel) {
         vec2 u;
         if (coord_user(T, c->s, strlen(c->s), &u, line)) { st->err = 1; p = st->cur; }
@@ -699,27 +753,41 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
         }
         st->relbase = p;
     }
-    if (st->npts < 8) st->pts[st->npts++] = p;
+    if (st->npts < 8) {
+        st->pts3ok[st->npts] = !rel && T->cur3_ok;
+        st->pts3[st->npts] = T->cur3;
+        st->pts[st->npts++] = p;
+    }
 }
 
 void tp_move(struct tp_state *st)
 {
+    int k = st->npts - 1;
     vec2 p = pop_pt(st);
     flush_sub(st, 0);
     st->npts = 0;
-    sub_add(st, p);
+    sub_add3(st, p, k >= 0 && st->pts3ok[k] ? &st->pts3[k] : NULL);
+    st->cur3 = k >= 0 ? st->pts3[k] : st->cur3;
+    st->cur3ok = k >= 0 && st->pts3ok[k];
     st->sub_start = p;
     st->cur = p;
     st->have_cur = 1;
     st->seg_kind = SEG_NONE;
 }
 
-static void line_to(struct tp_state *st, vec2 p)
+static void line_to3(struct tp_state *st, vec2 p, const vec3 *p3)
 {
-    if (st->nsub == 0) { sub_add(st, st->cur); st->sub_start = st->cur; }
-    sub_add(st, p);
+    if (st->nsub == 0) {
+        sub_add3(st, st->cur, st->cur3ok ? &st->cur3 : NULL);
+        st->sub_start = st->cur;
+    }
+    sub_add3(st, p, p3);
     st->cur = p;
+    if (p3) st->cur3 = *p3;
+    st->cur3ok = p3 != NULL;
 }
+
+static void line_to(struct tp_state *st, vec2 p) { line_to3(st, p, NULL); }
 
 void tp_cycle_target(struct tp_state *st) { st->cycle = 1; }
 
@@ -745,10 +813,11 @@ void tp_line(struct tp_state *st, int kind)
         st->npts = 0;
         return;
     }
+    int k = st->npts - 1;
     to = pop_pt(st);
     st->npts = 0;
     if (kind == 0) {
-        line_to(st, to);
+        line_to3(st, to, k >= 0 && st->pts3ok[k] ? &st->pts3[k] : NULL);
         st->seg_kind = SEG_LINE;
         st->seg[0] = from;
         st->seg[1] = to;
@@ -826,7 +895,7 @@ void tp_circle_args(struct tp_state *st, const struct tp_str *opts, const struct
         radii_vectors(T, rx, hx, ry, hy, &st->ca_A, &st->ca_B);
         st->ca_ok = 1;
     } else if (g->has_radius) {
-        radii_vectors(T, g->radius_x, 1, g->radius_y, 1, &st->ca_A, &st->ca_B);
+        radii_vectors(T, g->radius_x, g->radius_x_unit, g->radius_y, g->radius_y_unit, &st->ca_A, &st->ca_B);
         st->ca_ok = 1;
     }
 }
@@ -894,7 +963,7 @@ void tp_arc_args(struct tp_state *st, const struct tp_str *opts, const struct tp
         if (!g->has_start && g->has_delta && g->has_end) a1 = a2 - g->delta_angle;
         st->arc_a1 = a1;
         st->arc_a2 = a2;
-        radii_vectors(T, g->radius_x, 1, g->radius_y, 1, &st->ca_A, &st->ca_B);
+        radii_vectors(T, g->radius_x, g->radius_x_unit, g->radius_y, g->radius_y_unit, &st->ca_A, &st->ca_B);
         st->ca_ok = 1;
     }
 }
@@ -1043,6 +1112,7 @@ void tp_coordinate_op(struct tp_state *st)
     tikz *T = st->T;
     pending_node *pn = &st->curnode;
     vec2 p = st->cur;
+    T->cur3_ok = 0;
     if (pn->at) {
         if (tk_coord(T, pn->at, strlen(pn->at), &p, st->line)) {
             tk_unparsed(T, st->line, pn->at, "cannot evaluate coordinate");
@@ -1058,7 +1128,12 @@ void tp_coordinate_op(struct tp_state *st)
         if (no.name && !pn->name) pn->name = tp_strndup(no.name, strlen(no.name));
         tk_nodeopts_free(&no);
     }
-    if (pn->name) tk_add_node(T, pn->name, p, 0, 0, 0, 0);
+    if (pn->name) {
+        tk_add_node(T, pn->name, p, 0, 0, 0, 0);
+        tk_node *nd = tk_find_node(T, pn->name, strlen(pn->name));
+        if (nd && pn->at && T->cur3_ok) { nd->p3 = T->cur3; nd->has3 = 1; }
+        else if (nd && !pn->at && st->cur3ok) { nd->p3 = st->cur3; nd->has3 = 1; }
+    }
     free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
     memset(pn, 0, sizeof *pn);
 }
@@ -1311,10 +1386,15 @@ static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw,
     int corner = 0, found = 0;
     for (int i = 0; dirs[i].k; i++)
         if (is(pos, posn, dirs[i].k)) { ang = dirs[i].ang; corner = dirs[i].corner; found = 1; break; }
-    if (!found && tk_eval(T, pos, posn, &ang, NULL) != 0) ang = 90;
+    if (!found) {
+        /* an angle, any sign: -45 is 315 */
+        if (tk_eval(T, pos, posn, &ang, NULL) != 0) ang = 90;
+        ang = fmod(ang, 360);
+        if (ang < 0) ang += 360;
+    }
     gstate *g = GS(T);
     double dist = pin ? 3 * 6.4 + g->label_distance : g->label_distance;
-    tk_node main = { NULL, c, hw, hh, 0, shape };
+    tk_node main = { NULL, c, hw, hh, 0, shape, { 0, 0, 0 }, 0 };
     vec2 base;
     if (ang < 0) base = c;
     else if (corner && shape != 2) base = vadd(c, v2((cos(ang * DEG) > 0 ? 1 : -1) * hw, (sin(ang * DEG) > 0 ? 1 : -1) * hh));
@@ -1396,12 +1476,12 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
     const char *a = no->anchor;
     if (a[0] == '@') {
         double ang = atof(a + 1);
-        tk_node tmp = { NULL, v2(0, 0), hw + os, hh + os, 0, no->shape };
+        tk_node tmp = { NULL, v2(0, 0), hw + os, hh + os, 0, no->shape, { 0, 0, 0 }, 0 };
         off = node_border(&tmp, ang);
     } else if (anchor_offset(a, strlen(a), no->shape, hw + os, hh + os, by, &off) != 0) {
         double ang;
         if (tk_eval(T, a, strlen(a), &ang, NULL) == 0) {
-            tk_node tmp = { NULL, v2(0, 0), hw + os, hh + os, 0, no->shape };
+            tk_node tmp = { NULL, v2(0, 0), hw + os, hh + os, 0, no->shape, { 0, 0, 0 }, 0 };
             off = node_border(&tmp, ang);
         }
     }
@@ -1666,10 +1746,12 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
             if (pc->role) snprintf(g->role, sizeof g->role, "%s", pc->role);
             tk_emit_attrs(T, e, d2, fill && pc->kind != IR_POLY ? 1 : fill && (pc->closed || pc->n > 2));
             strcpy(g->role, saved);
+            if (pc->p3) set_xyz(e, pc->p3, pc->n);
         }
     }
-    for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) free(st.pieces[i].p);
+    for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) { free(st.pieces[i].p); free(st.pieces[i].p3); }
     free(st.pieces);
     free(st.sub);
+    free(st.sub3);
     tk_gs_pop(T);
 }

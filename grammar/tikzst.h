@@ -10,6 +10,7 @@
 #include "ir/ir.h"
 
 typedef struct { double x, y; } vec2;
+typedef struct { double x, y, z; } vec3;
 /* x' = a x + c y + e;  y' = b x + d y + f */
 typedef struct { double a, b, c, d, e, f; } mat;
 
@@ -92,6 +93,7 @@ typedef struct {
     int clip;                 /* index (1-based) of the innermost clip, 0 none */
     /* arc/circle/grid parameters */
     double radius_x, radius_y;
+    int radius_x_unit, radius_y_unit;   /* 0: in xy units */
     int has_radius;
     double start_angle, end_angle, delta_angle;
     int has_start, has_end, has_delta;
@@ -111,6 +113,12 @@ typedef struct {
     double ra_len;
     int in_axis;
     int scale_only_axis;
+    /* the 3D frame: a point (x,y,z) written in this scope is s3*(x,y,z)+t3 in
+     * the picture's xyz frame (picture-plane shifts do not change it; rotations
+     * and non-uniform scales end it: ok3 = 0) */
+    double s3;
+    vec3 t3;
+    int ok3;
 } gstate;
 
 typedef struct {
@@ -119,6 +127,8 @@ typedef struct {
     double hw, hh;            /* half width/height of the shape incl. outer sep */
     double by;                /* baseline y offset from centre */
     int shape;                /* 0 coordinate, 1 rectangle, 2 circle */
+    vec3 p3;                  /* position in the picture's xyz frame */
+    int has3;
 } tk_node;
 
 typedef struct {
@@ -161,6 +171,11 @@ typedef struct tikz {
     int foreach_depth;
     long iterations;
     long statements;          /* drawing commands so far (work bound) */
+    vec3 last3;               /* the last coordinate as written: raw xyz, or (has3 3) absolute */
+    int last3_kind;           /* 0 none, 1 2D unitless, 2 3D, 3 absolute (named) */
+    vec3 cur3;                /* the last tk_coord point in the picture's xyz frame */
+    int cur3_ok;
+    int any3d;                /* the picture used (x,y,z) coordinates */
     int fatal;                /* an input error occurred */
     tikz_sink sink;
     void *sink_ctx;
