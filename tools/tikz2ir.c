@@ -1,6 +1,7 @@
 /* tikz2ir — TikZ/LaTeX source to diagramir IR. See man/tikz2ir.1. */
 #include "grammar/tikz.h"
 #include "ir/ir.h"
+#include "tools/tikz2ir_llm.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -20,6 +21,12 @@ static void usage(FILE *f)
           "  -s, --strict       exit 1 when any construct was left unparsed\n"
           "      --no-header    omit the 'diagramir 1' stream header\n"
           "  -j, --json         write JSON (one object per diagram per line) instead of IR\n"
+          "      --fallback=llm send each construct left unparsed to a language model and\n"
+          "                     keep the valid IR records it answers (marked src=llm)\n"
+          "      --base-url=URL --model=NAME --api-key-file=FILE --cache-dir=DIR --no-cache\n"
+          "      --retries=N    (attempts per request, default 5)\n"
+          "      --llm-log=FILE the LLM client's settings (see judge(1); defaults from\n"
+          "                     OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API_KEY)\n"
           "  -h, --help         show this help and exit\n"
           "  -V, --version      show the version and exit\n\n"
           "Exit status: 0 success, 1 unparsed constructs with --strict, 2 usage or input error.\n", f);
@@ -64,11 +71,16 @@ static char *base_id(const char *path)
 typedef struct {
     FILE *out;
     int json;
+    t2l_fallback *fallback;
+    const char *src;
+    size_t srclen;
+    const char *fname;
 } sink_ctx;
 
 static void write_diagram(void *ctx, ir_diagram *d)
 {
     sink_ctx *s = ctx;
+    if (s->fallback) t2l_apply(s->fallback, d, s->src, s->srclen, s->fname, stderr);
     if (s->json) ir_write_json(s->out, d);
     else ir_write_diagram(s->out, d);
     ir_diagram_free(d);
@@ -82,12 +94,22 @@ int main(int argc, char **argv)
         { "strict", no_argument, NULL, 's' },
         { "no-header", no_argument, NULL, 'H' },
         { "json", no_argument, NULL, 'j' },
+        { "fallback", required_argument, NULL, 'F' },
+        { "base-url", required_argument, NULL, 'B' },
+        { "model", required_argument, NULL, 'M' },
+        { "api-key-file", required_argument, NULL, 'K' },
+        { "cache-dir", required_argument, NULL, 'C' },
+        { "no-cache", no_argument, NULL, 'N' },
+        { "llm-log", required_argument, NULL, 'L' },
+        { "retries", required_argument, NULL, 'R' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 }
     };
     const char *stdin_id = "stdin";
-    int quiet = 0, strict = 0, header = 1, json = 0, c;
+    int quiet = 0, strict = 0, header = 1, json = 0, fallback = 0, c;
+    llm_config lc;
+    llm_config_init(&lc);
     while ((c = getopt_long(argc, argv, "i:qsjhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'i': stdin_id = optarg; break;
@@ -95,6 +117,24 @@ int main(int argc, char **argv)
         case 's': strict = 1; break;
         case 'H': header = 0; break;
         case 'j': json = 1; break;
+        case 'F':
+            if (strcmp(optarg, "llm") == 0) fallback = 1;
+            else if (strcmp(optarg, "none") == 0) fallback = 0;
+            else { fprintf(stderr, "tikz2ir: --fallback: unknown value '%s' (llm or none)\n", optarg); return 2; }
+            break;
+        case 'B': lc.base_url = optarg; break;
+        case 'M': lc.model = optarg; break;
+        case 'K': lc.api_key_file = optarg; break;
+        case 'C': lc.cache_dir = optarg; break;
+        case 'N': lc.no_cache = 1; break;
+        case 'L': lc.log_path = optarg; break;
+        case 'R': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 100) { fprintf(stderr, "tikz2ir: --retries: expected 1..100, got '%s'\n", optarg); return 2; }
+            lc.max_attempts = (int)v;
+            break;
+        }
         case 'h': usage(stdout); return 0;
         case 'V': printf("tikz2ir (diagramir) %s\n", VERSION); return 0;
         default: usage(stderr); return 2;
@@ -103,6 +143,12 @@ int main(int argc, char **argv)
     int rc = 0, unparsed = 0;
     if (header && !json) ir_write_header(stdout);
     int nfiles = argc - optind;
+    t2l_fallback *fb = NULL;
+    if (fallback) {
+        char err[512];
+        fb = t2l_new(&lc, err, sizeof err);
+        if (!fb) { fprintf(stderr, "tikz2ir: error: --fallback=llm: %s\n", err); return 2; }
+    }
     tikz_session *session = tikz_session_new();
     for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
         const char *path = nfiles ? argv[optind + i] : "-";
@@ -123,7 +169,7 @@ int main(int argc, char **argv)
         }
         char *id = is_stdin ? NULL : base_id(path);
         tikz_config cfg = { is_stdin ? "<stdin>" : path, is_stdin ? stdin_id : id, quiet, stderr, 0, 0, session };
-        sink_ctx sc = { stdout, json };
+        sink_ctx sc = { stdout, json, fb, src, len, cfg.fname };
         int r = tikz_convert(src, len, &cfg, write_diagram, &sc);
         if (r != 0) rc = 2;
         unparsed += cfg.nunparsed;
@@ -131,6 +177,7 @@ int main(int argc, char **argv)
         free(src);
     }
     tikz_session_free(session);
+    t2l_free(fb, fb && !quiet ? stderr : NULL);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "tikz2ir: write error: %s\n", strerror(errno));
         return 2;

@@ -27,6 +27,8 @@ FAKE[key=value;key=value], usually put in an item's question:
   answer=repairok     breaks the schema, but a repair request gets a valid answer
   labels=a,b          the labels to give for a label-list criterion
   score=N             the score for integer criteria (default: the maximum)
+  answer=records      {"records": [...]} with the IR records given by records=R1|R2|...
+                      (tikz2ir --fallback=llm's answer form)
 
 --fault-rate R gives each attempt without a marker a random fault (429 with
 retry-after-ms 50, 500, 503, stall, drop, trunc, badjson) with probability
@@ -114,6 +116,9 @@ def answer_text(messages, opts):
         return json.dumps({"verdict": "maybe"})
     if kind == "repairok":
         return good if repair else json.dumps({"verdict": "maybe"})
+    if kind == "records":
+        recs = [r for r in opts.get("records", "").split("|") if r]
+        return json.dumps({"records": recs})
     return good
 
 

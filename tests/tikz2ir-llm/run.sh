@@ -1,0 +1,63 @@
+#!/bin/sh
+# tikz2ir --fallback=llm against the fake OpenAI-compatible server
+# (tests/judge/fakellm.py, python3 standard library), on 127.0.0.1.
+BUILD=${BUILD:-build}
+T=$BUILD/bin/tikz2ir
+LC_ALL=C
+export LC_ALL
+tmp=$(mktemp -d) || exit 1
+pid=
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT INT TERM
+fail=0
+bad() { echo "FAIL  $1"; fail=1; }
+ok() { echo "ok    $1"; }
+
+python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$tmp/port" ] || { echo "tikz2ir-llm: the fake server did not start"; exit 1; }
+url=http://127.0.0.1:$(cat "$tmp/port")/v1
+llm="--fallback=llm --base-url=$url --model=fake --cache-dir=$tmp/cache"
+
+# without the fallback: one unparsed record
+"$T" tests/tikz2ir-llm/good.tex > "$tmp/plain.ir" 2>/dev/null
+[ "$(grep -c '^unparsed' "$tmp/plain.ir")" = 1 ] && ok "plain run leaves \\mystery unparsed" || bad "plain run: expected one unparsed record"
+
+# with it: the model's two records replace the unparsed one, marked src=llm, at its line
+"$T" $llm tests/tikz2ir-llm/good.tex > "$tmp/good.ir" 2> "$tmp/good.err"; st=$?
+[ $st = 0 ] && ok "fallback exit 0" || bad "fallback exit $st: $(cat "$tmp/good.err")"
+[ "$(grep -c '^unparsed' "$tmp/good.ir")" = 0 ] && ok "no unparsed record left" || bad "unparsed record left"
+grep -q '^poly open 0 0 28.453 0 draw=black fill=none lw=1 src=llm @6$' "$tmp/good.ir" && ok "poly record from the model, src=llm @6" || bad "poly record missing: $(cat "$tmp/good.ir")"
+grep -q '^text 0 -12 10 -2 "M" size=12 src=llm @6$' "$tmp/good.ir" && ok "text record from the model" || bad "text record missing"
+grep -q '^poly open 0 0 0 28.453 .* @5$' "$tmp/good.ir" && ok "deterministic elements unchanged" || bad "deterministic element missing"
+"$T" "$tmp/good.ir" >/dev/null 2>&1
+$BUILD/bin/irlint --rubric geom "$tmp/good.ir" > /dev/null 2>&1; st=$?
+[ $st -le 1 ] && ok "irlint reads the result" || bad "irlint rejects the result (exit $st)"
+grep -q 'Bearer' "$tmp/good.err" && bad "authorization leaked to stderr" || ok "nothing secret on stderr"
+
+# the second run is answered from the cache: no new request
+n1=$(wc -l < "$tmp/req.log")
+"$T" $llm tests/tikz2ir-llm/good.tex > "$tmp/good2.ir" 2>/dev/null
+n2=$(wc -l < "$tmp/req.log")
+[ "$n1" = "$n2" ] && ok "rerun costs no request (cache)" || bad "rerun sent $((n2 - n1)) request(s)"
+cmp -s "$tmp/good.ir" "$tmp/good2.ir" && ok "rerun gives the same bytes" || bad "rerun output differs"
+
+# an invalid record: everything stays deterministic, a warning names the line
+"$T" $llm tests/tikz2ir-llm/bad.tex > "$tmp/bad.ir" 2> "$tmp/bad.err"; st=$?
+[ $st = 0 ] && ok "invalid answer: exit 0" || bad "invalid answer: exit $st"
+[ "$(grep -c '^unparsed' "$tmp/bad.ir")" = 1 ] && ok "invalid answer keeps the unparsed record" || bad "invalid answer: unparsed record gone"
+grep -q 'src=llm' "$tmp/bad.ir" && bad "invalid answer: llm records written" || ok "invalid answer: no llm record"
+grep -q 'bad.tex:6: warning: llm fallback: record 1 is not valid IR' "$tmp/bad.err" && ok "warning names file:line" || bad "warning: $(cat "$tmp/bad.err")"
+
+# no server: a clear warning, the unparsed record stays, exit 0
+"$T" --fallback=llm --base-url=http://127.0.0.1:9/v1 --model=fake --no-cache --retries=1 tests/tikz2ir-llm/good.tex > "$tmp/nos.ir" 2> "$tmp/nos.err"; st=$?
+[ $st = 0 ] && [ "$(grep -c '^unparsed' "$tmp/nos.ir")" = 1 ] && grep -q 'good.tex:6: warning: llm fallback' "$tmp/nos.err" \
+    && ok "unreachable server: warning, unparsed kept" || bad "unreachable server: exit $st, $(cat "$tmp/nos.err")"
+
+# usage errors
+"$T" --fallback=magic tests/tikz2ir-llm/good.tex >/dev/null 2>&1; st=$?
+[ $st = 2 ] && ok "--fallback=magic is a usage error" || bad "--fallback=magic exit $st"
+[ $fail = 0 ] || exit 1
+echo "tikz2ir-llm: all passed"

@@ -1,0 +1,214 @@
+/* tikz2ir_llm.c — tikz2ir's LLM fallback: each `unparsed` record is sent,
+ * with the source lines around it and the IR record syntax, to a language
+ * model through the project's LLM client; IR records that come back valid
+ * replace it, marked src=llm. Anything invalid keeps the unparsed record. */
+#include "tools/tikz2ir_llm.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CONTEXT_LINES 6       /* source lines shown before and after the construct */
+#define MAX_RECORDS 200       /* records accepted for one construct */
+
+static const char *const system_prompt =
+    "You translate one TikZ construct that a deterministic parser could not evaluate into "
+    "diagramir IR records (man diagramir(5)). Coordinates are absolute TeX points (pt), "
+    "y up, after every transformation; use the IR of the rest of the picture, given below, "
+    "to place the construct. One record per string, one of:\n"
+    "  poly open|closed X Y X Y ... [key=value ...]\n"
+    "  rect X1 Y1 X2 Y2 [key=value ...]\n"
+    "  ellipse CX CY AX AY BX BY [key=value ...]   (C + A cos t + B sin t)\n"
+    "  arc CX CY AX AY BX BY T1 T2 [key=value ...]  (t from T1 to T2 degrees)\n"
+    "  curve X0 Y0 X1 Y1 X2 Y2 X3 Y3 [key=value ...]  (cubic Bezier)\n"
+    "  text X1 Y1 X2 Y2 \"PLAIN TEXT\" [key=value ...]  (the text's box)\n"
+    "Useful keys: draw=COLOR|none fill=COLOR|none lw=PT dash=dashed|dotted arrows=->|<-|<-> "
+    "role=vertex|right-angle|angle-mark. Reply with JSON only: "
+    "{\"records\": [\"poly open 0 0 28.45 0 draw=black fill=none lw=1\", ...]} "
+    "and an empty list when the construct draws nothing.";
+
+struct t2l_fallback {
+    llm_client *client;
+    int accepted, rejected;
+};
+
+t2l_fallback *t2l_new(const llm_config *cfg, char *err, size_t errlen)
+{
+    llm_client *c = llm_client_new(cfg, err, errlen);
+    if (!c) return NULL;
+    t2l_fallback *f = calloc(1, sizeof *f);
+    if (!f) { llm_client_free(c); snprintf(err, errlen, "out of memory"); return NULL; }
+    f->client = c;
+    return f;
+}
+
+void t2l_free(t2l_fallback *f, FILE *summary)
+{
+    if (!f) return;
+    if (summary) {
+        llm_summary(f->client, summary, "tikz2ir");
+        fprintf(summary, "tikz2ir: llm fallback: %d construct(s) replaced, %d kept as unparsed\n",
+                f->accepted, f->rejected);
+    }
+    llm_client_free(f->client);
+    free(f);
+}
+
+/* appends s to a growing buffer */
+static void put(char **b, size_t *n, size_t *cap, const char *s, size_t len)
+{
+    if (*n + len + 1 > *cap) {
+        size_t nc = *cap ? *cap : 1024;
+        while (*n + len + 1 > nc) nc *= 2;
+        char *p = realloc(*b, nc);
+        if (!p) return;
+        *b = p;
+        *cap = nc;
+    }
+    memcpy(*b + *n, s, len);
+    *n += len;
+    (*b)[*n] = 0;
+}
+
+static char *user_prompt(const ir_diagram *d, const ir_elem *u, const char *src, size_t srclen)
+{
+    char *b = NULL;
+    size_t n = 0, cap = 0;
+    char line[64];
+    const char *hdr = "The construct (source line ";
+    put(&b, &n, &cap, hdr, strlen(hdr));
+    snprintf(line, sizeof line, "%d", u->line);
+    put(&b, &n, &cap, line, strlen(line));
+    put(&b, &n, &cap, "):\n", 3);
+    put(&b, &n, &cap, u->str ? u->str : "", u->str ? strlen(u->str) : 0);
+    put(&b, &n, &cap, "\n\nThe source around it:\n", 24);
+    int ln = 1;
+    for (size_t i = 0; i < srclen;) {
+        size_t e = i;
+        while (e < srclen && src[e] != '\n') e++;
+        if (ln >= u->line - CONTEXT_LINES && ln <= u->line + CONTEXT_LINES) {
+            snprintf(line, sizeof line, "%4d| ", ln);
+            put(&b, &n, &cap, line, strlen(line));
+            put(&b, &n, &cap, src + i, e - i);
+            put(&b, &n, &cap, "\n", 1);
+        }
+        ln++;
+        i = e + 1;
+    }
+    put(&b, &n, &cap, "\nThe IR of the rest of the picture:\n", 36);
+    char *mem = NULL;
+    size_t msz = 0;
+    FILE *m = open_memstream(&mem, &msz);
+    if (m) {
+        ir_write_diagram(m, d);
+        fclose(m);
+        put(&b, &n, &cap, mem, msz);
+        free(mem);
+    }
+    return b;
+}
+
+/* Reads one IR record through the IR reader; NULL when it is not valid. */
+static ir_diagram *read_record(const char *rec)
+{
+    if (strchr(rec, '\n')) return NULL;
+    size_t len = strlen(rec) + 64;
+    char *text = malloc(len);
+    if (!text) return NULL;
+    snprintf(text, len, "diagramir 1\ndiagram llm\n%s\nend\n", rec);
+    FILE *f = fmemopen(text, strlen(text), "r");
+    ir_diagram *d = NULL;
+    if (f) {
+        ir_reader *r = ir_reader_new(f, "llm");
+        if (ir_read_diagram(r, &d) != 1 || d->nelems != 1) {
+            if (d) ir_diagram_free(d);
+            d = NULL;
+        } else {
+            ir_kind k = d->elems[0].kind;
+            if (!(k == IR_POLY || k == IR_RECT || k == IR_ELLIPSE || k == IR_ARC ||
+                  k == IR_CURVE || k == IR_TEXT)) {
+                ir_diagram_free(d);
+                d = NULL;
+            }
+        }
+        ir_reader_free(r);
+        fclose(f);
+    }
+    free(text);
+    return d;
+}
+
+static int replace_one(t2l_fallback *f, ir_diagram *d, size_t idx, const char *src, size_t srclen,
+                       const char *fname, FILE *diag)
+{
+    ir_elem *u = &d->elems[idx];
+    int line = u->line;
+    char *prompt = user_prompt(d, u, src, srclen);
+    llm_request *r = llm_request_new();
+    char tag[256];
+    snprintf(tag, sizeof tag, "%s:%d", fname, line);
+    llm_request_set_tag(r, tag);
+    llm_request_add_text(r, "system", system_prompt);
+    llm_request_add_text(r, "user", prompt ? prompt : "");
+    free(prompt);
+    llm_result res;
+    char *ans = llm_complete(f->client, r, &res);
+    if (!ans) {
+        if (diag) fprintf(diag, "%s:%d: warning: llm fallback: %s\n", fname, line, res.error ? res.error : "no answer");
+        return 0;
+    }
+    char err[256];
+    cJSON *j = llm_answer_json(ans, strlen(ans), err, sizeof err);
+    free(ans);
+    cJSON *recs = j ? cJSON_GetObjectItemCaseSensitive(j, "records") : NULL;
+    if (!cJSON_IsArray(recs) || cJSON_GetArraySize(recs) > MAX_RECORDS) {
+        if (diag) fprintf(diag, "%s:%d: warning: llm fallback: answer has no \"records\" list%s%s\n",
+                          fname, line, j ? "" : ": ", j ? "" : err);
+        cJSON_Delete(j);
+        return 0;
+    }
+    int nrec = cJSON_GetArraySize(recs);
+    ir_diagram **got = calloc((size_t)nrec + 1, sizeof *got);
+    int ok = got != NULL;
+    for (int i = 0; ok && i < nrec; i++) {
+        cJSON *s = cJSON_GetArrayItem(recs, i);
+        if (!cJSON_IsString(s) || !(got[i] = read_record(s->valuestring))) {
+            if (diag) fprintf(diag, "%s:%d: warning: llm fallback: record %d is not valid IR; kept as unparsed\n",
+                              fname, line, i + 1);
+            ok = 0;
+        }
+    }
+    if (ok) {
+        /* the construct's records replace the unparsed one */
+        ir_elem_clear(&d->elems[idx]);
+        memmove(&d->elems[idx], &d->elems[idx + 1], (d->nelems - idx - 1) * sizeof *d->elems);
+        d->nelems--;
+        for (int i = 0; i < nrec; i++) {
+            ir_elem *e = ir_add_copy(d, &got[i]->elems[0]);
+            e->line = line;
+            ir_elem_set(e, "src", "llm");
+        }
+    }
+    for (int i = 0; i < nrec && got; i++) if (got[i]) ir_diagram_free(got[i]);
+    free(got);
+    cJSON_Delete(j);
+    return ok;
+}
+
+void t2l_apply(t2l_fallback *f, ir_diagram *d, const char *src, size_t srclen,
+               const char *fname, FILE *diag)
+{
+    for (size_t i = 0; i < d->nelems;) {
+        if (d->elems[i].kind != IR_UNPARSED) { i++; continue; }
+        size_t before = d->nelems;
+        if (replace_one(f, d, i, src, srclen, fname, diag)) {
+            f->accepted++;
+            /* the replacement went to the end; the next element moved to i */
+            (void)before;
+        } else {
+            f->rejected++;
+            i++;
+        }
+    }
+}
