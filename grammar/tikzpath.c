@@ -588,6 +588,8 @@ struct tp_state {
     const int *lines;
     int base_line;
     vec2 pts[8];
+    int pts_rel[8];           /* the point was written +(..) or ++(..) */
+    vec2 pts_vec[8];          /* its offset, canvas */
     vec3 pts3[8];
     int pts3ok[8];
     int npts;
@@ -616,6 +618,7 @@ struct tp_state {
     int sub_line;
     vec3 cur3;
     int cur3ok;
+    int single_control;
 };
 
 static int off_line(struct tp_state *st, int off)
@@ -741,10 +744,11 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
     st->line = line;
     vec2 p;
     T->cur3_ok = 0;
+    vec2 rel_vec = v2(0, 0);
     if (rel) {
         vec2 u;
         if (coord_user(T, c->s, strlen(c->s), &u, line)) { st->err = 1; p = st->cur; }
-        else p = vadd(st->relbase, mat_lin(g->ctm, u));
+        else { rel_vec = mat_lin(g->ctm, u); p = vadd(st->relbase, rel_vec); }
         if (rel == 2) st->relbase = p;
     } else {
         if (tk_coord(T, c->s, strlen(c->s), &p, line)) {
@@ -754,6 +758,8 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
         st->relbase = p;
     }
     if (st->npts < 8) {
+        st->pts_rel[st->npts] = rel;
+        st->pts_vec[st->npts] = rel_vec;
         st->pts3ok[st->npts] = !rel && T->cur3_ok;
         st->pts3[st->npts] = T->cur3;
         st->pts[st->npts++] = p;
@@ -1046,6 +1052,7 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
     g->has_in = g->has_out = 0;
     if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
     vec2 from = st->cur, to;
+    int was_cycle = st->cycle;
     if (st->cycle) { to = st->sub_start; st->cycle = 0; }
     else to = pop_pt(st);
     st->npts = 0;
@@ -1080,6 +1087,13 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
         vec2 c1 = vadd(from, vscale(v2(cos(out_a * DEG), sin(out_a * DEG)), 0.3915 * L));
         vec2 c2 = vadd(to, vscale(v2(cos(in_a * DEG), sin(in_a * DEG)), 0.3915 * L));
         curve_to(st, c1, c2, to);
+    } else if (was_cycle && st->nsub >= 2) {
+        /* "to cycle" closes the subpath, as "-- cycle" does */
+        st->seg_kind = SEG_LINE;
+        st->seg[0] = from;
+        st->seg[1] = to;
+        st->cur = to;
+        flush_sub(st, 1);
     } else {
         line_to(st, to);
         st->seg_kind = SEG_LINE;
@@ -1095,13 +1109,21 @@ void tp_edge(struct tp_state *st, const struct tp_str *opts) { to_op(st, opts, 1
 void tp_controls_single(struct tp_state *st)
 {
     /* one control point: duplicate it */
-    if (st->npts >= 1 && st->npts < 8) { st->pts[st->npts] = st->pts[st->npts - 1]; st->npts++; }
+    if (st->npts >= 1 && st->npts < 8) {
+        st->pts[st->npts] = st->pts[st->npts - 1];
+        st->pts_rel[st->npts] = 0;
+        st->npts++;
+    }
+    st->single_control = 1;
 }
 
 void tp_controls(struct tp_state *st)
 {
     if (st->npts < 3) { st->npts = 0; return; }
     vec2 to = st->pts[st->npts - 1], c2 = st->pts[st->npts - 2], c1 = st->pts[st->npts - 3];
+    /* TikZ: a relative second control point is relative to the end point */
+    if (st->pts_rel[st->npts - 2] && !st->single_control) c2 = vadd(to, st->pts_vec[st->npts - 2]);
+    st->single_control = 0;
     st->npts = 0;
     curve_to(st, c1, c2, to);
     place_pending(st, 1);
@@ -1411,6 +1433,12 @@ static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw,
     if (ang >= 0) {
         double oa = fmod(ang + 180, 360);
         snprintf(no.anchor, sizeof no.anchor, "@%.6g", oa);
+        if (!corner && fmod(ang, 90) != 0) {
+            /* TikZ: an angle strictly inside a quadrant anchors the label at
+             * the opposite corner (0 < angle < 90: south west, ...) */
+            static const char *const q[4] = { "south west", "south east", "north east", "north west" };
+            snprintf(no.anchor, sizeof no.anchor, "%s", q[(int)(ang / 90) % 4]);
+        }
         if (corner) {
             const char *opp = ang == 135 ? "south east" : ang == 45 ? "south west" :
                               ang == 225 ? "north east" : "north west";
@@ -1446,8 +1474,11 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
     memset(&ex, 0, sizeof ex);
     int empty = is_blank(text);
     if (!empty) ex = tm_measure_tex(text, fs, no->bold);
-    double isx = no->inner_sep_x >= 0 ? no->inner_sep_x : 0.3333 * fs;
-    double isy = no->inner_sep_y >= 0 ? no->inner_sep_y : 0.3333 * fs;
+    /* the default inner sep, .3333em, is measured in the font around the
+     * node, not in the node's own font= */
+    double em = g->font_size > 0 ? g->font_size : 12;
+    double isx = no->inner_sep_x >= 0 ? no->inner_sep_x : 0.3333 * em;
+    double isy = no->inner_sep_y >= 0 ? no->inner_sep_y : 0.3333 * em;
     double os = no->outer_sep >= 0 ? no->outer_sep : (g->outer_sep >= 0 ? g->outer_sep : 0.5 * g->lw);
     /* multi-line text: the base anchor sits on the last line's baseline;
      * ex.skip is the distance from the first baseline to the last */
