@@ -274,6 +274,39 @@ static void picture_end(tikz *T)
 
 static int run(tikz *T, int sentinel);
 
+/* TeX groups opened by '{' (kind 1) and by \begin (kind 2), to report a '}'
+ * that closes an environment or an \end that closes a brace group */
+static void open_group(tikz *T, int kind, int line)
+{
+    if (T->ngk == T->capgk) {
+        T->capgk = T->capgk ? T->capgk * 2 : 32;
+        T->gk = realloc(T->gk, T->capgk * sizeof *T->gk);
+        if (!T->gk) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+    }
+    T->gk[T->ngk].kind = kind;
+    T->gk[T->ngk].line = line;
+    T->ngk++;
+    tex_group_begin(T->tex);
+}
+
+/* Closes the innermost group, which must be of this kind; 0 on a mismatch
+ * (the error is reported). */
+static int close_group(tikz *T, int kind, const tex_tok *at, const char *what)
+{
+    if (T->ngk == 0) {
+        tex_error(T->tex, at->line, at->col, "%s closes no group", what);
+        return 0;
+    }
+    if (T->gk[T->ngk - 1].kind != kind) {
+        tex_error(T->tex, at->line, at->col, "%s, but the %s opened on line %d is still open",
+                  what, T->gk[T->ngk - 1].kind == 1 ? "'{'" : "environment", T->gk[T->ngk - 1].line);
+        return 0;
+    }
+    T->ngk--;
+    tex_group_end(T->tex);
+    return 1;
+}
+
 static int name_is(tikz *T, const tex_tok *t, const char *w)
 {
     return t->type == T_CS && strcmp(tex_name(T->tex, t->name), w) == 0;
@@ -681,6 +714,16 @@ static int read_foreach_tail(tikz *T, toklist *vars, toklist *opts, toklist *lis
         tex_push_tok(T->tex, t);
         return tex_read_arg(T->tex, list, 1);
     }
+    if (t.type == T_CS) {
+        /* \foreach \x in \list: the list is the whole expansion of \list */
+        const char *body = tex_macro_text(T->tex, t.name);
+        if (body) {
+            char *x = tk_expand_text(T, body, strlen(body));
+            tex_tokenize(T->tex, x, strlen(x), t.line, list);
+            free(x);
+            return 1;
+        }
+    }
     tex_push_tok(T->tex, t);
     /* expand a macro holding the list */
     tex_tok u;
@@ -840,21 +883,21 @@ static void do_begin(tikz *T, const tex_tok *cmd)
             picture_begin(T, o, strlen(o), cmd->line);
             free(o);
         }
-        tex_group_begin(T->tex);
+        open_group(T, 2, cmd->line);
     } else if (strcmp(env, "scope") == 0) {
         char *o = read_opts_text(T, &present);
         tk_gs_push(T);
         if (T->d) tk_apply_opts(T, o, strlen(o), NULL, 0);
         free(o);
-        tex_group_begin(T->tex);
+        open_group(T, 2, cmd->line);
     } else if (strcmp(env, "axis") == 0) {
         char *o = read_opts_text(T, &present);
         tk_gs_push(T);
         if (T->d) tk_axis_begin(T, o, strlen(o), cmd->line);
         free(o);
-        tex_group_begin(T->tex);
+        open_group(T, 2, cmd->line);
     } else {
-        tex_group_begin(T->tex);
+        open_group(T, 2, cmd->line);
         if (T->d && strcmp(env, "document") != 0)
             tk_warn(T, cmd->line, "environment '%s' inside a picture ignored", env);
     }
@@ -864,7 +907,9 @@ static void do_begin(tikz *T, const tex_tok *cmd)
 static void do_end(tikz *T, const tex_tok *cmd)
 {
     char *env = read_env_name(T);
-    tex_group_end(T->tex);
+    char what[96];
+    snprintf(what, sizeof what, "\\end{%.60s}", env);
+    if (!close_group(T, 2, cmd, what)) { free(env); return; }
     if (strcmp(env, "tikzpicture") == 0) {
         picture_end(T);
     } else if (strcmp(env, "scope") == 0) {
@@ -873,7 +918,6 @@ static void do_end(tikz *T, const tex_tok *cmd)
         if (T->d) tk_axis_end(T);
         if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
     }
-    (void)cmd;
     free(env);
 }
 
@@ -946,13 +990,9 @@ static int run(tikz *T, int sentinel)
             if (t.name == sentinel) return 0;
             continue;
         }
-        if (t.type == T_BEGIN) { tex_group_begin(T->tex); continue; }
+        if (t.type == T_BEGIN) { open_group(T, 1, t.line); continue; }
         if (t.type == T_END) {
-            if (tex_group_depth(T->tex) == 0) {
-                tex_error(T->tex, t.line, t.col, "unbalanced '}'%s", "");
-                return -1;
-            }
-            tex_group_end(T->tex);
+            if (!close_group(T, 1, &t, "'}'")) return -1;
             continue;
         }
         if (t.type != T_CS) continue;
@@ -1055,6 +1095,7 @@ static void free_nodes_paths(tikz *T)
 
 static void tikz_fini(tikz *T)
 {
+    free(T->gk);
     tl_free(&T->stmt);
     tk_path_scanner_free(T);
     while (T->ngs) tk_gs_pop(T);
@@ -1167,6 +1208,7 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
     T->npictures = 0;
     T->iterations = 0;
     T->statements = 0;
+    T->ngk = 0;
     T->foreach_depth = 0;
     T->nclips = 0;
     T->axis.active = 0;
