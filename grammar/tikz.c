@@ -48,43 +48,8 @@ void tp_buf_add(struct tp_buf *b, const char *s, size_t n)
 
 static char *xstrdup(const char *s) { return tp_strndup(s, strlen(s)); }
 
-/* trims spaces in place on a (start,len) view */
-static void trim(const char **s, size_t *n)
-{
-    while (*n && isspace((unsigned char)**s)) { (*s)++; (*n)--; }
-    while (*n && isspace((unsigned char)(*s)[*n - 1])) (*n)--;
-}
 
-/* strips one pair of enclosing braces (after trimming) */
-static void unbrace(const char **s, size_t *n)
-{
-    trim(s, n);
-    while (*n >= 2 && (*s)[0] == '{' && (*s)[*n - 1] == '}') {
-        int depth = 0;
-        size_t i;
-        for (i = 0; i < *n; i++) {
-            if ((*s)[i] == '{') depth++;
-            else if ((*s)[i] == '}' && --depth == 0) break;
-        }
-        if (i != *n - 1) return;
-        (*s)++;
-        *n -= 2;
-        trim(s, n);
-    }
-}
 
-/* Finds the first top-level occurrence of ch (outside (), {}, []). */
-static long find_top(const char *s, size_t n, char ch)
-{
-    int d = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == ch && d == 0) return (long)i;
-        if (c == '(' || c == '{' || c == '[') d++;
-        else if ((c == ')' || c == '}' || c == ']') && d > 0) d--;
-    }
-    return -1;
-}
 
 
 /* ---- diagnostics ------------------------------------------------------------ */
@@ -582,13 +547,13 @@ static int foreach_items(tikz *T, const char *s, strlist *out, int line)
     size_t n = strlen(s), i = 0;
     strlist raw = { 0 };
     while (i <= n) {
-        long c = find_top(s + i, n - i, ',');
+        long c = tk_find_top(s + i, n - i, ',');
         size_t len = c < 0 ? n - i : (size_t)c;
         const char *it = s + i;
         size_t itn = len;
-        trim(&it, &itn);
+        tk_trim(&it, &itn);
         if (itn) {
-            unbrace(&it, &itn);
+            tk_unbrace(&it, &itn);
             sl_push(&raw, tp_strndup(it, itn));
         }
         i += len + 1;
@@ -779,7 +744,7 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
             size_t len = slash ? (size_t)(slash - it) : strlen(it);
             const char *p = it;
             size_t pn = len;
-            unbrace(&p, &pn);
+            tk_unbrace(&p, &pn);
             char *val = tp_strndup(p, pn);
             tex_define_text(T->tex, tex_name(T->tex, vn[v]), val, 0);
             free(val);

@@ -39,7 +39,6 @@ static void trimv(const char **s, size_t *n)
     while (*n && isspace((unsigned char)(*s)[*n - 1])) (*n)--;
 }
 
-static int is(const char *s, size_t n, const char *w) { return strlen(w) == n && memcmp(s, w, n) == 0; }
 
 static int tick_list(tikz *T, const char *v, size_t vn, double *out)
 {
@@ -101,7 +100,7 @@ static void parse_axis_opts(tikz *T, const char *s, size_t n, axis_opts *a, int 
         if (!v) {
             int found = 0;
             for (int j = 0; im_styles[j].name; j++) {
-                if (!is(k, kn, im_styles[j].name)) continue;
+                if (!tk_is(k, kn, im_styles[j].name)) continue;
                 a->xmin = im_styles[j].xmin; a->xmax = im_styles[j].xmax;
                 a->ymin = im_styles[j].ymin; a->ymax = im_styles[j].ymax;
                 a->has_xmin = a->has_xmax = a->has_ymin = a->has_ymax = 1;
@@ -111,28 +110,28 @@ static void parse_axis_opts(tikz *T, const char *s, size_t n, axis_opts *a, int 
                 snprintf(a->ylabel, sizeof a->ylabel, "%s", im_styles[j].yl);
                 found = 1;
             }
-            if (!found && is(k, kn, "scale only axis")) a->scale_only = 1;
+            if (!found && tk_is(k, kn, "scale only axis")) a->scale_only = 1;
             if (!found && depth < 8) {
                 const char *stl = tk_find_style(T, k, kn);
                 if (stl) parse_axis_opts(T, stl, strlen(stl), a, depth + 1);
             }
             continue;
         }
-        if (is(k, kn, "xmin") && tk_eval(T, v, vn, &x, NULL) == 0) { a->xmin = x; a->has_xmin = 1; }
-        else if (is(k, kn, "xmax") && tk_eval(T, v, vn, &x, NULL) == 0) { a->xmax = x; a->has_xmax = 1; }
-        else if (is(k, kn, "ymin") && tk_eval(T, v, vn, &x, NULL) == 0) { a->ymin = x; a->has_ymin = 1; }
-        else if (is(k, kn, "ymax") && tk_eval(T, v, vn, &x, NULL) == 0) { a->ymax = x; a->has_ymax = 1; }
-        else if (is(k, kn, "width") && tk_eval(T, v, vn, &x, NULL) == 0) a->w = x;
-        else if (is(k, kn, "height") && tk_eval(T, v, vn, &x, NULL) == 0) a->h = x;
-        else if (is(k, kn, "axis lines") || is(k, kn, "axis lines*")) a->middle = is(v, vn, "middle") || is(v, vn, "center");
-        else if (is(k, kn, "grid")) a->grid = !is(v, vn, "none");
-        else if (is(k, kn, "clip")) a->clip = is(v, vn, "true");
-        else if (is(k, kn, "scale only axis")) a->scale_only = is(v, vn, "true");
-        else if (is(k, kn, "xtick")) a->nxt = tick_list(T, v, vn, a->xticks);
-        else if (is(k, kn, "ytick")) a->nyt = tick_list(T, v, vn, a->yticks);
-        else if (is(k, kn, "xlabel")) snprintf(a->xlabel, sizeof a->xlabel, "%.*s", (int)vn, v);
-        else if (is(k, kn, "ylabel")) snprintf(a->ylabel, sizeof a->ylabel, "%.*s", (int)vn, v);
-        else if (is(k, kn, "xlabel style") || is(k, kn, "ylabel style")) {
+        if (tk_is(k, kn, "xmin") && tk_eval(T, v, vn, &x, NULL) == 0) { a->xmin = x; a->has_xmin = 1; }
+        else if (tk_is(k, kn, "xmax") && tk_eval(T, v, vn, &x, NULL) == 0) { a->xmax = x; a->has_xmax = 1; }
+        else if (tk_is(k, kn, "ymin") && tk_eval(T, v, vn, &x, NULL) == 0) { a->ymin = x; a->has_ymin = 1; }
+        else if (tk_is(k, kn, "ymax") && tk_eval(T, v, vn, &x, NULL) == 0) { a->ymax = x; a->has_ymax = 1; }
+        else if (tk_is(k, kn, "width") && tk_eval(T, v, vn, &x, NULL) == 0) a->w = x;
+        else if (tk_is(k, kn, "height") && tk_eval(T, v, vn, &x, NULL) == 0) a->h = x;
+        else if (tk_is(k, kn, "axis lines") || tk_is(k, kn, "axis lines*")) a->middle = tk_is(v, vn, "middle") || tk_is(v, vn, "center");
+        else if (tk_is(k, kn, "grid")) a->grid = !tk_is(v, vn, "none");
+        else if (tk_is(k, kn, "clip")) a->clip = tk_is(v, vn, "true");
+        else if (tk_is(k, kn, "scale only axis")) a->scale_only = tk_is(v, vn, "true");
+        else if (tk_is(k, kn, "xtick")) a->nxt = tick_list(T, v, vn, a->xticks);
+        else if (tk_is(k, kn, "ytick")) a->nyt = tick_list(T, v, vn, a->yticks);
+        else if (tk_is(k, kn, "xlabel")) snprintf(a->xlabel, sizeof a->xlabel, "%.*s", (int)vn, v);
+        else if (tk_is(k, kn, "ylabel")) snprintf(a->ylabel, sizeof a->ylabel, "%.*s", (int)vn, v);
+        else if (tk_is(k, kn, "xlabel style") || tk_is(k, kn, "ylabel style")) {
             double *dx = k[0] == 'x' ? &a->xl_dx : &a->yl_dx, *dy = k[0] == 'x' ? &a->xl_dy : &a->yl_dy;
             const char *xs = tk_memmem(v, vn, "xshift="), *ys = tk_memmem(v, vn, "yshift=");
             if (xs) { const char *e = xs + 7; size_t l = 0; while (e + l < v + vn && e[l] != ',' && e[l] != '}') l++; tk_eval(T, e, l, dx, NULL); }

@@ -10,37 +10,10 @@
 
 #define MAX_STYLE_DEPTH 32
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
-    return q;
-}
 
 static char *xstrndup(const char *s, size_t n) { return tp_strndup(s, n); }
 
-static void trim(const char **s, size_t *n)
-{
-    while (*n && isspace((unsigned char)**s)) { (*s)++; (*n)--; }
-    while (*n && isspace((unsigned char)(*s)[*n - 1])) (*n)--;
-}
 
-static void unbrace(const char **s, size_t *n)
-{
-    trim(s, n);
-    while (*n >= 2 && (*s)[0] == '{' && (*s)[*n - 1] == '}') {
-        int depth = 0;
-        size_t i;
-        for (i = 0; i < *n; i++) {
-            if ((*s)[i] == '{') depth++;
-            else if ((*s)[i] == '}' && --depth == 0) break;
-        }
-        if (i != *n - 1) return;
-        (*s)++;
-        *n -= 2;
-        trim(s, n);
-    }
-}
 
 const char *tk_memmem(const char *s, size_t n, const char *w)
 {
@@ -51,10 +24,6 @@ const char *tk_memmem(const char *s, size_t n, const char *w)
     return NULL;
 }
 
-static int is(const char *s, size_t n, const char *w)
-{
-    return strlen(w) == n && memcmp(s, w, n) == 0;
-}
 
 static void setstr(char *dst, size_t cap, const char *s, size_t n)
 {
@@ -91,7 +60,7 @@ void tk_gs_push(tikz *T)
 {
     if (T->ngs == T->capgs) {
         T->capgs = T->capgs ? T->capgs * 2 : 16;
-        T->gs = xrealloc(T->gs, T->capgs * sizeof *T->gs);
+        T->gs = tk_xrealloc(T->gs, T->capgs * sizeof *T->gs);
     }
     if (T->ngs == 0) tk_gs_init(&T->gs[0]);
     else {
@@ -128,8 +97,8 @@ const char *tk_find_style(tikz *T, const char *name, size_t n)
 
 void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size_t vn, int append)
 {
-    trim(&name, &nn);
-    unbrace(&val, &vn);
+    tk_trim(&name, &nn);
+    tk_unbrace(&val, &vn);
     const char *old = NULL;
     for (size_t i = T->nstyles; i-- > 0;) {
         tk_style *s = &T->styles[i];
@@ -137,7 +106,7 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
         if (i < T->style_floor) { old = s->val; break; }   /* shadow, do not modify */
         if (append) {
             size_t ol = strlen(s->val);
-            s->val = xrealloc(s->val, ol + vn + 2);
+            s->val = tk_xrealloc(s->val, ol + vn + 2);
             s->val[ol] = ',';
             memcpy(s->val + ol + 1, val, vn);
             s->val[ol + 1 + vn] = 0;
@@ -149,12 +118,12 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
     }
     if (T->nstyles == T->capstyles) {
         T->capstyles = T->capstyles ? T->capstyles * 2 : 32;
-        T->styles = xrealloc(T->styles, T->capstyles * sizeof *T->styles);
+        T->styles = tk_xrealloc(T->styles, T->capstyles * sizeof *T->styles);
     }
     T->styles[T->nstyles].name = xstrndup(name, nn);
     if (append && old) {
         size_t ol = strlen(old);
-        char *v = xrealloc(NULL, ol + vn + 2);
+        char *v = tk_xrealloc(NULL, ol + vn + 2);
         memcpy(v, old, ol);
         v[ol] = ',';
         memcpy(v + ol + 1, val, vn);
@@ -177,13 +146,13 @@ static const char *const colors[] = {
 
 int tk_is_color(const char *s, size_t n)
 {
-    trim(&s, &n);
+    tk_trim(&s, &n);
     if (n == 0) return 0;
     /* xcolor expressions: name!pct!name ... */
     size_t m = 0;
     while (m < n && s[m] != '!') m++;
     for (int i = 0; colors[i]; i++)
-        if (is(s, m, colors[i])) return 1;
+        if (tk_is(s, m, colors[i])) return 1;
     return 0;
 }
 
@@ -193,7 +162,7 @@ int tk_eval(tikz *T, const char *s, size_t n, double *v, int *has_unit)
 {
     char err[160];
     int hu = 0;
-    unbrace(&s, &n);
+    tk_unbrace(&s, &n);
     if (n == 0) return -1;
     if (pgfmath_eval(s, n, v, &hu, err, sizeof err) != 0) {
         (void)T;
@@ -268,7 +237,7 @@ static void rotate_by(gstate *g, double a)
 /* Evaluates "(coord)" or "{(coord)}" as a user-space vector (no CTM). */
 static int opt_vector(tikz *T, const char *v, size_t vn, vec2 *out)
 {
-    unbrace(&v, &vn);
+    tk_unbrace(&v, &vn);
     if (vn >= 2 && v[0] == '(' && v[vn - 1] == ')') {
         gstate *g = GS(T);
         mat save = g->ctm;
@@ -285,7 +254,7 @@ static void set_axis_vector(tikz *T, vec2 *dst, const char *v, size_t vn, vec2 u
     vec2 p;
     const char *w = v;
     size_t wn = vn;
-    unbrace(&w, &wn);
+    tk_unbrace(&w, &wn);
     if (wn && w[0] == '(') {
         if (opt_vector(T, w, wn, &p) == 0) *dst = p;
         return;
@@ -300,7 +269,7 @@ static int apply_direction(tikz *T, const char *k, size_t kn, const char *v, siz
                            int has_v, tk_nodeopts *no)
 {
     for (int i = 0; dirs[i].k; i++) {
-        if (!is(k, kn, dirs[i].k)) continue;
+        if (!tk_is(k, kn, dirs[i].k)) continue;
         if (no) {
             setstr(no->anchor, sizeof no->anchor, dirs[i].anchor, strlen(dirs[i].anchor));
             no->has_anchor = 1;
@@ -337,14 +306,14 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
             size_t nn = (size_t)(slash - k);
             const char *h = slash + 1;
             size_t hn = kn - nn - 1;
-            if (is(h, hn, ".style") || is(h, hn, ".append style")) {
-                int append = is(h, hn, ".append style");
-                if (is(k, nn, "every node")) {
+            if (tk_is(h, hn, ".style") || tk_is(h, hn, ".append style")) {
+                int append = tk_is(h, hn, ".append style");
+                if (tk_is(k, nn, "every node")) {
                     const char *w = v; size_t wn = vn;
-                    unbrace(&w, &wn);
+                    tk_unbrace(&w, &wn);
                     if (append && g->every_node) {
                         size_t ol = strlen(g->every_node);
-                        g->every_node = xrealloc(g->every_node, ol + wn + 2);
+                        g->every_node = tk_xrealloc(g->every_node, ol + wn + 2);
                         g->every_node[ol] = ',';
                         memcpy(g->every_node + ol + 1, w, wn);
                         g->every_node[ol + 1 + wn] = 0;
@@ -352,9 +321,9 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                         free(g->every_node);
                         g->every_node = xstrndup(w, wn);
                     }
-                } else if (is(k, nn, "every label")) {
+                } else if (tk_is(k, nn, "every label")) {
                     const char *w = v; size_t wn = vn;
-                    unbrace(&w, &wn);
+                    tk_unbrace(&w, &wn);
                     free(g->every_label);
                     g->every_label = xstrndup(w, wn);
                 } else {
@@ -382,33 +351,33 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
     }
     if (!has_v) {
         for (int i = 0; widths[i].k; i++)
-            if (is(k, kn, widths[i].k)) { g->lw = widths[i].lw; if (no) no->lw = g->lw; return; }
+            if (tk_is(k, kn, widths[i].k)) { g->lw = widths[i].lw; if (no) no->lw = g->lw; return; }
         for (int i = 0; dashes[i].k; i++)
-            if (is(k, kn, dashes[i].k)) { strcpy(g->dash, dashes[i].dash); return; }
+            if (tk_is(k, kn, dashes[i].k)) { strcpy(g->dash, dashes[i].dash); return; }
         if (apply_direction(T, k, kn, v, vn, 0, no)) return;
-        if (is(k, kn, "draw")) { g->draw = 1; g->drawc[0] = 0; if (no) { no->draw = 1; no->drawc[0] = 0; } return; }
-        if (is(k, kn, "fill")) { g->fill = 1; g->fillc[0] = 0; if (no) { no->fill = 1; no->fillc[0] = 0; } return; }
-        if (is(k, kn, "circle")) { if (no) no->shape = 2; return; }
-        if (is(k, kn, "rectangle")) { if (no) no->shape = 1; return; }
-        if (is(k, kn, "midway")) { if (no) { no->pos = 0.5; no->has_pos = 1; } return; }
-        if (is(k, kn, "near start")) { if (no) { no->pos = 0.25; no->has_pos = 1; } return; }
-        if (is(k, kn, "near end")) { if (no) { no->pos = 0.75; no->has_pos = 1; } return; }
-        if (is(k, kn, "very near start")) { if (no) { no->pos = 0.125; no->has_pos = 1; } return; }
-        if (is(k, kn, "very near end")) { if (no) { no->pos = 0.875; no->has_pos = 1; } return; }
-        if (is(k, kn, "at start")) { if (no) { no->pos = 0; no->has_pos = 1; } return; }
-        if (is(k, kn, "at end")) { if (no) { no->pos = 1; no->has_pos = 1; } return; }
-        if (is(k, kn, "sloped")) { if (no) no->sloped = 1; return; }
-        if (is(k, kn, "overlay")) { g->overlay = 1; return; }
-        if (is(k, kn, "rounded corners")) { g->rounded = 4; return; }
-        if (is(k, kn, "sharp corners")) { g->rounded = 0; return; }
-        if (is(k, kn, "help lines")) { strcpy(g->color, "gray"); g->lw = 0.2; return; }
-        if (is(k, kn, "bend left")) { g->bend = 30; return; }
-        if (is(k, kn, "bend right")) { g->bend = -30; return; }
-        if (is(k, kn, "scale only axis")) { g->scale_only_axis = 1; return; }
-        if (is(k, kn, "transform shape") || is(k, kn, "smooth") || is(k, kn, "thin") ||
-            is(k, kn, "behind path") || is(k, kn, "on background layer") ||
-            is(k, kn, "use as bounding box") || is(k, kn, "nodes near coords") ||
-            is(k, kn, "mark options") || is(k, kn, "only marks"))
+        if (tk_is(k, kn, "draw")) { g->draw = 1; g->drawc[0] = 0; if (no) { no->draw = 1; no->drawc[0] = 0; } return; }
+        if (tk_is(k, kn, "fill")) { g->fill = 1; g->fillc[0] = 0; if (no) { no->fill = 1; no->fillc[0] = 0; } return; }
+        if (tk_is(k, kn, "circle")) { if (no) no->shape = 2; return; }
+        if (tk_is(k, kn, "rectangle")) { if (no) no->shape = 1; return; }
+        if (tk_is(k, kn, "midway")) { if (no) { no->pos = 0.5; no->has_pos = 1; } return; }
+        if (tk_is(k, kn, "near start")) { if (no) { no->pos = 0.25; no->has_pos = 1; } return; }
+        if (tk_is(k, kn, "near end")) { if (no) { no->pos = 0.75; no->has_pos = 1; } return; }
+        if (tk_is(k, kn, "very near start")) { if (no) { no->pos = 0.125; no->has_pos = 1; } return; }
+        if (tk_is(k, kn, "very near end")) { if (no) { no->pos = 0.875; no->has_pos = 1; } return; }
+        if (tk_is(k, kn, "at start")) { if (no) { no->pos = 0; no->has_pos = 1; } return; }
+        if (tk_is(k, kn, "at end")) { if (no) { no->pos = 1; no->has_pos = 1; } return; }
+        if (tk_is(k, kn, "sloped")) { if (no) no->sloped = 1; return; }
+        if (tk_is(k, kn, "overlay")) { g->overlay = 1; return; }
+        if (tk_is(k, kn, "rounded corners")) { g->rounded = 4; return; }
+        if (tk_is(k, kn, "sharp corners")) { g->rounded = 0; return; }
+        if (tk_is(k, kn, "help lines")) { strcpy(g->color, "gray"); g->lw = 0.2; return; }
+        if (tk_is(k, kn, "bend left")) { g->bend = 30; return; }
+        if (tk_is(k, kn, "bend right")) { g->bend = -30; return; }
+        if (tk_is(k, kn, "scale only axis")) { g->scale_only_axis = 1; return; }
+        if (tk_is(k, kn, "transform shape") || tk_is(k, kn, "smooth") || tk_is(k, kn, "thin") ||
+            tk_is(k, kn, "behind path") || tk_is(k, kn, "on background layer") ||
+            tk_is(k, kn, "use as bounding box") || tk_is(k, kn, "nodes near coords") ||
+            tk_is(k, kn, "mark options") || tk_is(k, kn, "only marks"))
             return;
         if (tk_is_color(k, kn)) {
             setstr(g->color, sizeof g->color, k, kn);
@@ -417,57 +386,57 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         }
         char arr[24];
         if (arrow_spec(k, kn, arr, sizeof arr)) { strcpy(g->arrows, arr); return; }
-        if (is(k, kn, "-")) { g->arrows[0] = 0; return; }
+        if (tk_is(k, kn, "-")) { g->arrows[0] = 0; return; }
         /* unknown key without value: ignored (does not change geometry) */
         return;
     }
     /* keys with values */
     if (apply_direction(T, k, kn, v, vn, 1, no)) return;
-    if (is(k, kn, "draw")) {
-        const char *w = v; size_t wn = vn; unbrace(&w, &wn);
-        if (is(w, wn, "none")) { g->draw = 0; if (no) no->draw = 0; }
+    if (tk_is(k, kn, "draw")) {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        if (tk_is(w, wn, "none")) { g->draw = 0; if (no) no->draw = 0; }
         else {
             g->draw = 1; setstr(g->drawc, sizeof g->drawc, w, wn);
             if (no) { no->draw = 1; setstr(no->drawc, sizeof no->drawc, w, wn); }
         }
         return;
     }
-    if (is(k, kn, "fill")) {
-        const char *w = v; size_t wn = vn; unbrace(&w, &wn);
-        if (is(w, wn, "none")) { g->fill = 0; if (no) no->fill = 0; }
+    if (tk_is(k, kn, "fill")) {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        if (tk_is(w, wn, "none")) { g->fill = 0; if (no) no->fill = 0; }
         else {
             g->fill = 1; setstr(g->fillc, sizeof g->fillc, w, wn);
             if (no) { no->fill = 1; setstr(no->fillc, sizeof no->fillc, w, wn); }
         }
         return;
     }
-    if (is(k, kn, "color")) { setstr(g->color, sizeof g->color, v, vn); if (no) setstr(no->textc, sizeof no->textc, v, vn); return; }
-    if (is(k, kn, "text")) { if (no) setstr(no->textc, sizeof no->textc, v, vn); return; }
-    if (is(k, kn, "line width")) { g->lw = tk_eval_dim(T, v, vn, g->lw); if (no) no->lw = g->lw; return; }
-    if (is(k, kn, "dash pattern")) { strcpy(g->dash, "dashed"); return; }
-    if (is(k, kn, "rounded corners")) { g->rounded = tk_eval_dim(T, v, vn, 4); return; }
-    if (is(k, kn, "arrows")) { char arr[24]; if (arrow_spec(v, vn, arr, sizeof arr)) strcpy(g->arrows, arr); return; }
-    if (is(k, kn, "scale")) {
+    if (tk_is(k, kn, "color")) { setstr(g->color, sizeof g->color, v, vn); if (no) setstr(no->textc, sizeof no->textc, v, vn); return; }
+    if (tk_is(k, kn, "text")) { if (no) setstr(no->textc, sizeof no->textc, v, vn); return; }
+    if (tk_is(k, kn, "line width")) { g->lw = tk_eval_dim(T, v, vn, g->lw); if (no) no->lw = g->lw; return; }
+    if (tk_is(k, kn, "dash pattern")) { strcpy(g->dash, "dashed"); return; }
+    if (tk_is(k, kn, "rounded corners")) { g->rounded = tk_eval_dim(T, v, vn, 4); return; }
+    if (tk_is(k, kn, "arrows")) { char arr[24]; if (arrow_spec(v, vn, arr, sizeof arr)) strcpy(g->arrows, arr); return; }
+    if (tk_is(k, kn, "scale")) {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->s3 *= d; }
         return;
     }
-    if (is(k, kn, "xscale")) {
+    if (tk_is(k, kn, "xscale")) {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, 1, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
         return;
     }
-    if (is(k, kn, "yscale")) {
+    if (tk_is(k, kn, "yscale")) {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
         return;
     }
-    if (is(k, kn, "xshift")) {
+    if (tk_is(k, kn, "xshift")) {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, 1, d, 0 }; g->ctm = mat_mul(g->ctm, s); }
         return;
     }
-    if (is(k, kn, "yshift")) {
+    if (tk_is(k, kn, "yshift")) {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, 1, 0, d }; g->ctm = mat_mul(g->ctm, s); }
         return;
     }
-    if (is(k, kn, "shift")) {
+    if (tk_is(k, kn, "shift")) {
         if (opt_vector(T, v, vn, &p) == 0) {
             mat s = { 1, 0, 0, 1, p.x, p.y };
             g->ctm = mat_mul(g->ctm, s);
@@ -480,15 +449,15 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         else tk_warn(T, T->cmd_line, "cannot evaluate shift '%.*s'", (int)vn, v);
         return;
     }
-    if (is(k, kn, "rotate")) {
+    if (tk_is(k, kn, "rotate")) {
         if (tk_eval(T, v, vn, &d, NULL) == 0) {
             if (no) no->rotate = d;
             else { rotate_by(g, d); g->ok3 = 0; }
         }
         return;
     }
-    if (is(k, kn, "rotate around")) {
-        const char *w = v; size_t wn = vn; unbrace(&w, &wn);
+    if (tk_is(k, kn, "rotate around")) {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         long colon = -1;
         for (size_t i = 0; i < wn; i++) if (w[i] == ':') { colon = (long)i; break; }
         if (colon > 0 && tk_eval(T, w, (size_t)colon, &d, NULL) == 0 &&
@@ -501,11 +470,11 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         }
         return;
     }
-    if (is(k, kn, "cm")) { tk_warn(T, T->cmd_line, "cm= transform not supported"); return; }
-    if (is(k, kn, "x")) { set_axis_vector(T, &g->xv, v, vn, v2(1, 0)); return; }
-    if (is(k, kn, "y")) { set_axis_vector(T, &g->yv, v, vn, v2(0, 1)); return; }
-    if (is(k, kn, "z")) { set_axis_vector(T, &g->zv, v, vn, v2(1, 1)); return; }
-    if (is(k, kn, "font")) {
+    if (tk_is(k, kn, "cm")) { tk_warn(T, T->cmd_line, "cm= transform not supported"); return; }
+    if (tk_is(k, kn, "x")) { set_axis_vector(T, &g->xv, v, vn, v2(1, 0)); return; }
+    if (tk_is(k, kn, "y")) { set_axis_vector(T, &g->yv, v, vn, v2(0, 1)); return; }
+    if (tk_is(k, kn, "z")) { set_axis_vector(T, &g->zv, v, vn, v2(1, 1)); return; }
+    if (tk_is(k, kn, "font")) {
         int bold = 0;
         char buf[64];
         setstr(buf, sizeof buf, v, vn);
@@ -514,40 +483,40 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         else { g->font_size = fs; g->bold = bold; }
         return;
     }
-    if (is(k, kn, "anchor")) {
+    if (tk_is(k, kn, "anchor")) {
         if (no) { setstr(no->anchor, sizeof no->anchor, v, vn); no->has_anchor = 1; no->shift_x = no->shift_y = 0; }
         return;
     }
-    if (is(k, kn, "pos")) { if (no && tk_eval(T, v, vn, &d, NULL) == 0) { no->pos = d; no->has_pos = 1; } return; }
-    if (is(k, kn, "inner sep")) {
+    if (tk_is(k, kn, "pos")) { if (no && tk_eval(T, v, vn, &d, NULL) == 0) { no->pos = d; no->has_pos = 1; } return; }
+    if (tk_is(k, kn, "inner sep")) {
         d = tk_eval_dim(T, v, vn, 3.33);
         if (no) no->inner_sep_x = no->inner_sep_y = d; else g->inner_sep = d;
         return;
     }
-    if (is(k, kn, "inner xsep")) { if (no) no->inner_sep_x = tk_eval_dim(T, v, vn, 3.33); return; }
-    if (is(k, kn, "inner ysep")) { if (no) no->inner_sep_y = tk_eval_dim(T, v, vn, 3.33); return; }
-    if (is(k, kn, "outer sep")) { d = tk_eval_dim(T, v, vn, 0.5); if (no) no->outer_sep = d; else g->outer_sep = d; return; }
-    if (is(k, kn, "minimum size")) { d = tk_eval_dim(T, v, vn, 0); if (no) no->min_w = no->min_h = d; return; }
-    if (is(k, kn, "minimum width")) { if (no) no->min_w = tk_eval_dim(T, v, vn, 0); return; }
-    if (is(k, kn, "minimum height")) { if (no) no->min_h = tk_eval_dim(T, v, vn, 0); return; }
-    if (is(k, kn, "shape")) {
-        if (no) { if (is(v, vn, "circle")) no->shape = 2; else no->shape = 1; }
+    if (tk_is(k, kn, "inner xsep")) { if (no) no->inner_sep_x = tk_eval_dim(T, v, vn, 3.33); return; }
+    if (tk_is(k, kn, "inner ysep")) { if (no) no->inner_sep_y = tk_eval_dim(T, v, vn, 3.33); return; }
+    if (tk_is(k, kn, "outer sep")) { d = tk_eval_dim(T, v, vn, 0.5); if (no) no->outer_sep = d; else g->outer_sep = d; return; }
+    if (tk_is(k, kn, "minimum size")) { d = tk_eval_dim(T, v, vn, 0); if (no) no->min_w = no->min_h = d; return; }
+    if (tk_is(k, kn, "minimum width")) { if (no) no->min_w = tk_eval_dim(T, v, vn, 0); return; }
+    if (tk_is(k, kn, "minimum height")) { if (no) no->min_h = tk_eval_dim(T, v, vn, 0); return; }
+    if (tk_is(k, kn, "shape")) {
+        if (no) { if (tk_is(v, vn, "circle")) no->shape = 2; else no->shape = 1; }
         return;
     }
-    if (is(k, kn, "label") || is(k, kn, "pin")) {
+    if (tk_is(k, kn, "label") || tk_is(k, kn, "pin")) {
         if (no && no->nlabels < 8) {
-            const char *w = v; size_t wn = vn; unbrace(&w, &wn);
+            const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
             no->labels[no->nlabels++] = xstrndup(w, wn);
         }
         return;
     }
-    if (is(k, kn, "label distance")) { g->label_distance = tk_eval_dim(T, v, vn, 0); return; }
-    if (is(k, kn, "name")) {
-        if (no) { free(no->name); const char *w = v; size_t wn = vn; unbrace(&w, &wn); no->name = xstrndup(w, wn); }
+    if (tk_is(k, kn, "label distance")) { g->label_distance = tk_eval_dim(T, v, vn, 0); return; }
+    if (tk_is(k, kn, "name")) {
+        if (no) { free(no->name); const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn); no->name = xstrndup(w, wn); }
         return;
     }
     /* radius keys: a plain number is in xy units, a dimension in pt */
-    if (is(k, kn, "radius") || is(k, kn, "x radius") || is(k, kn, "y radius")) {
+    if (tk_is(k, kn, "radius") || tk_is(k, kn, "x radius") || tk_is(k, kn, "y radius")) {
         if (tk_eval(T, v, vn, &d, &hu) != 0) {
             tk_warn(T, T->cmd_line, "cannot evaluate radius '%.*s'", (int)(vn > 60 ? 60 : vn), v);
             return;
@@ -557,20 +526,20 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         g->has_radius = 1;
         return;
     }
-    if (is(k, kn, "start angle")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->start_angle = d; g->has_start = 1; } return; }
-    if (is(k, kn, "end angle")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->end_angle = d; g->has_end = 1; } return; }
-    if (is(k, kn, "delta angle")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->delta_angle = d; g->has_delta = 1; } return; }
-    if (is(k, kn, "step")) {
+    if (tk_is(k, kn, "start angle")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->start_angle = d; g->has_start = 1; } return; }
+    if (tk_is(k, kn, "end angle")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->end_angle = d; g->has_end = 1; } return; }
+    if (tk_is(k, kn, "delta angle")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->delta_angle = d; g->has_delta = 1; } return; }
+    if (tk_is(k, kn, "step")) {
         if (opt_vector(T, v, vn, &p) == 0) { g->step = p; g->has_step = 2; }
         else if (tk_eval(T, v, vn, &d, &hu) == 0) { g->step = v2(d, d); g->has_step = hu ? 2 : 1; }
         return;
     }
-    if (is(k, kn, "bend left")) { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = d; return; }
-    if (is(k, kn, "bend right")) { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = -d; return; }
-    if (is(k, kn, "in")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->in_a = d; g->has_in = 1; } return; }
-    if (is(k, kn, "out")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->out_a = d; g->has_out = 1; } return; }
-    if (is(k, kn, "domain")) {
-        const char *w = v; size_t wn = vn; unbrace(&w, &wn);
+    if (tk_is(k, kn, "bend left")) { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = d; return; }
+    if (tk_is(k, kn, "bend right")) { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = -d; return; }
+    if (tk_is(k, kn, "in")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->in_a = d; g->has_in = 1; } return; }
+    if (tk_is(k, kn, "out")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->out_a = d; g->has_out = 1; } return; }
+    if (tk_is(k, kn, "domain")) {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         const char *colon = memchr(w, ':', wn);
         double a, b;
         if (colon && tk_eval(T, w, (size_t)(colon - w), &a, NULL) == 0 &&
@@ -579,18 +548,18 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         }
         return;
     }
-    if (is(k, kn, "samples")) {
+    if (tk_is(k, kn, "samples")) {
         if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 2 && d <= 10000) g->samples = (int)d;
         return;
     }
-    if (is(k, kn, "name path") || is(k, kn, "name path global")) {
-        const char *w = v; size_t wn = vn; unbrace(&w, &wn);
+    if (tk_is(k, kn, "name path") || tk_is(k, kn, "name path global")) {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         free(g->name_path);
         g->name_path = xstrndup(w, wn);
         return;
     }
-    if (is(k, kn, "name intersections")) {
-        const char *w = v; size_t wn = vn; unbrace(&w, &wn);
+    if (tk_is(k, kn, "name intersections")) {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         const char *of = tk_memmem(w, wn, "of=");
         if (of) {
             const char *e = of + 3;
@@ -598,15 +567,15 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
             long comma = -1;
             for (size_t i = 0; i < en; i++) if (e[i] == ',') { comma = (long)i; break; }
             if (comma >= 0) en = (size_t)comma;
-            unbrace(&e, &en);
+            tk_unbrace(&e, &en);
             free(g->name_isect);
             g->name_isect = xstrndup(e, en);
         }
         return;
     }
-    if (is(k, kn, "right angle quadrant")) { if (tk_eval(T, v, vn, &d, NULL) == 0) g->ra_quadrant = (int)d; return; }
-    if (is(k, kn, "right angle length")) { g->ra_len = tk_eval_dim(T, v, vn, g->ra_len); return; }
-    if (is(k, kn, "ir role")) {
+    if (tk_is(k, kn, "right angle quadrant")) { if (tk_eval(T, v, vn, &d, NULL) == 0) g->ra_quadrant = (int)d; return; }
+    if (tk_is(k, kn, "right angle length")) { g->ra_len = tk_eval_dim(T, v, vn, g->ra_len); return; }
+    if (tk_is(k, kn, "ir role")) {
         setstr(g->role, sizeof g->role, v, vn);
         if (no) setstr(no->role, sizeof no->role, v, vn);
         return;
@@ -631,7 +600,7 @@ void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
         const char *item = s + st;
         size_t in = i - st;
         i++;
-        trim(&item, &in);
+        tk_trim(&item, &in);
         if (in == 0) continue;
         /* key = value: first top-level '=' */
         long eqp = -1;
@@ -646,7 +615,7 @@ void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
             /* "right angle symbol" has its value in braces without '=' sometimes */
             const char *k = item;
             size_t kn = in;
-            unbrace(&k, &kn);
+            tk_unbrace(&k, &kn);
             if (kn && k[0] == '/') {
                 /* /tikz/... path keys: strip the family */
                 const char *sl = memchr(k + 1, '/', kn - 1);
@@ -656,8 +625,8 @@ void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
         } else {
             const char *k = item, *v = item + eqp + 1;
             size_t kn = (size_t)eqp, vn = in - (size_t)eqp - 1;
-            trim(&k, &kn);
-            trim(&v, &vn);
+            tk_trim(&k, &kn);
+            tk_trim(&v, &vn);
             apply_one(T, k, kn, v, vn, 1, no, depth);
         }
     }

@@ -14,52 +14,10 @@
 #define MAX_GRID_LINES 2000
 #define MAX_PENDING 64
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
-    return q;
-}
 
-static void trim(const char **s, size_t *n)
-{
-    while (*n && isspace((unsigned char)**s)) { (*s)++; (*n)--; }
-    while (*n && isspace((unsigned char)(*s)[*n - 1])) (*n)--;
-}
 
-static void unbrace(const char **s, size_t *n)
-{
-    trim(s, n);
-    while (*n >= 2 && (*s)[0] == '{' && (*s)[*n - 1] == '}') {
-        int depth = 0;
-        size_t i;
-        for (i = 0; i < *n; i++) {
-            if ((*s)[i] == '{') depth++;
-            else if ((*s)[i] == '}' && --depth == 0) break;
-        }
-        if (i != *n - 1) return;
-        (*s)++;
-        *n -= 2;
-        trim(s, n);
-    }
-}
 
-static long find_top(const char *s, size_t n, char ch)
-{
-    int d = 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (c == ch && d == 0) return (long)i;
-        if (c == '(' || c == '{' || c == '[') d++;
-        else if ((c == ')' || c == '}' || c == ']') && d > 0) d--;
-    }
-    return -1;
-}
 
-static int is(const char *s, size_t n, const char *w)
-{
-    return strlen(w) == n && memcmp(s, w, n) == 0;
-}
 
 /* ---- named nodes ------------------------------------------------------------ */
 
@@ -74,7 +32,7 @@ static unsigned long name_hash(const char *s, size_t n)
 static void node_index_rebuild(tikz *T, size_t cap)
 {
     free(T->node_hash);
-    T->node_hash = xrealloc(NULL, cap * sizeof *T->node_hash);
+    T->node_hash = tk_xrealloc(NULL, cap * sizeof *T->node_hash);
     memset(T->node_hash, 0, cap * sizeof *T->node_hash);
     T->node_hcap = cap;
     for (size_t i = 0; i < T->nnodes; i++) {
@@ -108,7 +66,7 @@ void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double
     if (!nd) {
         if (T->nnodes == T->capnodes) {
             T->capnodes = T->capnodes ? T->capnodes * 2 : 32;
-            T->nodes = xrealloc(T->nodes, T->capnodes * sizeof *T->nodes);
+            T->nodes = tk_xrealloc(T->nodes, T->capnodes * sizeof *T->nodes);
         }
         nd = &T->nodes[T->nnodes++];
         nd->name = tp_strndup(name, n);
@@ -158,9 +116,9 @@ static const struct { const char *name; double x, y; double ang; } anchors[] = {
 static int anchor_offset(const char *a, size_t an, int shape, double hw, double hh, double by, vec2 *off)
 {
     for (int i = 0; anchors[i].name; i++) {
-        if (!is(a, an, anchors[i].name)) continue;
+        if (!tk_is(a, an, anchors[i].name)) continue;
         if (anchors[i].ang < 0) {
-            *off = v2(0, (is(a, an, "base") || is(a, an, "mid")) ? by : 0);
+            *off = v2(0, (tk_is(a, an, "base") || tk_is(a, an, "mid")) ? by : 0);
             return 0;
         }
         if (shape == 2) {
@@ -197,7 +155,7 @@ static int named_point(tikz *T, const char *s, size_t n, vec2 *canvas)
         if (!nd) continue;
         const char *a = s + i + 1;
         size_t an = n - i - 1;
-        trim(&a, &an);
+        tk_trim(&a, &an);
         vec2 off;
         if (nd->shape == 0) { *canvas = nd->c; return 0; }
         if (anchor_offset(a, an, nd->shape, nd->hw, nd->hh, nd->by, &off) == 0) {
@@ -234,14 +192,14 @@ static int calc_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
         double factor = 1;
         if (i < n && s[i] != '(') {
             /* factor up to a top-level '*' */
-            long star = find_top(s + i, n - i, '*');
+            long star = tk_find_top(s + i, n - i, '*');
             if (star < 0) return -1;
             if (eval_num(T, s + i, (size_t)star, &factor, NULL, line)) return -1;
             i += (size_t)star + 1;
             while (i < n && isspace((unsigned char)s[i])) i++;
         }
         if (i >= n || s[i] != '(') return -1;
-        long close = find_top(s + i + 1, n - i - 1, ')');
+        long close = tk_find_top(s + i + 1, n - i - 1, ')');
         if (close < 0) return -1;
         vec2 p;
         if (coord_user(T, s + i + 1, (size_t)close, &p, line)) return -1;
@@ -251,7 +209,7 @@ static int calc_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
             while (i < n && isspace((unsigned char)s[i])) i++;
             if (i >= n || s[i] != '!') break;
             i++;
-            long bang = find_top(s + i, n - i, '!');
+            long bang = tk_find_top(s + i, n - i, '!');
             if (bang < 0) return -1;
             const char *spec = s + i;
             size_t sn = (size_t)bang;
@@ -259,14 +217,14 @@ static int calc_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
             while (i < n && isspace((unsigned char)s[i])) i++;
             double rot = 0;
             if (i < n && s[i] != '(') {
-                long colon = find_top(s + i, n - i, ':');
+                long colon = tk_find_top(s + i, n - i, ':');
                 if (colon < 0) return -1;
                 if (eval_num(T, s + i, (size_t)colon, &rot, NULL, line)) return -1;
                 i += (size_t)colon + 1;
                 while (i < n && isspace((unsigned char)s[i])) i++;
             }
             if (i >= n || s[i] != '(') return -1;
-            close = find_top(s + i + 1, n - i - 1, ')');
+            close = tk_find_top(s + i + 1, n - i - 1, ')');
             if (close < 0) return -1;
             vec2 q;
             if (coord_user(T, s + i + 1, (size_t)close, &q, line)) return -1;
@@ -279,7 +237,7 @@ static int calc_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
             }
             const char *sp = spec;
             size_t spn = sn;
-            trim(&sp, &spn);
+            tk_trim(&sp, &spn);
             if (spn && sp[0] == '(') {
                 /* projection of a point onto line p-q */
                 vec2 c3;
@@ -316,11 +274,11 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
 {
     gstate *g = GS(T);
     T->last3_kind = 0;
-    trim(&s, &n);
+    tk_trim(&s, &n);
     if (n && s[0] == '[') {
         /* ([options]coordinate): the options' transformations apply to this
          * point only, e.g. ([xshift=1cm]A) is 1cm right of A */
-        long e = find_top(s + 1, n - 1, ']');
+        long e = tk_find_top(s + 1, n - 1, ']');
         if (e < 0) return -1;
         const char *o = s + 1;
         size_t on = (size_t)e;
@@ -344,9 +302,9 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
         size_t bn = n - (size_t)(body - s);
         const char *kind = s;
         size_t kn = (size_t)(cs - s);
-        trim(&kind, &kn);
-        if (is(kind, kn, "axis") && T->axis.active) {
-            long comma = find_top(body, bn, ',');
+        tk_trim(&kind, &kn);
+        if (tk_is(kind, kn, "axis") && T->axis.active) {
+            long comma = tk_find_top(body, bn, ',');
             double x, y;
             if (comma < 0 || eval_num(T, body, (size_t)comma, &x, NULL, line) ||
                 eval_num(T, body + comma + 1, bn - (size_t)comma - 1, &y, NULL, line))
@@ -354,16 +312,16 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
             *out = xyz_point(g, x, y, 0);
             return 0;
         }
-        if (is(kind, kn, "canvas") || is(kind, kn, "xyz")) {
+        if (tk_is(kind, kn, "canvas") || tk_is(kind, kn, "xyz")) {
             /* x=..,y=.. */
             double x = 0, y = 0, z = 0;
             size_t i = 0;
             while (i < bn) {
-                long comma = find_top(body + i, bn - i, ',');
+                long comma = tk_find_top(body + i, bn - i, ',');
                 size_t len = comma < 0 ? bn - i : (size_t)comma;
                 const char *it = body + i;
                 size_t itn = len;
-                trim(&it, &itn);
+                tk_trim(&it, &itn);
                 if (itn > 2 && it[1] == '=') {
                     double v;
                     if (eval_num(T, it + 2, itn - 2, &v, NULL, line)) return -1;
@@ -371,7 +329,7 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
                 }
                 i += len + 1;
             }
-            *out = is(kind, kn, "canvas") ? v2(x, y) : xyz_point(g, x, y, z);
+            *out = tk_is(kind, kn, "canvas") ? v2(x, y) : xyz_point(g, x, y, z);
             return 0;
         }
         return -1;
@@ -399,7 +357,7 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
         *out = vadd(p[0], vscale(d1, t));
         return 0;
     }
-    long colon = find_top(s, n, ':');
+    long colon = tk_find_top(s, n, ':');
     if (colon >= 0) {
         double a, r, r2;
         int hu = 0, hu2 = 0;
@@ -421,9 +379,9 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
         *out = vadd(px, py);
         return 0;
     }
-    long c1 = find_top(s, n, ',');
+    long c1 = tk_find_top(s, n, ',');
     if (c1 >= 0) {
-        long c2 = find_top(s + c1 + 1, n - (size_t)c1 - 1, ',');
+        long c2 = tk_find_top(s + c1 + 1, n - (size_t)c1 - 1, ',');
         double x, y, z = 0;
         int hx = 0, hy = 0, hz = 0;
         if (c2 >= 0) {
@@ -649,12 +607,12 @@ static void add_piece(struct tp_state *st, ir_kind kind, int closed, const vec2 
     }
     if (st->npieces == st->cappieces) {
         st->cappieces = st->cappieces ? st->cappieces * 2 : 16;
-        st->pieces = xrealloc(st->pieces, st->cappieces * sizeof *st->pieces);
+        st->pieces = tk_xrealloc(st->pieces, st->cappieces * sizeof *st->pieces);
     }
     piece *pc = &st->pieces[st->npieces++];
     pc->kind = kind;
     pc->closed = closed;
-    pc->p = xrealloc(NULL, n * sizeof *p);
+    pc->p = tk_xrealloc(NULL, n * sizeof *p);
     memcpy(pc->p, p, n * sizeof *p);
     pc->n = n;
     pc->t1 = t1;
@@ -672,7 +630,7 @@ static void flush_sub(struct tp_state *st, int closed)
         add_piece(st, IR_POLY, closed, st->sub, st->nsub, 0, 0, NULL);
         if (st->sub3ok && st->T->any3d && st->npieces <= MAX_PIECES) {
             piece *pc = &st->pieces[st->npieces - 1];
-            pc->p3 = xrealloc(NULL, st->nsub * sizeof *pc->p3);
+            pc->p3 = tk_xrealloc(NULL, st->nsub * sizeof *pc->p3);
             memcpy(pc->p3, st->sub3, st->nsub * sizeof *pc->p3);
         }
     }
@@ -685,8 +643,8 @@ static void sub_add3(struct tp_state *st, vec2 p, const vec3 *p3)
     if (st->nsub == 0) { st->sub_line = st->line; st->sub3ok = 1; }
     if (st->nsub == st->capsub) {
         st->capsub = st->capsub ? st->capsub * 2 : 16;
-        st->sub = xrealloc(st->sub, st->capsub * sizeof *st->sub);
-        st->sub3 = xrealloc(st->sub3, st->capsub * sizeof *st->sub3);
+        st->sub = tk_xrealloc(st->sub, st->capsub * sizeof *st->sub);
+        st->sub3 = tk_xrealloc(st->sub3, st->capsub * sizeof *st->sub3);
     }
     if (p3) st->sub3[st->nsub] = *p3;
     else st->sub3ok = 0;
@@ -930,8 +888,8 @@ void tp_arc_args(struct tp_state *st, const struct tp_str *opts, const struct tp
         /* a1:a2:r [and r2] */
         const char *s = paren->s;
         size_t n = strlen(s);
-        long c1 = find_top(s, n, ':');
-        long c2 = c1 >= 0 ? find_top(s + c1 + 1, n - (size_t)c1 - 1, ':') : -1;
+        long c1 = tk_find_top(s, n, ':');
+        long c2 = c1 >= 0 ? tk_find_top(s + c1 + 1, n - (size_t)c1 - 1, ':') : -1;
         if (c1 < 0 || c2 < 0) { tk_unparsed(T, off_line(st, paren->off), s, "cannot parse arc"); return; }
         c2 += c1 + 1;
         double rx, ry;
@@ -1181,11 +1139,11 @@ void tp_plot_coordinates(struct tp_state *st, const struct tp_str *opts, const s
     while (i < n) {
         while (i < n && s[i] != '(') i++;
         if (i >= n) break;
-        long close = find_top(s + i + 1, n - i - 1, ')');
+        long close = tk_find_top(s + i + 1, n - i - 1, ')');
         if (close < 0) break;
         vec2 p;
         if (tk_coord(T, s + i + 1, (size_t)close, &p, st->line) == 0) {
-            if (np == cap) { cap = cap ? cap * 2 : 16; pts = xrealloc(pts, cap * sizeof *pts); }
+            if (np == cap) { cap = cap ? cap * 2 : 16; pts = tk_xrealloc(pts, cap * sizeof *pts); }
             pts[np++] = p;
         }
         i += (size_t)close + 2;
@@ -1221,7 +1179,7 @@ void tp_plot_expr(struct tp_state *st, const struct tp_str *opts, const struct t
     gstate *g = GS(T);
     if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
     int ns = g->samples;
-    vec2 *pts = xrealloc(NULL, (size_t)ns * sizeof *pts);
+    vec2 *pts = tk_xrealloc(NULL, (size_t)ns * sizeof *pts);
     size_t np = 0;
     for (int k = 0; k < ns; k++) {
         double x = g->dom0 + (g->dom1 - g->dom0) * k / (ns - 1);
@@ -1274,7 +1232,7 @@ void tp_node_opts(struct tp_state *st, const struct tp_str *opts)
 {
     pending_node *pn = &st->curnode;
     size_t ol = pn->opts ? strlen(pn->opts) : 0, nl = strlen(opts->s);
-    pn->opts = xrealloc(pn->opts, ol + nl + 2);
+    pn->opts = tk_xrealloc(pn->opts, ol + nl + 2);
     if (ol) pn->opts[ol++] = ',';
     memcpy(pn->opts + ol, opts->s, nl + 1);
     pn->line = off_line(st, opts->off);
@@ -1286,7 +1244,7 @@ void tp_node_name(struct tp_state *st, const struct tp_str *name)
     free(pn->name);
     const char *s = name->s;
     size_t n = strlen(s);
-    trim(&s, &n);
+    tk_trim(&s, &n);
     pn->name = tp_strndup(s, n);
 }
 
@@ -1380,23 +1338,23 @@ static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw,
 {
     const char *s = spec;
     size_t n = strlen(s);
-    trim(&s, &n);
+    tk_trim(&s, &n);
     const char *lopts = NULL;
     size_t lon = 0;
     if (n && s[0] == '[') {
-        long e = find_top(s + 1, n - 1, ']');
+        long e = tk_find_top(s + 1, n - 1, ']');
         if (e < 0) return;
         lopts = s + 1;
         lon = (size_t)e;
         s += e + 2;
         n -= (size_t)e + 2;
     }
-    long colon = find_top(s, n, ':');
+    long colon = tk_find_top(s, n, ':');
     const char *pos = "above", *text = s;
     size_t posn = 5, tn = n;
     if (colon >= 0) { pos = s; posn = (size_t)colon; text = s + colon + 1; tn = n - (size_t)colon - 1; }
-    trim(&pos, &posn);
-    unbrace(&text, &tn);
+    tk_trim(&pos, &posn);
+    tk_unbrace(&text, &tn);
     static const struct { const char *k; double ang; int corner; } dirs[] = {
         { "above", 90, 0 }, { "below", 270, 0 }, { "left", 180, 0 }, { "right", 0, 0 },
         { "above left", 135, 1 }, { "above right", 45, 1 }, { "below left", 225, 1 },
@@ -1407,7 +1365,7 @@ static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw,
     double ang = 90;
     int corner = 0, found = 0;
     for (int i = 0; dirs[i].k; i++)
-        if (is(pos, posn, dirs[i].k)) { ang = dirs[i].ang; corner = dirs[i].corner; found = 1; break; }
+        if (tk_is(pos, posn, dirs[i].k)) { ang = dirs[i].ang; corner = dirs[i].corner; found = 1; break; }
     if (!found) {
         /* an angle, any sign: -45 is 315 */
         if (tk_eval(T, pos, posn, &ang, NULL) != 0) ang = 90;
@@ -1731,7 +1689,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
         /* remember the polyline for name intersections */
         if (T->npaths == T->cappaths) {
             T->cappaths = T->cappaths ? T->cappaths * 2 : 8;
-            T->paths = xrealloc(T->paths, T->cappaths * sizeof *T->paths);
+            T->paths = tk_xrealloc(T->paths, T->cappaths * sizeof *T->paths);
         }
         tk_namedpath *np = &T->paths[T->npaths++];
         np->name = tp_strndup(g->name_path, strlen(g->name_path));
@@ -1739,7 +1697,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
         np->pts = NULL;
         for (size_t i = 0; i < st.npieces; i++) {
             if (st.pieces[i].kind != IR_POLY) continue;
-            np->pts = xrealloc(np->pts, (np->n + st.pieces[i].n) * sizeof *np->pts);
+            np->pts = tk_xrealloc(np->pts, (np->n + st.pieces[i].n) * sizeof *np->pts);
             memcpy(np->pts + np->n, st.pieces[i].p, st.pieces[i].n * sizeof *np->pts);
             np->n += st.pieces[i].n;
             break;
@@ -1750,7 +1708,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
         if (T->d && cmd == CMD_CLIP) {
             ir_elem *e = ir_add(T->d, IR_CLIP);
             e->sub = pc->kind == IR_RECT ? IR_RECT : pc->kind == IR_ELLIPSE ? IR_ELLIPSE : IR_POLY;
-            ir_pt *p = xrealloc(NULL, pc->n * sizeof *p);
+            ir_pt *p = tk_xrealloc(NULL, pc->n * sizeof *p);
             for (size_t k = 0; k < pc->n; k++) { p[k].x = pc->p[k].x; p[k].y = pc->p[k].y; }
             ir_elem_set_pts(e, p, pc->n);
             free(p);
@@ -1764,7 +1722,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
             int d2 = draw || (pc->role && strcmp(pc->role, "right-angle") == 0);
             if (!d2 && !fill) continue;
             ir_elem *e = ir_add(T->d, pc->kind);
-            ir_pt *p = xrealloc(NULL, pc->n * sizeof *p);
+            ir_pt *p = tk_xrealloc(NULL, pc->n * sizeof *p);
             for (size_t k = 0; k < pc->n; k++) { p[k].x = pc->p[k].x; p[k].y = pc->p[k].y; }
             ir_elem_set_pts(e, p, pc->n);
             free(p);

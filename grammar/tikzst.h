@@ -193,6 +193,13 @@ typedef struct tikz {
 void tk_warn(tikz *T, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void tk_unparsed(tikz *T, int line, const char *src, const char *why);
 
+/* tkutil.c: text helpers */
+void *tk_xrealloc(void *p, size_t n);          /* exits 2 when out of memory */
+void tk_trim(const char **s, size_t *n);       /* spaces off both ends of a view */
+void tk_unbrace(const char **s, size_t *n);    /* trims, strips enclosing {...} */
+long tk_find_top(const char *s, size_t n, char ch);  /* first ch outside (), {}, [] */
+int tk_is(const char *s, size_t n, const char *w);   /* the view equals w */
+
 /* tikz.c */
 /* Expands the macros in a text (a style body, say), malloc'd. */
 char *tk_expand_text(tikz *T, const char *s, size_t n);

@@ -178,6 +178,11 @@ int ir_word_is_bare(const char *s);
 /* JSON form (cJSON): one object per diagram on one line. -1 on failure. */
 int ir_write_json(FILE *f, const ir_diagram *d);
 
+/* Reads all of f (at most about max bytes: *too_big is set when there is
+ * more). Returns a malloc'd buffer (not NUL-terminated) or NULL on a read
+ * error or when out of memory. */
+char *ir_read_all(FILE *f, size_t max, size_t *len, int *too_big);
+
 /* --- reader ------------------------------------------------------------- */
 typedef struct ir_reader ir_reader;
 /* fname is used in error messages only. */

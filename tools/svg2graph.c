@@ -37,30 +37,6 @@ static void usage(FILE *f)
           "Exit status: 0 success, 2 usage or input error.\n", f);
 }
 
-static char *read_all(FILE *f, size_t max, size_t *len, int *too_big)
-{
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    *too_big = 0;
-    if (!buf) return NULL;
-    for (;;) {
-        if (n == cap) {
-            if (cap > max) { *too_big = 1; break; }
-            cap *= 2;
-            char *nb = realloc(buf, cap);
-            if (!nb) { free(buf); return NULL; }
-            buf = nb;
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0) break;
-    }
-    if (ferror(f)) { free(buf); return NULL; }
-    if (n > max) *too_big = 1;
-    *len = n;
-    return buf;
-}
-
 static char *base_id(const char *path)
 {
     const char *b = strrchr(path, '/');
@@ -260,7 +236,7 @@ int main(int argc, char **argv)
         }
         size_t len = 0;
         int too_big = 0;
-        char *src = read_all(f, max_size, &len, &too_big);
+        char *src = ir_read_all(f, max_size, &len, &too_big);
         if (!is_stdin) fclose(f);
         if (!src) {
             fprintf(stderr, "svg2graph: %s: read error: %s\n", path, strerror(errno));

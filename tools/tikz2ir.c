@@ -32,28 +32,6 @@ static void usage(FILE *f)
           "Exit status: 0 success, 1 unparsed constructs with --strict, 2 usage or input error.\n", f);
 }
 
-static char *read_all(FILE *f, size_t *len)
-{
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) return NULL;
-    for (;;) {
-        if (n == cap) {
-            if (cap > (size_t)64 << 20) { free(buf); errno = EFBIG; return NULL; }
-            cap *= 2;
-            char *nb = realloc(buf, cap);
-            if (!nb) { free(buf); return NULL; }
-            buf = nb;
-        }
-        size_t r = fread(buf + n, 1, cap - n, f);
-        n += r;
-        if (r == 0) break;
-    }
-    if (ferror(f)) { free(buf); return NULL; }
-    *len = n;
-    return buf;
-}
-
 /* base name without directory and .tex */
 static char *base_id(const char *path)
 {
@@ -160,7 +138,9 @@ int main(int argc, char **argv)
             continue;
         }
         size_t len = 0;
-        char *src = read_all(f, &len);
+        int too_big = 0;
+        /* a little over the front end's own limit, so that it reports the size */
+        char *src = ir_read_all(f, (size_t)17 << 20, &len, &too_big);
         if (!is_stdin) fclose(f);
         if (!src) {
             fprintf(stderr, "tikz2ir: %s: read error: %s\n", path, strerror(errno));
