@@ -46,7 +46,7 @@ UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_SRCS = $(filter-out tests/fuzz/driver.c,$(wildcard tests/fuzz/*.c))
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: all check check-fast check-san agreement check-agreement check-tex demo bench fuzz install deps clean
+.PHONY: all check check-fast check-san check-clang agreement check-agreement check-tex demo bench fuzz install deps clean
 .SECONDARY:
 
 all: $(BINS)
@@ -86,7 +86,7 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(LIB)
 
 # The one test entry point: unit, golden, man examples, fuzz smoke runs, the
 # sanitizer build, agreement with TeX, and the kappa floor against people.
-check: check-fast check-san check-tex check-agreement
+check: check-fast check-san check-clang check-tex check-agreement
 
 # The README's first command: dependencies, build, the main job on an example.
 demo: all
@@ -95,6 +95,10 @@ demo: all
 
 check-fast: all $(UNIT_BINS) $(FUZZ_BINS)
 	@BUILD=$(BUILD) sh tests/run-all.sh
+
+# Warning-free with clang too (-Werror): the whole build once more.
+check-clang:
+	@$(MAKE) --no-print-directory CC=clang BUILD=build/clang all >/dev/null && echo "PASS  clang build (-Wall -Wextra -Werror)"
 
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-san:

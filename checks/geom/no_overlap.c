@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 
 #include "checks/geom/geom.h"
 
@@ -135,6 +136,24 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
             if (!ir_seg_box_clip(g->a, g->b, core, &t0, &t1) || t1 <= t0) continue;
             double inside = (t1 - t0) * g->len;
             if (inside < 0.5) continue;
+            if (getenv("NOV_DEBUG")) {
+                /* penetration: max over the clipped part of the distance to the box edge */
+                double best = 0;
+                ir_box B = t->box;
+                for (int q = 0; q <= 20; q++) {
+                    double tt = t0 + (t1 - t0) * q / 20.0;
+                    double tb0, tb1;
+                    (void)tb0; (void)tb1;
+                    ir_pt pp = ir_v_lerp(g->a, g->b, tt);
+                    double dd = fmin(fmin(pp.x - B.x1, B.x2 - pp.x), fmin(pp.y - B.y1, B.y2 - pp.y));
+                    if (dd > best) best = dd;
+                }
+                const char *role = ir_elem_get(ge, "role");
+                const char *trole = ir_elem_get(&d->elems[t->elem], "role");
+                fprintf(stderr, "DBG\t%s\tline\ttext=%s\tkind=%d\ttrole=%s\tsegline=%d\tcls=%d\trole=%s\tdash=%d\tpen=%.2f\tw=%.1f\th=%.1f\tin=%.1f\n",
+                        d->id, t->show, t->kind, trole ? trole : "-", g->line, g->cls, role ? role : "-", g->dashed,
+                        best / (0.5 * fmin(ir_box_w(B), ir_box_h(B))), ir_box_w(B), ir_box_h(B), inside);
+            }
             n++;
             double key = inside / fmax(ir_box_w(core), 1e-9);
             if (key > 1) key = 1;
