@@ -7,6 +7,7 @@
 #include "ir/ir.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 char *ir_fmt_num(char *buf, double v)
@@ -60,11 +61,50 @@ char *ir_fmt_num(char *buf, double v)
     return buf;
 }
 
-static void put_num(FILE *f, double v)
+/* The writer builds each record in a buffer and writes it with one fwrite:
+ * per-character stdio calls were most of its cost. */
+typedef struct {
+    char *s;
+    size_t n, cap;
+    char small[512];
+} wbuf;
+
+static void wb_init(wbuf *b) { b->s = b->small; b->n = 0; b->cap = sizeof b->small; }
+
+static void wb_grow(wbuf *b, size_t more)
+{
+    size_t nc = b->cap * 2;
+    while (b->n + more + 1 > nc) nc *= 2;
+    char *p = b->s == b->small ? malloc(nc) : realloc(b->s, nc);
+    if (!p) { fputs("out of memory\n", stderr); exit(2); }
+    if (b->s == b->small) memcpy(p, b->small, b->n);
+    b->s = p;
+    b->cap = nc;
+}
+
+static void wb_put(wbuf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) wb_grow(b, n);
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+}
+
+static void wb_puts(wbuf *b, const char *s) { wb_put(b, s, strlen(s)); }
+static void wb_putc(wbuf *b, char c) { if (b->n + 2 > b->cap) wb_grow(b, 1); b->s[b->n++] = c; }
+
+static void wb_flush(wbuf *b, FILE *f)
+{
+    if (b->n) fwrite(b->s, 1, b->n, f);
+    b->n = 0;
+}
+
+static void wb_free(wbuf *b) { if (b->s != b->small) free(b->s); wb_init(b); }
+
+static void put_num(wbuf *f, double v)
 {
     char b[32];
-    fputc(' ', f);
-    fputs(ir_fmt_num(b, v), f);
+    wb_putc(f, ' ');
+    wb_puts(f, ir_fmt_num(b, v));
 }
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
@@ -103,49 +143,49 @@ int ir_word_is_bare(const char *s)
     return 1;
 }
 
-void ir_write_quoted(FILE *f, const char *s)
+static void b_quoted(wbuf *f, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
-    fputc('"', f);
+    wb_putc(f, '"');
     const unsigned char *p = (const unsigned char *)(s ? s : "");
     size_t n = strlen((const char *)p);
     for (size_t i = 0; i < n;) {
         unsigned c = p[i];
         switch (c) {
-        case '"': fputs("\\\"", f); i++; continue;
-        case '\\': fputs("\\\\", f); i++; continue;
-        case '\n': fputs("\\n", f); i++; continue;
-        case '\r': fputs("\\r", f); i++; continue;
-        case '\t': fputs("\\t", f); i++; continue;
+        case '"': wb_puts(f, "\\\""); i++; continue;
+        case '\\': wb_puts(f, "\\\\"); i++; continue;
+        case '\n': wb_puts(f, "\\n"); i++; continue;
+        case '\r': wb_puts(f, "\\r"); i++; continue;
+        case '\t': wb_puts(f, "\\t"); i++; continue;
         default: break;
         }
         size_t l = (c < 0x20 || c == 0x7F) ? 0 : utf8_len(p + i, n - i);
         if (l == 0) {
-            fputs("\\x", f);
-            fputc(hex[c >> 4], f);
-            fputc(hex[c & 15], f);
+            wb_puts(f, "\\x");
+            wb_putc(f, hex[c >> 4]);
+            wb_putc(f, hex[c & 15]);
             i++;
         } else {
-            fwrite(p + i, 1, l, f);
+            wb_put(f, (const char *)(p + i), l);
             i += l;
         }
     }
-    fputc('"', f);
+    wb_putc(f, '"');
 }
 
-void ir_write_word(FILE *f, const char *s)
+static void b_word(wbuf *f, const char *s)
 {
-    if (ir_word_is_bare(s)) fputs(s, f);
-    else ir_write_quoted(f, s);
+    if (ir_word_is_bare(s)) wb_puts(f, s);
+    else b_quoted(f, s);
 }
 
-static void put_attrs(FILE *f, const ir_attr *a, size_t n)
+static void put_attrs(wbuf *f, const ir_attr *a, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        fputc(' ', f);
-        fputs(a[i].key ? a[i].key : "", f);
-        fputc('=', f);
-        ir_write_word(f, a[i].val ? a[i].val : "");
+        wb_putc(f, ' ');
+        wb_puts(f, a[i].key ? a[i].key : "");
+        wb_putc(f, '=');
+        b_word(f, a[i].val ? a[i].val : "");
     }
 }
 
@@ -155,7 +195,7 @@ void ir_write_header(FILE *f)
 }
 
 /* Writes the n points the record needs; points the element lacks are 0. */
-static void put_pts(FILE *f, const ir_elem *e, size_t n)
+static void put_pts(wbuf *f, const ir_elem *e, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         ir_pt p = {0, 0};
@@ -165,12 +205,12 @@ static void put_pts(FILE *f, const ir_elem *e, size_t n)
     }
 }
 
-static void put_shape(FILE *f, ir_kind kind, const ir_elem *e)
+static void put_shape(wbuf *f, ir_kind kind, const ir_elem *e)
 {
-    fputs(ir_kind_name(kind), f);
+    wb_puts(f, ir_kind_name(kind));
     switch (kind) {
     case IR_POLY:
-        fputs(e->closed ? " closed" : " open", f);
+        wb_puts(f, e->closed ? " closed" : " open");
         put_pts(f, e, e->pts ? e->npts : 0);
         break;
     case IR_RECT:
@@ -192,13 +232,13 @@ static void put_shape(FILE *f, ir_kind kind, const ir_elem *e)
     }
 }
 
-void ir_write_elem(FILE *f, const ir_elem *e)
+static void b_elem(wbuf *f, const ir_elem *e)
 {
     switch (e->kind) {
     case IR_OTHER:
         if (e->raw) {
-            fputs(e->raw, f);
-            fputc('\n', f);
+            wb_puts(f, e->raw);
+            wb_putc(f, '\n');
         }
         return;
     case IR_POLY:
@@ -209,36 +249,36 @@ void ir_write_elem(FILE *f, const ir_elem *e)
         put_shape(f, e->kind, e);
         break;
     case IR_CLIP:
-        fputs("clip ", f);
+        wb_puts(f, "clip ");
         put_shape(f, e->sub == IR_POLY || e->sub == IR_ELLIPSE ? e->sub : IR_RECT, e);
         break;
     case IR_TEXT:
-        fputs("text", f);
+        wb_puts(f, "text");
         put_pts(f, e, 2);
-        fputc(' ', f);
-        ir_write_quoted(f, e->str);
+        wb_putc(f, ' ');
+        b_quoted(f, e->str);
         break;
     case IR_UNPARSED:
-        fputs("unparsed ", f);
-        ir_write_quoted(f, e->str);
+        wb_puts(f, "unparsed ");
+        b_quoted(f, e->str);
         break;
     case IR_VERTEX:
-        fputs("vertex ", f);
-        ir_write_word(f, e->name ? e->name : "");
+        wb_puts(f, "vertex ");
+        b_word(f, e->name ? e->name : "");
         put_pts(f, e, 2);
-        fputc(' ', f);
-        ir_write_quoted(f, e->str);
+        wb_putc(f, ' ');
+        b_quoted(f, e->str);
         break;
     case IR_EDGE:
-        fputs("edge ", f);
-        ir_write_word(f, e->name ? e->name : "");
-        fputc(' ', f);
-        ir_write_word(f, e->str ? e->str : "");
-        if (e->undirected) fputs(" undirected", f);
+        wb_puts(f, "edge ");
+        b_word(f, e->name ? e->name : "");
+        wb_putc(f, ' ');
+        b_word(f, e->str ? e->str : "");
+        if (e->undirected) wb_puts(f, " undirected");
         break;
     case IR_COORD:
-        fputs("coord ", f);
-        ir_write_word(f, e->name ? e->name : "");
+        wb_puts(f, "coord ");
+        b_word(f, e->name ? e->name : "");
         put_pts(f, e, 1);
         break;
     }
@@ -248,28 +288,62 @@ void ir_write_elem(FILE *f, const ir_elem *e)
         unsigned v = (unsigned)e->line;
         *--q = 0;
         do { *--q = (char)('0' + v % 10); v /= 10; } while (v);
-        fputs(" @", f);
-        fputs(q, f);
+        wb_puts(f, " @");
+        wb_puts(f, q);
     }
-    fputc('\n', f);
+    wb_putc(f, '\n');
 }
 
 void ir_write_diagram(FILE *f, const ir_diagram *d)
 {
-    fputs("diagram ", f);
-    ir_write_word(f, d->id ? d->id : "");
-    put_attrs(f, d->attrs, d->nattrs);
-    fputc('\n', f);
+    wbuf b;
+    wb_init(&b);
+    wb_puts(&b, "diagram ");
+    b_word(&b, d->id ? d->id : "");
+    put_attrs(&b, d->attrs, d->nattrs);
+    wb_putc(&b, '\n');
     if (d->unit) {
-        fputs("unit ", f);
-        ir_write_word(f, d->unit);
-        fputc('\n', f);
+        wb_puts(&b, "unit ");
+        b_word(&b, d->unit);
+        wb_putc(&b, '\n');
     }
     if (d->has_bbox) {
-        fputs("bbox", f);
-        for (int i = 0; i < 4; i++) put_num(f, d->bbox[i]);
-        fputc('\n', f);
+        wb_puts(&b, "bbox");
+        for (int i = 0; i < 4; i++) put_num(&b, d->bbox[i]);
+        wb_putc(&b, '\n');
     }
-    for (size_t i = 0; i < d->nelems; i++) ir_write_elem(f, &d->elems[i]);
-    fputs("end\n", f);
+    for (size_t i = 0; i < d->nelems; i++) {
+        b_elem(&b, &d->elems[i]);
+        if (b.n > 60000) wb_flush(&b, f);
+    }
+    wb_puts(&b, "end\n");
+    wb_flush(&b, f);
+    wb_free(&b);
+}
+
+void ir_write_elem(FILE *f, const ir_elem *e)
+{
+    wbuf b;
+    wb_init(&b);
+    b_elem(&b, e);
+    wb_flush(&b, f);
+    wb_free(&b);
+}
+
+void ir_write_quoted(FILE *f, const char *s)
+{
+    wbuf b;
+    wb_init(&b);
+    b_quoted(&b, s);
+    wb_flush(&b, f);
+    wb_free(&b);
+}
+
+void ir_write_word(FILE *f, const char *s)
+{
+    wbuf b;
+    wb_init(&b);
+    b_word(&b, s);
+    wb_flush(&b, f);
+    wb_free(&b);
 }
