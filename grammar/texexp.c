@@ -29,9 +29,21 @@ void tl_push(toklist *l, tex_tok t)
     l->v[l->n++] = t;
 }
 
+static void tl_reserve(toklist *l, size_t more)
+{
+    if (l->n + more <= l->cap) return;
+    size_t nc = l->cap ? l->cap : 16;
+    while (nc < l->n + more) nc *= 2;
+    l->v = xrealloc(l->v, nc * sizeof *l->v);
+    l->cap = nc;
+}
+
 void tl_append(toklist *l, const toklist *o)
 {
-    for (size_t i = 0; i < o->n; i++) tl_push(l, o->v[i]);
+    if (o->n == 0) return;
+    tl_reserve(l, o->n);
+    memcpy(l->v + l->n, o->v, o->n * sizeof *o->v);
+    l->n += o->n;
 }
 
 void tl_free(toklist *l) { free(l->v); l->v = NULL; l->n = l->cap = 0; }
@@ -652,6 +664,11 @@ static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
     }
     if (ok) {
         toklist out = {0};
+        size_t need = m->body.n;
+        for (size_t i = 0; i < m->body.n; i++)
+            if (m->body.v[i].type == T_ARG && m->body.v[i].ch >= 1 && m->body.v[i].ch <= 9)
+                need += args[m->body.v[i].ch - 1].n;
+        tl_reserve(&out, need);
         for (size_t i = 0; i < m->body.n; i++) {
             tex_tok t = m->body.v[i];
             if (t.type == T_ARG) {
@@ -660,7 +677,7 @@ static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
                 continue;
             }
             if (!m->let_tok) { t.line = cs->line; t.col = cs->col; }
-            tl_push(&out, t);
+            out.v[out.n++] = t;
         }
         if (out.n) push_owned(c, out.v, out.n);
         else free(out.v);
