@@ -90,7 +90,7 @@ check: check-fast check-san check-clang check-tex check-agreement
 
 # The README's first command: dependencies, build, the main job on an example.
 demo: all
-	$(BUILD)/bin/tikz2ir contrib/examples/right-triangle.tex | $(BUILD)/bin/irlint --rubric geom; \
+	$(BUILD)/bin/tikz2ir contrib/examples/right-triangle.tex | $(BUILD)/bin/irlint --rubric geom --verbose; \
 	  st=$$?; [ $$st -le 1 ] || exit $$st
 
 check-fast: all $(UNIT_BINS) $(FUZZ_BINS)
