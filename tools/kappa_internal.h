@@ -58,16 +58,30 @@ struct kappa_table {
     uint32_t inum_cap;
     int inum_hashed;            /* some decimal item went through the hash index */
 
-    /* rows in input order */
-    int32_t *r_unit, *r_rater, *r_value, *r_line;
-    size_t nrows, rcap;
+    /* small direct-mapped caches of recent strings (id or -1) */
+    int32_t k_rater[64], k_value[64], k_crit[64], k_group[64];
+
+    /* rows are not kept: each is folded into its cell as it is read */
+    size_t nrows;
+    int32_t *cp_line;           /* line changepoints: row cp_row[i] is at line cp_line[i], */
+    size_t *cp_row;             /* the rows after it follow on consecutive lines */
+    size_t ncp, cpcap;
+    int32_t cstride, crcap;     /* cell row stride while reading (>= raters.n); units allotted */
+    int32_t *crow;              /* per cell: the row that set it */
+    struct kappa_dupnote { size_t row, prev; int32_t unit, rater, v, old; } *conf;
+    int nconf_kept;             /* conflicting duplicates kept for the report (<= 20) */
+    long nconf, nsame;          /* conflicting / same-value duplicates */
+    size_t same_row, same_prev; /* the first same-value duplicate */
+    struct kappa_xrow { int32_t unit, rater, value; } *xr;   /* multi-label extras */
+    size_t nxr, xrcap;
+    int cells_oom;
 
     char **fname;
     size_t *fstart;             /* first row of each file */
     int nfiles;
     int nerrors;
 
-    /* built by kappa_table_cells() */
+    /* filled while reading; kappa_table_cells() gives it the stride raters.n */
     int32_t *cell;              /* nunits * nraters; value id or -1 */
     size_t *x_cell;             /* extra labels of multi-label cells, sorted */
     int32_t *x_value;
@@ -75,13 +89,15 @@ struct kappa_table {
     unsigned char *seen;        /* items * raters bits, or NULL */
 };
 
-/* Builds cells from rows: duplicates, multi-label extras, the seen bitset.
+/* Finishes the cells: reports duplicates, sorts multi-label extras, builds the seen bitset.
  * Returns 0, or -1 after reporting conflicting duplicates on err. */
 int kappa_table_cells(struct kappa_table *t, int need_seen, FILE *err);
 /* Interns a value given on the command line (such as --missing); -1 on failure. */
 int kappa_table_value(struct kappa_table *t, const char *s);
-/* Location text "file:line" of row r. */
+/* File name of row r. */
 const char *kappa_row_file(const struct kappa_table *t, size_t r);
+/* Line of row r. */
+int32_t kappa_row_line(const struct kappa_table *t, size_t r);
 /* Parses a strict decimal number (no inf/nan/hex); returns 1 if it is one. */
 int kappa_parse_number(const char *s, size_t len, double *out);
 

@@ -10,13 +10,24 @@
 
 /* ---- string interning -------------------------------------------------- */
 
-/* Equality of n bytes; short strings (most fields) without a library call. */
+/* Equality of n bytes; short strings (most fields) without a library call or
+ * a byte loop: two overlapping word compares, never reading outside the n bytes. */
 static inline int same_bytes(const char *a, const char *b, size_t n)
 {
-    if (n > 16) return memcmp(a, b, n) == 0;
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i]) return 0;
-    return 1;
+    if (n >= 8) {
+        if (n > 16) return memcmp(a, b, n) == 0;
+        uint64_t x, y, u, v;
+        memcpy(&x, a, 8); memcpy(&y, b, 8);
+        memcpy(&u, a + n - 8, 8); memcpy(&v, b + n - 8, 8);
+        return ((x ^ y) | (u ^ v)) == 0;
+    }
+    if (n >= 4) {
+        uint32_t x, y, u, v;
+        memcpy(&x, a, 4); memcpy(&y, b, 4);
+        memcpy(&u, a + n - 4, 4); memcpy(&v, b + n - 4, 4);
+        return ((x ^ y) | (u ^ v)) == 0;
+    }
+    return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
 static uint64_t hash_bytes(const char *p, size_t len)
@@ -184,6 +195,7 @@ kappa_table *kappa_table_new(const struct kappa_opts *o)
         }
     }
     t->last_item = t->last_rater = t->last_crit = t->last_group = t->last_unit = -1;
+    for (int i = 0; i < 64; i++) t->k_rater[i] = t->k_value[i] = t->k_crit[i] = t->k_group[i] = -1;
     t->c_by = calloc((size_t)(t->nby ? t->nby : 1), sizeof *t->c_by);
     if (!t->c_by) { kappa_table_free(t); return NULL; }
     return t;
@@ -199,7 +211,7 @@ void kappa_table_free(kappa_table *t)
     kappa_strtab_free(&t->crits);
     free(t->vnum); free(t->visnum); free(t->vloc);
     free(t->u_group); free(t->u_item); free(t->u_crit); free(t->u_next); free(t->i_head); free(t->inum);
-    free(t->r_unit); free(t->r_rater); free(t->r_value); free(t->r_line);
+    free(t->cp_line); free(t->cp_row); free(t->crow); free(t->conf); free(t->xr);
     for (int i = 0; i < t->nfiles; i++) free(t->fname[i]);
     free(t->fname); free(t->fstart);
     free(t->cell); free(t->x_cell); free(t->x_value); free(t->seen);
@@ -259,7 +271,95 @@ static int32_t unit_intern(kappa_table *t, int32_t g, int32_t it, int32_t cr)
     t->u_group[u] = g; t->u_item[u] = it; t->u_crit[u] = cr;
     t->u_next[u] = t->i_head[it];
     t->i_head[it] = u;
+    /* its row of cells, all unrated */
+    if (u >= t->crcap) {
+        int32_t nc = t->crcap ? t->crcap : 64;
+        while (nc <= u) nc *= 2;
+        size_t st = (size_t)(t->cstride ? t->cstride : 2);
+        if ((size_t)nc > SIZE_MAX / sizeof(int32_t) / st) return -1;
+        int32_t *c = realloc(t->cell, (size_t)nc * st * sizeof *c);
+        if (!c) return -1;
+        t->cell = c;
+        c = realloc(t->crow, (size_t)nc * st * sizeof *c);
+        if (!c) return -1;
+        t->crow = c;
+        t->crcap = nc;
+        if (!t->cstride) t->cstride = 2;
+    }
+    for (int32_t i = 0; i < t->cstride; i++) t->cell[(size_t)u * (size_t)t->cstride + (size_t)i] = -1;
     return u;
+}
+
+/* Widens the rows of cells so that rater ra has a column; -1 on failure. */
+static int cell_widen(kappa_table *t, int32_t ra)
+{
+    int32_t os = t->cstride, ns = os;
+    while (ns <= ra) ns *= 2;
+    size_t cap = (size_t)t->crcap, U = (size_t)t->nunits;
+    if (ns > INT32_MAX / 2 || (size_t)ns > SIZE_MAX / sizeof(int32_t) / (cap ? cap : 1)) return -1;
+    int32_t *c = malloc((cap ? cap : 1) * (size_t)ns * sizeof *c);
+    int32_t *w = malloc((cap ? cap : 1) * (size_t)ns * sizeof *w);
+    if (!c || !w) { free(c); free(w); return -1; }
+    for (size_t u = 0; u < U; u++) {
+        memcpy(c + u * (size_t)ns, t->cell + u * (size_t)os, (size_t)os * sizeof *c);
+        memcpy(w + u * (size_t)ns, t->crow + u * (size_t)os, (size_t)os * sizeof *w);
+        for (size_t i = (size_t)os; i < (size_t)ns; i++) c[u * (size_t)ns + i] = -1;
+    }
+    free(t->cell); free(t->crow);
+    t->cell = c;
+    t->crow = w;
+    t->cstride = ns;
+    return 0;
+}
+
+/* Folds one rating into its cell, in input order: the duplicate rules of
+ * kappa(1); the reports wait for kappa_table_cells(). */
+static int add_rating(kappa_table *t, int32_t u, int32_t ra, int32_t v, int32_t line)
+{
+    size_t r = t->nrows;
+    if (ra >= t->cstride && cell_widen(t, ra) < 0) return -1;
+    /* line of the row, kept as changepoints */
+    if (t->ncp == 0 || r == t->fstart[t->nfiles - 1] ||
+        (int64_t)line != (int64_t)t->cp_line[t->ncp - 1] + (int64_t)(r - t->cp_row[t->ncp - 1])) {
+        if (t->ncp == t->cpcap) {
+            size_t nc = t->cpcap ? t->cpcap * 2 : 16;
+            int32_t *l = realloc(t->cp_line, nc * sizeof *l);
+            if (!l) return -1;
+            t->cp_line = l;
+            size_t *w = realloc(t->cp_row, nc * sizeof *w);
+            if (!w) return -1;
+            t->cp_row = w;
+            t->cpcap = nc;
+        }
+        t->cp_line[t->ncp] = line;
+        t->cp_row[t->ncp] = r;
+        t->ncp++;
+    }
+    size_t c = (size_t)u * (size_t)t->cstride + (size_t)ra;
+    int32_t old = t->cell[c];
+    if (old < 0) {
+        t->cell[c] = v;
+        t->crow[c] = (int32_t)r;
+    } else if (old == v) {
+        if (t->nsame++ == 0) { t->same_row = r; t->same_prev = (size_t)t->crow[c]; }
+    } else if (t->multilabel) {
+        if (grow((void **)&t->xr, sizeof *t->xr, t->nxr + 1, &t->xrcap) < 0) return -1;
+        t->xr[t->nxr].unit = u;
+        t->xr[t->nxr].rater = ra;
+        t->xr[t->nxr].value = v;
+        t->nxr++;
+    } else if (t->dup == KAPPA_DUP_LAST) {
+        t->cell[c] = v;
+        t->crow[c] = (int32_t)r;
+    } else if (t->dup == KAPPA_DUP_ERROR) {
+        if (t->nconf < MAX_ERRORS) {
+            if (!t->conf && !(t->conf = malloc(MAX_ERRORS * sizeof *t->conf))) return -1;
+            t->conf[t->nconf_kept++] = (struct kappa_dupnote){ r, (size_t)t->crow[c], u, ra, v, old };
+        }
+        t->nconf++;
+    }
+    t->nrows++;
+    return 0;
 }
 
 static int value_intern(kappa_table *t, const char *p, size_t len, struct kappa_loc loc)
@@ -388,31 +488,83 @@ static int32_t cached_intern(struct kappa_strtab *s, int32_t *last, const char *
     return *last;
 }
 
+/* A 6-bit key of a short string, for the direct-mapped caches. */
+static inline unsigned small_key(const char *p, size_t len)
+{
+    uint32_t h = (uint32_t)len * 0x9e3779b1u;
+    if (len)
+        h += (unsigned char)p[0] * 0x85ebca6bu + (unsigned char)p[len - 1] * 0xc2b2ae35u +
+             (unsigned char)p[len / 2] * 0x27d4eb2fu;
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    return h >> 26;
+}
+
+static inline int cache_hit(const struct kappa_strtab *s, int32_t id, const char *p, size_t len)
+{
+    return id >= 0 && s->len[id] == len && same_bytes(s->buf + s->off[id], p, len);
+}
+
+/* Interning through a 64-entry direct-mapped cache: raters, criteria and
+ * values are few and recur in every few rows. */
+static inline int32_t small_intern(struct kappa_strtab *s, int32_t *cache, const char *p, size_t len)
+{
+    unsigned k = small_key(p, len);
+    int32_t id = cache[k];
+    if (cache_hit(s, id, p, len)) return id;
+    id = kappa_strtab_intern(s, p, len);
+    cache[k] = id;
+    return id;
+}
+
 /* One line without its newline; line is writable. */
 static int parse_line(kappa_table *t, char *p, size_t len, long line, FILE *err)
 {
     if (len && p[len - 1] == '\r') len--;
     if (len == 0 || p[0] == '#') return 0;
-    if (memchr(p, 0, len)) { perr(t, err, line, 1, "NUL byte in line"); return -1; }
-    /* split */
-    int n = 0;
+    /* split, in one pass that also finds NUL bytes (both are bytes <= '\t') */
+    int n = 0, has_item = 0;
     size_t flen[64];
     char *fbuf[64];
     char **f = fbuf;
-    size_t start = 0;
-    for (size_t i = 0; i <= len; i++) {
-        if (i == len || p[i] == '\t') {
-            if (n == 64) {
-                perr(t, err, line, (long)i + 1, "more than 64 fields");
-                return -1;
+    const char *s = p, *end = p + len, *fs = p;
+    for (;;) {
+        /* to the next byte <= '\t', eight bytes at a time: a byte b has
+         * ((b & 0x7f) + 0x76 | b) & 0x80 clear exactly when b <= 9 */
+        while (end - s >= 8) {
+            uint64_t w;
+            memcpy(&w, s, 8);
+            uint64_t m = ~(((w & 0x7f7f7f7f7f7f7f7fULL) + 0x7676767676767676ULL) | w) &
+                         0x8080808080808080ULL;
+            if (m) {
+                /* the first such byte in memory order */
+                const unsigned char *q = (const unsigned char *)s;
+                while (*q > '\t') q++;
+                s = (const char *)q;
+                goto found;
             }
-            f[n] = p + start;
-            flen[n] = i - start;
-            n++;
-            start = i + 1;
+            s += 8;
         }
+        while (s < end && (unsigned char)*s > '\t') s++;
+    found:
+        if (s < end && *s != '\t') {
+            if (*s == 0) { perr(t, err, line, 1, "NUL byte in line"); return -1; }
+            s++;
+            continue;
+        }
+        if (n == 64) {
+            if (memchr(s, 0, (size_t)(end - s))) perr(t, err, line, 1, "NUL byte in line");
+            else perr(t, err, line, (long)(s - p) + 1, "more than 64 fields");
+            return -1;
+        }
+        f[n] = (char *)fs;
+        flen[n] = (size_t)(s - fs);
+        has_item |= flen[n] == 4 && fs[0] == 'i' && fs[1] == 't' && fs[2] == 'e' && fs[3] == 'm';
+        n++;
+        if (s == end) break;
+        fs = ++s;
     }
-    int is_header = find_col(f, flen, n, "item") >= 0 &&
+    int is_header = has_item &&
                     (!t->have_header ||
                      (find_col(f, flen, n, "rater") >= 0 && find_col(f, flen, n, "value") >= 0));
     if (is_header) {
@@ -445,7 +597,7 @@ static int parse_line(kappa_table *t, char *p, size_t len, long line, FILE *err)
     if (t->nby == 0) {
         g = cached_intern(&t->groups, &t->last_group, "all", 3);
     } else if (t->nby == 1) {
-        g = cached_intern(&t->groups, &t->last_group, f[t->c_by[0]], flen[t->c_by[0]]);
+        g = small_intern(&t->groups, t->k_group, f[t->c_by[0]], flen[t->c_by[0]]);
     } else {
         char key[1024];
         size_t kl = 0;
@@ -465,14 +617,20 @@ static int parse_line(kappa_table *t, char *p, size_t len, long line, FILE *err)
     int need_cr = t->c_crit >= 0;
     for (int i = 0; i < t->nby; i++)
         if (t->c_by[i] == t->c_crit) need_cr = 0;
-    if (need_cr) cr = cached_intern(&t->crits, &t->last_crit, f[t->c_crit], flen[t->c_crit]);
+    if (need_cr) cr = small_intern(&t->crits, t->k_crit, f[t->c_crit], flen[t->c_crit]);
     int32_t it = t->last_item;
     if (it < 0 || t->items.len[it] != flen[t->c_item] ||
         !same_bytes(t->items.buf + t->items.off[it], f[t->c_item], flen[t->c_item]))
         it = t->last_item = item_intern(t, f[t->c_item], flen[t->c_item]);
-    int32_t ra = cached_intern(&t->raters, &t->last_rater, f[t->c_rater], flen[t->c_rater]);
-    struct kappa_loc loc = { t->nfiles - 1, (int32_t)line, (int32_t)(f[t->c_value] - p) + 1 };
-    int32_t v = value_intern(t, f[t->c_value], flen[t->c_value], loc);
+    int32_t ra = small_intern(&t->raters, t->k_rater, f[t->c_rater], flen[t->c_rater]);
+    const char *vp = f[t->c_value];
+    size_t vl = flen[t->c_value];
+    unsigned vk = small_key(vp, vl);
+    int32_t v = t->k_value[vk];
+    if (!cache_hit(&t->values, v, vp, vl)) {
+        struct kappa_loc loc = { t->nfiles - 1, (int32_t)line, (int32_t)(vp - p) + 1 };
+        v = t->k_value[vk] = value_intern(t, vp, vl, loc);
+    }
     if (g < 0 || it < 0 || ra < 0 || v < 0 || (need_cr && cr < 0))
         return oom(t, err);
     int32_t u = t->last_unit;
@@ -481,24 +639,8 @@ static int parse_line(kappa_table *t, char *p, size_t len, long line, FILE *err)
         if (u < 0) return oom(t, err);
         t->last_unit = u;
     }
-    if (t->nrows == t->rcap) {
-        size_t nc = t->rcap ? t->rcap * 2 : 1024;
-        int32_t *a;
-        if (!(a = realloc(t->r_unit, nc * sizeof *a))) return oom(t, err);
-        t->r_unit = a;
-        if (!(a = realloc(t->r_rater, nc * sizeof *a))) return oom(t, err);
-        t->r_rater = a;
-        if (!(a = realloc(t->r_value, nc * sizeof *a))) return oom(t, err);
-        t->r_value = a;
-        if (!(a = realloc(t->r_line, nc * sizeof *a))) return oom(t, err);
-        t->r_line = a;
-        t->rcap = nc;
-    }
-    t->r_unit[t->nrows] = u;
-    t->r_rater[t->nrows] = ra;
-    t->r_value[t->nrows] = v;
-    t->r_line[t->nrows] = (int32_t)line;
-    t->nrows++;
+    if (t->nrows >= INT32_MAX) { perr(t, err, line, 1, "too many ratings"); return -1; }
+    if (add_rating(t, u, ra, v, (int32_t)line) < 0) return oom(t, err);
     return 0;
 }
 
@@ -612,62 +754,67 @@ static int cmp_x(const void *a, const void *b)
     return (x->value > y->value) - (x->value < y->value);
 }
 
+int32_t kappa_row_line(const struct kappa_table *t, size_t r)
+{
+    size_t lo = 0, hi = t->ncp - 1;
+    while (lo < hi) {
+        size_t mid = (lo + hi + 1) / 2;
+        if (t->cp_row[mid] <= r) lo = mid; else hi = mid - 1;
+    }
+    return (int32_t)(t->cp_line[lo] + (int64_t)(r - t->cp_row[lo]));
+}
+
+static void report_conflict(const struct kappa_table *t, const struct kappa_dupnote *d, FILE *err)
+{
+    int32_t u = d->unit;
+    fprintf(err, "%s:%d:1: error: conflicting ratings of item '%s'",
+            kappa_row_file(t, d->row), kappa_row_line(t, d->row),
+            kappa_strtab_str(&t->items, t->u_item[u]));
+    if (t->u_crit[u] >= 0)
+        fprintf(err, ", criterion '%s'", kappa_strtab_str(&t->crits, t->u_crit[u]));
+    fprintf(err, " by rater '%s': '%s' here, '%s' at %s:%d (choose one with "
+            "--duplicates first|last, or use --multi-label for label sets)\n",
+            kappa_strtab_str(&t->raters, d->rater),
+            kappa_strtab_str(&t->values, d->v), kappa_strtab_str(&t->values, d->old),
+            kappa_row_file(t, d->prev), kappa_row_line(t, d->prev));
+}
+
 int kappa_table_cells(struct kappa_table *t, int need_seen, FILE *err)
 {
-    size_t R = (size_t)t->raters.n, U = (size_t)t->nunits;
-    if (U && R > SIZE_MAX / U / sizeof(int32_t)) { fprintf(err, "kappa: table too large\n"); return -1; }
-    size_t ncell = U * R > 0 ? U * R : 1;
-    t->cell = malloc(ncell * sizeof *t->cell);
-    int32_t *crow = malloc(ncell * sizeof *crow);
-    struct xpair *x = NULL;
-    size_t nx = 0, xcap = 0;
-    long nsame = 0, nconf = 0;
+    size_t R = (size_t)t->raters.n, U = (size_t)t->nunits, S = (size_t)t->cstride;
     int rc = 0;
-    if (!t->cell || !crow) { free(crow); fprintf(err, "kappa: out of memory\n"); return -1; }
-    for (size_t i = 0; i < U * R; i++) t->cell[i] = -1;
-    for (size_t r = 0; r < t->nrows; r++) {
-        size_t c = (size_t)t->r_unit[r] * R + (size_t)t->r_rater[r];
-        int32_t v = t->r_value[r];
-        if (t->cell[c] < 0) { t->cell[c] = v; crow[c] = (int32_t)r; continue; }
-        if (t->cell[c] == v) {
-            if (nsame++ == 0 && !t->multilabel)
-                fprintf(err, "%s:%d:1: warning: duplicate rating (same as line %d of %s); "
-                        "counted once\n", kappa_row_file(t, r), t->r_line[r],
-                        t->r_line[crow[c]], kappa_row_file(t, (size_t)crow[c]));
-            continue;
+    if (U && R > SIZE_MAX / U / sizeof(int32_t)) { fprintf(err, "kappa: table too large\n"); return -1; }
+    /* the duplicate reports, in input order */
+    int same = t->nsame > 0 && !t->multilabel, ci = 0;
+    while (ci < t->nconf_kept || same) {
+        if (same && (ci == t->nconf_kept || t->same_row < t->conf[ci].row)) {
+            fprintf(err, "%s:%d:1: warning: duplicate rating (same as line %d of %s); "
+                    "counted once\n", kappa_row_file(t, t->same_row), kappa_row_line(t, t->same_row),
+                    kappa_row_line(t, t->same_prev), kappa_row_file(t, t->same_prev));
+            same = 0;
+        } else {
+            report_conflict(t, &t->conf[ci++], err);
         }
-        if (t->multilabel) {
-            if (grow((void **)&x, sizeof *x, nx + 1, &xcap) < 0) {
-                fprintf(err, "kappa: out of memory\n");
-                rc = -1;
-                break;
-            }
-            x[nx].cell = c;
-            x[nx].value = v;
-            nx++;
-            continue;
-        }
-        if (t->dup == KAPPA_DUP_FIRST) continue;
-        if (t->dup == KAPPA_DUP_LAST) { t->cell[c] = v; crow[c] = (int32_t)r; continue; }
-        int32_t u = t->r_unit[r];
-        if (nconf++ < MAX_ERRORS) {
-            fprintf(err, "%s:%d:1: error: conflicting ratings of item '%s'",
-                    kappa_row_file(t, r), t->r_line[r], kappa_strtab_str(&t->items, t->u_item[u]));
-            if (t->u_crit[u] >= 0)
-                fprintf(err, ", criterion '%s'", kappa_strtab_str(&t->crits, t->u_crit[u]));
-            fprintf(err, " by rater '%s': '%s' here, '%s' at %s:%d (choose one with "
-                    "--duplicates first|last, or use --multi-label for label sets)\n",
-                    kappa_strtab_str(&t->raters, t->r_rater[r]),
-                    kappa_strtab_str(&t->values, v), kappa_strtab_str(&t->values, t->cell[c]),
-                    kappa_row_file(t, (size_t)crow[c]), t->r_line[crow[c]]);
-        }
-        rc = -1;
     }
-    if (nsame > 1 && !t->multilabel)
+    if (t->nconf) rc = -1;
+    if (t->nsame > 1 && !t->multilabel)
         fprintf(err, "kappa: warning: %ld duplicate ratings with the same value, each counted once\n",
-                nsame);
-    free(crow);
+                t->nsame);
+    /* rows of cells at stride R */
+    if (S != R)
+        for (size_t u = 0; u < U; u++)
+            memmove(t->cell + u * R, t->cell + u * S, R * sizeof *t->cell);
+    t->cstride = (int32_t)R;
+    free(t->crow);
+    t->crow = NULL;
+    size_t nx = t->nxr;
     if (nx) {
+        struct xpair *x = malloc(nx * sizeof *x);
+        if (!x) { fprintf(err, "kappa: out of memory\n"); return -1; }
+        for (size_t i = 0; i < nx; i++) {
+            x[i].cell = (size_t)t->xr[i].unit * R + (size_t)t->xr[i].rater;
+            x[i].value = t->xr[i].value;
+        }
         qsort(x, nx, sizeof *x, cmp_x);
         size_t w = 0;
         for (size_t i = 0; i < nx; i++)
@@ -678,19 +825,20 @@ int kappa_table_cells(struct kappa_table *t, int need_seen, FILE *err)
         if (!t->x_cell || !t->x_value) { fprintf(err, "kappa: out of memory\n"); rc = -1; nx = 0; }
         for (size_t i = 0; i < nx; i++) { t->x_cell[i] = x[i].cell; t->x_value[i] = x[i].value; }
         t->nx = nx;
+        free(x);
     }
-    free(x);
+    free(t->xr);
+    t->xr = NULL;
     if (rc == 0 && need_seen) {
         size_t I = (size_t)t->items.n;
         t->seen = calloc((I * R + 7) / 8 + 1, 1);
         if (!t->seen) { fprintf(err, "kappa: out of memory\n"); return -1; }
-        for (size_t r = 0; r < t->nrows; r++) {
-            size_t b = (size_t)t->u_item[t->r_unit[r]] * R + (size_t)t->r_rater[r];
-            t->seen[b / 8] |= (unsigned char)(1u << (b % 8));
-        }
+        for (size_t u = 0; u < U; u++)
+            for (size_t q = 0; q < R; q++)
+                if (t->cell[u * R + q] >= 0) {
+                    size_t b = (size_t)t->u_item[u] * R + q;
+                    t->seen[b / 8] |= (unsigned char)(1u << (b % 8));
+                }
     }
-    /* rows are no longer needed */
-    free(t->r_unit); free(t->r_rater); free(t->r_value); free(t->r_line);
-    t->r_unit = t->r_rater = t->r_value = t->r_line = NULL;
     return rc;
 }
