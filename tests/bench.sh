@@ -6,6 +6,8 @@
 #                      of all items in one process), peak memory (max RSS)
 #   tikz2ir | irlint   diagrams per second of the main job, same corpus
 #   kappa              tests/bench-kappa.sh (beside scikit-learn / SciPy)
+#   svg2graph, graphalign   tests/bench-graph.sh (2,000 texts and connectors)
+#   judge              tests/bench-judge.sh (requests/s at -j 32 against a local fake server)
 BUILD=${BUILD:-build}
 RUNS=${BENCH_RUNS:-5}
 PASSES=${BENCH_PASSES:-20}
@@ -42,4 +44,6 @@ awk -v n="$ndiag" -v t="$t1" 'BEGIN { printf "tikz2ir                    %8.3f s
 awk -v n="$ndiag" -v t="$t2" 'BEGIN { printf "tikz2ir | irlint --rubric  %8.3f s   %9.0f diagrams/s   %7.1f us/diagram\n", t, n/t, 1e6*t/n }'
 echo "tikz2ir peak memory (max RSS): $(cat "$tmp/rss") KiB over all passes; $(cat "$tmp/rss1") KiB for one item"
 [ -f tests/bench-kappa.sh ] && BUILD=$BUILD sh tests/bench-kappa.sh
+[ -f tests/bench-graph.sh ] && BUILD=$BUILD sh tests/bench-graph.sh
+[ -f tests/bench-judge.sh ] && BUILD=$BUILD sh tests/bench-judge.sh
 exit 0

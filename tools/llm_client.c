@@ -33,6 +33,7 @@ typedef struct {
 } price;
 
 typedef struct job {
+    struct llm_client *client;
     llm_request *req;
     llm_done_fn done;
     void *user;
@@ -52,6 +53,8 @@ typedef struct job {
     char *resp;
     size_t resplen, respcap;
     int toobig;
+    int sends;             /* requests this transfer sent (libcurl may re-send) */
+    int capped;            /* a re-send was stopped by the attempt cap */
     size_t max;
     double retry_after;
     char errbuf[CURL_ERROR_SIZE];
@@ -953,6 +956,33 @@ static size_t on_header(char *p, size_t sz, size_t nm, void *ud)
     return n;
 }
 
+#if LIBCURL_VERSION_NUM >= 0x075000
+/* Called by libcurl right before it sends the request on a connection. On a
+ * reused keep-alive connection that dies without an answer, libcurl sends
+ * the request again on a fresh connection by itself, inside one transfer;
+ * the server may well have seen the first one (it closed the connection
+ * after reading it). Each send is an attempt: counted, and stopped at the
+ * cap, so --retries bounds what the server receives. */
+static int on_prereq(void *ud, char *ip, char *lip, int port, int lport)
+{
+    (void)ip;
+    (void)lip;
+    (void)port;
+    (void)lport;
+    job *j = ud;
+    llm_client *c = j->client;
+    if (j->sends++ == 0) return CURL_PREREQFUNC_OK;   /* start() counted this one */
+    if (j->attempts >= c->cfg.max_attempts) {
+        j->capped = 1;
+        return CURL_PREREQFUNC_ABORT;
+    }
+    j->attempts++;
+    c->stats.http_requests++;
+    c->stats.retries++;
+    return CURL_PREREQFUNC_OK;
+}
+#endif
+
 static int start(llm_client *c, job *j)
 {
     CURL *e = curl_easy_init();
@@ -963,6 +993,9 @@ static int start(llm_client *c, job *j)
     j->max = c->cfg.max_response;
     j->retry_after = 0;
     j->errbuf[0] = 0;
+    j->client = c;
+    j->sends = 0;
+    j->capped = 0;
     curl_easy_setopt(e, CURLOPT_URL, c->url);
     curl_easy_setopt(e, CURLOPT_POST, 1L);
     curl_easy_setopt(e, CURLOPT_POSTFIELDS, j->body);
@@ -984,6 +1017,10 @@ static int start(llm_client *c, job *j)
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
     curl_easy_setopt(e, CURLOPT_HEADERDATA, j);
     curl_easy_setopt(e, CURLOPT_PRIVATE, j);
+#if LIBCURL_VERSION_NUM >= 0x075000
+    curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
+    curl_easy_setopt(e, CURLOPT_PREREQDATA, j);
+#endif
     if (curl_multi_add_handle(c->multi, e) != CURLM_OK) {
         curl_easy_cleanup(e);
         j->easy = NULL;
@@ -1137,6 +1174,11 @@ static void done_transfer(llm_client *c, job *j, CURLcode code)
         st = LLM_ETOOBIG;
         snprintf(j->lasterr, sizeof j->lasterr, "response larger than %zu bytes",
                  c->cfg.max_response);
+    } else if (code == CURLE_ABORTED_BY_CALLBACK && j->capped) {
+        /* the connection died without an answer and the cap forbids a re-send */
+        st = LLM_ENET;
+        retry = 1;
+        snprintf(j->lasterr, sizeof j->lasterr, "connection closed without a response");
     } else if (code == CURLE_OPERATION_TIMEDOUT) {
         st = LLM_ETIMEOUT;
         retry = 1;
