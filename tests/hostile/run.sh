@@ -17,7 +17,10 @@
 #   - never crash (exit status >= 128);
 #   - exit 2 with a "FILE:LINE:COL: error: " line on stderr and nothing on
 #     stdout but the "diagramir 1" header, or exit 0 (without an error line)
-#     where the input is legal; each case says which it expects.
+#     where the input is legal; each case says which it expects;
+#   - write every diagnostic as one line starting with "FILE:LINE";
+#   - on exit 0, write valid IR: no nan or inf, and irlint (when built)
+#     reads it without an input error.
 # Under a sanitizer build (ASan is detected in the binary) the time limit is
 # multiplied by 10 and the address-space limit is left out (ASan reserves
 # terabytes of it).
@@ -32,6 +35,7 @@ BUILD=${BUILD:-build}
 T2I=$BUILD/bin/tikz2ir
 case $T2I in /*) ;; *) T2I=$root/$T2I ;; esac
 [ -x "$T2I" ] || { echo "hostile/run.sh: $T2I not found (make first)" >&2; exit 2; }
+IRLINT=$(dirname "$T2I")/irlint   # validates the output when it is there
 verbose=0
 [ "${1-}" = -v ] && verbose=1
 data=tests/data/diagramir-dev/tikz
@@ -96,8 +100,19 @@ run_case() {
             why="exit status 2 but diagrams on stdout"
         fi
     fi
+    if [ -z "$why" ] && grep -v "^$f:[0-9]" "$tmp/err" | grep -q .; then
+        why="a diagnostic that is not one 'FILE:LINE...' line: $(grep -v "^$f:[0-9]" "$tmp/err" | head -1 | cut -c1-80)"
+    fi
     if [ -z "$why" ] && [ $st = 0 ] && grep -q ': error: ' "$tmp/err"; then
         why="an error line, but exit status 0"
+    fi
+    if [ -z "$why" ] && [ $st = 0 ]; then
+        if grep -Eq '(^| |=|,)-?(nan|inf)( |,|$)' "$tmp/out"; then
+            why="nan or inf in the IR: $(grep -Em1 '(^| |=|,)-?(nan|inf)( |,|$)' "$tmp/out" | cut -c1-100)"
+        elif [ -x "$IRLINT" ]; then
+            "$IRLINT" "$tmp/out" >/dev/null 2>"$tmp/lint"
+            [ $? -ge 2 ] && why="output is not valid IR: $(head -1 "$tmp/lint")"
+        fi
     fi
     if [ -z "$why" ]; then
         pass=$((pass + 1))
@@ -246,6 +261,18 @@ run_case "nested \\foreach, 10^10 iterations" 2 "$tmp/foreach10.tex"
 run_case "\\foreach with a tiny step" 2 "$tmp/foreach-step.tex"
 { pic; printf '\\foreach \\x in {1,1,...,5} {\\coordinate (p) at (\\x,0);}\n'; endpic; } >"$tmp/foreach-zero.tex"
 run_case "\\foreach with step 0" "0|2" "$tmp/foreach-zero.tex"
+
+# ---- odd but short input ----
+{ pic; printf '\\draw () -- (1,1);\n'; endpic; } >"$tmp/empty-coord.tex"
+run_case "empty coordinate ()" "0|2" "$tmp/empty-coord.tex"
+{ pic; printf '\\draw;\\draw -- ;\\path;\\node{};\\fill[] ;\\draw (0,0) -- cycle;\\draw cycle;\\draw [] () [] {};\n'; endpic; } >"$tmp/empty-paths.tex"
+run_case "empty and degenerate paths" "0|2" "$tmp/empty-paths.tex"
+{ pic; printf '\\draw (1e308,0) -- (1,0);\n\\draw[scale=1e300] (0,0) -- (1e10,0);\n\\node at (1e307,0) {x};\n'; endpic; } >"$tmp/huge-numbers.tex"
+run_case "coordinates that overflow" "0|2" "$tmp/huge-numbers.tex"
+{ pic; printf '\\draw (0,0) circle (1e-320);\\draw[scale=0] (0,0) -- (1,1) node {x};\\draw[xscale=0] (0,0) rectangle (1,1);\n'; endpic; } >"$tmp/tiny-numbers.tex"
+run_case "zero and denormal scales" "0|2" "$tmp/tiny-numbers.tex"
+{ pic; printf '\\begin{foo\\\n}\\end{foo\\\n}\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/ctrl-newline.tex"
+run_case "control symbol \\<newline> in a name" "0|2" "$tmp/ctrl-newline.tex"
 
 printf 'hostile: %d passed, %d failed (time limit %s s)\n' $pass $fail "$limit"
 [ $fail = 0 ]

@@ -5,7 +5,7 @@
 #   sh tests/tikz2ir/run.sh NAME...          only these golden tests (no dataset part)
 #   sh tests/tikz2ir/run.sh --update NAME... rewrite NAME.ir from the current output
 #                                            (only after checking the numbers against
-#                                            TeX, see tests/tikz2ir/README)
+#                                            TeX, see "Checking against TeX" below)
 #
 # The program is ${BUILD:-build}/bin/tikz2ir (BUILD relative to the repository root).
 #
@@ -31,6 +31,21 @@
 #    whose undefined \MakeAnUnitCube must give unparsed records naming it and
 #    a warning with its line; the output is deterministic (two runs, same
 #    bytes; one run over all files = the files one by one).
+#
+# Checking against TeX (how the expected files were made): every number of
+# a NAME.ir was compared with what TeX draws for NAME.tex with the stand-in
+# class contrib/tex/IM.cls: path coordinates with `latex` and `dvisvgm
+# --no-fonts` (PGF's dvisvgm driver writes each path in pt, relative to the
+# picture origin, y up); node and coordinate positions by querying
+# \pgfpointanchor{NAME}{ANCHOR} under \pgftransformreset and \typeout at
+# the end of the picture; text boxes and the picture's ink extent with
+# LuaLaTeX and fontspec loading the real Open Sans (the IM class font; the
+# stand-in falls back to Computer Modern), ink extent as
+# tests/tex/check-tex.sh measures it. Where TeX's fixed-point arithmetic
+# differs from the exact value by hundredths of a point (pgf's approximate
+# veclen in curved `to` paths, border points), the exact value is expected;
+# a test's comment says so. Avoid coordinates on rounding ties (0.125in =
+# 9.03375pt): their last digit depends on the compiler.
 #
 # Exit status: 0 all passed, 1 a test failed, 2 tikz2ir is missing.
 LC_ALL=C
