@@ -157,6 +157,29 @@ static int small_v(const svg_shape *s, double maxlen, ir_pt *a, ir_pt *m, ir_pt 
     return 1;
 }
 
+/* the DiagramEval merge rule for two text items: baselines within k x font
+ * size and horizontal spans overlapping by more than tau of the shorter one;
+ * or pieces of one line (same baseline, at most a word gap apart) */
+static int texts_merge(const svg_text *a, const svg_text *b, const graph_opts *o)
+{
+    double dy = fabs(a->baseline - b->baseline);
+    double fs = fmax(a->size, b->size);
+    double w1 = ir_box_w(a->box), w2 = ir_box_w(b->box);
+    double ov = fmin(a->box.x2, b->box.x2) - fmax(a->box.x1, b->box.x1);
+    if (dy <= o->k * fs && dy > 0.25 * fs && fmin(w1, w2) > 0 && ov / fmin(w1, w2) > o->tau)
+        return 1;
+    return dy <= 0.25 * fs && ov > -0.6 * fs;
+}
+
+/* pieces of one line: same baseline, at most a word gap apart and not
+ * written over each other (overlapping by at most about a letter) */
+static int same_line(const svg_text *a, const svg_text *b)
+{
+    double fs = fmax(a->size, b->size);
+    double ov = fmin(a->box.x2, b->box.x2) - fmax(a->box.x1, b->box.x1);
+    return fabs(a->baseline - b->baseline) <= 0.25 * fs && ov > -0.6 * fs && ov < 0.3 * fs;
+}
+
 static int cmp_size_t_by_key(const void *a, const void *b, const double *key)
 {
     size_t x = *(const size_t *)a, y = *(const size_t *)b;
@@ -213,6 +236,23 @@ static const char *shape_name(const svg_shape *s)
         return axis ? "rect" : "diamond";
     }
     return s->kind == SVG_SH_PATH ? "path" : "polygon";
+}
+
+/* appends txt to the label of every edge of connector chain comp */
+static void add_label(graph_edge *ed, size_t ned, const long *edge_comp, long comp, const char *txt)
+{
+    for (size_t e = 0; e < ned; e++) {
+        if (edge_comp[e] != comp) continue;
+        if (!ed[e].label) {
+            ed[e].label = strdup(txt);
+            if (!ed[e].label) abort();
+        } else {
+            size_t l1 = strlen(ed[e].label), l2 = strlen(txt);
+            ed[e].label = xrealloc(ed[e].label, l1 + l2 + 2);
+            ed[e].label[l1] = ' ';
+            memcpy(ed[e].label + l1 + 1, txt, l2 + 1);
+        }
+    }
 }
 
 typedef struct { double d; size_t end, sh; ir_pt tip; } ahc;
@@ -288,17 +328,30 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
 
     /* 4. text groups */
     size_t *uf = xcalloc(nt, sizeof *uf);
-    for (size_t t = 0; t < nt; t++) uf[t] = t;
+    size_t *sub = xcalloc(nt, sizeof *sub);   /* lines within a home */
+    int *tlabel = xcalloc(nt, sizeof *tlabel); /* became (part of) an edge label */
+    for (size_t t = 0; t < nt; t++) uf[t] = sub[t] = t;
     {
-        /* same home */
+        /* same home: one node; within it, its lines (pieces of one line
+         * joined) are kept apart for step 10b */
         long *first = xcalloc(ns, sizeof *first);
+        long *nexth = xcalloc(nt, sizeof *nexth);
         for (size_t i = 0; i < ns; i++) first[i] = -1;
-        for (size_t t = 0; t < nt; t++) {
+        for (size_t t = nt; t-- > 0;) {
             if (home[t] < 0) continue;
-            if (first[home[t]] < 0) first[home[t]] = (long)t;
-            else uf_union(uf, (size_t)first[home[t]], t);
+            nexth[t] = first[home[t]];
+            first[home[t]] = (long)t;
+        }
+        for (size_t t = 0; t < nt; t++) {
+            if (home[t] < 0 || first[home[t]] != (long)t) continue;
+            for (long a = (long)t; a >= 0; a = nexth[a]) {
+                if (a != (long)t) uf_union(uf, t, (size_t)a);
+                for (long b = nexth[a]; b >= 0; b = nexth[b])
+                    if (same_line(&sc->texts[a], &sc->texts[b])) uf_union(sub, (size_t)a, (size_t)b);
+            }
         }
         free(first);
+        free(nexth);
         /* free texts: the DiagramEval rule, by baseline order */
         size_t nf = 0;
         size_t *fr = xcalloc(nt, sizeof *fr);
@@ -317,15 +370,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
                 const svg_text *b = &sc->texts[fr[j]];
                 double dy = fabs(a->baseline - b->baseline);
                 if (dy > o->k * maxsize) break;
-                double fs = fmax(a->size, b->size);
-                double w1 = ir_box_w(a->box), w2 = ir_box_w(b->box);
-                double ov = fmin(a->box.x2, b->box.x2) - fmax(a->box.x1, b->box.x1);
-                int merge = 0;
-                if (dy <= o->k * fs && dy > 0.25 * fs && fmin(w1, w2) > 0 && ov / fmin(w1, w2) > o->tau)
-                    merge = 1;
-                /* pieces of one line: same baseline, a word gap apart */
-                if (dy <= 0.25 * fs && ov > -0.6 * fs) merge = 1;
-                if (merge) uf_union(uf, fr[i], fr[j]);
+                if (texts_merge(a, b, o)) uf_union(uf, fr[i], fr[j]);
             }
         }
         free(fr);
@@ -645,28 +690,117 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
             for (size_t j = 1; j < s->n; j++) {
                 double d = ir_seg_box_dist(s->pts[j - 1], s->pts[j], cn->box);
                 if (d < bestd) { bestd = d; bestcomp = (long)p->comp; }
-                if (cn->shape >= 0 && d == 0) crossed = 1;
+                /* crossed: the shape, filled and painted later, hides the
+                 * connector where it passes (a label's backing box); a
+                 * connector drawn across a shape leaves it a node */
+                if (cn->shape >= 0 && d == 0 && sc->shapes[cn->shape].filled &&
+                    sc->shapes[cn->shape].seq > s->seq)
+                    crossed = 1;
             }
         }
         if (bestcomp < 0 || bestd > tol) continue;
         if (cn->shape >= 0 && !crossed) continue;
         cn->label = 1;
         char *txt = join_texts(sc, cn->texts, cn->ntexts);
-        for (size_t e = 0; e < ned; e++) {
-            if (edge_comp[e] != bestcomp) continue;
-            if (!ed[e].label) {
-                ed[e].label = strdup(txt);
-                if (!ed[e].label) abort();
-            } else {
-                size_t l1 = strlen(ed[e].label), l2 = strlen(txt);
-                ed[e].label = xrealloc(ed[e].label, l1 + l2 + 2);
-                ed[e].label[l1] = ' ';
-                memcpy(ed[e].label + l1 + 1, txt, l2 + 1);
-            }
-        }
+        add_label(ed, ned, edge_comp, bestcomp, txt);
         free(txt);
         if (cn->shape >= 0) { si[cn->shape].role = GRAPH_SH_OTHER; out->shape_role[cn->shape] = GRAPH_SH_OTHER; }
     }
+    /* 10b. a line of text in a node's shape, off the centre of the node's
+     * text, that a connector of an edge passes through (within half its
+     * font size) and that does not end at that node: the connector's label
+     * drawn over the node. A node's text is what is centred in its shape:
+     * a line goes only when the rest is then nearer the shape's centre. */
+    long *comp_next = xcalloc(npc + 1, sizeof *comp_next);  /* pieces of a chain, from its root */
+    {
+        long *last = xcalloc(npc + 1, sizeof *last);
+        for (size_t i = 0; i < npc; i++) { comp_next[i] = -1; last[i] = (long)i; }
+        for (size_t i = 0; i < npc; i++)
+            if (!pc[i].dead && pc[i].comp != i) {
+                comp_next[last[pc[i].comp]] = (long)i;
+                last[pc[i].comp] = (long)i;
+            }
+        free(last);
+    }
+    for (size_t c = 0; c < ntextcand; c++) {
+        cand *cn = &cd[c];
+        if (cn->shape < 0 || cn->label || cn->ntexts < 2) continue;
+        ir_pt centre = ir_box_center(si[cn->shape].box);
+        for (;;) {
+            ir_box all = ir_box_empty();
+            size_t nrest = 0;
+            for (size_t k = 0; k < cn->ntexts; k++)
+                if (!tlabel[cn->texts[k]]) { ir_box_union(&all, sc->texts[cn->texts[k]].box); nrest++; }
+            double dall = ir_v_dist(ir_box_center(all), centre);
+            long bestline = -1, bestlcomp = -1;
+            double bestrest = INFINITY;
+            for (size_t k = 0; k < cn->ntexts; k++) {
+                size_t l = cn->texts[k];
+                if (tlabel[l] || uf_find(sub, l) != l) continue;
+                ir_box lb = ir_box_empty(), rest = ir_box_empty();
+                double size = 0;
+                size_t nl = 0;
+                for (size_t j = 0; j < cn->ntexts; j++) {
+                    size_t t = cn->texts[j];
+                    if (tlabel[t]) continue;
+                    if (uf_find(sub, t) == l) { ir_box_union(&lb, sc->texts[t].box); size = fmax(size, sc->texts[t].size); nl++; }
+                    else ir_box_union(&rest, sc->texts[t].box);
+                }
+                if (nl == nrest) continue;
+                double drest = ir_v_dist(ir_box_center(rest), centre);
+                /* written over the node's other text, it leaves the rest
+                 * no less centred */
+                int over = 0;
+                for (size_t j = 0; j < cn->ntexts && !over; j++) {
+                    const ir_box *b = &sc->texts[cn->texts[j]].box;
+                    if (tlabel[cn->texts[j]] || uf_find(sub, cn->texts[j]) == l) continue;
+                    over = fmin(lb.x2, b->x2) - fmax(lb.x1, b->x1) > 0.3 * size &&
+                           fmin(lb.y2, b->y2) - fmax(lb.y1, b->y1) > 0.3 * size;
+                }
+                if (drest > dall - (over ? -0.05 : 0.05) * size || drest >= bestrest) continue;
+                double tol = 0.5 * size, bestd = INFINITY;
+                long bestcomp = -1;
+                /* the line reaches out of the shape's box: it may belong to
+                 * a connector that ends at the node (a short edge) */
+                ir_box sb = si[cn->shape].box;
+                int spills = lb.x1 < sb.x1 - 0.5 || lb.x2 > sb.x2 + 0.5 || lb.y1 < sb.y1 - 0.5 || lb.y2 > sb.y2 + 0.5;
+                for (size_t i = 0; i < npc; i++) {
+                    piece *p = &pc[i];
+                    if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
+                    if (ir_box_box_dist(si[p->shape].box, lb) > tol) continue;
+                    int ends_here = 0;
+                    for (long q = (long)p->comp; q >= 0 && !ends_here; q = comp_next[q])
+                        for (int e = 0; e < 2; e++)
+                            if (!pc[q].joined[e] && pc[q].node[e] == (long)c) ends_here = 1;
+                    if (ends_here && !spills) continue;
+                    const svg_shape *s = &sc->shapes[p->shape];
+                    for (size_t j = 1; j < s->n; j++) {
+                        double d = ir_seg_box_dist(s->pts[j - 1], s->pts[j], lb);
+                        if (d < bestd) { bestd = d; bestcomp = (long)p->comp; }
+                    }
+                }
+                if (bestcomp < 0 || bestd > tol) continue;
+                bestline = (long)l;
+                bestlcomp = bestcomp;
+                bestrest = drest;
+            }
+            if (bestline < 0) break;
+            size_t *grp = xcalloc(cn->ntexts, sizeof *grp);
+            size_t ng = 0;
+            for (size_t j = 0; j < cn->ntexts; j++)
+                if (!tlabel[cn->texts[j]] && uf_find(sub, cn->texts[j]) == (size_t)bestline) grp[ng++] = cn->texts[j];
+            for (size_t j = 0; j < ng; j++) tlabel[grp[j]] = 1;
+            char *txt = join_texts(sc, grp, ng);
+            add_label(ed, ned, edge_comp, bestlcomp, txt);
+            free(txt);
+            free(grp);
+        }
+        size_t kept = 0;
+        for (size_t k = 0; k < cn->ntexts; k++)
+            if (!tlabel[cn->texts[k]]) cn->texts[kept++] = cn->texts[k];
+        cn->ntexts = kept;
+    }
+    free(comp_next);
     /* 11. vertices in document order */
     size_t *vorder = xcalloc(ncd + 1, sizeof *vorder);
     size_t nvo = 0;
@@ -695,7 +829,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     }
     for (size_t t = 0; t < nt; t++) {
         cand *c = &cd[group_cand[uf_find(uf, t)]];
-        out->text_vertex[t] = c->label ? -2 : c->vertex;
+        out->text_vertex[t] = c->label || tlabel[t] ? -2 : c->vertex;
     }
     for (size_t i = 0; i < ns; i++)
         if (si[i].role == GRAPH_SH_BACKGROUND || si[i].role == GRAPH_SH_MARKER)
@@ -717,6 +851,8 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     free(arrow_cand);
     free(group_cand);
     free(uf);
+    free(sub);
+    free(tlabel);
     free(home);
     free(si);
     return 0;

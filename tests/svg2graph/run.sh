@@ -17,7 +17,9 @@
 # 3. Options: --help, --version, --llm (not yet: exit 2), a bad option, a
 #    missing file, stdin with --id, --graph-only, determinism.
 # 4. The Graphviz oracle (graphviz-oracle.sh, GRAPHVIZ_N graphs, default 90,
-#    floor GRAPHVIZ_FLOOR, default 0.93); skipped when Graphviz is missing.
+#    floor GRAPHVIZ_FLOOR, default 0.98: with seed 1 all 90 are exact, and at
+#    most one miss is allowed for other Graphviz versions; on 500 graphs the
+#    rate is 0.99 or more); skipped when Graphviz is missing.
 # Exit status: 0 all passed, 1 a test failed, 2 svg2graph is missing.
 LC_ALL=C
 export LC_ALL
@@ -118,7 +120,7 @@ st=$?
     [ "$(grep -c '^diagram ' "$tmp/a")" -eq 2 ] || bad "two files in one stream, deterministic"
 
 # 4. Graphviz
-GRAPHVIZ_FLOOR=${GRAPHVIZ_FLOOR:-0.93} sh "$dir/graphviz-oracle.sh" "${GRAPHVIZ_N:-90}" > "$tmp/gv" 2>&1 ||
+GRAPHVIZ_FLOOR=${GRAPHVIZ_FLOOR:-0.98} sh "$dir/graphviz-oracle.sh" "${GRAPHVIZ_N:-90}" > "$tmp/gv" 2>&1 ||
     { bad "graphviz oracle"; tail -20 "$tmp/gv"; }
 tail -1 "$tmp/gv"
 [ $fail -eq 0 ] && echo "svg2graph: all tests passed"
