@@ -26,7 +26,7 @@ char *tp_strndup(const char *s, size_t n)
 {
     char *r = malloc(n + 1);
     if (!r) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
-    memcpy(r, s, n);
+    if (n) memcpy(r, s, n);
     r[n] = 0;
     return r;
 }
@@ -54,23 +54,32 @@ static char *xstrdup(const char *s) { return tp_strndup(s, strlen(s)); }
 
 /* ---- diagnostics ------------------------------------------------------------ */
 
+/* one line per diagnostic: control characters become spaces */
+static void one_line(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 32 || *s == 127) *s = ' ';
+}
+
 void tk_warn(tikz *T, int line, const char *fmt, ...)
 {
     if (!T->cfg) return;
     T->cfg->nwarnings++;
     if (T->cfg->quiet || !T->cfg->diag) return;
+    int col = line == T->cmd_line && T->cmd_col > 0 ? T->cmd_col : 1;
     if (T->cfg->nwarnings > MAX_WARNINGS) {
         if (T->cfg->nwarnings == MAX_WARNINGS + 1)
-            fprintf(T->cfg->diag, "%s:%d: warning: more than %d warnings; the rest are not shown\n",
-                    T->cfg->fname, line, MAX_WARNINGS);
+            fprintf(T->cfg->diag, "%s:%d:%d: warning: more than %d warnings; the rest are not shown\n",
+                    T->cfg->fname, line, col, MAX_WARNINGS);
         return;
     }
+    char msg[512];
     va_list ap;
     va_start(ap, fmt);
-    fprintf(T->cfg->diag, "%s:%d: warning: ", T->cfg->fname, line);
-    vfprintf(T->cfg->diag, fmt, ap);
-    fputc('\n', T->cfg->diag);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    one_line(msg);
+    fprintf(T->cfg->diag, "%s:%d:%d: warning: %s\n", T->cfg->fname, line, col, msg);
 }
 
 void tk_unparsed(tikz *T, int line, const char *src, const char *why)
@@ -963,6 +972,7 @@ static int run(tikz *T, int sentinel)
         if (t.type != T_CS) continue;
         const char *nm = tex_name(T->tex, t.name);
         T->cmd_line = t.line;
+        T->cmd_col = t.col;
         if (!strcmp(nm, "begin")) do_begin(T, &t);
         else if (!strcmp(nm, "end")) do_end(T, &t);
         else if (!strcmp(nm, "def")) do_def(T, &t, 0, 0);
@@ -1140,9 +1150,13 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
     run(T, 0);
     int rc = 0;
     if (tex_failed(T->tex)) {
-        if (cfg->diag)
+        if (cfg->diag) {
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", tex_error_msg(T->tex));
+            one_line(msg);
             fprintf(cfg->diag, "%s:%d:%d: error: %s\n", cfg->fname, tex_error_line(T->tex),
-                    tex_error_col(T->tex), tex_error_msg(T->tex));
+                    tex_error_col(T->tex), msg);
+        }
         rc = 2;
     } else if (T->d) {
         if (cfg->diag)

@@ -416,6 +416,9 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
     return -1;
 }
 
+/* TeX's largest dimension: a point beyond it is "Dimension too large" */
+#define MAX_DIMEN_PT 16383.99998
+
 int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
 {
     vec2 u;
@@ -423,6 +426,11 @@ int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
     T->cur3_ok = 0;
     if (coord_user(T, s, n, &u, line)) return -1;
     *out = mat_apply(g->ctm, u);
+    if (!(fabs(out->x) <= MAX_DIMEN_PT) || !(fabs(out->y) <= MAX_DIMEN_PT)) {
+        tk_warn(T, line, "coordinate '%.*s' lies beyond TeX's largest dimension (16384pt)",
+                (int)(n > 60 ? 60 : n), s);
+        return -1;
+    }
     if (T->last3_kind == 3) { T->cur3 = T->last3; T->cur3_ok = 1; }
     else if ((T->last3_kind == 1 || T->last3_kind == 2) && g->ok3) {
         T->cur3 = (vec3){ g->s3 * T->last3.x + g->t3.x, g->s3 * T->last3.y + g->t3.y,
@@ -577,6 +585,7 @@ struct tp_state {
     vec3 cur3;
     int cur3ok;
     int single_control;
+    int bad_coord;            /* a coordinate failed: the path's geometry is not drawn */
 };
 
 static int off_line(struct tp_state *st, int off)
@@ -687,6 +696,8 @@ static vec2 seg_point(struct tp_state *st, double t, vec2 *dir)
 }
 
 static void place_pending(struct tp_state *st, int on_segment);
+static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw, double hh, int line,
+                        int pin);
 
 static vec2 pop_pt(struct tp_state *st)
 {
@@ -705,12 +716,23 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
     vec2 rel_vec = v2(0, 0);
     if (rel) {
         vec2 u;
-        if (coord_user(T, c->s, strlen(c->s), &u, line)) { st->err = 1; p = st->cur; }
+        if (coord_user(T, c->s, strlen(c->s), &u, line)) {
+            tk_unparsed(T, line, c->s, "cannot evaluate coordinate");
+            st->bad_coord = 1;
+            p = st->cur;
+        }
         else { rel_vec = mat_lin(g->ctm, u); p = vadd(st->relbase, rel_vec); }
+        if (!(fabs(p.x) <= MAX_DIMEN_PT) || !(fabs(p.y) <= MAX_DIMEN_PT)) {
+            tk_unparsed(T, line, c->s, "relative coordinate beyond TeX's largest dimension");
+            st->bad_coord = 1;
+            p = st->cur;
+            rel_vec = v2(0, 0);
+        }
         if (rel == 2) st->relbase = p;
     } else {
         if (tk_coord(T, c->s, strlen(c->s), &p, line)) {
             tk_unparsed(T, line, c->s, "cannot evaluate coordinate");
+            st->bad_coord = 1;
             p = st->cur;
         }
         st->relbase = p;
@@ -1099,13 +1121,14 @@ void tp_coordinate_op(struct tp_state *st)
         }
     }
     if (pn->opts) {
-        /* name=... in options */
+        /* name=... and label=/pin= in the options */
         tk_nodeopts no;
         tk_nodeopts_init(T, &no);
         tk_gs_push(T);
         tk_apply_opts(T, pn->opts, strlen(pn->opts), &no, 0);
-        tk_gs_pop(T);
         if (no.name && !pn->name) pn->name = tp_strndup(no.name, strlen(no.name));
+        for (int i = 0; i < no.nlabels; i++) place_label(T, no.labels[i], p, 0, 0, 0, st->line, 0);
+        tk_gs_pop(T);
         tk_nodeopts_free(&no);
     }
     if (pn->name) {
@@ -1391,6 +1414,10 @@ static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw,
     if (ang >= 0) {
         double oa = fmod(ang + 180, 360);
         snprintf(no.anchor, sizeof no.anchor, "@%.6g", oa);
+        if (fmod(oa, 90) == 0) {
+            static const char *const side[4] = { "east", "north", "west", "south" };
+            snprintf(no.anchor, sizeof no.anchor, "%s", side[(int)(oa / 90) % 4]);
+        }
         if (!corner && fmod(ang, 90) != 0) {
             /* TikZ: an angle strictly inside a quadrant anchors the label at
              * the opposite corner (0 < angle < 90: south west, ...) */
@@ -1519,7 +1546,8 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
             if (no->role[0]) ir_elem_set(e, "role", no->role);
             { double v[2] = { at.x, at.y }; tk_set_nums(e, "at", v, 2); }
             if (no->has_anchor) ir_elem_set(e, "anchor", a[0] == '@' ? a + 1 : a);
-            tk_set_num(e, "size", fs);
+            /* a size command inside the text (\Large 15) sets what is shown */
+            tk_set_num(e, "size", strchr(text, '\\') ? tm_font_size(text, fs, NULL) : fs);
             if (no->name) ir_elem_set(e, "id", no->name);
             if (nseg == 2) {
                 { double v[4] = { seg[0].x, seg[0].y, seg[1].x, seg[1].y }; tk_set_nums(e, "along", v, 4); }
@@ -1703,6 +1731,12 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
             break;
         }
     }
+    if (st.bad_coord) {
+        /* the unparsed record says what could not be evaluated; drawing the
+         * rest would invent geometry (a segment to a point that is not there) */
+        for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) { free(st.pieces[i].p); free(st.pieces[i].p3); }
+        st.npieces = 0;
+    }
     for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) {
         piece *pc = &st.pieces[i];
         if (T->d && cmd == CMD_CLIP) {
@@ -1736,6 +1770,8 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
             tk_emit_attrs(T, e, d2, fill && pc->kind != IR_POLY ? 1 : fill && (pc->closed || pc->n > 2));
             strcpy(g->role, saved);
             if (pc->p3) set_xyz(e, pc->p3, pc->n);
+            if (pc->kind == IR_ARC && strcmp(ir_elem_get(e, "role") ? ir_elem_get(e, "role") : "", "angle-mark") == 0)
+                tk_set_nums(e, "vertex", (double[]){ pc->p[0].x, pc->p[0].y }, 2);
         }
     }
     for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) { free(st.pieces[i].p); free(st.pieces[i].p3); }

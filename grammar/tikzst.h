@@ -182,6 +182,7 @@ typedef struct tikz {
     tikz_sink sink;
     void *sink_ctx;
     int cmd_line;             /* line of the current command */
+    int cmd_col;              /* its column */
     size_t pic_base;          /* graphics-state depth outside the picture */
     int sentinel_id;
     toklist stmt;             /* scratch: the tokens of the current statement */
