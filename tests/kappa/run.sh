@@ -240,21 +240,7 @@ for r in json.load(sys.stdin): print(r["stat"], r["rater_a"], r["rater_b"], "%.6
     cmp -s "$T/t1" "$T/t3" && pass || fail "json format differs from tsv"
 fi
 
-# ---- 11. the examples of man/kappa.1 run --------------------------------------------------
-if [ -f man/kappa.1 ]; then
-    awk '/^\.SH EXAMPLES/{e=1; next} /^\.SH/{e=0} e && /^\.EX/{x=1; next} e && /^\.EE/{x=0; next}
-         e && x {gsub(/\\-/, "-"); gsub(/\\\\/, "\\"); print}' man/kappa.1 > "$T/examples"
-    n=0
-    while IFS= read -r cmd; do
-        case $cmd in ''|'#'*) continue;; esac
-        n=$((n + 1))
-        if PATH="$BUILD/bin:$PATH" sh -c "$cmd" > /dev/null 2> "$T/err"; then pass
-        else fail "man example '$cmd': $(cat "$T/err")"; fi
-    done < "$T/examples"
-    [ "$n" -ge 5 ] && pass || fail "only $n examples found in man/kappa.1"
-else
-    fail "man/kappa.1 missing"
-fi
+# ---- 11. the examples of man/kappa.1: run by tests/run-man-examples.sh with every man page
 
 # ---- 12. cross-checks against scikit-learn and SciPy ---------------------------------------
 PY=
