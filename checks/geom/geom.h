@@ -50,11 +50,22 @@
  * the label's box, plus GEOM_LABEL_SLACK_EM). */
 #define GEOM_AMBIGUITY          1.15
 #define GEOM_LABEL_SLACK_EM     0.5
-/* Depth order: a face drawn over another must not lie behind it by more
- * than this fraction of the faces' size, where they overlap by more than
- * GEOM_FACE_OVERLAP_FRAC of the smaller face. */
+/* Depth order: where filled faces overlap by more than
+ * GEOM_FACE_OVERLAP_FRAC of the smaller one, the face painted last must not
+ * lie behind another by more than GEOM_DEPTH_TOL of the faces' size. */
 #define GEOM_DEPTH_TOL          0.02
 #define GEOM_FACE_OVERLAP_FRAC  0.05
+/* 3D coordinates: the picture must be one parallel projection of them
+ * (up to a picture-plane shift per path), every point within this of its
+ * fitted place (points are written to 0.001pt; a scope with its own z
+ * vector does not fit). Paths shifted alike are one placement. */
+#define GEOM_PROJ_FIT_TOL_PT    1.0
+/* A solid line with 3D coordinates may show through a face in front of it
+ * for at most this length (a line's width at a corner is not seen). */
+#define GEOM_HIDDEN_LINE_PT     3.0
+/* An angle arc may overshoot a side of its angle by this much; past it,
+ * the arc crosses the line instead of stopping at it. */
+#define GEOM_ARC_CROSS_DEG      15.0
 /* Text overlap: boxes sharing more than this fraction of the smaller box. */
 #define GEOM_TEXT_OVERLAP_FRAC  0.10
 /* A stroke crosses text when it passes through the text's box shrunk by
@@ -83,6 +94,23 @@
 /* Default font size when the IR gives none (the IM class uses 12pt). */
 #define GEOM_DEFAULT_FONT_PT    12.0
 
+/* --- what an element's attributes say (read once per diagram) ----------- */
+typedef enum {
+    ROLE_NONE, ROLE_VERTEX, ROLE_RIGHT_ANGLE, ROLE_ANGLE_MARK, ROLE_GRID, ROLE_AXIS,
+    ROLE_AXIS_LABEL, ROLE_TICK, ROLE_OTHER
+} geom_role;
+
+typedef struct {
+    const char *draw, *fill, *dash, *arrows, *xyz, *clip, *id, *vertex, *tex, *of, *along,
+        *size;
+    unsigned char role;       /* geom_role */
+    unsigned char stroked;    /* draw is not none */
+    unsigned char filled;     /* fill is given and not none */
+    unsigned char dashed;     /* dash is given and not solid */
+    unsigned char dim;        /* arrows with a tip: a dimension line or pointer */
+    unsigned char self_fill;  /* stroked in the colour of its own fill */
+} geom_attrs;
+
 /* --- segments ----------------------------------------------------------- */
 typedef enum {
     SEG_FIGURE,   /* a line of the figure itself */
@@ -105,6 +133,7 @@ typedef struct {
     int visible;         /* stroked (draw != none) */
     int dashed;
     int comp;            /* connected component of figure segments, -1 */
+    unsigned char shared[2]; /* a, b: exactly an end of another visible figure segment */
 } geom_seg;
 
 /* --- texts -------------------------------------------------------------- */
@@ -140,6 +169,7 @@ typedef struct {
     ir_pt along_a, along_b;
     int opaque;          /* filled background hides what lies under it */
     int framed;          /* drawn inside an outline (node with draw=) */
+    int axis_label;      /* names a plot axis (role=axis-label) */
     ir_box frame_box;
     char show[48];       /* short printable form for reasons */
 } geom_text;
@@ -164,7 +194,7 @@ typedef struct {
 typedef struct {
     size_t elem;
     int line;
-    ir_pt *pts;          /* outline (flattened) */
+    const ir_pt *pts;    /* outline (flattened) */
     size_t n;
     double area;         /* unsigned */
     int round;           /* ellipse / circle */
@@ -172,15 +202,21 @@ typedef struct {
     double radius;       /* circles: mean radius */
 } geom_shape;
 
-/* --- faces of solids (closed polygons given with 3D coordinates) -------- */
+/* --- solids: polylines and faces given with 3D coordinates -------------- */
 typedef struct {
     size_t elem;
     int line;
-    ir_pt *p2;           /* picture points */
+    const ir_pt *p2;     /* picture points */
     ir_pt3 *p3;          /* their 3D coordinates */
     size_t n;
+    int closed;          /* a polygon (a face); else an open polyline */
     int filled;          /* hides what was drawn before under it */
+    int stroked;         /* its outline is drawn */
+    int dashed;          /* ... with a dash pattern (a hidden edge) */
     int inferred;        /* 3D coordinates recovered from the picture (solid.c) */
+    int group;           /* placement: polylines sharing one translation of the
+                            projection (separate canvas shifts are separate
+                            placements); -1 when it does not fit the projection */
     ir_box box;
 } geom_face;
 
@@ -210,19 +246,22 @@ typedef struct {
     size_t ndots;
     ir_box ink;          /* everything drawn, strokes and texts */
     ir_box figure;       /* figure segments and shapes only (no text, grid) */
+    geom_attrs *attrs;   /* per element */
     unsigned char *frame;  /* per element: 1 when it is a text node's outline */
     int *clip_of;        /* per element: index of the clip it is drawn in, -1 */
     int is3d;            /* some element carries xyz= */
-    geom_face *faces;
+    geom_face *faces;    /* every polyline with 3D coordinates, in drawing order */
     size_t nfaces;
     int has_proj;        /* the projection of the 3D coordinates is known */
-    double proj_m[2][3], proj_t[2];
-    ir_pt3 view;         /* toward the viewer */
+    double proj_m[2][3];
+    ir_pt3 view;         /* toward the viewer (right-handed frame) */
     int ncomps;
 } geom_scene;
 
 geom_scene *geom_scene_build(const ir_diagram *d);
 void geom_scene_free(geom_scene *s);
+/* Memory that lives as long as the scene (freed with it). */
+void *geom_scene_alloc(geom_scene *s, size_t bytes);
 
 /* Indices of the segments whose extent (grown by GEOM_JOIN_EPS_PT) meets
  * box b, each once, into *buf (grown as needed; caller frees). Returns the

@@ -15,10 +15,9 @@
 
 #include "checks/geom/geom.h"
 
-static int skip_role(const ir_elem *e)
+static int skip_role(const geom_attrs *a)
 {
-    const char *role = ir_elem_get(e, "role");
-    return role && (!strcmp(role, "grid") || !strcmp(role, "axis"));
+    return a->role == ROLE_GRID || a->role == ROLE_AXIS;
 }
 
 void geom_in_frame(const ir_diagram *d, const void *ctx, chk_verdict *v)
@@ -37,25 +36,29 @@ void geom_in_frame(const ir_diagram *d, const void *ctx, chk_verdict *v)
         const ir_elem *e = &d->elems[i];
         if (s->clip_of[i] < 0) continue;
         const geom_clip *cl = &s->clips[s->clip_of[i]];
-        if (skip_role(e) || s->frame[i]) continue;
+        if (skip_role(&s->attrs[i]) || s->frame[i]) continue;
         ir_pt *pts = NULL;
+        const ir_pt *outline;
         size_t n = 0;
-        ir_pt corners[4];
         const char *what = "stroke";
         if (e->kind == IR_TEXT) {
             /* labels are judged by label-association and no-overlap */
             continue;
         } else {
-            const char *dr = ir_elem_get(e, "draw"), *fi = ir_elem_get(e, "fill");
-            int stroked = !dr || strcmp(dr, "none") != 0, filled = fi && strcmp(fi, "none");
-            if (!stroked && !filled) continue;
+            if (!s->attrs[i].stroked && !s->attrs[i].filled) continue;
             int closed;
-            n = ir_elem_flatten(e, &pts, &closed);
+            if (e->kind == IR_POLY) {
+                outline = e->pts;   /* a polyline is its own outline */
+                n = e->npts;
+            } else {
+                n = ir_elem_flatten(e, &pts, &closed);
+                outline = pts;
+            }
             if (n == 0) continue;
             what = "stroke";
         }
         double out, o1, o2;
-        int rel = geom_clip_relation(s, i, pts ? pts : corners, n, &out);
+        int rel = geom_clip_relation(s, i, outline, n, &out);
         /* a straight line running across the whole region, in at one side
          * and out at the other, is an (infinite) line shown as far as the
          * picture goes, not a shape cut off */

@@ -8,21 +8,29 @@
  *     GEOM_TEXT_CORE_FRAC of its smaller side on each side), unless the text
  *     has an opaque background drawn over the stroke. This holds for the
  *     line a label measures too: a label struck through by its own line is
- *     as hard to read as any other;
- *   - a vertex dot inside the core of a text it does not label.
- *   - faces of solids painted in the wrong order: where two faces overlap
- *     (by more than GEOM_FACE_OVERLAP_FRAC of the smaller), the one drawn
- *     later must not lie behind the other (by more than GEOM_DEPTH_TOL of
- *     their size), else it shows what the solid in front should hide.
- *     Depth comes from the 3D coordinates the IR keeps (xyz=) and the
- *     projection fitted to them, or, for drawings of unit cubes, from the
- *     cube lattice (solid.c).
+ *     as hard to read as any other. Not counted: a plot axis (or a line
+ *     drawn along it) running into the axis' own name, set at its end; a
+ *     dimension line through the length written on it, which it is there
+ *     to carry; a stroke in its own fill's colour, which draws no line;
+ *   - a vertex dot inside the core of a text it does not label;
+ *   - an angle arc crossing a side of its angle and running on past it by
+ *     more than GEOM_ARC_CROSS_DEG;
+ *   - solids painted out of depth order: wherever filled faces overlap (by
+ *     more than GEOM_FACE_OVERLAP_FRAC of the smaller), the face painted
+ *     last must be the nearest one there (within GEOM_DEPTH_TOL of the
+ *     faces' size); a solid line with 3D coordinates must not show through
+ *     a face in front of it for more than GEOM_HIDDEN_LINE_PT (dashed
+ *     lines are hidden edges drawn as such). Depth comes from the 3D
+ *     coordinates the IR keeps (xyz=) and the parallel projection fitted to
+ *     them, or, for drawings of unit cubes, from the cube lattice
+ *     (solid.c); only faces and lines of one placement are compared.
  * Grid lines are background and never count.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "checks/geom/geom.h"
 
@@ -33,57 +41,405 @@ static ir_box core_box(const geom_text *t)
     return ir_box_inset(t->box, -k);
 }
 
-static double face_size(const geom_face *f)
+/* A plot axis, or a line drawn along one. */
+static int on_axis(const geom_scene *s, const geom_seg *g)
 {
-    double s = 0;
-    for (size_t i = 0; i < f->n; i++) {
-        const ir_pt3 *a = &f->p3[i], *b = &f->p3[(i + 1) % f->n];
-        s += sqrt((a->x - b->x) * (a->x - b->x) + (a->y - b->y) * (a->y - b->y) +
-                  (a->z - b->z) * (a->z - b->z));
+    if (g->cls == SEG_AXIS) return 1;
+    if (g->curved) return 0;
+    double dir = ir_v_dir_deg(ir_v_sub(g->b, g->a));
+    for (size_t k = 0; k < s->nsegs; k++) {
+        const geom_seg *h = &s->segs[k];
+        if (h->cls != SEG_AXIS || h->curved) continue;
+        if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > 1.0) continue;
+        if (ir_pt_line_dist(g->a, h->a, h->b) <= GEOM_JOIN_EPS_PT &&
+            ir_pt_line_dist(g->b, h->a, h->b) <= GEOM_JOIN_EPS_PT)
+            return 1;
     }
-    return f->n ? s / (double)f->n : 0;
+    return 0;
 }
 
-/* Faces of solids drawn in the wrong order: a face painted over an earlier
- * one that lies in front of it shows what should be hidden. Returns the
- * number of such pairs; the worst goes into *why. */
+/* --- depth order of solids ---------------------------------------------
+ *
+ * Wherever filled faces of a solid overlap in the picture, the face painted
+ * last is the one the viewer sees; it must be the face nearest the viewer
+ * there. Likewise a solid line with 3D coordinates must not show where a
+ * face lies in front of it. Faces and lines are compared only within one
+ * placement (geom_face.group): copies moved apart in the picture plane
+ * have no depth relative to each other. Toward the viewer is the scene's
+ * view: the right-handed frame of the 3D coordinates, or, for cube
+ * lattices recovered from the picture, the side their faces show. */
+
+/* A filled face, ready for depth queries. */
+typedef struct {
+    const geom_face *f;
+    double dc[3];        /* depth at picture point (x, y): dc[0] + dc[1] x + dc[2] y */
+    double size;         /* mean edge length in 3D: the scale of depth tolerances */
+    double area;         /* picture area */
+    int convex;
+    int cell[4];         /* its grid cells: i0, j0, i1, j1 */
+} sface;
+
+static double depth_at(const sface *f, ir_pt p)
+{
+    return f->dc[0] + f->dc[1] * p.x + f->dc[2] * p.y;
+}
+
+/* An entry of a grid cell: a face, and the first cell (column x0, row y0)
+ * of the cells it covers. */
+typedef struct {
+    unsigned i;
+    unsigned char x0, y0;
+} fs_entry;
+
+/* The filled faces, in drawing order, and a grid over their boxes (at most
+ * 64 x 64 cells). */
+typedef struct {
+    sface *f;
+    size_t n;
+    double x0, y0, cs, inv;   /* cell size and its inverse */
+    int nx, ny;
+    size_t *start;       /* per cell, its entries: idx[start[c] .. start[c+1]) */
+    fs_entry *idx;       /* in drawing order */
+} face_set;
+
+static void fs_range(const face_set *g, ir_box b, int *i0, int *j0, int *i1, int *j1)
+{
+    *i0 = (int)floor((b.x1 - g->x0) * g->inv);
+    *i1 = (int)floor((b.x2 - g->x0) * g->inv);
+    *j0 = (int)floor((b.y1 - g->y0) * g->inv);
+    *j1 = (int)floor((b.y2 - g->y0) * g->inv);
+    if (*i0 < 0) *i0 = 0;
+    if (*j0 < 0) *j0 = 0;
+    if (*i1 >= g->nx) *i1 = g->nx - 1;
+    if (*j1 >= g->ny) *j1 = g->ny - 1;
+}
+
+static double edge_size(const geom_face *f)
+{
+    double sum = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        const ir_pt3 *a = &f->p3[i], *b = &f->p3[(i + 1) % f->n];
+        sum += sqrt((a->x - b->x) * (a->x - b->x) + (a->y - b->y) * (a->y - b->y) +
+                    (a->z - b->z) * (a->z - b->z));
+    }
+    return f->n ? sum / (double)f->n : 0;
+}
+
+static int fs_build(const geom_scene *s, face_set *g)
+{
+    memset(g, 0, sizeof *g);
+    g->f = malloc((s->nfaces ? s->nfaces : 1) * sizeof *g->f);
+    if (!g->f) abort();
+    ir_box all = ir_box_empty();
+    for (size_t i = 0; i < s->nfaces; i++) {
+        const geom_face *f = &s->faces[i];
+        if (!f->filled || !f->closed || f->n < 3 || f->group < 0) continue;
+        sface *q = &g->f[g->n];
+        if (!ir_plane_depth_fn(f->p3, f->p2, f->n, s->view, q->dc)) continue;
+        q->f = f;
+        q->size = edge_size(f);
+        q->area = fabs(ir_poly_area(f->p2, f->n));
+        q->convex = ir_poly_convex(f->p2, f->n);
+        ir_box_union(&all, f->box);
+        g->n++;
+    }
+    if (g->n == 0 || all.empty) return 0;
+    double w = ir_box_w(all), h = ir_box_h(all);
+    /* about one face per cell, at most 64 x 64 cells */
+    double cs = sqrt(fmax(w * h, 1.0) / (double)g->n);
+    if (cs < 1.0) cs = 1.0;
+    if (w / cs > 64) cs = w / 64;
+    if (h / cs > 64) cs = h / 64;
+    g->cs = cs;
+    g->inv = 1.0 / cs;
+    g->x0 = all.x1 - 1.0;
+    g->y0 = all.y1 - 1.0;
+    g->nx = (int)((w + 2.0) / cs) + 1;
+    g->ny = (int)((h + 2.0) / cs) + 1;
+    size_t ncell = (size_t)g->nx * (size_t)g->ny;
+    g->start = calloc(ncell + 1, sizeof *g->start);
+    size_t *fill = malloc(ncell * sizeof *fill);
+    if (!g->start || !fill) abort();
+    for (size_t k = 0; k < g->n; k++) {
+        int *r = g->f[k].cell;
+        fs_range(g, g->f[k].f->box, &r[0], &r[1], &r[2], &r[3]);
+        for (int j = r[1]; j <= r[3]; j++)
+            for (int i = r[0]; i <= r[2]; i++) g->start[(size_t)j * (size_t)g->nx + (size_t)i + 1]++;
+    }
+    for (size_t c = 0; c < ncell; c++) g->start[c + 1] += g->start[c];
+    g->idx = malloc((g->start[ncell] ? g->start[ncell] : 1) * sizeof *g->idx);
+    if (!g->idx) abort();
+    memcpy(fill, g->start, ncell * sizeof *fill);
+    for (size_t k = 0; k < g->n; k++) {
+        const int *r = g->f[k].cell;
+        fs_entry en = {(unsigned)k, (unsigned char)r[0], (unsigned char)r[1]};
+        for (int j = r[1]; j <= r[3]; j++)
+            for (int i = r[0]; i <= r[2]; i++) g->idx[fill[(size_t)j * (size_t)g->nx + (size_t)i]++] = en;
+    }
+    free(fill);
+    return 1;
+}
+
+static void fs_free(face_set *g)
+{
+    free(g->f);
+    free(g->start);
+    free(g->idx);
+}
+
+/* 1 when p lies inside face f, farther than GEOM_JOIN_EPS_PT from its
+ * drawn outline (next to an edge, p is seen on either side of it). */
+static int face_holds(const geom_face *f, ir_pt p)
+{
+    const double e = GEOM_JOIN_EPS_PT;
+    if (p.x < f->box.x1 + e || p.x > f->box.x2 - e || p.y < f->box.y1 + e || p.y > f->box.y2 - e)
+        return 0;
+    int in = 0;
+    for (size_t i = 0, j = f->n - 1; i < f->n; j = i++) {
+        ir_pt a = f->p2[j], b = f->p2[i];
+        double abx = b.x - a.x, aby = b.y - a.y, apx = p.x - a.x, apy = p.y - a.y;
+        double l2 = abx * abx + aby * aby, t = l2 > 0 ? (apx * abx + apy * aby) / l2 : 0;
+        if (t < 0) t = 0;
+        if (t > 1) t = 1;
+        double dx = apx - t * abx, dy = apy - t * aby;
+        if (dx * dx + dy * dy <= e * e) return 0;
+        if ((a.y > p.y) != (b.y > p.y) && p.x < a.x + (p.y - a.y) * abx / aby) in = !in;
+    }
+    return in;
+}
+
+/* The filled face painted last whose inside holds p, or NULL. */
+static const sface *top_at(const face_set *g, ir_pt p)
+{
+    int i0, j0, i1, j1;
+    fs_range(g, ir_box_make(p.x, p.y, p.x, p.y), &i0, &j0, &i1, &j1);
+    if (i0 > i1 || j0 > j1) return NULL;
+    size_t c = (size_t)j0 * (size_t)g->nx + (size_t)i0;
+    for (size_t q = g->start[c + 1]; q-- > g->start[c];)
+        if (face_holds(g->f[g->idx[q].i].f, p)) return &g->f[g->idx[q].i];
+    return NULL;
+}
+
+typedef struct {
+    int n;
+    double worst;
+    chk_verdict why;
+} depth_tally;
+
+static void depth_note(depth_tally *t, double key, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void depth_note(depth_tally *t, double key, int line, const char *fmt, ...)
+{
+    t->n++;
+    if (!(key > t->worst)) return;
+    t->worst = key;
+    char buf[CHK_REASON_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    chk_set(&t->why, CHK_NO, line, "%s", buf);
+}
+
+/* Faces painted over each other. For every two filled faces a and b of one
+ * placement, b painted later, that overlap by more than
+ * GEOM_FACE_OVERLAP_FRAC of the smaller face and where b lies behind a at
+ * the overlap's centroid: the finished picture must not show a face behind
+ * a there — looked at in the centroid and half way to each corner of the
+ * overlap (a later, nearer face may have covered b again). */
+/* 1 when convex polygons a and b (either winding) meet in no more than a
+ * line: some edge of one has the other entirely on its outer side or on
+ * its line (as faces sharing an edge do). */
+static int convex_apart(const ir_pt *a, size_t na, const ir_pt *b, size_t nb)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        const ir_pt *p = pass ? b : a, *q = pass ? a : b;
+        size_t np = pass ? nb : na, nq = pass ? na : nb;
+        double o = ir_poly_area(p, np) >= 0 ? 1.0 : -1.0;
+        for (size_t i = 0; i < np; i++) {
+            ir_pt e0 = p[i], e1 = p[(i + 1) % np];
+            double ex = e1.x - e0.x, ey = e1.y - e0.y;
+            double tol = 1e-9 * (ex * ex + ey * ey);
+            size_t k = 0;
+            for (; k < nq; k++)
+                if (o * (ex * (q[k].y - e0.y) - ey * (q[k].x - e0.x)) > tol) break;
+            if (k == nq) return 1;
+        }
+    }
+    return 0;
+}
+
+/* Faces painted over each other. For every two filled faces a and b of one
+ * placement, b painted later, that overlap by more than
+ * GEOM_FACE_OVERLAP_FRAC of the smaller face and where b lies behind a at
+ * the overlap's centroid: the finished picture must not show a face behind
+ * a there — looked at in the centroid and half way to each corner of the
+ * overlap (a later, nearer face may have covered b again). */
+static void face_order(const face_set *g, depth_tally *t)
+{
+    ir_pt buf[128];
+    for (size_t j = 0; j < g->n; j++) {
+        const sface *B = &g->f[j];
+        const geom_face *b = B->f;
+        const int *rb = B->cell;
+        /* the earlier faces sharing a grid cell with b, in the first cell
+         * they share */
+        for (int y = rb[1]; y <= rb[3]; y++)
+            for (int x = rb[0]; x <= rb[2]; x++) {
+                size_t c = (size_t)y * (size_t)g->nx + (size_t)x;
+                for (size_t q = g->start[c]; q < g->start[c + 1]; q++) {
+                    const fs_entry *en = &g->idx[q];
+                    if (en->i >= j) break;
+                    if ((en->x0 > rb[0] ? en->x0 : rb[0]) != x || (en->y0 > rb[1] ? en->y0 : rb[1]) != y)
+                        continue;
+                    const sface *A = &g->f[en->i];
+                    const geom_face *a = A->f;
+                    if (a->group != b->group) continue;
+                    ir_box bx = ir_box_isect(a->box, b->box);
+                    if (bx.empty) continue;
+                    double small = A->area < B->area ? A->area : B->area;
+                    /* the boxes' overlap bounds the faces' overlap */
+                    if (!(ir_box_area(bx) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
+                    double tol = GEOM_DEPTH_TOL * (A->size > B->size ? A->size : B->size);
+                    /* b behind a anywhere in the boxes' overlap? (the depth
+                     * difference is affine: its largest value is at a corner) */
+                    ir_pt cs4[4] = {{bx.x1, bx.y1}, {bx.x2, bx.y1}, {bx.x1, bx.y2}, {bx.x2, bx.y2}};
+                    int behind = 0;
+                    for (int k = 0; k < 4 && !behind; k++)
+                        behind = depth_at(A, cs4[k]) - depth_at(B, cs4[k]) > tol;
+                    if (!behind) continue;
+                    size_t k = 0;
+                    if (B->convex) {
+                        if (A->convex && convex_apart(a->p2, a->n, b->p2, b->n)) continue;
+                        k = ir_poly_clip_convex(a->p2, a->n, b->p2, b->n, buf, 128);
+                    } else if (A->convex) {
+                        k = ir_poly_clip_convex(b->p2, b->n, a->p2, a->n, buf, 128);
+                    }
+                    if (k < 3) continue;
+                    if (!(fabs(ir_poly_area(buf, k)) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
+                    ir_pt cc = ir_poly_centroid(buf, k);
+                    if (!(depth_at(A, cc) - depth_at(B, cc) > tol)) continue;
+                    /* b is painted over a, though behind it: does it still show? */
+                    for (size_t r = 0; r <= k; r++) {
+                        ir_pt p = r == 0 ? cc : ir_v_lerp(cc, buf[r - 1], 0.5);
+                        const sface *T = top_at(g, p);
+                        if (!T || T->f->group != a->group) continue;
+                        double da = depth_at(A, p), dt = depth_at(T, p);
+                        double tl = GEOM_DEPTH_TOL * fmax(A->size, T->size);
+                        if (!(da - dt > tl)) continue;
+                        depth_note(t, (da - dt) / fmax(tl, 1e-9), T->f->line,
+                                   "the face drawn at line %d is painted over the face of line %d, "
+                                   "though it lies behind it (depth %.2f vs %.2f): hidden parts show",
+                                   T->f->line, a->line, dt, da);
+                        break;
+                    }
+                }
+            }
+    }
+}
+
+/* Solid lines with 3D coordinates (edges, outlines) drawn over a face that
+ * lies in front of them, where no later face covers them, for more than
+ * GEOM_HIDDEN_LINE_PT of their length: what the solid hides shows through
+ * it. Dashed lines are hidden edges drawn as such. */
+static void line_order(const geom_scene *s, const face_set *g, depth_tally *t)
+{
+    for (size_t e = 0; e < s->nfaces; e++) {
+        const geom_face *l = &s->faces[e];
+        if (l->filled || !l->stroked || l->dashed || l->group < 0 || l->n < 2) continue;
+        double shown = 0, dl = 0, dh = 0;
+        const geom_face *hid = NULL;
+        size_t nseg = l->closed ? l->n : l->n - 1;
+        for (size_t k = 0; k < nseg; k++) {
+            ir_pt a = l->p2[k], b = l->p2[(k + 1) % l->n];
+            ir_pt3 A = l->p3[k], B = l->p3[(k + 1) % l->n];
+            double len = ir_v_dist(a, b);
+            /* a look every 2pt or so */
+            int m = (int)ceil(len / 2.0);
+            for (int q = 0; q < m; q++) {
+                double u = (q + 0.5) / m;
+                ir_pt p = ir_v_lerp(a, b, u);
+                double dp = (A.x + (B.x - A.x) * u) * s->view.x +
+                            (A.y + (B.y - A.y) * u) * s->view.y +
+                            (A.z + (B.z - A.z) * u) * s->view.z;
+                int i0, j0, i1, j1;
+                fs_range(g, ir_box_make(p.x, p.y, p.x, p.y), &i0, &j0, &i1, &j1);
+                if (i0 > i1 || j0 > j1) continue;
+                size_t c = (size_t)j0 * (size_t)g->nx + (size_t)i0;
+                /* latest face first: a later face over p covers the line */
+                for (size_t r = g->start[c + 1]; r-- > g->start[c];) {
+                    const sface *F = &g->f[g->idx[r].i];
+                    if (F->f->elem > l->elem) {
+                        if (face_holds(F->f, p)) break;
+                        continue;
+                    }
+                    if (F->f->group != l->group) continue;
+                    double df = depth_at(F, p);
+                    if (!(df - dp > GEOM_DEPTH_TOL * F->size) || !face_holds(F->f, p)) continue;
+                    shown += len / m;
+                    hid = F->f;
+                    dl = dp;
+                    dh = df;
+                    break;
+                }
+            }
+        }
+        if (!(shown > GEOM_HIDDEN_LINE_PT)) continue;
+        depth_note(t, shown, l->line,
+                   "the line drawn at line %d shows through the face of line %d, which lies in "
+                   "front of it (depth %.2f vs %.2f), for %.0fpt: hidden parts show",
+                   l->line, hid->line, dl, dh, shown);
+    }
+}
+
+/* Returns the number of depth-order errors; the worst goes into *why. */
 static int depth_order(const geom_scene *s, chk_verdict *why, double *worst)
 {
     if (!s->has_proj || s->nfaces < 2) return 0;
+    face_set g;
+    depth_tally t;
+    memset(&t, 0, sizeof t);
+    if (fs_build(s, &g)) {
+        face_order(&g, &t);
+        line_order(s, &g, &t);
+    }
+    fs_free(&g);
+    if (t.n > 0 && 2 + t.worst > *worst) {
+        *worst = 2 + t.worst;
+        *why = t.why;
+    }
+    return t.n;
+}
+
+/* Angle arcs that cross a side of their angle and run on past it by more
+ * than GEOM_ARC_CROSS_DEG: the arc no longer stops at the lines that bound
+ * the angle, it crosses one of them. Returns the count; the worst goes
+ * into *why. */
+static int arcs_crossing(const geom_scene *s, chk_verdict *why, double *worst)
+{
     int n = 0;
-    ir_pt buf[64];
-    for (size_t j = 1; j < s->nfaces; j++) {
-        const geom_face *b = &s->faces[j];
-        if (!b->filled || b->n > 32) continue;
-        double sb = face_size(b);
-        for (size_t i = 0; i < j; i++) {
-            const geom_face *a = &s->faces[i];
-            if (a->n > 32) continue;
-            ir_box bx = ir_box_isect(a->box, b->box);
-            if (bx.empty) continue;
-            double small = fmin(fabs(ir_poly_area(a->p2, a->n)), fabs(ir_poly_area(b->p2, b->n)));
-            /* the boxes' overlap bounds the faces' overlap */
-            if (!(ir_box_area(bx) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
-            size_t k = ir_poly_clip_convex(a->p2, a->n, b->p2, b->n, buf, 64);
-            if (k < 3) continue;
-            double area = fabs(ir_poly_area(buf, k));
-            if (!(area > GEOM_FACE_OVERLAP_FRAC * small)) continue;
-            ir_pt c = ir_poly_centroid(buf, k);
-            double da, db;
-            if (!ir_plane_depth_at(a->p3, a->p2, a->n, c, s->view, &da) ||
-                !ir_plane_depth_at(b->p3, b->p2, b->n, c, s->view, &db))
-                continue;
-            double tol = GEOM_DEPTH_TOL * fmax(face_size(a), sb);
-            if (db >= da - tol) continue;      /* b is in front: it may hide a */
-            n++;
-            double key = 2 + (da - db) / fmax(tol, 1e-9);
-            if (key > *worst) {
-                *worst = key;
-                chk_set(why, CHK_NO, b->line,
-                        "the face drawn at line %d is painted over the face of line %d, though "
-                        "it lies behind it (depth %.2f vs %.2f): hidden parts show",
-                        b->line, a->line, db, da);
-            }
+    char nm[64];
+    for (size_t i = 0; i < s->nmarks; i++) {
+        const geom_mark *m = &s->marks[i];
+        if (m->kind != MARK_ARC || !m->has_vertex) continue;
+        double r[32];
+        size_t k = geom_rays_at(s, m->vertex, 3.0, r, 32);
+        double span = ir_ccw_sweep_deg(m->d1, m->d2);
+        double most = 0;
+        for (size_t j = 0; j < k; j++) {
+            double in = ir_ccw_sweep_deg(m->d1, r[j]);
+            if (in >= span) continue;
+            double beyond = fmin(in, span - in);
+            if (beyond > most) most = beyond;
+        }
+        if (!(most > GEOM_ARC_CROSS_DEG)) continue;
+        n++;
+        double key = 0.5 + most / 360.0;
+        if (key > *worst) {
+            *worst = key;
+            chk_set(why, CHK_NO, m->line,
+                    "the angle arc at %s crosses a side of its angle and runs %.0f deg past it",
+                    geom_point_name(s, m->vertex, nm, sizeof nm), most);
         }
     }
     return n;
@@ -119,41 +475,32 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
             }
         }
     }
+    /* the segments that draw a visible line: stroked (not only the edge of
+     * a fill, nor stroked in the fill's own colour), not a grid */
+    unsigned char *draws_line = malloc(s->nsegs ? s->nsegs : 1);
+    if (!draws_line) abort();
+    for (size_t k = 0; k < s->nsegs; k++) {
+        const geom_seg *g = &s->segs[k];
+        const geom_attrs *at = &s->attrs[g->elem];
+        draws_line[k] = g->visible && g->cls != SEG_GRID && at->stroked && !at->self_fill;
+    }
     for (size_t i = 0; i < s->ntexts; i++) {
         const geom_text *t = &s->texts[i];
         ir_box core = core_box(t);
         if (core.empty || ir_box_w(core) <= 0 || ir_box_h(core) <= 0) continue;
         for (size_t k = 0; k < s->nsegs; k++) {
             const geom_seg *g = &s->segs[k];
-            if (!g->visible || g->cls == SEG_GRID) continue;
-            const ir_elem *ge = &d->elems[g->elem];
-            {
-                const char *dr = ir_elem_get(ge, "draw");
-                if (dr && !strcmp(dr, "none")) continue;   /* fill edge only */
-            }
+            if (!draws_line[k]) continue;
             if (t->opaque && g->elem < t->elem) continue;
+            /* an axis runs into its own name, set at its end (so does a
+             * line drawn along the axis) */
+            if (t->axis_label && on_axis(s, g)) continue;
+            /* a dimension line carries its length written on it */
+            if (g->cls == SEG_DIM && (t->kind == TXT_LENGTH || t->kind == TXT_VAR)) continue;
             double t0, t1;
             if (!ir_seg_box_clip(g->a, g->b, core, &t0, &t1) || t1 <= t0) continue;
             double inside = (t1 - t0) * g->len;
             if (inside < 0.5) continue;
-            if (getenv("NOV_DEBUG")) {
-                /* penetration: max over the clipped part of the distance to the box edge */
-                double best = 0;
-                ir_box B = t->box;
-                for (int q = 0; q <= 20; q++) {
-                    double tt = t0 + (t1 - t0) * q / 20.0;
-                    double tb0, tb1;
-                    (void)tb0; (void)tb1;
-                    ir_pt pp = ir_v_lerp(g->a, g->b, tt);
-                    double dd = fmin(fmin(pp.x - B.x1, B.x2 - pp.x), fmin(pp.y - B.y1, B.y2 - pp.y));
-                    if (dd > best) best = dd;
-                }
-                const char *role = ir_elem_get(ge, "role");
-                const char *trole = ir_elem_get(&d->elems[t->elem], "role");
-                fprintf(stderr, "DBG\t%s\tline\ttext=%s\tkind=%d\ttrole=%s\tsegline=%d\tcls=%d\trole=%s\tdash=%d\tpen=%.2f\tw=%.1f\th=%.1f\tin=%.1f\n",
-                        d->id, t->show, t->kind, trole ? trole : "-", g->line, g->cls, role ? role : "-", g->dashed,
-                        best / (0.5 * fmin(ir_box_w(B), ir_box_h(B))), ir_box_w(B), ir_box_h(B), inside);
-            }
             n++;
             double key = inside / fmax(ir_box_w(core), 1e-9);
             if (key > 1) key = 1;
@@ -176,9 +523,11 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
             break;
         }
     }
+    free(draws_line);
     n += depth_order(s, &why, &worst);
+    n += arcs_crossing(s, &why, &worst);
     if (n == 0) {
-        chk_set(v, CHK_YES, 0, "no text overlaps another text, a line or a dot");
+        chk_set(v, CHK_YES, 0, "no text overlaps another text, a line or a dot; no arc crosses a line; solids are painted in depth order");
         return;
     }
     *v = why;

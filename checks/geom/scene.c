@@ -1,6 +1,7 @@
 /* scene.c — the per-diagram analysis the geom checks share; see geom.h. */
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,22 +19,222 @@
         }                                                                     \
     } while (0)
 
-static int attr_is(const ir_elem *e, const char *key, const char *val)
+/* --- sorting and a hash of points -------------------------------------- */
+static void sort_doubles(double *a, size_t n)
 {
-    const char *v = ir_elem_get(e, key);
-    return v && strcmp(v, val) == 0;
+    /* insertion sort: the arrays are a handful of ray directions */
+    for (size_t i = 1; i < n; i++) {
+        double v = a[i];
+        size_t j = i;
+        for (; j > 0 && a[j - 1] > v; j--) a[j] = a[j - 1];
+        a[j] = v;
+    }
 }
 
-static int elem_stroked(const ir_elem *e)
+static int pt_less(ir_pt p, ir_pt q)
 {
-    const char *v = ir_elem_get(e, "draw");
-    return !v || strcmp(v, "none") != 0;
+    return p.x < q.x || (p.x == q.x && p.y < q.y);
 }
 
-static int elem_filled(const ir_elem *e)
+/* SORT_FN(name, type, less): an in-place sort of n elements by less(a, b)
+ * (quicksort, median of three, insertion sort for short runs). */
+#define SORT_FN(name, type, less)                                              \
+    static void name(type *a, size_t n)                                        \
+    {                                                                          \
+        while (n > 16) {                                                       \
+            type x = a[0], y = a[n / 2], z = a[n - 1], piv;                    \
+            if (less(x, y)) piv = less(y, z) ? y : (less(x, z) ? z : x);       \
+            else piv = less(x, z) ? x : (less(y, z) ? z : y);                  \
+            size_t i = 0, j = n - 1;                                           \
+            for (;;) {                                                         \
+                while (less(a[i], piv)) i++;                                   \
+                while (less(piv, a[j])) j--;                                   \
+                if (i >= j) break;                                             \
+                type t = a[i]; a[i] = a[j]; a[j] = t;                          \
+                i++;                                                           \
+                j--;                                                           \
+            }                                                                  \
+            size_t left = j + 1;                                               \
+            if (left < n - left) { name(a, left); a += left; n -= left; }      \
+            else { name(a + left, n - left); n = left; }                       \
+        }                                                                      \
+        for (size_t i = 1; i < n; i++) {                                       \
+            type v = a[i];                                                     \
+            size_t j = i;                                                      \
+            for (; j > 0 && less(v, a[j - 1]); j--) a[j] = a[j - 1];           \
+            a[j] = v;                                                          \
+        }                                                                      \
+    }
+
+SORT_FN(sort_pts, ir_pt, pt_less)
+
+/* A hash of points on a grid of cells 2 GEOM_JOIN_EPS_PT wide: every point
+ * within GEOM_JOIN_EPS_PT of a query lies in the query's cell or the
+ * neighbouring ones toward the nearer cell edges (2 x 2 cells; 3 when the
+ * query is about midway in a cell, where rounding could go either way). */
+typedef struct {
+    unsigned bits;
+    unsigned *head;        /* per bucket: first entry + 1, 0 empty */
+    unsigned *next;        /* per entry: next entry + 1 in its bucket */
+    long long *cx, *cy;    /* per entry: its cell */
+    size_t n;
+} pt_hash;
+
+#define PH_CELL (2 * GEOM_JOIN_EPS_PT)
+
+static void ph_init(pt_hash *h, size_t cap)
 {
-    const char *v = ir_elem_get(e, "fill");
-    return v && strcmp(v, "none") != 0;
+    unsigned bits = 4;
+    while (((size_t)1 << bits) < 2 * cap) bits++;
+    h->bits = bits;
+    h->head = calloc((size_t)1 << bits, sizeof *h->head);
+    h->next = malloc((cap ? cap : 1) * sizeof *h->next);
+    h->cx = malloc((cap ? cap : 1) * sizeof *h->cx);
+    h->cy = malloc((cap ? cap : 1) * sizeof *h->cy);
+    if (!h->head || !h->next || !h->cx || !h->cy) abort();
+    h->n = 0;
+}
+
+static void ph_free(pt_hash *h)
+{
+    free(h->head);
+    free(h->next);
+    free(h->cx);
+    free(h->cy);
+}
+
+static long long ph_cell(double v, double *frac)
+{
+    double q = v / PH_CELL, c = floor(q);
+    if (frac) *frac = q - c;
+    if (c > 1e15) c = 1e15;
+    if (c < -1e15) c = -1e15;
+    return (long long)c;
+}
+
+static size_t ph_bucket(const pt_hash *h, long long cx, long long cy)
+{
+    unsigned long long k = (unsigned long long)cx * 0x9E3779B97F4A7C15ULL +
+                           (unsigned long long)cy * 0xC2B2AE3D27D4EB4FULL;
+    return (size_t)(k >> (64 - h->bits));
+}
+
+/* Adds entry number h->n (the caller keeps its point) at p. */
+static void ph_add(pt_hash *h, ir_pt p)
+{
+    size_t e = h->n++;
+    h->cx[e] = ph_cell(p.x, NULL);
+    h->cy[e] = ph_cell(p.y, NULL);
+    size_t b = ph_bucket(h, h->cx[e], h->cy[e]);
+    h->next[e] = h->head[b];
+    h->head[b] = (unsigned)(e + 1);
+}
+
+/* Calls fn(entry, arg) for the entries in the cells around p that may hold
+ * points within GEOM_JOIN_EPS_PT of it, until fn returns nonzero; returns
+ * that value, or 0. */
+static int ph_near(const pt_hash *h, ir_pt p, int (*fn)(size_t, void *), void *arg)
+{
+    double fx, fy;
+    long long cx = ph_cell(p.x, &fx), cy = ph_cell(p.y, &fy);
+    /* the neighbouring columns and rows to look at */
+    long long x0 = cx, x1 = cx, y0 = cy, y1 = cy;
+    if (fx < 0.5 + 1e-6) x0 = cx - 1;
+    if (fx > 0.5 - 1e-6) x1 = cx + 1;
+    if (fy < 0.5 + 1e-6) y0 = cy - 1;
+    if (fy > 0.5 - 1e-6) y1 = cy + 1;
+    for (long long y = y0; y <= y1; y++)
+        for (long long x = x0; x <= x1; x++) {
+            size_t b = ph_bucket(h, x, y);
+            for (unsigned e = h->head[b]; e; e = h->next[e - 1]) {
+                if (h->cx[e - 1] != x || h->cy[e - 1] != y) continue;
+                int r = fn(e - 1, arg);
+                if (r) return r;
+            }
+        }
+    return 0;
+}
+
+/* Short string equality without a library call. */
+static int streq(const char *a, const char *b)
+{
+    while (*a && *a == *b) a++, b++;
+    return *a == *b;
+}
+
+/* Reads an element's attributes once. */
+static void read_attrs(const ir_elem *e, geom_attrs *a)
+{
+    memset(a, 0, sizeof *a);
+    const char *role = NULL;
+    for (size_t i = 0; i < e->nattrs; i++) {
+        const char *k = e->attrs[i].key, *v = e->attrs[i].val;
+        const char **slot = NULL;
+        switch (k[0]) {
+        case 'a':
+            if (streq(k, "arrows")) slot = &a->arrows;
+            else if (streq(k, "along")) slot = &a->along;
+            break;
+        case 'c': if (streq(k, "clip")) slot = &a->clip; break;
+        case 'd':
+            if (streq(k, "draw")) slot = &a->draw;
+            else if (streq(k, "dash")) slot = &a->dash;
+            break;
+        case 'f': if (streq(k, "fill")) slot = &a->fill; break;
+        case 'i': if (streq(k, "id")) slot = &a->id; break;
+        case 'o': if (streq(k, "of")) slot = &a->of; break;
+        case 'r': if (streq(k, "role")) slot = &role; break;
+        case 's': if (streq(k, "size")) slot = &a->size; break;
+        case 't': if (streq(k, "tex")) slot = &a->tex; break;
+        case 'v': if (streq(k, "vertex")) slot = &a->vertex; break;
+        case 'x': if (streq(k, "xyz")) slot = &a->xyz; break;
+        default: break;
+        }
+        /* the first of a key counts, as ir_elem_get reads it */
+        if (slot && !*slot) *slot = v;
+    }
+    a->role = ROLE_NONE;
+    if (role) {
+        if (streq(role, "vertex")) a->role = ROLE_VERTEX;
+        else if (streq(role, "right-angle")) a->role = ROLE_RIGHT_ANGLE;
+        else if (streq(role, "angle-mark")) a->role = ROLE_ANGLE_MARK;
+        else if (streq(role, "grid")) a->role = ROLE_GRID;
+        else if (streq(role, "axis")) a->role = ROLE_AXIS;
+        else if (streq(role, "axis-label")) a->role = ROLE_AXIS_LABEL;
+        else if (streq(role, "tick")) a->role = ROLE_TICK;
+        else a->role = ROLE_OTHER;
+    }
+    a->stroked = !a->draw || !streq(a->draw, "none");
+    a->filled = a->fill && !streq(a->fill, "none");
+    a->dashed = a->dash && !streq(a->dash, "solid");
+    a->dim = a->arrows && (strchr(a->arrows, '>') || strchr(a->arrows, '<'));
+    a->self_fill = a->draw && a->fill && streq(a->draw, a->fill);
+}
+
+/* Decimal numbers as strtod reads them: the common short forms exactly
+ * (a whole number of at most 15 digits over a power of ten of at most 22
+ * is one correctly rounded division), anything else by strtod itself. */
+static double parse_num(const char *s, char **end)
+{
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const char *p = s;
+    int neg = 0;
+    if (*p == '-' || *p == '+') neg = *p++ == '-';
+    unsigned long long m = 0;
+    int digits = 0, frac = 0;
+    while (*p >= '0' && *p <= '9') { m = m * 10 + (unsigned)(*p++ - '0'); digits++; }
+    if (*p == '.') {
+        p++;
+        while (*p >= '0' && *p <= '9') { m = m * 10 + (unsigned)(*p++ - '0'); digits++; frac++; }
+    }
+    if (digits == 0 || digits > 15 || frac > 22 || *p == 'e' || *p == 'E' ||
+        (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))
+        return strtod(s, end);
+    *end = (char *)(uintptr_t)p;
+    double v = (double)m / p10[frac];
+    return neg ? -v : v;
 }
 
 static int parse_pts(const char *s, ir_pt *out, size_t max)
@@ -43,7 +244,7 @@ static int parse_pts(const char *s, ir_pt *out, size_t max)
     double v[8];
     while (s && *s && k < 2 * max && k < 8) {
         char *end;
-        v[k] = strtod(s, &end);
+        v[k] = parse_num(s, &end);
         if (end == s || !isfinite(v[k])) return 0;
         k++;
         s = end;
@@ -55,24 +256,21 @@ static int parse_pts(const char *s, ir_pt *out, size_t max)
     return 1;
 }
 
-/* xyz=X,Y,Z;X,Y,Z;... -> array of n triples (or NULL). */
-static double *parse_xyz(const ir_elem *e, size_t n)
+/* xyz=X,Y,Z;X,Y,Z;... -> n triples into v; 0 when malformed. */
+static int parse_xyz(const char *s, size_t n, double *v)
 {
-    const char *s = ir_elem_get(e, "xyz");
-    if (!s || n == 0) return NULL;
-    double *v = malloc(3 * n * sizeof *v);
-    if (!v) return NULL;
+    if (!s || n == 0) return 0;
     for (size_t i = 0; i < 3 * n; i++) {
         char *end;
-        v[i] = strtod(s, &end);
-        if (end == s || !isfinite(v[i])) { free(v); return NULL; }
+        v[i] = parse_num(s, &end);
+        if (end == s || !isfinite(v[i])) return 0;
         s = end;
         if (i + 1 < 3 * n) {
-            if (*s != ',' && *s != ';') { free(v); return NULL; }
+            if (*s != ',' && *s != ';') return 0;
             s++;
         }
     }
-    return v;
+    return 1;
 }
 
 double geom_em(const geom_text *t)
@@ -92,12 +290,6 @@ double geom_text_seg_dist(const geom_text *t, const geom_seg *g)
 }
 
 /* --- rays and corners ------------------------------------------------------ */
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int ray_seg(const geom_seg *g)
 {
     return (g->cls == SEG_FIGURE || g->cls == SEG_DIM) && !g->curved;
@@ -128,7 +320,7 @@ static size_t rays_excl(const geom_scene *s, ir_pt v, double min_len, double *di
         }
     }
     free(near);
-    qsort(tmp, n, sizeof tmp[0], cmp_double);
+    sort_doubles(tmp, n);
     /* merge near-equal directions (also across 0/360) */
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -197,54 +389,91 @@ static void ptlist_add(ptlist *l, ir_pt p)
     l->p[l->n++] = p;
 }
 
-static int cmp_pt_x(const void *a, const void *b)
+/* Merges points closer than GEOM_JOIN_EPS_PT: in order of x (then y),
+ * each point is kept unless a point kept before lies that close. */
+typedef struct {
+    const ir_pt *kept;
+    ir_pt p;
+} dedupe_q;
+
+static int near_kept(size_t e, void *arg)
 {
-    const ir_pt *p = a, *q = b;
-    if (p->x != q->x) return p->x < q->x ? -1 : 1;
-    return (p->y > q->y) - (p->y < q->y);
+    const dedupe_q *q = arg;
+    return ir_v_dist(q->p, q->kept[e]) <= GEOM_JOIN_EPS_PT;
 }
 
-/* Merges points closer than GEOM_JOIN_EPS_PT (sorted by x, then a sweep). */
 static void ptlist_dedupe(ptlist *l)
 {
     if (l->n < 2) return;
-    qsort(l->p, l->n, sizeof *l->p, cmp_pt_x);
+    sort_pts(l->p, l->n);
+    pt_hash h;
+    ph_init(&h, l->n);
     size_t k = 0;
     for (size_t i = 0; i < l->n; i++) {
-        int dup = 0;
-        for (size_t j = k; j-- > 0;) {
-            if (l->p[i].x - l->p[j].x > GEOM_JOIN_EPS_PT) break;
-            if (ir_v_dist(l->p[i], l->p[j]) <= GEOM_JOIN_EPS_PT) { dup = 1; break; }
-        }
-        if (!dup) l->p[k++] = l->p[i];
+        dedupe_q q = {l->p, l->p[i]};
+        if (ph_near(&h, l->p[i], near_kept, &q)) continue;
+        l->p[k++] = l->p[i];
+        ph_add(&h, l->p[i]);
     }
+    ph_free(&h);
     l->n = k;
 }
 
 /* A uniform grid over the segments, for "which segments are near here". */
 typedef struct {
-    double x0, y0, cs;
+    double x0, y0, cs, inv;   /* cell size and its inverse */
     int nx, ny;
     size_t *start;       /* nx * ny + 1 offsets into idx */
     size_t *idx;
+    int (*range)[4];     /* per segment: its cells i0, j0, i1, j1 */
     unsigned *stamp;     /* per segment: last query that returned it */
     unsigned cur;
 } seg_grid;
 
+/* A block of the scene's memory. */
+typedef struct arena_blk {
+    struct arena_blk *next;
+    size_t used, cap;
+    double data[];
+} arena_blk;
+
 /* corner candidates are computed once and cached in the scene's private part */
 typedef struct {
     geom_scene pub;
+    arena_blk *arena;
+    int grid_done;     /* the grid is built on first use */
     ptlist cand;       /* endpoints and crossings of straight figure lines */
     signed char *corner; /* per candidate: -1 unknown, 0 no, 1 yes */
+    int cand_done;     /* cand is computed on first use ... */
+    unsigned char *cls0; /* ... from the classes segments had before marks */
     seg_grid grid;
 } scene_priv;
 
+void *geom_scene_alloc(geom_scene *s, size_t bytes)
+{
+    scene_priv *p = (scene_priv *)(void *)s;
+    bytes = (bytes + 15) & ~(size_t)15;
+    arena_blk *b = p->arena;
+    if (!b || b->cap - b->used < bytes) {
+        size_t cap = bytes > 16384 ? bytes : 16384;
+        b = malloc(sizeof *b + cap);
+        if (!b) abort();
+        b->used = 0;
+        b->cap = cap;
+        b->next = p->arena;
+        p->arena = b;
+    }
+    void *r = (char *)b->data + b->used;
+    b->used += bytes;
+    return r;
+}
+
 static void cell_range(const seg_grid *g, ir_box b, int *i0, int *j0, int *i1, int *j1)
 {
-    *i0 = (int)floor((b.x1 - g->x0) / g->cs);
-    *i1 = (int)floor((b.x2 - g->x0) / g->cs);
-    *j0 = (int)floor((b.y1 - g->y0) / g->cs);
-    *j1 = (int)floor((b.y2 - g->y0) / g->cs);
+    *i0 = (int)floor((b.x1 - g->x0) * g->inv);
+    *i1 = (int)floor((b.x2 - g->x0) * g->inv);
+    *j0 = (int)floor((b.y1 - g->y0) * g->inv);
+    *j1 = (int)floor((b.y2 - g->y0) * g->inv);
     if (*i0 < 0) *i0 = 0;
     if (*j0 < 0) *j0 = 0;
     if (*i1 >= g->nx) *i1 = g->nx - 1;
@@ -253,22 +482,35 @@ static void cell_range(const seg_grid *g, ir_box b, int *i0, int *j0, int *i1, i
 
 static ir_box seg_box(const geom_seg *g, double grow)
 {
-    return ir_box_inset(ir_box_make(g->a.x, g->a.y, g->b.x, g->b.y), grow);
+    ir_box b;
+    b.x1 = (g->a.x < g->b.x ? g->a.x : g->b.x) - grow;
+    b.x2 = (g->a.x < g->b.x ? g->b.x : g->a.x) + grow;
+    b.y1 = (g->a.y < g->b.y ? g->a.y : g->b.y) - grow;
+    b.y2 = (g->a.y < g->b.y ? g->b.y : g->a.y) + grow;
+    b.empty = 0;
+    return b;
 }
 
 static void grid_build(geom_scene *s, seg_grid *g)
 {
     memset(g, 0, sizeof *g);
-    ir_box all = ir_box_empty();
-    for (size_t i = 0; i < s->nsegs; i++) ir_box_union(&all, seg_box(&s->segs[i], 0));
-    if (s->nsegs == 0 || all.empty) return;
+    if (s->nsegs == 0) return;
+    ir_box all = seg_box(&s->segs[0], 0);
+    for (size_t i = 1; i < s->nsegs; i++) {
+        ir_box b = seg_box(&s->segs[i], 0);
+        if (b.x1 < all.x1) all.x1 = b.x1;
+        if (b.y1 < all.y1) all.y1 = b.y1;
+        if (b.x2 > all.x2) all.x2 = b.x2;
+        if (b.y2 > all.y2) all.y2 = b.y2;
+    }
     double w = ir_box_w(all), h = ir_box_h(all);
     /* about one segment per cell, at most 128 x 128 cells */
-    double cs = 0.5 * sqrt(fmax(w * h, 1.0) / (double)s->nsegs);
+    double cs = 1.0 * sqrt(fmax(w * h, 1.0) / (double)s->nsegs);
     if (cs < 2.0) cs = 2.0;
     if (w / cs > 128) cs = w / 128;
     if (h / cs > 128) cs = h / 128;
     g->cs = cs;
+    g->inv = 1.0 / cs;
     g->x0 = all.x1 - 1.0;
     g->y0 = all.y1 - 1.0;
     g->nx = (int)((w + 2.0) / cs) + 1;
@@ -276,12 +518,13 @@ static void grid_build(geom_scene *s, seg_grid *g)
     size_t ncell = (size_t)g->nx * (size_t)g->ny;
     g->start = calloc(ncell + 1, sizeof *g->start);
     g->stamp = calloc(s->nsegs, sizeof *g->stamp);
-    if (!g->start || !g->stamp) abort();
-    int i0, j0, i1, j1;
+    g->range = malloc(s->nsegs * sizeof *g->range);
+    if (!g->start || !g->stamp || !g->range) abort();
     for (size_t k = 0; k < s->nsegs; k++) {
-        cell_range(g, seg_box(&s->segs[k], GEOM_JOIN_EPS_PT), &i0, &j0, &i1, &j1);
-        for (int j = j0; j <= j1; j++)
-            for (int i = i0; i <= i1; i++) g->start[(size_t)j * (size_t)g->nx + (size_t)i + 1]++;
+        int *r = g->range[k];
+        cell_range(g, seg_box(&s->segs[k], GEOM_JOIN_EPS_PT), &r[0], &r[1], &r[2], &r[3]);
+        for (int j = r[1]; j <= r[3]; j++)
+            for (int i = r[0]; i <= r[2]; i++) g->start[(size_t)j * (size_t)g->nx + (size_t)i + 1]++;
     }
     for (size_t c = 0; c < ncell; c++) g->start[c + 1] += g->start[c];
     g->idx = malloc((g->start[ncell] ? g->start[ncell] : 1) * sizeof *g->idx);
@@ -289,9 +532,9 @@ static void grid_build(geom_scene *s, seg_grid *g)
     if (!g->idx || !fill) abort();
     memcpy(fill, g->start, ncell * sizeof *fill);
     for (size_t k = 0; k < s->nsegs; k++) {
-        cell_range(g, seg_box(&s->segs[k], GEOM_JOIN_EPS_PT), &i0, &j0, &i1, &j1);
-        for (int j = j0; j <= j1; j++)
-            for (int i = i0; i <= i1; i++) g->idx[fill[(size_t)j * (size_t)g->nx + (size_t)i]++] = k;
+        const int *r = g->range[k];
+        for (int j = r[1]; j <= r[3]; j++)
+            for (int i = r[0]; i <= r[2]; i++) g->idx[fill[(size_t)j * (size_t)g->nx + (size_t)i]++] = k;
     }
     free(fill);
 }
@@ -300,21 +543,48 @@ static void grid_free(seg_grid *g)
 {
     free(g->start);
     free(g->idx);
+    free(g->range);
     free(g->stamp);
+}
+
+/* The grid over the segments is built on first use: the segments are all
+ * in place by then (their classes may still change, not their places). */
+static void need_grid(scene_priv *p)
+{
+    if (p->grid_done) return;
+    p->grid_done = 1;
+    grid_build(&p->pub, &p->grid);
 }
 
 size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
 {
     scene_priv *p = (scene_priv *)(void *)s;
+    need_grid(p);
     seg_grid *g = &p->grid;
     size_t n = 0;
     if (!g->start || b.empty) return 0;
+    int i0, j0, i1, j1;
+    cell_range(g, b, &i0, &j0, &i1, &j1);
+    if (i0 > i1 || j0 > j1) return 0;
+    if (i0 == i1 && j0 == j1) {
+        /* one cell: its segments, each once, in order */
+        size_t c = (size_t)j0 * (size_t)g->nx + (size_t)i0;
+        n = g->start[c + 1] - g->start[c];
+        if (n > *cap) {
+            size_t nc = *cap ? *cap : 64;
+            while (nc < n) nc *= 2;
+            size_t *nb = realloc(*buf, nc * sizeof *nb);
+            if (!nb) abort();
+            *buf = nb;
+            *cap = nc;
+        }
+        if (n) memcpy(*buf, g->idx + g->start[c], n * sizeof **buf);
+        return n;
+    }
     if (++g->cur == 0) {        /* stamps wrapped: reset */
         memset(g->stamp, 0, s->nsegs * sizeof *g->stamp);
         g->cur = 1;
     }
-    int i0, j0, i1, j1;
-    cell_range(g, b, &i0, &j0, &i1, &j1);
     for (int j = j0; j <= j1; j++)
         for (int i = i0; i <= i1; i++) {
             size_t c = (size_t)j * (size_t)g->nx + (size_t)i;
@@ -335,6 +605,84 @@ size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
     return n;
 }
 
+/* Adds to the corner candidates the points where straight figure lines of
+ * different elements cross (inside both), segment by segment in order, until
+ * there are more than 4000 candidates. */
+static int ray_seg0(const scene_priv *p, size_t i)
+{
+    return (p->cls0[i] == SEG_FIGURE || p->cls0[i] == SEG_DIM) && !p->pub.segs[i].curved;
+}
+
+static void add_crossings(const geom_scene *s, ptlist *cand)
+{
+    scene_priv *p = (scene_priv *)(void *)s;
+    need_grid(p);
+    const seg_grid *g = &p->grid;
+    if (!g->start) return;
+    for (size_t i = 0; i < s->nsegs && cand->n <= 4000; i++) {
+        const geom_seg *a = &s->segs[i];
+        if (!ray_seg0(p, i)) continue;
+        ir_box ba = seg_box(a, 0);
+        int i0, j0, i1, j1;
+        cell_range(g, ba, &i0, &j0, &i1, &j1);
+        for (int cy = j0; cy <= j1; cy++)
+            for (int cx = i0; cx <= i1; cx++) {
+                size_t c = (size_t)cy * (size_t)g->nx + (size_t)cx;
+                for (size_t q = g->start[c]; q < g->start[c + 1]; q++) {
+                    size_t j = g->idx[q];
+                    if (j <= i) continue;
+                    const geom_seg *b = &s->segs[j];
+                    if (!ray_seg0(p, j) || b->elem == a->elem) continue;
+                    ir_box bb = seg_box(b, 0);
+                    if (bb.x1 > ba.x2 || bb.x2 < ba.x1 || bb.y1 > ba.y2 || bb.y2 < ba.y1) continue;
+                    /* lines sharing an end meet only there */
+                    if ((a->a.x == b->a.x && a->a.y == b->a.y) || (a->a.x == b->b.x && a->a.y == b->b.y) ||
+                        (a->b.x == b->a.x && a->b.y == b->a.y) || (a->b.x == b->b.x && a->b.y == b->b.y))
+                        continue;
+                    double t, u;
+                    if (!(ir_seg_intersect(a->a, a->b, b->a, b->b, &t, &u) && t > 0.01 && t < 0.99 &&
+                          u > 0.01 && u < 0.99))
+                        continue;
+                    /* the pair is seen in every cell the two share: count it
+                     * in the one holding the crossing */
+                    ir_pt x = ir_v_lerp(a->a, a->b, t);
+                    const int *rb = g->range[j];
+                    int k0, l0, k1, l1;
+                    cell_range(g, ir_box_make(x.x, x.y, x.x, x.y), &k0, &l0, &k1, &l1);
+                    if (k0 < i0) k0 = i0;
+                    if (k0 < rb[0]) k0 = rb[0];
+                    if (k0 > i1) k0 = i1;
+                    if (k0 > rb[2]) k0 = rb[2];
+                    if (l0 < j0) l0 = j0;
+                    if (l0 < rb[1]) l0 = rb[1];
+                    if (l0 > j1) l0 = j1;
+                    if (l0 > rb[3]) l0 = rb[3];
+                    if (k0 == cx && l0 == cy) ptlist_add(cand, x);
+                }
+            }
+    }
+}
+
+/* The corner candidates: the ends of straight figure lines and the points
+ * where such lines of different elements cross, merged; computed on first
+ * use. */
+static void need_cand(const geom_scene *s)
+{
+    scene_priv *p = (scene_priv *)(void *)s;
+    if (p->cand_done) return;
+    p->cand_done = 1;
+    for (size_t i = 0; i < s->nsegs; i++) {
+        if (!ray_seg0(p, i)) continue;
+        ptlist_add(&p->cand, s->segs[i].a);
+        ptlist_add(&p->cand, s->segs[i].b);
+    }
+    add_crossings(s, &p->cand);
+    ptlist_dedupe(&p->cand);
+    p->corner = malloc(p->cand.n ? p->cand.n : 1);
+    if (!p->corner) abort();
+    memset(p->corner, 0xff, p->cand.n ? p->cand.n : 1);
+}
+
 static int cand_is_corner(const geom_scene *s, size_t i)
 {
     scene_priv *p = (scene_priv *)(void *)s;
@@ -352,6 +700,7 @@ double geom_mark_angle(const geom_scene *s, const geom_mark *m, double *r1, doub
 
 size_t geom_corners(const geom_scene *s, ir_box zone, ir_pt *out, size_t max)
 {
+    need_cand(s);
     const scene_priv *p = (const scene_priv *)(const void *)s;
     size_t n = 0;
     for (size_t i = 0; i < p->cand.n; i++) {
@@ -365,6 +714,7 @@ size_t geom_corners(const geom_scene *s, ir_box zone, ir_pt *out, size_t max)
 
 int geom_nearest_corner(const geom_scene *s, ir_pt q, double reach, ir_pt *v, double *dist)
 {
+    need_cand(s);
     const scene_priv *p = (const scene_priv *)(const void *)s;
     double best = reach;
     int found = 0;
@@ -425,31 +775,26 @@ static void add_seg(geom_scene *s, size_t *cap, const ir_elem *e, size_t idx, ir
     g->line = e->line;
     g->cls = cls;
     g->curved = curved;
-    g->visible = elem_stroked(e) || elem_filled(e);
-    const char *dash = ir_elem_get(e, "dash");
-    g->dashed = dash && strcmp(dash, "solid") != 0;
+    g->visible = s->attrs[idx].stroked || s->attrs[idx].filled;
+    g->dashed = s->attrs[idx].dashed;
     g->comp = -1;
 }
 
-static geom_seg_class elem_class(const ir_elem *e)
+static geom_seg_class elem_class(const geom_attrs *a)
 {
-    const char *role = ir_elem_get(e, "role");
-    if (role) {
-        if (!strcmp(role, "right-angle") || !strcmp(role, "angle-mark")) return SEG_MARK;
-        if (!strcmp(role, "grid")) return SEG_GRID;
-        if (!strcmp(role, "axis")) return SEG_AXIS;
-    }
-    const char *arrows = ir_elem_get(e, "arrows");
-    if (arrows && (strchr(arrows, '>') || strchr(arrows, '<'))) return SEG_DIM;
+    if (a->role == ROLE_RIGHT_ANGLE || a->role == ROLE_ANGLE_MARK) return SEG_MARK;
+    if (a->role == ROLE_GRID) return SEG_GRID;
+    if (a->role == ROLE_AXIS) return SEG_AXIS;
+    if (a->dim) return SEG_DIM;
     return SEG_FIGURE;
 }
 
-static int is_dot(const ir_elem *e)
+static int is_dot(const ir_elem *e, const geom_attrs *a)
 {
-    if (attr_is(e, "role", "vertex")) return 1;
+    if (a->role == ROLE_VERTEX) return 1;
     if (e->kind != IR_ELLIPSE || e->npts < 3) return 0;
     double ra = ir_v_len(e->pts[1]), rb = ir_v_len(e->pts[2]);
-    return elem_filled(e) && ra <= 4.0 && rb <= 4.0;
+    return a->filled && ra <= 4.0 && rb <= 4.0;
 }
 
 /* Re-tag the segments of element idx. */
@@ -526,11 +871,12 @@ static void find_marks(geom_scene *s, size_t *mcap)
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         if (s->frame[i]) continue;
-        geom_seg_class cls = elem_class(e);
-        int explicit_ra = attr_is(e, "role", "right-angle");
-        int explicit_am = attr_is(e, "role", "angle-mark");
+        const geom_attrs *at = &s->attrs[i];
+        geom_seg_class cls = elem_class(at);
+        int explicit_ra = at->role == ROLE_RIGHT_ANGLE;
+        int explicit_am = at->role == ROLE_ANGLE_MARK;
         if (!explicit_ra && !explicit_am && cls != SEG_FIGURE) continue;
-        if (!elem_stroked(e) && !explicit_ra && !explicit_am) continue;
+        if (!at->stroked && !explicit_ra && !explicit_am) continue;
         geom_mark m;
         memset(&m, 0, sizeof m);
         m.elem = i;
@@ -540,7 +886,7 @@ static void find_marks(geom_scene *s, size_t *mcap)
         m.c = ir_box_center(bx);
         ir_pt vv;
         int hv = 0;
-        const char *va = ir_elem_get(e, "vertex");
+        const char *va = at->vertex;
         if (va && parse_pts(va, &vv, 1)) hv = 1;
 
         if (e->kind == IR_ARC && e->npts >= 3) {
@@ -610,7 +956,7 @@ static void find_marks(geom_scene *s, size_t *mcap)
         }
         if (!explicit_ra && (side <= 0 || side > GEOM_MARK_MAX_PT)) continue;
         /* marks are thin strokes, not filled faces */
-        if (!explicit_ra && elem_filled(e)) continue;
+        if (!explicit_ra && at->filled) continue;
         int placed = 0;
         for (size_t k = 0; k < nc && !placed; k++) {
             ir_pt v = hv ? vv : cand[k];
@@ -627,7 +973,7 @@ static void find_marks(geom_scene *s, size_t *mcap)
                 /* both sides along the corner's lines, the far corner free:
                  * a mark, not a face of the figure (unit cubes) or a square
                  * straddling a line */
-                if (!(on_a && on_b) || elem_filled(e)) continue;
+                if (!(on_a && on_b) || at->filled) continue;
                 ir_pt far = e->kind == IR_POLY && e->npts == 3 ? e->pts[1] : cand[(k + 2) % 4];
                 if (on_figure_line(s, far, i)) continue;
             }
@@ -688,18 +1034,38 @@ typedef struct {
     int paired;
 } endref;
 
-static int cmp_endref(const void *a, const void *b)
-{
-    const endref *x = a, *y = b;
-    if (x->p.x != y->p.x) return x->p.x < y->p.x ? -1 : 1;
-    if (x->p.y != y->p.y) return x->p.y < y->p.y ? -1 : 1;
-    return (x->seg > y->seg) - (x->seg < y->seg);
-}
-
 static int uf_find(int *p, int x)
 {
     while (p[x] != x) { p[x] = p[p[x]]; x = p[x]; }
     return x;
+}
+
+static void uf_union(int *p, size_t a, size_t b)
+{
+    int x = uf_find(p, (int)a), y = uf_find(p, (int)b);
+    if (x != y) p[x] = y;
+}
+
+typedef struct {
+    endref *ends;
+    const unsigned *first, *count, *next;
+    size_t c;
+    int *uf;
+} meet_q;
+
+/* Cluster e and cluster q->c, apart: do they meet, with an end of one line
+ * in each? (Each pair of clusters is looked at from the later one.) */
+static int meet_cluster(size_t e, void *arg)
+{
+    meet_q *q = arg;
+    if (e >= q->c) return 0;
+    endref *a = &q->ends[q->first[q->c]], *b = &q->ends[q->first[e]];
+    if (ir_v_dist(a->p, b->p) > GEOM_JOIN_EPS_PT) return 0;
+    if (q->count[q->c] == 1 && q->count[e] == 1 && a->seg == b->seg) return 0;
+    for (unsigned i = q->first[q->c]; i != (unsigned)-1; i = q->next[i]) q->ends[i].paired = 1;
+    for (unsigned i = q->first[e]; i != (unsigned)-1; i = q->next[i]) q->ends[i].paired = 1;
+    uf_union(q->uf, a->seg, b->seg);
+    return 0;
 }
 
 static void components(geom_scene *s)
@@ -721,7 +1087,8 @@ static void components(geom_scene *s)
         }
         prev = i;
     }
-    /* lines meet where they share an end (a sweep over the sorted ends) ... */
+    /* lines meet where they share an end: ends at the same point are one
+     * cluster, and clusters closer than GEOM_JOIN_EPS_PT meet ... */
     endref *ends = malloc(2 * n * sizeof *ends);
     if (!ends) abort();
     size_t ne = 0;
@@ -730,16 +1097,64 @@ static void components(geom_scene *s)
         ends[ne].p = s->segs[i].a; ends[ne].seg = i; ends[ne].paired = 0; ne++;
         ends[ne].p = s->segs[i].b; ends[ne].seg = i; ends[ne].paired = 0; ne++;
     }
-    qsort(ends, ne, sizeof *ends, cmp_endref);
-    for (size_t i = 0; i < ne; i++)
-        for (size_t j = i; j-- > 0;) {
-            if (ends[i].p.x - ends[j].p.x > GEOM_JOIN_EPS_PT) break;
-            if (ends[i].seg == ends[j].seg) continue;
-            if (ir_v_dist(ends[i].p, ends[j].p) > GEOM_JOIN_EPS_PT) continue;
-            ends[i].paired = ends[j].paired = 1;
-            int a = uf_find(p, (int)ends[i].seg), b = uf_find(p, (int)ends[j].seg);
-            if (a != b) p[a] = b;
+    /* clusters, numbered in order of appearance, hashed by their cell;
+     * each holds a list of its ends */
+    unsigned *first = malloc((ne ? ne : 1) * sizeof *first);   /* per cluster */
+    unsigned *count = malloc((ne ? ne : 1) * sizeof *count);
+    unsigned *nextend = malloc((ne ? ne : 1) * sizeof *nextend);   /* per end */
+    if (!first || !count || !nextend) abort();
+    pt_hash h;
+    ph_init(&h, ne);
+    size_t ncl = 0;
+    for (size_t i = 0; i < ne; i++) {
+        ir_pt q = ends[i].p;
+        long long cx = ph_cell(q.x, NULL), cy = ph_cell(q.y, NULL);
+        size_t b = ph_bucket(&h, cx, cy);
+        unsigned c = 0;
+        for (unsigned e = h.head[b]; e; e = h.next[e - 1]) {
+            const endref *r = &ends[first[e - 1]];
+            if (r->p.x == q.x && r->p.y == q.y) { c = e; break; }
         }
+        if (c) {
+            /* the same point: join the cluster */
+            c--;
+            uf_union(p, ends[i].seg, ends[first[c]].seg);
+            nextend[i] = first[c];
+            first[c] = (unsigned)i;
+            count[c]++;
+            continue;
+        }
+        first[ncl] = (unsigned)i;
+        count[ncl] = 1;
+        nextend[i] = (unsigned)-1;
+        h.cx[ncl] = cx;
+        h.cy[ncl] = cy;
+        h.next[ncl] = h.head[b];
+        h.head[b] = (unsigned)(ncl + 1);
+        h.n = ++ncl;
+    }
+    /* a cluster of two ends or more holds ends of two lines (a line's two
+     * ends are apart) */
+    for (size_t c = 0; c < ncl; c++) {
+        if (count[c] < 2) continue;
+        int nvis = 0;
+        for (unsigned i = first[c]; i != (unsigned)-1; i = nextend[i]) {
+            ends[i].paired = 1;
+            nvis += s->segs[ends[i].seg].visible;
+        }
+        for (unsigned i = first[c]; i != (unsigned)-1; i = nextend[i]) {
+            geom_seg *g = &s->segs[ends[i].seg];
+            if (nvis - g->visible > 0) g->shared[ends[i].p.x == g->a.x && ends[i].p.y == g->a.y ? 0 : 1] = 1;
+        }
+    }
+    for (size_t c = 0; c < ncl; c++) {
+        meet_q q = {ends, first, count, nextend, c, p};
+        ph_near(&h, ends[first[c]].p, meet_cluster, &q);
+    }
+    ph_free(&h);
+    free(first);
+    free(count);
+    free(nextend);
     /* ... or where an end lies on the other line (T junctions) */
     for (size_t e = 0; e < ne; e++) {
         if (ends[e].paired) continue;
@@ -844,7 +1259,7 @@ static void resolve_clips(geom_scene *s)
     if (!s->clip_of) abort();
     int with_ids = 0;
     for (size_t c = 0; c < s->nclips; c++)
-        if (ir_elem_get(s->clips[c].e, "id")) with_ids = 1;
+        if (s->attrs[s->clips[c].elem].id) with_ids = 1;
     int cur = -1;
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
@@ -855,12 +1270,12 @@ static void resolve_clips(geom_scene *s)
             continue;
         }
         if (!with_ids) { s->clip_of[i] = cur; continue; }
-        const char *id = ir_elem_get(e, "clip");
+        const char *id = s->attrs[i].clip;
         if (!id) continue;
         const char *last = strrchr(id, ',');
         last = last ? last + 1 : id;
         for (size_t c = 0; c < s->nclips; c++) {
-            const char *cid = ir_elem_get(s->clips[c].e, "id");
+            const char *cid = s->attrs[s->clips[c].elem].id;
             if (cid && !strcmp(cid, last)) s->clip_of[i] = (int)c;
         }
     }
@@ -876,7 +1291,10 @@ static int text_clipped_away(const geom_scene *s, size_t i)
     return geom_clip_relation(s, i, c, 4, &out) == 2;
 }
 
-/* The projection of the 3D coordinates, from every point given both ways. */
+/* The projection of the 3D coordinates, from every point given both ways:
+ * one linear map for the whole picture, and a translation per polyline
+ * (TikZ's xshift/yshift move a copy in the picture plane without telling
+ * its depth). Polylines with the same translation are one placement. */
 static void fit_projection(geom_scene *s)
 {
     size_t n = 0;
@@ -884,18 +1302,49 @@ static void fit_projection(geom_scene *s)
     if (n < 4) return;
     ir_pt3 *p3 = malloc(n * sizeof *p3);
     ir_pt *p2 = malloc(n * sizeof *p2);
-    if (!p3 || !p2) abort();
+    size_t *off = malloc((s->nfaces + 1) * sizeof *off);
+    ir_pt *tr = malloc(s->nfaces * sizeof *tr);
+    if (!p3 || !p2 || !off || !tr) abort();
     size_t k = 0;
-    for (size_t i = 0; i < s->nfaces; i++)
+    for (size_t i = 0; i < s->nfaces; i++) {
+        off[i] = k;
         for (size_t j = 0; j < s->faces[i].n; j++) {
             p3[k] = s->faces[i].p3[j];
             p2[k] = s->faces[i].p2[j];
             k++;
         }
-    s->has_proj = ir_fit_projection(p3, p2, n, s->proj_m, s->proj_t);
-    if (s->has_proj) s->view = ir_view_dir((const double(*)[3])s->proj_m);
+    }
+    off[s->nfaces] = k;
+    double resid = 0;
+    s->has_proj = ir_fit_projection_shifted(p3, p2, off, s->nfaces, s->proj_m, &resid) &&
+                  resid <= GEOM_PROJ_FIT_TOL_PT;
+    if (s->has_proj) {
+        s->view = ir_view_dir((const double(*)[3])s->proj_m);
+        int ng = 0;
+        for (size_t i = 0; i < s->nfaces; i++) {
+            geom_face *f = &s->faces[i];
+            ir_pt t = {0, 0};
+            for (size_t j = 0; j < f->n; j++) {
+                ir_pt q = ir_project((const double(*)[3])s->proj_m, f->p3[j]);
+                t.x += f->p2[j].x - q.x;
+                t.y += f->p2[j].y - q.y;
+            }
+            t.x /= (double)f->n;
+            t.y /= (double)f->n;
+            /* the first placement whose first path is shifted alike */
+            f->group = -1;
+            for (int g = 0; g < ng && f->group < 0; g++)
+                if (ir_v_dist(tr[g], t) <= GEOM_PROJ_FIT_TOL_PT) f->group = g;
+            if (f->group < 0) {
+                tr[ng] = t;
+                f->group = ng++;
+            }
+        }
+    }
     free(p3);
     free(p2);
+    free(off);
+    free(tr);
 }
 
 geom_scene *geom_scene_build(const ir_diagram *d)
@@ -909,6 +1358,14 @@ geom_scene *geom_scene_build(const ir_diagram *d)
     s->ink = ir_box_empty();
     s->figure = ir_box_empty();
     size_t segcap = 0, tcap = 0, mcap = 0, scap = 0, ccap = 0, dcap = 0, fcap = 0;
+    ir_pt *fbuf = NULL;      /* flattened outline of the element at hand */
+    size_t fcap_pts = 0;
+    double *xbuf = NULL;     /* its 3D coordinates */
+    size_t xcap = 0;
+
+    s->attrs = malloc((d->nelems ? d->nelems : 1) * sizeof *s->attrs);
+    if (!s->attrs) abort();
+    for (size_t i = 0; i < d->nelems; i++) read_attrs(&d->elems[i], &s->attrs[i]);
 
     /* text node outlines: a shape drawn for a node, right before the node's
      * text, from the same source line, around the text */
@@ -950,7 +1407,8 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         if (e->kind == IR_TEXT) {
             if (e->npts < 2) continue;
             /* axis tick labels are part of the axes, not labels */
-            if (attr_is(e, "role", "tick")) continue;
+            const geom_attrs *at = &s->attrs[i];
+            if (at->role == ROLE_TICK) continue;
             /* a text the clip hides entirely is not seen */
             if (text_clipped_away(s, i)) continue;
             GROW(s->texts, s->ntexts, tcap);
@@ -960,20 +1418,21 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             t->line = e->line;
             t->box = ir_box_make(e->pts[0].x, e->pts[0].y, e->pts[1].x, e->pts[1].y);
             t->c = ir_box_center(t->box);
-            t->size = ir_elem_getnum(e, "size", GEOM_DEFAULT_FONT_PT);
+            if (!ir_parse_num(at->size, &t->size)) t->size = GEOM_DEFAULT_FONT_PT;
             if (!(t->size > 0) || !isfinite(t->size)) t->size = GEOM_DEFAULT_FONT_PT;
-            geom_parse_label(e->str, ir_elem_get(e, "tex"), t);
+            geom_parse_label(e->str, at->tex, t);
             if (t->kind == TXT_EMPTY) continue;
-            const char *of = ir_elem_get(e, "of");
+            const char *of = at->of;
             if (of && parse_pts(of, &t->of, 1)) t->has_of = 1;
-            const char *al = ir_elem_get(e, "along");
+            const char *al = at->along;
             ir_pt ab[2];
             if (al && parse_pts(al, ab, 2)) {
                 t->has_along = 1;
                 t->along_a = ab[0];
                 t->along_b = ab[1];
             }
-            t->opaque = elem_filled(e) || (i > 0 && s->frame[i - 1] && elem_filled(&d->elems[i - 1]));
+            t->axis_label = at->role == ROLE_AXIS_LABEL;
+            t->opaque = at->filled || (i > 0 && s->frame[i - 1] && s->attrs[i - 1].filled);
             if (i > 0 && s->frame[i - 1]) {
                 /* the outline belongs to the label: it takes the label's room */
                 ir_box fb = ir_elem_box(&d->elems[i - 1]);
@@ -987,41 +1446,69 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         if (e->kind != IR_POLY && e->kind != IR_RECT && e->kind != IR_ELLIPSE &&
             e->kind != IR_ARC && e->kind != IR_CURVE)
             continue;
-        int stroked = elem_stroked(e), filled = elem_filled(e);
+        const geom_attrs *at = &s->attrs[i];
+        int stroked = at->stroked, filled = at->filled;
         if (!stroked && !filled) continue;
-        if (ir_elem_get(e, "xyz")) s->is3d = 1;
-        if (is_dot(e)) {
+        if (at->xyz) s->is3d = 1;
+        if (is_dot(e, at)) {
             GROW(s->dots, s->ndots, dcap);
             s->dots[s->ndots++] = e->npts ? e->pts[0] : ir_v(0, 0);
             ir_box_union(&s->ink, ir_elem_box(e));
             continue;
         }
-        geom_seg_class cls = s->frame[i] ? SEG_FRAME : elem_class(e);
-        ir_pt *pts;
+        geom_seg_class cls = s->frame[i] ? SEG_FRAME : elem_class(at);
+        /* the outline: a polyline's own points, else flattened */
+        const ir_pt *pts;
         int closed;
-        size_t n = ir_elem_flatten(e, &pts, &closed);
+        size_t n;
+        if (e->kind == IR_POLY) {
+            pts = e->pts;
+            n = e->npts;
+            closed = e->closed;
+        } else {
+            size_t cnt = ir_elem_flatten_count(e);
+            if (cnt > fcap_pts) {
+                free(fbuf);
+                fcap_pts = cnt;
+                fbuf = malloc(cnt * sizeof *fbuf);
+                if (!fbuf) abort();
+            }
+            n = cnt ? ir_elem_flatten_to(e, fbuf, &closed) : 0;
+            pts = fbuf;
+        }
         if (n == 0) continue;
         int curved = e->kind == IR_ELLIPSE || e->kind == IR_ARC || e->kind == IR_CURVE;
-        double *xyz = e->kind == IR_POLY ? parse_xyz(e, e->npts) : NULL;
-        if (xyz && e->closed && e->npts >= 3 && cls == SEG_FIGURE) {
+        double *xyz = NULL;
+        if (e->kind == IR_POLY && at->xyz) {
+            if (3 * e->npts > xcap) {
+                free(xbuf);
+                xcap = 3 * e->npts;
+                xbuf = malloc(xcap * sizeof *xbuf);
+                if (!xbuf) abort();
+            }
+            if (parse_xyz(at->xyz, e->npts, xbuf)) xyz = xbuf;
+        }
+        if (xyz && cls != SEG_FRAME) {
             GROW(s->faces, s->nfaces, fcap);
             geom_face *f = &s->faces[s->nfaces++];
+            memset(f, 0, sizeof *f);
             f->elem = i;
             f->line = e->line;
             f->n = e->npts;
-            f->p2 = malloc(e->npts * sizeof *f->p2);
-            f->p3 = malloc(e->npts * sizeof *f->p3);
-            if (!f->p2 || !f->p3) abort();
+            f->p2 = e->pts;
+            f->p3 = geom_scene_alloc(s, e->npts * sizeof *f->p3);
             f->box = ir_box_empty();
             for (size_t k = 0; k < e->npts; k++) {
-                f->p2[k] = e->pts[k];
                 f->p3[k].x = xyz[3 * k];
                 f->p3[k].y = xyz[3 * k + 1];
                 f->p3[k].z = xyz[3 * k + 2];
                 ir_box_add(&f->box, e->pts[k].x, e->pts[k].y);
             }
-            f->filled = filled;
-            f->inferred = 0;
+            f->closed = e->closed && e->npts >= 3;
+            f->filled = filled && f->closed;
+            f->stroked = stroked;
+            f->dashed = at->dashed;
+            f->group = 0;
         }
         for (size_t k = 0; k + 1 < n; k++)
             add_seg(s, &segcap, e, i, pts[k], pts[k + 1], cls, curved,
@@ -1029,7 +1516,6 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         if (closed && n > 2)
             add_seg(s, &segcap, e, i, pts[n - 1], pts[0], cls, curved,
                     xyz ? xyz + 3 * (n - 1) : NULL, xyz ? xyz : NULL);
-        free(xyz);
         ir_box eb = ir_box_empty();
         for (size_t k = 0; k < n; k++) ir_box_add(&eb, pts[k].x, pts[k].y);
         ir_box_union(&s->ink, eb);
@@ -1042,16 +1528,21 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             geom_shape *sh = &s->shapes[s->nshapes++];
             sh->elem = i;
             sh->line = e->line;
+            if (pts == fbuf) {
+                ir_pt *keep = geom_scene_alloc(s, n * sizeof *keep);
+                memcpy(keep, pts, n * sizeof *keep);
+                pts = keep;
+            }
             sh->pts = pts;
             sh->n = n;
             sh->area = fabs(ir_poly_area(pts, n));
             sh->round = e->kind == IR_ELLIPSE;
             sh->centre = e->kind == IR_ELLIPSE ? e->pts[0] : ir_poly_centroid(pts, n);
             sh->radius = e->kind == IR_ELLIPSE ? (ir_v_len(e->pts[1]) + ir_v_len(e->pts[2])) / 2 : 0;
-            pts = NULL;
         }
-        free(pts);
     }
+    free(fbuf);
+    free(xbuf);
     /* the visible extent stops at the clip */
     if (s->nclips > 0 && !s->clips[0].box.empty) {
         ir_box inter = ir_box_isect(s->ink, s->clips[0].box);
@@ -1060,7 +1551,7 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         if (!inter.empty) s->figure = inter;
     }
 
-    grid_build(s, &p->grid);
+    /* the grid over the segments is built on first use (geom_segs_near) */
     geom_infer_lattice(s);
     fit_projection(s);
     if (s->has_proj && s->nfaces && s->faces[0].inferred) {
@@ -1074,35 +1565,11 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         }
     }
 
-    /* corner candidates: endpoints and crossings of straight figure lines */
-    for (size_t i = 0; i < s->nsegs; i++) {
-        const geom_seg *g = &s->segs[i];
-        if (!ray_seg(g)) continue;
-        ptlist_add(&p->cand, g->a);
-        ptlist_add(&p->cand, g->b);
-    }
-    {
-        size_t *near = NULL, cap = 0;
-        for (size_t i = 0; i < s->nsegs && p->cand.n <= 4000; i++) {
-            const geom_seg *g = &s->segs[i];
-            if (!ray_seg(g)) continue;
-            size_t nn = geom_segs_near(s, seg_box(g, 0), &near, &cap);
-            for (size_t q = 0; q < nn; q++) {
-                size_t j = near[q];
-                const geom_seg *h = &s->segs[j];
-                if (j <= i || !ray_seg(h) || h->elem == g->elem) continue;
-                double t, u;
-                if (ir_seg_intersect(g->a, g->b, h->a, h->b, &t, &u) && t > 0.01 && t < 0.99 &&
-                    u > 0.01 && u < 0.99)
-                    ptlist_add(&p->cand, ir_v_lerp(g->a, g->b, t));
-            }
-        }
-        free(near);
-    }
-    ptlist_dedupe(&p->cand);
-    p->corner = malloc(p->cand.n ? p->cand.n : 1);
-    if (!p->corner) abort();
-    memset(p->corner, 0xff, p->cand.n ? p->cand.n : 1);
+    /* corner candidates come from the lines as they are before marks are
+     * found (need_cand) */
+    p->cls0 = malloc(s->nsegs ? s->nsegs : 1);
+    if (!p->cls0) abort();
+    for (size_t i = 0; i < s->nsegs; i++) p->cls0[i] = (unsigned char)s->segs[i].cls;
 
     find_marks(s, &mcap);
     find_ticks(s);
@@ -1124,8 +1591,6 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             }
         }
     }
-    /* marks and ticks changed the figure lines: corners must be recomputed */
-    memset(p->corner, 0xff, p->cand.n ? p->cand.n : 1);
     components(s);
     return s;
 }
@@ -1134,7 +1599,6 @@ void geom_scene_free(geom_scene *s)
 {
     if (!s) return;
     scene_priv *p = (scene_priv *)(void *)s;
-    for (size_t i = 0; i < s->nshapes; i++) free(s->shapes[i].pts);
     free(s->shapes);
     free(s->segs);
     free(s->texts);
@@ -1144,13 +1608,16 @@ void geom_scene_free(geom_scene *s)
     free(s->clip_of);
     free(s->dots);
     free(s->frame);
-    for (size_t i = 0; i < s->nfaces; i++) {
-        free(s->faces[i].p2);
-        free(s->faces[i].p3);
-    }
+    free(s->attrs);
     free(s->faces);
     free(p->cand.p);
+    while (p->arena) {
+        arena_blk *b = p->arena;
+        p->arena = b->next;
+        free(b);
+    }
     free(p->corner);
+    free(p->cls0);
     grid_free(&p->grid);
     free(p);
 }

@@ -23,10 +23,7 @@ void geom_shape_closed(const ir_diagram *d, const void *ctx, chk_verdict *v)
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         if (e->kind != IR_POLY || e->closed || e->npts < 3) continue;
-        const char *role = ir_elem_get(e, "role");
-        if (role) continue;
-        const char *dr = ir_elem_get(e, "draw");
-        if (dr && !strcmp(dr, "none")) continue;
+        if (s->attrs[i].role != ROLE_NONE || !s->attrs[i].stroked) continue;
         double per = ir_poly_perimeter(e->pts, e->npts, 0);
         double gap = ir_v_dist(e->pts[0], e->pts[e->npts - 1]);
         if (gap <= GEOM_JOIN_EPS_PT * 1.5) { nshapes++; continue; }
@@ -45,6 +42,7 @@ void geom_shape_closed(const ir_diagram *d, const void *ctx, chk_verdict *v)
         if (g->cls != SEG_FIGURE || g->curved || !g->visible) continue;
         ir_pt ends[2] = {g->a, g->b};
         for (int k = 0; k < 2; k++) {
+            if (g->shared[k]) continue;    /* another line ends right there */
             ir_pt p = ends[k];
             int joined = 0;
             double best = 1e300;

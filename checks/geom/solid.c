@@ -93,8 +93,7 @@ void geom_infer_lattice(geom_scene *s)
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         if (s->frame[i] || e->kind != IR_POLY || !e->closed || e->npts != 4) continue;
-        const char *role = ir_elem_get(e, "role");
-        if (role) continue;
+        if (s->attrs[i].role != ROLE_NONE) continue;
         fe[nf++] = i;
     }
     if (nf < 6) { free(fe); return; }          /* at least two cubes' worth */
@@ -159,22 +158,24 @@ void geom_infer_lattice(geom_scene *s)
             s->faces = nfp;
         }
         geom_face *g = &s->faces[s->nfaces++];
+        memset(g, 0, sizeof *g);
         g->elem = fe[f];
         g->line = e->line;
         g->n = 4;
-        g->p2 = malloc(4 * sizeof *g->p2);
-        g->p3 = malloc(4 * sizeof *g->p3);
-        if (!g->p2 || !g->p3) abort();
+        g->p2 = e->pts;
+        g->p3 = geom_scene_alloc(s, 4 * sizeof *g->p3);
         g->box = ir_box_empty();
         for (int k = 0; k < 4; k++) {
-            g->p2[k] = e->pts[k];
             g->p3[k].x = c[k][0];
             g->p3[k].y = c[k][1];
             g->p3[k].z = c[k][2];
             ir_box_add(&g->box, e->pts[k].x, e->pts[k].y);
         }
-        const char *fi = ir_elem_get(e, "fill");
-        g->filled = fi && strcmp(fi, "none") != 0;
+        const geom_attrs *at = &s->attrs[fe[f]];
+        g->filled = at->filled;
+        g->stroked = at->stroked;
+        g->dashed = at->dashed;
+        g->closed = 1;
         g->inferred = 1;
     }
     free(fe);

@@ -5,7 +5,7 @@
 # The floor is the project's goal for this split (issue 3); raise it as the
 # rules improve, never lower it to make a change pass.
 BUILD=${BUILD:-build}
-FLOOR=${FLOOR:-0.67}
+FLOOR=${FLOOR:-0.74}
 export BUILD FLOOR
 dir=$(dirname "$0")
 for p in tikz2ir irlint; do
