@@ -4,23 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-ir_pt ir_v(double x, double y) { ir_pt p = {x, y}; return p; }
-ir_pt ir_v_add(ir_pt a, ir_pt b) { return ir_v(a.x + b.x, a.y + b.y); }
-ir_pt ir_v_sub(ir_pt a, ir_pt b) { return ir_v(a.x - b.x, a.y - b.y); }
-ir_pt ir_v_scale(ir_pt a, double k) { return ir_v(a.x * k, a.y * k); }
-ir_pt ir_v_lerp(ir_pt a, ir_pt b, double t)
-{
-    return ir_v(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
-}
-double ir_v_dot(ir_pt a, ir_pt b) { return a.x * b.x + a.y * b.y; }
-double ir_v_cross(ir_pt a, ir_pt b) { return a.x * b.y - a.y * b.x; }
-double ir_v_len(ir_pt a) { return sqrt(a.x * a.x + a.y * a.y); }
-double ir_v_dist(ir_pt a, ir_pt b)
-{
-    double dx = a.x - b.x, dy = a.y - b.y;
-    return sqrt(dx * dx + dy * dy);
-}
-
 double ir_v_dir_deg(ir_pt v)
 {
     double d = atan2(v.y, v.x) * 180.0 / IR_PI;
@@ -56,40 +39,12 @@ double ir_line_diff_deg(double a, double b)
     return s > 90.0 ? 180.0 - s : s;
 }
 
-double ir_pt_seg_dist(ir_pt p, ir_pt a, ir_pt b, double *t)
-{
-    ir_pt ab = ir_v_sub(b, a);
-    double l2 = ir_v_dot(ab, ab), u = 0;
-    if (l2 > 0) {
-        u = ir_v_dot(ir_v_sub(p, a), ab) / l2;
-        if (u < 0) u = 0;
-        if (u > 1) u = 1;
-    }
-    if (t) *t = u;
-    return ir_v_dist(p, ir_v_lerp(a, b, u));
-}
-
 double ir_pt_line_dist(ir_pt p, ir_pt a, ir_pt b)
 {
     ir_pt ab = ir_v_sub(b, a);
     double l = ir_v_len(ab);
     if (l == 0) return ir_v_dist(p, a);
     return fabs(ir_v_cross(ab, ir_v_sub(p, a))) / l;
-}
-
-int ir_seg_intersect(ir_pt a, ir_pt b, ir_pt c, ir_pt d, double *t, double *u)
-{
-    ir_pt r = ir_v_sub(b, a), s = ir_v_sub(d, c);
-    double den = ir_v_cross(r, s);
-    double scale = ir_v_len(r) * ir_v_len(s);
-    if (scale == 0 || fabs(den) <= 1e-12 * scale) return 0;
-    ir_pt ca = ir_v_sub(c, a);
-    double tt = ir_v_cross(ca, s) / den, uu = ir_v_cross(ca, r) / den;
-    const double eps = 1e-9;
-    if (tt < -eps || tt > 1 + eps || uu < -eps || uu > 1 + eps) return 0;
-    if (t) *t = tt;
-    if (u) *u = uu;
-    return 1;
 }
 
 double ir_seg_seg_dist(ir_pt a, ir_pt b, ir_pt c, ir_pt d)
@@ -100,95 +55,6 @@ double ir_seg_seg_dist(ir_pt a, ir_pt b, ir_pt c, ir_pt d)
     if ((x = ir_pt_seg_dist(c, a, b, NULL)) < m) m = x;
     if ((x = ir_pt_seg_dist(d, a, b, NULL)) < m) m = x;
     return m;
-}
-
-ir_box ir_box_make(double x1, double y1, double x2, double y2)
-{
-    ir_box b;
-    b.x1 = x1 < x2 ? x1 : x2;
-    b.x2 = x1 < x2 ? x2 : x1;
-    b.y1 = y1 < y2 ? y1 : y2;
-    b.y2 = y1 < y2 ? y2 : y1;
-    b.empty = 0;
-    return b;
-}
-
-double ir_box_w(ir_box b) { return b.empty ? 0 : b.x2 - b.x1; }
-double ir_box_h(ir_box b) { return b.empty ? 0 : b.y2 - b.y1; }
-double ir_box_area(ir_box b) { return ir_box_w(b) * ir_box_h(b); }
-ir_pt ir_box_center(ir_box b) { return ir_v((b.x1 + b.x2) / 2, (b.y1 + b.y2) / 2); }
-
-ir_box ir_box_inset(ir_box b, double d)
-{
-    if (b.empty) return b;
-    ir_box r = b;
-    r.x1 -= d; r.y1 -= d; r.x2 += d; r.y2 += d;
-    if (r.x1 > r.x2) r.x1 = r.x2 = (b.x1 + b.x2) / 2;
-    if (r.y1 > r.y2) r.y1 = r.y2 = (b.y1 + b.y2) / 2;
-    return r;
-}
-
-ir_box ir_box_isect(ir_box a, ir_box b)
-{
-    ir_box r;
-    r.empty = 1;
-    r.x1 = r.y1 = r.x2 = r.y2 = 0;
-    if (a.empty || b.empty) return r;
-    double x1 = a.x1 > b.x1 ? a.x1 : b.x1, x2 = a.x2 < b.x2 ? a.x2 : b.x2;
-    double y1 = a.y1 > b.y1 ? a.y1 : b.y1, y2 = a.y2 < b.y2 ? a.y2 : b.y2;
-    if (x1 > x2 || y1 > y2) return r;
-    r.x1 = x1; r.x2 = x2; r.y1 = y1; r.y2 = y2; r.empty = 0;
-    return r;
-}
-
-int ir_box_contains_pt(ir_box b, ir_pt p)
-{
-    return !b.empty && p.x >= b.x1 && p.x <= b.x2 && p.y >= b.y1 && p.y <= b.y2;
-}
-
-int ir_box_inside(ir_box b, ir_box outer, double tol)
-{
-    if (b.empty) return 1;
-    if (outer.empty) return 0;
-    return b.x1 >= outer.x1 - tol && b.y1 >= outer.y1 - tol &&
-           b.x2 <= outer.x2 + tol && b.y2 <= outer.y2 + tol;
-}
-
-double ir_box_pt_dist(ir_box b, ir_pt p)
-{
-    double dx = p.x < b.x1 ? b.x1 - p.x : (p.x > b.x2 ? p.x - b.x2 : 0);
-    double dy = p.y < b.y1 ? b.y1 - p.y : (p.y > b.y2 ? p.y - b.y2 : 0);
-    return sqrt(dx * dx + dy * dy);
-}
-
-double ir_box_box_dist(ir_box a, ir_box b)
-{
-    double dx = 0, dy = 0;
-    if (a.x2 < b.x1) dx = b.x1 - a.x2; else if (b.x2 < a.x1) dx = a.x1 - b.x2;
-    if (a.y2 < b.y1) dy = b.y1 - a.y2; else if (b.y2 < a.y1) dy = a.y1 - b.y2;
-    return sqrt(dx * dx + dy * dy);
-}
-
-int ir_seg_box_clip(ir_pt a, ir_pt b, ir_box box, double *t0, double *t1)
-{
-    if (box.empty) return 0;
-    double dx = b.x - a.x, dy = b.y - a.y;
-    double p[4] = {-dx, dx, -dy, dy};
-    double q[4] = {a.x - box.x1, box.x2 - a.x, a.y - box.y1, box.y2 - a.y};
-    double lo = 0, hi = 1;
-    for (int i = 0; i < 4; i++) {
-        if (p[i] == 0) {
-            if (q[i] < 0) return 0;
-        } else {
-            double r = q[i] / p[i];
-            if (p[i] < 0) { if (r > lo) lo = r; }
-            else { if (r < hi) hi = r; }
-        }
-    }
-    if (lo > hi) return 0;
-    if (t0) *t0 = lo;
-    if (t1) *t1 = hi;
-    return 1;
 }
 
 double ir_seg_box_dist(ir_pt a, ir_pt b, ir_box box)
@@ -273,10 +139,10 @@ size_t ir_poly_clip_convex(const ir_pt *subj, size_t ns, const ir_pt *clip, size
 {
     if (ns < 3 || nc < 3 || max < 3) return 0;
     /* two work buffers of max points each (on the stack when small) */
-    ir_pt local[2 * 64];
+    ir_pt local[2 * 128];
     ir_pt *heap = NULL;
     ir_pt *a = local;
-    if (max > 64) {
+    if (max > 128) {
         heap = malloc(2 * max * sizeof *heap);
         if (!heap) return 0;
         a = heap;
@@ -324,25 +190,51 @@ static size_t sample_count(double size, double sweep_deg)
     return n;
 }
 
-size_t ir_elem_flatten(const ir_elem *e, ir_pt **out, int *closed)
+/* The ellipse or arc parameters: start, sweep and number of steps. */
+static int arc_params(const ir_elem *e, double *t1, double *sweep, size_t *k)
 {
-    *out = NULL;
+    if (e->npts < 3) return 0;
+    double a = 0, b = 360;
+    if (e->kind == IR_ARC) { a = e->t1; b = e->t2; }
+    if (!isfinite(a) || !isfinite(b)) return 0;
+    double sw = b - a;
+    if (sw > 3600) sw = 3600;
+    if (sw < -3600) sw = -3600;
+    *t1 = a;
+    *sweep = sw;
+    *k = sample_count(0, sw);
+    return 1;
+}
+
+size_t ir_elem_flatten_count(const ir_elem *e)
+{
+    double t1, sweep;
+    size_t k;
+    switch (e->kind) {
+    case IR_POLY: return e->npts;
+    case IR_RECT: return e->npts < 2 ? 0 : 4;
+    case IR_ELLIPSE:
+    case IR_ARC:
+        if (!arc_params(e, &t1, &sweep, &k)) return 0;
+        return e->kind == IR_ELLIPSE ? k : k + 1;
+    case IR_CURVE: return e->npts < 4 ? 0 : 25;
+    default: return 0;
+    }
+}
+
+size_t ir_elem_flatten_to(const ir_elem *e, ir_pt *p, int *closed)
+{
     if (closed) *closed = 0;
-    ir_pt *p = NULL;
     size_t n = 0;
     switch (e->kind) {
     case IR_POLY:
         if (e->npts == 0) return 0;
-        p = malloc(e->npts * sizeof *p);
-        if (!p) return 0;
         for (size_t i = 0; i < e->npts; i++) p[i] = e->pts[i];
         n = e->npts;
         if (closed) *closed = e->closed;
         break;
     case IR_RECT:
         if (e->npts < 2) return 0;
-        p = malloc(4 * sizeof *p);
-        if (!p) return 0;
         p[0] = ir_v(e->pts[0].x, e->pts[0].y);
         p[1] = ir_v(e->pts[1].x, e->pts[0].y);
         p[2] = ir_v(e->pts[1].x, e->pts[1].y);
@@ -352,18 +244,11 @@ size_t ir_elem_flatten(const ir_elem *e, ir_pt **out, int *closed)
         break;
     case IR_ELLIPSE:
     case IR_ARC: {
-        if (e->npts < 3) return 0;
-        double t1 = 0, t2 = 360;
-        if (e->kind == IR_ARC) { t1 = e->t1; t2 = e->t2; }
-        if (!isfinite(t1) || !isfinite(t2)) return 0;
-        double sweep = t2 - t1;
-        if (sweep > 3600) sweep = 3600;
-        if (sweep < -3600) sweep = -3600;
-        size_t k = sample_count(0, sweep);
+        double t1, sweep;
+        size_t k;
+        if (!arc_params(e, &t1, &sweep, &k)) return 0;
         int full = e->kind == IR_ELLIPSE;
         n = full ? k : k + 1;
-        p = malloc(n * sizeof *p);
-        if (!p) return 0;
         for (size_t i = 0; i < n; i++)
             p[i] = ir_ellipse_at(e->pts[0], e->pts[1], e->pts[2],
                                  t1 + sweep * (double)i / (double)k);
@@ -374,8 +259,6 @@ size_t ir_elem_flatten(const ir_elem *e, ir_pt **out, int *closed)
         if (e->npts < 4) return 0;
         const size_t k = 24;
         n = k + 1;
-        p = malloc(n * sizeof *p);
-        if (!p) return 0;
         for (size_t i = 0; i <= k; i++) {
             double t = (double)i / (double)k, s = 1 - t;
             double b0 = s * s * s, b1 = 3 * s * s * t, b2 = 3 * s * t * t, b3 = t * t * t;
@@ -387,6 +270,19 @@ size_t ir_elem_flatten(const ir_elem *e, ir_pt **out, int *closed)
     default:
         return 0;
     }
+    return n;
+}
+
+size_t ir_elem_flatten(const ir_elem *e, ir_pt **out, int *closed)
+{
+    *out = NULL;
+    if (closed) *closed = 0;
+    size_t n = ir_elem_flatten_count(e);
+    if (n == 0) return 0;
+    ir_pt *p = malloc(n * sizeof *p);
+    if (!p) return 0;
+    n = ir_elem_flatten_to(e, p, closed);
+    if (n == 0) { free(p); return 0; }
     *out = p;
     return n;
 }

@@ -52,10 +52,10 @@ static double collinear_run(const geom_scene *s, const geom_seg *g, ir_pt *ra, i
         for (size_t i = 0; i < s->nsegs; i++) {
             const geom_seg *h = &s->segs[i];
             if (h->cls != SEG_FIGURE || h->curved || !h->visible) continue;
-            if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > 1.0) continue;
             if (ir_pt_line_dist(h->a, a, b) > GEOM_JOIN_EPS_PT ||
                 ir_pt_line_dist(h->b, a, b) > GEOM_JOIN_EPS_PT)
                 continue;
+            if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > 1.0) continue;
             /* extend when h continues the run at one end */
             ir_pt ends[2] = {h->a, h->b};
             for (int k = 0; k < 2; k++) {
@@ -105,8 +105,8 @@ static int receding(const geom_scene *s, ir_pt a, ir_pt b)
     for (size_t i = 0; i < s->nsegs && n < GEOM_RECEDING_MIN; i++) {
         const geom_seg *h = &s->segs[i];
         if (h->cls != SEG_FIGURE || h->curved) continue;
-        if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > 2.0) continue;
         if (fabs(h->len - len) > 0.05 * len) continue;
+        if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > 2.0) continue;
         if (ir_pt_line_dist(h->a, a, b) <= GEOM_JOIN_EPS_PT) continue;  /* same line */
         n++;
     }
