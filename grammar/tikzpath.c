@@ -1468,8 +1468,8 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
     /* multi-line text: the base anchor sits on the last line's baseline;
      * ex.skip is the distance from the first baseline to the last */
     double w = ex.width, h = ex.height + ex.skip, dp = ex.depth;
-    double rot = fmod(fabs(no->rotate), 180);
-    int swap = rot > 45 && rot < 135;
+    /* a rotated node (rotate=): its anchors are in its own, rotated frame */
+    double th = no->rotate * DEG, cr = cos(th), sr = sin(th);
     double hw, hh, by;
     double top = h + isy, bot = -(dp + isy);
     double boxh = top - bot;
@@ -1486,8 +1486,7 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
         hh = boxh / 2;
     }
     by = -(h - dp) / 2;   /* baseline relative to centre */
-    if (swap) { double t = hw; hw = hh; hh = t; }
-    /* anchor offset (anchors sit outer sep outside the border) */
+    /* anchor offset (anchors sit outer sep outside the border), local frame */
     vec2 off = v2(0, 0);
     const char *a = no->anchor;
     if (a[0] == '@') {
@@ -1500,6 +1499,12 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
             tk_node tmp = { NULL, v2(0, 0), hw + os, hh + os, 0, no->shape, { 0, 0, 0 }, 0 };
             off = node_border(&tmp, ang);
         }
+    }
+    off = v2(off.x * cr - off.y * sr, off.x * sr + off.y * cr);
+    /* from here on, hw/hh are the half sizes of the (rotated) node's box */
+    if (no->rotate != 0) {
+        double ahw = fabs(hw * cr) + fabs(hh * sr), ahh = fabs(hw * sr) + fabs(hh * cr);
+        if (no->shape != 2) { hw = ahw; hh = ahh; }
     }
     vec2 c = vsub(vadd(at, v2(no->shift_x, no->shift_y)), off);
     if (T->d) {
@@ -1534,11 +1539,13 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
         }
         if (!empty) {
             ir_elem *e = ir_add(T->d, IR_TEXT);
-            double bl = c.y + by;
-            double tw = swap ? h + dp : w, th0 = swap ? -w / 2 : bl - dp, th1 = swap ? w / 2 : bl + h;
-            if (swap) { th0 += c.y; th1 += c.y; }
-            ir_pt p[2] = { { c.x - tw / 2, th0 }, { c.x + tw / 2, th1 } };
-            if (swap) { p[0].x = c.x - (h + dp) / 2; p[1].x = c.x + (h + dp) / 2; }
+            /* the text's box around the centre, rotated with the node */
+            double lx[2] = { -w / 2, w / 2 }, ly[2] = { by - dp, by + h };
+            ir_box tb = ir_box_empty();
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < 2; j++)
+                    ir_box_add(&tb, c.x + lx[i] * cr - ly[j] * sr, c.y + lx[i] * sr + ly[j] * cr);
+            ir_pt p[2] = { { tb.x1, tb.y1 }, { tb.x2, tb.y2 } };
             ir_elem_set_pts(e, p, 2);
             char *plain = tm_plain_text(text);
             e->str = plain;
