@@ -323,4 +323,10 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v);
 void geom_shape_closed(const ir_diagram *d, const void *ctx, chk_verdict *v);
 void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v);
 
+/* Cells of a uniform grid over the box all for n items: about one item per
+ * cell, cells at least min_cs wide, at most max_cells per side, with a 1pt
+ * margin (scene.c; no_overlap.c's face grid and the segment grid use it). */
+typedef struct { double cs, inv, x0, y0; int nx, ny; } geom_grid_plan;
+geom_grid_plan geom_grid_layout(ir_box all, size_t n, double min_cs, int max_cells);
+
 #endif

@@ -144,18 +144,14 @@ static int fs_build(const geom_scene *s, face_set *g)
         g->n++;
     }
     if (g->n == 0 || all.empty) return 0;
-    double w = ir_box_w(all), h = ir_box_h(all);
     /* about one face per cell, at most 64 x 64 cells */
-    double cs = sqrt(fmax(w * h, 1.0) / (double)g->n);
-    if (cs < 1.0) cs = 1.0;
-    if (w / cs > 64) cs = w / 64;
-    if (h / cs > 64) cs = h / 64;
-    g->cs = cs;
-    g->inv = 1.0 / cs;
-    g->x0 = all.x1 - 1.0;
-    g->y0 = all.y1 - 1.0;
-    g->nx = (int)((w + 2.0) / cs) + 1;
-    g->ny = (int)((h + 2.0) / cs) + 1;
+    geom_grid_plan pl = geom_grid_layout(all, g->n, 1.0, 64);
+    g->cs = pl.cs;
+    g->inv = pl.inv;
+    g->x0 = pl.x0;
+    g->y0 = pl.y0;
+    g->nx = pl.nx;
+    g->ny = pl.ny;
     size_t ncell = (size_t)g->nx * (size_t)g->ny;
     g->start = calloc(ncell + 1, sizeof *g->start);
     size_t *fill = malloc(ncell * sizeof *fill);

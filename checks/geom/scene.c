@@ -503,18 +503,14 @@ static void grid_build(geom_scene *s, seg_grid *g)
         if (b.x2 > all.x2) all.x2 = b.x2;
         if (b.y2 > all.y2) all.y2 = b.y2;
     }
-    double w = ir_box_w(all), h = ir_box_h(all);
     /* about one segment per cell, at most 128 x 128 cells */
-    double cs = 1.0 * sqrt(fmax(w * h, 1.0) / (double)s->nsegs);
-    if (cs < 2.0) cs = 2.0;
-    if (w / cs > 128) cs = w / 128;
-    if (h / cs > 128) cs = h / 128;
-    g->cs = cs;
-    g->inv = 1.0 / cs;
-    g->x0 = all.x1 - 1.0;
-    g->y0 = all.y1 - 1.0;
-    g->nx = (int)((w + 2.0) / cs) + 1;
-    g->ny = (int)((h + 2.0) / cs) + 1;
+    geom_grid_plan pl = geom_grid_layout(all, s->nsegs, 2.0, 128);
+    g->cs = pl.cs;
+    g->inv = pl.inv;
+    g->x0 = pl.x0;
+    g->y0 = pl.y0;
+    g->nx = pl.nx;
+    g->ny = pl.ny;
     size_t ncell = (size_t)g->nx * (size_t)g->ny;
     g->start = calloc(ncell + 1, sizeof *g->start);
     g->stamp = calloc(s->nsegs, sizeof *g->stamp);
@@ -1620,4 +1616,21 @@ void geom_scene_free(geom_scene *s)
     free(p->cls0);
     grid_free(&p->grid);
     free(p);
+}
+
+geom_grid_plan geom_grid_layout(ir_box all, size_t n, double min_cs, int max_cells)
+{
+    geom_grid_plan p;
+    double w = ir_box_w(all), h = ir_box_h(all);
+    double cs = sqrt(fmax(w * h, 1.0) / (double)(n ? n : 1));
+    if (cs < min_cs) cs = min_cs;
+    if (w / cs > max_cells) cs = w / max_cells;
+    if (h / cs > max_cells) cs = h / max_cells;
+    p.cs = cs;
+    p.inv = 1.0 / cs;
+    p.x0 = all.x1 - 1.0;
+    p.y0 = all.y1 - 1.0;
+    p.nx = (int)((w + 2.0) / cs) + 1;
+    p.ny = (int)((h + 2.0) / cs) + 1;
+    return p;
 }
