@@ -14,6 +14,8 @@
 #ifndef DIAGRAMIR_CHECKS_GEOM_H
 #define DIAGRAMIR_CHECKS_GEOM_H
 
+#include <math.h>
+
 #include "checks/rubric.h"
 #include "ir/geom_2d.h"
 #include "ir/geom_3d.h"
@@ -328,5 +330,17 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v);
  * margin (scene.c; no_overlap.c's face grid and the segment grid use it). */
 typedef struct { double cs, inv, x0, y0; int nx, ny; } geom_grid_plan;
 geom_grid_plan geom_grid_layout(ir_box all, size_t n, double min_cs, int max_cells);
+/* The cells [i0..i1] x [j0..j1] a box covers, clamped to the grid. */
+static inline void geom_grid_cells(const geom_grid_plan *g, ir_box b, int *i0, int *j0, int *i1, int *j1)
+{
+    *i0 = (int)floor((b.x1 - g->x0) * g->inv);
+    *i1 = (int)floor((b.x2 - g->x0) * g->inv);
+    *j0 = (int)floor((b.y1 - g->y0) * g->inv);
+    *j1 = (int)floor((b.y2 - g->y0) * g->inv);
+    if (*i0 < 0) *i0 = 0;
+    if (*j0 < 0) *j0 = 0;
+    if (*i1 >= g->nx) *i1 = g->nx - 1;
+    if (*j1 >= g->ny) *j1 = g->ny - 1;
+}
 
 #endif

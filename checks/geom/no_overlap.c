@@ -96,23 +96,10 @@ typedef struct {
 typedef struct {
     sface *f;
     size_t n;
-    double x0, y0, cs, inv;   /* cell size and its inverse */
-    int nx, ny;
+    geom_grid_plan pl;   /* cells: size, origin, counts */
     size_t *start;       /* per cell, its entries: idx[start[c] .. start[c+1]) */
     fs_entry *idx;       /* in drawing order */
 } face_set;
-
-static void fs_range(const face_set *g, ir_box b, int *i0, int *j0, int *i1, int *j1)
-{
-    *i0 = (int)floor((b.x1 - g->x0) * g->inv);
-    *i1 = (int)floor((b.x2 - g->x0) * g->inv);
-    *j0 = (int)floor((b.y1 - g->y0) * g->inv);
-    *j1 = (int)floor((b.y2 - g->y0) * g->inv);
-    if (*i0 < 0) *i0 = 0;
-    if (*j0 < 0) *j0 = 0;
-    if (*i1 >= g->nx) *i1 = g->nx - 1;
-    if (*j1 >= g->ny) *j1 = g->ny - 1;
-}
 
 static double edge_size(const geom_face *f)
 {
@@ -146,21 +133,16 @@ static int fs_build(const geom_scene *s, face_set *g)
     if (g->n == 0 || all.empty) return 0;
     /* about one face per cell, at most 64 x 64 cells */
     geom_grid_plan pl = geom_grid_layout(all, g->n, 1.0, 64);
-    g->cs = pl.cs;
-    g->inv = pl.inv;
-    g->x0 = pl.x0;
-    g->y0 = pl.y0;
-    g->nx = pl.nx;
-    g->ny = pl.ny;
-    size_t ncell = (size_t)g->nx * (size_t)g->ny;
+    g->pl = pl;
+    size_t ncell = (size_t)g->pl.nx * (size_t)g->pl.ny;
     g->start = calloc(ncell + 1, sizeof *g->start);
     size_t *fill = malloc(ncell * sizeof *fill);
     if (!g->start || !fill) abort();
     for (size_t k = 0; k < g->n; k++) {
         int *r = g->f[k].cell;
-        fs_range(g, g->f[k].f->box, &r[0], &r[1], &r[2], &r[3]);
+        geom_grid_cells(&g->pl, g->f[k].f->box, &r[0], &r[1], &r[2], &r[3]);
         for (int j = r[1]; j <= r[3]; j++)
-            for (int i = r[0]; i <= r[2]; i++) g->start[(size_t)j * (size_t)g->nx + (size_t)i + 1]++;
+            for (int i = r[0]; i <= r[2]; i++) g->start[(size_t)j * (size_t)g->pl.nx + (size_t)i + 1]++;
     }
     for (size_t c = 0; c < ncell; c++) g->start[c + 1] += g->start[c];
     g->idx = malloc((g->start[ncell] ? g->start[ncell] : 1) * sizeof *g->idx);
@@ -170,7 +152,7 @@ static int fs_build(const geom_scene *s, face_set *g)
         const int *r = g->f[k].cell;
         fs_entry en = {(unsigned)k, (unsigned char)r[0], (unsigned char)r[1]};
         for (int j = r[1]; j <= r[3]; j++)
-            for (int i = r[0]; i <= r[2]; i++) g->idx[fill[(size_t)j * (size_t)g->nx + (size_t)i]++] = en;
+            for (int i = r[0]; i <= r[2]; i++) g->idx[fill[(size_t)j * (size_t)g->pl.nx + (size_t)i]++] = en;
     }
     free(fill);
     return 1;
@@ -208,9 +190,9 @@ static int face_holds(const geom_face *f, ir_pt p)
 static const sface *top_at(const face_set *g, ir_pt p)
 {
     int i0, j0, i1, j1;
-    fs_range(g, ir_box_make(p.x, p.y, p.x, p.y), &i0, &j0, &i1, &j1);
+    geom_grid_cells(&g->pl, ir_box_make(p.x, p.y, p.x, p.y), &i0, &j0, &i1, &j1);
     if (i0 > i1 || j0 > j1) return NULL;
-    size_t c = (size_t)j0 * (size_t)g->nx + (size_t)i0;
+    size_t c = (size_t)j0 * (size_t)g->pl.nx + (size_t)i0;
     for (size_t q = g->start[c + 1]; q-- > g->start[c];)
         if (face_holds(g->f[g->idx[q].i].f, p)) return &g->f[g->idx[q].i];
     return NULL;
@@ -282,7 +264,7 @@ static void face_order(const face_set *g, depth_tally *t)
          * they share */
         for (int y = rb[1]; y <= rb[3]; y++)
             for (int x = rb[0]; x <= rb[2]; x++) {
-                size_t c = (size_t)y * (size_t)g->nx + (size_t)x;
+                size_t c = (size_t)y * (size_t)g->pl.nx + (size_t)x;
                 for (size_t q = g->start[c]; q < g->start[c + 1]; q++) {
                     const fs_entry *en = &g->idx[q];
                     if (en->i >= j) break;
@@ -359,9 +341,9 @@ static void line_order(const geom_scene *s, const face_set *g, depth_tally *t)
                             (A.y + (B.y - A.y) * u) * s->view.y +
                             (A.z + (B.z - A.z) * u) * s->view.z;
                 int i0, j0, i1, j1;
-                fs_range(g, ir_box_make(p.x, p.y, p.x, p.y), &i0, &j0, &i1, &j1);
+                geom_grid_cells(&g->pl, ir_box_make(p.x, p.y, p.x, p.y), &i0, &j0, &i1, &j1);
                 if (i0 > i1 || j0 > j1) continue;
-                size_t c = (size_t)j0 * (size_t)g->nx + (size_t)i0;
+                size_t c = (size_t)j0 * (size_t)g->pl.nx + (size_t)i0;
                 /* latest face first: a later face over p covers the line */
                 for (size_t r = g->start[c + 1]; r-- > g->start[c];) {
                     const sface *F = &g->f[g->idx[r].i];

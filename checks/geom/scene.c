@@ -421,8 +421,7 @@ static void ptlist_dedupe(ptlist *l)
 
 /* A uniform grid over the segments, for "which segments are near here". */
 typedef struct {
-    double x0, y0, cs, inv;   /* cell size and its inverse */
-    int nx, ny;
+    geom_grid_plan pl;   /* cells: size, origin, counts */
     size_t *start;       /* nx * ny + 1 offsets into idx */
     size_t *idx;
     int (*range)[4];     /* per segment: its cells i0, j0, i1, j1 */
@@ -468,18 +467,6 @@ void *geom_scene_alloc(geom_scene *s, size_t bytes)
     return r;
 }
 
-static void cell_range(const seg_grid *g, ir_box b, int *i0, int *j0, int *i1, int *j1)
-{
-    *i0 = (int)floor((b.x1 - g->x0) * g->inv);
-    *i1 = (int)floor((b.x2 - g->x0) * g->inv);
-    *j0 = (int)floor((b.y1 - g->y0) * g->inv);
-    *j1 = (int)floor((b.y2 - g->y0) * g->inv);
-    if (*i0 < 0) *i0 = 0;
-    if (*j0 < 0) *j0 = 0;
-    if (*i1 >= g->nx) *i1 = g->nx - 1;
-    if (*j1 >= g->ny) *j1 = g->ny - 1;
-}
-
 static ir_box seg_box(const geom_seg *g, double grow)
 {
     ir_box b;
@@ -505,22 +492,17 @@ static void grid_build(geom_scene *s, seg_grid *g)
     }
     /* about one segment per cell, at most 128 x 128 cells */
     geom_grid_plan pl = geom_grid_layout(all, s->nsegs, 2.0, 128);
-    g->cs = pl.cs;
-    g->inv = pl.inv;
-    g->x0 = pl.x0;
-    g->y0 = pl.y0;
-    g->nx = pl.nx;
-    g->ny = pl.ny;
-    size_t ncell = (size_t)g->nx * (size_t)g->ny;
+    g->pl = pl;
+    size_t ncell = (size_t)g->pl.nx * (size_t)g->pl.ny;
     g->start = calloc(ncell + 1, sizeof *g->start);
     g->stamp = calloc(s->nsegs, sizeof *g->stamp);
     g->range = malloc(s->nsegs * sizeof *g->range);
     if (!g->start || !g->stamp || !g->range) abort();
     for (size_t k = 0; k < s->nsegs; k++) {
         int *r = g->range[k];
-        cell_range(g, seg_box(&s->segs[k], GEOM_JOIN_EPS_PT), &r[0], &r[1], &r[2], &r[3]);
+        geom_grid_cells(&g->pl, seg_box(&s->segs[k], GEOM_JOIN_EPS_PT), &r[0], &r[1], &r[2], &r[3]);
         for (int j = r[1]; j <= r[3]; j++)
-            for (int i = r[0]; i <= r[2]; i++) g->start[(size_t)j * (size_t)g->nx + (size_t)i + 1]++;
+            for (int i = r[0]; i <= r[2]; i++) g->start[(size_t)j * (size_t)g->pl.nx + (size_t)i + 1]++;
     }
     for (size_t c = 0; c < ncell; c++) g->start[c + 1] += g->start[c];
     g->idx = malloc((g->start[ncell] ? g->start[ncell] : 1) * sizeof *g->idx);
@@ -530,7 +512,7 @@ static void grid_build(geom_scene *s, seg_grid *g)
     for (size_t k = 0; k < s->nsegs; k++) {
         const int *r = g->range[k];
         for (int j = r[1]; j <= r[3]; j++)
-            for (int i = r[0]; i <= r[2]; i++) g->idx[fill[(size_t)j * (size_t)g->nx + (size_t)i]++] = k;
+            for (int i = r[0]; i <= r[2]; i++) g->idx[fill[(size_t)j * (size_t)g->pl.nx + (size_t)i]++] = k;
     }
     free(fill);
 }
@@ -560,11 +542,11 @@ size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
     size_t n = 0;
     if (!g->start || b.empty) return 0;
     int i0, j0, i1, j1;
-    cell_range(g, b, &i0, &j0, &i1, &j1);
+    geom_grid_cells(&g->pl, b, &i0, &j0, &i1, &j1);
     if (i0 > i1 || j0 > j1) return 0;
     if (i0 == i1 && j0 == j1) {
         /* one cell: its segments, each once, in order */
-        size_t c = (size_t)j0 * (size_t)g->nx + (size_t)i0;
+        size_t c = (size_t)j0 * (size_t)g->pl.nx + (size_t)i0;
         n = g->start[c + 1] - g->start[c];
         if (n > *cap) {
             size_t nc = *cap ? *cap : 64;
@@ -583,7 +565,7 @@ size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
     }
     for (int j = j0; j <= j1; j++)
         for (int i = i0; i <= i1; i++) {
-            size_t c = (size_t)j * (size_t)g->nx + (size_t)i;
+            size_t c = (size_t)j * (size_t)g->pl.nx + (size_t)i;
             for (size_t q = g->start[c]; q < g->start[c + 1]; q++) {
                 size_t k = g->idx[q];
                 if (g->stamp[k] == g->cur) continue;
@@ -620,10 +602,10 @@ static void add_crossings(const geom_scene *s, ptlist *cand)
         if (!ray_seg0(p, i)) continue;
         ir_box ba = seg_box(a, 0);
         int i0, j0, i1, j1;
-        cell_range(g, ba, &i0, &j0, &i1, &j1);
+        geom_grid_cells(&g->pl, ba, &i0, &j0, &i1, &j1);
         for (int cy = j0; cy <= j1; cy++)
             for (int cx = i0; cx <= i1; cx++) {
-                size_t c = (size_t)cy * (size_t)g->nx + (size_t)cx;
+                size_t c = (size_t)cy * (size_t)g->pl.nx + (size_t)cx;
                 for (size_t q = g->start[c]; q < g->start[c + 1]; q++) {
                     size_t j = g->idx[q];
                     if (j <= i) continue;
@@ -644,7 +626,7 @@ static void add_crossings(const geom_scene *s, ptlist *cand)
                     ir_pt x = ir_v_lerp(a->a, a->b, t);
                     const int *rb = g->range[j];
                     int k0, l0, k1, l1;
-                    cell_range(g, ir_box_make(x.x, x.y, x.x, x.y), &k0, &l0, &k1, &l1);
+                    geom_grid_cells(&g->pl, ir_box_make(x.x, x.y, x.x, x.y), &k0, &l0, &k1, &l1);
                     if (k0 < i0) k0 = i0;
                     if (k0 < rb[0]) k0 = rb[0];
                     if (k0 > i1) k0 = i1;
