@@ -759,6 +759,19 @@ static const char *skip_arg(const char *s)
 
 /* An optional argument [..] at s (after spaces): returns its end (after
  * ']') and sets *in and *inlen, or returns NULL.  Look-ahead is bounded. */
+static const char *opt_arg(const char *s, const char **in, size_t *inlen);
+
+/* A macro that typesets nothing: its optional [..] and n arguments skipped. */
+static const char *skip_macro_args(const char *s, int n)
+{
+    const char *in;
+    size_t inlen;
+    const char *after = opt_arg(s, &in, &inlen);
+    if (after) s = after;
+    for (int i = 0; i < n; i++) s = skip_arg(s);
+    return s;
+}
+
 static const char *opt_arg(const char *s, const char **in, size_t *inlen)
 {
     s = skip_ws(s);
@@ -1787,14 +1800,9 @@ static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int n
     case K_LINEBREAK:
         linebreak_args(p, L->c->tf.size);
         return;
-    case K_SKIPARG: {
-        const char *in;
-        size_t inlen;
-        const char *after = opt_arg(p->s, &in, &inlen);
-        if (after) p->s = after;
-        for (int i = 0; i < d->ch; i++) p->s = skip_arg(p->s);
+    case K_SKIPARG:
+        p->s = skip_macro_args(p->s, d->ch);
         return;
-    }
     case K_SKIP1THEN:
         p->s = skip_arg(p->s);
         box_atom(L, C_ORD, math_arg(L, L->style, L->cramped, L->alpha), no_scripts);
@@ -2101,14 +2109,9 @@ static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
         }
         return;
     }
-    case K_SKIPARG: {
-        const char *in;
-        size_t inlen;
-        const char *after = opt_arg(p->s, &in, &inlen);
-        if (after) p->s = after;
-        for (int i = 0; i < d->ch; i++) p->s = skip_arg(p->s);
+    case K_SKIPARG:
+        p->s = skip_macro_args(p->s, d->ch);
         return;
-    }
     case K_SKIP1THEN:
         p->s = skip_arg(p->s);
         return; /* the next group is typeset as an ordinary group */
