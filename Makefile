@@ -21,7 +21,7 @@ OPT     ?= -O2
 CFLAGS_BASE = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -g
 CFLAGS  ?= $(OPT)
 ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS) $(SAN) -I. -I$(BUILD)/grammar
-LDLIBS  = -lcjson -lcurl -lexpat -lm
+LDLIBS  = -lcjson -lexpat -lm -ldl
 # Generated scanner/parser code is third-party style code: keep -Werror, drop
 # the warnings flex's skeleton trips on.
 GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter

@@ -15,9 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <curl/curl.h>
-
 #include "tools/llm.h"
+#include "tools/llm_curl.h"
 
 #define RETRY_AFTER_MAX 300.0
 #define IMAGE_MAX (20u * 1024u * 1024u)
@@ -389,6 +388,7 @@ llm_client *llm_client_new(const llm_config *cfg, char *err, size_t errlen)
     }
     if (cfg->price_file && load_prices(c, cfg->price_file, err, errlen) != 0) goto fail;
 
+    if (llm_curl_load(err, errlen) != 0) goto fail;
     if (curl_users++ == 0 && curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
         snprintf(err, errlen, "curl_global_init failed");
         curl_users--;
@@ -445,7 +445,7 @@ void llm_client_free(llm_client *c)
     }
     for (struct curl_slist *s = c->headers; s; s = s->next)
         if (s->data) wipe(s->data, strlen(s->data));
-    curl_slist_free_all(c->headers);
+    if (c->headers) curl_slist_free_all(c->headers);  /* else libcurl may not be loaded */
     if (c->key) {
         wipe(c->key, strlen(c->key));
         free(c->key);

@@ -56,6 +56,15 @@ grep -q 'bad.tex:6: warning: llm fallback: record 1 is not valid IR' "$tmp/bad.e
 [ $st = 0 ] && [ "$(grep -c '^unparsed' "$tmp/nos.ir")" = 1 ] && grep -q 'good.tex:6: warning: llm fallback' "$tmp/nos.err" \
     && ok "unreachable server: warning, unparsed kept" || bad "unreachable server: exit $st, $(cat "$tmp/nos.err")"
 
+# libcurl is loaded only for --fallback: without it, a clear error and exit 2
+# with --fallback, and an untouched run without
+DIAGRAMIR_LIBCURL=/nonexistent/libcurl.so "$T" --fallback=llm --base-url=http://127.0.0.1:9/v1 --model=fake --no-cache \
+    tests/tikz2ir-llm/good.tex > /dev/null 2> "$tmp/nolib.err"; st=$?
+[ $st = 2 ] && grep -q 'cannot load /nonexistent/libcurl.so' "$tmp/nolib.err" \
+    && ok "no libcurl: --fallback exits 2 and says why" || bad "no libcurl: exit $st, $(cat "$tmp/nolib.err")"
+DIAGRAMIR_LIBCURL=/nonexistent/libcurl.so "$T" tests/tikz2ir-llm/good.tex > "$tmp/nolib.ir" 2>/dev/null; st=$?
+[ $st = 0 ] && grep -q '^unparsed' "$tmp/nolib.ir" && ok "no libcurl: a run without --fallback works" || bad "no libcurl: plain run exit $st"
+
 # usage errors
 "$T" --fallback=magic tests/tikz2ir-llm/good.tex >/dev/null 2>&1; st=$?
 [ $st = 2 ] && ok "--fallback=magic is a usage error" || bad "--fallback=magic exit $st"
