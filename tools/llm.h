@@ -194,6 +194,11 @@ typedef struct {
 llm_rubric *llm_rubric_parse(const char *text, size_t n, const char *file, const char *dir,
                              char *err, size_t errlen);
 llm_rubric *llm_rubric_load(const char *path, char *err, size_t errlen);
+/* A prompt file: the rubric syntax without criterion lines (rubric, title,
+ * field, mode, system, prompt, repair), for a program that checks the
+ * answer itself (svg2graph --llm). llm_rubric_request and
+ * llm_rubric_repair build its requests; llm_rubric_rows is not for it. */
+llm_rubric *llm_prompt_load(const char *path, char *err, size_t errlen);
 void llm_rubric_free(llm_rubric *r);
 const char *llm_rubric_name(const llm_rubric *r);
 const char *llm_rubric_title(const llm_rubric *r);

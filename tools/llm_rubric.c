@@ -328,8 +328,8 @@ static int add_rowname(llm_rubric *r, const char *name)
     return 0;
 }
 
-llm_rubric *llm_rubric_parse(const char *text, size_t n, const char *file, const char *dir,
-                             char *err, size_t errlen)
+static llm_rubric *parse(const char *text, size_t n, const char *file, const char *dir,
+                         int prompts_only, char *err, size_t errlen)
 {
     err[0] = 0;
     char *buf = NULL;
@@ -561,7 +561,14 @@ llm_rubric *llm_rubric_parse(const char *text, size_t n, const char *file, const
     buf = NULL;
     if (!r->name) { snprintf(err, errlen, "%s:1:1: error: no 'rubric NAME' line", file); goto fail; }
     if (!r->nprompts) { snprintf(err, errlen, "%s:1:1: error: no prompt block", file); goto fail; }
-    if (!r->ncrits) { snprintf(err, errlen, "%s:1:1: error: no criterion", file); goto fail; }
+    if (!r->ncrits && !prompts_only) {
+        snprintf(err, errlen, "%s:1:1: error: no criterion", file);
+        goto fail;
+    }
+    if (r->ncrits && prompts_only) {
+        snprintf(err, errlen, "%s:1:1: error: a prompt file has no criterion lines (the program checks the answer)", file);
+        goto fail;
+    }
     if (r->system && check_template(r, r->system, r->system_line, file, 0, err, errlen)) goto fail;
     if (r->repair && check_template(r, r->repair, r->repair_line, file, 1, err, errlen)) goto fail;
     for (size_t i = 0; i < r->nprompts; i++)
@@ -576,7 +583,13 @@ fail:
     return NULL;
 }
 
-llm_rubric *llm_rubric_load(const char *path, char *err, size_t errlen)
+llm_rubric *llm_rubric_parse(const char *text, size_t n, const char *file, const char *dir,
+                             char *err, size_t errlen)
+{
+    return parse(text, n, file, dir, 0, err, errlen);
+}
+
+static llm_rubric *load(const char *path, int prompts_only, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -596,10 +609,20 @@ llm_rubric *llm_rubric_load(const char *path, char *err, size_t errlen)
     char *dir = strdup(path);
     char *slash = dir ? strrchr(dir, '/') : NULL;
     if (slash) *slash = 0;
-    llm_rubric *r = llm_rubric_parse(b.s ? b.s : "", b.n, path, slash ? dir : ".", err, errlen);
+    llm_rubric *r = parse(b.s ? b.s : "", b.n, path, slash ? dir : ".", prompts_only, err, errlen);
     free(dir);
     free(b.s);
     return r;
+}
+
+llm_rubric *llm_rubric_load(const char *path, char *err, size_t errlen)
+{
+    return load(path, 0, err, errlen);
+}
+
+llm_rubric *llm_prompt_load(const char *path, char *err, size_t errlen)
+{
+    return load(path, 1, err, errlen);
 }
 
 const char *llm_rubric_name(const llm_rubric *r) { return r->name; }
