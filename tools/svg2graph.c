@@ -2,6 +2,8 @@
  * records). See man/svg2graph.1. */
 #include "ir/ir.h"
 #include "tools/graph_build.h"
+#include "tools/llm_opts.h"
+#include "tools/svg2graph_llm.h"
 #include "tools/svg_doc.h"
 #include "tools/svg_render.h"
 
@@ -28,13 +30,23 @@ static void usage(FILE *f)
           "  -i, --id=ID            diagram id for stdin input (default: stdin)\n"
           "      --max-size=BYTES   largest input accepted (default 67108864)\n"
           "      --max-depth=N      deepest element nesting accepted (default 256)\n"
-          "      --llm              refine nodes and edges with a language model (not yet)\n"
           "      --no-header        omit the 'diagramir 1' stream header\n"
           "  -j, --json             write JSON (one object per diagram per line) instead of IR\n"
-          "  -q, --quiet            no warnings on stderr\n"
+          "  -q, --quiet            no warnings or LLM summary on stderr\n"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n\n"
-          "Exit status: 0 success, 2 usage or input error.\n", f);
+          "LLM refinement (svg2graph(1), LLM REFINEMENT; records it makes carry src=llm):\n"
+          "      --llm[=STEPS]        refine the geometric graph with a language model:\n"
+          "                           nodes (merge, add, remove), edges (add, remove), or\n"
+          "                           both (the default: nodes, then edges)\n"
+          "      --llm-svg-max=BYTES  send at most BYTES of the SVG source (65536; 0: none)\n"
+          "      --prompt-dir=DIR     look for svg2graph-nodes.prompt and svg2graph-edges.prompt\n"
+          "                           in DIR first\n"
+          "      --dry-run            print the requests as JSON lines instead of the IR;\n"
+          "                           send nothing\n", f);
+    fputs(llm_opts_help, f);
+    fputs("\nExit status: 0 success, 1 the LLM refinement of some diagram failed (its geometric\n"
+          "graph is written, with a warning), 2 usage or input error.\n", f);
 }
 
 static char *base_id(const char *path)
@@ -167,9 +179,34 @@ static ir_diagram *to_ir(const svg_scene *sc, const graph_result *g, const char 
     return d;
 }
 
+/* Keeps only the vertex and edge records (--graph-only after --llm, which
+ * needs the text records). */
+static void strip_to_graph(ir_diagram *d)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < d->nelems; i++) {
+        if (d->elems[i].kind == IR_VERTEX || d->elems[i].kind == IR_EDGE) d->elems[w++] = d->elems[i];
+        else ir_elem_clear(&d->elems[i]);
+    }
+    d->nelems = w;
+    d->has_bbox = 0;
+}
+
+static unsigned parse_steps(const char *s)
+{
+    if (!s || strcmp(s, "both") == 0 || strcmp(s, "nodes,edges") == 0) return S2L_NODES | S2L_EDGES;
+    if (strcmp(s, "nodes") == 0) return S2L_NODES;
+    if (strcmp(s, "edges") == 0) return S2L_EDGES;
+    fprintf(stderr, "svg2graph: error: --llm: '%s' is not nodes, edges or both\n", s);
+    exit(2);
+}
+
 int main(int argc, char **argv)
 {
-    enum { O_JOIN = 256, O_LABEL, O_ARROW, O_MAXSIZE, O_MAXDEPTH, O_LLM, O_NOHEADER };
+    enum {
+        O_JOIN = 256, O_LABEL, O_ARROW, O_MAXSIZE, O_MAXDEPTH, O_LLM, O_NOHEADER, O_SVGMAX,
+        O_PROMPTDIR, O_DRYRUN
+    };
     static const struct option longopts[] = {
         { "merge-k", required_argument, NULL, 'k' },
         { "tau", required_argument, NULL, 't' },
@@ -181,7 +218,11 @@ int main(int argc, char **argv)
         { "id", required_argument, NULL, 'i' },
         { "max-size", required_argument, NULL, O_MAXSIZE },
         { "max-depth", required_argument, NULL, O_MAXDEPTH },
-        { "llm", no_argument, NULL, O_LLM },
+        { "llm", optional_argument, NULL, O_LLM },
+        { "llm-svg-max", required_argument, NULL, O_SVGMAX },
+        { "prompt-dir", required_argument, NULL, O_PROMPTDIR },
+        { "dry-run", no_argument, NULL, O_DRYRUN },
+        LLM_LONG_OPTIONS,
         { "no-header", no_argument, NULL, O_NOHEADER },
         { "json", no_argument, NULL, 'j' },
         { "quiet", no_argument, NULL, 'q' },
@@ -193,7 +234,10 @@ int main(int argc, char **argv)
     graph_opts_init(&go);
     svg_limits lim = { 0, 0 };
     const char *stdin_id = "stdin";
-    int graph_only = 0, header = 1, json = 0, quiet = 0, llm = 0, c;
+    int graph_only = 0, header = 1, json = 0, quiet = 0, llm = 0, dry = 0, c;
+    llm_config lc;
+    llm_config_init(&lc);
+    s2l_opts lo = { S2L_NODES | S2L_EDGES, 65536, NULL, NULL };
     while ((c = getopt_long(argc, argv, "k:t:a:gi:jqhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'k': go.k = parse_opt_num("merge-k", optarg, 0, 100); break;
@@ -206,23 +250,42 @@ int main(int argc, char **argv)
         case 'i': stdin_id = optarg; break;
         case O_MAXSIZE: lim.max_size = (size_t)parse_opt_num("max-size", optarg, 1, 1e12); break;
         case O_MAXDEPTH: lim.max_depth = (int)parse_opt_num("max-depth", optarg, 1, 100000); break;
-        case O_LLM: llm = 1; break;
+        case O_LLM: llm = 1; lo.steps = parse_steps(optarg); break;
+        case O_SVGMAX: lo.svg_max = (size_t)parse_opt_num("llm-svg-max", optarg, 0, 1e9); break;
+        case O_PROMPTDIR: lo.prompt_dir = optarg; break;
+        case O_DRYRUN: dry = 1; break;
         case O_NOHEADER: header = 0; break;
         case 'j': json = 1; break;
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("svg2graph (diagramir) %s\n", VERSION); return 0;
-        default: usage(stderr); return 2;
+        default:
+            if (LLM_OPT_IS(c)) {
+                if (llm_opt_parse(&lc, c, optarg, "svg2graph") != 0) return 2;
+                break;
+            }
+            usage(stderr);
+            return 2;
         }
     }
-    if (llm) {
-        fputs("svg2graph: --llm: not yet available (the LLM refinement waits for the project's "
-              "LLM client, the judge issue); run without --llm for the geometric graph\n", stderr);
+    if (dry && !llm) {
+        fputs("svg2graph: error: --dry-run prints the requests of --llm; give --llm too\n", stderr);
         return 2;
     }
+    s2l *refine = NULL;
+    if (llm) {
+        char err[1024];
+        if (dry) lo.dry_run = stdout;
+        refine = s2l_new(&lc, &lo, err, sizeof err);
+        if (!refine) {
+            fprintf(stderr, "svg2graph: error: --llm: %s\n", err);
+            return 2;
+        }
+    }
+    int llm_failed = 0;
     size_t max_size = lim.max_size ? lim.max_size : SVG_DEFAULT_MAX_SIZE;
     int rc = 0;
-    if (header && !json) ir_write_header(stdout);
+    if (header && !json && !dry) ir_write_header(stdout);
     int nfiles = argc - optind;
     for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
         const char *path = nfiles ? argv[optind + i] : "-";
@@ -251,9 +314,9 @@ int main(int argc, char **argv)
         }
         char err[1024] = "";
         svg_doc *doc = svg_doc_parse(src, len, fname, &lim, err, sizeof err);
-        free(src);
         if (!doc) {
             fprintf(stderr, "%s\n", err);
+            free(src);
             rc = 2;
             continue;
         }
@@ -263,24 +326,34 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s\n", err);
             svg_scene_free(&sc);
             svg_doc_free(doc);
+            free(src);
             rc = 2;
             continue;
         }
         graph_result g;
         graph_build(&sc, &go, &g);
         char *id = is_stdin ? NULL : base_id(path);
-        ir_diagram *d = to_ir(&sc, &g, is_stdin ? stdin_id : id, is_stdin ? NULL : path, graph_only);
-        if (json) ir_write_json(stdout, d);
-        else ir_write_diagram(stdout, d);
+        ir_diagram *d = to_ir(&sc, &g, is_stdin ? stdin_id : id, is_stdin ? NULL : path,
+                              graph_only && !refine);
+        if (refine) {
+            if (s2l_apply(refine, d, src, len, fname, quiet ? NULL : stderr) != 0) llm_failed = 1;
+            if (graph_only) strip_to_graph(d);
+        }
+        free(src);
+        if (!dry) {
+            if (json) ir_write_json(stdout, d);
+            else ir_write_diagram(stdout, d);
+        }
         ir_diagram_free(d);
         free(id);
         graph_result_free(&g);
         svg_scene_free(&sc);
         svg_doc_free(doc);
     }
+    s2l_free(refine, quiet || dry ? NULL : stderr);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "svg2graph: write error: %s\n", strerror(errno));
         return 2;
     }
-    return rc;
+    return rc ? rc : llm_failed;
 }

@@ -29,6 +29,11 @@ FAKE[key=value;key=value], usually put in an item's question:
   score=N             the score for integer criteria (default: the maximum)
   answer=records      {"records": [...]} with the IR records given by records=R1|R2|...
                       (tikz2ir --fallback=llm's answer form)
+  answer=b64          the text base64-decoded from b64=...; with keys b64.WORD=...,
+                      the one whose WORD is in the first line of the system message
+                      (svg2graph --llm: b64.nodes=...;b64.edges=...), else b64=...
+                      (an empty answer when there is none); a repair request gets
+                      b64r=... / b64r.WORD=... instead when the marker has such keys
 
 --fault-rate R gives each attempt without a marker a random fault (429 with
 retry-after-ms 50, 500, 503, stall, drop, trunc, badjson) with probability
@@ -38,6 +43,7 @@ Every request is logged as one line "key<TAB>attempt<TAB>behaviour<TAB>auth"
 (key: SHA-256 of the messages; auth: yes/no, never the key itself).
 """
 import argparse
+import base64
 import hashlib
 import http.server
 import json
@@ -116,6 +122,14 @@ def answer_text(messages, opts):
         return json.dumps({"verdict": "maybe"})
     if kind == "repairok":
         return good if repair else json.dumps({"verdict": "maybe"})
+    if kind == "b64":
+        system = [m for m in messages if m.get("role") == "system"]
+        first = text_of(system[:1]).split("\n", 1)[0] if system else ""
+        pre = "b64r" if repair and any(k.split(".")[0] == "b64r" for k in opts) else "b64"
+        for k, v in opts.items():
+            if k.startswith(pre + ".") and re.search(r"\b" + re.escape(k[len(pre) + 1:]) + r"\b", first):
+                return base64.b64decode(v).decode("utf-8", "replace")
+        return base64.b64decode(opts.get(pre, "")).decode("utf-8", "replace")
     if kind == "records":
         recs = [r for r in opts.get("records", "").split("|") if r]
         return json.dumps({"records": recs})

@@ -14,7 +14,8 @@
 #    attribute streamed on stdin (stops at --max-size), 200,000 tiny <use>
 #    copies of a <use> fan-out (bounded work), path data of random bytes.
 #    Each must finish within HOSTILE_LIMIT seconds (default 5; x10 under ASan).
-# 3. Options: --help, --version, --llm (not yet: exit 2), a bad option, a
+# 3. Options: --help, --version, --llm without a model (exit 2; the
+#    refinement itself is tests/svg2graph-llm), a bad option, a
 #    missing file, stdin with --id, --graph-only, determinism.
 # 4. The Graphviz oracle (graphviz-oracle.sh, GRAPHVIZ_N graphs, default 90,
 #    floor GRAPHVIZ_FLOOR, default 0.98: with seed 1 all 90 are exact, and at
@@ -108,8 +109,8 @@ st=$?
 # 3. options
 "$S2G" --help > "$tmp/out" 2>&1 && grep -q '^usage: svg2graph' "$tmp/out" || bad "--help"
 "$S2G" --version > "$tmp/out" 2>&1 && grep -q '^svg2graph (diagramir) ' "$tmp/out" || bad "--version"
-"$S2G" --llm "$dir/llm-flow.svg" > /dev/null 2> "$tmp/err"; st=$?
-[ $st -eq 2 ] && grep -q 'not yet' "$tmp/err" || bad "--llm: exit $st"
+env -u OPENAI_MODEL "$S2G" --llm "$dir/llm-flow.svg" > /dev/null 2> "$tmp/err"; st=$?
+[ $st -eq 2 ] && grep -q 'model' "$tmp/err" || bad "--llm without a model: exit $st"
 "$S2G" --no-such-option > /dev/null 2>&1; [ $? -eq 2 ] || bad "bad option: exit status"
 "$S2G" "$dir/no-such-file.svg" > /dev/null 2> "$tmp/err"; st=$?
 [ $st -eq 2 ] && grep -q 'no-such-file.svg' "$tmp/err" || bad "missing file: exit $st"
