@@ -75,12 +75,33 @@ ir_diagram *ir_diagram_new(const char *id)
     return d;
 }
 
+/* An attribute is one allocation: key, NUL, value, NUL; val points into it. */
+void ir_attr_init(ir_attr *a, const char *key, const char *val)
+{
+    size_t kl = strlen(key), vl = strlen(val);
+    if (kl > SIZE_MAX / 2 - 2 || vl > SIZE_MAX / 2) oom();
+    char *p = xrealloc(NULL, kl + vl + 2);
+    memcpy(p, key, kl + 1);
+    memcpy(p + kl + 1, val, vl + 1);
+    a->key = p;
+    a->val = p + kl + 1;
+}
+
+/* An attribute array of n > 0 entries always has room for ir_attr_cap(n):
+ * 4, 8, 16, ... so that adding one at a time is amortized O(1). */
+size_t ir_attr_cap(size_t n)
+{
+    size_t c = 4;
+    while (c < n) {
+        if (c > SIZE_MAX / 2 / sizeof(ir_attr)) oom();
+        c *= 2;
+    }
+    return c;
+}
+
 static void free_attrs(ir_attr *a, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        free(a[i].key);
-        free(a[i].val);
-    }
+    for (size_t i = 0; i < n; i++) free(a[i].key);
     free(a);
 }
 
@@ -137,11 +158,8 @@ static void copy_attrs(ir_attr **dst, size_t *ndst, const ir_attr *src, size_t n
     *dst = NULL;
     *ndst = 0;
     if (n == 0) return;
-    *dst = xrealloc(NULL, n * sizeof **dst);
-    for (size_t i = 0; i < n; i++) {
-        (*dst)[i].key = xstrdup(src[i].key);
-        (*dst)[i].val = xstrdup(src[i].val);
-    }
+    *dst = xrealloc(NULL, ir_attr_cap(n) * sizeof **dst);
+    for (size_t i = 0; i < n; i++) ir_attr_init(&(*dst)[i], src[i].key, src[i].val);
     *ndst = n;
 }
 
@@ -173,22 +191,20 @@ void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val)
 {
     for (size_t i = 0; i < *n; i++) {
         if (strcmp((*attrs)[i].key, key) != 0) continue;
+        char *old = (*attrs)[i].key;
         if (!val) {  /* remove, keeping the order of the others */
-            free((*attrs)[i].key);
-            free((*attrs)[i].val);
             memmove(&(*attrs)[i], &(*attrs)[i + 1], (*n - i - 1) * sizeof **attrs);
             (*n)--;
-            return;
+        } else {
+            ir_attr_init(&(*attrs)[i], old, val);
         }
-        char *v = xstrdup(val);
-        free((*attrs)[i].val);
-        (*attrs)[i].val = v;
+        free(old);
         return;
     }
     if (!val) return;
-    *attrs = xrealloc(*attrs, (*n + 1) * sizeof **attrs);
-    (*attrs)[*n].key = xstrdup(key);
-    (*attrs)[*n].val = xstrdup(val);
+    if (*n == 0 || ir_attr_cap(*n + 1) > ir_attr_cap(*n))
+        *attrs = xrealloc(*attrs, ir_attr_cap(*n + 1) * sizeof **attrs);
+    ir_attr_init(&(*attrs)[*n], key, val);
     (*n)++;
 }
 

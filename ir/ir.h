@@ -123,6 +123,11 @@ void ir_elem_set_pts(ir_elem *e, const ir_pt *pts, size_t n);
  * val NULL removes the attribute. */
 void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val);
 void ir_elem_set(ir_elem *e, const char *key, const char *val);
+/* For code that builds attribute arrays itself (the reader): an attribute
+ * is one allocation holding key and value (free(a->key) frees both), and an
+ * array of n > 0 attributes has room for ir_attr_cap(n) entries. */
+void ir_attr_init(ir_attr *a, const char *key, const char *val);
+size_t ir_attr_cap(size_t n);
 void ir_elem_setf(ir_elem *e, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *ir_get_attr(const ir_attr *attrs, size_t n, const char *key);

@@ -398,12 +398,10 @@ static int get_attrs(cur *c, ir_attr **attrs, size_t *nattrs, int line_ok)
         }
     }
     if (na) {
-        ir_attr *a = realloc(*attrs, (*nattrs + na) * sizeof *a);
+        ir_attr *a = realloc(*attrs, ir_attr_cap(*nattrs + na) * sizeof *a);
         if (!a) oom();
-        for (size_t k = 0; k < na; k++) {
-            a[*nattrs + k].key = xstrdup(c->r->toks[first + k].s);
-            a[*nattrs + k].val = xstrdup(c->r->toks[first + k].val);
-        }
+        for (size_t k = 0; k < na; k++)
+            ir_attr_init(&a[*nattrs + k], c->r->toks[first + k].s, c->r->toks[first + k].val);
         *attrs = a;
         *nattrs += na;
     }
