@@ -20,7 +20,7 @@ OUT=$BUILD/libfuzzer
 PROGRAMS="tikz2ir irlint svg2graph graphalign kappa judge"
 CFLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer -I. -I$BUILD/grammar"
 SAN=address,undefined
-LIBS="-lcjson -lcurl -lexpat -lm"
+LIBS="-lcjson -lexpat -lm -ldl"
 
 command -v "$FUZZ_CC" >/dev/null 2>&1 || { echo "run-libfuzzer: $FUZZ_CC not found" >&2; exit 2; }
 mkdir -p "$OUT/obj" || exit 2
