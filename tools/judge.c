@@ -21,12 +21,10 @@
 #include <unistd.h>
 
 #include "tools/llm.h"
+#include "tools/llm_opts.h"
 
 #ifndef DIAGRAMIR_VERSION
 #define DIAGRAMIR_VERSION "0.1"
-#endif
-#ifndef DIAGRAMIR_DATADIR
-#define DIAGRAMIR_DATADIR "/usr/local/share/diagramir"
 #endif
 
 enum { ST_WAIT, ST_SENT, ST_DONE };
@@ -102,50 +100,6 @@ static void usage(FILE *f)
 }
 
 /* ------------------------------------------------------------ rubrics */
-
-static char exe_dir[PATH_MAX];
-
-static void find_exe_dir(const char *argv0)
-{
-    char buf[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    if (n > 0) buf[n] = 0;
-    else snprintf(buf, sizeof buf, "%s", argv0);
-    char *slash = strrchr(buf, '/');
-    if (slash) {
-        *slash = 0;
-        snprintf(exe_dir, sizeof exe_dir, "%s", buf);
-    } else {
-        snprintf(exe_dir, sizeof exe_dir, ".");
-    }
-}
-
-/* Finds NAME in the rubric directories: --rubric-dir, $DIAGRAMIR_RUBRICS
- * (colon-separated), the installed share/diagramir/rubrics beside the
- * program, the source tree's tools/rubrics above it, DIAGRAMIR_DATADIR. */
-static int find_data(const char *user_dir, const char *name, char *out, size_t n)
-{
-    char cand[12][PATH_MAX];
-    int k = 0;
-    if (user_dir) snprintf(cand[k++], PATH_MAX, "%s", user_dir);
-    const char *env = getenv("DIAGRAMIR_RUBRICS");
-    char envcopy[PATH_MAX * 2];
-    if (env && *env) {
-        snprintf(envcopy, sizeof envcopy, "%s", env);
-        char *save = NULL;
-        for (char *t = strtok_r(envcopy, ":", &save); t && k < 6; t = strtok_r(NULL, ":", &save))
-            snprintf(cand[k++], PATH_MAX, "%.4000s", t);
-    }
-    snprintf(cand[k++], PATH_MAX, "%.4000s/../share/diagramir/rubrics", exe_dir);
-    snprintf(cand[k++], PATH_MAX, "%.4000s/../../tools/rubrics", exe_dir);
-    snprintf(cand[k++], PATH_MAX, "%.4000s/../../../tools/rubrics", exe_dir);
-    snprintf(cand[k++], PATH_MAX, "%s/rubrics", DIAGRAMIR_DATADIR);
-    for (int i = 0; i < k; i++) {
-        snprintf(out, n, "%.4000s/%s", cand[i], name);
-        if (access(out, R_OK) == 0) return 0;
-    }
-    return -1;
-}
 
 static const char *const builtin[] = {"geom", "eduillustrate", "sketchjudge",
                                       "mathexplain-keypoints", "mathexplain-explanation", NULL};
@@ -386,42 +340,15 @@ static int feed(llm_client *c, void *user)
 
 /* -------------------------------------------------------------- main */
 
-static int parse_double(const char *opt, const char *s, double lo, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v) || v < lo) {
-        fprintf(stderr, "judge: error: %s wants a number >= %g, not '%s'\n", opt, lo, s);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
-    enum {
-        O_RUBRIC_DIR = 256, O_VARIANT, O_BASE_URL, O_KEYFILE, O_RPM, O_TPM, O_RETRIES,
-        O_TIMEOUT, O_BACKOFF, O_MAXTOK, O_TEMP, O_NOJSON, O_CACHEDIR, O_NOCACHE, O_LOG,
-        O_PRICES, O_RATER, O_FAILVAL, O_NOHEADER, O_DESCRIBE
-    };
+    enum { O_RUBRIC_DIR = 256, O_VARIANT, O_RATER, O_FAILVAL, O_NOHEADER, O_DESCRIBE };
     static const struct option longopts[] = {
         {"rubric", required_argument, 0, 'r'},     {"rubric-file", required_argument, 0, 'R'},
         {"rubric-dir", required_argument, 0, O_RUBRIC_DIR},
         {"mode", required_argument, 0, 'M'},       {"variant", required_argument, 0, O_VARIANT},
-        {"model", required_argument, 0, 'm'},      {"base-url", required_argument, 0, O_BASE_URL},
-        {"api-key-file", required_argument, 0, O_KEYFILE},
-        {"jobs", required_argument, 0, 'j'},       {"rpm", required_argument, 0, O_RPM},
-        {"tpm", required_argument, 0, O_TPM},      {"retries", required_argument, 0, O_RETRIES},
-        {"timeout", required_argument, 0, O_TIMEOUT},
-        {"backoff", required_argument, 0, O_BACKOFF},
-        {"max-tokens", required_argument, 0, O_MAXTOK},
-        {"temperature", required_argument, 0, O_TEMP},
-        {"no-json-mode", no_argument, 0, O_NOJSON},
-        {"cache-dir", required_argument, 0, O_CACHEDIR},
-        {"no-cache", no_argument, 0, O_NOCACHE},   {"log", required_argument, 0, O_LOG},
-        {"prices", required_argument, 0, O_PRICES},
+        {"jobs", required_argument, 0, 'j'},       {"log", required_argument, 0, LLM_OPT_LOG},
+        LLM_LONG_OPTIONS,
         {"rater", required_argument, 0, O_RATER},
         {"fail-value", required_argument, 0, O_FAILVAL},
         {"no-header", no_argument, 0, O_NOHEADER}, {"dry-run", no_argument, 0, 'n'},
@@ -431,11 +358,9 @@ int main(int argc, char **argv)
     llm_config cfg;
     llm_config_init(&cfg);
     const char *rubric_name = NULL, *rubric_file = NULL, *rubric_dir = NULL, *mode = NULL;
-    const char *variant = NULL, *rater = NULL, *fail_value = NULL, *prices = NULL;
+    const char *variant = NULL, *rater = NULL, *fail_value = NULL;
     int dry = 0, list = 0, describe = 0, quiet = 0, header = 1;
-    double d;
     int opt;
-    find_exe_dir(argv[0]);
     while ((opt = getopt_long(argc, argv, "r:R:M:m:j:nlqhV", longopts, NULL)) != -1) {
         switch (opt) {
         case 'r': rubric_name = optarg; break;
@@ -443,34 +368,12 @@ int main(int argc, char **argv)
         case O_RUBRIC_DIR: rubric_dir = optarg; break;
         case 'M': mode = optarg; break;
         case O_VARIANT: variant = optarg; break;
-        case 'm': cfg.model = optarg; break;
-        case O_BASE_URL: cfg.base_url = optarg; break;
-        case O_KEYFILE: cfg.api_key_file = optarg; break;
+        case 'm':
+            if (llm_opt_parse(&cfg, LLM_OPT_MODEL, optarg, "judge") != 0) return 2;
+            break;
         case 'j':
-            if (parse_double("--jobs", optarg, 1, &d) || d > 1024) return 2;
-            cfg.concurrency = (int)d;
+            if (llm_opt_parse(&cfg, LLM_OPT_JOBS, optarg, "judge") != 0) return 2;
             break;
-        case O_RPM: if (parse_double("--rpm", optarg, 0, &cfg.rpm)) return 2; break;
-        case O_TPM: if (parse_double("--tpm", optarg, 0, &cfg.tpm)) return 2; break;
-        case O_RETRIES:
-            if (parse_double("--retries", optarg, 1, &d) || d > 100) return 2;
-            cfg.max_attempts = (int)d;
-            break;
-        case O_TIMEOUT: if (parse_double("--timeout", optarg, 0.001, &cfg.timeout)) return 2; break;
-        case O_BACKOFF:
-            if (parse_double("--backoff", optarg, 0, &cfg.backoff)) return 2;
-            if (cfg.backoff_max < cfg.backoff) cfg.backoff_max = cfg.backoff;
-            break;
-        case O_MAXTOK:
-            if (parse_double("--max-tokens", optarg, 1, &d) || d > 1e7) return 2;
-            cfg.max_tokens = (int)d;
-            break;
-        case O_TEMP: if (parse_double("--temperature", optarg, 0, &cfg.temperature)) return 2; break;
-        case O_NOJSON: cfg.json_mode = 0; break;
-        case O_CACHEDIR: cfg.cache_dir = optarg; break;
-        case O_NOCACHE: cfg.no_cache = 1; break;
-        case O_LOG: cfg.log_path = optarg; break;
-        case O_PRICES: prices = optarg; break;
         case O_RATER: rater = optarg; break;
         case O_FAILVAL: fail_value = optarg; break;
         case O_NOHEADER: header = 0; break;
@@ -480,7 +383,13 @@ int main(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("judge (diagramir) %s\n", DIAGRAMIR_VERSION); return 0;
-        default: usage(stderr); return 2;
+        default:
+            if (LLM_OPT_IS(opt)) {
+                if (llm_opt_parse(&cfg, opt, optarg, "judge") != 0) return 2;
+                break;
+            }
+            usage(stderr);
+            return 2;
         }
     }
     char path[PATH_MAX], err[1024];
@@ -488,7 +397,7 @@ int main(int argc, char **argv)
         for (int i = 0; builtin[i]; i++) {
             char name[300];
             snprintf(name, sizeof name, "%s.rubric", builtin[i]);
-            if (find_data(rubric_dir, name, path, sizeof path) != 0) {
+            if (llm_find_data(rubric_dir, name, path, sizeof path) != 0) {
                 printf("%s\t(rubric file not found)\n", builtin[i]);
                 continue;
             }
@@ -507,7 +416,7 @@ int main(int argc, char **argv)
         if (!rubric_name) rubric_name = "geom";
         char name[300];
         snprintf(name, sizeof name, "%s.rubric", rubric_name);
-        if (strchr(rubric_name, '/') || find_data(rubric_dir, name, path, sizeof path) != 0) {
+        if (strchr(rubric_name, '/') || llm_find_data(rubric_dir, name, path, sizeof path) != 0) {
             fprintf(stderr, "judge: error: no rubric '%s' (judge --list; --rubric-file FILE)\n",
                     rubric_name);
             return 2;
@@ -538,9 +447,9 @@ int main(int argc, char **argv)
         return 2;
     }
     char price_path[PATH_MAX];
-    if (!prices && find_data(rubric_dir, "prices.tsv", price_path, sizeof price_path) == 0)
-        prices = price_path;
-    cfg.price_file = prices;
+    if (!cfg.price_file &&
+        llm_find_data(rubric_dir, "prices.tsv", price_path, sizeof price_path) == 0)
+        cfg.price_file = price_path;
 
     /* manifests */
     int nman = argc - optind > 0 ? argc - optind : 1;

@@ -1,6 +1,7 @@
 /* tikz2ir — TikZ/LaTeX source to diagramir IR. See man/tikz2ir.1. */
 #include "grammar/tikz.h"
 #include "ir/ir.h"
+#include "tools/llm_opts.h"
 #include "tools/tikz2ir_llm.h"
 
 #include <errno.h>
@@ -21,15 +22,13 @@ static void usage(FILE *f)
           "  -s, --strict       exit 1 when any construct was left unparsed\n"
           "      --no-header    omit the 'diagramir 1' stream header\n"
           "  -j, --json         write JSON (one object per diagram per line) instead of IR\n"
-          "      --fallback=llm send each construct left unparsed to a language model and\n"
-          "                     keep the valid IR records it answers (marked src=llm)\n"
-          "      --base-url=URL --model=NAME --api-key-file=FILE --cache-dir=DIR --no-cache\n"
-          "      --retries=N    (attempts per request, default 5)\n"
-          "      --llm-log=FILE the LLM client's settings (see judge(1); defaults from\n"
-          "                     OPENAI_BASE_URL, OPENAI_MODEL, OPENAI_API_KEY)\n"
           "  -h, --help         show this help and exit\n"
           "  -V, --version      show the version and exit\n\n"
-          "Exit status: 0 success, 1 unparsed constructs with --strict, 2 usage or input error.\n", f);
+          "      --fallback=llm send each construct left unparsed to a language model and\n"
+          "                     keep the valid IR records it answers (marked src=llm);\n"
+          "                     the LLM client's options (judge(1)):\n", f);
+    fputs(llm_opts_help, f);
+    fputs("\nExit status: 0 success, 1 unparsed constructs with --strict, 2 usage or input error.\n", f);
 }
 
 /* base name without directory and .tex */
@@ -73,13 +72,7 @@ int main(int argc, char **argv)
         { "no-header", no_argument, NULL, 'H' },
         { "json", no_argument, NULL, 'j' },
         { "fallback", required_argument, NULL, 'F' },
-        { "base-url", required_argument, NULL, 'B' },
-        { "model", required_argument, NULL, 'M' },
-        { "api-key-file", required_argument, NULL, 'K' },
-        { "cache-dir", required_argument, NULL, 'C' },
-        { "no-cache", no_argument, NULL, 'N' },
-        { "llm-log", required_argument, NULL, 'L' },
-        { "retries", required_argument, NULL, 'R' },
+        LLM_LONG_OPTIONS,
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 }
@@ -100,22 +93,15 @@ int main(int argc, char **argv)
             else if (strcmp(optarg, "none") == 0) fallback = 0;
             else { fprintf(stderr, "tikz2ir: --fallback: unknown value '%s' (llm or none)\n", optarg); return 2; }
             break;
-        case 'B': lc.base_url = optarg; break;
-        case 'M': lc.model = optarg; break;
-        case 'K': lc.api_key_file = optarg; break;
-        case 'C': lc.cache_dir = optarg; break;
-        case 'N': lc.no_cache = 1; break;
-        case 'L': lc.log_path = optarg; break;
-        case 'R': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v < 1 || v > 100) { fprintf(stderr, "tikz2ir: --retries: expected 1..100, got '%s'\n", optarg); return 2; }
-            lc.max_attempts = (int)v;
-            break;
-        }
         case 'h': usage(stdout); return 0;
         case 'V': printf("tikz2ir (diagramir) %s\n", VERSION); return 0;
-        default: usage(stderr); return 2;
+        default:
+            if (LLM_OPT_IS(c)) {
+                if (llm_opt_parse(&lc, c, optarg, "tikz2ir") != 0) return 2;
+                break;
+            }
+            usage(stderr);
+            return 2;
         }
     }
     int rc = 0, unparsed = 0;
