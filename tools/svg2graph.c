@@ -273,6 +273,10 @@ int main(int argc, char **argv)
         return 2;
     }
     s2l *refine = NULL;
+    char price_path[4096];
+    if (llm && !lc.price_file &&
+        llm_find_data(lo.prompt_dir, "prices.tsv", price_path, sizeof price_path) == 0)
+        lc.price_file = price_path;   /* the summary's cost, as judge's */
     if (llm) {
         char err[1024];
         if (dry) lo.dry_run = stdout;
