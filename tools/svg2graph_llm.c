@@ -964,6 +964,27 @@ static int ask(s2l *f, llm_request *req, const view *g, plan *p, char *why, size
     }
 }
 
+int s2l_apply_answer(ir_diagram *d, unsigned step, const char *answer, size_t n, char *err,
+                     size_t errlen)
+{
+    view g;
+    plan p;
+    memset(&p, 0, sizeof p);
+    p.step = step == S2L_EDGES;
+    if (view_build(&g, d) != 0) return bad(err, errlen, "out of memory");
+    cJSON *j = llm_answer_json(answer, n, err, errlen);
+    int rc = j && check(j, &g, &p, err, errlen) == 0 ? 0 : -1;
+    cJSON_Delete(j);
+    if (rc == 0) {
+        if (p.step == 0) apply_nodes(&g, &p.np);
+        else apply_edges(&g, &p.ep);
+    }
+    nplan_free(&p.np);
+    eplan_free(&p.ep);
+    view_free(&g);
+    return rc;
+}
+
 static void print_dry(FILE *out, const char *id, int step, llm_request *r)
 {
     char *js = llm_request_json(r, 1);

@@ -43,4 +43,10 @@ void s2l_free(s2l *f, FILE *summary);
 int s2l_apply(s2l *f, ir_diagram *d, const char *svg, size_t svglen, const char *fname,
               FILE *diag);
 
+/* Checks a model's answer text for step S2L_NODES or S2L_EDGES against d and,
+ * when it is valid, applies it (what s2l_apply does with an answer; no
+ * model involved). 0 applied; -1 with the reason in err, d unchanged. */
+int s2l_apply_answer(ir_diagram *d, unsigned step, const char *answer, size_t n, char *err,
+                     size_t errlen);
+
 #endif
