@@ -1,6 +1,14 @@
 /* kappa_internal.h — the rating table's representation, shared by
  * kappa_table.c (reading) and kappa_run.c (statistics).  Not a public
- * contract: programs use kappa_core.h. */
+ * contract: programs use kappa_core.h.
+ *
+ * Memory is the cost that matters on big tables (every fresh page is a page
+ * fault), so the table stores as little as the input allows: the cells
+ * (unit x rater, one byte each while there are few distinct values), and
+ * per-unit and per-item columns only once they stop following a pattern —
+ * items 1, 2, 3, ... are not stored at all, nor the group and criterion of
+ * units that all share one.  Rows are not kept: the input stays mapped (or
+ * in memory), and the rare reports that need an earlier row find it there. */
 #ifndef KAPPA_INTERNAL_H
 #define KAPPA_INTERNAL_H
 
@@ -29,6 +37,21 @@ void kappa_strtab_free(struct kappa_strtab *s);
 
 struct kappa_loc { int32_t file, line, col; };   /* file -1: not from input */
 
+/* Where the columns are in the rows of the current table. */
+struct kappa_layout {
+    int ncol;
+    int c_item, c_crit, c_rater, c_value, c_note;
+    int need_cr;        /* the criterion is part of the unit (not a --by column) */
+};
+
+/* One input stream, kept until the table is freed. */
+struct kappa_stream {
+    const char *data;
+    size_t len;
+    void *map;          /* mmap()ed region, or NULL when data is malloc()ed */
+    size_t maplen;
+};
+
 struct kappa_table {
     /* reading options */
     char **by;          /* grouping columns */
@@ -36,64 +59,109 @@ struct kappa_table {
     int multilabel, dup;
 
     /* the header of the stream being read */
-    int have_header, ncol, header_line;
-    int c_item, c_crit, c_rater, c_value, c_note;
+    int have_header, header_line;
+    struct kappa_layout lay;
     int *c_by;
-    char **fields;      /* split buffer */
-    int fcap;
-    int32_t last_item, last_rater, last_crit, last_group, last_unit;   /* caches */
+    int quiet_errors;   /* a trial parse (see kappa_table_read): count errors, print none */
 
-    struct kappa_strtab items, raters, values, groups, crits;
+    /* small caches of recent strings (id or -1) */
+    int32_t last_item, last_group, last_unit;
+    int32_t last_ug, last_ui, last_uc;     /* the key of last_unit */
+    const char *last_ip;        /* the last row's item field, in the retained input */
+    size_t last_il;
+    int32_t k_rater[64], k_value[64], k_crit[64], k_group[64];
+    struct kappa_kcache { uint64_t key[64]; int32_t id[64]; }
+        s_rater, s_value, s_crit, s_group;   /* the same for strings of <= 8 bytes */
+    uint64_t last_ikey;         /* the last item, when it is short */
+    int64_t cp_expect;          /* the line of the next row if no changepoint is needed */
+
+    struct kappa_strtab raters, values, groups, crits;
     double *vnum;               /* per value id: its number, if numeric */
     unsigned char *visnum;      /* per value id: 1 numeric, 0 label */
     struct kappa_loc *vloc;     /* per value id: first occurrence */
     int32_t vcap;
 
-    /* units: (group, item, criterion) */
-    int32_t *u_group, *u_item, *u_crit, *u_next;
-    int32_t nunits, ucap;
-    int32_t *i_head;            /* per item: its latest unit, -1 none */
-    int32_t icap;
-    int32_t *inum;              /* item number -> item id, for decimal items */
+    /* items: while i_affine, item id i is the decimal number i_base + i and
+     * nothing is stored; otherwise every item is in the string table, and
+     * small decimal items are found through a direct map */
+    int32_t nitems;
+    int i_affine;
+    uint32_t i_base;
+    struct kappa_strtab items;
+    int32_t *inum;              /* item number -> item id + 1 (0: none) */
     uint32_t inum_cap;
     int inum_hashed;            /* some decimal item went through the hash index */
 
-    /* small direct-mapped caches of recent strings (id or -1) */
-    int32_t k_rater[64], k_value[64], k_crit[64], k_group[64];
+    /* units: (group, item, criterion).  While u_simple, unit u is the one
+     * unit of item u and u_item, u_next, i_head are not stored.  u_group and
+     * u_crit are NULL while every unit has ug_const and uc_const. */
+    int32_t nunits, ucap;
+    int u_simple;
+    int32_t *u_item, *u_next, *i_head;
+    int32_t icap;
+    int32_t *u_group, *u_crit;
+    int32_t ug_const, uc_const;
+
+    /* cells: per unit a row of cstride cells (>= raters.n), each cw bytes
+     * (1, 2 or 4) holding a value id; all bits set: unrated */
+    unsigned char *cell;
+    int cw;
+    int32_t cmaxv;              /* the largest value id cells of width cw hold */
+    int32_t cstride, crcap;
 
     /* rows are not kept: each is folded into its cell as it is read */
     size_t nrows;
     int32_t *cp_line;           /* line changepoints: row cp_row[i] is at line cp_line[i], */
     size_t *cp_row;             /* the rows after it follow on consecutive lines */
     size_t ncp, cpcap;
-    int32_t cstride, crcap;     /* cell row stride while reading (>= raters.n); units allotted */
-    int32_t *crow;              /* per cell: the row that set it */
+    /* duplicate reports; prev (the row that set the cell) is found at the end */
     struct kappa_dupnote { size_t row, prev; int32_t unit, rater, v, old; } *conf;
     int nconf_kept;             /* conflicting duplicates kept for the report (<= 20) */
     long nconf, nsame;          /* conflicting / same-value duplicates */
-    size_t same_row, same_prev; /* the first same-value duplicate */
+    struct kappa_dupnote same;  /* the first same-value duplicate */
     struct kappa_xrow { int32_t unit, rater, value; } *xr;   /* multi-label extras */
     size_t nxr, xrcap;
-    int cells_oom;
 
     char **fname;
     size_t *fstart;             /* first row of each file */
+    struct kappa_stream *stream;   /* per file */
     int nfiles;
     int nerrors;
 
-    /* filled while reading; kappa_table_cells() gives it the stride raters.n */
-    int32_t *cell;              /* nunits * nraters; value id or -1 */
+    /* after kappa_table_cells(): cells at stride raters.n */
     size_t *x_cell;             /* extra labels of multi-label cells, sorted */
     int32_t *x_value;
     size_t nx;
     unsigned char *seen;        /* items * raters bits, or NULL */
 };
 
+/* Value id in cell i (unit * stride + rater), or -1. */
+static inline int32_t kappa_cell(const struct kappa_table *t, size_t i)
+{
+    if (t->cw == 1) { unsigned c = t->cell[i]; return c == 0xff ? -1 : (int32_t)c; }
+    if (t->cw == 2) { unsigned c = ((const uint16_t *)(const void *)t->cell)[i]; return c == 0xffff ? -1 : (int32_t)c; }
+    return ((const int32_t *)(const void *)t->cell)[i];
+}
+static inline int32_t kappa_unit_group(const struct kappa_table *t, int32_t u)
+{
+    return t->u_group ? t->u_group[u] : t->ug_const;
+}
+static inline int32_t kappa_unit_crit(const struct kappa_table *t, int32_t u)
+{
+    return t->u_crit ? t->u_crit[u] : t->uc_const;
+}
+static inline int32_t kappa_unit_item(const struct kappa_table *t, int32_t u)
+{
+    return t->u_simple ? u : t->u_item[u];
+}
+
 /* Finishes the cells: reports duplicates, sorts multi-label extras, builds the seen bitset.
  * Returns 0, or -1 after reporting conflicting duplicates on err. */
 int kappa_table_cells(struct kappa_table *t, int need_seen, FILE *err);
 /* Interns a value given on the command line (such as --missing); -1 on failure. */
 int kappa_table_value(struct kappa_table *t, const char *s);
+/* The name of item id; buf (16 bytes) may hold it. */
+const char *kappa_item_str(const struct kappa_table *t, int32_t id, char buf[16]);
 /* File name of row r. */
 const char *kappa_row_file(const struct kappa_table *t, size_t r);
 /* Line of row r. */

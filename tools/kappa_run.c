@@ -307,7 +307,7 @@ static int cmp_vid(const void *a, const void *b)
 
 static int32_t cell_at(const struct run *r, int32_t u, int32_t rater)
 {
-    return r->t->cell[(size_t)u * (size_t)r->t->raters.n + (size_t)rater];
+    return kappa_cell(r->t, (size_t)u * (size_t)r->t->raters.n + (size_t)rater);
 }
 
 /* The value id of (unit, rater) after the --missing / --unrated rules; -1 if none. */
@@ -315,7 +315,7 @@ static int32_t filled(const struct run *r, int32_t u, int32_t rater)
 {
     int32_t v = cell_at(r, u, rater);
     if (v >= 0 || !r->t->seen) return v;
-    size_t b = (size_t)r->t->u_item[u] * (size_t)r->t->raters.n + (size_t)rater;
+    size_t b = (size_t)kappa_unit_item(r->t, u) * (size_t)r->t->raters.n + (size_t)rater;
     int seen = (r->t->seen[b / 8] >> (b % 8)) & 1;
     return seen ? r->fill_missing : r->fill_unrated;
 }
@@ -1146,13 +1146,13 @@ int kappa_run(kappa_table *t, const struct kappa_opts *o, FILE *out, FILE *err)
     gstart = calloc((size_t)t->groups.n + 1, sizeof *gstart);
     gunits = malloc(((size_t)t->nunits + 1) * sizeof *gunits);
     if (!r.code_of || !gstart || !gunits) goto oom;
-    for (int32_t u = 0; u < t->nunits; u++) gstart[t->u_group[u] + 1]++;
+    for (int32_t u = 0; u < t->nunits; u++) gstart[kappa_unit_group(t, u) + 1]++;
     for (int32_t g = 0; g < t->groups.n; g++) gstart[g + 1] += gstart[g];
     {
         int32_t *fill = malloc(((size_t)t->groups.n + 1) * sizeof *fill);
         if (!fill) goto oom;
         memcpy(fill, gstart, (size_t)t->groups.n * sizeof *fill);
-        for (int32_t u = 0; u < t->nunits; u++) gunits[fill[t->u_group[u]]++] = u;
+        for (int32_t u = 0; u < t->nunits; u++) gunits[fill[kappa_unit_group(t, u)]++] = u;
         free(fill);
     }
     for (int32_t g = 0; g < t->groups.n; g++) {

@@ -1,10 +1,22 @@
-/* kappa_table.c — reading long-form rating tables for kappa(1). */
+/* kappa_table.c — reading long-form rating tables for kappa(1).
+ *
+ * The input is kept (mapped when it is a regular file, read into memory
+ * otherwise), scanned for tabs and newlines 64 bytes at a time, and each row
+ * is folded into its cell at once.  See kappa_internal.h for the table. */
+#define _DEFAULT_SOURCE   /* MAP_POPULATE, where the system has it */
 #include "tools/kappa_internal.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define MAX_ERRORS 20
 
@@ -194,10 +206,18 @@ kappa_table *kappa_table_new(const struct kappa_opts *o)
             p = e + 1;
         }
     }
-    t->last_item = t->last_rater = t->last_crit = t->last_group = t->last_unit = -1;
-    for (int i = 0; i < 64; i++) t->k_rater[i] = t->k_value[i] = t->k_crit[i] = t->k_group[i] = -1;
+    t->last_item = t->last_group = t->last_unit = -1;
+    for (int i = 0; i < 64; i++) {
+        t->k_rater[i] = t->k_value[i] = t->k_crit[i] = t->k_group[i] = -1;
+        t->s_rater.id[i] = t->s_value.id[i] = t->s_crit.id[i] = t->s_group.id[i] = -1;
+    }
+    t->cp_expect = -1;
     t->c_by = calloc((size_t)(t->nby ? t->nby : 1), sizeof *t->c_by);
     if (!t->c_by) { kappa_table_free(t); return NULL; }
+    t->i_affine = 1;
+    t->u_simple = 1;
+    t->cw = 1;
+    t->cmaxv = 0xfe;
     return t;
 }
 
@@ -205,15 +225,19 @@ void kappa_table_free(kappa_table *t)
 {
     if (!t) return;
     for (int i = 0; i < t->nby; i++) free(t->by[i]);
-    free(t->by); free(t->c_by); free(t->fields);
+    free(t->by); free(t->c_by);
     kappa_strtab_free(&t->items); kappa_strtab_free(&t->raters);
     kappa_strtab_free(&t->values); kappa_strtab_free(&t->groups);
     kappa_strtab_free(&t->crits);
     free(t->vnum); free(t->visnum); free(t->vloc);
     free(t->u_group); free(t->u_item); free(t->u_crit); free(t->u_next); free(t->i_head); free(t->inum);
-    free(t->cp_line); free(t->cp_row); free(t->crow); free(t->conf); free(t->xr);
-    for (int i = 0; i < t->nfiles; i++) free(t->fname[i]);
-    free(t->fname); free(t->fstart);
+    free(t->cp_line); free(t->cp_row); free(t->conf); free(t->xr);
+    for (int i = 0; i < t->nfiles; i++) {
+        free(t->fname[i]);
+        if (t->stream[i].map) munmap(t->stream[i].map, t->stream[i].maplen);
+        else free((void *)t->stream[i].data);
+    }
+    free(t->fname); free(t->fstart); free(t->stream);
     free(t->cell); free(t->x_cell); free(t->x_value); free(t->seen);
     free(t);
 }
@@ -221,7 +245,7 @@ void kappa_table_free(kappa_table *t)
 static void perr(kappa_table *t, FILE *err, long line, long col, const char *fmt, ...)
 {
     t->nerrors++;
-    if (t->nerrors > MAX_ERRORS) return;
+    if (t->nerrors > MAX_ERRORS || t->quiet_errors) return;
     va_list ap;
     va_start(ap, fmt);
     fprintf(err, "%s:%ld:%ld: error: ", t->fname[t->nfiles - 1], line, col);
@@ -234,8 +258,233 @@ static void perr(kappa_table *t, FILE *err, long line, long col, const char *fmt
 static int oom(kappa_table *t, FILE *err)
 {
     t->nerrors = MAX_ERRORS + 1;
-    fprintf(err, "kappa: out of memory\n");
+    if (!t->quiet_errors) fprintf(err, "kappa: out of memory\n");
     return -1;
+}
+
+/* ---- items --------------------------------------------------------------- */
+
+/* Items that are small decimal integers (the usual case) are found through a
+ * direct map instead of the hash index: no hashing, no cache-missing probe. */
+#define ITEM_DIRECT_MAX (1u << 24)
+
+/* A decimal number without leading zeros below ITEM_DIRECT_MAX. */
+static inline int direct_num(const char *p, size_t len, uint32_t *out)
+{
+    if (len < 1 || len > 8 || (p[0] == '0' && len > 1)) return 0;
+    uint32_t v = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned d = (unsigned)(unsigned char)p[i] - '0';
+        if (d > 9) return 0;
+        v = v * 10 + d;
+    }
+    if (v >= ITEM_DIRECT_MAX) return 0;
+    *out = v;
+    return 1;
+}
+
+/* The stored form of the items: the string table, decimal items in the map. */
+static int32_t item_intern_stored(kappa_table *t, const char *p, size_t len)
+{
+    uint32_t v;
+    int direct = direct_num(p, len, &v);
+    /* The map grows only in step with the number of items (memory stays linear
+     * in the input); other numbers go through the hash index, and once one
+     * has, new map entries check the index first so that no item gets two ids. */
+    if (!direct || (v >= t->inum_cap && (uint64_t)v > 16 * (uint64_t)t->items.n + 65536)) {
+        if (direct) t->inum_hashed = 1;
+        return kappa_strtab_intern(&t->items, p, len);
+    }
+    if (v >= t->inum_cap) {
+        uint32_t nc = t->inum_cap ? t->inum_cap : 1024;
+        while (nc <= v) nc *= 2;
+        int32_t *m = calloc(nc, sizeof *m);   /* untouched pages stay unmapped */
+        if (!m) return -1;
+        if (t->inum_cap) memcpy(m, t->inum, (size_t)t->inum_cap * sizeof *m);
+        free(t->inum);
+        t->inum = m;
+        t->inum_cap = nc;
+    }
+    if (!t->inum[v]) {
+        int32_t id = t->inum_hashed ? kappa_strtab_find(&t->items, p, len) : -1;
+        if (id < 0) id = strtab_add(&t->items, p, len, 0);
+        if (id < 0) return -1;
+        t->inum[v] = id + 1;
+    }
+    return t->inum[v] - 1;
+}
+
+/* Leaves the affine form: every item goes into the string table. */
+static int items_store(kappa_table *t)
+{
+    t->i_affine = 0;
+    for (int32_t i = 0; i < t->nitems; i++) {
+        char b[16];
+        int l = snprintf(b, sizeof b, "%u", (unsigned)(t->i_base + (uint32_t)i));
+        if (item_intern_stored(t, b, (size_t)l) != i) return -1;
+    }
+    return 0;
+}
+
+static int32_t item_intern(kappa_table *t, const char *p, size_t len)
+{
+    if (t->i_affine) {
+        uint32_t v;
+        if (direct_num(p, len, &v)) {
+            if (t->nitems == 0) { t->i_base = v; return t->nitems++; }
+            uint32_t d = v - t->i_base;
+            if (d < (uint32_t)t->nitems) return (int32_t)d;
+            if (d == (uint32_t)t->nitems) return t->nitems++;
+        }
+        if (items_store(t) < 0) return -1;
+    }
+    int32_t id = item_intern_stored(t, p, len);
+    t->nitems = t->items.n;
+    return id;
+}
+
+static int32_t item_find(const kappa_table *t, const char *p, size_t len)
+{
+    uint32_t v = 0;
+    int direct = direct_num(p, len, &v);
+    if (t->i_affine) {
+        uint32_t d = v - t->i_base;
+        return direct && d < (uint32_t)t->nitems ? (int32_t)d : -1;
+    }
+    if (direct && v < t->inum_cap && t->inum[v]) return t->inum[v] - 1;
+    return kappa_strtab_find(&t->items, p, len);
+}
+
+const char *kappa_item_str(const struct kappa_table *t, int32_t id, char buf[16])
+{
+    if (!t->i_affine) return kappa_strtab_str(&t->items, id);
+    snprintf(buf, 16, "%u", (unsigned)(t->i_base + (uint32_t)id));
+    return buf;
+}
+
+/* ---- units and cells --------------------------------------------------- */
+
+static int32_t cmax(int cw) { return cw == 1 ? 0xfe : cw == 2 ? 0xfffe : INT32_MAX; }
+
+static inline void cell_set(kappa_table *t, size_t i, int32_t v)
+{
+    if (t->cw == 1) t->cell[i] = (unsigned char)v;
+    else if (t->cw == 2) ((uint16_t *)(void *)t->cell)[i] = (uint16_t)v;
+    else ((int32_t *)(void *)t->cell)[i] = v;
+}
+
+/* Re-lays the cells with stride ns and width nw (neither smaller). */
+static int cells_reshape(kappa_table *t, int32_t ns, int nw)
+{
+    size_t cap = (size_t)(t->crcap ? t->crcap : 1), U = (size_t)t->nunits;
+    if ((size_t)ns > SIZE_MAX / 4 / cap) return -1;
+    unsigned char *c = malloc(cap * (size_t)ns * (size_t)nw);
+    if (!c) return -1;
+    if (nw == t->cw) {
+        for (size_t u = 0; u < U; u++) {
+            memcpy(c + u * (size_t)ns * (size_t)nw, t->cell + u * (size_t)t->cstride * (size_t)nw,
+                   (size_t)t->cstride * (size_t)nw);
+            memset(c + (u * (size_t)ns + (size_t)t->cstride) * (size_t)nw, 0xff,
+                   (size_t)(ns - t->cstride) * (size_t)nw);
+        }
+    } else {
+        kappa_table old = *t;
+        t->cell = c; t->cw = nw;
+        size_t S = (size_t)old.cstride;
+        for (size_t u = 0; u < U; u++)
+            for (size_t q = 0; q < (size_t)ns; q++)
+                cell_set(t, u * (size_t)ns + q, q < S ? kappa_cell(&old, u * S + q) : -1);
+        t->cell = old.cell;
+    }
+    free(t->cell);
+    t->cell = c;
+    t->cw = nw;
+    t->cmaxv = cmax(nw);
+    t->cstride = ns;
+    return 0;
+}
+
+/* Gives up the implied per-unit columns (a unit of an item that has one). */
+static int units_store(kappa_table *t)
+{
+    size_t cap = (size_t)(t->ucap ? t->ucap : 1);
+    t->u_item = malloc(cap * sizeof *t->u_item);
+    t->u_next = malloc(cap * sizeof *t->u_next);
+    t->icap = t->nitems + 64;
+    t->i_head = malloc((size_t)t->icap * sizeof *t->i_head);
+    if (!t->u_item || !t->u_next || !t->i_head) return -1;
+    for (int32_t u = 0; u < t->nunits; u++) { t->u_item[u] = u; t->u_next[u] = -1; }
+    for (int32_t i = 0; i < t->icap; i++) t->i_head[i] = i < t->nunits ? i : -1;
+    t->u_simple = 0;
+    return 0;
+}
+
+/* Stores x as the value of unit u in a column that is constant until it is not. */
+static int col_put(kappa_table *t, int32_t **col, int32_t *cnst, int32_t u, int32_t x)
+{
+    if (!*col) {
+        if (u == 0) *cnst = x;
+        if (x == *cnst) return 0;
+        *col = malloc((size_t)(t->ucap ? t->ucap : 1) * sizeof **col);
+        if (!*col) return -1;
+        for (int32_t i = 0; i < u; i++) (*col)[i] = *cnst;
+    }
+    (*col)[u] = x;
+    return 0;
+}
+
+static int grow_units(kappa_table *t)
+{
+    int32_t nc = t->ucap ? t->ucap * 2 : 64;
+    if (t->ucap > INT32_MAX / 2) return -1;
+    int32_t **cols[] = { &t->u_group, &t->u_crit, &t->u_item, &t->u_next };
+    for (size_t i = 0; i < 4; i++) {
+        if (!*cols[i]) continue;
+        int32_t *p = realloc(*cols[i], (size_t)nc * sizeof *p);
+        if (!p) return -1;
+        *cols[i] = p;
+    }
+    t->ucap = nc;
+    return 0;
+}
+
+static int32_t new_unit(kappa_table *t, int32_t g, int32_t it, int32_t cr)
+{
+    if (t->nunits == t->ucap && grow_units(t) < 0) return -1;
+    int32_t u = t->nunits;
+    if (col_put(t, &t->u_group, &t->ug_const, u, g) < 0 ||
+        col_put(t, &t->u_crit, &t->uc_const, u, cr) < 0)
+        return -1;
+    if (!t->u_simple) {
+        if (it >= t->icap) {
+            int32_t nc = t->icap;
+            while (nc <= it) nc *= 2;
+            int32_t *h = realloc(t->i_head, (size_t)nc * sizeof *h);
+            if (!h) return -1;
+            for (int32_t i = t->icap; i < nc; i++) h[i] = -1;
+            t->i_head = h;
+            t->icap = nc;
+        }
+        t->u_item[u] = it;
+        t->u_next[u] = t->i_head[it];
+        t->i_head[it] = u;
+    }
+    /* its row of cells, all unrated */
+    if (u >= t->crcap) {
+        int32_t nc = t->crcap ? t->crcap : 64;
+        while (nc <= u) nc *= 2;
+        if (!t->cstride) t->cstride = 2;
+        size_t st = (size_t)t->cstride * (size_t)t->cw;
+        if ((size_t)nc > SIZE_MAX / st) return -1;
+        unsigned char *c = realloc(t->cell, (size_t)nc * st);
+        if (!c) return -1;
+        t->cell = c;
+        t->crcap = nc;
+    }
+    memset(t->cell + (size_t)u * (size_t)t->cstride * (size_t)t->cw, 0xff,
+           (size_t)t->cstride * (size_t)t->cw);
+    t->nunits++;
+    return u;
 }
 
 /* Unit id of (group, item, criterion); -1 on allocation failure.  Units hang
@@ -243,73 +492,24 @@ static int oom(kappa_table *t, FILE *err)
  * group), so finding one costs no hash probe. */
 static int32_t unit_intern(kappa_table *t, int32_t g, int32_t it, int32_t cr)
 {
-    if (it >= t->icap) {
-        int32_t nc = t->icap ? t->icap : 64;
-        while (nc <= it) nc *= 2;
-        int32_t *h = realloc(t->i_head, (size_t)nc * sizeof *h);
-        if (!h) return -1;
-        for (int32_t i = t->icap; i < nc; i++) h[i] = -1;
-        t->i_head = h;
-        t->icap = nc;
+    if (t->u_simple) {
+        if (it == t->nunits) return new_unit(t, g, it, cr);
+        if (it < t->nunits && kappa_unit_group(t, it) == g && kappa_unit_crit(t, it) == cr) return it;
+        if (units_store(t) < 0) return -1;
     }
-    for (int32_t u = t->i_head[it]; u >= 0; u = t->u_next[u])
-        if (t->u_group[u] == g && t->u_crit[u] == cr) return u;
-    if (t->nunits == t->ucap) {
-        int32_t nc = t->ucap ? t->ucap * 2 : 64;
-        int32_t *p;
-        if (!(p = realloc(t->u_group, (size_t)nc * sizeof *p))) return -1;
-        t->u_group = p;
-        if (!(p = realloc(t->u_item, (size_t)nc * sizeof *p))) return -1;
-        t->u_item = p;
-        if (!(p = realloc(t->u_crit, (size_t)nc * sizeof *p))) return -1;
-        t->u_crit = p;
-        if (!(p = realloc(t->u_next, (size_t)nc * sizeof *p))) return -1;
-        t->u_next = p;
-        t->ucap = nc;
-    }
-    int32_t u = t->nunits++;
-    t->u_group[u] = g; t->u_item[u] = it; t->u_crit[u] = cr;
-    t->u_next[u] = t->i_head[it];
-    t->i_head[it] = u;
-    /* its row of cells, all unrated */
-    if (u >= t->crcap) {
-        int32_t nc = t->crcap ? t->crcap : 64;
-        while (nc <= u) nc *= 2;
-        size_t st = (size_t)(t->cstride ? t->cstride : 2);
-        if ((size_t)nc > SIZE_MAX / sizeof(int32_t) / st) return -1;
-        int32_t *c = realloc(t->cell, (size_t)nc * st * sizeof *c);
-        if (!c) return -1;
-        t->cell = c;
-        c = realloc(t->crow, (size_t)nc * st * sizeof *c);
-        if (!c) return -1;
-        t->crow = c;
-        t->crcap = nc;
-        if (!t->cstride) t->cstride = 2;
-    }
-    for (int32_t i = 0; i < t->cstride; i++) t->cell[(size_t)u * (size_t)t->cstride + (size_t)i] = -1;
-    return u;
+    for (int32_t u = it < t->icap ? t->i_head[it] : -1; u >= 0; u = t->u_next[u])
+        if (kappa_unit_group(t, u) == g && kappa_unit_crit(t, u) == cr) return u;
+    return new_unit(t, g, it, cr);
 }
 
-/* Widens the rows of cells so that rater ra has a column; -1 on failure. */
-static int cell_widen(kappa_table *t, int32_t ra)
+static int32_t unit_find(const kappa_table *t, int32_t g, int32_t it, int32_t cr)
 {
-    int32_t os = t->cstride, ns = os;
-    while (ns <= ra) ns *= 2;
-    size_t cap = (size_t)t->crcap, U = (size_t)t->nunits;
-    if (ns > INT32_MAX / 2 || (size_t)ns > SIZE_MAX / sizeof(int32_t) / (cap ? cap : 1)) return -1;
-    int32_t *c = malloc((cap ? cap : 1) * (size_t)ns * sizeof *c);
-    int32_t *w = malloc((cap ? cap : 1) * (size_t)ns * sizeof *w);
-    if (!c || !w) { free(c); free(w); return -1; }
-    for (size_t u = 0; u < U; u++) {
-        memcpy(c + u * (size_t)ns, t->cell + u * (size_t)os, (size_t)os * sizeof *c);
-        memcpy(w + u * (size_t)ns, t->crow + u * (size_t)os, (size_t)os * sizeof *w);
-        for (size_t i = (size_t)os; i < (size_t)ns; i++) c[u * (size_t)ns + i] = -1;
-    }
-    free(t->cell); free(t->crow);
-    t->cell = c;
-    t->crow = w;
-    t->cstride = ns;
-    return 0;
+    if (it < 0) return -1;
+    if (t->u_simple)
+        return it < t->nunits && kappa_unit_group(t, it) == g && kappa_unit_crit(t, it) == cr ? it : -1;
+    for (int32_t u = it < t->icap ? t->i_head[it] : -1; u >= 0; u = t->u_next[u])
+        if (kappa_unit_group(t, u) == g && kappa_unit_crit(t, u) == cr) return u;
+    return -1;
 }
 
 /* Folds one rating into its cell, in input order: the duplicate rules of
@@ -317,10 +517,15 @@ static int cell_widen(kappa_table *t, int32_t ra)
 static int add_rating(kappa_table *t, int32_t u, int32_t ra, int32_t v, int32_t line)
 {
     size_t r = t->nrows;
-    if (ra >= t->cstride && cell_widen(t, ra) < 0) return -1;
-    /* line of the row, kept as changepoints */
-    if (t->ncp == 0 || r == t->fstart[t->nfiles - 1] ||
-        (int64_t)line != (int64_t)t->cp_line[t->ncp - 1] + (int64_t)(r - t->cp_row[t->ncp - 1])) {
+    if (ra >= t->cstride || v > t->cmaxv) {
+        int32_t ns = t->cstride ? t->cstride : 2;
+        while (ns <= ra) ns *= 2;
+        int nw = t->cw;
+        while (v > cmax(nw)) nw *= 2;
+        if (ns > INT32_MAX / 2 || cells_reshape(t, ns, nw) < 0) return -1;
+    }
+    /* line of the row, kept as changepoints (the first row of each file is one) */
+    if ((int64_t)line != t->cp_expect) {
         if (t->ncp == t->cpcap) {
             size_t nc = t->cpcap ? t->cpcap * 2 : 16;
             int32_t *l = realloc(t->cp_line, nc * sizeof *l);
@@ -335,13 +540,13 @@ static int add_rating(kappa_table *t, int32_t u, int32_t ra, int32_t v, int32_t 
         t->cp_row[t->ncp] = r;
         t->ncp++;
     }
+    t->cp_expect = (int64_t)line + 1;
     size_t c = (size_t)u * (size_t)t->cstride + (size_t)ra;
-    int32_t old = t->cell[c];
+    int32_t old = kappa_cell(t, c);
     if (old < 0) {
-        t->cell[c] = v;
-        t->crow[c] = (int32_t)r;
+        cell_set(t, c, v);
     } else if (old == v) {
-        if (t->nsame++ == 0) { t->same_row = r; t->same_prev = (size_t)t->crow[c]; }
+        if (t->nsame++ == 0) t->same = (struct kappa_dupnote){ r, 0, u, ra, v, old };
     } else if (t->multilabel) {
         if (grow((void **)&t->xr, sizeof *t->xr, t->nxr + 1, &t->xrcap) < 0) return -1;
         t->xr[t->nxr].unit = u;
@@ -349,12 +554,11 @@ static int add_rating(kappa_table *t, int32_t u, int32_t ra, int32_t v, int32_t 
         t->xr[t->nxr].value = v;
         t->nxr++;
     } else if (t->dup == KAPPA_DUP_LAST) {
-        t->cell[c] = v;
-        t->crow[c] = (int32_t)r;
+        cell_set(t, c, v);
     } else if (t->dup == KAPPA_DUP_ERROR) {
         if (t->nconf < MAX_ERRORS) {
             if (!t->conf && !(t->conf = malloc(MAX_ERRORS * sizeof *t->conf))) return -1;
-            t->conf[t->nconf_kept++] = (struct kappa_dupnote){ r, (size_t)t->crow[c], u, ra, v, old };
+            t->conf[t->nconf_kept++] = (struct kappa_dupnote){ r, 0, u, ra, v, old };
         }
         t->nconf++;
     }
@@ -394,7 +598,9 @@ int kappa_table_value(kappa_table *t, const char *s)
     return value_intern(t, s, strlen(s), none);
 }
 
-static int find_col(char **f, const size_t *len, int n, const char *name)
+/* ---- lines and headers -------------------------------------------------- */
+
+static int find_col(const char *const *f, const size_t *len, int n, const char *name)
 {
     size_t l = strlen(name);
     for (int i = 0; i < n; i++)
@@ -402,7 +608,25 @@ static int find_col(char **f, const size_t *len, int n, const char *name)
     return -1;
 }
 
-static int parse_header(kappa_table *t, char **f, size_t *flen, int n, long line, FILE *err)
+/* The layout a header names (it has item, rater and value; the --by columns
+ * are checked by parse_header). */
+static void layout_of(const kappa_table *t, const char *const *f, const size_t *flen, int n,
+                      struct kappa_layout *lay, int *c_by)
+{
+    lay->ncol = n;
+    lay->c_item = find_col(f, flen, n, "item");
+    lay->c_rater = find_col(f, flen, n, "rater");
+    lay->c_value = find_col(f, flen, n, "value");
+    lay->c_crit = find_col(f, flen, n, "criterion");
+    lay->c_note = find_col(f, flen, n, "note");
+    for (int i = 0; i < t->nby; i++) c_by[i] = find_col(f, flen, n, t->by[i]);
+    lay->need_cr = lay->c_crit >= 0;
+    for (int i = 0; i < t->nby; i++)
+        if (c_by[i] == lay->c_crit) lay->need_cr = 0;
+}
+
+static int parse_header(kappa_table *t, const char *const *f, const size_t *flen, int n,
+                        long line, FILE *err)
 {
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
@@ -411,13 +635,10 @@ static int parse_header(kappa_table *t, char **f, size_t *flen, int n, long line
                      "column '%.*s' appears twice in the header", (int)flen[j], f[j]);
                 return -1;
             }
-    t->c_item = find_col(f, flen, n, "item");
-    t->c_rater = find_col(f, flen, n, "rater");
-    t->c_value = find_col(f, flen, n, "value");
-    t->c_crit = find_col(f, flen, n, "criterion");
-    t->c_note = find_col(f, flen, n, "note");
+    struct kappa_layout lay;
+    layout_of(t, f, flen, n, &lay, t->c_by);
     const char *need[] = { "item", "rater", "value" };
-    int have[] = { t->c_item, t->c_rater, t->c_value };
+    int have[] = { lay.c_item, lay.c_rater, lay.c_value };
     for (int i = 0; i < 3; i++)
         if (have[i] < 0) {
             perr(t, err, line, 1, "header lacks the column '%s' (a rating table has "
@@ -425,70 +646,68 @@ static int parse_header(kappa_table *t, char **f, size_t *flen, int n, long line
             return -1;
         }
     for (int i = 0; i < t->nby; i++) {
-        t->c_by[i] = find_col(f, flen, n, t->by[i]);
         if (t->c_by[i] < 0) {
             perr(t, err, line, 1, "no column '%s' to group by (--by); the header names:",
                  t->by[i]);
-            if (t->nerrors <= MAX_ERRORS) {
+            if (t->nerrors <= MAX_ERRORS && !t->quiet_errors) {
                 for (int j = 0; j < n; j++) fprintf(err, " %.*s", (int)flen[j], f[j]);
                 fputc('\n', err);
             }
             return -1;
         }
     }
-    t->ncol = n;
+    t->lay = lay;
     t->have_header = 1;
     t->header_line = (int)line;
     return 0;
 }
 
-/* Items that are small decimal integers (the usual case) are found through a
- * direct map instead of the hash index: no hashing, no cache-missing probe. */
-#define ITEM_DIRECT_MAX (1u << 24)
-
-static int32_t item_intern(kappa_table *t, const char *p, size_t len)
+/* Splits a line (without its newline and carriage return) at tabs.  Returns
+ * the number of fields, or -1 after a NUL byte (*col = 1), -2 when there are
+ * more than 64 fields (*col: where the 65th starts). */
+static int split_fields(const char *p, size_t len, const char **f, size_t *flen, long *col)
 {
-    uint32_t v = 0;
-    int direct = len >= 1 && len <= 8 && (p[0] != '0' || len == 1);
-    for (size_t i = 0; direct && i < len; i++) {
-        if (p[i] < '0' || p[i] > '9') direct = 0;
-        else v = v * 10 + (uint32_t)(p[i] - '0');
+    int n = 0;
+    const char *s = p, *end = p + len, *fs = p;
+    for (;;) {
+        /* to the next byte <= '\t', eight bytes at a time: a byte b has
+         * ((b & 0x7f) + 0x76 | b) & 0x80 clear exactly when b <= 9 */
+        while (end - s >= 8) {
+            uint64_t w;
+            memcpy(&w, s, 8);
+            uint64_t m = ~(((w & 0x7f7f7f7f7f7f7f7fULL) + 0x7676767676767676ULL) | w) &
+                         0x8080808080808080ULL;
+            if (m) {
+                const unsigned char *q = (const unsigned char *)s;
+                while (*q > '\t') q++;
+                s = (const char *)q;
+                goto found;
+            }
+            s += 8;
+        }
+        while (s < end && (unsigned char)*s > '\t') s++;
+    found:
+        if (s < end && *s != '\t') {
+            if (*s == 0) { *col = 1; return -1; }
+            s++;
+            continue;
+        }
+        if (n == 64) {
+            if (memchr(s, 0, (size_t)(end - s))) { *col = 1; return -1; }
+            *col = (long)(s - p) + 1;
+            return -2;
+        }
+        f[n] = fs;
+        flen[n] = (size_t)(s - fs);
+        n++;
+        if (s == end) break;
+        fs = ++s;
     }
-    /* The map grows only in step with the number of items (memory stays linear
-     * in the input); other numbers go through the hash index, and once one
-     * has, new map entries check the index first so that no item gets two ids. */
-    if (!direct || v >= ITEM_DIRECT_MAX ||
-        (v >= t->inum_cap && (uint64_t)v > 16 * (uint64_t)t->items.n + 65536)) {
-        if (direct) t->inum_hashed = 1;
-        return kappa_strtab_intern(&t->items, p, len);
-    }
-    if (v >= t->inum_cap) {
-        uint32_t nc = t->inum_cap ? t->inum_cap : 1024;
-        while (nc <= v) nc *= 2;
-        int32_t *m = realloc(t->inum, (size_t)nc * sizeof *m);
-        if (!m) return -1;
-        for (uint32_t i = t->inum_cap; i < nc; i++) m[i] = -1;
-        t->inum = m;
-        t->inum_cap = nc;
-    }
-    if (t->inum[v] < 0) {
-        int32_t id = t->inum_hashed ? kappa_strtab_find(&t->items, p, len) : -1;
-        t->inum[v] = id >= 0 ? id : strtab_add(&t->items, p, len, 0);
-    }
-    return t->inum[v];
+    return n;
 }
 
-/* Interning with a one-entry cache: long-form tables repeat the previous
- * row's item, criterion and group most of the time. */
-static int32_t cached_intern(struct kappa_strtab *s, int32_t *last, const char *p, size_t len)
-{
-    if (*last >= 0 && s->len[*last] == len && same_bytes(s->buf + s->off[*last], p, len))
-        return *last;
-    *last = kappa_strtab_intern(s, p, len);
-    return *last;
-}
-
-/* A 6-bit key of a short string, for the direct-mapped caches. */
+/* Interning through a 64-entry direct-mapped cache: raters, criteria and
+ * values are few and recur in every few rows. */
 static inline unsigned small_key(const char *p, size_t len)
 {
     uint32_t h = (uint32_t)len * 0x9e3779b1u;
@@ -505,8 +724,6 @@ static inline int cache_hit(const struct kappa_strtab *s, int32_t id, const char
     return id >= 0 && s->len[id] == len && same_bytes(s->buf + s->off[id], p, len);
 }
 
-/* Interning through a 64-entry direct-mapped cache: raters, criteria and
- * values are few and recur in every few rows. */
 static inline int32_t small_intern(struct kappa_strtab *s, int32_t *cache, const char *p, size_t len)
 {
     unsigned k = small_key(p, len);
@@ -517,132 +734,469 @@ static inline int32_t small_intern(struct kappa_strtab *s, int32_t *cache, const
     return id;
 }
 
-/* One line without its newline; line is writable. */
-static int parse_line(kappa_table *t, char *p, size_t len, long line, FILE *err)
+/* The bytes of a string of at most 8 bytes as a little-endian number, read
+ * without going past its end.  Fields hold no NUL bytes, so the number is
+ * the string: a key. */
+static inline uint64_t short_key(const char *p, size_t len)
 {
-    if (len && p[len - 1] == '\r') len--;
-    if (len == 0 || p[0] == '#') return 0;
-    /* split, in one pass that also finds NUL bytes (both are bytes <= '\t') */
-    int n = 0, has_item = 0;
-    size_t flen[64];
-    char *fbuf[64];
-    char **f = fbuf;
-    const char *s = p, *end = p + len, *fs = p;
-    for (;;) {
-        /* to the next byte <= '\t', eight bytes at a time: a byte b has
-         * ((b & 0x7f) + 0x76 | b) & 0x80 clear exactly when b <= 9 */
-        while (end - s >= 8) {
-            uint64_t w;
-            memcpy(&w, s, 8);
-            uint64_t m = ~(((w & 0x7f7f7f7f7f7f7f7fULL) + 0x7676767676767676ULL) | w) &
-                         0x8080808080808080ULL;
-            if (m) {
-                /* the first such byte in memory order */
-                const unsigned char *q = (const unsigned char *)s;
-                while (*q > '\t') q++;
-                s = (const char *)q;
-                goto found;
-            }
-            s += 8;
-        }
-        while (s < end && (unsigned char)*s > '\t') s++;
-    found:
-        if (s < end && *s != '\t') {
-            if (*s == 0) { perr(t, err, line, 1, "NUL byte in line"); return -1; }
-            s++;
-            continue;
-        }
-        if (n == 64) {
-            if (memchr(s, 0, (size_t)(end - s))) perr(t, err, line, 1, "NUL byte in line");
-            else perr(t, err, line, (long)(s - p) + 1, "more than 64 fields");
-            return -1;
-        }
-        f[n] = (char *)fs;
-        flen[n] = (size_t)(s - fs);
-        has_item |= flen[n] == 4 && fs[0] == 'i' && fs[1] == 't' && fs[2] == 'e' && fs[3] == 'm';
-        n++;
-        if (s == end) break;
-        fs = ++s;
+    if (len >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4);
+        memcpy(&b, p + len - 4, 4);
+        return a | (uint64_t)b << ((len - 4) * 8);
     }
-    int is_header = has_item &&
-                    (!t->have_header ||
-                     (find_col(f, flen, n, "rater") >= 0 && find_col(f, flen, n, "value") >= 0));
-    if (is_header) {
+    if (len == 0) return 0;
+    return (unsigned char)p[0] | (uint64_t)(unsigned char)p[len / 2] << (len / 2 * 8) |
+           (uint64_t)(unsigned char)p[len - 1] << ((len - 1) * 8);
+}
+
+static inline unsigned short_slot(uint64_t k)
+{
+    return (unsigned)((k * 0x9e3779b97f4a7c15ULL) >> 58);
+}
+
+/* small_intern for strings of <= 8 bytes, decided without touching the table. */
+static inline int32_t short_intern(struct kappa_strtab *s, struct kappa_kcache *c,
+                                   int32_t *cache, const char *p, size_t len)
+{
+    if (len > 8) return small_intern(s, cache, p, len);
+    uint64_t k = short_key(p, len);
+    unsigned i = short_slot(k);
+    if (c->key[i] == k && c->id[i] >= 0) return c->id[i];
+    int32_t id = kappa_strtab_intern(s, p, len);
+    c->key[i] = k;
+    c->id[i] = id;
+    return id;
+}
+
+static inline int is_item(const char *f, size_t len)
+{
+    return len == 4 && f[0] == 'i' && f[1] == 't' && f[2] == 'e' && f[3] == 'm';
+}
+
+/* The group key of a row with several --by columns, in key[1024]; -1 if too long. */
+static long group_key(const kappa_table *t, const int *c_by, const char *const *f,
+                      const size_t *flen, char *key, size_t *kl)
+{
+    *kl = 0;
+    for (int i = 0; i < t->nby; i++) {
+        size_t l = flen[c_by[i]];
+        if (*kl + l + 1 >= 1024) return c_by[i];
+        if (i) key[(*kl)++] = ',';
+        memcpy(key + *kl, f[c_by[i]], l);
+        *kl += l;
+    }
+    return -1;
+}
+
+/* One split line (p, len: the line without its newline and carriage return). */
+static int parse_fields(kappa_table *t, const char *p, size_t len, const char **f,
+                        size_t *flen, int n, long line, FILE *err)
+{
+    int has_item = 0;
+    for (int i = 0; i < n; i++) has_item |= is_item(f[i], flen[i]);
+    if (has_item &&
+        (!t->have_header ||
+         (find_col(f, flen, n, "rater") >= 0 && find_col(f, flen, n, "value") >= 0))) {
         if (parse_header(t, f, flen, n, line, err) == 0) return 0;
         t->have_header = -1;   /* no cascade of errors from the rows below */
         return -1;
     }
-    if (!t->have_header) {
+    if (t->have_header <= 0) {
+        if (t->have_header < 0) return -1;
         perr(t, err, line, 1, "missing header: a rating table starts with a line naming "
              "its columns, such as 'item<TAB>criterion<TAB>rater<TAB>value'");
         t->have_header = -1;   /* report once per stream */
         return -1;
     }
-    if (t->have_header < 0) return -1;
-    if (n != t->ncol && !(n == t->ncol - 1 && t->c_note == t->ncol - 1)) {
-        perr(t, err, line, n > t->ncol ? (long)(f[t->ncol] - p) + 1 : (long)len + 1,
+    const struct kappa_layout *L = &t->lay;
+    if (n != L->ncol && !(n == L->ncol - 1 && L->c_note == L->ncol - 1)) {
+        perr(t, err, line, n > L->ncol ? (long)(f[L->ncol] - p) + 1 : (long)len + 1,
              "expected %d tab-separated fields (as the header at line %d), found %d",
-             t->ncol, t->header_line, n);
+             L->ncol, t->header_line, n);
         return -1;
     }
-    int req[] = { t->c_item, t->c_rater, t->c_value };
-    const char *rname[] = { "item", "rater", "value" };
-    for (int i = 0; i < 3; i++)
-        if (flen[req[i]] == 0) {
-            perr(t, err, line, (long)(f[req[i]] - p) + 1, "empty %s field", rname[i]);
-            return -1;
-        }
+    if (!flen[L->c_item] || !flen[L->c_rater] || !flen[L->c_value]) {
+        int req[] = { L->c_item, L->c_rater, L->c_value };
+        const char *rname[] = { "item", "rater", "value" };
+        for (int i = 0; i < 3; i++)
+            if (flen[req[i]] == 0) {
+                perr(t, err, line, (long)(f[req[i]] - p) + 1, "empty %s field", rname[i]);
+                return -1;
+            }
+    }
     /* group */
     int32_t g;
     if (t->nby == 0) {
-        g = cached_intern(&t->groups, &t->last_group, "all", 3);
+        g = t->last_group;
+        if (g < 0) g = t->last_group = kappa_strtab_intern(&t->groups, "all", 3);
     } else if (t->nby == 1) {
-        g = small_intern(&t->groups, t->k_group, f[t->c_by[0]], flen[t->c_by[0]]);
+        g = short_intern(&t->groups, &t->s_group, t->k_group, f[t->c_by[0]], flen[t->c_by[0]]);
     } else {
         char key[1024];
-        size_t kl = 0;
-        for (int i = 0; i < t->nby; i++) {
-            size_t l = flen[t->c_by[i]];
-            if (kl + l + 1 >= sizeof key) {
-                perr(t, err, line, (long)(f[t->c_by[i]] - p) + 1, "group key too long");
-                return -1;
-            }
-            if (i) key[kl++] = ',';
-            memcpy(key + kl, f[t->c_by[i]], l);
-            kl += l;
+        size_t kl;
+        long bad = group_key(t, t->c_by, f, flen, key, &kl);
+        if (bad >= 0) {
+            perr(t, err, line, (long)(f[bad] - p) + 1, "group key too long");
+            return -1;
         }
         g = kappa_strtab_intern(&t->groups, key, kl);
     }
     int32_t cr = -1;
-    int need_cr = t->c_crit >= 0;
-    for (int i = 0; i < t->nby; i++)
-        if (t->c_by[i] == t->c_crit) need_cr = 0;
-    if (need_cr) cr = small_intern(&t->crits, t->k_crit, f[t->c_crit], flen[t->c_crit]);
+    if (L->need_cr) cr = short_intern(&t->crits, &t->s_crit, t->k_crit, f[L->c_crit], flen[L->c_crit]);
+    const char *ip = f[L->c_item];
+    size_t il = flen[L->c_item];
     int32_t it = t->last_item;
-    if (it < 0 || t->items.len[it] != flen[t->c_item] ||
-        !same_bytes(t->items.buf + t->items.off[it], f[t->c_item], flen[t->c_item]))
-        it = t->last_item = item_intern(t, f[t->c_item], flen[t->c_item]);
-    int32_t ra = small_intern(&t->raters, t->k_rater, f[t->c_rater], flen[t->c_rater]);
-    const char *vp = f[t->c_value];
-    size_t vl = flen[t->c_value];
-    unsigned vk = small_key(vp, vl);
-    int32_t v = t->k_value[vk];
-    if (!cache_hit(&t->values, v, vp, vl)) {
-        struct kappa_loc loc = { t->nfiles - 1, (int32_t)line, (int32_t)(vp - p) + 1 };
-        v = t->k_value[vk] = value_intern(t, vp, vl, loc);
+    uint64_t ik = il <= 8 ? short_key(ip, il) : 0;
+    if (it < 0 || il != t->last_il || ik != t->last_ikey || (il > 8 && !same_bytes(ip, t->last_ip, il))) {
+        it = t->last_item = item_intern(t, ip, il);
+        t->last_ip = ip;
+        t->last_il = il;
+        t->last_ikey = ik;
     }
-    if (g < 0 || it < 0 || ra < 0 || v < 0 || (need_cr && cr < 0))
+    int32_t ra = short_intern(&t->raters, &t->s_rater, t->k_rater, f[L->c_rater], flen[L->c_rater]);
+    const char *vp = f[L->c_value];
+    size_t vl = flen[L->c_value];
+    int32_t v;
+    uint64_t vkey = vl <= 8 ? short_key(vp, vl) : 0;
+    unsigned vi = short_slot(vkey);
+    if (vl <= 8 && t->s_value.key[vi] == vkey && t->s_value.id[vi] >= 0) {
+        v = t->s_value.id[vi];
+    } else {
+        unsigned vk = small_key(vp, vl);
+        v = t->k_value[vk];
+        if (!cache_hit(&t->values, v, vp, vl)) {
+            struct kappa_loc loc = { t->nfiles - 1, (int32_t)line, (int32_t)(vp - p) + 1 };
+            v = t->k_value[vk] = value_intern(t, vp, vl, loc);
+        }
+        if (vl <= 8) {
+            t->s_value.key[vi] = vkey;
+            t->s_value.id[vi] = v;
+        }
+    }
+    if (g < 0 || it < 0 || ra < 0 || v < 0 || (L->need_cr && cr < 0)) {
+        t->last_item = -1;
         return oom(t, err);
+    }
     int32_t u = t->last_unit;
-    if (u < 0 || t->u_group[u] != g || t->u_item[u] != it || t->u_crit[u] != cr) {
+    if (u < 0 || t->last_ug != g || t->last_ui != it || t->last_uc != cr) {
         u = unit_intern(t, g, it, cr);
         if (u < 0) return oom(t, err);
         t->last_unit = u;
+        t->last_ug = g; t->last_ui = it; t->last_uc = cr;
     }
     if (t->nrows >= INT32_MAX) { perr(t, err, line, 1, "too many ratings"); return -1; }
     if (add_rating(t, u, ra, v, (int32_t)line) < 0) return oom(t, err);
     return 0;
 }
+
+/* One line without its newline (the slow path: any line). */
+static int parse_line(kappa_table *t, const char *p, size_t len, long line, FILE *err)
+{
+    if (len && p[len - 1] == '\r') len--;
+    if (len == 0 || p[0] == '#') return 0;
+    const char *f[64];
+    size_t flen[64];
+    long col;
+    int n = split_fields(p, len, f, flen, &col);
+    if (n == -1) { perr(t, err, line, col, "NUL byte in line"); return -1; }
+    if (n == -2) { perr(t, err, line, col, "more than 64 fields"); return -1; }
+    return parse_fields(t, p, len, f, flen, n, line, err);
+}
+
+/* ---- scanning ------------------------------------------------------------ */
+
+/* Bit i set: byte p[i] is <= '\r' (tab, newline, carriage return, NUL and a
+ * few other control bytes the scanner skips). */
+static inline uint64_t special64(const char *p)
+{
+#if defined(__SSE2__)
+    const __m128i lim = _mm_set1_epi8(13);
+    uint64_t m = 0;
+    for (int i = 0; i < 4; i++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
+        __m128i s = _mm_cmpeq_epi8(_mm_min_epu8(x, lim), x);
+        m |= (uint64_t)(uint32_t)_mm_movemask_epi8(s) << (16 * i);
+    }
+    return m;
+#else
+    uint64_t m = 0;
+    for (int i = 0; i < 64; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        /* high bit of a byte b: b <= 13 */
+        uint64_t h = ~(((w & 0x7f7f7f7f7f7f7f7fULL) + 0x7272727272727272ULL) | w) &
+                     0x8080808080808080ULL;
+        if (h)
+            for (int j = 0; j < 8; j++)
+                if ((unsigned char)p[i + j] <= 13) m |= (uint64_t)1 << (i + j);
+    }
+    return m;
+#endif
+}
+
+static inline uint64_t special_tail(const char *p, size_t n)
+{
+    uint64_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)p[i] <= 13) m |= (uint64_t)1 << i;
+    return m;
+}
+
+/* The table state the common row reads and changes, held in locals while
+ * scanning: a byte stored to a cell may alias any field of the table, not a
+ * local, so the compiler keeps these in registers. */
+struct hot {
+    int ok;                          /* the fast path may be tried */
+    int ncol, ci, cra, cv, cc, cg;   /* columns; cc, cg: -1 none */
+    int nother, other[64];           /* the columns not looked up (they may say item) */
+    int32_t g_all;
+    unsigned char *cell;
+    size_t cstride;
+    int cw;
+    int32_t cmaxv;
+    size_t nrows;
+    int64_t cp_expect;
+    int32_t last_item, last_unit, last_ug, last_ui, last_uc;
+    size_t last_il;
+    uint64_t last_ikey;
+    const char *last_ip;
+    int grow;                        /* new items i_base + nitems, each its own unit */
+    int32_t nitems, nunits, ulim;    /* ulim: units that fit without growing */
+    uint32_t i_base;
+    int32_t ug, uc;
+};
+
+static void hot_load(const kappa_table *t, struct hot *h)
+{
+    const struct kappa_layout *L = &t->lay;
+    h->ok = t->have_header == 1 && t->nby <= 1 && t->cstride > 0 && (t->nby == 1 || t->last_group >= 0);
+    h->ncol = L->ncol;
+    h->ci = L->c_item;
+    h->cra = L->c_rater;
+    h->cv = L->c_value;
+    h->cc = L->need_cr ? L->c_crit : -1;
+    h->cg = t->nby == 1 ? t->c_by[0] : -1;
+    h->nother = 0;
+    if (h->ok)
+        for (int i = 0; i < L->ncol; i++)
+            if (i != h->ci && i != h->cra && i != h->cv && i != h->cc && i != h->cg)
+                h->other[h->nother++] = i;
+    h->g_all = t->last_group;
+    h->cell = t->cell;
+    h->cstride = (size_t)t->cstride;
+    h->cw = t->cw;
+    h->cmaxv = t->cmaxv;
+    h->nrows = t->nrows;
+    h->cp_expect = t->cp_expect;
+    h->last_item = t->last_item;
+    h->last_unit = t->last_unit;
+    h->last_ug = t->last_ug;
+    h->last_ui = t->last_ui;
+    h->last_uc = t->last_uc;
+    h->last_il = t->last_il;
+    h->last_ikey = t->last_ikey;
+    h->last_ip = t->last_ip;
+    h->grow = t->i_affine && t->u_simple && !t->u_group && !t->u_crit && t->nitems > 0 &&
+              t->nunits == t->nitems;
+    h->nitems = t->nitems;
+    h->nunits = t->nunits;
+    h->ulim = t->ucap < t->crcap ? t->ucap : t->crcap;
+    h->i_base = t->i_base;
+    h->ug = t->ug_const;
+    h->uc = t->uc_const;
+}
+
+static void hot_store(kappa_table *t, const struct hot *h)
+{
+    t->nrows = h->nrows;
+    t->cp_expect = h->cp_expect;
+    t->last_item = h->last_item;
+    t->last_unit = h->last_unit;
+    t->last_ug = h->last_ug;
+    t->last_ui = h->last_ui;
+    t->last_uc = h->last_uc;
+    t->last_il = h->last_il;
+    t->last_ikey = h->last_ikey;
+    t->last_ip = h->last_ip;
+    t->nitems = h->nitems;
+    t->nunits = h->nunits;
+}
+
+/* short_key(p, len), 0 <= len <= 8, with one load: 8 bytes must be there. */
+static inline uint64_t load_key(const char *p, size_t len)
+{
+    static const uint64_t mask[9] = {
+        0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffffULL, 0xffffffffffffULL,
+        0xffffffffffffffULL, ~(uint64_t)0
+    };
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w & mask[len];
+}
+
+#define ITEM_KEY 0x6d657469u   /* "item" */
+
+/* id of a short string in a cache, or -1 */
+static inline int32_t cache_id(const struct kappa_kcache *c, uint64_t k)
+{
+    unsigned i = short_slot(k);
+    return c->key[i] == k ? c->id[i] : -1;
+}
+
+/* The common row, decided from the caches alone: the columns of the header,
+ * no field named item, short strings seen before, the item of the row
+ * before (or the next of i_base, i_base + 1, ... in a table of one unit per
+ * item), a cell not rated yet, the line after the last row's.  Field i is
+ * st[i] .. st[i + 1] - 1; at least 8 bytes follow the line.  Returns 0 when
+ * it cannot decide; parse_fields then does the row. */
+static inline int fast_row(const kappa_table *t, struct hot *h, const char *const *st, int nf,
+                           long line)
+{
+#define FLEN(i) ((size_t)(st[(i) + 1] - st[i] - 1))
+    if (nf != h->ncol || (int64_t)line != h->cp_expect) return 0;
+    for (int i = 0; i < h->nother; i++)
+        if (is_item(st[h->other[i]], FLEN(h->other[i]))) return 0;
+    size_t il = FLEN(h->ci), rl = FLEN(h->cra), vl = FLEN(h->cv);
+    if (il - 1 > 7 || rl - 1 > 7 || vl - 1 > 7) return 0;   /* also empty fields */
+    uint64_t ik = load_key(st[h->ci], il), rk = load_key(st[h->cra], rl);
+    uint64_t vk = load_key(st[h->cv], vl);
+    if (ik == ITEM_KEY || rk == ITEM_KEY || vk == ITEM_KEY) return 0;
+    int32_t g = h->g_all, cr = -1;
+    if (h->cg >= 0) {
+        size_t gl = FLEN(h->cg);
+        uint64_t k;
+        if (gl > 8 || (k = load_key(st[h->cg], gl)) == ITEM_KEY || (g = cache_id(&t->s_group, k)) < 0)
+            return 0;
+    }
+    if (h->cc >= 0) {
+        size_t cl = FLEN(h->cc);
+        uint64_t k;
+        if (cl > 8 || (k = load_key(st[h->cc], cl)) == ITEM_KEY || (cr = cache_id(&t->s_crit, k)) < 0)
+            return 0;
+    }
+    int32_t ra = cache_id(&t->s_rater, rk);
+    int32_t v = cache_id(&t->s_value, vk);
+    if (ra < 0 || v < 0 || (size_t)ra >= h->cstride || v > h->cmaxv) return 0;
+    if (h->nrows >= INT32_MAX) return 0;
+    const char *ip = st[h->ci];
+    int32_t u;
+    if (ik == h->last_ikey && h->last_item >= 0) {
+        if (h->last_unit < 0 || h->last_ug != g || h->last_ui != h->last_item || h->last_uc != cr)
+            return 0;
+        u = h->last_unit;
+    } else {
+        uint32_t num;
+        if (!h->grow || !direct_num(ip, il, &num) || num - h->i_base != (uint32_t)h->nitems ||
+            h->nunits >= h->ulim || g != h->ug || cr != h->uc)
+            return 0;
+        /* a new item and its unit, with a row of unrated cells */
+        u = h->nunits++;
+        h->last_item = h->nitems++;
+        h->last_ip = ip;
+        h->last_il = il;
+        h->last_ikey = ik;
+        h->last_unit = u;
+        h->last_ug = g;
+        h->last_ui = h->last_item;
+        h->last_uc = cr;
+        unsigned char *row = h->cell + (size_t)u * h->cstride * (size_t)h->cw;
+        if (h->cstride * (size_t)h->cw == 2) { row[0] = 0xff; row[1] = 0xff; }
+        else memset(row, 0xff, h->cstride * (size_t)h->cw);
+    }
+    size_t c = (size_t)u * h->cstride + (size_t)ra;
+    if (h->cw == 1) {
+        if (h->cell[c] != 0xff) return 0;
+        h->cell[c] = (unsigned char)v;
+    } else if (h->cw == 2) {
+        uint16_t *w = (uint16_t *)(void *)h->cell;
+        if (w[c] != 0xffff) return 0;
+        w[c] = (uint16_t)v;
+    } else {
+        int32_t *w = (int32_t *)(void *)h->cell;
+        if (w[c] >= 0) return 0;
+        w[c] = v;
+    }
+    h->nrows++;
+    h->cp_expect = (int64_t)line + 1;
+    return 1;
+#undef FLEN
+}
+
+/* Parses every line of data[0..len); *lnp counts the lines.  Returns -1 when
+ * reading stopped early (too many errors or lines). */
+static int scan_lines(kappa_table *t, const char *data, size_t len, long *lnp, FILE *err)
+{
+    const char *end = data + len, *ls = data, *blk = data;
+    const char *st[65];
+    unsigned ntab = 0;
+    int nul = 0, stop = 0;
+    long ln = *lnp;
+    struct hot h;
+    hot_load(t, &h);
+    st[0] = data;
+    while (blk < end) {
+        const char *base = blk;
+        uint64_t m;
+        if (end - blk >= 64) { m = special64(blk); blk += 64; }
+        else { m = special_tail(blk, (size_t)(end - blk)); blk = end; }
+        while (m) {
+            const char *q = base + __builtin_ctzll(m);
+            m &= m - 1;
+            unsigned char c = (unsigned char)*q;
+            if (c == '\t') {
+                ntab++;
+                st[ntab & 63] = q + 1;
+            } else if (c == '\n') {
+                ln++;
+                const char *le = q;
+                if (le > ls && le[-1] == '\r') le--;
+                if (le > ls && *ls != '#' &&
+                    !(h.ok && !nul && ntab < 64 && end - le >= 8 &&
+                      (st[ntab + 1] = le + 1, fast_row(t, &h, st, (int)ntab + 1, ln)))) {
+                    hot_store(t, &h);
+                    if (nul || ntab >= 64) {
+                        parse_line(t, ls, (size_t)(q - ls), ln, err);
+                    } else {
+                        const char *f[64];
+                        size_t fl[64];
+                        int nf = (int)ntab + 1;
+                        for (int i = 0; i < nf; i++) {
+                            f[i] = st[i];
+                            fl[i] = (size_t)((i + 1 < nf ? st[i + 1] - 1 : le) - st[i]);
+                        }
+                        parse_fields(t, ls, (size_t)(le - ls), f, fl, nf, ln, err);
+                    }
+                    hot_load(t, &h);
+                    if (t->nerrors > MAX_ERRORS) { stop = 1; goto out; }
+                }
+                if (ln >= INT32_MAX) {
+                    hot_store(t, &h);
+                    perr(t, err, ln, 1, "too many lines");
+                    stop = 1;
+                    goto out;
+                }
+                ls = st[0] = q + 1;
+                ntab = 0;
+                nul = 0;
+            } else if (c == 0) {
+                nul = 1;
+            }
+        }
+    }
+    hot_store(t, &h);
+    if (ls < end) {
+        ln++;
+        parse_line(t, ls, (size_t)(end - ls), ln, err);
+        if (t->nerrors > MAX_ERRORS) stop = 1;
+        else if (ln >= INT32_MAX) { perr(t, err, ln, 1, "too many lines"); stop = 1; }
+    }
+out:
+    *lnp = ln;
+    return stop ? -1 : 0;
+}
+
+/* ---- streams -------------------------------------------------------------- */
 
 static int begin_stream(kappa_table *t, const char *name, FILE *err)
 {
@@ -652,63 +1206,80 @@ static int begin_stream(kappa_table *t, const char *name, FILE *err)
     size_t *fs = realloc(t->fstart, (size_t)(t->nfiles + 1) * sizeof *fs);
     if (!fs) return oom(t, err);
     t->fstart = fs;
+    struct kappa_stream *st = realloc(t->stream, (size_t)(t->nfiles + 1) * sizeof *st);
+    if (!st) return oom(t, err);
+    t->stream = st;
     t->fname[t->nfiles] = strdup(name);
     if (!t->fname[t->nfiles]) return oom(t, err);
     t->fstart[t->nfiles] = t->nrows;
+    memset(&t->stream[t->nfiles], 0, sizeof *t->stream);
     t->nfiles++;
     t->have_header = 0;
+    t->last_item = -1;   /* last_ip points into the previous stream */
+    t->cp_expect = -1;
     return 0;
 }
 
-static int end_stream(kappa_table *t, long lines, FILE *err)
+static int parse_stream(kappa_table *t, FILE *err)
 {
-    if (t->have_header == 0 && t->nerrors == 0 && lines >= 0) {
-        /* an empty stream is fine; it simply adds nothing */
-    }
-    (void)err;
+    const struct kappa_stream *s = &t->stream[t->nfiles - 1];
+    long ln = 0;
+    scan_lines(t, s->data, s->len, &ln, err);
     return t->nerrors ? -1 : 0;
+}
+
+/* Maps a regular file; 0, or -1 when it cannot be mapped (then it is read). */
+static int map_file(kappa_table *t, FILE *in)
+{
+    struct stat sb;
+    int fd = fileno(in);
+    if (fd < 0 || fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) return -1;
+    off_t pos = ftello(in);
+    if (pos < 0 || pos > sb.st_size) return -1;
+    struct kappa_stream *s = &t->stream[t->nfiles - 1];
+    if (sb.st_size == pos) return 0;   /* empty: nothing to map */
+    if ((uint64_t)sb.st_size > SIZE_MAX) return -1;
+    int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+    flags |= MAP_POPULATE;
+#endif
+    void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, flags, fd, 0);
+    if (m == MAP_FAILED) return -1;
+    s->map = m;
+    s->maplen = (size_t)sb.st_size;
+    s->data = (const char *)m + pos;
+    s->len = (size_t)(sb.st_size - pos);
+    return 0;
 }
 
 int kappa_table_read(kappa_table *t, FILE *in, const char *name, FILE *err)
 {
     if (begin_stream(t, name, err) < 0) return -1;
-    size_t cap = 1 << 20, have = 0;
+    if (map_file(t, in) == 0) return parse_stream(t, err);
+    size_t cap = (size_t)1 << 20, have = 0;
     char *buf = malloc(cap);
-    long ln = 0;
-    int stop = 0;
     if (!buf) return oom(t, err);
-    while (!stop) {
-        size_t got = fread(buf + have, 1, cap - have, in);
-        have += got;
-        int eof = got == 0;
-        size_t start = 0;
-        for (;;) {
-            char *nl = memchr(buf + start, '\n', have - start);
-            size_t end = nl ? (size_t)(nl - buf) : have;
-            if (!nl && !(eof && start < have)) break;
-            ln++;
-            parse_line(t, buf + start, end - start, ln, err);
-            start = nl ? end + 1 : have;
-            if (t->nerrors > MAX_ERRORS) { stop = 1; break; }
-            if (ln >= INT32_MAX) { perr(t, err, ln, 1, "too many lines"); stop = 1; break; }
-        }
-        if (eof) break;
-        memmove(buf, buf + start, have - start);
-        have -= start;
-        if (have == cap) {   /* a line longer than the buffer */
-            char *nb = cap < ((size_t)1 << 30) ? realloc(buf, cap * 2) : NULL;
+    for (;;) {
+        if (have == cap) {
+            char *nb = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
             if (!nb) { free(buf); return oom(t, err); }
             buf = nb;
             cap *= 2;
         }
+        size_t got = fread(buf + have, 1, cap - have, in);
+        have += got;
+        if (got == 0) break;
     }
-    int rd = ferror(in);
-    free(buf);
-    if (rd) {
+    struct kappa_stream *s = &t->stream[t->nfiles - 1];
+    s->data = buf;
+    s->len = have;
+    int rc = parse_stream(t, err);
+    if (ferror(in)) {
         t->nerrors++;
         fprintf(err, "kappa: %s: read error\n", name);
+        return -1;
     }
-    return end_stream(t, ln, err);
+    return rc;
 }
 
 int kappa_table_read_buffer(kappa_table *t, const char *data, size_t len,
@@ -719,18 +1290,9 @@ int kappa_table_read_buffer(kappa_table *t, const char *data, size_t len,
     if (!copy) return oom(t, err);
     if (len) memcpy(copy, data, len);
     copy[len] = 0;
-    long ln = 0;
-    size_t i = 0;
-    while (i < len) {
-        char *nl = memchr(copy + i, '\n', len - i);
-        size_t e = nl ? (size_t)(nl - copy) : len;
-        ln++;
-        parse_line(t, copy + i, e - i, ln, err);
-        if (t->nerrors > MAX_ERRORS) break;
-        i = e + 1;
-    }
-    free(copy);
-    return end_stream(t, ln, err);
+    t->stream[t->nfiles - 1].data = copy;
+    t->stream[t->nfiles - 1].len = len;
+    return parse_stream(t, err);
 }
 
 const char *kappa_row_file(const struct kappa_table *t, size_t r)
@@ -741,6 +1303,86 @@ const char *kappa_row_file(const struct kappa_table *t, size_t r)
         if (t->fstart[mid] <= r) lo = mid; else hi = mid - 1;
     }
     return t->fname[lo];
+}
+
+int32_t kappa_row_line(const struct kappa_table *t, size_t r)
+{
+    size_t lo = 0, hi = t->ncp - 1;
+    while (lo < hi) {
+        size_t mid = (lo + hi + 1) / 2;
+        if (t->cp_row[mid] <= r) lo = mid; else hi = mid - 1;
+    }
+    return (int32_t)(t->cp_line[lo] + (int64_t)(r - t->cp_row[lo]));
+}
+
+/* ---- the rows of duplicate reports ----------------------------------------- */
+
+/* Finds, for each duplicate report, the row that had set the cell (prev): the
+ * rows of the kept input are read again, without changing the table, and the
+ * duplicate rules replayed for those cells only. */
+static void find_prev_rows(kappa_table *t, struct kappa_dupnote **note, int nn)
+{
+    int32_t cur[MAX_ERRORS + 1];
+    size_t setter[MAX_ERRORS + 1], last = 0;
+    for (int i = 0; i < nn; i++) {
+        cur[i] = -1;
+        setter[i] = 0;
+        if (note[i]->row > last) last = note[i]->row;
+    }
+    size_t r = 0;
+    int *c_by = malloc((size_t)(t->nby ? t->nby : 1) * sizeof *c_by);
+    if (!c_by) return;
+    for (int fi = 0; fi < t->nfiles && r < last; fi++) {
+        const char *p = t->stream[fi].data, *end = p + t->stream[fi].len;
+        struct kappa_layout lay = { 0 };
+        int have = 0;
+        while (p < end && r < last) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            const char *le = nl ? nl : end;
+            const char *next = nl ? nl + 1 : end;
+            size_t len = (size_t)(le - p);
+            if (len && p[len - 1] == '\r') len--;
+            const char *f[64];
+            size_t flen[64];
+            long col;
+            int n = len && p[0] != '#' ? split_fields(p, len, f, flen, &col) : 0;
+            if (n <= 0) { p = next; continue; }
+            int has_item = 0;
+            for (int i = 0; i < n; i++) has_item |= is_item(f[i], flen[i]);
+            if (has_item && (!have || (find_col(f, flen, n, "rater") >= 0 &&
+                                       find_col(f, flen, n, "value") >= 0))) {
+                layout_of(t, f, flen, n, &lay, c_by);
+                have = 1;
+                p = next;
+                continue;
+            }
+            /* a row (the input had no errors) */
+            int32_t g, cr = -1;
+            if (t->nby == 0) g = kappa_strtab_find(&t->groups, "all", 3);
+            else if (t->nby == 1) g = kappa_strtab_find(&t->groups, f[c_by[0]], flen[c_by[0]]);
+            else {
+                char key[1024];
+                size_t kl;
+                g = group_key(t, c_by, f, flen, key, &kl) >= 0 ? -1
+                  : kappa_strtab_find(&t->groups, key, kl);
+            }
+            if (lay.need_cr) cr = kappa_strtab_find(&t->crits, f[lay.c_crit], flen[lay.c_crit]);
+            int32_t u = unit_find(t, g, item_find(t, f[lay.c_item], flen[lay.c_item]), cr);
+            int32_t q = kappa_strtab_find(&t->raters, f[lay.c_rater], flen[lay.c_rater]);
+            int32_t v = kappa_strtab_find(&t->values, f[lay.c_value], flen[lay.c_value]);
+            for (int i = 0; i < nn; i++) {
+                if (note[i]->unit != u || note[i]->rater != q || r >= note[i]->row) continue;
+                if (cur[i] < 0 || (cur[i] != v && !t->multilabel && t->dup == KAPPA_DUP_LAST)) {
+                    cur[i] = v;
+                    setter[i] = r;
+                }
+            }
+            r++;
+            p = next;
+        }
+    }
+    free(c_by);
+    for (int i = 0; i < nn; i++) note[i]->prev = setter[i];
 }
 
 /* ---- cells -------------------------------------------------------------- */
@@ -754,24 +1396,15 @@ static int cmp_x(const void *a, const void *b)
     return (x->value > y->value) - (x->value < y->value);
 }
 
-int32_t kappa_row_line(const struct kappa_table *t, size_t r)
-{
-    size_t lo = 0, hi = t->ncp - 1;
-    while (lo < hi) {
-        size_t mid = (lo + hi + 1) / 2;
-        if (t->cp_row[mid] <= r) lo = mid; else hi = mid - 1;
-    }
-    return (int32_t)(t->cp_line[lo] + (int64_t)(r - t->cp_row[lo]));
-}
-
 static void report_conflict(const struct kappa_table *t, const struct kappa_dupnote *d, FILE *err)
 {
     int32_t u = d->unit;
+    char ib[16];
     fprintf(err, "%s:%d:1: error: conflicting ratings of item '%s'",
             kappa_row_file(t, d->row), kappa_row_line(t, d->row),
-            kappa_strtab_str(&t->items, t->u_item[u]));
-    if (t->u_crit[u] >= 0)
-        fprintf(err, ", criterion '%s'", kappa_strtab_str(&t->crits, t->u_crit[u]));
+            kappa_item_str(t, kappa_unit_item(t, u), ib));
+    if (kappa_unit_crit(t, u) >= 0)
+        fprintf(err, ", criterion '%s'", kappa_strtab_str(&t->crits, kappa_unit_crit(t, u)));
     fprintf(err, " by rater '%s': '%s' here, '%s' at %s:%d (choose one with "
             "--duplicates first|last, or use --multi-label for label sets)\n",
             kappa_strtab_str(&t->raters, d->rater),
@@ -782,15 +1415,23 @@ static void report_conflict(const struct kappa_table *t, const struct kappa_dupn
 int kappa_table_cells(struct kappa_table *t, int need_seen, FILE *err)
 {
     size_t R = (size_t)t->raters.n, U = (size_t)t->nunits, S = (size_t)t->cstride;
+    size_t W = (size_t)t->cw;
     int rc = 0;
     if (U && R > SIZE_MAX / U / sizeof(int32_t)) { fprintf(err, "kappa: table too large\n"); return -1; }
     /* the duplicate reports, in input order */
     int same = t->nsame > 0 && !t->multilabel, ci = 0;
+    {
+        struct kappa_dupnote *note[MAX_ERRORS + 1];
+        int nn = 0;
+        if (same) note[nn++] = &t->same;
+        for (int i = 0; i < t->nconf_kept; i++) note[nn++] = &t->conf[i];
+        if (nn) find_prev_rows(t, note, nn);
+    }
     while (ci < t->nconf_kept || same) {
-        if (same && (ci == t->nconf_kept || t->same_row < t->conf[ci].row)) {
+        if (same && (ci == t->nconf_kept || t->same.row < t->conf[ci].row)) {
             fprintf(err, "%s:%d:1: warning: duplicate rating (same as line %d of %s); "
-                    "counted once\n", kappa_row_file(t, t->same_row), kappa_row_line(t, t->same_row),
-                    kappa_row_line(t, t->same_prev), kappa_row_file(t, t->same_prev));
+                    "counted once\n", kappa_row_file(t, t->same.row), kappa_row_line(t, t->same.row),
+                    kappa_row_line(t, t->same.prev), kappa_row_file(t, t->same.prev));
             same = 0;
         } else {
             report_conflict(t, &t->conf[ci++], err);
@@ -803,10 +1444,8 @@ int kappa_table_cells(struct kappa_table *t, int need_seen, FILE *err)
     /* rows of cells at stride R */
     if (S != R)
         for (size_t u = 0; u < U; u++)
-            memmove(t->cell + u * R, t->cell + u * S, R * sizeof *t->cell);
+            memmove(t->cell + u * R * W, t->cell + u * S * W, R * W);
     t->cstride = (int32_t)R;
-    free(t->crow);
-    t->crow = NULL;
     size_t nx = t->nxr;
     if (nx) {
         struct xpair *x = malloc(nx * sizeof *x);
@@ -830,13 +1469,13 @@ int kappa_table_cells(struct kappa_table *t, int need_seen, FILE *err)
     free(t->xr);
     t->xr = NULL;
     if (rc == 0 && need_seen) {
-        size_t I = (size_t)t->items.n;
+        size_t I = (size_t)t->nitems;
         t->seen = calloc((I * R + 7) / 8 + 1, 1);
         if (!t->seen) { fprintf(err, "kappa: out of memory\n"); return -1; }
         for (size_t u = 0; u < U; u++)
             for (size_t q = 0; q < R; q++)
-                if (t->cell[u * R + q] >= 0) {
-                    size_t b = (size_t)t->u_item[u] * R + q;
+                if (kappa_cell(t, u * R + q) >= 0) {
+                    size_t b = (size_t)kappa_unit_item(t, (int32_t)u) * R + q;
                     t->seen[b / 8] |= (unsigned char)(1u << (b % 8));
                 }
     }
