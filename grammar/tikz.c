@@ -250,7 +250,7 @@ static int run(tikz *T, int sentinel);
 
 /* TeX groups opened by '{' (kind 1) and by \begin (kind 2), to report a '}'
  * that closes an environment or an \end that closes a brace group */
-static void open_group(tikz *T, int kind, int line)
+static void open_group(tikz *T, int kind, int line, int col)
 {
     if (T->ngk == T->capgk) {
         T->capgk = T->capgk ? T->capgk * 2 : 32;
@@ -259,6 +259,7 @@ static void open_group(tikz *T, int kind, int line)
     }
     T->gk[T->ngk].kind = kind;
     T->gk[T->ngk].line = line;
+    T->gk[T->ngk].col = col;
     T->ngk++;
     tex_group_begin(T->tex);
 }
@@ -453,20 +454,28 @@ static void do_pgfmath(tikz *T, const tex_tok *cmd, int mode)
 /* Collects the tokens of a statement up to ';' at brace depth 0 (expanded). */
 static int collect_statement(tikz *T, toklist *out, int *ended)
 {
-    int depth = 0;
+    int depth = 0, bline = 0, bcol = 0;
     tex_tok t;
     *ended = 0;
     for (;;) {
         int r = tex_next_x(T->tex, &t);
         if (r < 0) return -1;
-        if (r == 0) return 0;
+        if (r == 0) {
+            if (depth > 0) {
+                /* TeX: "File ended while scanning use of ..." */
+                tex_error(T->tex, bline, bcol, "unbalanced braces: end of input inside a group opened here");
+                return -1;
+            }
+            return 0;
+        }
         if (t.type == T_OTHER && t.ch == -2) { tex_push_tok(T->tex, t); return 0; }
         if (depth == 0 && t.type == T_CS && (name_is(T, &t, "end") || name_is(T, &t, "begin"))) {
             tex_push_tok(T->tex, t);
             return 0;
         }
-        if (t.type == T_BEGIN) depth++;
-        else if (t.type == T_END) {
+        if (t.type == T_BEGIN) {
+            if (depth++ == 0) { bline = t.line; bcol = t.col; }
+        } else if (t.type == T_END) {
             if (depth == 0) { tex_push_tok(T->tex, t); return 0; }
             depth--;
         } else if (depth == 0 && t.type == T_OTHER && t.ch == ';') { *ended = 1; return 1; }
@@ -857,21 +866,21 @@ static void do_begin(tikz *T, const tex_tok *cmd)
             picture_begin(T, o, strlen(o), cmd->line);
             free(o);
         }
-        open_group(T, 2, cmd->line);
+        open_group(T, 2, cmd->line, cmd->col);
     } else if (strcmp(env, "scope") == 0) {
         char *o = read_opts_text(T, &present);
         tk_gs_push(T);
         if (T->d) tk_apply_opts(T, o, strlen(o), NULL, 0);
         free(o);
-        open_group(T, 2, cmd->line);
+        open_group(T, 2, cmd->line, cmd->col);
     } else if (strcmp(env, "axis") == 0) {
         char *o = read_opts_text(T, &present);
         tk_gs_push(T);
         if (T->d) tk_axis_begin(T, o, strlen(o), cmd->line);
         free(o);
-        open_group(T, 2, cmd->line);
+        open_group(T, 2, cmd->line, cmd->col);
     } else {
-        open_group(T, 2, cmd->line);
+        open_group(T, 2, cmd->line, cmd->col);
         if (T->d && strcmp(env, "document") != 0)
             tk_warn(T, cmd->line, "environment '%s' inside a picture ignored", env);
     }
@@ -964,7 +973,7 @@ static int run(tikz *T, int sentinel)
             if (t.name == sentinel) return 0;
             continue;
         }
-        if (t.type == T_BEGIN) { open_group(T, 1, t.line); continue; }
+        if (t.type == T_BEGIN) { open_group(T, 1, t.line, t.col); continue; }
         if (t.type == T_END) {
             if (!close_group(T, 1, &t, "'}'")) return -1;
             continue;
@@ -1158,10 +1167,27 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
                     tex_error_col(T->tex), msg);
         }
         rc = 2;
+    } else if (T->ngk > 0 && T->gk[T->ngk - 1].kind == 1) {
+        /* the innermost open group is a brace: name it, not the end */
+        if (cfg->diag) {
+            fprintf(cfg->diag, "%s:%d:%d: error: unbalanced braces: end of input inside a group opened here",
+                    cfg->fname, T->gk[T->ngk - 1].line, T->gk[T->ngk - 1].col);
+            if (T->ngk > 1) fprintf(cfg->diag, " (%zu groups unclosed)", T->ngk);
+            fputc('\n', cfg->diag);
+        }
+        rc = 2;
     } else if (T->d) {
         if (cfg->diag)
             fprintf(cfg->diag, "%s:%d:1: error: end of input inside the tikzpicture begun here\n",
                     cfg->fname, T->d->irline);
+        rc = 2;
+    } else if (T->ngk > 0) {
+        if (cfg->diag) {
+            fprintf(cfg->diag, "%s:%d:%d: error: end of input inside the environment begun here",
+                    cfg->fname, T->gk[T->ngk - 1].line, T->gk[T->ngk - 1].col);
+            if (T->ngk > 1) fprintf(cfg->diag, " (%zu groups unclosed)", T->ngk);
+            fputc('\n', cfg->diag);
+        }
         rc = 2;
     } else if (tex_group_depth(T->tex) > 1) {
         if (cfg->diag)

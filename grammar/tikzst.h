@@ -171,7 +171,7 @@ typedef struct tikz {
     int foreach_depth;
     long iterations;
     long statements;          /* drawing commands so far (work bound) */
-    struct { int kind, line; } *gk;   /* open groups: 1 '{', 2 \begin */
+    struct { int kind, line, col; } *gk;   /* open groups: 1 '{', 2 \begin */
     size_t ngk, capgk;
     vec3 last3;               /* the last coordinate as written: raw xyz, or (has3 3) absolute */
     int last3_kind;           /* 0 none, 1 2D unitless, 2 3D, 3 absolute (named) */
