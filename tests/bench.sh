@@ -27,13 +27,21 @@ ndiag=$((nitems * PASSES))
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 now() { date +%s.%N; }
 
-: > "$tmp/t1"; : > "$tmp/t2"; : > "$tmp/rss"
+# "on one core": the pipeline pinned to one CPU (taskset), so that the two
+# programs share it instead of running side by side on two.
+one=""
+command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null && one="taskset -c 0"
+: > "$tmp/t1"; : > "$tmp/t2"; : > "$tmp/t3"; : > "$tmp/rss"
 r=0
 while [ $r -lt "$RUNS" ]; do
     s=$(now); "$T" -q $args > "$tmp/ir" 2>/dev/null; e=$(now)
     echo "$s $e" | awk '{print $2-$1}' >> "$tmp/t1"
     s=$(now); "$T" -q $args 2>/dev/null | "$L" --rubric geom --format tsv > /dev/null; e=$(now)
     echo "$s $e" | awk '{print $2-$1}' >> "$tmp/t2"
+    if [ -n "$one" ]; then
+        s=$(now); $one sh -c '"$1" -q $3 2>/dev/null | "$2" --rubric geom --format tsv > /dev/null' sh "$T" "$L" "$args"; e=$(now)
+        echo "$s $e" | awk '{print $2-$1}' >> "$tmp/t3"
+    fi
     r=$((r + 1))
 done
 /usr/bin/time -f '%M' -o "$tmp/rss" "$T" -q $args > /dev/null 2>&1
@@ -42,6 +50,10 @@ t1=$(median < "$tmp/t1"); t2=$(median < "$tmp/t2")
 echo "bench: $nitems dev items x $PASSES passes = $ndiag diagrams, median of $RUNS runs"
 awk -v n="$ndiag" -v t="$t1" 'BEGIN { printf "tikz2ir                    %8.3f s   %9.0f diagrams/s   %7.1f us/diagram\n", t, n/t, 1e6*t/n }'
 awk -v n="$ndiag" -v t="$t2" 'BEGIN { printf "tikz2ir | irlint --rubric  %8.3f s   %9.0f diagrams/s   %7.1f us/diagram\n", t, n/t, 1e6*t/n }'
+if [ -n "$one" ]; then
+    t3=$(median < "$tmp/t3")
+    awk -v n="$ndiag" -v t="$t3" 'BEGIN { printf "the same on one core        %8.3f s   %9.0f diagrams/s   %7.1f us/diagram  (taskset -c 0)\n", t, n/t, 1e6*t/n }'
+fi
 echo "tikz2ir peak memory (max RSS): $(cat "$tmp/rss") KiB over all passes; $(cat "$tmp/rss1") KiB for one item"
 [ -f tests/bench-kappa.sh ] && BUILD=$BUILD sh tests/bench-kappa.sh
 [ -f tests/bench-graph.sh ] && BUILD=$BUILD sh tests/bench-graph.sh
