@@ -67,7 +67,7 @@ item
     | node                            { tp_node_flush(st); }
     | TP_COORDINATE node_parts        { tp_coordinate_op(st); }
     | TP_PLOT plot_args
-    | TP_PIC opt_opts TP_BRACE        { tp_pic(st, &$2, &$3); free($2.s); free($3.s); }
+    | TP_PIC node_parts TP_BRACE      { tp_pic(st, &$3); free($3.s); }
     | TP_WORD                         { tp_unknown(st, &$1); free($1.s); }
     | TP_JUNK                         { tp_unknown(st, &$1); free($1.s); }
     | TP_ERROR_TOKEN                  { tp_unterminated(st); }

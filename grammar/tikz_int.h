@@ -48,7 +48,7 @@ void tp_controls(struct tp_state *st);
 void tp_coordinate_op(struct tp_state *st);
 void tp_plot_coordinates(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
 void tp_plot_expr(struct tp_state *st, const struct tp_str *opts, const struct tp_str *c);
-void tp_pic(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
+void tp_pic(struct tp_state *st, const struct tp_str *body);
 void tp_unknown(struct tp_state *st, const struct tp_str *w);
 void tp_unterminated(struct tp_state *st);
 void tp_node_begin(struct tp_state *st);

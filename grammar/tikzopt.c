@@ -504,10 +504,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         return;
     }
     if (tk_is(k, kn, "label") || tk_is(k, kn, "pin")) {
-        if (no && no->nlabels < 8) {
-            const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-            no->labels[no->nlabels++] = xstrndup(w, wn);
-        }
+        if (no) { const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn); tk_nodeopts_add_label(T, no, w, wn, k[0] == 'p'); }
         return;
     }
     if (tk_is(k, kn, "label distance")) { g->label_distance = tk_eval_dim(T, v, vn, 0); return; }
@@ -580,6 +577,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         if (no) setstr(no->role, sizeof no->role, v, vn);
         return;
     }
+    if (tk_apply_lib_key(T, k, kn, v, vn)) return;
     /* everything else (opacity, pattern, decorations, text width, align, ...) does
      * not change geometry; ignored */
 }

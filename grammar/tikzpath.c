@@ -12,7 +12,10 @@
 
 #define MAX_PIECES 20000       /* elements one path may produce */
 #define MAX_GRID_LINES 2000
-#define MAX_PENDING 64
+#define MAX_PENDING 20000     /* nodes one path operation may carry */
+#define MAX_LABELS 1000       /* label= and pin= options of one node */
+#define ANGLE_RADIUS_PT 14.226378   /* angles library: angle radius=5mm */
+#define PIN_DISTANCE_PT (3 * 6.421875)  /* pin distance=3ex (Open Sans 12pt) */
 
 
 
@@ -457,10 +460,63 @@ void tk_nodeopts_init(tikz *T, tk_nodeopts *no)
 
 void tk_nodeopts_free(tk_nodeopts *no)
 {
-    for (int i = 0; i < no->nlabels; i++) free(no->labels[i]);
-    no->nlabels = 0;
+    for (int i = 0; i < no->nlabels; i++) free(no->labels[i].spec);
+    free(no->labels);
+    no->labels = NULL;
+    no->nlabels = no->caplabels = 0;
     free(no->name);
     no->name = NULL;
+}
+
+void tk_nodeopts_add_label(tikz *T, tk_nodeopts *no, const char *spec, size_t n, int pin)
+{
+    if (no->nlabels >= MAX_LABELS) {
+        if (no->nlabels++ == MAX_LABELS)
+            tk_warn(T, T->cmd_line, "node with more than %d label= and pin= options; the rest dropped",
+                    MAX_LABELS);
+        return;
+    }
+    if (no->nlabels == no->caplabels) {
+        no->caplabels = no->caplabels ? no->caplabels * 2 : 4;
+        no->labels = tk_xrealloc(no->labels, (size_t)no->caplabels * sizeof *no->labels);
+    }
+    no->labels[no->nlabels].spec = tp_strndup(spec, n);
+    no->labels[no->nlabels].pin = pin;
+    no->nlabels++;
+}
+
+/* Keys of the angles library and of pins; their values are kept in the
+ * graphics state (scoped as TikZ scopes them). */
+int tk_apply_lib_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn)
+{
+    gstate *g = GS(T);
+    double d;
+    if (tk_is(k, kn, "angle radius") || tk_is(k, kn, "angle eccentricity") ||
+        tk_is(k, kn, "pin distance")) {
+        if (tk_eval(T, v, vn, &d, NULL) != 0) {
+            tk_warn(T, T->cmd_line, "cannot evaluate %.*s '%.*s'", (int)kn, k,
+                    (int)(vn > 60 ? 60 : vn), v);
+            return 1;
+        }
+        if (k[0] == 'p') { g->pin_distance = d; g->lib_set |= TK_SET_PIN_DISTANCE; }
+        else if (k[6] == 'r') { g->angle_radius = d; g->lib_set |= TK_SET_ANGLE_RADIUS; }
+        else { g->angle_ecc = d; g->lib_set |= TK_SET_ANGLE_ECC; }
+        return 1;
+    }
+    if (tk_is(k, kn, "pin edge")) {
+        const char *w = v;
+        size_t wn = vn;
+        tk_unbrace(&w, &wn);
+        if (wn >= sizeof g->pin_edge) {
+            tk_warn(T, T->cmd_line, "pin edge options longer than %d bytes ignored",
+                    (int)sizeof g->pin_edge - 1);
+            return 1;
+        }
+        memcpy(g->pin_edge, w, wn);
+        g->pin_edge[wn] = 0;
+        return 1;
+    }
+    return 0;
 }
 
 /* ---- IR emission ------------------------------------------------------------------ */
@@ -572,8 +628,9 @@ struct tp_state {
     double seg_t1, seg_t2;
     piece *pieces;
     size_t npieces, cappieces;
-    pending_node pend[MAX_PENDING];
-    int npend;
+    pending_node *pend;       /* nodes waiting for the segment they sit on */
+    int npend, cappend;
+    int pend_dropped;
     pending_node curnode;
     /* circle/arc arguments */
     double ca_rx, ca_ry, arc_a1, arc_a2;
@@ -696,6 +753,8 @@ static vec2 seg_point(struct tp_state *st, double t, vec2 *dir)
 }
 
 static void place_pending(struct tp_state *st, int on_segment);
+static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
+                            const vec2 *seg, int nseg, tk_node *geom);
 static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw, double hh, int line,
                         int pin);
 
@@ -758,7 +817,8 @@ void tp_move(struct tp_state *st)
     st->sub_start = p;
     st->cur = p;
     st->have_cur = 1;
-    st->seg_kind = SEG_NONE;
+    /* the last segment stays: TikZ's pos= timer survives a move, so
+     * "(0,0) -- (4,0) (0,5) node[midway]" sits at (2,0) */
 }
 
 static void line_to3(struct tp_state *st, vec2 p, const vec3 *p3)
@@ -1127,7 +1187,8 @@ void tp_coordinate_op(struct tp_state *st)
         tk_gs_push(T);
         tk_apply_opts(T, pn->opts, strlen(pn->opts), &no, 0);
         if (no.name && !pn->name) pn->name = tp_strndup(no.name, strlen(no.name));
-        for (int i = 0; i < no.nlabels; i++) place_label(T, no.labels[i], p, 0, 0, 0, st->line, 0);
+        for (int i = 0; i < no.nlabels; i++)
+            place_label(T, no.labels[i].spec, p, 0, 0, 0, st->line, no.labels[i].pin);
         tk_gs_pop(T);
         tk_nodeopts_free(&no);
     }
@@ -1215,10 +1276,189 @@ void tp_plot_expr(struct tp_state *st, const struct tp_str *opts, const struct t
     free(pts);
 }
 
-void tp_pic(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body)
+/* ---- pics: the angles library (with quotes) ------------------------------------- */
+
+/* The options of an angle pic: "text"opts (quotes), pic text=, pic text
+ * options= are taken out; the rest are the pic's actions (draw, fill, ->,
+ * angle radius=, ...). */
+static void pic_options(const char *s, struct tp_buf *actions, char **text, char **topts)
 {
-    (void)opts;
-    tk_unparsed(st->T, off_line(st, body->off), body->s, "pic not supported");
+    size_t n = s ? strlen(s) : 0, i = 0;
+    while (i < n) {
+        size_t st = i;
+        int dd = 0;
+        while (i < n) {
+            char c = s[i];
+            if (c == '{' || c == '(' || c == '[') dd++;
+            else if ((c == '}' || c == ')' || c == ']') && dd > 0) dd--;
+            else if (c == ',' && dd == 0) break;
+            i++;
+        }
+        const char *it = s + st;
+        size_t in = i - st;
+        i++;
+        tk_trim(&it, &in);
+        if (in == 0) continue;
+        if (it[0] == '"') {
+            const char *q = memchr(it + 1, '"', in - 1);
+            size_t tl = q ? (size_t)(q - it - 1) : in - 1;
+            const char *rest = q ? q + 1 : it + in;
+            size_t rn = (size_t)(it + in - rest);
+            tk_trim(&rest, &rn);
+            if (rn && rest[0] == '\'') { rest++; rn--; }
+            tk_unbrace(&rest, &rn);
+            free(*text);
+            *text = tp_strndup(it + 1, tl);
+            free(*topts);
+            *topts = tk_xrealloc(NULL, rn + 20);
+            snprintf(*topts, rn + 20, "every pic quotes,%.*s", (int)rn, rest);
+            continue;
+        }
+        long eq = tk_find_top(it, in, '=');
+        if (eq > 0) {
+            const char *k = it, *v = it + eq + 1;
+            size_t kn = (size_t)eq, vn = in - (size_t)eq - 1;
+            tk_trim(&k, &kn);
+            tk_unbrace(&v, &vn);
+            if (tk_is(k, kn, "pic text")) { free(*text); *text = tp_strndup(v, vn); continue; }
+            if (tk_is(k, kn, "pic text options")) { free(*topts); *topts = tp_strndup(v, vn); continue; }
+        }
+        if (actions->n) tp_buf_add(actions, ",", 1);
+        tp_buf_add(actions, it, in);
+    }
+}
+
+/* pic {angle=A--B--C} and pic {right angle=A--B--C}, as tikzlibraryangles
+ * draws them: at B, from the direction of A counter-clockwise to that of C,
+ * an arc (or the square mark) of angle radius, drawn and filled only as the
+ * pic's own options say, and the pic text at angle eccentricity times the
+ * radius along the bisector. */
+void tp_pic(struct tp_state *st, const struct tp_str *body)
+{
+    tikz *T = st->T;
+    pending_node *pn = &st->curnode;
+    int line = off_line(st, body->off);
+    st->line = line;
+    char src[300];
+    snprintf(src, sizeof src, "pic%s%s%s {%s}", pn->opts ? "[" : "", pn->opts ? pn->opts : "",
+             pn->opts ? "]" : "", body->s);
+    const char *b = body->s, *val = "A--B--C";
+    size_t bn = strlen(b), vn = 7;
+    tk_trim(&b, &bn);
+    long eq = tk_find_top(b, bn, '=');
+    const char *key = b;
+    size_t kn = bn;
+    if (eq >= 0) { kn = (size_t)eq; val = b + eq + 1; vn = bn - (size_t)eq - 1; }
+    tk_trim(&key, &kn);
+    tk_unbrace(&val, &vn);
+    int right;
+    if (tk_is(key, kn, "angle")) right = 0;
+    else if (tk_is(key, kn, "right angle")) right = 1;
+    else { tk_unparsed(T, line, src, "pic type not supported"); goto done; }
+    const char *nm[3];
+    size_t nl[3];
+    {
+        const char *d1 = tk_memmem(val, vn, "--");
+        const char *d2 = d1 ? tk_memmem(d1 + 2, vn - (size_t)(d1 + 2 - val), "--") : NULL;
+        if (!d2) { tk_unparsed(T, line, src, "angle pic needs three points A--B--C"); goto done; }
+        nm[0] = val; nl[0] = (size_t)(d1 - val);
+        nm[1] = d1 + 2; nl[1] = (size_t)(d2 - d1 - 2);
+        nm[2] = d2 + 2; nl[2] = vn - (size_t)(d2 + 2 - val);
+    }
+    vec2 P[3];
+    for (int k = 0; k < 3; k++) {
+        tk_trim(&nm[k], &nl[k]);
+        if (named_point(T, nm[k], nl[k], &P[k]) != 0) {
+            char why[120];
+            snprintf(why, sizeof why, "angle pic: no node or coordinate named '%.*s'",
+                     (int)(nl[k] > 40 ? 40 : nl[k]), nm[k]);
+            tk_unparsed(T, line, src, why);
+            goto done;
+        }
+    }
+    struct tp_buf actions = { 0 };
+    char *text = NULL, *topts = NULL;
+    pic_options(pn->opts, &actions, &text, &topts);
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    /* the pic draws and fills only when its own options say so */
+    g->draw = g->fill = 0;
+    g->drawc[0] = g->fillc[0] = 0;
+    g->role[0] = 0;
+    tk_apply_opts(T, "every pic", 9, NULL, 0);
+    if (actions.n) tk_apply_opts(T, actions.s, actions.n, NULL, 0);
+    free(actions.s);
+    g = GS(T);   /* the options may have grown the state stack */
+    /* the angles, in the pic's coordinate system */
+    vec2 U[3];
+    for (int k = 0; k < 3; k++) U[k] = mat_inv_apply(g->ctm, P[k]);
+    double a1 = atan2(U[0].y - U[1].y, U[0].x - U[1].x) / DEG;
+    double a2 = atan2(U[2].y - U[1].y, U[2].x - U[1].x) / DEG;
+    if (a2 < a1) a1 -= 360;
+    double r = g->lib_set & TK_SET_ANGLE_RADIUS ? g->angle_radius : ANGLE_RADIUS_PT;
+    if (!(r > 0)) r = 12;
+    double ecc = g->lib_set & TK_SET_ANGLE_ECC ? g->angle_ecc : 0.6;
+    vec2 V = P[1];
+    if (T->d && (g->draw || g->fill)) {
+        ir_elem *e;
+        if (!right) {
+            e = ir_add(T->d, IR_ARC);
+            vec2 ax = mat_lin(g->ctm, v2(r, 0)), ay = mat_lin(g->ctm, v2(0, r));
+            ir_pt p[3] = { { V.x, V.y }, { ax.x, ax.y }, { ay.x, ay.y } };
+            ir_elem_set_pts(e, p, 3);
+            e->t1 = a1;
+            e->t2 = a2;
+        } else {
+            vec2 us = mat_lin(g->ctm, v2(r * cos(a1 * DEG), r * sin(a1 * DEG)));
+            vec2 ue = mat_lin(g->ctm, v2(r * cos(a2 * DEG), r * sin(a2 * DEG)));
+            vec2 q1 = vadd(V, us), q2 = vadd(q1, ue), q3 = vadd(V, ue);
+            e = ir_add(T->d, IR_POLY);
+            if (g->fill) {
+                /* the filled square with its vertex */
+                ir_pt p[4] = { { V.x, V.y }, { q1.x, q1.y }, { q2.x, q2.y }, { q3.x, q3.y } };
+                ir_elem_set_pts(e, p, 4);
+                e->closed = 1;
+            } else {
+                ir_pt p[3] = { { q1.x, q1.y }, { q2.x, q2.y }, { q3.x, q3.y } };
+                ir_elem_set_pts(e, p, 3);
+            }
+        }
+        e->line = line;
+        snprintf(g->role, sizeof g->role, "%s", right ? "right-angle" : "angle-mark");
+        tk_emit_attrs(T, e, g->draw, g->fill);
+        g->role[0] = 0;
+        tk_set_nums(e, "vertex", (double[]){ V.x, V.y }, 2);
+    }
+    if (text) {
+        double mid = 0.5 * a1 + 0.5 * a2, dist = ecc * r * (right ? 1.4142136 : 1);
+        vec2 at = vadd(V, mat_lin(g->ctm, v2(dist * cos(mid * DEG), dist * sin(mid * DEG))));
+        tk_nodeopts no;
+        tk_nodeopts_init(T, &no);
+        mat pic_ctm = g->ctm;
+        tk_gs_push(T);
+        gstate *ng = GS(T);
+        if (ng->every_node) tk_apply_opts(T, ng->every_node, strlen(ng->every_node), &no, 0);
+        if (topts) tk_apply_opts(T, topts, strlen(topts), &no, 0);
+        /* node-local shifts move the node */
+        at = vadd(at, vsub(mat_apply(GS(T)->ctm, v2(0, 0)), mat_apply(pic_ctm, v2(0, 0))));
+        size_t before = T->d ? T->d->nelems : 0;
+        tk_place_node(T, &no, at, text, line, NULL, 0);
+        for (size_t i = before; T->d && i < T->d->nelems; i++) {
+            ir_elem *e = &T->d->elems[i];
+            if (e->kind != IR_TEXT) continue;
+            if (!ir_elem_get(e, "role")) ir_elem_set(e, "role", "angle-label");
+            tk_set_nums(e, "vertex", (double[]){ V.x, V.y }, 2);
+            break;
+        }
+        tk_gs_pop(T);
+        tk_nodeopts_free(&no);
+    }
+    free(text);
+    free(topts);
+    tk_gs_pop(T);
+done:
+    free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
+    memset(pn, 0, sizeof *pn);
 }
 
 void tp_unknown(struct tp_state *st, const struct tp_str *w)
@@ -1284,8 +1524,18 @@ void tp_node_op(struct tp_state *st, const struct tp_str *text)
     pending_node *pn = &st->curnode;
     pn->text = tp_strndup(text->s, strlen(text->s));
     if (pn->line == 0) pn->line = off_line(st, text->off);
-    if (st->npend < MAX_PENDING) st->pend[st->npend++] = *pn;
-    else { free(pn->opts); free(pn->name); free(pn->at); free(pn->text); }
+    if (st->npend < MAX_PENDING) {
+        if (st->npend == st->cappend) {
+            st->cappend = st->cappend ? st->cappend * 2 : 8;
+            st->pend = tk_xrealloc(st->pend, (size_t)st->cappend * sizeof *st->pend);
+        }
+        st->pend[st->npend++] = *pn;
+    } else {
+        if (!st->pend_dropped++)
+            tk_warn(st->T, pn->line, "more than %d nodes in one path operation; the rest dropped",
+                    MAX_PENDING);
+        free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
+    }
     memset(pn, 0, sizeof *pn);
 }
 
@@ -1318,7 +1568,16 @@ static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
     at = vadd(at, vsub(o1, o0));
     vec2 seg[4];
     int nseg = 0;
-    if (!have_at && st->seg_kind != SEG_NONE && (on_segment || no.has_pos)) {
+    /* pos= (midway, near end, ...) places the node on the path's last
+     * segment, whatever its "at" says; without a segment in the path, at the
+     * origin of the coordinate system (TikZ's timer is unset) */
+    if (no.has_pos && st->seg_kind == SEG_NONE) {
+        if (have_at)
+            tk_warn(T, pn->line, "node with pos= (midway, near start, ...) but no segment before it in "
+                    "the path: placed at the origin, as TikZ does; its 'at' is ignored");
+        at = vsub(vadd(mat_apply(outer_ctm, v2(0, 0)), o1), o0);
+        no.has_pos = 0;
+    } else if ((no.has_pos || (!have_at && on_segment)) && st->seg_kind != SEG_NONE) {
         double t = no.has_pos ? no.pos : 0.5;
         vec2 dir;
         at = seg_point(st, t, &dir);
@@ -1353,6 +1612,35 @@ static void place_pending(struct tp_state *st, int on_segment)
         free(st->pend[i].opts); free(st->pend[i].name); free(st->pend[i].at); free(st->pend[i].text);
     }
     st->npend = 0;
+}
+
+/* The pin edge: a line from the node's border to the pin's, drawn with
+ * every pin edge (help lines) and the pin edge= options. */
+static void pin_edge(tikz *T, const tk_node *main, const tk_node *pn, int line)
+{
+    if (!T->d) return;
+    vec2 d = vsub(pn->c, main->c);
+    if (vlen(d) < 1e-9) return;
+    double a = atan2(d.y, d.x) / DEG;
+    vec2 p[2] = { vadd(main->c, node_border(main, a)), vadd(pn->c, node_border(pn, a + 180)) };
+    char opts[sizeof GS(T)->pin_edge];
+    memcpy(opts, GS(T)->pin_edge, sizeof opts);
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    g->role[0] = 0;
+    g->drawc[0] = 0;
+    const char *every = tk_find_style(T, "every pin edge", 14);
+    tk_apply_opts(T, every ? "every pin edge" : "help lines", every ? 14 : 10, NULL, 0);
+    tk_apply_opts(T, opts, strlen(opts), NULL, 0);
+    g = GS(T);
+    snprintf(g->role, sizeof g->role, "pin-edge");
+    ir_elem *e = ir_add(T->d, IR_POLY);
+    ir_pt q[2] = { { p[0].x, p[0].y }, { p[1].x, p[1].y } };
+    ir_elem_set_pts(e, q, 2);
+    e->closed = 0;
+    e->line = line;
+    tk_emit_attrs(T, e, 1, 0);
+    tk_gs_pop(T);
 }
 
 /* label spec "[opts]pos:text" */
@@ -1395,21 +1683,37 @@ static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw,
         ang = fmod(ang, 360);
         if (ang < 0) ang += 360;
     }
-    gstate *g = GS(T);
-    double dist = pin ? 3 * 6.4 + g->label_distance : g->label_distance;
     tk_node main = { NULL, c, hw, hh, 0, shape, { 0, 0, 0 }, 0 };
-    vec2 base;
-    if (ang < 0) base = c;
-    else if (corner && shape != 2) base = vadd(c, v2((cos(ang * DEG) > 0 ? 1 : -1) * hw, (sin(ang * DEG) > 0 ? 1 : -1) * hh));
-    else base = vadd(c, node_border(&main, ang));
-    if (ang >= 0) base = vadd(base, v2(dist * cos(ang * DEG), dist * sin(ang * DEG)));
     char *txt = tp_strndup(text, tn);
     tk_nodeopts no;
     tk_nodeopts_init(T, &no);
     tk_gs_push(T);
     GS(T)->role[0] = 0;
-    if (g->every_label) tk_apply_opts(T, g->every_label, strlen(g->every_label), &no, 0);
+    /* a pin is a node of its own, drawn with neither border nor fill
+     * (every pin), pin distance away from the node */
+    if (pin) {
+        /* the node's own pin distance= and pin edge= do not reach its pins
+         * (TikZ makes them after the node's options are gone); the
+         * surrounding scope's and the pin's own options do */
+        const gstate *outer = T->ngs >= 3 ? &T->gs[T->ngs - 3] : GS(T);
+        gstate *pg = GS(T);
+        pg->pin_distance = outer->pin_distance;
+        pg->lib_set = (pg->lib_set & ~(unsigned)TK_SET_PIN_DISTANCE) | (outer->lib_set & TK_SET_PIN_DISTANCE);
+        memcpy(pg->pin_edge, outer->pin_edge, sizeof pg->pin_edge);
+        static const char every_pin[] = "draw=none,fill=none,every pin";
+        tk_apply_opts(T, every_pin, sizeof every_pin - 1, &no, 0);
+    }
+    else if (T->gs[T->ngs - 2].every_label)
+        tk_apply_opts(T, T->gs[T->ngs - 2].every_label, strlen(T->gs[T->ngs - 2].every_label), &no, 0);
     if (lopts) tk_apply_opts(T, lopts, lon, &no, 0);
+    gstate *lg = GS(T);
+    double dist = !pin ? lg->label_distance
+                       : lg->lib_set & TK_SET_PIN_DISTANCE ? lg->pin_distance : PIN_DISTANCE_PT;
+    vec2 base;
+    if (ang < 0) base = c;
+    else if (corner && shape != 2) base = vadd(c, v2((cos(ang * DEG) > 0 ? 1 : -1) * hw, (sin(ang * DEG) > 0 ? 1 : -1) * hh));
+    else base = vadd(c, node_border(&main, ang));
+    if (ang >= 0) base = vadd(base, v2(dist * cos(ang * DEG), dist * sin(ang * DEG)));
     /* anchor opposite to the direction */
     if (ang >= 0) {
         double oa = fmod(ang + 180, 360);
@@ -1432,13 +1736,19 @@ static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw,
         no.has_anchor = 1;
     }
     strcpy(no.role, pin ? "pin" : "label");
-    tk_place_node(T, &no, base, txt, line, NULL, 0);
+    tk_node pn;
+    size_t before = T->d ? T->d->nelems : 0;
+    place_node_geom(T, &no, base, txt, line, NULL, 0, &pn);
     /* record what the label belongs to on the text just emitted */
-    if (T->d && T->d->nelems && T->d->elems[T->d->nelems - 1].kind == IR_TEXT)
-    {
-        double v[2] = { c.x, c.y };
-        tk_set_nums(&T->d->elems[T->d->nelems - 1], "of", v, 2);
+    if (T->d) {
+        for (size_t i = before; i < T->d->nelems; i++) {
+            if (T->d->elems[i].kind != IR_TEXT) continue;
+            double v[2] = { c.x, c.y };
+            tk_set_nums(&T->d->elems[i], "of", v, 2);
+            break;
+        }
     }
+    if (pin) pin_edge(T, &main, &pn, line);
     tk_gs_pop(T);
     tk_nodeopts_free(&no);
     free(txt);
@@ -1452,6 +1762,14 @@ static int is_blank(const char *s)
 
 void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
                    const vec2 *seg, int nseg)
+{
+    place_node_geom(T, no, at, text, line, seg, nseg, NULL);
+}
+
+/* Places a node; geom (when not NULL) receives its centre, shape and half
+ * sizes including the outer sep. */
+static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
+                            const vec2 *seg, int nseg, tk_node *geom)
 {
     gstate *g = GS(T);
     double fs = no->font_size > 0 ? no->font_size : 12;
@@ -1567,8 +1885,16 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
         }
     }
     if (no->name) tk_add_node(T, no->name, c, hw + os, hh + os, by, no->shape);
+    if (geom) {
+        memset(geom, 0, sizeof *geom);
+        geom->c = c;
+        geom->hw = hw + os;
+        geom->hh = hh + os;
+        geom->by = by;
+        geom->shape = no->shape;
+    }
     for (int i = 0; i < no->nlabels; i++)
-        place_label(T, no->labels[i], c, no->shape, hw + os, hh + os, line, 0);
+        place_label(T, no->labels[i].spec, c, no->shape, hw + os, hh + os, line, no->labels[i].pin);
 }
 
 /* ---- running a path ----------------------------------------------------------------- */
@@ -1783,6 +2109,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     }
     for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) { free(st.pieces[i].p); free(st.pieces[i].p3); }
     free(st.pieces);
+    free(st.pend);
     free(st.sub);
     free(st.sub3);
     tk_gs_pop(T);

@@ -69,6 +69,8 @@ static inline double vlen(vec2 a) { return hypot(a.x, a.y); }
 #define TK_COLOR 40
 #define TK_MAXPTS 64
 
+enum { TK_SET_ANGLE_RADIUS = 1, TK_SET_ANGLE_ECC = 2, TK_SET_PIN_DISTANCE = 4 };
+
 typedef struct {
     mat ctm;
     vec2 xv, yv, zv;          /* coordinate unit vectors, pt */
@@ -113,6 +115,12 @@ typedef struct {
     double ra_len;
     int in_axis;
     int scale_only_axis;
+    /* libraries angles and quotes, and pins */
+    double angle_radius;      /* pt (angle radius=; default 5mm) */
+    double angle_ecc;         /* angle eccentricity= (default .6) */
+    double pin_distance;      /* pt (pin distance=; default 3ex) */
+    unsigned lib_set;         /* which of the three are set (TK_SET_...) */
+    char pin_edge[160];       /* pin edge= options */
     /* the 3D frame: a point (x,y,z) written in this scope is s3*(x,y,z)+t3 in
      * the picture's xyz frame (picture-plane shifts do not change it; rotations
      * and non-uniform scales end it: ok3 = 0) */
@@ -236,8 +244,8 @@ typedef struct tk_nodeopts {
     double font_size;
     int bold;
     double rotate;
-    char *labels[8];
-    int nlabels;
+    struct tk_label { char *spec; int pin; } *labels;   /* label= and pin= options */
+    int nlabels, caplabels;
     char *name;
     char role[24];
     int sloped;
@@ -246,6 +254,11 @@ typedef struct tk_nodeopts {
 
 void tk_nodeopts_init(tikz *T, tk_nodeopts *no);
 void tk_nodeopts_free(tk_nodeopts *no);
+/* Adds a label= (pin = 0) or pin= (pin = 1) option to a node's options. */
+void tk_nodeopts_add_label(tikz *T, tk_nodeopts *no, const char *spec, size_t n, int pin);
+/* Keys of the angles and quotes libraries and of pins (angle radius, pin
+ * distance, ...): 1 when the key was one of them. */
+int tk_apply_lib_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn);
 /* Evaluates a coordinate (text inside the parentheses) to canvas coordinates. */
 int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line);
 tk_node *tk_find_node(tikz *T, const char *name, size_t n);
