@@ -470,7 +470,34 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         }
         return;
     }
-    if (tk_is(k, kn, "cm")) { tk_warn(T, T->cmd_line, "cm= transform not supported"); return; }
+    if (tk_is(k, kn, "xslant") || tk_is(k, kn, "yslant")) {
+        /* \pgftransformxslant: x' = x + s y; yslant: y' = s x + y */
+        if (tk_eval(T, v, vn, &d, NULL) == 0) {
+            mat s = { 1, k[0] == 'y' ? d : 0, k[0] == 'x' ? d : 0, 1, 0, 0 };
+            g->ctm = mat_mul(g->ctm, s);
+            g->ok3 = 0;
+        }
+        else tk_warn(T, T->cmd_line, "cannot evaluate %.*s '%.*s'", (int)kn, k, (int)vn, v);
+        return;
+    }
+    if (tk_is(k, kn, "cm")) {
+        /* cm={a,b,c,d,(point)}: x' = a x + c y + px, y' = b x + d y + py */
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        double m[4];
+        int ok = 1;
+        for (int i = 0; i < 4 && ok; i++) {
+            long c = tk_find_top(w, wn, ',');
+            if (c < 0 || tk_eval(T, w, (size_t)c, &m[i], NULL) != 0) ok = 0;
+            else { w += c + 1; wn -= (size_t)c + 1; }
+        }
+        if (ok && opt_vector(T, w, wn, &p) == 0) {
+            mat s = { m[0], m[1], m[2], m[3], p.x, p.y };
+            g->ctm = mat_mul(g->ctm, s);
+            g->ok3 = 0;
+        }
+        else tk_warn(T, T->cmd_line, "cannot evaluate cm '%.*s' (want {a,b,c,d,(x,y)})", (int)vn, v);
+        return;
+    }
     if (tk_is(k, kn, "x")) { set_axis_vector(T, &g->xv, v, vn, v2(1, 0)); return; }
     if (tk_is(k, kn, "y")) { set_axis_vector(T, &g->yv, v, vn, v2(0, 1)); return; }
     if (tk_is(k, kn, "z")) { set_axis_vector(T, &g->zv, v, vn, v2(1, 1)); return; }

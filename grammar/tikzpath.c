@@ -773,6 +773,40 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
     vec2 p;
     T->cur3_ok = 0;
     vec2 rel_vec = v2(0, 0);
+    const char *cs = c->s;
+    size_t cn = strlen(cs);
+    if (!rel && cn > 6 && cs[0] == '[') {
+        /* ([turn]coord): coord in a frame at the current point whose x axis is
+         * the direction the path arrives in (tikz.code.tex, turn/.code) */
+        const char *close = memchr(cs, ']', cn);
+        const char *o = cs + 1;
+        size_t on = close ? (size_t)(close - o) : 0;
+        tk_trim(&o, &on);
+        if (close && tk_is(o, on, "turn")) {
+            vec2 u, d;
+            size_t rest = cn - (size_t)(close + 1 - cs);
+            if (coord_user(T, close + 1, rest, &u, line)) {
+                tk_unparsed(T, line, c->s, "cannot evaluate coordinate");
+                st->bad_coord = 1;
+                p = st->cur;
+            } else {
+                seg_point(st, 1, &d);
+                double len = hypot(d.x, d.y);
+                d = len > 0 ? vscale(d, 1 / len) : v2(1, 0);
+                vec2 w = mat_lin(g->ctm, u);
+                p = vadd(st->cur, v2(d.x * w.x - d.y * w.y, d.y * w.x + d.x * w.y));
+            }
+            st->relbase = p;
+            if (st->npts < 8) {
+                st->pts_rel[st->npts] = 0;
+                st->pts_vec[st->npts] = v2(0, 0);
+                st->pts3ok[st->npts] = 0;
+                st->pts3[st->npts] = T->cur3;
+                st->pts[st->npts++] = p;
+            }
+            return;
+        }
+    }
     if (rel) {
         vec2 u;
         if (coord_user(T, c->s, strlen(c->s), &u, line)) {
