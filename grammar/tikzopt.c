@@ -583,18 +583,10 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         return;
     }
     if (tk_is(k, kn, "name intersections")) {
+        /* kept whole ("of=A and B, by={P,Q}"); the path reads it */
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        const char *of = tk_memmem(w, wn, "of=");
-        if (of) {
-            const char *e = of + 3;
-            size_t en = wn - (size_t)(e - w);
-            long comma = -1;
-            for (size_t i = 0; i < en; i++) if (e[i] == ',') { comma = (long)i; break; }
-            if (comma >= 0) en = (size_t)comma;
-            tk_unbrace(&e, &en);
-            free(g->name_isect);
-            g->name_isect = xstrndup(e, en);
-        }
+        free(g->name_isect);
+        g->name_isect = xstrndup(w, wn);
         return;
     }
     if (tk_is(k, kn, "right angle quadrant")) { if (tk_eval(T, v, vn, &d, NULL) == 0) g->ra_quadrant = (int)d; return; }

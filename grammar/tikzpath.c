@@ -3,10 +3,12 @@
 #include "grammar/tikz_int.h"
 #include "grammar/pgfmath.h"
 #include "ir/textmetrics.h"
+#include "ir/geom_2d.h"
 #include "path.tab.h"
 #include "path.lex.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1994,35 +1996,93 @@ void tp_options(struct tp_state *st, const struct tp_str *opts)
     }
     gstate *g = GS(T);
     if (g->name_isect) {
-        /* name intersections={of=A and B} */
+        /* name intersections={of=A and B, by={P,Q}}: nodes intersection-1,
+         * intersection-2, ... (and the by= names) at the crossings of the
+         * two named paths, in the order of path A */
         const char *s = g->name_isect;
-        const char *and = strstr(s, " and ");
-        if (and) {
-            char a[64], b[64];
-            snprintf(a, sizeof a, "%.*s", (int)(and - s), s);
-            snprintf(b, sizeof b, "%s", and + 5);
-            tk_namedpath *pa = NULL, *pb = NULL;
-            for (size_t i = 0; i < T->npaths; i++) {
-                if (strcmp(T->paths[i].name, a) == 0) pa = &T->paths[i];
-                if (strcmp(T->paths[i].name, b) == 0) pb = &T->paths[i];
-            }
-            int k = 0;
-            if (pa && pb) {
-                for (size_t i = 0; i + 1 < pa->n; i++)
-                    for (size_t j = 0; j + 1 < pb->n; j++) {
-                        vec2 p = pa->pts[i], r = vsub(pa->pts[i + 1], p);
-                        vec2 q = pb->pts[j], sv = vsub(pb->pts[j + 1], q);
-                        double den = r.x * sv.y - r.y * sv.x;
-                        if (fabs(den) < 1e-12) continue;
-                        double t = ((q.x - p.x) * sv.y - (q.y - p.y) * sv.x) / den;
-                        double u = ((q.x - p.x) * r.y - (q.y - p.y) * r.x) / den;
-                        if (t < -1e-9 || t > 1 + 1e-9 || u < -1e-9 || u > 1 + 1e-9) continue;
-                        char nm[32];
-                        snprintf(nm, sizeof nm, "intersection-%d", ++k);
-                        tk_add_node(T, nm, vadd(p, vscale(r, t)), 0, 0, 0, 0);
+        size_t sn = strlen(s);
+        char a[64] = "", b[64] = "";
+        const char *by = NULL;
+        size_t byn = 0;
+        while (sn > 0) {
+            long comma = tk_find_top(s, sn, ',');
+            size_t kn = comma >= 0 ? (size_t)comma : sn;
+            const char *kv = s;
+            size_t kvn = kn;
+            tk_trim(&kv, &kvn);
+            long eq = tk_find_top(kv, kvn, '=');
+            if (eq > 0) {
+                const char *k = kv, *v = kv + eq + 1;
+                size_t k_n = (size_t)eq, vn = kvn - (size_t)eq - 1;
+                tk_trim(&k, &k_n);
+                tk_unbrace(&v, &vn);
+                if (tk_is(k, k_n, "of")) {
+                    const char *and = tk_memmem(v, vn, " and ");
+                    if (and) {
+                        const char *b0 = and + 5;
+                        size_t an = (size_t)(and - v), bn = vn - an - 5;
+                        tk_trim(&v, &an);
+                        tk_trim(&b0, &bn);
+                        snprintf(a, sizeof a, "%.*s", (int)an, v);
+                        snprintf(b, sizeof b, "%.*s", (int)bn, b0);
                     }
+                } else if (tk_is(k, k_n, "by")) {
+                    by = v;
+                    byn = vn;
+                }
             }
-            if (!k) tk_warn(T, st->line, "no intersections of %s", s);
+            if (comma < 0) break;
+            s += comma + 1;
+            sn -= (size_t)comma + 1;
+        }
+        tk_namedpath *pa = NULL, *pb = NULL;
+        for (size_t i = 0; i < T->npaths; i++) {
+            if (strcmp(T->paths[i].name, a) == 0) pa = &T->paths[i];
+            if (strcmp(T->paths[i].name, b) == 0) pb = &T->paths[i];
+        }
+        int k = 0;
+        vec2 found[64];
+        if (pa && pb) {
+            for (size_t i = 0; i + 1 < pa->n; i++)
+                for (size_t j = 0; j + 1 < pb->n; j++) {
+                    vec2 p = pa->pts[i], r = vsub(pa->pts[i + 1], p);
+                    vec2 q = pb->pts[j], sv = vsub(pb->pts[j + 1], q);
+                    if (isnan(r.x) || isnan(sv.x)) continue;  /* between two pieces */
+                    double den = r.x * sv.y - r.y * sv.x;
+                    if (fabs(den) < 1e-12) continue;
+                    double t = ((q.x - p.x) * sv.y - (q.y - p.y) * sv.x) / den;
+                    double u = ((q.x - p.x) * r.y - (q.y - p.y) * r.x) / den;
+                    if (t < -1e-9 || t > 1 + 1e-9 || u < -1e-9 || u > 1 + 1e-9) continue;
+                    vec2 x = vadd(p, vscale(r, t));
+                    int dup = 0;  /* a crossing at a shared segment end is found twice */
+                    for (int m = 0; m < k && !dup; m++)
+                        dup = fabs(found[m].x - x.x) < 1e-3 && fabs(found[m].y - x.y) < 1e-3;
+                    if (dup || k >= (int)(sizeof found / sizeof *found)) continue;
+                    found[k++] = x;
+                    char nm[32];
+                    snprintf(nm, sizeof nm, "intersection-%d", k);
+                    tk_add_node(T, nm, x, 0, 0, 0, 0);
+                }
+        }
+        if (!k) tk_warn(T, st->line, "no intersections of %s and %s", a, b);
+        for (int m = 0; by && m < k; m++) {
+            /* by={P,Q}: the m-th name (a name may carry [options]; they are ignored) */
+            long comma = tk_find_top(by, byn, ',');
+            const char *nm = by;
+            size_t nn = comma >= 0 ? (size_t)comma : byn;
+            tk_trim(&nm, &nn);
+            if (nn && nm[0] == '[') {
+                const char *close = memchr(nm, ']', nn);
+                if (close) { nn -= (size_t)(close + 1 - nm); nm = close + 1; tk_trim(&nm, &nn); }
+            }
+            if (nn) {
+                char name[64];
+                snprintf(name, sizeof name, "%.*s", (int)nn, nm);
+                tk_add_node(T, name, found[m], 0, 0, 0, 0);
+            }
+            if (comma < 0) break;
+            by += comma + 1;
+            byn -= (size_t)comma + 1;
         }
         free(g->name_isect);
         g->name_isect = NULL;
@@ -2090,12 +2150,36 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
         np->name = tp_strndup(g->name_path, strlen(g->name_path));
         np->n = 0;
         np->pts = NULL;
-        for (size_t i = 0; i < st.npieces; i++) {
-            if (st.pieces[i].kind != IR_POLY) continue;
-            np->pts = tk_xrealloc(np->pts, (np->n + st.pieces[i].n) * sizeof *np->pts);
-            memcpy(np->pts + np->n, st.pieces[i].p, st.pieces[i].n * sizeof *np->pts);
-            np->n += st.pieces[i].n;
-            break;
+        /* every piece as a polyline (curves, circles and arcs sampled finely),
+         * pieces separated by a NaN point */
+        for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) {
+            const piece *pc = &st.pieces[i];
+            ir_elem tmp;
+            memset(&tmp, 0, sizeof tmp);
+            tmp.kind = pc->kind;
+            tmp.closed = pc->closed;
+            tmp.t1 = pc->t1;
+            tmp.t2 = pc->t2;
+            ir_pt q[4];
+            if (pc->kind == IR_POLY) {
+                np->pts = tk_xrealloc(np->pts, (np->n + pc->n + 2) * sizeof *np->pts);
+                memcpy(np->pts + np->n, pc->p, pc->n * sizeof *np->pts);
+                np->n += pc->n;
+                if (pc->closed && pc->n > 2) np->pts[np->n++] = pc->p[0];
+            } else if (pc->n <= 4) {
+                for (size_t k = 0; k < pc->n; k++) { q[k].x = pc->p[k].x; q[k].y = pc->p[k].y; }
+                tmp.pts = q;
+                tmp.npts = pc->n;
+                ir_pt *fl = NULL;
+                int closed = 0;
+                size_t fn = ir_elem_flatten(&tmp, &fl, &closed);
+                np->pts = tk_xrealloc(np->pts, (np->n + fn + 2) * sizeof *np->pts);
+                for (size_t k = 0; k < fn; k++) np->pts[np->n++] = v2(fl[k].x, fl[k].y);
+                if (closed && fn > 2) np->pts[np->n++] = v2(fl[0].x, fl[0].y);
+                free(fl);
+            }
+            np->pts = tk_xrealloc(np->pts, (np->n + 1) * sizeof *np->pts);
+            np->pts[np->n++] = v2(NAN, NAN);
         }
     }
     if (st.bad_coord) {

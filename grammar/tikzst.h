@@ -109,7 +109,7 @@ typedef struct {
     double dom0, dom1;
     int samples;
     char *name_path;          /* owned */
-    char *name_isect;         /* owned: "A and B" */
+    char *name_isect;         /* owned: "of=A and B, by={P,Q}" */
     /* right angle symbol */
     int ra_quadrant;
     double ra_len;
