@@ -305,6 +305,9 @@ static int cmp_vid(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Unit i of a group: units[i], or i when the group has every unit (units NULL). */
+#define UNIT(units, i) ((units) ? (units)[i] : (int32_t)(i))
+
 static int32_t cell_at(const struct run *r, int32_t u, int32_t rater)
 {
     return kappa_cell(r->t, (size_t)u * (size_t)r->t->raters.n + (size_t)rater);
@@ -325,21 +328,42 @@ static int build_codes(struct run *r, const int32_t *units, size_t nu, const int
     kappa_table *t = r->t;
     int32_t *vids = NULL;
     size_t nv = 0, cap = 0;
-    for (int32_t i = 0; i < t->values.n; i++) r->code_of[i] = -2;
-    int32_t extra[2] = { r->fill_missing, r->fill_unrated };
-    for (size_t i = 0; i < nu + 1; i++) {
-        for (int s = 0; s < (i < nu ? nsel : 2); s++) {
-            int32_t v = i < nu ? cell_at(r, units[i], sel[s]) : extra[s];
-            if (v < 0 || r->code_of[v] != -2) continue;
-            r->code_of[v] = -3;
-            if (nv == cap) {
-                cap = cap ? cap * 2 : 16;
-                int32_t *p = realloc(vids, cap * sizeof *p);
-                if (!p) { free(vids); return -1; }
-                vids = p;
-            }
-            vids[nv++] = v;
+    int32_t *code_of = r->code_of;
+    for (int32_t i = 0; i < t->values.n; i++) code_of[i] = -2;
+    /* the values in the cells (in any order: they are sorted below), then
+     * those --missing and --unrated fill in */
+    size_t R = (size_t)t->raters.n;
+    if (t->cw == 1) {
+        unsigned char seen[256] = { 0 };
+        const unsigned char *cell = t->cell;
+        if (!units && (size_t)nsel == R) {
+            for (size_t i = 0; i < nu * R; i++) seen[cell[i]] = 1;
+        } else {
+            for (size_t i = 0; i < nu; i++)
+                for (int s = 0; s < nsel; s++)
+                    seen[cell[(size_t)UNIT(units, i) * R + (size_t)sel[s]]] = 1;
         }
+        for (int32_t v = 0; v < 255 && v < t->values.n; v++)
+            if (seen[v]) code_of[v] = -1;   /* marked; collected below */
+    } else {
+        for (size_t i = 0; i < nu; i++)
+            for (int s = 0; s < nsel; s++) {
+                int32_t v = cell_at(r, UNIT(units, i), sel[s]);
+                if (v >= 0) code_of[v] = -1;
+            }
+    }
+    int32_t extra[2] = { r->fill_missing, r->fill_unrated };
+    for (int32_t v = 0; v < t->values.n + 2; v++) {
+        int32_t x = v < t->values.n ? v : extra[v - t->values.n];
+        if (x < 0 || (v < t->values.n ? code_of[x] != -1 : code_of[x] != -2)) continue;
+        code_of[x] = -3;
+        if (nv == cap) {
+            cap = cap ? cap * 2 : 16;
+            int32_t *p = realloc(vids, cap * sizeof *p);
+            if (!p) { free(vids); return -1; }
+            vids = p;
+        }
+        vids[nv++] = x;
     }
     int nnum = 0, nlabel = 0;
     r->first_label = -1;
@@ -801,6 +825,99 @@ static int ordered_error(struct run *r, const struct statdef *sd)
     return -1;
 }
 
+/* The codes of unit u's ratings by the selected raters (after --missing and
+ * --unrated) in out[], their number; -1 when none of them rated it. */
+static inline int unit_codes(const struct run *r, int32_t u, const int32_t *sel, int nsel, int *out)
+{
+    const kappa_table *t = r->t;
+    int m = 0;
+    if (t->cw == 1 && !t->seen) {
+        const unsigned char *row = t->cell + (size_t)u * (size_t)t->raters.n;
+        for (int i = 0; i < nsel; i++) {
+            unsigned v = row[sel[i]];
+            int c = v == 0xff ? -1 : r->code_of[v];
+            if (c >= 0) out[m++] = c;
+        }
+        return m ? m : -1;
+    }
+    int any = 0;
+    for (int i = 0; i < nsel && !any; i++) any = code(r, cell_at(r, u, sel[i])) >= 0;
+    if (!any) return -1;
+    for (int i = 0; i < nsel; i++) {
+        int c = code(r, filled(r, u, sel[i]));
+        if (c >= 0) out[m++] = c;
+    }
+    return m;
+}
+
+/* do_multi for Krippendorff's alpha without a bootstrap: two passes over the
+ * cells, a block of units at a time, instead of the group's codes in memory
+ * (the same arithmetic). */
+static int alpha_stream(struct run *r, const struct statdef *sd, int statpos,
+                        const int32_t *units, size_t nu, const int32_t *sel, int nsel)
+{
+    enum { BLOCK = 4096 };
+    int *v = malloc((size_t)BLOCK * (size_t)(nsel ? nsel : 1) * sizeof *v);
+    size_t *off = malloc((BLOCK + 1) * sizeof *off);
+    if (!v || !off) { free(v); free(off); return -1; }
+    int metric = sd->id == S_ALPHA_NOM ? KAPPA_M_NOMINAL : sd->id == S_ALPHA_ORD ? KAPPA_M_ORDINAL
+               : sd->id == S_ALPHA_INT ? KAPPA_M_INTERVAL : KAPPA_M_RATIO;
+    struct kappa_alpha_acc acc;
+    int begun = r->k > 0 && kappa_alpha_begin(&acc, r->k, r->levels, metric) == 0, ok = begun;
+    int ratio_bad = sd->id == S_ALPHA_RATIO && r->k > 0 && r->levels[0] < 0;
+    size_t nm = 0, nused = 0;
+    const kappa_table *t = r->t;
+    int fast = t->cw == 1 && !t->seen;
+    int32_t cmap[256];
+    for (int c = 0; c < 256; c++) cmap[c] = c < 255 && c < t->values.n ? code(r, c) : -1;
+    size_t R = (size_t)t->raters.n;
+    int passes = begun ? kappa_alpha_passes(&acc) : 1;
+    for (int pass = 0; pass < passes; pass++) {
+        if (pass == 1 && (!ok || ratio_bad)) break;
+        size_t q = 0;
+        while (q < nu && (pass == 0 || ok)) {
+            size_t nb = 0;
+            off[0] = 0;
+            if (fast) {   /* unit_codes on one-byte cells with nothing to fill in */
+                for (; q < nu && nb < BLOCK; q++) {
+                    const unsigned char *row = t->cell + (size_t)UNIT(units, q) * R;
+                    size_t o = off[nb], m = 0;
+                    for (int i = 0; i < nsel; i++) {
+                        int c = cmap[row[sel[i]]];
+                        v[o + m] = c;
+                        m += c >= 0;
+                    }
+                    if (m) off[++nb] = o + m;
+                }
+            } else {
+                for (; q < nu && nb < BLOCK; q++) {
+                    int m = unit_codes(r, UNIT(units, q), sel, nsel, v + off[nb]);
+                    if (m < 0) continue;
+                    off[nb + 1] = off[nb] + (size_t)m;
+                    nb++;
+                }
+            }
+            if (pass == 0) {
+                nm += nb;
+                for (size_t i = 0; i < nb; i++) nused += off[i + 1] - off[i] >= 2;
+            }
+            if (ok && !(ratio_bad && pass == 0) && kappa_alpha_units(&acc, pass, v, off, nb) < 0)
+                ok = 0;
+        }
+    }
+    double x = begun ? kappa_alpha_end(&acc, NULL) : NAN;
+    if (!ok) x = NAN;
+    free(v);
+    free(off);
+    if (ratio_bad) {
+        warnf(r, "group '%s': alpha-ratio needs values >= 0 (ratio scale); printed as nan",
+              gname(r));
+        return add_row(r, statpos, 0, 0, sd->name, -1, -1, NAN, nm, r->o->ci > 0, NAN, NAN);
+    }
+    if (!isfinite(x)) undefined_warning(r, sd->name, -1, -1, nused);
+    return add_row(r, statpos, 0, 0, sd->name, -1, -1, x, nused, r->o->ci > 0, NAN, NAN);
+}
+
 static int run_group(struct run *r, const int32_t *units, size_t nu, const int32_t *sel_all,
                      int nsel_all, int32_t ref)
 {
@@ -808,14 +925,14 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
     const struct kappa_opts *o = r->o;
     int rc = -1;
     int32_t *sel = malloc(((size_t)t->raters.n + 1) * sizeof *sel);
-    int *a = malloc((nu ? nu : 1) * sizeof *a), *b = malloc((nu ? nu : 1) * sizeof *b);
+    int *a = NULL, *b = NULL;
     int *mv = NULL;
     int32_t *pairs = NULL;
     size_t *moff = NULL;
     struct sets s = { 0 };
     size_t gcap = 0, pcap = 0;
     const struct statdef *defs[NSTATS + 4];
-    if (!sel || !a || !b) goto out;
+    if (!sel) goto out;
 
     /* raters of this group */
     int nsel = 0;
@@ -826,7 +943,7 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
             int present = 0;
             /* present: rated a unit here, or would have a verdict filled in by
              * --missing / --unrated */
-            for (size_t i = 0; i < nu && !present; i++) present = filled(r, units[i], q) >= 0;
+            for (size_t i = 0; i < nu && !present; i++) present = filled(r, UNIT(units, i), q) >= 0;
             if (present || q == ref) sel[nsel++] = q;
         }
     }
@@ -867,6 +984,11 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
     pairs = malloc(((size_t)nsel * (size_t)nsel + 1) * 2 * sizeof *pairs);
     if (!pairs) goto out;
     if (any_pair) {
+        a = malloc((nu ? nu : 1) * sizeof *a);
+        b = malloc((nu ? nu : 1) * sizeof *b);
+        if (!a || !b) goto out;
+    }
+    if (any_pair) {
         for (int i = 0; i < nsel; i++)
             for (int j = i + 1; j < nsel; j++) {
                 if (ref >= 0 && sel[i] != ref && sel[j] != ref) continue;
@@ -890,11 +1012,11 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
                 if (!s.goff || !s.poff) goto out;
                 s.goff[0] = s.poff[0] = 0;
                 for (size_t q = 0; q < nu; q++) {
-                    int pa = cell_at(r, units[q], ra) >= 0, pb = cell_at(r, units[q], rb) >= 0;
+                    int pa = cell_at(r, UNIT(units, q), ra) >= 0, pb = cell_at(r, UNIT(units, q), rb) >= 0;
                     if (!pa && !pb) continue;
                     size_t g0 = gl, p0 = pl;
-                    int ea = label_set(r, units[q], ra, &s.ga, &gl, &gcap);
-                    int eb = label_set(r, units[q], rb, &s.pb, &pl, &pcap);
+                    int ea = label_set(r, UNIT(units, q), ra, &s.ga, &gl, &gcap);
+                    int eb = label_set(r, UNIT(units, q), rb, &s.pb, &pl, &pcap);
                     if (ea == -2 || eb == -2) goto out;
                     if (ea < 0 || eb < 0) {
                         gl = g0; pl = p0;
@@ -906,9 +1028,25 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
                     s.poff[s.n] = pl;
                 }
                 n = s.n;
+            } else if (t->cw == 1 && !t->seen) {
+                /* the same, on one-byte cells with nothing to fill in */
+                int32_t cmap[256];
+                for (int v = 0; v < 256; v++) cmap[v] = v < 255 && v < t->values.n ? code(r, v) : -1;
+                const unsigned char *cell = t->cell;
+                size_t R = (size_t)t->raters.n;
+                for (size_t q = 0; q < nu; q++) {
+                    size_t row = (size_t)UNIT(units, q) * R;
+                    int ca = cmap[cell[row + (size_t)ra]], cb = cmap[cell[row + (size_t)rb]];
+                    if (ca < 0 || cb < 0) {
+                        if (ca >= 0) only_a++;
+                        else if (cb >= 0) only_b++;
+                        continue;
+                    }
+                    a[n] = ca; b[n] = cb; n++;
+                }
             } else {
                 for (size_t q = 0; q < nu; q++) {
-                    int32_t u = units[q];
+                    int32_t u = UNIT(units, q);
                     int pa = code(r, cell_at(r, u, ra)) >= 0, pb = code(r, cell_at(r, u, rb)) >= 0;
                     if (!pa && !pb) continue;
                     int ca = code(r, filled(r, u, ra)), cb = code(r, filled(r, u, rb));
@@ -932,20 +1070,22 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
     /* all selected raters at once */
     int any_multi = 0;
     for (int d = 0; d < nd; d++) any_multi |= defs[d]->kind == MULTI;
-    if (any_multi) {
+    int stream = o->ci <= 0;   /* no bootstrap: alpha straight from the cells */
+    for (int d = 0; d < nd; d++) stream &= defs[d]->kind != MULTI || defs[d]->id != S_FLEISS;
+    if (any_multi && stream) {
+        for (int d = 0; d < nd; d++)
+            if (defs[d]->kind == MULTI && alpha_stream(r, defs[d], d, units, nu, sel, nsel) < 0)
+                goto out;
+    } else if (any_multi) {
         mv = malloc(((size_t)nu * (size_t)nsel + 1) * sizeof *mv);
         moff = malloc((nu + 1) * sizeof *moff);
         if (!mv || !moff) goto out;
         size_t w = 0, nm = 0;
         moff[0] = 0;
         for (size_t q = 0; q < nu; q++) {
-            int any = 0;
-            for (int i = 0; i < nsel && !any; i++) any = code(r, cell_at(r, units[q], sel[i])) >= 0;
-            if (!any) continue;
-            for (int i = 0; i < nsel; i++) {
-                int c = code(r, filled(r, units[q], sel[i]));
-                if (c >= 0) mv[w++] = c;
-            }
+            int m = unit_codes(r, UNIT(units, q), sel, nsel, mv + w);
+            if (m < 0) continue;
+            w += (size_t)m;
             moff[++nm] = w;
         }
         for (int d = 0; d < nd; d++)
@@ -1144,20 +1284,22 @@ int kappa_run(kappa_table *t, const struct kappa_opts *o, FILE *out, FILE *err)
 
     r.code_of = malloc(((size_t)t->values.n + 1) * sizeof *r.code_of);
     gstart = calloc((size_t)t->groups.n + 1, sizeof *gstart);
-    gunits = malloc(((size_t)t->nunits + 1) * sizeof *gunits);
-    if (!r.code_of || !gstart || !gunits) goto oom;
+    gunits = t->groups.n > 1 ? malloc(((size_t)t->nunits + 1) * sizeof *gunits) : NULL;
+    if (!r.code_of || !gstart || (t->groups.n > 1 && !gunits)) goto oom;
     for (int32_t u = 0; u < t->nunits; u++) gstart[kappa_unit_group(t, u) + 1]++;
     for (int32_t g = 0; g < t->groups.n; g++) gstart[g + 1] += gstart[g];
     {
         int32_t *fill = malloc(((size_t)t->groups.n + 1) * sizeof *fill);
         if (!fill) goto oom;
         memcpy(fill, gstart, (size_t)t->groups.n * sizeof *fill);
-        for (int32_t u = 0; u < t->nunits; u++) gunits[fill[kappa_unit_group(t, u)]++] = u;
+        if (gunits)
+            for (int32_t u = 0; u < t->nunits; u++) gunits[fill[kappa_unit_group(t, u)]++] = u;
         free(fill);
     }
     for (int32_t g = 0; g < t->groups.n; g++) {
         r.g = g;
-        if (run_group(&r, gunits + gstart[g], (size_t)(gstart[g + 1] - gstart[g]), sel, nsel, ref) < 0)
+        if (run_group(&r, gunits ? gunits + gstart[g] : NULL, (size_t)(gstart[g + 1] - gstart[g]),
+                      sel, nsel, ref) < 0)
             goto done;
     }
     if (r.nrows) qsort(r.rows, r.nrows, sizeof *r.rows, cmp_row);

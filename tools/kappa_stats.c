@@ -175,76 +175,137 @@ static double delta2(int c, int d, int metric, const double *levels,
     }
 }
 
-double kappa_alpha(const int *v, const size_t *off, size_t nunits, int k,
-                   const double *levels, int metric, size_t *npairable)
+int kappa_alpha_begin(struct kappa_alpha_acc *a, int k, const double *levels, int metric)
 {
-    if (npairable) *npairable = 0;
-    if (k <= 0) return NAN;
-    double *nc = calloc((size_t)k, sizeof *nc);
-    double *cum = calloc((size_t)k, sizeof *cum);
-    size_t maxm = 0;
-    for (size_t u = 0; u < nunits; u++)
-        if (off[u + 1] - off[u] > maxm) maxm = off[u + 1] - off[u];
-    int *buf = malloc((maxm ? maxm : 1) * sizeof *buf);
-    if (!nc || !cum || !buf) { free(nc); free(cum); free(buf); return NAN; }
-    double n = 0;
-    for (size_t u = 0; u < nunits; u++) {
-        size_t m = off[u + 1] - off[u];
-        if (m < 2) continue;
-        for (size_t i = off[u]; i < off[u + 1]; i++) nc[v[i]] += 1;
-        n += (double)m;
+    memset(a, 0, sizeof *a);
+    a->k = k;
+    a->metric = metric;
+    a->levels = levels;
+    if (k <= 0) return 0;
+    a->nc = calloc((size_t)k, sizeof *a->nc);
+    a->cum = calloc((size_t)k, sizeof *a->cum);
+    if (!a->nc || !a->cum) {
+        free(a->nc); free(a->cum);
+        a->nc = a->cum = NULL;
+        return -1;
     }
-    if (npairable) *npairable = (size_t)n;
-    double acc = 0;
-    for (int c = 0; c < k; c++) { cum[c] = acc; acc += nc[c]; }
+    /* the term of a unit of two values depends on the two codes only */
+    if (k <= 64) {
+        a->pair = malloc((size_t)k * (size_t)k * sizeof *a->pair);
+        if (a->pair)
+            for (size_t i = 0; i < (size_t)k * (size_t)k; i++) a->pair[i] = NAN;
+    }
+    return 0;
+}
 
-    /* Observed: sum over units of (1/(m-1)) sum_{i != j} delta2. */
-    double dobs = 0;
-    for (size_t u = 0; u < nunits; u++) {
-        size_t m = off[u + 1] - off[u];
-        if (m < 2) continue;
-        const int *x = v + off[u];
-        double s = 0;
-        if (metric == KAPPA_M_INTERVAL) {
-            double mean = 0;
-            for (size_t i = 0; i < m; i++) mean += levels[x[i]];
-            mean /= (double)m;
-            for (size_t i = 0; i < m; i++) {
-                double d = levels[x[i]] - mean;
-                s += d * d;
+int kappa_alpha_passes(const struct kappa_alpha_acc *a)
+{
+    return a->metric == KAPPA_M_ORDINAL ? 2 : 1;
+}
+
+static void alpha_cum(struct kappa_alpha_acc *a)
+{
+    double acc = 0;
+    for (int c = 0; c < a->k; c++) { a->cum[c] = acc; acc += a->nc[c]; }
+    a->counted = 1;
+}
+
+/* The term of one unit in the observed disagreement: s / (m - 1). */
+static int alpha_term(struct kappa_alpha_acc *a, const int *x, size_t m, double *term)
+{
+    const double *levels = a->levels;
+    int metric = a->metric;
+    double s = 0;
+    if (metric == KAPPA_M_INTERVAL) {
+        double mean = 0;
+        for (size_t i = 0; i < m; i++) mean += levels[x[i]];
+        mean /= (double)m;
+        for (size_t i = 0; i < m; i++) {
+            double d = levels[x[i]] - mean;
+            s += d * d;
+        }
+        s *= 2 * (double)m;
+    } else {
+        if (m > a->bufcap) {
+            int *p = realloc(a->buf, m * sizeof *p);
+            if (!p) return -1;
+            a->buf = p;
+            a->bufcap = m;
+        }
+        int *buf = a->buf;
+        memcpy(buf, x, m * sizeof *buf);
+        sort_small(buf, m);
+        if (metric == KAPPA_M_NOMINAL) {
+            double sq = 0;
+            for (size_t i = 0; i < m;) {
+                size_t j = i;
+                while (j < m && buf[j] == buf[i]) j++;
+                sq += (double)(j - i) * (double)(j - i);
+                i = j;
             }
-            s *= 2 * (double)m;
+            s = (double)m * (double)m - sq;
         } else {
-            memcpy(buf, x, m * sizeof *buf);
-            sort_small(buf, m);
-            if (metric == KAPPA_M_NOMINAL) {
-                double sq = 0;
-                for (size_t i = 0; i < m;) {
-                    size_t j = i;
-                    while (j < m && buf[j] == buf[i]) j++;
-                    sq += (double)(j - i) * (double)(j - i);
-                    i = j;
+            /* distinct (code, count) runs, then pairs of runs */
+            for (size_t i = 0; i < m;) {
+                size_t j = i;
+                while (j < m && buf[j] == buf[i]) j++;
+                for (size_t p = j; p < m;) {
+                    size_t q = p;
+                    while (q < m && buf[q] == buf[p]) q++;
+                    s += 2 * (double)(j - i) * (double)(q - p) *
+                         delta2(buf[i], buf[p], metric, levels, a->nc, a->cum);
+                    p = q;
                 }
-                s = (double)m * (double)m - sq;
-            } else {
-                /* distinct (code, count) runs, then pairs of runs */
-                for (size_t i = 0; i < m;) {
-                    size_t j = i;
-                    while (j < m && buf[j] == buf[i]) j++;
-                    for (size_t p = j; p < m;) {
-                        size_t q = p;
-                        while (q < m && buf[q] == buf[p]) q++;
-                        s += 2 * (double)(j - i) * (double)(q - p) *
-                             delta2(buf[i], buf[p], metric, levels, nc, cum);
-                        p = q;
-                    }
-                    i = j;
-                }
+                i = j;
             }
         }
-        dobs += s / (double)(m - 1);
     }
+    *term = s / (double)(m - 1);
+    return 0;
+}
 
+static inline int alpha_add(struct kappa_alpha_acc *a, const int *x, size_t m)
+{
+    double term;
+    if (m == 2 && a->pair) {
+        double *p = &a->pair[(size_t)x[0] * (size_t)a->k + (size_t)x[1]];
+        if (*p != *p && alpha_term(a, x, m, p) < 0) return -1;   /* not yet known */
+        term = *p;
+    } else if (alpha_term(a, x, m, &term) < 0) {
+        return -1;
+    }
+    a->dobs += term;
+    return 0;
+}
+
+int kappa_alpha_units(struct kappa_alpha_acc *a, int pass, const int *v, const size_t *off,
+                      size_t nunits)
+{
+    if (!a->nc) return 0;
+    int both = pass == 0 && kappa_alpha_passes(a) == 1;
+    if (pass == 1 && !a->counted) alpha_cum(a);
+    for (size_t u = 0; u < nunits; u++) {
+        const int *x = v + off[u];
+        size_t m = off[u + 1] - off[u];
+        if (m < 2) continue;
+        if (pass == 0) {
+            for (size_t i = 0; i < m; i++) a->nc[x[i]] += 1;
+            a->n += (double)m;
+        }
+        if ((pass == 1 || both) && alpha_add(a, x, m) < 0) return -1;
+    }
+    return 0;
+}
+
+double kappa_alpha_end(struct kappa_alpha_acc *a, size_t *npairable)
+{
+    if (npairable) *npairable = 0;
+    if (a->k <= 0 || !a->nc) { free(a->buf); free(a->pair); a->buf = NULL; a->pair = NULL; return NAN; }
+    double n = a->n, dobs = a->dobs;
+    const double *nc = a->nc, *levels = a->levels;
+    int k = a->k, metric = a->metric;
+    if (npairable) *npairable = (size_t)n;
+    if (!a->counted) alpha_cum(a);
     /* Expected: sum_c sum_d n_c n_d delta2(c, d). */
     double dexp = 0;
     if (metric == KAPPA_M_NOMINAL) {
@@ -265,12 +326,29 @@ double kappa_alpha(const int *v, const size_t *off, size_t nunits, int k,
             if (nc[c] == 0) continue;
             for (int d = c + 1; d < k; d++)
                 if (nc[d] != 0)
-                    dexp += 2 * nc[c] * nc[d] * delta2(c, d, metric, levels, nc, cum);
+                    dexp += 2 * nc[c] * nc[d] * delta2(c, d, metric, levels, nc, a->cum);
         }
     }
-    free(nc); free(cum); free(buf);
+    free(a->nc); free(a->cum); free(a->buf); free(a->pair);
+    a->nc = a->cum = a->pair = NULL;
+    a->buf = NULL;
     if (n < 2 || dexp == 0) return NAN;
     return 1 - (n - 1) * dobs / dexp;
+}
+
+double kappa_alpha(const int *v, const size_t *off, size_t nunits, int k,
+                   const double *levels, int metric, size_t *npairable)
+{
+    struct kappa_alpha_acc a;
+    if (npairable) *npairable = 0;
+    if (k <= 0) return NAN;
+    if (kappa_alpha_begin(&a, k, levels, metric) < 0) return NAN;
+    for (int pass = 0; pass < kappa_alpha_passes(&a); pass++)
+        if (kappa_alpha_units(&a, pass, v, off, nunits) < 0) {
+            free(a.nc); free(a.cum); free(a.buf); free(a.pair);
+            return NAN;
+        }
+    return kappa_alpha_end(&a, npairable);
 }
 
 /* ---- numeric pairs ----------------------------------------------------- */
@@ -308,17 +386,43 @@ double kappa_pearson(const double *x, const double *y, size_t n)
     return r;
 }
 
+/* Average rank of each code (as kappa_ranks); NULL on allocation failure. */
+static double *code_ranks(const int *code, size_t n, int k)
+{
+    double *cnt = calloc((size_t)(k > 0 ? k : 1), sizeof *cnt);
+    if (!cnt) return NULL;
+    for (size_t i = 0; i < n; i++) cnt[code[i]] += 1;
+    double below = 0;
+    for (int c = 0; c < k; c++) {
+        double t = cnt[c];
+        cnt[c] = below + (t + 1) / 2;
+        below += t;
+    }
+    return cnt;
+}
+
 double kappa_spearman(const int *a, const int *b, size_t n, int ka, int kb)
 {
     if (n < 2) return NAN;
-    double *ra = malloc(n * sizeof *ra), *rb = malloc(n * sizeof *rb);
+    double *rka = code_ranks(a, n, ka), *rkb = code_ranks(b, n, kb);
     double r = NAN;
-    if (ra && rb) {
-        kappa_ranks(a, n, ka, ra);
-        kappa_ranks(b, n, kb, rb);
-        r = kappa_pearson(ra, rb, n);
+    if (rka && rkb) {
+        /* kappa_pearson of the ranks, step for step */
+        double mx = 0, my = 0;
+        for (size_t i = 0; i < n; i++) { mx += rka[a[i]]; my += rkb[b[i]]; }
+        mx /= (double)n; my /= (double)n;
+        double sxx = 0, syy = 0, sxy = 0;
+        for (size_t i = 0; i < n; i++) {
+            double dx = rka[a[i]] - mx, dy = rkb[b[i]] - my;
+            sxx += dx * dx; syy += dy * dy; sxy += dx * dy;
+        }
+        if (sxx != 0 && syy != 0) {
+            r = sxy / sqrt(sxx * syy);
+            if (r > 1) r = 1;
+            if (r < -1) r = -1;
+        }
     }
-    free(ra); free(rb);
+    free(rka); free(rkb);
     return r;
 }
 

@@ -36,6 +36,28 @@ double kappa_fleiss(const int *counts, size_t nunits, int k);
 double kappa_alpha(const int *v, const size_t *off, size_t nunits, int k,
                    const double *levels, int metric, size_t *npairable);
 
+/* The same, a block of units at a time: kappa_alpha_units() takes units
+ * u < nunits holding v[off[u] .. off[u + 1] - 1]; every unit goes through it
+ * once per pass (kappa_alpha_passes(): 1, or 2 for the ordinal metric, whose
+ * differences need all counts first), in the same order each pass.
+ * kappa_alpha_end gives alpha and frees the accumulator; kappa_alpha() is
+ * this over whole arrays.  begin and units return -1 when out of memory
+ * (then alpha is NAN). */
+struct kappa_alpha_acc {
+    int k, metric, counted;
+    const double *levels;
+    double *nc, *cum;
+    double n, dobs;
+    int *buf;
+    size_t bufcap;
+    double *pair;   /* the term of a unit of two codes, once computed (NaN: not yet) */
+};
+int kappa_alpha_begin(struct kappa_alpha_acc *a, int k, const double *levels, int metric);
+int kappa_alpha_passes(const struct kappa_alpha_acc *a);
+int kappa_alpha_units(struct kappa_alpha_acc *a, int pass, const int *v, const size_t *off,
+                      size_t nunits);
+double kappa_alpha_end(struct kappa_alpha_acc *a, size_t *npairable);
+
 /* Average ranks (1-based, ties get the mean rank) of ordered codes. */
 void kappa_ranks(const int *code, size_t n, int k, double *rank_out);
 double kappa_pearson(const double *x, const double *y, size_t n);
