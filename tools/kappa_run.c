@@ -142,6 +142,14 @@ int kappa_opts_check(struct kappa_opts *o, FILE *err)
                 "they cannot be mixed with single-value statistics in one run\n");
         return -1;
     }
+    if (o->multilabel && n > nlabel) {
+        for (int i = 0; i < n; i++)
+            if (defs[i]->kind != LABEL) {
+                fprintf(err, "kappa: --multi-label treats the ratings of an item as a set; "
+                        "single-value statistics such as %s cannot use it\n", defs[i]->name);
+                return -1;
+            }
+    }
     if (nlabel) o->multilabel = 1;
     if (o->ci != 0 && !(o->ci > 0 && o->ci < 1)) {
         fprintf(err, "kappa: --ci wants a level between 0 and 1, such as 0.95\n");

@@ -143,6 +143,7 @@ err_case "unknown rater" "no rater 'zz' in the input; raters are: h m" --raters 
 err_case "unknown --by column" "^<stdin>:1:1: error: no column 'crit' to group by" --by crit
 err_case "bad --ci" "--ci wants a level" --ci 95
 err_case "bad --format" "--format wants" --format xml
+err_case "--multi-label with a single-value statistic" "single-value statistics such as cohen" --multi-label -s cohen
 printf 'item\tcriterion\trater\tvalue\n1\t\th\tyes\n' > "$T/in"
 printf 'item\tcriterion\trater\tvalue\n1\ta\t\tyes\n' > "$T/in"
 err_case "empty rater" "^<stdin>:2:5: error: empty rater field"
