@@ -28,6 +28,7 @@ static void tperror(TPLTYPE *loc, void *scanner, struct tp_state *st, const char
 %token TP_LINE TP_HV TP_VH TP_DOTS TP_PLUS TP_PLUSPLUS TP_SEMI
 %token TP_NODE TP_COORDINATE TP_AT TP_CYCLE TP_RECTANGLE TP_CIRCLE TP_ELLIPSE
 %token TP_ARC TP_GRID TP_TO TP_EDGE TP_CONTROLS TP_AND TP_PLOT TP_PIC TP_COORDINATES
+%token TP_SIN TP_COS TP_PARABOLA TP_BEND
 %token TP_ERROR_TOKEN
 %token <str> TP_COORD TP_OPTS TP_BRACE TP_WORD TP_JUNK
 
@@ -64,6 +65,10 @@ item
     | TP_TO opt_opts nodes target     { tp_to(st, &$2); free($2.s); }
     | TP_EDGE opt_opts nodes coord    { tp_edge(st, &$2); free($2.s); }
     | TP_DOTS TP_CONTROLS coord controls_and TP_DOTS coord { tp_controls(st); }
+    | TP_SIN coord                    { tp_sine(st, 0); }
+    | TP_COS coord                    { tp_sine(st, 1); }
+    | TP_PARABOLA opt_opts coord      { tp_parabola(st, &$2, 0); free($2.s); }
+    | TP_PARABOLA opt_opts TP_BEND coord coord { tp_parabola(st, &$2, 1); free($2.s); }
     | node                            { tp_node_flush(st); }
     | TP_COORDINATE node_parts        { tp_coordinate_op(st); }
     | TP_PLOT plot_args

@@ -45,6 +45,8 @@ void tp_to(struct tp_state *st, const struct tp_str *opts);
 void tp_edge(struct tp_state *st, const struct tp_str *opts);
 void tp_controls_single(struct tp_state *st);
 void tp_controls(struct tp_state *st);
+void tp_sine(struct tp_state *st, int cosine);
+void tp_parabola(struct tp_state *st, const struct tp_str *opts, int has_bend);
 void tp_coordinate_op(struct tp_state *st);
 void tp_plot_coordinates(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
 void tp_plot_expr(struct tp_state *st, const struct tp_str *opts, const struct tp_str *c);

@@ -1205,6 +1205,93 @@ void tp_controls(struct tp_state *st)
     place_pending(st, 1);
 }
 
+/* A curve from the current point given by control points in the picture's
+ * coordinates relative to it (k1, k2 times the offset d, componentwise),
+ * transformed by the linear part of the CTM, as pgf's \pgfpathsine,
+ * \pgfpathcosine and \pgfpathparabola do. */
+static void rel_curve(struct tp_state *st, vec2 d_user, const double k[4])
+{
+    mat m = GS(st->T)->ctm;
+    m.e = m.f = 0;
+    vec2 c0 = st->cur;
+    vec2 c1 = vadd(c0, mat_apply(m, v2(k[0] * d_user.x, k[1] * d_user.y)));
+    vec2 c2 = vadd(c0, mat_apply(m, v2(k[2] * d_user.x, k[3] * d_user.y)));
+    vec2 to = vadd(c0, mat_apply(m, d_user));
+    curve_to(st, c1, c2, to);
+}
+
+static vec2 user_delta(struct tp_state *st, vec2 from, vec2 to)
+{
+    mat m = GS(st->T)->ctm;
+    m.e = m.f = 0;
+    return mat_inv_apply(m, vsub(to, from));
+}
+
+/* sin (p) / cos (p): a quarter period of a sine (from 0 to pi/2) or cosine
+ * from the current point to p (tikz.code.tex \tikz@@sine, pgf's control
+ * points). */
+void tp_sine(struct tp_state *st, int cosine)
+{
+    if (st->npts < 1) { st->npts = 0; return; }
+    vec2 to = st->pts[st->npts - 1];
+    st->npts = 0;
+    static const double ks[4] = { .3260, .5120, .6380, 1 }, kc[4] = { .3620, 0, .6740, .4880 };
+    rel_curve(st, user_delta(st, st->cur, to), cosine ? kc : ks);
+    place_pending(st, 1);
+}
+
+/* parabola [bend pos=f, parabola height=h] [bend (b)] (p): from the current
+ * point to p with its bend (apex) at b, by default at the start plus f of the
+ * way to p (tikz.code.tex \tikz@parabola@semifinal, \pgfpathparabola). */
+void tp_parabola(struct tp_state *st, const struct tp_str *opts, int has_bend)
+{
+    tikz *T = st->T;
+    if (st->npts < 1 + has_bend) { st->npts = 0; return; }
+    vec2 start = st->cur, end = st->pts[st->npts - 1];
+    vec2 bend_given = has_bend ? st->pts[st->npts - 2] : v2(0, 0);
+    int bend_rel = has_bend && st->pts_rel[st->npts - 2];
+    vec2 bend_vec = has_bend ? st->pts_vec[st->npts - 2] : v2(0, 0);
+    st->npts = 0;
+    double f = 0, h = 0;
+    int has_h = 0;
+    if (opts && opts->s) {
+        const char *o = opts->s;
+        size_t on = strlen(o);
+        while (on > 0) {
+            long comma = tk_find_top(o, on, ',');
+            const char *kv = o;
+            size_t kvn = comma >= 0 ? (size_t)comma : on;
+            tk_trim(&kv, &kvn);
+            long eq = tk_find_top(kv, kvn, '=');
+            const char *k = kv, *v = eq >= 0 ? kv + eq + 1 : "";
+            size_t kn = eq >= 0 ? (size_t)eq : kvn, vn = eq >= 0 ? kvn - (size_t)eq - 1 : 0;
+            tk_trim(&k, &kn);
+            double x;
+            if (tk_is(k, kn, "bend pos") && tk_eval(T, v, vn, &x, NULL) == 0) f = x;
+            else if (tk_is(k, kn, "parabola height") && tk_eval(T, v, vn, &x, NULL) == 0) { f = .5; h = x; has_h = 1; }
+            else if (tk_is(k, kn, "bend at end")) f = 1;
+            else if (tk_is(k, kn, "bend at start")) f = 0;
+            if (comma < 0) break;
+            o += comma + 1;
+            on -= (size_t)comma + 1;
+        }
+    }
+    /* the default bend, and the base of a relative one */
+    vec2 saved = vadd(start, vscale(vsub(end, start), f));
+    vec2 bend = saved;
+    if (has_h) {
+        mat m = GS(T)->ctm;
+        m.e = m.f = 0;
+        bend = vadd(saved, mat_apply(m, v2(0, h)));
+    }
+    if (has_bend) bend = bend_rel ? vadd(saved, bend_vec) : bend_given;
+    static const double k1[4] = { .1125, .225, .5, 1 }, k2[4] = { .5, 0, .8875, .775 };
+    vec2 a = user_delta(st, start, bend), e = user_delta(st, bend, end);
+    if (a.x != 0 || a.y != 0) rel_curve(st, a, k1);
+    if (e.x != 0 || e.y != 0) rel_curve(st, e, k2);
+    place_pending(st, 1);
+}
+
 void tp_coordinate_op(struct tp_state *st)
 {
     tikz *T = st->T;
