@@ -265,6 +265,36 @@ static void set_axis_vector(tikz *T, vec2 *dst, const char *v, size_t vn, vec2 u
     if (tk_eval(T, w, wn, &d, NULL) == 0) *dst = vscale(unit, d);
 }
 
+/* Node shape names (as keys or shape= values): 1 when k names a shape
+ * tikz2ir knows (set in no); other shapes of TikZ's libraries warn once
+ * and count as known (the node is taken as a rectangle). */
+static int shape_key(tikz *T, const char *k, size_t kn, tk_nodeopts *no)
+{
+    static const struct { const char *k; int shape; } shapes[] = {
+        { "rectangle", TK_SH_RECT }, { "circle", TK_SH_CIRCLE }, { "ellipse", TK_SH_ELLIPSE },
+        { "diamond", TK_SH_DIAMOND }, { "regular polygon", TK_SH_POLYGON }, { NULL, 0 }
+    };
+    static const char *const other[] = {
+        "star", "trapezium", "semicircle", "isosceles triangle", "kite", "dart",
+        "circular sector", "cylinder", "rounded rectangle", "chamfered rectangle",
+        "cloud", "circle split", "rectangle split", "ellipse split", "starburst",
+        "signal", "tape", "single arrow", "double arrow", "forbidden sign",
+        "circle cross split", "magnifying glass", "correct forbidden sign", NULL
+    };
+    for (int i = 0; shapes[i].k; i++)
+        if (tk_is(k, kn, shapes[i].k)) { if (no) no->shape = shapes[i].shape; return 1; }
+    for (int i = 0; other[i]; i++)
+        if (tk_is(k, kn, other[i])) {
+            if (no) {
+                tk_warn(T, T->cmd_line, "shape '%s' not supported; its node is taken as a rectangle",
+                        other[i]);
+                no->shape = TK_SH_RECT;
+            }
+            return 1;
+        }
+    return 0;
+}
+
 static int apply_direction(tikz *T, const char *k, size_t kn, const char *v, size_t vn,
                            int has_v, tk_nodeopts *no)
 {
@@ -357,8 +387,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         if (apply_direction(T, k, kn, v, vn, 0, no)) return;
         if (tk_is(k, kn, "draw")) { g->draw = 1; g->drawc[0] = 0; if (no) { no->draw = 1; no->drawc[0] = 0; } return; }
         if (tk_is(k, kn, "fill")) { g->fill = 1; g->fillc[0] = 0; if (no) { no->fill = 1; no->fillc[0] = 0; } return; }
-        if (tk_is(k, kn, "circle")) { if (no) no->shape = 2; return; }
-        if (tk_is(k, kn, "rectangle")) { if (no) no->shape = 1; return; }
+        if (shape_key(T, k, kn, no)) return;
         if (tk_is(k, kn, "midway")) { if (no) { no->pos = 0.5; no->has_pos = 1; } return; }
         if (tk_is(k, kn, "near start")) { if (no) { no->pos = 0.25; no->has_pos = 1; } return; }
         if (tk_is(k, kn, "near end")) { if (no) { no->pos = 0.75; no->has_pos = 1; } return; }
@@ -527,7 +556,27 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
     if (tk_is(k, kn, "minimum width")) { if (no) no->min_w = tk_eval_dim(T, v, vn, 0); return; }
     if (tk_is(k, kn, "minimum height")) { if (no) no->min_h = tk_eval_dim(T, v, vn, 0); return; }
     if (tk_is(k, kn, "shape")) {
-        if (no) { if (tk_is(v, vn, "circle")) no->shape = 2; else no->shape = 1; }
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        if (!shape_key(T, w, wn, no) && no) {
+            tk_warn(T, T->cmd_line, "shape '%.*s' not supported; its node is taken as a rectangle",
+                    (int)(wn > 40 ? 40 : wn), w);
+            no->shape = TK_SH_RECT;
+        }
+        return;
+    }
+    if (tk_is(k, kn, "regular polygon sides")) {
+        if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 3 && d <= 1000) {
+            if (no) no->sides = (int)d; else g->poly_sides = (int)d;
+        }
+        else tk_warn(T, T->cmd_line, "regular polygon sides '%.*s' ignored (want 3 to 1000)", (int)vn, v);
+        return;
+    }
+    if (tk_is(k, kn, "shape border rotate") || tk_is(k, kn, "regular polygon rotate")) {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { if (no) no->border_rotate = d; else g->border_rotate = d; }
+        return;
+    }
+    if (tk_is(k, kn, "aspect") || tk_is(k, kn, "shape aspect")) {
+        if (tk_eval(T, v, vn, &d, NULL) == 0 && d > 0) { if (no) no->aspect = d; else g->aspect = d; }
         return;
     }
     if (tk_is(k, kn, "label") || tk_is(k, kn, "pin")) {

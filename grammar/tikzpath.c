@@ -89,6 +89,9 @@ void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double
     nd->by = by;
     nd->shape = shape;
     nd->has3 = 0;
+    nd->sides = 0;
+    nd->start = 0;
+    nd->rot = 0;
     if (T->d) {
         ir_elem *e = ir_add(T->d, IR_COORD);
         e->name = tp_strndup(name, n);
@@ -98,16 +101,80 @@ void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double
     }
 }
 
+static vec2 rot_deg(vec2 p, double deg)
+{
+    if (deg == 0) return p;
+    double c = cos(deg * DEG), s = sin(deg * DEG);
+    return v2(p.x * c - p.y * s, p.x * s + p.y * c);
+}
+
+/* corner k (1-based) of a regular polygon, in its own frame, as pgf's
+ * corner k anchor: at the anchor radius */
+static vec2 polygon_corner(const tk_node *nd, long k)
+{
+    int n = nd->sides >= 3 ? nd->sides : 5;
+    double a = nd->start + (double)(k - 1) * 360.0 / n;
+    return v2(nd->hw * cos(a * DEG), nd->hw * sin(a * DEG));
+}
+
+/* border point in direction ang (degrees) in the node's own frame, offset
+ * from the centre, as each shape's anchorborder computes it */
+static vec2 shape_border(const tk_node *nd, double ang)
+{
+    double ca = cos(ang * DEG), sa = sin(ang * DEG);
+    switch (nd->shape) {
+    case TK_SH_COORD:
+        return v2(0, 0);
+    case TK_SH_CIRCLE:
+        return v2(nd->hw * ca, nd->hw * sa);
+    case TK_SH_ELLIPSE: {
+        /* \pgfpointborderellipse: the ellipse point in that direction */
+        if (nd->hw <= 0 || nd->hh <= 0) return v2(0, 0);
+        double t = 1 / sqrt((ca / nd->hw) * (ca / nd->hw) + (sa / nd->hh) * (sa / nd->hh));
+        return v2(t * ca, t * sa);
+    }
+    case TK_SH_DIAMOND: {
+        /* the ray meets the side from (+-x,0) to (0,+-y) */
+        if (nd->hw <= 0 || nd->hh <= 0) return v2(0, 0);
+        double t = 1 / (fabs(ca) / nd->hw + fabs(sa) / nd->hh);
+        return v2(t * ca, t * sa);
+    }
+    case TK_SH_POLYGON: {
+        /* the side between the corners around the direction (pgf: the
+         * corners at the anchor radius) */
+        int n = nd->sides >= 3 ? nd->sides : 5;
+        double step = 360.0 / n;
+        double d = fmod(ang - nd->start, 360);
+        if (d < 0) d += 360;
+        double k = floor(d / step);
+        double mid = nd->start + (k + 0.5) * step;
+        double c = cos((ang - mid) * DEG);
+        double t = c > 1e-12 ? nd->hw * cos(step / 2 * DEG) / c : 0;
+        return v2(t * ca, t * sa);
+    }
+    default: {
+        double tx = fabs(ca) > 1e-12 ? nd->hw / fabs(ca) : 1e300;
+        double ty = fabs(sa) > 1e-12 ? nd->hh / fabs(sa) : 1e300;
+        double t = tx < ty ? tx : ty;
+        return v2(t * ca, t * sa);
+    }
+    }
+}
+
+void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom)
+{
+    tk_add_node(T, name, geom->c, geom->hw, geom->hh, geom->by, geom->shape);
+    tk_node *nd = tk_find_node(T, name, strlen(name));
+    if (!nd) return;
+    nd->sides = geom->sides;
+    nd->start = geom->start;
+    nd->rot = geom->rot;
+}
+
 /* border point of a node in direction ang (degrees), canvas offset from centre */
 static vec2 node_border(const tk_node *nd, double ang)
 {
-    double ca = cos(ang * DEG), sa = sin(ang * DEG);
-    if (nd->shape == 0) return v2(0, 0);
-    if (nd->shape == 2) return v2(nd->hw * ca, nd->hw * sa);
-    double tx = fabs(ca) > 1e-12 ? nd->hw / fabs(ca) : 1e300;
-    double ty = fabs(sa) > 1e-12 ? nd->hh / fabs(sa) : 1e300;
-    double t = tx < ty ? tx : ty;
-    return v2(t * ca, t * sa);
+    return rot_deg(shape_border(nd, ang - nd->rot), nd->rot);
 }
 
 static const struct { const char *name; double x, y; double ang; } anchors[] = {
@@ -117,20 +184,47 @@ static const struct { const char *name; double x, y; double ang; } anchors[] = {
     { "center", 0, 0, -1 }, { "mid", 0, 0, -1 }, { "base", 0, 0, -1 }, { NULL, 0, 0, 0 }
 };
 
-/* Offset of a named anchor from the centre, for a box (hw, hh) or circle (r=hw). */
-static int anchor_offset(const char *a, size_t an, int shape, double hw, double hh, double by, vec2 *off)
+/* Offset of a named anchor from the centre (canvas, the node's rotation
+ * applied): compass anchors, center, mid, base, and a regular polygon's
+ * corner N and side N. -1 when a is no anchor name. */
+static int anchor_offset(const char *a, size_t an, const tk_node *nd, vec2 *off)
 {
+    if (nd->shape == TK_SH_POLYGON && an > 5 &&
+        (memcmp(a, "corner ", 7) == 0 || memcmp(a, "side ", 5) == 0)) {
+        int side = a[0] == 's';
+        const char *num = a + (side ? 5 : 7);
+        size_t nn = an - (size_t)(side ? 5 : 7);
+        long k = 0;
+        size_t i = 0;
+        while (i < nn && num[i] == ' ') i++;
+        if (i == nn) return -1;
+        for (; i < nn; i++) {
+            if (num[i] < '0' || num[i] > '9' || k > 100000) return -1;
+            k = k * 10 + (num[i] - '0');
+        }
+        if (k < 1) return -1;
+        vec2 p = polygon_corner(nd, k);
+        if (side) p = vscale(vadd(p, polygon_corner(nd, k + 1)), 0.5);
+        *off = rot_deg(p, nd->rot);
+        return 0;
+    }
     for (int i = 0; anchors[i].name; i++) {
         if (!tk_is(a, an, anchors[i].name)) continue;
+        vec2 p;
         if (anchors[i].ang < 0) {
-            *off = v2(0, (tk_is(a, an, "base") || tk_is(a, an, "mid")) ? by : 0);
-            return 0;
-        }
-        if (shape == 2) {
-            *off = v2(hw * cos(anchors[i].ang * DEG), hw * sin(anchors[i].ang * DEG));
+            p = v2(0, (tk_is(a, an, "base") || tk_is(a, an, "mid")) ? nd->by : 0);
+        } else if (nd->shape == TK_SH_CIRCLE || nd->shape == TK_SH_POLYGON) {
+            /* a circle's compass anchors lie on the circle; a polygon's are
+             * its border points toward (0,r), (r,r), ... */
+            p = shape_border(nd, anchors[i].ang);
+        } else if (nd->shape == TK_SH_ELLIPSE && anchors[i].x != 0 && anchors[i].y != 0) {
+            p = v2(0.707107 * anchors[i].x * nd->hw, 0.707107 * anchors[i].y * nd->hh);
+        } else if (nd->shape == TK_SH_DIAMOND && anchors[i].x != 0 && anchors[i].y != 0) {
+            p = v2(0.5 * anchors[i].x * nd->hw, 0.5 * anchors[i].y * nd->hh);
         } else {
-            *off = v2(anchors[i].x * hw, anchors[i].y * hh);
+            p = v2(anchors[i].x * nd->hw, anchors[i].y * nd->hh);
         }
+        *off = rot_deg(p, nd->rot);
         return 0;
     }
     return -1;
@@ -163,7 +257,7 @@ static int named_point(tikz *T, const char *s, size_t n, vec2 *canvas)
         tk_trim(&a, &an);
         vec2 off;
         if (nd->shape == 0) { *canvas = nd->c; return 0; }
-        if (anchor_offset(a, an, nd->shape, nd->hw, nd->hh, nd->by, &off) == 0) {
+        if (anchor_offset(a, an, nd, &off) == 0) {
             *canvas = vadd(nd->c, off);
             return 0;
         }
@@ -457,6 +551,9 @@ void tk_nodeopts_init(tikz *T, tk_nodeopts *no)
     no->font_size = g->font_size;
     no->bold = g->bold;
     no->lw = g->lw;
+    no->sides = g->poly_sides ? g->poly_sides : 5;
+    no->aspect = g->aspect > 0 ? g->aspect : 1;
+    no->border_rotate = g->border_rotate;
     strcpy(no->anchor, "center");
 }
 
@@ -757,7 +854,7 @@ static vec2 seg_point(struct tp_state *st, double t, vec2 *dir)
 static void place_pending(struct tp_state *st, int on_segment);
 static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
                             const vec2 *seg, int nseg, tk_node *geom);
-static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw, double hh, int line,
+static void place_label(tikz *T, const char *spec, const tk_node *main, int line,
                         int pin);
 
 static vec2 pop_pt(struct tp_state *st)
@@ -1310,8 +1407,11 @@ void tp_coordinate_op(struct tp_state *st)
         tk_gs_push(T);
         tk_apply_opts(T, pn->opts, strlen(pn->opts), &no, 0);
         if (no.name && !pn->name) pn->name = tp_strndup(no.name, strlen(no.name));
+        tk_node pt;
+        memset(&pt, 0, sizeof pt);
+        pt.c = p;
         for (int i = 0; i < no.nlabels; i++)
-            place_label(T, no.labels[i].spec, p, 0, 0, 0, st->line, no.labels[i].pin);
+            place_label(T, no.labels[i].spec, &pt, st->line, no.labels[i].pin);
         tk_gs_pop(T);
         tk_nodeopts_free(&no);
     }
@@ -1767,7 +1867,7 @@ static void pin_edge(tikz *T, const tk_node *main, const tk_node *pn, int line)
 }
 
 /* label spec "[opts]pos:text" */
-static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw, double hh, int line,
+static void place_label(tikz *T, const char *spec, const tk_node *main, int line,
                         int pin)
 {
     const char *s = spec;
@@ -1806,7 +1906,7 @@ static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw,
         ang = fmod(ang, 360);
         if (ang < 0) ang += 360;
     }
-    tk_node main = { NULL, c, hw, hh, 0, shape, { 0, 0, 0 }, 0 };
+    vec2 c = main->c;
     char *txt = tp_strndup(text, tn);
     tk_nodeopts no;
     tk_nodeopts_init(T, &no);
@@ -1834,8 +1934,9 @@ static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw,
                        : lg->lib_set & TK_SET_PIN_DISTANCE ? lg->pin_distance : PIN_DISTANCE_PT;
     vec2 base;
     if (ang < 0) base = c;
-    else if (corner && shape != 2) base = vadd(c, v2((cos(ang * DEG) > 0 ? 1 : -1) * hw, (sin(ang * DEG) > 0 ? 1 : -1) * hh));
-    else base = vadd(c, node_border(&main, ang));
+    else if (corner && main->shape == TK_SH_RECT)
+        base = vadd(c, v2((cos(ang * DEG) > 0 ? 1 : -1) * main->hw, (sin(ang * DEG) > 0 ? 1 : -1) * main->hh));
+    else base = vadd(c, node_border(main, ang));
     if (ang >= 0) base = vadd(base, v2(dist * cos(ang * DEG), dist * sin(ang * DEG)));
     /* anchor opposite to the direction */
     if (ang >= 0) {
@@ -1871,7 +1972,7 @@ static void place_label(tikz *T, const char *spec, vec2 c, int shape, double hw,
             break;
         }
     }
-    if (pin) pin_edge(T, &main, &pn, line);
+    if (pin) pin_edge(T, main, &pn, line);
     tk_gs_pop(T);
     tk_nodeopts_free(&no);
     free(txt);
@@ -1915,11 +2016,49 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     double top = h + isy, bot = -(dp + isy);
     double boxh = top - bot;
     double boxw = w + 2 * isx;
-    if (no->shape == 2) {
+    /* the anchor geometry (outer sep included), in the node's own frame */
+    tk_node sh;
+    memset(&sh, 0, sizeof sh);
+    sh.shape = no->shape;
+    double dx = 0, dy = 0;    /* drawn radii / half diagonals of the new shapes */
+    if (no->shape == TK_SH_CIRCLE) {
         double r = sqrt(boxw * boxw + boxh * boxh) / 2;
         double m = fmax(no->min_w, no->min_h) / 2;
         if (r < m) r = m;
         hw = hh = r;
+    } else if (no->shape == TK_SH_ELLIPSE) {
+        /* shapes.geometric: the ellipse through the corners of the text
+         * box plus inner sep (radii times sqrt 2), at least the minimum
+         * size; anchors outer sep further out */
+        dx = fmax(M_SQRT2 * boxw / 2, no->min_w / 2);
+        dy = fmax(M_SQRT2 * boxh / 2, no->min_h / 2);
+        hw = dx;
+        hh = dy;
+    } else if (no->shape == TK_SH_DIAMOND) {
+        /* half diagonals x = a + aspect b, y = a / aspect + b of the box
+         * half sizes a, b; the anchors outer sep further out, the border
+         * sqrt 2 outer sep inside them */
+        double asp = no->aspect > 0 ? no->aspect : 1;
+        double x = fmax(boxw / 2 + asp * boxh / 2, no->min_w / 2);
+        double y = fmax(boxw / 2 / asp + boxh / 2, no->min_h / 2);
+        hw = x;
+        hh = y;
+        dx = x + os - M_SQRT2 * os;
+        dy = y + os - M_SQRT2 * os;
+    } else if (no->shape == TK_SH_POLYGON) {
+        /* radius: the incircle through the corners of the square around the
+         * larger half size of the box, at least half the minimum size; the
+         * first corner points up (odd sides) or the bottom side is flat
+         * (even), turned by shape border rotate */
+        int n = no->sides >= 3 ? no->sides : 5;
+        double half = cos(180.0 / n * DEG);
+        double r = M_SQRT2 * fmax(boxw / 2, boxh / 2) / half;
+        double m = fmax(no->min_w, no->min_h) / 2;
+        if (r < m) r = m;
+        dx = dy = r;
+        hw = hh = r;
+        sh.sides = n;
+        sh.start = (n % 2 ? 90 : 90 - 180.0 / n) + no->border_rotate;
     } else {
         if (boxw < no->min_w) boxw = no->min_w;
         if (boxh < no->min_h) boxh = no->min_h;
@@ -1927,34 +2066,61 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
         hh = boxh / 2;
     }
     by = -(h - dp) / 2;   /* baseline relative to centre */
+    sh.hw = hw + os;
+    sh.hh = hh + os;
+    if (no->shape == TK_SH_POLYGON) sh.hw = sh.hh = hw + os / cos(180.0 / sh.sides * DEG);
+    sh.by = by;
+    int newshape = no->shape >= TK_SH_ELLIPSE;
     /* anchor offset (anchors sit outer sep outside the border), local frame */
     vec2 off = v2(0, 0);
     const char *a = no->anchor;
     if (a[0] == '@') {
-        double ang = atof(a + 1);
-        tk_node tmp = { NULL, v2(0, 0), hw + os, hh + os, 0, no->shape, { 0, 0, 0 }, 0 };
-        off = node_border(&tmp, ang);
-    } else if (anchor_offset(a, strlen(a), no->shape, hw + os, hh + os, by, &off) != 0) {
+        off = shape_border(&sh, atof(a + 1));
+    } else if (anchor_offset(a, strlen(a), &sh, &off) != 0) {
         double ang;
-        if (tk_eval(T, a, strlen(a), &ang, NULL) == 0) {
-            tk_node tmp = { NULL, v2(0, 0), hw + os, hh + os, 0, no->shape, { 0, 0, 0 }, 0 };
-            off = node_border(&tmp, ang);
-        }
+        if (tk_eval(T, a, strlen(a), &ang, NULL) == 0) off = shape_border(&sh, ang);
     }
     off = v2(off.x * cr - off.y * sr, off.x * sr + off.y * cr);
-    /* from here on, hw/hh are the half sizes of the (rotated) node's box */
-    if (no->rotate != 0) {
+    /* from here on, hw/hh are the half sizes of the (rotated) node's box;
+     * the shapes of shapes.geometric keep their own frame and rotation */
+    if (no->rotate != 0 && !newshape) {
         double ahw = fabs(hw * cr) + fabs(hh * sr), ahh = fabs(hw * sr) + fabs(hh * cr);
         if (no->shape != 2) { hw = ahw; hh = ahh; }
     }
+    if (newshape) sh.rot = no->rotate;
+    else { sh.hw = hw + os; sh.hh = hh + os; }
     vec2 c = vsub(vadd(at, v2(no->shift_x, no->shift_y)), off);
+    sh.c = c;
     if (T->d) {
         if (no->draw || no->fill) {
             ir_elem *e;
-            if (no->shape == 2) {
+            if (no->shape == TK_SH_CIRCLE) {
                 e = ir_add(T->d, IR_ELLIPSE);
                 ir_pt p[3] = { { c.x, c.y }, { hw, 0 }, { 0, hh } };
                 ir_elem_set_pts(e, p, 3);
+            } else if (no->shape == TK_SH_ELLIPSE) {
+                e = ir_add(T->d, IR_ELLIPSE);
+                ir_pt p[3] = { { c.x, c.y }, { dx * cr, dx * sr }, { -dy * sr, dy * cr } };
+                ir_elem_set_pts(e, p, 3);
+            } else if (no->shape == TK_SH_DIAMOND || no->shape == TK_SH_POLYGON) {
+                /* pgf's path: from the east corner (diamond) or the first
+                 * corner (polygon) counter-clockwise */
+                int n = no->shape == TK_SH_DIAMOND ? 4 : sh.sides;
+                double a0 = no->shape == TK_SH_DIAMOND ? 0 : sh.start;
+                ir_pt *p = tk_xrealloc(NULL, (size_t)n * sizeof *p);
+                static const int dia[4][2] = { { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } };
+                for (int i = 0; i < n; i++) {
+                    double t = (a0 + i * 360.0 / n) * DEG;
+                    vec2 q = no->shape == TK_SH_DIAMOND ? v2(dia[i][0] * dx, dia[i][1] * dy)
+                                                        : v2(dx * cos(t), dy * sin(t));
+                    q = vadd(c, rot_deg(q, no->rotate));
+                    p[i].x = q.x;
+                    p[i].y = q.y;
+                }
+                e = ir_add(T->d, IR_POLY);
+                ir_elem_set_pts(e, p, (size_t)n);
+                e->closed = 1;
+                free(p);
             } else {
                 e = ir_add(T->d, IR_RECT);
                 ir_pt p[2] = { { c.x - hw, c.y - hh }, { c.x + hw, c.y + hh } };
@@ -2007,17 +2173,10 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
             ir_elem_set(e, "tex", text);
         }
     }
-    if (no->name) tk_add_node(T, no->name, c, hw + os, hh + os, by, no->shape);
-    if (geom) {
-        memset(geom, 0, sizeof *geom);
-        geom->c = c;
-        geom->hw = hw + os;
-        geom->hh = hh + os;
-        geom->by = by;
-        geom->shape = no->shape;
-    }
+    if (no->name) tk_add_node_geom(T, no->name, &sh);
+    if (geom) *geom = sh;
     for (int i = 0; i < no->nlabels; i++)
-        place_label(T, no->labels[i].spec, c, no->shape, hw + os, hh + os, line, no->labels[i].pin);
+        place_label(T, no->labels[i].spec, &sh, line, no->labels[i].pin);
 }
 
 /* ---- running a path ----------------------------------------------------------------- */

@@ -18,6 +18,9 @@ typedef struct { double a, b, c, d, e, f; } mat;
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
+#ifndef M_SQRT2
+#define M_SQRT2 1.41421356237309504880
+#endif
 
 /* ---- matrices ------------------------------------------------------------- */
 
@@ -89,6 +92,9 @@ typedef struct {
     double label_distance;
     double inner_sep, outer_sep;
     double min_w, min_h;
+    int poly_sides;           /* regular polygon sides= of a scope (0: unset) */
+    double aspect;            /* aspect= of a scope (0: unset) */
+    double border_rotate;     /* shape border rotate= of a scope */
     char *every_node;         /* option text applied to every node (owned) */
     char *every_label;
     char role[24];
@@ -134,10 +140,19 @@ typedef struct {
     vec2 c;                   /* centre (canvas) */
     double hw, hh;            /* half width/height of the shape incl. outer sep */
     double by;                /* baseline y offset from centre */
-    int shape;                /* 0 coordinate, 1 rectangle, 2 circle */
+    int shape;                /* TK_SH_...: 0 coordinate, 1 rectangle, 2 circle, ... */
     vec3 p3;                  /* position in the picture's xyz frame */
     int has3;
+    /* shapes.geometric: ellipse (hw, hh: the radii incl. outer sep),
+     * diamond (hw, hh: half diagonals incl. outer sep), regular polygon
+     * (hw = hh: pgf's anchor radius, corners at start + k*360/sides) */
+    int sides;
+    double start;             /* degrees: the polygon's first corner */
+    double rot;               /* degrees: the node's rotate= (these shapes only;
+                                 rectangles and circles keep their rotated box) */
 } tk_node;
+
+enum { TK_SH_COORD, TK_SH_RECT, TK_SH_CIRCLE, TK_SH_ELLIPSE, TK_SH_DIAMOND, TK_SH_POLYGON };
 
 typedef struct {
     char *name;
@@ -236,7 +251,10 @@ typedef struct tk_nodeopts {
     double shift_x, shift_y;  /* pt, from above=.. etc. */
     double pos;
     int has_pos;
-    int shape;                /* 1 rectangle 2 circle */
+    int shape;                /* TK_SH_RECT, TK_SH_CIRCLE, ... */
+    int sides;                /* regular polygon sides= (5) */
+    double border_rotate;     /* shape border rotate= (degrees) */
+    double aspect;            /* aspect= (diamond; 1) */
     int draw, fill;
     char drawc[TK_COLOR], fillc[TK_COLOR], textc[TK_COLOR];
     double inner_sep_x, inner_sep_y, outer_sep;
@@ -263,6 +281,8 @@ int tk_apply_lib_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn
 int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line);
 tk_node *tk_find_node(tikz *T, const char *name, size_t n);
 void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double by, int shape);
+/* The same for a node of any shape: its geometry as in geom (name ignored). */
+void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);
 /* Runs the path grammar over a path text (a command's arguments up to ';'). */
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line);
 void tk_path_scanner_free(tikz *T);
