@@ -1934,8 +1934,9 @@ static void place_label(tikz *T, const char *spec, const tk_node *main, int line
                        : lg->lib_set & TK_SET_PIN_DISTANCE ? lg->pin_distance : PIN_DISTANCE_PT;
     vec2 base;
     if (ang < 0) base = c;
-    else if (corner && main->shape == TK_SH_RECT)
-        base = vadd(c, v2((cos(ang * DEG) > 0 ? 1 : -1) * main->hw, (sin(ang * DEG) > 0 ? 1 : -1) * main->hh));
+    /* TikZ: the node's border point at the label's angle (above left is
+     * 135 degrees: on a wide rectangle a point of its top side, not its
+     * corner) */
     else base = vadd(c, node_border(main, ang));
     if (ang >= 0) base = vadd(base, v2(dist * cos(ang * DEG), dist * sin(ang * DEG)));
     /* anchor opposite to the direction */
