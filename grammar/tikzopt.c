@@ -54,6 +54,7 @@ void tk_gs_init(gstate *g)
     g->ra_len = 0.125 * 72.27;
     g->s3 = 1;
     g->ok3 = 1;
+    strcpy(g->node_distance, "1cm and 1cm");
 }
 
 void tk_gs_push(tikz *T)
@@ -196,13 +197,18 @@ static const struct { const char *k; const char *dash; } dashes[] = {
     { "dashdotted", "dashdotted" }, { "dash dot", "dashdotted" }, { NULL, NULL }
 };
 
-/* direction keys for node placement: anchor and unit direction */
-static const struct { const char *k; const char *anchor; double dx, dy; } dirs[] = {
-    { "above", "south", 0, 1 }, { "below", "north", 0, -1 },
-    { "left", "east", -1, 0 }, { "right", "west", 1, 0 },
-    { "above left", "south east", -1, 1 }, { "above right", "south west", 1, 1 },
-    { "below left", "north east", -1, -1 }, { "below right", "north west", 1, -1 },
-    { NULL, NULL, 0, 0 }
+/* direction keys for node placement (as the positioning library, which
+ * the IM class loads, defines them): the node's anchor, the direction,
+ * the anchor of an "of" node the node is put at, and the factor of a
+ * single distance (1/sqrt 2 on the diagonals) */
+static const struct { const char *k; const char *anchor; double dx, dy; const char *of; double f; } dirs[] = {
+    { "above", "south", 0, 1, "north", 1 }, { "below", "north", 0, -1, "south", 1 },
+    { "left", "east", -1, 0, "west", 1 }, { "right", "west", 1, 0, "east", 1 },
+    { "above left", "south east", -1, 1, "north west", 0.707106781 },
+    { "above right", "south west", 1, 1, "north east", 0.707106781 },
+    { "below left", "north east", -1, -1, "south west", 0.707106781 },
+    { "below right", "north west", 1, -1, "south east", 0.707106781 },
+    { NULL, NULL, 0, 0, NULL, 0 }
 };
 
 /* An arrow spec like ->, <->, -{Stealth}, |-|, -latex, {Latex[]}-{Latex[]} */
@@ -295,27 +301,94 @@ static int shape_key(tikz *T, const char *k, size_t kn, tk_nodeopts *no)
     return 0;
 }
 
+/* A positioning distance: a length, or a number in the units of the x
+ * (horizontal) or y (vertical) vector; the vector it stands for. */
+static int place_dist(tikz *T, const char *s, size_t n, int vertical, vec2 *out)
+{
+    double d;
+    int hu = 0;
+    if (tk_eval(T, s, n, &d, &hu) != 0) return -1;
+    gstate *g = GS(T);
+    if (hu) *out = vertical ? v2(0, d) : v2(d, 0);
+    else *out = vscale(vertical ? g->yv : g->xv, d);
+    return 0;
+}
+
+/* above=<dist>, right=of A, below left=1cm and 2cm of A, ... as the
+ * positioning library does: the anchor is the opposite side; a distance
+ * "V and H" (or one D for both, times 1/sqrt 2 on the diagonals) shifts
+ * the node by (dx H, dy V); "of A" puts it at A's anchor on that side
+ * (border to border; with on grid, centre to centre) shifted by the
+ * distance, node distance (1cm and 1cm) when none is given. */
 static int apply_direction(tikz *T, const char *k, size_t kn, const char *v, size_t vn,
                            int has_v, tk_nodeopts *no)
 {
     for (int i = 0; dirs[i].k; i++) {
         if (!tk_is(k, kn, dirs[i].k)) continue;
-        if (no) {
-            setstr(no->anchor, sizeof no->anchor, dirs[i].anchor, strlen(dirs[i].anchor));
-            no->has_anchor = 1;
-            no->shift_x = no->shift_y = 0;
-            if (has_v) {
-                /* "above=2pt" shifts; "above=of X" (positioning) is not supported */
-                double d;
-                if (vn > 3 && tk_memmem(v, vn, "of ")) {
-                    tk_warn(T, T->cmd_line, "positioning '%.*s=%.*s' not supported; placed at the point",
-                            (int)kn, k, (int)vn, v);
-                } else if (tk_eval(T, v, vn, &d, NULL) == 0) {
-                    no->shift_x = dirs[i].dx * d;
-                    no->shift_y = dirs[i].dy * d;
-                }
+        if (!no) return 1;
+        gstate *g = GS(T);
+        setstr(no->anchor, sizeof no->anchor, dirs[i].anchor, strlen(dirs[i].anchor));
+        no->has_anchor = 1;
+        /* without a value only the anchor changes (a shift or an "of" point
+         * set before stays, as in TikZ) */
+        if (!has_v) return 1;
+        no->shift_x = no->shift_y = 0;
+        const char *w = v;
+        size_t wn = vn;
+        tk_unbrace(&w, &wn);
+        const char *nums = w;
+        size_t nn = wn;
+        const char *of = NULL;
+        for (size_t j = 0; j + 3 <= wn; j++)
+            if (memcmp(w + j, "of ", 3) == 0 && (j == 0 || w[j - 1] == ' ')) { of = w + j; break; }
+        if (of) {
+            nn = (size_t)(of - w);
+            const char *tg = of + 3;
+            size_t tn = wn - (size_t)(tg - w);
+            tk_trim(&tg, &tn);
+            if (tn >= 2 && tg[0] == '(' && tg[tn - 1] == ')') { tg++; tn -= 2; tk_trim(&tg, &tn); }
+            tk_node *nd = tk_find_node(T, tg, tn);
+            vec2 p;
+            int ok;
+            if (nd) {
+                /* a node: its border on this side, or its centre on grid */
+                const char *an = g->on_grid ? "center" : dirs[i].of;
+                ok = tk_node_anchor(T, nd, an, strlen(an), &p) == 0;
+                if (g->on_grid) strcpy(no->anchor, "center");
+            } else {
+                ok = tk_coord(T, tg, tn, &p, T->cmd_line) == 0;
             }
+            if (!ok) {
+                tk_warn(T, T->cmd_line, "positioning '%.*s=%.*s': cannot evaluate '%.*s'; placed at the point",
+                        (int)kn, k, (int)vn, v, (int)tn, tg);
+                return 1;
+            }
+            no->has_of = 1;
+            no->of_at = p;
+            tk_trim(&nums, &nn);
+            if (nn == 0) { nums = g->node_distance; nn = strlen(nums); }
         }
+        tk_trim(&nums, &nn);
+        if (nn == 0) return 1;
+        const char *and = tk_memmem(nums, nn, "and");
+        vec2 pv, ph;
+        double f = 1;
+        int bad;
+        if (and) {
+            bad = place_dist(T, nums, (size_t)(and - nums), 1, &pv) ||
+                  place_dist(T, and + 3, nn - (size_t)(and + 3 - nums), 0, &ph);
+        } else {
+            bad = place_dist(T, nums, nn, 1, &pv) || place_dist(T, nums, nn, 0, &ph);
+            f = dirs[i].f;
+        }
+        if (bad) {
+            tk_warn(T, T->cmd_line, "positioning '%.*s=%.*s': cannot evaluate the distance",
+                    (int)kn, k, (int)vn, v);
+            return 1;
+        }
+        vec2 sum = vadd(pv, ph);
+        no->shift_x = dirs[i].dx * f * sum.x;
+        no->shift_y = dirs[i].dy * f * sum.y;
         return 1;
     }
     return 0;
@@ -396,6 +469,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         if (tk_is(k, kn, "at start")) { if (no) { no->pos = 0; no->has_pos = 1; } return; }
         if (tk_is(k, kn, "at end")) { if (no) { no->pos = 1; no->has_pos = 1; } return; }
         if (tk_is(k, kn, "sloped")) { if (no) no->sloped = 1; return; }
+        if (tk_is(k, kn, "on grid")) { g->on_grid = 1; return; }
         if (tk_is(k, kn, "overlay")) { g->overlay = 1; return; }
         if (tk_is(k, kn, "rounded corners")) { g->rounded = 4; return; }
         if (tk_is(k, kn, "sharp corners")) { g->rounded = 0; return; }
@@ -540,7 +614,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         return;
     }
     if (tk_is(k, kn, "anchor")) {
-        if (no) { setstr(no->anchor, sizeof no->anchor, v, vn); no->has_anchor = 1; no->shift_x = no->shift_y = 0; }
+        if (no) { setstr(no->anchor, sizeof no->anchor, v, vn); no->has_anchor = 1; }
         return;
     }
     if (tk_is(k, kn, "pos")) { if (no && tk_eval(T, v, vn, &d, NULL) == 0) { no->pos = d; no->has_pos = 1; } return; }
@@ -562,6 +636,16 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                     (int)(wn > 40 ? 40 : wn), w);
             no->shape = TK_SH_RECT;
         }
+        return;
+    }
+    if (tk_is(k, kn, "node distance")) {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        setstr(g->node_distance, sizeof g->node_distance, w, wn);
+        return;
+    }
+    if (tk_is(k, kn, "on grid")) {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        g->on_grid = !tk_is(w, wn, "false");
         return;
     }
     if (tk_is(k, kn, "regular polygon sides")) {

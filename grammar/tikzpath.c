@@ -243,6 +243,17 @@ static int eval_num(tikz *T, const char *s, size_t n, double *v, int *hu, int li
     return 0;
 }
 
+int tk_node_anchor(tikz *T, const tk_node *nd, const char *a, size_t an, vec2 *out)
+{
+    vec2 off;
+    double ang;
+    tk_trim(&a, &an);
+    if (nd->shape == TK_SH_COORD) { *out = nd->c; return 0; }
+    if (anchor_offset(a, an, nd, &off) == 0) { *out = vadd(nd->c, off); return 0; }
+    if (tk_eval(T, a, an, &ang, NULL) == 0) { *out = vadd(nd->c, node_border(nd, ang)); return 0; }
+    return -1;
+}
+
 static int named_point(tikz *T, const char *s, size_t n, vec2 *canvas)
 {
     tk_node *nd = tk_find_node(T, s, n);
@@ -252,21 +263,7 @@ static int named_point(tikz *T, const char *s, size_t n, vec2 *canvas)
         if (s[i] != '.') continue;
         nd = tk_find_node(T, s, i);
         if (!nd) continue;
-        const char *a = s + i + 1;
-        size_t an = n - i - 1;
-        tk_trim(&a, &an);
-        vec2 off;
-        if (nd->shape == 0) { *canvas = nd->c; return 0; }
-        if (anchor_offset(a, an, nd, &off) == 0) {
-            *canvas = vadd(nd->c, off);
-            return 0;
-        }
-        double ang;
-        if (tk_eval(T, a, an, &ang, NULL) == 0) {
-            *canvas = vadd(nd->c, node_border(nd, ang));
-            return 0;
-        }
-        return -1;
+        return tk_node_anchor(T, nd, s + i + 1, n - i - 1, canvas);
     }
     return -1;
 }
@@ -1786,6 +1783,12 @@ static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
     g->role[0] = 0;
     if (g->every_node) tk_apply_opts(T, g->every_node, strlen(g->every_node), &no, 0);
     if (pn->opts) tk_apply_opts(T, pn->opts, strlen(pn->opts), &no, 0);
+    /* positioning (right=of A): the node is put at A's border, whatever
+     * point the path is at; an explicit "at" comes later and wins */
+    if (no.has_of && !have_at) {
+        at = no.of_at;
+        have_at = 1;
+    }
     /* node-local shifts move the node */
     vec2 o0 = mat_apply(outer_ctm, v2(0, 0)), o1 = mat_apply(g->ctm, v2(0, 0));
     at = vadd(at, vsub(o1, o0));

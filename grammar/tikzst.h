@@ -95,6 +95,8 @@ typedef struct {
     int poly_sides;           /* regular polygon sides= of a scope (0: unset) */
     double aspect;            /* aspect= of a scope (0: unset) */
     double border_rotate;     /* shape border rotate= of a scope */
+    char node_distance[64];   /* positioning: node distance= (as written) */
+    int on_grid;              /* positioning: on grid */
     char *every_node;         /* option text applied to every node (owned) */
     char *every_label;
     char role[24];
@@ -249,6 +251,8 @@ typedef struct tk_nodeopts {
     char anchor[24];
     int has_anchor;
     double shift_x, shift_y;  /* pt, from above=.. etc. */
+    int has_of;               /* positioning: right=of A ... placed the node at of_at */
+    vec2 of_at;               /* canvas */
     double pos;
     int has_pos;
     int shape;                /* TK_SH_RECT, TK_SH_CIRCLE, ... */
@@ -280,6 +284,9 @@ int tk_apply_lib_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn
 /* Evaluates a coordinate (text inside the parentheses) to canvas coordinates. */
 int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line);
 tk_node *tk_find_node(tikz *T, const char *name, size_t n);
+/* The canvas point of a node's anchor (compass name, corner N, angle, ...);
+ * -1 when the anchor is unknown. */
+int tk_node_anchor(tikz *T, const tk_node *nd, const char *a, size_t an, vec2 *out);
 void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double by, int shape);
 /* The same for a node of any shape: its geometry as in geom (name ignored). */
 void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);
