@@ -63,6 +63,7 @@ struct kappa_table {
     struct kappa_layout lay;
     int *c_by;
     int quiet_errors;   /* a trial parse (see kappa_table_read): count errors, print none */
+    int nheaders;       /* header lines read */
 
     /* small caches of recent strings (id or -1) */
     int32_t last_item, last_group, last_unit;

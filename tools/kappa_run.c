@@ -883,7 +883,24 @@ static int alpha_stream(struct run *r, const struct statdef *sd, int statpos,
     for (int pass = 0; pass < passes; pass++) {
         if (pass == 1 && (!ok || ratio_bad)) break;
         size_t q = 0;
-        while (q < nu && (pass == 0 || ok)) {
+        while (fast && nsel == 2 && q < nu && (pass == 0 || ok)) {
+            /* two raters: units of two values, or of one (which alpha leaves out) */
+            int *x = v, *y = v + BLOCK;
+            size_t nb = 0;
+            size_t s0 = (size_t)sel[0], s1 = (size_t)sel[1];
+            for (; q < nu && nb < BLOCK; q++) {
+                const unsigned char *row = t->cell + (size_t)UNIT(units, q) * R;
+                int c0 = cmap[row[s0]], c1 = cmap[row[s1]];
+                x[nb] = c0;
+                y[nb] = c1;
+                if (c0 >= 0 && c1 >= 0) nb++;
+                else if (pass == 0 && (c0 >= 0 || c1 >= 0)) nm++;
+            }
+            if (pass == 0) { nm += nb; nused += nb; }
+            if (ok && !(ratio_bad && pass == 0) && kappa_alpha_units2(&acc, pass, x, y, nb) < 0)
+                ok = 0;
+        }
+        while (!(fast && nsel == 2) && q < nu && (pass == 0 || ok)) {
             size_t nb = 0;
             off[0] = 0;
             if (fast) {   /* unit_codes on one-byte cells with nothing to fill in */

@@ -297,6 +297,38 @@ int kappa_alpha_units(struct kappa_alpha_acc *a, int pass, const int *v, const s
     return 0;
 }
 
+int kappa_alpha_units2(struct kappa_alpha_acc *a, int pass, const int *x, const int *y,
+                       size_t nunits)
+{
+    if (!a->nc) return 0;
+    int both = pass == 0 && kappa_alpha_passes(a) == 1;
+    if (pass == 1 && !a->counted) alpha_cum(a);
+    double *nc = a->nc, n = a->n, dobs = a->dobs;
+    int add = pass == 1 || both;
+    size_t k = (size_t)a->k;
+    for (size_t u = 0; u < nunits; u++) {
+        int v[2] = { x[u], y[u] };
+        if (pass == 0) {
+            nc[v[0]] += 1;
+            nc[v[1]] += 1;
+            n += 2.0;
+        }
+        if (add) {   /* alpha_add */
+            double term;
+            double *p = a->pair ? &a->pair[(size_t)v[0] * k + (size_t)v[1]] : &term;
+            if ((!a->pair || *p != *p) && alpha_term(a, v, 2, p) < 0) {
+                a->n = n;
+                a->dobs = dobs;
+                return -1;
+            }
+            dobs += *p;
+        }
+    }
+    a->n = n;
+    a->dobs = dobs;
+    return 0;
+}
+
 double kappa_alpha_end(struct kappa_alpha_acc *a, size_t *npairable)
 {
     if (npairable) *npairable = 0;

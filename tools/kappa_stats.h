@@ -56,6 +56,9 @@ int kappa_alpha_begin(struct kappa_alpha_acc *a, int k, const double *levels, in
 int kappa_alpha_passes(const struct kappa_alpha_acc *a);
 int kappa_alpha_units(struct kappa_alpha_acc *a, int pass, const int *v, const size_t *off,
                       size_t nunits);
+/* The same for units of exactly two values, x[u] and y[u]. */
+int kappa_alpha_units2(struct kappa_alpha_acc *a, int pass, const int *x, const int *y,
+                       size_t nunits);
 double kappa_alpha_end(struct kappa_alpha_acc *a, size_t *npairable);
 
 /* Average ranks (1-based, ties get the mean rank) of ordered codes. */

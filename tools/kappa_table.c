@@ -7,6 +7,7 @@
 #include "tools/kappa_internal.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -628,6 +629,7 @@ static void layout_of(const kappa_table *t, const char *const *f, const size_t *
 static int parse_header(kappa_table *t, const char *const *f, const size_t *flen, int n,
                         long line, FILE *err)
 {
+    t->nheaders++;
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++)
             if (flen[i] == flen[j] && memcmp(f[i], f[j], flen[i]) == 0) {
@@ -1037,6 +1039,24 @@ static inline uint64_t load_key(const char *p, size_t len)
 
 #define ITEM_KEY 0x6d657469u   /* "item" */
 
+/* direct_num() of the string whose short key is k (1 <= len <= 8), eight
+ * digits at a time. */
+static inline int key_num(uint64_t k, size_t len, uint32_t *out)
+{
+    if ((k & 0xff) == '0' && len > 1) return 0;
+    uint64_t x = k << (64 - 8 * len);   /* the digits at the top, '0's before them */
+    if (len < 8) x |= 0x3030303030303030ULL >> (8 * len);
+    if ((x & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL ||
+        ((x + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL)
+        return 0;
+    x = ((x & 0x0f0f0f0f0f0f0f0fULL) * 2561) >> 8;
+    x = ((x & 0x00ff00ff00ff00ffULL) * 6553601) >> 16;
+    uint32_t v = (uint32_t)(((x & 0x0000ffff0000ffffULL) * 42949672960001ULL) >> 32);
+    if (v >= ITEM_DIRECT_MAX) return 0;
+    *out = v;
+    return 1;
+}
+
 /* id of a short string in a cache, or -1 */
 static inline int32_t cache_id(const struct kappa_kcache *c, uint64_t k)
 {
@@ -1087,7 +1107,7 @@ static inline int fast_row(const kappa_table *t, struct hot *h, const char *cons
         u = h->last_unit;
     } else {
         uint32_t num;
-        if (!h->grow || !direct_num(ip, il, &num) || num - h->i_base != (uint32_t)h->nitems ||
+        if (!h->grow || !key_num(ik, il, &num) || num - h->i_base != (uint32_t)h->nitems ||
             h->nunits >= h->ulim || g != h->ug || cr != h->uc)
             return 0;
         /* a new item and its unit, with a row of unrated cells */
@@ -1220,11 +1240,278 @@ static int begin_stream(kappa_table *t, const char *name, FILE *err)
     return 0;
 }
 
+/* ---- two threads ---------------------------------------------------------- */
+
+/* A big stream is read by two threads: this one reads the first half into
+ * the table, a second one the rest into a table of its own, which is then
+ * merged in (its strings, items and units taken in their order of first
+ * appearance, as reading on would have).  Whenever the second half holds
+ * anything the merge cannot take as it is -- an error, a header, a
+ * duplicate, a rating of a cell the first half rated, multi-label extras --
+ * it is read again here instead, so that every result and message is that
+ * of reading in one go. */
+#define PARALLEL_MIN ((size_t)4 << 20)
+
+struct half {
+    kappa_table *t;
+    const char *data;
+    size_t len;
+    long lines;
+};
+
+static void *read_half(void *arg)
+{
+    struct half *h = arg;
+    h->lines = 0;
+    scan_lines(h->t, h->data, h->len, &h->lines, NULL);
+    return NULL;
+}
+
+static int begin_stream(kappa_table *t, const char *name, FILE *err);
+
+/* A table for the second half: the options and the header of t. */
+static kappa_table *half_table(const kappa_table *t)
+{
+    struct kappa_opts o;
+    kappa_opts_init(&o);
+    o.multilabel = t->multilabel;
+    o.duplicates = t->dup;
+    size_t bl = 1;
+    for (int i = 0; i < t->nby; i++) bl += strlen(t->by[i]) + 1;
+    char *by = malloc(bl);
+    if (!by) return NULL;
+    by[0] = 0;
+    for (int i = 0; i < t->nby; i++) {
+        if (i) strcat(by, ",");
+        strcat(by, t->by[i]);
+    }
+    o.by = t->nby ? by : NULL;
+    kappa_table *h = kappa_table_new(&o);
+    free(by);
+    if (!h) return NULL;
+    h->quiet_errors = 1;
+    if (h->nby != t->nby || begin_stream(h, "-", NULL) < 0) {
+        kappa_table_free(h);
+        return NULL;
+    }
+    h->have_header = 1;
+    h->header_line = t->header_line;
+    h->lay = t->lay;
+    for (int i = 0; i < t->nby; i++) h->c_by[i] = t->c_by[i];
+    return h;
+}
+
+static int32_t map_str(struct kappa_strtab *to, const struct kappa_strtab *from, int32_t id)
+{
+    return kappa_strtab_intern(to, kappa_strtab_str(from, id), from->len[id]);
+}
+
+/* Item id in t of item number v (a decimal without leading zeros). */
+static int32_t item_of_num(kappa_table *t, uint32_t v)
+{
+    if (t->i_affine) {
+        uint32_t d = v - t->i_base;
+        if (t->nitems == 0) { t->i_base = v; return t->nitems++; }
+        if (d < (uint32_t)t->nitems) return (int32_t)d;
+        if (d == (uint32_t)t->nitems) return t->nitems++;
+    }
+    char b[16];
+    int l = snprintf(b, sizeof b, "%u", (unsigned)v);
+    return item_intern(t, b, (size_t)l);
+}
+
+/* Merges h (the rest of the stream, lines from line0 + 1) into t; 1 when
+ * done, 0 when h must be read again, -1 when out of memory. */
+static int merge_half(kappa_table *t, kappa_table *h, long line0)
+{
+    if (h->nerrors || h->nheaders || h->nsame || h->nconf || h->nxr) return 0;
+    if ((uint64_t)t->nrows + h->nrows >= INT32_MAX) return 0;
+    int32_t *gm = malloc(((size_t)h->groups.n + 1) * sizeof *gm);
+    int32_t *cm = malloc(((size_t)h->crits.n + 1) * sizeof *cm);
+    int32_t *rm = malloc(((size_t)h->raters.n + 1) * sizeof *rm);
+    int32_t *vm = malloc(((size_t)h->values.n + 1) * sizeof *vm);
+    struct old { int32_t hu, u; } *old = NULL;
+    size_t nold = 0, oldcap = 0;
+    int rc = -1;
+    if (!gm || !cm || !rm || !vm) goto out;
+    for (int32_t i = 0; i < h->groups.n; i++) if ((gm[i] = map_str(&t->groups, &h->groups, i)) < 0) goto out;
+    for (int32_t i = 0; i < h->crits.n; i++) if ((cm[i] = map_str(&t->crits, &h->crits, i)) < 0) goto out;
+    for (int32_t i = 0; i < h->raters.n; i++) if ((rm[i] = map_str(&t->raters, &h->raters, i)) < 0) goto out;
+    for (int32_t i = 0; i < h->values.n; i++) {
+        struct kappa_loc loc = h->vloc[i];
+        loc.file = t->nfiles - 1;
+        loc.line += (int32_t)line0;
+        if ((vm[i] = value_intern(t, kappa_strtab_str(&h->values, i), h->values.len[i], loc)) < 0)
+            goto out;
+    }
+    /* cells wide enough for the raters and values of both halves */
+    int32_t maxr = -1, maxv = -1;
+    for (int32_t i = 0; i < h->raters.n; i++) if (rm[i] > maxr) maxr = rm[i];
+    for (int32_t i = 0; i < h->values.n; i++) if (vm[i] > maxv) maxv = vm[i];
+    if (t->nunits && (maxr >= t->cstride || maxv > t->cmaxv)) {
+        int32_t ns = t->cstride;
+        while (ns <= maxr) ns *= 2;
+        int nw = t->cw;
+        while (maxv > cmax(nw)) nw *= 2;
+        if (ns > INT32_MAX / 2 || cells_reshape(t, ns, nw) < 0) goto out;
+    }
+    /* units, in order; those t had already must not have the same cells rated */
+    int32_t before = t->nunits;
+    size_t HS = (size_t)h->cstride;
+    uint32_t tnext = t->i_base + (uint32_t)t->nitems;
+    if (h->i_affine && h->u_simple && t->i_affine && t->u_simple && !h->u_group && !h->u_crit &&
+        !t->u_group && !t->u_crit && h->nitems > 0 && t->nitems > 0 &&
+        (h->i_base == tnext || h->i_base + 1 == tnext) && t->nunits == t->nitems &&
+        h->nunits == h->nitems && gm[h->ug_const] == t->ug_const &&
+        (h->uc_const < 0 ? -1 : cm[h->uc_const]) == t->uc_const &&
+        (uint64_t)t->nitems + (uint64_t)h->nitems < INT32_MAX) {
+        /* items i_base, i_base + 1, ... continued, one unit each: all new but
+         * perhaps the first, the item the first half ended with */
+        int32_t shift = (int32_t)(tnext - h->i_base);
+        if (shift) {
+            int32_t u = t->nunits - 1;
+            if (grow((void **)&old, sizeof *old, 1, &oldcap) < 0) goto out;
+            old[nold++] = (struct old){ 0, u };
+            for (int32_t q = 0; q < h->raters.n; q++)
+                if (kappa_cell(h, (size_t)q) >= 0 &&
+                    kappa_cell(t, (size_t)u * (size_t)t->cstride + (size_t)rm[q]) >= 0) {
+                    rc = 0;
+                    goto out;
+                }
+        }
+        int32_t add = h->nunits - shift, need = t->nunits + add;
+        while (t->ucap < need)
+            if (grow_units(t) < 0) goto out;
+        if (t->crcap < need) {
+            int32_t nc = t->crcap;
+            while (nc < need) nc *= 2;
+            unsigned char *c = realloc(t->cell, (size_t)nc * (size_t)t->cstride * (size_t)t->cw);
+            if (!c) goto out;
+            t->cell = c;
+            t->crcap = nc;
+        }
+        memset(t->cell + (size_t)t->nunits * (size_t)t->cstride * (size_t)t->cw, 0xff,
+               (size_t)add * (size_t)t->cstride * (size_t)t->cw);
+        t->nitems += add;
+        t->nunits += add;
+    } else for (int32_t hu = 0; hu < h->nunits; hu++) {
+        int32_t hi = kappa_unit_item(h, hu), it;
+        if (h->i_affine) it = item_of_num(t, h->i_base + (uint32_t)hi);
+        else it = item_intern(t, kappa_strtab_str(&h->items, hi), h->items.len[hi]);
+        if (it < 0) goto out;
+        int32_t cr = kappa_unit_crit(h, hu);
+        int32_t u = unit_intern(t, gm[kappa_unit_group(h, hu)], it, cr < 0 ? -1 : cm[cr]);
+        if (u < 0) goto out;
+        if (u < before) {
+            if (grow((void **)&old, sizeof *old, nold + 1, &oldcap) < 0) goto out;
+            old[nold++] = (struct old){ hu, u };
+            for (int32_t q = 0; q < h->raters.n; q++)
+                if (kappa_cell(h, (size_t)hu * HS + (size_t)q) >= 0 && rm[q] < t->cstride &&
+                    kappa_cell(t, (size_t)u * (size_t)t->cstride + (size_t)rm[q]) >= 0) {
+                    rc = 0;   /* a duplicate across the halves: read h's part again */
+                    goto out;
+                }
+        }
+    }
+    if (h->nunits && (maxr >= t->cstride || maxv > t->cmaxv)) {   /* t had no units */
+        int32_t ns = t->cstride;
+        while (ns <= maxr) ns *= 2;
+        int nw = t->cw;
+        while (maxv > cmax(nw)) nw *= 2;
+        if (ns > INT32_MAX / 2 || cells_reshape(t, ns, nw) < 0) goto out;
+    }
+    /* the cells */
+    size_t j = 0;
+    int32_t next = before;
+    size_t TS = (size_t)t->cstride;
+    if (h->cw == 1 && t->cw == 1) {
+        unsigned char vm8[256];
+        for (int i = 0; i < 256; i++) vm8[i] = i < h->values.n && i < 255 ? (unsigned char)vm[i] : 0xff;
+        int32_t nr = h->raters.n;
+        for (int32_t hu = 0; hu < h->nunits; hu++) {
+            int32_t u = j < nold && old[j].hu == hu ? old[j++].u : next++;
+            const unsigned char *src = h->cell + (size_t)hu * HS;
+            unsigned char *dst = t->cell + (size_t)u * TS;
+            for (int32_t q = 0; q < nr; q++)
+                if (src[q] != 0xff) dst[rm[q]] = vm8[src[q]];
+        }
+    } else {
+        for (int32_t hu = 0; hu < h->nunits; hu++) {
+            int32_t u = j < nold && old[j].hu == hu ? old[j++].u : next++;
+            for (int32_t q = 0; q < h->raters.n; q++) {
+                int32_t v = kappa_cell(h, (size_t)hu * HS + (size_t)q);
+                if (v >= 0) cell_set(t, (size_t)u * TS + (size_t)rm[q], vm[v]);
+            }
+        }
+    }
+    /* rows and their lines */
+    for (size_t i = 0; i < h->ncp; i++) {
+        int64_t line = (int64_t)h->cp_line[i] + line0;
+        if (i == 0 && line == t->cp_expect) continue;
+        if (t->ncp == t->cpcap) {
+            size_t nc = t->cpcap ? t->cpcap * 2 : 16;
+            int32_t *l = realloc(t->cp_line, nc * sizeof *l);
+            if (!l) goto out;
+            t->cp_line = l;
+            size_t *w = realloc(t->cp_row, nc * sizeof *w);
+            if (!w) goto out;
+            t->cp_row = w;
+            t->cpcap = nc;
+        }
+        t->cp_line[t->ncp] = (int32_t)line;
+        t->cp_row[t->ncp] = t->nrows + h->cp_row[i];
+        t->ncp++;
+    }
+    if (h->nrows) t->cp_expect = h->cp_expect + line0;
+    t->nrows += h->nrows;
+    t->last_item = t->last_unit = -1;
+    rc = 1;
+out:
+    free(gm); free(cm); free(rm); free(vm); free(old);
+    return rc;
+}
+
 static int parse_stream(kappa_table *t, FILE *err)
 {
     const struct kappa_stream *s = &t->stream[t->nfiles - 1];
+    const char *data = s->data, *end = s->data + s->len;
     long ln = 0;
-    scan_lines(t, s->data, s->len, &ln, err);
+    const char *mid = NULL;
+    if (s->len >= PARALLEL_MIN && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+        /* the first line (the header), then the two halves of the rest */
+        const char *nl = memchr(data, '\n', s->len);
+        if (nl) {
+            if (scan_lines(t, data, (size_t)(nl + 1 - data), &ln, err) < 0) return -1;
+            data = nl + 1;
+            if (t->have_header == 1 && !t->nerrors) {
+                size_t half = (size_t)(end - data) / 2;
+                mid = memchr(data + half, '\n', (size_t)(end - data) - half);
+                if (mid) mid++;
+                if (mid == end) mid = NULL;
+            }
+        }
+    }
+    if (!mid) {
+        scan_lines(t, data, (size_t)(end - data), &ln, err);
+        return t->nerrors ? -1 : 0;
+    }
+    kappa_table *h = half_table(t);
+    struct half arg = { h, mid, (size_t)(end - mid), 0 };
+    pthread_t th;
+    int threaded = h && pthread_create(&th, NULL, read_half, &arg) == 0;
+    int nheaders = t->nheaders;
+    int stop = scan_lines(t, data, (size_t)((threaded ? mid : end) - data), &ln, err) < 0;
+    if (threaded) {
+        pthread_join(th, NULL);
+        int m = 0;
+        if (!stop && !t->nerrors && t->nheaders == nheaders && t->have_header == 1 &&
+            ln + arg.lines < INT32_MAX)
+            m = merge_half(t, h, ln);
+        if (m < 0) oom(t, err);
+        else if (m == 0 && !stop) scan_lines(t, mid, (size_t)(end - mid), &ln, err);
+    }
+    if (h) h->stream[0].data = NULL;   /* the data is t's */
+    kappa_table_free(h);
     return t->nerrors ? -1 : 0;
 }
 
