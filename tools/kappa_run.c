@@ -4,9 +4,11 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the statistics ------------------------------------------------------ */
 
@@ -858,6 +860,62 @@ static inline int unit_codes(const struct run *r, int32_t u, const int32_t *sel,
     return m;
 }
 
+/* Units u of [lo, hi) of a group rated by raters s0 and s1 (one-byte cells,
+ * nothing filled in): the number of units coded (i, j), of units with a
+ * value, of units with two. */
+struct pair_count {
+    const kappa_table *t;
+    const int32_t *units, *cmap;
+    size_t lo, hi, s0, s1, k;
+    uint64_t *pairs;
+    size_t nm, nused;
+};
+
+static void *count_pairs(void *arg)
+{
+    struct pair_count *p = arg;
+    const unsigned char *cell = p->t->cell;
+    size_t R = (size_t)p->t->raters.n, nm = 0, nused = 0;
+    for (size_t q = p->lo; q < p->hi; q++) {
+        const unsigned char *row = cell + (size_t)UNIT(p->units, q) * R;
+        int c0 = p->cmap[row[p->s0]], c1 = p->cmap[row[p->s1]];
+        if (c0 >= 0 && c1 >= 0) {
+            p->pairs[(size_t)c0 * p->k + (size_t)c1]++;
+            nused++;
+        }
+        nm += c0 >= 0 || c1 >= 0;
+    }
+    p->nm = nm;
+    p->nused = nused;
+    return NULL;
+}
+
+/* count_pairs over [0, nu), by two threads when there are many units. */
+static void count_all_pairs(const kappa_table *t, const int32_t *units, size_t nu, size_t s0,
+                            size_t s1, const int32_t *cmap, size_t k, uint64_t *pairs,
+                            size_t *nm, size_t *nused)
+{
+    struct pair_count a = { t, units, cmap, 0, nu, s0, s1, k, pairs, 0, 0 }, b = a;
+    pthread_t th;
+    int two = nu >= ((size_t)1 << 20) && sysconf(_SC_NPROCESSORS_ONLN) > 1;
+    if (two) {
+        b.pairs = calloc(k * k, sizeof *b.pairs);
+        a.hi = b.lo = nu / 2;
+        two = b.pairs && pthread_create(&th, NULL, count_pairs, &b) == 0;
+        if (!two) { free(b.pairs); a.hi = nu; }
+    }
+    count_pairs(&a);
+    *nm = a.nm;
+    *nused = a.nused;
+    if (two) {
+        pthread_join(th, NULL);
+        for (size_t i = 0; i < k * k; i++) pairs[i] += b.pairs[i];
+        *nm += b.nm;
+        *nused += b.nused;
+        free(b.pairs);
+    }
+}
+
 /* do_multi for Krippendorff's alpha without a bootstrap: two passes over the
  * cells, a block of units at a time, instead of the group's codes in memory
  * (the same arithmetic). */
@@ -879,9 +937,22 @@ static int alpha_stream(struct run *r, const struct statdef *sd, int statpos,
     int32_t cmap[256];
     for (int c = 0; c < 256; c++) cmap[c] = c < 255 && c < t->values.n ? code(r, c) : -1;
     size_t R = (size_t)t->raters.n;
-    int passes = begun ? kappa_alpha_passes(&acc) : 1;
+    int passes = begun ? kappa_alpha_passes(&acc) : 1, counted = 0;
+    if (fast && nsel == 2 && r->k <= 64) {
+        /* units of two values counted by their pair of codes; alpha's sums
+         * from the counts when they are exact (else units one at a time) */
+        size_t k = (size_t)(r->k > 0 ? r->k : 1);
+        uint64_t *pairs = calloc(k * k, sizeof *pairs);
+        if (pairs) {
+            count_all_pairs(t, units, nu, (size_t)sel[0], (size_t)sel[1], cmap, k, pairs, &nm, &nused);
+            counted = 1;
+            if (ok && !ratio_bad && kappa_alpha_pair_counts(&acc, pairs)) passes = 0;
+            free(pairs);
+        }
+    }
     for (int pass = 0; pass < passes; pass++) {
         if (pass == 1 && (!ok || ratio_bad)) break;
+        if (pass == 0 && counted && (!ok || ratio_bad)) break;
         size_t q = 0;
         while (fast && nsel == 2 && q < nu && (pass == 0 || ok)) {
             /* two raters: units of two values, or of one (which alpha leaves out) */
@@ -894,9 +965,9 @@ static int alpha_stream(struct run *r, const struct statdef *sd, int statpos,
                 x[nb] = c0;
                 y[nb] = c1;
                 if (c0 >= 0 && c1 >= 0) nb++;
-                else if (pass == 0 && (c0 >= 0 || c1 >= 0)) nm++;
+                else if (pass == 0 && !counted && (c0 >= 0 || c1 >= 0)) nm++;
             }
-            if (pass == 0) { nm += nb; nused += nb; }
+            if (pass == 0 && !counted) { nm += nb; nused += nb; }
             if (ok && !(ratio_bad && pass == 0) && kappa_alpha_units2(&acc, pass, x, y, nb) < 0)
                 ok = 0;
         }

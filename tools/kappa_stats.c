@@ -329,6 +329,49 @@ int kappa_alpha_units2(struct kappa_alpha_acc *a, int pass, const int *x, const 
     return 0;
 }
 
+int kappa_alpha_pair_counts(struct kappa_alpha_acc *a, const uint64_t *pairs)
+{
+    if (!a->nc || a->n != 0 || a->dobs != 0) return 0;
+    size_t k = (size_t)a->k;
+    uint64_t units = 0;
+    double *nc = calloc(k, sizeof *nc);
+    if (!nc) return 0;
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < k; j++) {
+            uint64_t c = pairs[i * k + j];
+            units += c;
+            nc[i] += (double)c;
+            nc[j] += (double)c;
+        }
+    /* the counts as one at a time would leave them: the same integers */
+    double *save = a->nc;
+    a->nc = nc;
+    alpha_cum(a);
+    double limit = 4503599627370496.0 / (double)(units ? units : 1);   /* 2^52 / units */
+    double dobs = 0;
+    int exact = 1;
+    for (size_t i = 0; i < k && exact; i++)
+        for (size_t j = 0; j < k && exact; j++) {
+            if (!pairs[i * k + j]) continue;
+            int v[2] = { (int)i, (int)j };
+            double term;
+            if (alpha_term(a, v, 2, &term) < 0 || !(fabs(term) <= limit) || term != floor(term))
+                exact = 0;
+            else
+                dobs += term * (double)pairs[i * k + j];
+        }
+    if (!exact) {   /* the units must be added one at a time */
+        a->nc = save;
+        a->counted = 0;
+        free(nc);
+        return 0;
+    }
+    free(save);
+    a->n = 2.0 * (double)units;
+    a->dobs = dobs;
+    return 1;
+}
+
 double kappa_alpha_end(struct kappa_alpha_acc *a, size_t *npairable)
 {
     if (npairable) *npairable = 0;

@@ -59,6 +59,14 @@ int kappa_alpha_units(struct kappa_alpha_acc *a, int pass, const int *v, const s
 /* The same for units of exactly two values, x[u] and y[u]. */
 int kappa_alpha_units2(struct kappa_alpha_acc *a, int pass, const int *x, const int *y,
                        size_t nunits);
+/* For units of exactly two values: alpha's sums from the number of units
+ * coded (i, j), pairs[i * k + j], on a fresh accumulator.  Adding the units
+ * one at a time rounds after each, so this is taken only when it gives the
+ * same doubles: every unit's term an integer and every partial sum below
+ * 2^52, so that no addition rounds (interval alpha of integer scores,
+ * nominal alpha).  Returns 1 when taken; 0 leaves the accumulator as it
+ * was (the units then go through kappa_alpha_units2). */
+int kappa_alpha_pair_counts(struct kappa_alpha_acc *a, const uint64_t *pairs);
 double kappa_alpha_end(struct kappa_alpha_acc *a, size_t *npairable);
 
 /* Average ranks (1-based, ties get the mean rank) of ordered codes. */
