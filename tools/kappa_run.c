@@ -868,7 +868,7 @@ struct pair_count {
     const int32_t *units, *cmap;
     size_t lo, hi, s0, s1, k;
     uint64_t *pairs;
-    size_t nm, nused;
+    size_t nm, nused, only0, only1;
 };
 
 static void *count_pairs(void *arg)
@@ -884,6 +884,8 @@ static void *count_pairs(void *arg)
             nused++;
         }
         nm += c0 >= 0 || c1 >= 0;
+        p->only0 += c0 >= 0 && c1 < 0;
+        p->only1 += c1 >= 0 && c0 < 0;
     }
     p->nm = nm;
     p->nused = nused;
@@ -893,9 +895,9 @@ static void *count_pairs(void *arg)
 /* count_pairs over [0, nu), by two threads when there are many units. */
 static void count_all_pairs(const kappa_table *t, const int32_t *units, size_t nu, size_t s0,
                             size_t s1, const int32_t *cmap, size_t k, uint64_t *pairs,
-                            size_t *nm, size_t *nused)
+                            size_t *nm, size_t *nused, size_t *only0, size_t *only1)
 {
-    struct pair_count a = { t, units, cmap, 0, nu, s0, s1, k, pairs, 0, 0 }, b = a;
+    struct pair_count a = { t, units, cmap, 0, nu, s0, s1, k, pairs, 0, 0, 0, 0 }, b = a;
     pthread_t th;
     int two = nu >= ((size_t)1 << 20) && sysconf(_SC_NPROCESSORS_ONLN) > 1;
     if (two) {
@@ -905,15 +907,19 @@ static void count_all_pairs(const kappa_table *t, const int32_t *units, size_t n
         if (!two) { free(b.pairs); a.hi = nu; }
     }
     count_pairs(&a);
-    *nm = a.nm;
-    *nused = a.nused;
     if (two) {
         pthread_join(th, NULL);
         for (size_t i = 0; i < k * k; i++) pairs[i] += b.pairs[i];
-        *nm += b.nm;
-        *nused += b.nused;
+        a.nm += b.nm;
+        a.nused += b.nused;
+        a.only0 += b.only0;
+        a.only1 += b.only1;
         free(b.pairs);
     }
+    if (nm) *nm = a.nm;
+    if (nused) *nused = a.nused;
+    if (only0) *only0 = a.only0;
+    if (only1) *only1 = a.only1;
 }
 
 /* do_multi for Krippendorff's alpha without a bootstrap: two passes over the
@@ -944,7 +950,8 @@ static int alpha_stream(struct run *r, const struct statdef *sd, int statpos,
         size_t k = (size_t)(r->k > 0 ? r->k : 1);
         uint64_t *pairs = calloc(k * k, sizeof *pairs);
         if (pairs) {
-            count_all_pairs(t, units, nu, (size_t)sel[0], (size_t)sel[1], cmap, k, pairs, &nm, &nused);
+            count_all_pairs(t, units, nu, (size_t)sel[0], (size_t)sel[1], cmap, k, pairs, &nm, &nused,
+                            NULL, NULL);
             counted = 1;
             if (ok && !ratio_bad && kappa_alpha_pair_counts(&acc, pairs)) passes = 0;
             free(pairs);
@@ -1095,7 +1102,40 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
                 npairs++;
             }
     }
-    for (int pairpos = 0; pairpos < npairs; pairpos++) {
+    /* statistics of whole counts, no bootstrap: from each pair's table of
+     * code pairs, without the codes of every unit in memory */
+    int by_table = !o->multilabel && o->ci <= 0 && t->cw == 1 && !t->seen && r->k <= 64;
+    for (int d = 0; d < nd; d++)
+        if (defs[d]->kind == PAIR && defs[d]->id != S_AGREEMENT && defs[d]->id != S_COHEN &&
+            defs[d]->id != S_SCOTT && defs[d]->id != S_COVERAGE)
+            by_table = 0;
+    for (int pairpos = 0; pairpos < npairs && by_table; pairpos++) {
+        int32_t ra = pairs[2 * pairpos], rb = pairs[2 * pairpos + 1];
+        size_t k = (size_t)(r->k > 0 ? r->k : 1), n = 0, only_a = 0, only_b = 0;
+        int32_t cmap[256];
+        for (int c = 0; c < 256; c++) cmap[c] = c < 255 && c < t->values.n ? code(r, c) : -1;
+        uint64_t *tab = calloc(k * k, sizeof *tab);
+        if (!tab) goto out;
+        count_all_pairs(t, units, nu, (size_t)ra, (size_t)rb, cmap, k, tab, NULL, &n, &only_a, &only_b);
+        if (coverage_note(r, ra, rb, only_a, only_b) < 0) { free(tab); goto out; }
+        for (int d = 0; d < nd; d++) {
+            if (defs[d]->kind != PAIR) continue;
+            const struct statdef *sd = defs[d];
+            int e;
+            if (sd->id == S_COVERAGE) {
+                e = do_pair(r, sd, d, pairpos, ra, rb, NULL, NULL, n, only_a, only_b);
+            } else {
+                double v = sd->id == S_AGREEMENT ? kappa_agreement_table(tab, r->k)
+                         : sd->id == S_COHEN ? (r->k > 0 ? kappa_cohen_table(tab, r->k) : NAN)
+                         : (r->k > 0 ? kappa_scott_table(tab, r->k) : NAN);
+                if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n);
+                e = add_row(r, d, pairpos, 0, sd->name, ra, rb, v, n, 0, NAN, NAN);
+            }
+            if (e < 0) { free(tab); goto out; }
+        }
+        free(tab);
+    }
+    for (int pairpos = 0; pairpos < npairs && !by_table; pairpos++) {
         {
             int32_t ra = pairs[2 * pairpos], rb = pairs[2 * pairpos + 1];
             size_t n = 0, only_a = 0, only_b = 0;

@@ -102,6 +102,76 @@ double kappa_scott(const int *a, const int *b, size_t n, int k)
     return (po - pe) / (1 - pe);
 }
 
+/* ---- the same from a table of code pairs -------------------------------- */
+
+/* Counts from tab[a * k + b]: margins as doubles, units, units agreeing. */
+static int table_margins(const uint64_t *tab, int k, double **ra, double **rb, uint64_t *n,
+                         uint64_t *same)
+{
+    *ra = calloc((size_t)k, sizeof **ra);
+    *rb = calloc((size_t)k, sizeof **rb);
+    if (!*ra || !*rb) { free(*ra); free(*rb); *ra = *rb = NULL; return 0; }
+    uint64_t *ca = calloc((size_t)k, sizeof *ca), *cb = calloc((size_t)k, sizeof *cb);
+    if (!ca || !cb) { free(ca); free(cb); free(*ra); free(*rb); *ra = *rb = NULL; return 0; }
+    *n = *same = 0;
+    for (size_t i = 0; i < (size_t)k; i++)
+        for (size_t j = 0; j < (size_t)k; j++) {
+            uint64_t c = tab[i * (size_t)k + j];
+            ca[i] += c;
+            cb[j] += c;
+            *n += c;
+            if (i == j) *same += c;
+        }
+    for (int c = 0; c < k; c++) { (*ra)[c] = (double)ca[c]; (*rb)[c] = (double)cb[c]; }
+    free(ca); free(cb);
+    return 1;
+}
+
+double kappa_agreement_table(const uint64_t *tab, int k)
+{
+    uint64_t n = 0, same = 0;
+    for (size_t i = 0; i < (size_t)k; i++)
+        for (size_t j = 0; j < (size_t)k; j++) {
+            n += tab[i * (size_t)k + j];
+            if (i == j) same += tab[i * (size_t)k + j];
+        }
+    if (n == 0) return NAN;
+    return (double)same / (double)n;
+}
+
+double kappa_cohen_table(const uint64_t *tab, int k)
+{
+    double *ra, *rb;
+    uint64_t n, same;
+    if (k <= 0 || !table_margins(tab, k, &ra, &rb, &n, &same)) return NAN;
+    if (n == 0) { free(ra); free(rb); return NAN; }
+    double nn = (double)n;
+    /* kappa_cohen adds 1 per disagreeing unit: an exact count */
+    double obs = (double)(n - same) / nn, pe = 0;
+    for (int c = 0; c < k; c++) pe += ra[c] * rb[c];
+    double exp = 1 - pe / (nn * nn);
+    free(ra); free(rb);
+    if (exp == 0) return NAN;
+    return 1 - obs / exp;
+}
+
+double kappa_scott_table(const uint64_t *tab, int k)
+{
+    double *ra, *rb;
+    uint64_t n, same;
+    if (k <= 0 || !table_margins(tab, k, &ra, &rb, &n, &same)) return NAN;
+    if (n == 0) { free(ra); free(rb); return NAN; }
+    double nn = (double)n, pe = 0;
+    for (int c = 0; c < k; c++) {
+        double p = (ra[c] + rb[c]) / (2 * nn);
+        pe += p * p;
+    }
+    free(ra); free(rb);
+    double po = (double)same / nn;
+    if (pe >= 1) return NAN;
+    return (po - pe) / (1 - pe);
+}
+
 /* ---- Fleiss ------------------------------------------------------------ */
 
 double kappa_fleiss(const int *counts, size_t nunits, int k)

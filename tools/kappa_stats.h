@@ -24,6 +24,12 @@ double kappa_cohen(const int *a, const int *b, size_t n, int k, int weight);
 /* Scott's pi. */
 double kappa_scott(const int *a, const int *b, size_t n, int k);
 
+/* The same three from the k x k table of code pairs, tab[a * k + b] units
+ * coded a and b: the same doubles (their sums are of whole counts). */
+double kappa_agreement_table(const uint64_t *tab, int k);
+double kappa_cohen_table(const uint64_t *tab, int k);   /* unweighted */
+double kappa_scott_table(const uint64_t *tab, int k);
+
 /* Fleiss' kappa from a count matrix: counts[i*k+j] raters put unit i in
  * category j; every row should have the same sum m >= 2 (rows with a sum < 2
  * are ignored; unequal sums use the per-row generalisation). */
