@@ -922,6 +922,30 @@ static void count_all_pairs(const kappa_table *t, const int32_t *units, size_t n
     if (only1) *only1 = a.only1;
 }
 
+/* Spearman's rho of raters ra and rb (one-byte cells, nothing filled in)
+ * from their table of code pairs and one pass over the units in order. */
+static double spearman_stream(const struct run *r, const int32_t *units, size_t nu, int32_t ra,
+                              int32_t rb, const int32_t *cmap, const uint64_t *tab)
+{
+    enum { BLOCK = 4096 };
+    struct kappa_spearman_acc acc;
+    if (r->k <= 0 || kappa_spearman_begin(&acc, tab, r->k) < 0) return NAN;
+    int x[BLOCK], y[BLOCK];
+    const unsigned char *cell = r->t->cell;
+    size_t R = (size_t)r->t->raters.n;
+    for (size_t q = 0; q < nu;) {
+        size_t nb = 0;
+        for (; q < nu && nb < BLOCK; q++) {
+            const unsigned char *row = cell + (size_t)UNIT(units, q) * R;
+            x[nb] = cmap[row[ra]];
+            y[nb] = cmap[row[rb]];
+            nb += x[nb] >= 0 && y[nb] >= 0;
+        }
+        kappa_spearman_units(&acc, x, y, nb);
+    }
+    return kappa_spearman_end(&acc);
+}
+
 /* do_multi for Krippendorff's alpha without a bootstrap: two passes over the
  * cells, a block of units at a time, instead of the group's codes in memory
  * (the same arithmetic). */
@@ -1107,7 +1131,8 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
     int by_table = !o->multilabel && o->ci <= 0 && t->cw == 1 && !t->seen && r->k <= 64;
     for (int d = 0; d < nd; d++)
         if (defs[d]->kind == PAIR && defs[d]->id != S_AGREEMENT && defs[d]->id != S_COHEN &&
-            defs[d]->id != S_SCOTT && defs[d]->id != S_COVERAGE)
+            defs[d]->id != S_SCOTT && defs[d]->id != S_COVERAGE &&
+            !(defs[d]->id == S_SPEARMAN && nu < ((size_t)1 << 25)))   /* its means exact */
             by_table = 0;
     for (int pairpos = 0; pairpos < npairs && by_table; pairpos++) {
         int32_t ra = pairs[2 * pairpos], rb = pairs[2 * pairpos + 1];
@@ -1124,6 +1149,10 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
             int e;
             if (sd->id == S_COVERAGE) {
                 e = do_pair(r, sd, d, pairpos, ra, rb, NULL, NULL, n, only_a, only_b);
+            } else if (sd->id == S_SPEARMAN) {
+                double v = spearman_stream(r, units, nu, ra, rb, cmap, tab);
+                if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n);
+                e = add_row(r, d, pairpos, 0, sd->name, ra, rb, v, n, 0, NAN, NAN);
             } else {
                 double v = sd->id == S_AGREEMENT ? kappa_agreement_table(tab, r->k)
                          : sd->id == S_COHEN ? (r->k > 0 ? kappa_cohen_table(tab, r->k) : NAN)

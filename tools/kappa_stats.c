@@ -571,6 +571,67 @@ double kappa_spearman(const int *a, const int *b, size_t n, int ka, int kb)
     return r;
 }
 
+int kappa_spearman_begin(struct kappa_spearman_acc *s, const uint64_t *tab, int k)
+{
+    memset(s, 0, sizeof *s);
+    s->k = k;
+    if (k <= 0) return 0;
+    s->rka = calloc((size_t)k, sizeof *s->rka);
+    s->rkb = calloc((size_t)k, sizeof *s->rkb);
+    if (!s->rka || !s->rkb) { free(s->rka); free(s->rkb); s->rka = s->rkb = NULL; return -1; }
+    for (size_t i = 0; i < (size_t)k; i++)
+        for (size_t j = 0; j < (size_t)k; j++) {
+            s->rka[i] += (double)tab[i * (size_t)k + j];
+            s->rkb[j] += (double)tab[i * (size_t)k + j];
+            s->n += tab[i * (size_t)k + j];
+        }
+    /* the average rank of each code, as code_ranks() */
+    double *r[2] = { s->rka, s->rkb };
+    for (int w = 0; w < 2; w++) {
+        double below = 0;
+        for (int c = 0; c < k; c++) {
+            double t = r[w][c];
+            r[w][c] = below + (t + 1) / 2;
+            below += t;
+        }
+    }
+    /* the means: sums of half-integers below 2^52, exact in any order */
+    double mx = 0, my = 0;
+    for (size_t i = 0; i < (size_t)k; i++)
+        for (size_t j = 0; j < (size_t)k; j++) {
+            double c = (double)tab[i * (size_t)k + j];
+            mx += c * s->rka[i];
+            my += c * s->rkb[j];
+        }
+    s->mx = mx / (double)s->n;
+    s->my = my / (double)s->n;
+    return 0;
+}
+
+void kappa_spearman_units(struct kappa_spearman_acc *s, const int *a, const int *b, size_t n)
+{
+    if (!s->rka) return;
+    double sxx = s->sxx, syy = s->syy, sxy = s->sxy, mx = s->mx, my = s->my;
+    for (size_t i = 0; i < n; i++) {
+        double dx = s->rka[a[i]] - mx, dy = s->rkb[b[i]] - my;
+        sxx += dx * dx; syy += dy * dy; sxy += dx * dy;
+    }
+    s->sxx = sxx; s->syy = syy; s->sxy = sxy;
+}
+
+double kappa_spearman_end(struct kappa_spearman_acc *s)
+{
+    double r = NAN;
+    if (s->rka && s->n >= 2 && s->sxx != 0 && s->syy != 0) {
+        r = s->sxy / sqrt(s->sxx * s->syy);
+        if (r > 1) r = 1;
+        if (r < -1) r = -1;
+    }
+    free(s->rka); free(s->rkb);
+    s->rka = s->rkb = NULL;
+    return r;
+}
+
 static double ties_of(const uint64_t *cnt, int k)
 {
     double t = 0;

@@ -80,6 +80,18 @@ void kappa_ranks(const int *code, size_t n, int k, double *rank_out);
 double kappa_pearson(const double *x, const double *y, size_t n);
 /* Spearman's rho of ordered codes (average ranks for ties). */
 double kappa_spearman(const int *a, const int *b, size_t n, int ka, int kb);
+/* Spearman's rho in the order of kappa_spearman's sums without its arrays:
+ * begin with the table of code pairs (tab[a * k + b] units), then every unit
+ * with codes a[i], b[i], in unit order, through kappa_spearman_units.  The
+ * same double.  begin returns -1 when out of memory (rho is then NAN). */
+struct kappa_spearman_acc {
+    int k;
+    uint64_t n;
+    double *rka, *rkb, mx, my, sxx, syy, sxy;
+};
+int kappa_spearman_begin(struct kappa_spearman_acc *s, const uint64_t *tab, int k);
+void kappa_spearman_units(struct kappa_spearman_acc *s, const int *a, const int *b, size_t n);
+double kappa_spearman_end(struct kappa_spearman_acc *s);
 /* Kendall's tau-b of ordered codes, O(n log k). */
 double kappa_kendall(const int *a, const int *b, size_t n, int ka, int kb);
 double kappa_mae(const double *x, const double *y, size_t n);
