@@ -470,6 +470,17 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         if (tk_is(k, kn, "at end")) { if (no) { no->pos = 1; no->has_pos = 1; } return; }
         if (tk_is(k, kn, "sloped")) { if (no) no->sloped = 1; return; }
         if (tk_is(k, kn, "on grid")) { g->on_grid = 1; return; }
+        {
+            static const struct { const char *k; int a; } ta[] = {
+                { "text ragged", TK_ALIGN_LEFT }, { "text centered", TK_ALIGN_CENTER },
+                { "text ragged left", TK_ALIGN_RIGHT }, { "text justified", TK_ALIGN_JUSTIFY },
+                { "text badly ragged", TK_ALIGN_FLUSH_LEFT },
+                { "text badly centered", TK_ALIGN_FLUSH_CENTER },
+                { "text badly ragged left", TK_ALIGN_FLUSH_RIGHT }, { NULL, 0 }
+            };
+            for (int i = 0; ta[i].k; i++)
+                if (tk_is(k, kn, ta[i].k)) { if (no) no->align = ta[i].a; return; }
+        }
         if (tk_is(k, kn, "overlay")) { g->overlay = 1; return; }
         if (tk_is(k, kn, "rounded corners")) { g->rounded = 4; return; }
         if (tk_is(k, kn, "sharp corners")) { g->rounded = 0; return; }
@@ -636,6 +647,30 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                     (int)(wn > 40 ? 40 : wn), w);
             no->shape = TK_SH_RECT;
         }
+        return;
+    }
+    if (tk_is(k, kn, "text width")) {
+        if (no) {
+            const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+            if (wn == 0) no->text_width = 0;
+            else if (tk_eval(T, w, wn, &d, NULL) == 0 && d > 0 && d < 16384) no->text_width = d;
+            else tk_warn(T, T->cmd_line, "cannot evaluate text width '%.*s'; the text is set on one line",
+                         (int)(wn > 60 ? 60 : wn), w);
+        }
+        return;
+    }
+    if (tk_is(k, kn, "align")) {
+        static const struct { const char *k; int a; } al[] = {
+            { "left", TK_ALIGN_LEFT }, { "center", TK_ALIGN_CENTER }, { "right", TK_ALIGN_RIGHT },
+            { "justify", TK_ALIGN_JUSTIFY }, { "none", TK_ALIGN_NONE },
+            { "flush left", TK_ALIGN_FLUSH_LEFT }, { "flush center", TK_ALIGN_FLUSH_CENTER },
+            { "flush right", TK_ALIGN_FLUSH_RIGHT }, { NULL, 0 }
+        };
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        for (int i = 0; al[i].k; i++)
+            if (tk_is(w, wn, al[i].k)) { if (no) no->align = al[i].a; return; }
+        tk_warn(T, T->cmd_line, "align '%.*s' unknown (left, center, right, justify, ...)",
+                (int)(wn > 40 ? 40 : wn), w);
         return;
     }
     if (tk_is(k, kn, "node distance")) {

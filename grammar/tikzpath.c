@@ -2014,6 +2014,19 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     /* multi-line text: the base anchor sits on the last line's baseline;
      * ex.skip is the distance from the first baseline to the last */
     double w = ex.width, h = ex.height + ex.skip, dp = ex.depth;
+    double tx0 = -w / 2, tx1 = w / 2;   /* the text's extent around the box centre */
+    tk_textbox tlay;
+    memset(&tlay, 0, sizeof tlay);
+    if (no->text_width > 0) {
+        /* text width=: a minipage[t] that wide (even for empty text), the
+         * lines broken as TeX breaks them; its baseline is the FIRST line's */
+        if (!empty) tk_text_layout(text, fs, no->bold, no->text_width, no->align, em, &tlay);
+        w = no->text_width;
+        h = tlay.ex.height;
+        dp = tlay.ex.skip + tlay.ex.depth;
+        tx0 = tlay.x0 - w / 2;
+        tx1 = tlay.x1 - w / 2;
+    }
     /* a rotated node (rotate=): its anchors are in its own, rotated frame */
     double th = no->rotate * DEG, cr = cos(th), sr = sin(th);
     double hw, hh, by;
@@ -2151,14 +2164,14 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
         if (!empty) {
             ir_elem *e = ir_add(T->d, IR_TEXT);
             /* the text's box around the centre, rotated with the node */
-            double lx[2] = { -w / 2, w / 2 }, ly[2] = { by - dp, by + h };
+            double lx[2] = { tx0, tx1 }, ly[2] = { by - dp, by + h };
             ir_box tb = ir_box_empty();
             for (int i = 0; i < 2; i++)
                 for (int j = 0; j < 2; j++)
                     ir_box_add(&tb, c.x + lx[i] * cr - ly[j] * sr, c.y + lx[i] * sr + ly[j] * cr);
             ir_pt p[2] = { { tb.x1, tb.y1 }, { tb.x2, tb.y2 } };
             ir_elem_set_pts(e, p, 2);
-            char *plain = tm_plain_text(text);
+            char *plain = tm_plain_text(tlay.lines ? tlay.lines : text);
             e->str = plain;
             e->line = line;
             if (no->role[0]) ir_elem_set(e, "role", no->role);
@@ -2181,6 +2194,7 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     if (geom) *geom = sh;
     for (int i = 0; i < no->nlabels; i++)
         place_label(T, no->labels[i].spec, &sh, line, no->labels[i].pin);
+    free(tlay.lines);
 }
 
 /* ---- running a path ----------------------------------------------------------------- */

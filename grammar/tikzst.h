@@ -8,6 +8,7 @@
 #include "grammar/tikz_int.h"
 #include "grammar/texexp.h"
 #include "ir/ir.h"
+#include "ir/textmetrics.h"
 
 typedef struct { double x, y; } vec2;
 typedef struct { double x, y, z; } vec3;
@@ -272,6 +273,8 @@ typedef struct tk_nodeopts {
     char role[24];
     int sloped;
     double lw;
+    double text_width;        /* text width= (pt; 0 none) */
+    int align;                /* align= (TK_ALIGN_...) */
 } tk_nodeopts;
 
 void tk_nodeopts_init(tikz *T, tk_nodeopts *no);
@@ -301,6 +304,20 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
 void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill);
 void tk_set_nums(ir_elem *e, const char *key, const double *v, int n);
 void tk_set_num(ir_elem *e, const char *key, double v);
+
+/* tikztext.c: node text with text width= */
+enum { TK_ALIGN_NONE, TK_ALIGN_LEFT, TK_ALIGN_CENTER, TK_ALIGN_RIGHT, TK_ALIGN_JUSTIFY,
+       TK_ALIGN_FLUSH_LEFT, TK_ALIGN_FLUSH_CENTER, TK_ALIGN_FLUSH_RIGHT };
+typedef struct {
+    tm_extent ex;             /* of the broken lines: height of the first, skip, depth of the last */
+    double x0, x1;            /* the lines' horizontal extent from the box's left edge */
+    char *lines;              /* the text as broken, lines joined by \\ (malloc'd) */
+} tk_textbox;
+/* Breaks text (font size fs, bold) into lines of width W as TeX breaks a
+ * paragraph in TikZ's text width= minipage with align= (TK_ALIGN_...);
+ * em: the font size around the node (LaTeX's \emergencystretch=3em). */
+void tk_text_layout(const char *text, double fs, int bold, double W, int align, double em,
+                    tk_textbox *out);
 
 /* tikzaxis.c */
 void tk_axis_begin(tikz *T, const char *opts, size_t n, int line);
