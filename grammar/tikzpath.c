@@ -2021,6 +2021,9 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
         /* text width=: a minipage[t] that wide (even for empty text), the
          * lines broken as TeX breaks them; its baseline is the FIRST line's */
         if (!empty) tk_text_layout(text, fs, no->bold, no->text_width, no->align, em, &tlay);
+        if (tlay.dropped)
+            tk_warn(T, line, "node text with more than 2000 words in one line; %d words left out of its lines",
+                    tlay.dropped);
         w = no->text_width;
         h = tlay.ex.height;
         dp = tlay.ex.skip + tlay.ex.depth;

@@ -312,6 +312,7 @@ typedef struct {
     tm_extent ex;             /* of the broken lines: height of the first, skip, depth of the last */
     double x0, x1;            /* the lines' horizontal extent from the box's left edge */
     char *lines;              /* the text as broken, lines joined by \\ (malloc'd) */
+    int dropped;              /* words past the limit (2000 between two \\): left out */
 } tk_textbox;
 /* Breaks text (font size fs, bold) into lines of width W as TeX breaks a
  * paragraph in TikZ's text width= minipage with align= (TK_ALIGN_...);

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_WORDS 2000     /* longer texts are set as one line per \\ */
+#define MAX_WORDS 2000     /* words per line of the source (between \\); more are dropped */
 #define INF_BAD 10000
 
 typedef struct {
@@ -313,7 +313,7 @@ void tk_text_layout(const char *text, double fs, int bold, double W, int align, 
                 ctx[cn] = 0;
                 continue;
             }
-            if (n >= MAX_WORDS) continue;
+            if (n >= MAX_WORDS) { out->dropped++; continue; }
             wd[n].s = text + st;
             wd[n].n = k - st;
             wd[n].ctx = cn;
