@@ -1451,7 +1451,8 @@ int kappa_run(kappa_table *t, const struct kappa_opts *o, FILE *out, FILE *err)
     gstart = calloc((size_t)t->groups.n + 1, sizeof *gstart);
     gunits = t->groups.n > 1 ? malloc(((size_t)t->nunits + 1) * sizeof *gunits) : NULL;
     if (!r.code_of || !gstart || (t->groups.n > 1 && !gunits)) goto oom;
-    for (int32_t u = 0; u < t->nunits; u++) gstart[kappa_unit_group(t, u) + 1]++;
+    if (t->groups.n == 1) gstart[1] = t->nunits;
+    else for (int32_t u = 0; u < t->nunits; u++) gstart[kappa_unit_group(t, u) + 1]++;
     for (int32_t g = 0; g < t->groups.n; g++) gstart[g + 1] += gstart[g];
     {
         int32_t *fill = malloc(((size_t)t->groups.n + 1) * sizeof *fill);
