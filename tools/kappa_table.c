@@ -1474,6 +1474,7 @@ out:
 static int parse_stream(kappa_table *t, FILE *err)
 {
     const struct kappa_stream *s = &t->stream[t->nfiles - 1];
+    if (s->len == 0) return t->nerrors ? -1 : 0;   /* an empty file maps nothing */
     const char *data = s->data, *end = s->data + s->len;
     long ln = 0;
     const char *mid = NULL;
