@@ -518,9 +518,11 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
 int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
 {
     vec2 u;
-    gstate *g = GS(T);
     T->cur3_ok = 0;
     if (coord_user(T, s, n, &u, line)) return -1;
+    /* after coord_user: ([options]A) pushes a graphics state, which may move
+     * the stack */
+    gstate *g = GS(T);
     *out = mat_apply(g->ctm, u);
     if (!(fabs(out->x) <= MAX_DIMEN_PT) || !(fabs(out->y) <= MAX_DIMEN_PT)) {
         tk_warn(T, line, "coordinate '%.*s' lies beyond TeX's largest dimension (16384pt)",
