@@ -9,13 +9,22 @@
  * and the record is checked against its syntax. The first problem stops the
  * reader with "FILE:LINE:COL: error: MESSAGE"; nothing is skipped or
  * truncated silently. Numbers are parsed locale-independently in the sense
- * of ir_parse_num (the grammar is checked here, strtod runs in the C locale
- * because no program calls setlocale). */
+ * of ir_parse_num (ir_num_parse: the same results, the usual short forms
+ * without a library call).
+ *
+ * A diagram is built either in memory the caller owns (ir_read_diagram:
+ * the layout ir.h describes, one allocation per string, point array and
+ * attribute) or in the reader's arena (ir_read_diagram_borrowed,
+ * ir_borrow.h), which is reset for every diagram and so stops allocating
+ * once it has grown to the largest one. The parsing is the same. */
 #include "ir/ir.h"
+#include "ir/ir_borrow.h"
+#include "ir/ir_num.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -27,8 +36,17 @@ typedef struct {
     int col;     /* 1-based byte column of the token's first byte */
     char *s;     /* WORD, STR: the text; ATTR: the key */
     char *val;   /* ATTR: the value */
+    size_t len;  /* length of s */
+    size_t vlen; /* ATTR: length of val */
     int num;     /* LINE: the number */
 } tok;
+
+/* A block of the arena; its bytes follow the header. */
+typedef struct arena_blk {
+    struct arena_blk *next;
+    size_t cap, used;
+    double align_;       /* keeps the bytes after the header 8-aligned */
+} arena_blk;
 
 struct ir_reader {
     FILE *f;
@@ -42,6 +60,12 @@ struct ir_reader {
     char *err;
     tok *toks;
     size_t ntoks, tcap;
+    /* borrowed diagrams */
+    int borrow;        /* the diagram being read goes into the arena */
+    arena_blk *arena;  /* newest block first */
+    ir_diagram bd;     /* the borrowed diagram */
+    ir_elem *belems;   /* its elements (kept across diagrams) */
+    size_t becap;
 };
 
 static void oom(void)
@@ -57,6 +81,103 @@ static char *xstrdup(const char *s)
     if (!p) oom();
     memcpy(p, s, n);
     return p;
+}
+
+/* --- memory of the diagram being read ------------------------------------ */
+
+#define ARENA_MIN ((size_t)64 * 1024)
+
+/* n bytes aligned to align (a power of two, at most 8) from the arena. */
+static void *ar_alloc(ir_reader *r, size_t n, size_t align)
+{
+    arena_blk *b = r->arena;
+    if (b) {
+        size_t off = (b->used + align - 1) & ~(align - 1);
+        if (off <= b->cap && n <= b->cap - off) {
+            b->used = off + n;
+            return (char *)(b + 1) + off;
+        }
+    }
+    size_t cap = ARENA_MIN;
+    if (b && b->cap > cap / 2) cap = b->cap * 2 > b->cap ? b->cap * 2 : b->cap;
+    if (n > cap) cap = n;
+    if (cap > SIZE_MAX - sizeof *b) oom();
+    b = malloc(sizeof *b + cap);
+    if (!b) oom();
+    b->next = r->arena;
+    b->cap = cap;
+    b->used = n;
+    r->arena = b;
+    return b + 1;
+}
+
+/* Makes the whole arena free again: one block as large as all of it was. */
+static void ar_reset(ir_reader *r)
+{
+    arena_blk *b = r->arena;
+    if (!b) return;
+    if (b->next) {
+        size_t total = 0;
+        while (b) {
+            arena_blk *n = b->next;
+            total += b->cap;
+            free(b);
+            b = n;
+        }
+        b = malloc(sizeof *b + total);
+        if (!b) oom();
+        b->next = NULL;
+        b->cap = total;
+        r->arena = b;
+    }
+    b->used = 0;
+}
+
+static void ar_free(ir_reader *r)
+{
+    while (r->arena) {
+        arena_blk *n = r->arena->next;
+        free(r->arena);
+        r->arena = n;
+    }
+}
+
+/* s[0..n) as a NUL-terminated string of the diagram. */
+static char *d_strdup(ir_reader *r, const char *s, size_t n)
+{
+    char *p = r->borrow ? ar_alloc(r, n + 1, 1) : malloc(n + 1);
+    if (!p) oom();
+    memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+static ir_pt *d_pts(ir_reader *r, size_t n)
+{
+    if (n > SIZE_MAX / sizeof(ir_pt)) oom();
+    ir_pt *p = r->borrow ? ar_alloc(r, n * sizeof *p, 8) : malloc(n * sizeof *p);
+    if (!p) oom();
+    return p;
+}
+
+/* A new zeroed element of d. */
+static ir_elem *d_add(ir_reader *r, ir_diagram *d, ir_kind kind)
+{
+    if (!r->borrow) return ir_add(d, kind);
+    if (d->nelems == r->becap) {
+        size_t cap = r->becap ? r->becap * 2 : 64;
+        if (cap > SIZE_MAX / sizeof *r->belems) oom();
+        ir_elem *e = realloc(r->belems, cap * sizeof *e);
+        if (!e) oom();
+        r->belems = e;
+        r->becap = cap;
+    }
+    d->elems = r->belems;
+    d->cap = r->becap;
+    ir_elem *e = &d->elems[d->nelems++];
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    return e;
 }
 
 ir_reader *ir_reader_new(FILE *f, const char *fname)
@@ -75,6 +196,8 @@ void ir_reader_free(ir_reader *r)
     free(r->buf);
     free(r->err);
     free(r->toks);
+    free(r->belems);
+    ar_free(r);
     free(r);
 }
 
@@ -141,10 +264,31 @@ static int hexval(char c)
 
 /* --- tokenizer ---------------------------------------------------------- */
 
+/* Bytes that end a word: NUL, blank, '=' and '"' (WORD_END); that end a
+ * bare value: NUL, blank and '"' (VAL_END); that may follow the first
+ * byte of an attribute name (KEY). */
+enum { WORD_END = 1, VAL_END = 2, KEY = 4 };
+static const unsigned char cls[256] = {
+    ['\0'] = WORD_END | VAL_END, [' '] = WORD_END | VAL_END, ['\t'] = WORD_END | VAL_END,
+    ['='] = WORD_END, ['"'] = WORD_END | VAL_END,
+    ['_'] = KEY, ['-'] = KEY, ['.'] = KEY, [':'] = KEY,
+    ['0'] = KEY, ['1'] = KEY, ['2'] = KEY, ['3'] = KEY, ['4'] = KEY,
+    ['5'] = KEY, ['6'] = KEY, ['7'] = KEY, ['8'] = KEY, ['9'] = KEY,
+    ['a'] = KEY, ['b'] = KEY, ['c'] = KEY, ['d'] = KEY, ['e'] = KEY, ['f'] = KEY, ['g'] = KEY,
+    ['h'] = KEY, ['i'] = KEY, ['j'] = KEY, ['k'] = KEY, ['l'] = KEY, ['m'] = KEY, ['n'] = KEY,
+    ['o'] = KEY, ['p'] = KEY, ['q'] = KEY, ['r'] = KEY, ['s'] = KEY, ['t'] = KEY, ['u'] = KEY,
+    ['v'] = KEY, ['w'] = KEY, ['x'] = KEY, ['y'] = KEY, ['z'] = KEY,
+    ['A'] = KEY, ['B'] = KEY, ['C'] = KEY, ['D'] = KEY, ['E'] = KEY, ['F'] = KEY, ['G'] = KEY,
+    ['H'] = KEY, ['I'] = KEY, ['J'] = KEY, ['K'] = KEY, ['L'] = KEY, ['M'] = KEY, ['N'] = KEY,
+    ['O'] = KEY, ['P'] = KEY, ['Q'] = KEY, ['R'] = KEY, ['S'] = KEY, ['T'] = KEY, ['U'] = KEY,
+    ['V'] = KEY, ['W'] = KEY, ['X'] = KEY, ['Y'] = KEY, ['Z'] = KEY,
+};
+#define CLS(c) cls[(unsigned char)(c)]
+
 /* Unquotes the string whose opening quote is at *pp, in place. On success
- * the text (NUL-terminated) starts at the old quote position and *pp points
- * past the closing quote. */
-static int unquote(ir_reader *r, char *line, char **pp)
+ * the text (NUL-terminated, *len bytes) starts at the old quote position
+ * and *pp points past the closing quote. */
+static int unquote(ir_reader *r, char *line, char **pp, size_t *len)
 {
     char *q = *pp, *src = q + 1, *dst = q;
     for (;;) {
@@ -189,15 +333,16 @@ static int unquote(ir_reader *r, char *line, char **pp)
     if (*src && !is_blank(*src))
         return fail(r, (int)(src - line) + 1, "missing blank after closing '\"'");
     *dst = '\0';
+    *len = (size_t)(dst - q);
     *pp = src;
     return 0;
 }
 
-static int valid_key(const char *k)
+static int valid_key(const char *k, size_t n)
 {
     if (!is_alpha(*k) && *k != '_') return 0;
-    for (k++; *k; k++)
-        if (!is_alpha(*k) && !is_digit(*k) && !strchr("_-.:", *k)) return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!(CLS(k[i]) & KEY)) return 0;
     return 1;
 }
 
@@ -211,7 +356,9 @@ static tok *new_tok(ir_reader *r)
         r->tcap = cap;
     }
     tok *t = &r->toks[r->ntoks++];
-    memset(t, 0, sizeof *t);
+    t->val = NULL;
+    t->vlen = 0;
+    t->num = 0;
     return t;
 }
 
@@ -226,29 +373,29 @@ static int tokenize(ir_reader *r, char *line, char *p)
         tok *t = new_tok(r);
         t->col = (int)(p - line) + 1;
         char *q = p;
-        while (*q && !is_blank(*q) && *q != '=' && *q != '"') q++;
+        while (!(CLS(*q) & WORD_END)) q++;
         if (*p == '"') {                          /* "string" */
             t->type = TK_STR;
             t->s = p;
-            if (unquote(r, line, &p) < 0) return -1;
+            if (unquote(r, line, &p, &t->len) < 0) return -1;
         } else if (*q == '=' && *p != '@') {      /* key=value */
             t->type = TK_ATTR;
             t->s = p;
+            t->len = (size_t)(q - p);
             *q = '\0';
-            if (!valid_key(p))
+            if (!valid_key(p, t->len))
                 return fail(r, t->col, "bad attribute name '%s' (letters, digits, _ - . : allowed)",
                             show(b, p));
             p = q + 1;
             t->val = p;
             if (*p == '"') {
-                if (unquote(r, line, &p) < 0) return -1;
+                if (unquote(r, line, &p, &t->vlen) < 0) return -1;
             } else {
-                while (*p && !is_blank(*p)) {
-                    if (*p == '"')
-                        return fail(r, (int)(p - line) + 1,
-                                    "'\"' inside an unquoted value (quote the whole value)");
-                    p++;
-                }
+                while (!(CLS(*p) & VAL_END)) p++;
+                if (*p == '"')
+                    return fail(r, (int)(p - line) + 1,
+                                "'\"' inside an unquoted value (quote the whole value)");
+                t->vlen = (size_t)(p - t->val);
                 if (*p) *p++ = '\0';
             }
         } else if (*p == '@') {                   /* @LINE */
@@ -267,12 +414,14 @@ static int tokenize(ir_reader *r, char *line, char *p)
             t->type = TK_LINE;
             t->num = (int)v;
             t->s = p;
+            t->len = (size_t)(q - p);
             p = save ? q + 1 : q;
         } else if (*q == '"') {
             return fail(r, (int)(q - line) + 1, "'\"' inside a word (quote the whole word)");
         } else {                                  /* bare word */
             t->type = TK_WORD;
             t->s = p;
+            t->len = (size_t)(q - p);
             p = q;
             if (*p) *p++ = '\0';
         }
@@ -305,6 +454,11 @@ static const char *tok_text(char b[200], const tok *t)
     return b;
 }
 
+static int tok_num(const tok *t, double *out)
+{
+    return ir_num_parse(t->s, t->len, out);
+}
+
 static int get_nums(cur *c, double *out, int count)
 {
     char b[200];
@@ -315,7 +469,7 @@ static int get_nums(cur *c, double *out, int count)
                 return fail(c->r, t->col, "expected a number, got a quoted string");
             return fail(c->r, at_col(c), "'%s' needs %d numbers here, found %d", c->kind, count, j);
         }
-        if (!ir_parse_num(t->s, &out[j]))
+        if (!tok_num(t, &out[j]))
             return fail(c->r, t->col, "expected a number, got '%s'", show(b, t->s));
         c->i++;
     }
@@ -329,7 +483,7 @@ static int get_name(cur *c, char **out, const char *what)
     if (!t) return fail(c->r, end_col(c), "'%s' needs %s", c->kind, what);
     if (t->type != TK_WORD && t->type != TK_STR)
         return fail(c->r, t->col, "'%s' needs %s, got '%s'", c->kind, what, tok_text(b, t));
-    *out = xstrdup(t->s);
+    *out = d_strdup(c->r, t->s, t->len);
     c->i++;
     return 0;
 }
@@ -339,11 +493,11 @@ static int get_str(cur *c, char **out, const char *what)
     char b[200];
     tok *t = c->i < c->n ? &c->r->toks[c->i] : NULL;
     if (!t) return fail(c->r, end_col(c), "'%s' needs %s", c->kind, what);
-    if (t->type == TK_WORD && ir_parse_num(t->s, NULL))
+    if (t->type == TK_WORD && tok_num(t, NULL))
         return fail(c->r, t->col, "too many numbers for '%s'", c->kind);
     if (t->type != TK_STR)
         return fail(c->r, t->col, "'%s' needs %s, got '%s'", c->kind, what, tok_text(b, t));
-    *out = xstrdup(t->s);
+    *out = d_strdup(c->r, t->s, t->len);
     c->i++;
     return 0;
 }
@@ -353,6 +507,67 @@ static int by_key_then_col(const void *a, const void *b)
     const tok *x = *(const tok *const *)a, *y = *(const tok *const *)b;
     int c = strcmp(x->s, y->s);
     return c ? c : (x->col > y->col) - (x->col < y->col);
+}
+
+/* The first attribute (in line order) whose key an earlier one has, or
+ * NULL. */
+static const tok *first_dup(const tok *t, size_t na)
+{
+    if (na <= 32) {
+        for (size_t j = 1; j < na; j++)
+            for (size_t i = 0; i < j; i++)
+                if (t[i].len == t[j].len && memcmp(t[i].s, t[j].s, t[j].len) == 0) return &t[j];
+        return NULL;
+    }
+    /* many: sorted by key, then column; the duplicate with the smallest
+     * column */
+    const tok **v = malloc(na * sizeof *v);
+    if (!v) oom();
+    for (size_t k = 0; k < na; k++) v[k] = &t[k];
+    qsort(v, na, sizeof *v, by_key_then_col);
+    const tok *dup = NULL;
+    for (size_t k = 1; k < na; k++)
+        if (strcmp(v[k]->s, v[k - 1]->s) == 0 && (!dup || v[k]->col < dup->col)) dup = v[k];
+    free(v);
+    return dup;
+}
+
+/* Appends the na attribute tokens t to *attrs. */
+static void add_attrs(ir_reader *r, ir_attr **attrs, size_t *nattrs, const tok *t, size_t na)
+{
+    size_t n0 = *nattrs;
+    ir_attr *a;
+    if (r->borrow) {
+        if (n0 + na > SIZE_MAX / sizeof *a) oom();
+        a = ar_alloc(r, (n0 + na) * sizeof *a, 8);
+        if (n0) memcpy(a, *attrs, n0 * sizeof *a);
+        size_t bytes = 0;
+        for (size_t k = 0; k < na; k++) bytes += t[k].len + t[k].vlen + 2;
+        char *p = ar_alloc(r, bytes, 1);
+        for (size_t k = 0; k < na; k++) {
+            a[n0 + k].key = p;
+            memcpy(p, t[k].s, t[k].len + 1);
+            p += t[k].len + 1;
+            a[n0 + k].val = p;
+            memcpy(p, t[k].val, t[k].vlen + 1);
+            p += t[k].vlen + 1;
+        }
+    } else {
+        /* the layout ir.h describes: ir_attr_cap(n) entries, one
+         * allocation per attribute holding key and value */
+        a = realloc(*attrs, ir_attr_cap(n0 + na) * sizeof *a);
+        if (!a) oom();
+        for (size_t k = 0; k < na; k++) {
+            char *p = malloc(t[k].len + t[k].vlen + 2);
+            if (!p) oom();
+            memcpy(p, t[k].s, t[k].len + 1);
+            memcpy(p + t[k].len + 1, t[k].val, t[k].vlen + 1);
+            a[n0 + k].key = p;
+            a[n0 + k].val = p + t[k].len + 1;
+        }
+    }
+    *attrs = a;
+    *nattrs = n0 + na;
 }
 
 /* The tokens left must be attributes (none when attrs is NULL, which must
@@ -365,19 +580,10 @@ static int get_attrs(cur *c, ir_attr **attrs, size_t *nattrs, int line_ok)
     while (stop < c->n && c->r->toks[stop].type == TK_ATTR && attrs) stop++;
     size_t na = stop - first;
     /* a duplicate key before the first word that is not an attribute */
-    int dup_col = 0;
-    const char *dup_key = NULL;
     if (na > 1) {
-        tok **v = malloc(na * sizeof *v);
-        if (!v) oom();
-        for (size_t k = 0; k < na; k++) v[k] = &c->r->toks[first + k];
-        qsort(v, na, sizeof *v, by_key_then_col);
-        for (size_t k = 1; k < na; k++)
-            if (strcmp(v[k]->s, v[k - 1]->s) == 0 && (!dup_col || v[k]->col < dup_col))
-                dup_col = v[k]->col, dup_key = v[k]->s;
-        free(v);
+        const tok *dup = first_dup(&c->r->toks[first], na);
+        if (dup) return fail(c->r, dup->col, "duplicate attribute '%s'", show(b, dup->s));
     }
-    if (dup_col) return fail(c->r, dup_col, "duplicate attribute '%s'", show(b, dup_key));
     if (stop < c->n) {
         tok *t = &c->r->toks[stop];
         switch (t->type) {
@@ -388,7 +594,7 @@ static int get_attrs(cur *c, ir_attr **attrs, size_t *nattrs, int line_ok)
                 return fail(c->r, t->col, "'%s' record takes no source line marker", c->kind);
             return fail(c->r, t->col, "'%s' must be the last word on the line", show(b, t->s));
         case TK_WORD:
-            if (ir_parse_num(t->s, NULL))
+            if (tok_num(t, NULL))
                 return fail(c->r, t->col, "too many numbers for '%s'", c->kind);
             return fail(c->r, t->col, "unexpected '%s' (expected %s)", show(b, t->s),
                         attrs ? "key=value" : "end of line");
@@ -397,14 +603,7 @@ static int get_attrs(cur *c, ir_attr **attrs, size_t *nattrs, int line_ok)
                         attrs ? "key=value" : "end of line");
         }
     }
-    if (na) {
-        ir_attr *a = realloc(*attrs, ir_attr_cap(*nattrs + na) * sizeof *a);
-        if (!a) oom();
-        for (size_t k = 0; k < na; k++)
-            ir_attr_init(&a[*nattrs + k], c->r->toks[first + k].s, c->r->toks[first + k].val);
-        *attrs = a;
-        *nattrs += na;
-    }
+    if (na) add_attrs(c->r, attrs, nattrs, &c->r->toks[first], na);
     c->i = c->n;
     return 0;
 }
@@ -414,10 +613,12 @@ static int get_pts(cur *c, ir_elem *e, int npts, double *extra, int nextra)
 {
     double v[10];
     if (get_nums(c, v, 2 * npts + nextra) < 0) return -1;
-    ir_pt p[4];
+    ir_pt *p = d_pts(c->r, (size_t)npts);
     for (int k = 0; k < npts; k++) p[k].x = v[2 * k], p[k].y = v[2 * k + 1];
     for (int k = 0; k < nextra; k++) extra[k] = v[2 * npts + k];
-    ir_elem_set_pts(e, p, (size_t)npts);
+    if (!c->r->borrow) free(e->pts);
+    e->pts = p;
+    e->npts = (size_t)npts;
     return 0;
 }
 
@@ -431,29 +632,29 @@ static int get_poly(cur *c, ir_elem *e)
     e->closed = t->s[0] == 'c';
     c->i++;
     size_t first = c->i, k = first;
-    while (k < c->n && c->r->toks[k].type == TK_WORD) {
-        if (!ir_parse_num(c->r->toks[k].s, NULL))
-            return fail(c->r, c->r->toks[k].col, "expected a number, got '%s'",
-                        show(b, c->r->toks[k].s));
-        k++;
+    while (k < c->n && c->r->toks[k].type == TK_WORD) k++;
+    size_t nw = k - first;
+    /* the numbers, read once, straight into the points (room for an odd
+     * one, which is an error below) */
+    ir_pt *pts = d_pts(c->r, nw / 2 + 1);
+    for (size_t j = 0; j < nw; j++) {
+        const tok *w = &c->r->toks[first + j];
+        if (!tok_num(w, j % 2 ? &pts[j / 2].y : &pts[j / 2].x)) {
+            if (!c->r->borrow) free(pts);
+            return fail(c->r, w->col, "expected a number, got '%s'", show(b, w->s));
+        }
     }
-    size_t nnum = k - first;
     c->i = k;
-    if (nnum % 2)
-        return fail(c->r, c->r->toks[k - 1].col,
-                    "'%s' has an odd number of coordinates (%zu)", c->kind, nnum);
-    if (nnum < 4)
-        return fail(c->r, at_col(c), "'%s' needs at least 2 points, found %zu", c->kind, nnum / 2);
-    e->npts = 0;
-    free(e->pts);
-    e->pts = malloc(nnum / 2 * sizeof *e->pts);
-    if (!e->pts) oom();
-    for (size_t j = 0; j < nnum / 2; j++) {
-        ir_parse_num(c->r->toks[first + 2 * j].s, &e->pts[j].x);
-        ir_parse_num(c->r->toks[first + 2 * j + 1].s, &e->pts[j].y);
+    if (nw % 2 || nw < 4) {
+        if (!c->r->borrow) free(pts);
+        if (nw % 2)
+            return fail(c->r, c->r->toks[k - 1].col,
+                        "'%s' has an odd number of coordinates (%zu)", c->kind, nw);
+        return fail(c->r, at_col(c), "'%s' needs at least 2 points, found %zu", c->kind, nw / 2);
     }
-    e->npts = nnum / 2;
-    c->i = k;
+    if (!c->r->borrow) free(e->pts);
+    e->pts = pts;
+    e->npts = nw / 2;
     return 0;
 }
 
@@ -476,6 +677,30 @@ static int get_shape(cur *c, ir_kind kind, ir_elem *e)
     }
 }
 
+/* A record keyword: 1 and *out set when it names an element kind (as
+ * ir_kind_from_name). */
+static int elem_kind(const char *p, size_t n, ir_kind *out)
+{
+#define KW(lit, k)                                                              \
+    if (n == sizeof lit - 1 && memcmp(p, lit, sizeof lit - 1) == 0) {           \
+        *out = k;                                                               \
+        return 1;                                                               \
+    }
+    switch (p[0]) {
+    case 'a': KW("arc", IR_ARC) break;
+    case 'c': KW("clip", IR_CLIP) KW("coord", IR_COORD) KW("curve", IR_CURVE) break;
+    case 'e': KW("ellipse", IR_ELLIPSE) KW("edge", IR_EDGE) break;
+    case 'p': KW("poly", IR_POLY) break;
+    case 'r': KW("rect", IR_RECT) break;
+    case 't': KW("text", IR_TEXT) break;
+    case 'u': KW("unparsed", IR_UNPARSED) break;
+    case 'v': KW("vertex", IR_VERTEX) break;
+    default: break;
+    }
+#undef KW
+    return 0;
+}
+
 static int get_elem(cur *c, ir_kind kind, ir_elem *e)
 {
     char b[200];
@@ -488,7 +713,7 @@ static int get_elem(cur *c, ir_kind kind, ir_elem *e)
     case IR_CLIP: {
         tok *t = c->i < c->n ? &c->r->toks[c->i] : NULL;
         ir_kind sub;
-        if (!t || t->type != TK_WORD || !ir_kind_from_name(t->s, &sub) ||
+        if (!t || t->type != TK_WORD || !elem_kind(t->s, t->len, &sub) ||
             (sub != IR_RECT && sub != IR_POLY && sub != IR_ELLIPSE))
             return fail(c->r, at_col(c), "'clip' needs a shape: rect, poly or ellipse%s%s%s",
                         t ? ", got '" : "", t ? tok_text(b, t) : "", t ? "'" : "");
@@ -570,9 +795,9 @@ static void add_other(ir_diagram *d, ir_reader *r, char *start)
     char *end = r->buf + r->len;
     while (end > start && (is_blank(end[-1]) || end[-1] == '\r')) end--;
     *end = '\0';
-    ir_elem *e = ir_add(d, IR_OTHER);
+    ir_elem *e = d_add(r, d, IR_OTHER);
     e->irline = (int)r->lineno;
-    e->raw = xstrdup(start);
+    e->raw = d_strdup(r, start, (size_t)(end - start));
     /* a trailing @N still tells where it came from */
     char *w = end;
     while (w > start && !is_blank(w[-1])) w--;
@@ -584,12 +809,40 @@ static void add_other(ir_diagram *d, ir_reader *r, char *start)
     }
 }
 
-int ir_read_diagram(ir_reader *r, ir_diagram **out)
+/* The records that are not elements. */
+enum { REC_ELEM, REC_HEADER, REC_DIAGRAM, REC_UNIT, REC_BBOX, REC_END, REC_UNKNOWN };
+
+static int rec_kind(const char *p, size_t n, ir_kind *kind)
+{
+    if (elem_kind(p, n, kind)) return REC_ELEM;
+#define IS(lit) (n == sizeof lit - 1 && memcmp(p, lit, sizeof lit - 1) == 0)
+    if (IS("diagram")) return REC_DIAGRAM;
+    if (IS("diagramir")) return REC_HEADER;
+    if (IS("unit")) return REC_UNIT;
+    if (IS("bbox")) return REC_BBOX;
+    if (IS("end")) return REC_END;
+#undef IS
+    return REC_UNKNOWN;
+}
+
+static const char *const rec_name[] = {
+    [REC_HEADER] = "diagramir", [REC_DIAGRAM] = "diagram", [REC_UNIT] = "unit",
+    [REC_BBOX] = "bbox", [REC_END] = "end",
+};
+
+/* Drops the diagram being read after an error. */
+static void discard(ir_reader *r, ir_diagram *d)
+{
+    if (!r->borrow) ir_diagram_free(d);
+}
+
+static int read_diagram(ir_reader *r, ir_diagram **out)
 {
     char b[200];
     ir_diagram *d = NULL;
     *out = NULL;
     if (r->failed) return -1;
+    if (r->borrow) ar_reset(r);
     for (;;) {
         int got = next_line(r);
         if (got < 0) goto bad;
@@ -605,12 +858,6 @@ int ir_read_diagram(ir_reader *r, ir_diagram **out)
         char *w = p;
         while (*w && !is_blank(*w)) w++;
         size_t wl = (size_t)(w - p);
-        char save = *w;
-        *w = '\0';
-        char kw[16];
-        int known = wl < sizeof kw;
-        if (known) memcpy(kw, p, wl + 1);
-        *w = save;
         if (!valid_kind(p, wl)) {
             *w = '\0';
             fail(r, (int)(p - line) + 1, "expected a record kind at the start of the line, got '%s'",
@@ -618,11 +865,8 @@ int ir_read_diagram(ir_reader *r, ir_diagram **out)
             goto bad;
         }
         ir_kind kind = IR_OTHER;
-        int is_elem = known && ir_kind_from_name(kw, &kind);
-        known = is_elem || (known && (!strcmp(kw, "diagramir") || !strcmp(kw, "diagram") ||
-                                      !strcmp(kw, "unit") || !strcmp(kw, "bbox") ||
-                                      !strcmp(kw, "end")));
-        if (!known) {
+        int rk = rec_kind(p, wl, &kind);
+        if (rk == REC_UNKNOWN) {
             if (!d) {
                 *w = '\0';
                 fail(r, (int)(p - line) + 1, "'%s' record outside a diagram "
@@ -632,11 +876,12 @@ int ir_read_diagram(ir_reader *r, ir_diagram **out)
             add_other(d, r, p);
             continue;
         }
+        const char *kw = rk == REC_ELEM ? ir_kind_name(kind) : rec_name[rk];
         int col0 = (int)(p - line) + 1;
         if (tokenize(r, line, w) < 0) goto bad;
         cur c = {r, kw, 0, r->ntoks};
 
-        if (!strcmp(kw, "diagramir")) {
+        if (rk == REC_HEADER) {
             if (d) {
                 fail(r, col0, "stream header inside diagram '%s' (line %d has no 'end')",
                      show(b, d->id), d->irline);
@@ -665,7 +910,7 @@ int ir_read_diagram(ir_reader *r, ir_diagram **out)
             r->seen_header = 1;
             continue;
         }
-        if (!strcmp(kw, "diagram")) {
+        if (rk == REC_DIAGRAM) {
             if (d) {
                 fail(r, col0, "'diagram' before the 'end' of diagram '%s' (line %d)",
                      show(b, d->id), d->irline);
@@ -675,12 +920,18 @@ int ir_read_diagram(ir_reader *r, ir_diagram **out)
                 fail(r, col0, "missing 'diagramir %d' header before the first diagram", IR_VERSION);
                 goto bad;
             }
-            char *id = NULL;
-            if (get_name(&c, &id, "an ID") < 0) goto bad;
-            d = ir_diagram_new(id);
-            free(id);
-            free(d->unit);
-            d->unit = NULL;
+            if (r->borrow) {
+                d = &r->bd;
+                memset(d, 0, sizeof *d);
+                if (get_name(&c, &d->id, "an ID") < 0) goto bad;
+            } else {
+                char *id = NULL;
+                if (get_name(&c, &id, "an ID") < 0) goto bad;
+                d = ir_diagram_new(id);
+                free(id);
+                free(d->unit);
+                d->unit = NULL;
+            }
             d->irline = (int)r->lineno;
             if (get_attrs(&c, &d->attrs, &d->nattrs, 0) < 0) goto bad;
             continue;
@@ -689,12 +940,12 @@ int ir_read_diagram(ir_reader *r, ir_diagram **out)
             fail(r, col0, "'%s' record outside a diagram (expected 'diagram ID' before it)", kw);
             goto bad;
         }
-        if (!strcmp(kw, "end")) {
+        if (rk == REC_END) {
             if (get_attrs(&c, NULL, NULL, 0) < 0) goto bad;
             *out = d;
             return 1;
         }
-        if (!strcmp(kw, "unit")) {
+        if (rk == REC_UNIT) {
             if (d->unit) {
                 fail(r, col0, "second 'unit' line in diagram '%s'", show(b, d->id));
                 goto bad;
@@ -703,7 +954,7 @@ int ir_read_diagram(ir_reader *r, ir_diagram **out)
                 goto bad;
             continue;
         }
-        if (!strcmp(kw, "bbox")) {
+        if (rk == REC_BBOX) {
             if (d->has_bbox) {
                 fail(r, col0, "second 'bbox' line in diagram '%s'", show(b, d->id));
                 goto bad;
@@ -712,12 +963,27 @@ int ir_read_diagram(ir_reader *r, ir_diagram **out)
             d->has_bbox = 1;
             continue;
         }
-        ir_elem *e = ir_add(d, kind);
+        ir_elem *e = d_add(r, d, kind);
         e->irline = (int)r->lineno;
         if (kind == IR_CLIP) e->sub = IR_RECT;
         if (get_elem(&c, kind, e) < 0) goto bad;
     }
 bad:
-    ir_diagram_free(d);
+    discard(r, d);
     return -1;
+}
+
+int ir_read_diagram(ir_reader *r, ir_diagram **out)
+{
+    r->borrow = 0;
+    return read_diagram(r, out);
+}
+
+int ir_read_diagram_borrowed(ir_reader *r, const ir_diagram **out)
+{
+    ir_diagram *d = NULL;
+    r->borrow = 1;
+    int rc = read_diagram(r, &d);
+    *out = d;
+    return rc;
 }

@@ -20,6 +20,7 @@
 
 #include "checks/rubric.h"
 #include "ir/ir.h"
+#include "ir/ir_borrow.h"
 
 #ifndef DIAGRAMIR_VERSION
 #define DIAGRAMIR_VERSION "0.1"
@@ -194,8 +195,9 @@ static int run_stream(opts *o, FILE *f, const char *name)
     if (!rd) { perror("irlint"); return 2; }
     int rc = 0;
     for (;;) {
-        ir_diagram *d = NULL;
-        int st = ir_read_diagram(rd, &d);
+        /* one diagram at a time, in the reader's memory */
+        const ir_diagram *d = NULL;
+        int st = ir_read_diagram_borrowed(rd, &d);
         if (st == 0) break;
         if (st < 0) {
             fflush(stdout);
@@ -204,7 +206,6 @@ static int run_stream(opts *o, FILE *f, const char *name)
             break;
         }
         check_diagram(o, d);
-        ir_diagram_free(d);
     }
     ir_reader_free(rd);
     return rc;
