@@ -52,8 +52,20 @@ void chk_set(chk_verdict *v, chk_value value, int line, const char *fmt, ...)
     va_list ap;
     v->value = value;
     v->line = line;
+    /* a format without conversions, or just "%s": the text itself, cut as
+     * vsnprintf would cut it */
+    const char *text = NULL;
     va_start(ap, fmt);
-    vsnprintf(v->reason, sizeof v->reason, fmt, ap);
+    if (fmt[0] == '%' && fmt[1] == 's' && fmt[2] == '\0') text = va_arg(ap, const char *);
+    else if (!strchr(fmt, '%')) text = fmt;
+    if (text) {
+        size_t n = strlen(text);
+        if (n > sizeof v->reason - 1) n = sizeof v->reason - 1;
+        memcpy(v->reason, text, n);
+        v->reason[n] = '\0';
+    } else {
+        vsnprintf(v->reason, sizeof v->reason, fmt, ap);
+    }
     va_end(ap);
     for (char *p = v->reason; *p; p++)
         if (*p == '\t' || *p == '\n' || *p == '\r') *p = ' ';

@@ -100,7 +100,26 @@ static void list_rubrics(void)
 /* TSV fields must not contain tabs or newlines. */
 static void put_field(FILE *f, const char *s)
 {
-    for (; *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+    for (;;) {
+        size_t n = strcspn(s, "\t\n\r");
+        fwrite(s, 1, n, f);
+        if (!s[n]) return;
+        fputc(' ', f);
+        s += n + 1;
+    }
+}
+
+/* "SRC:LINE: " */
+static void put_src_line(FILE *f, const char *src, int line)
+{
+    char num[16];
+    size_t k = sizeof num;
+    unsigned v = (unsigned)line;
+    do num[--k] = (char)('0' + v % 10); while ((v /= 10) > 0);
+    fputs(src, f);
+    fputc(':', f);
+    fwrite(num + k, 1, sizeof num - k, f);
+    fputs(": ", f);
 }
 
 static void emit(opts *o, const ir_diagram *d, const chk_verdict *vs)
@@ -114,17 +133,33 @@ static void emit(opts *o, const ir_diagram *d, const chk_verdict *vs)
             if (!o->enabled[k]) continue;
             const chk_verdict *v = &vs[k];
             if (v->value != CHK_NO && !o->verbose) continue;
-            if (v->line > 0) printf("%s:%d: ", src, v->line);
-            else printf("%s: ", src);
-            printf("%s: %s: %s [%s/%s]\n", r->checks[k].name, chk_value_name(v->value),
-                   v->reason, r->name, r->checks[k].name);
+            if (v->line > 0) {
+                put_src_line(stdout, src, v->line);
+            } else {
+                fputs(src, stdout);
+                fputs(": ", stdout);
+            }
+            fputs(r->checks[k].name, stdout);
+            fputs(": ", stdout);
+            fputs(chk_value_name(v->value), stdout);
+            fputs(": ", stdout);
+            fputs(v->reason, stdout);
+            fputs(" [", stdout);
+            fputs(r->name, stdout);
+            putchar('/');
+            fputs(r->checks[k].name, stdout);
+            fputs("]\n", stdout);
         }
     } else if (o->fmt == FMT_TSV) {
         for (size_t k = 0; k < r->nchecks; k++) {
             if (!o->enabled[k]) continue;
             put_field(stdout, id);
-            printf("\t%s\tirlint\t%s\t", r->checks[k].name, chk_value_name(vs[k].value));
-            if (vs[k].line > 0) printf("%s:%d: ", src, vs[k].line);
+            putchar('\t');
+            fputs(r->checks[k].name, stdout);
+            fputs("\tirlint\t", stdout);
+            fputs(chk_value_name(vs[k].value), stdout);
+            putchar('\t');
+            if (vs[k].line > 0) put_src_line(stdout, src, vs[k].line);
             put_field(stdout, vs[k].reason);
             putchar('\n');
         }
