@@ -30,9 +30,11 @@ static int solve_tol(double a[4][4], double b[4], int n, double tol)
     return 1;
 }
 
-int ir_fit_projection_shifted(const ir_pt3 *p3, const ir_pt *p2, const size_t *off, size_t ne,
-                              double m[2][3], double *resid)
+int ir_fit_projection_shifts(const ir_pt3 *p3, const ir_pt *p2, const size_t *off, size_t ne,
+                             double m[2][3], double *resid, ir_pt *shift)
 {
+    /* the normal equations; ata is symmetric: its upper triangle is summed
+     * (each product the same as its mirror's) and copied down at the end */
     double ata[4][4] = {{0}};
     double atb[2][3] = {{0}};
     size_t npts = 0;
@@ -49,16 +51,26 @@ int ir_fit_projection_shifted(const ir_pt3 *p3, const ir_pt *p2, const size_t *o
         c2[0] /= k;
         c2[1] /= k;
         for (size_t i = a; i < b; i++) {
-            double row[3] = {p3[i].x - c3[0], p3[i].y - c3[1], p3[i].z - c3[2]};
+            double r0 = p3[i].x - c3[0], r1 = p3[i].y - c3[1], r2 = p3[i].z - c3[2];
             double px = p2[i].x - c2[0], py = p2[i].y - c2[1];
-            for (int r = 0; r < 3; r++) {
-                for (int c = 0; c < 3; c++) ata[r][c] += row[r] * row[c];
-                atb[0][r] += row[r] * px;
-                atb[1][r] += row[r] * py;
-            }
-            npts++;
+            ata[0][0] += r0 * r0;
+            ata[0][1] += r0 * r1;
+            ata[0][2] += r0 * r2;
+            atb[0][0] += r0 * px;
+            atb[1][0] += r0 * py;
+            ata[1][1] += r1 * r1;
+            ata[1][2] += r1 * r2;
+            atb[0][1] += r1 * px;
+            atb[1][1] += r1 * py;
+            ata[2][2] += r2 * r2;
+            atb[0][2] += r2 * px;
+            atb[1][2] += r2 * py;
         }
+        npts += b - a;
     }
+    ata[1][0] = ata[0][1];
+    ata[2][0] = ata[0][2];
+    ata[2][1] = ata[1][2];
     if (npts < 4) return 0;
     /* the offsets must span three dimensions: compare the system's scale */
     double tr = ata[0][0] + ata[1][1] + ata[2][2];
@@ -75,8 +87,10 @@ int ir_fit_projection_shifted(const ir_pt3 *p3, const ir_pt *p2, const size_t *o
         m[k][1] = b[1];
         m[k][2] = b[2];
     }
-    if (resid) {
-        double worst = 0;
+    if (resid || shift) {
+        /* the largest distance, as the root of the largest square (the
+         * square root is monotonic and correctly rounded: the same) */
+        double worst2 = 0;
         for (size_t e = 0; e < ne; e++) {
             size_t a = off[e], b = off[e + 1];
             if (b <= a) continue;
@@ -88,16 +102,24 @@ int ir_fit_projection_shifted(const ir_pt3 *p3, const ir_pt *p2, const size_t *o
             }
             tx /= (double)(b - a);
             ty /= (double)(b - a);
+            if (shift) shift[e] = (ir_pt){tx, ty};
+            if (!resid) continue;
             for (size_t i = a; i < b; i++) {
                 ir_pt q = ir_project(m, p3[i]);
                 double dx = p2[i].x - q.x - tx, dy = p2[i].y - q.y - ty;
-                double dd = sqrt(dx * dx + dy * dy);
-                if (dd > worst) worst = dd;
+                double dd = dx * dx + dy * dy;
+                if (dd > worst2) worst2 = dd;
             }
         }
-        *resid = worst;
+        if (resid) *resid = sqrt(worst2);
     }
     return 1;
+}
+
+int ir_fit_projection_shifted(const ir_pt3 *p3, const ir_pt *p2, const size_t *off, size_t ne,
+                              double m[2][3], double *resid)
+{
+    return ir_fit_projection_shifts(p3, p2, off, ne, m, resid, NULL);
 }
 
 ir_pt ir_project(const double m[2][3], ir_pt3 p)

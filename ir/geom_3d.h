@@ -25,6 +25,11 @@ typedef struct { double x, y, z; } ir_pt3;
  * point and its fitted position. */
 int ir_fit_projection_shifted(const ir_pt3 *p3, const ir_pt *p2, const size_t *off, size_t ne,
                               double m[2][3], double *resid);
+/* The same, and when shift is not NULL, shift[e] receives polyline e's
+ * translation: the mean of its picture points minus their images M P
+ * (untouched for a polyline without points). */
+int ir_fit_projection_shifts(const ir_pt3 *p3, const ir_pt *p2, const size_t *off, size_t ne,
+                             double m[2][3], double *resid, ir_pt *shift);
 /* M * P: the picture offset of the 3D point P. */
 ir_pt ir_project(const double m[2][3], ir_pt3 p);
 /* The direction toward the viewer: orthogonal to both rows of M, oriented

@@ -1294,21 +1294,17 @@ static void fit_projection(geom_scene *s)
     }
     off[s->nfaces] = k;
     double resid = 0;
-    s->has_proj = ir_fit_projection_shifted(p3, p2, off, s->nfaces, s->proj_m, &resid) &&
+    /* shift[i]: the mean of face i's picture points minus their images */
+    ir_pt *shift = malloc(s->nfaces * sizeof *shift);
+    if (!shift) abort();
+    s->has_proj = ir_fit_projection_shifts(p3, p2, off, s->nfaces, s->proj_m, &resid, shift) &&
                   resid <= GEOM_PROJ_FIT_TOL_PT;
     if (s->has_proj) {
         s->view = ir_view_dir((const double(*)[3])s->proj_m);
         int ng = 0;
         for (size_t i = 0; i < s->nfaces; i++) {
             geom_face *f = &s->faces[i];
-            ir_pt t = {0, 0};
-            for (size_t j = 0; j < f->n; j++) {
-                ir_pt q = ir_project((const double(*)[3])s->proj_m, f->p3[j]);
-                t.x += f->p2[j].x - q.x;
-                t.y += f->p2[j].y - q.y;
-            }
-            t.x /= (double)f->n;
-            t.y /= (double)f->n;
+            ir_pt t = shift[i];
             /* the first placement whose first path is shifted alike */
             f->group = -1;
             for (int g = 0; g < ng && f->group < 0; g++)
@@ -1323,6 +1319,7 @@ static void fit_projection(geom_scene *s)
     free(p2);
     free(off);
     free(tr);
+    free(shift);
 }
 
 geom_scene *geom_scene_build(const ir_diagram *d)
