@@ -3,13 +3,18 @@
  *
  * Both take the common short forms ([+-]digits[.digits], at most 15
  * digits, no exponent) on a fast exact path: a whole number below 10^15
- * over a power of ten of at most 22 is exact in binary, so one division
+ * over a power of ten of at most 15 is exact in binary, so one division
  * rounds it correctly, as strtod does. Every other input goes to the
- * reference function itself. */
+ * reference function itself. The inline forms are the functions' bodies
+ * (tests/unit/test_num.c checks the functions against the references). */
 #ifndef DIAGRAMIR_IR_NUM_H
 #define DIAGRAMIR_IR_NUM_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "ir/ir.h"
 
 /* Exactly ir_parse_num_n(s, len, out) (ir.h): 1 and *out (may be NULL)
  * when all of s[0..len) is an IR number, else 0. */
@@ -17,5 +22,62 @@ int ir_num_parse(const char *s, size_t len, double *out);
 
 /* Exactly strtod(s, end) in the C locale (end may not be NULL). */
 double ir_num_strtod(const char *s, char **end);
+
+extern const double ir_num_p10_[16];
+
+static inline int ir_num_dig_(char c) { return (unsigned)(c - '0') < 10u; }
+
+static inline int ir_num_parse_inline(const char *s, size_t len, double *out)
+{
+    if (s && len > 0) {
+        size_t i = 0;
+        int neg = 0;
+        if (s[0] == '-' || s[0] == '+') neg = s[i++] == '-';
+        unsigned long long m = 0;
+        size_t d0 = i;
+        while (i < len && ir_num_dig_(s[i])) m = m * 10 + (unsigned)(s[i++] - '0');
+        size_t ndig = i - d0, frac = 0;
+        if (i < len && s[i] == '.') {
+            size_t f0 = ++i;
+            while (i < len && ir_num_dig_(s[i])) m = m * 10 + (unsigned)(s[i++] - '0');
+            frac = i - f0;
+            ndig += frac;
+        }
+        /* [+-]? (D+ (. D*)? | . D+), at most 15 digits: ir_parse_num_n's
+         * own exact short form, computed the same way */
+        if (i == len && ndig > 0 && ndig <= 15) {
+            double v = (double)m / ir_num_p10_[frac];
+            if (out) *out = neg ? -v : v;
+            return 1;
+        }
+    }
+    return ir_parse_num_n(s, len, out);
+}
+
+static inline double ir_num_strtod_inline(const char *s, char **end)
+{
+    const char *p = s;
+    int neg = 0;
+    if (*p == '-' || *p == '+') neg = *p++ == '-';
+    unsigned long long m = 0;
+    const char *d0 = p;
+    while (ir_num_dig_(*p)) m = m * 10 + (unsigned)(*p++ - '0');
+    size_t ndig = (size_t)(p - d0), frac = 0;
+    if (*p == '.') {
+        const char *f0 = ++p;
+        while (ir_num_dig_(*p)) m = m * 10 + (unsigned)(*p++ - '0');
+        frac = (size_t)(p - f0);
+        ndig += frac;
+    }
+    /* an exponent, or letters (hex "0x", "inf", "nan" after a sign) that
+     * strtod may read on: strtod itself */
+    char c = *p;
+    if (ndig == 0 || ndig > 15 || c == 'e' || c == 'E' || (c >= 'a' && c <= 'z') ||
+        (c >= 'A' && c <= 'Z'))
+        return strtod(s, end);
+    *end = (char *)(uintptr_t)p;
+    double v = (double)m / ir_num_p10_[frac];
+    return neg ? -v : v;
+}
 
 #endif

@@ -456,7 +456,7 @@ static const char *tok_text(char b[200], const tok *t)
 
 static int tok_num(const tok *t, double *out)
 {
-    return ir_num_parse(t->s, t->len, out);
+    return ir_num_parse_inline(t->s, t->len, out);
 }
 
 static int get_nums(cur *c, double *out, int count)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "ir/ir_num.h"
 
 /* --- small growable arrays ---------------------------------------------- */
 #define GROW(arr, n, cap)                                                     \
@@ -211,30 +212,11 @@ static void read_attrs(const ir_elem *e, geom_attrs *a)
     a->self_fill = a->draw && a->fill && streq(a->draw, a->fill);
 }
 
-/* Decimal numbers as strtod reads them: the common short forms exactly
- * (a whole number of at most 15 digits over a power of ten of at most 22
- * is one correctly rounded division), anything else by strtod itself. */
+/* Decimal numbers as strtod reads them (the common short forms without a
+ * library call: ir/ir_num.h). */
 static double parse_num(const char *s, char **end)
 {
-    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    const char *p = s;
-    int neg = 0;
-    if (*p == '-' || *p == '+') neg = *p++ == '-';
-    unsigned long long m = 0;
-    int digits = 0, frac = 0;
-    while (*p >= '0' && *p <= '9') { m = m * 10 + (unsigned)(*p++ - '0'); digits++; }
-    if (*p == '.') {
-        p++;
-        while (*p >= '0' && *p <= '9') { m = m * 10 + (unsigned)(*p++ - '0'); digits++; frac++; }
-    }
-    if (digits == 0 || digits > 15 || frac > 22 || *p == 'e' || *p == 'E' ||
-        (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z'))
-        return strtod(s, end);
-    *end = (char *)(uintptr_t)p;
-    double v = (double)m / p10[frac];
-    return neg ? -v : v;
+    return ir_num_strtod_inline(s, end);
 }
 
 static int parse_pts(const char *s, ir_pt *out, size_t max)
