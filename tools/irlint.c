@@ -204,11 +204,9 @@ static int picture_line(const ir_diagram *d)
     return best;
 }
 
-static void check_diagram(opts *o, const ir_diagram *d)
+static void check_diagram(opts *o, const ir_diagram *d, chk_verdict *vs)
 {
     const chk_rubric *r = o->rubric;
-    chk_verdict *vs = calloc(r->nchecks, sizeof *vs);
-    if (!vs) { perror("irlint"); exit(2); }
     void *ctx = r->prepare ? r->prepare(d) : NULL;
     for (size_t k = 0; k < r->nchecks; k++) {
         if (!o->enabled[k]) continue;
@@ -220,7 +218,6 @@ static void check_diagram(opts *o, const ir_diagram *d)
     if (r->release) r->release(ctx);
     emit(o, d, vs);
     o->ndiagrams++;
-    free(vs);
 }
 
 /* Returns 0 on success, 2 on an input error. */
@@ -229,6 +226,9 @@ static int run_stream(opts *o, FILE *f, const char *name)
     ir_reader *rd = ir_reader_new(f, name);
     if (!rd) { perror("irlint"); return 2; }
     int rc = 0;
+    /* the verdicts of one diagram: each check's is set before it runs */
+    chk_verdict *vs = malloc(o->rubric->nchecks * sizeof *vs);
+    if (!vs) { perror("irlint"); exit(2); }
     for (;;) {
         /* one diagram at a time, in the reader's memory */
         const ir_diagram *d = NULL;
@@ -240,9 +240,10 @@ static int run_stream(opts *o, FILE *f, const char *name)
             rc = 2;
             break;
         }
-        check_diagram(o, d);
+        check_diagram(o, d, vs);
     }
     ir_reader_free(rd);
+    free(vs);
     return rc;
 }
 

@@ -1324,6 +1324,26 @@ geom_scene *geom_scene_build(const ir_diagram *d)
     if (!s->attrs) abort();
     for (size_t i = 0; i < d->nelems; i++) read_attrs(&d->elems[i], &s->attrs[i]);
 
+    /* room for the segments: a polyline has at most as many as points, a
+     * rectangle 4, a flattened curve 24; ellipses and arcs take a guess
+     * (the array grows when it is wrong) */
+    size_t nseg_guess = 0;
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        switch (e->kind) {
+        case IR_POLY: nseg_guess += e->npts; break;
+        case IR_RECT: nseg_guess += 4; break;
+        case IR_CURVE: nseg_guess += 24; break;
+        case IR_ELLIPSE: case IR_ARC: nseg_guess += 64; break;
+        default: break;
+        }
+    }
+    if (nseg_guess) {
+        s->segs = malloc(nseg_guess * sizeof *s->segs);
+        if (!s->segs) abort();
+        segcap = nseg_guess;
+    }
+
     /* text node outlines: a shape drawn for a node, right before the node's
      * text, from the same source line, around the text */
     s->frame = calloc(d->nelems ? d->nelems : 1, 1);
