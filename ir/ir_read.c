@@ -39,6 +39,8 @@ typedef struct {
     size_t len;  /* length of s */
     size_t vlen; /* ATTR: length of val */
     int num;     /* LINE: the number */
+    int isnum;   /* WORD: a number of the short form, read while cutting it */
+    double v;    /* ... its value */
 } tok;
 
 /* A block of the arena; its bytes follow the header. */
@@ -359,6 +361,7 @@ static tok *new_tok(ir_reader *r)
     t->val = NULL;
     t->vlen = 0;
     t->num = 0;
+    t->isnum = 0;
     return t;
 }
 
@@ -372,7 +375,23 @@ static int tokenize(ir_reader *r, char *line, char *p)
         if (!*p) return 0;
         tok *t = new_tok(r);
         t->col = (int)(p - line) + 1;
+        /* a word may be a number of the short form [+-]? D* (. D*)? with 1
+         * to 15 digits: its value is read on the way (as ir_num_parse
+         * reads it); the scan for the word's end goes on from there */
         char *q = p;
+        int neg = 0;
+        if (*q == '-' || *q == '+') neg = *q++ == '-';
+        unsigned long long m = 0;
+        char *d0 = q;
+        while (ir_num_dig_(*q)) m = m * 10 + (unsigned)(*q++ - '0');
+        size_t ndig = (size_t)(q - d0), frac = 0;
+        if (*q == '.') {
+            char *f0 = ++q;
+            while (ir_num_dig_(*q)) m = m * 10 + (unsigned)(*q++ - '0');
+            frac = (size_t)(q - f0);
+            ndig += frac;
+        }
+        int numeric = (CLS(*q) & WORD_END) && ndig > 0 && ndig <= 15;
         while (!(CLS(*q) & WORD_END)) q++;
         if (*p == '"') {                          /* "string" */
             t->type = TK_STR;
@@ -422,6 +441,11 @@ static int tokenize(ir_reader *r, char *line, char *p)
             t->type = TK_WORD;
             t->s = p;
             t->len = (size_t)(q - p);
+            if (numeric) {
+                double v = (double)m / ir_num_p10_[frac];
+                t->v = neg ? -v : v;
+                t->isnum = 1;
+            }
             p = q;
             if (*p) *p++ = '\0';
         }
@@ -454,9 +478,14 @@ static const char *tok_text(char b[200], const tok *t)
     return b;
 }
 
+/* A WORD token as a number (ir_parse_num_n's result). */
 static int tok_num(const tok *t, double *out)
 {
-    return ir_num_parse_inline(t->s, t->len, out);
+    if (t->isnum) {
+        if (out) *out = t->v;
+        return 1;
+    }
+    return ir_num_parse(t->s, t->len, out);
 }
 
 static int get_nums(cur *c, double *out, int count)
