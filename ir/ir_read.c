@@ -162,6 +162,13 @@ static ir_pt *d_pts(ir_reader *r, size_t n)
     return p;
 }
 
+/* A token's text (NUL-terminated, n bytes) as a string of the diagram:
+ * borrowed, the line itself is in the arena already (read_diagram). */
+static char *d_tokstr(ir_reader *r, char *s, size_t n)
+{
+    return r->borrow ? s : d_strdup(r, s, n);
+}
+
 /* A new zeroed element of d. */
 static ir_elem *d_add(ir_reader *r, ir_diagram *d, ir_kind kind)
 {
@@ -512,7 +519,7 @@ static int get_name(cur *c, char **out, const char *what)
     if (!t) return fail(c->r, end_col(c), "'%s' needs %s", c->kind, what);
     if (t->type != TK_WORD && t->type != TK_STR)
         return fail(c->r, t->col, "'%s' needs %s, got '%s'", c->kind, what, tok_text(b, t));
-    *out = d_strdup(c->r, t->s, t->len);
+    *out = d_tokstr(c->r, t->s, t->len);
     c->i++;
     return 0;
 }
@@ -526,7 +533,7 @@ static int get_str(cur *c, char **out, const char *what)
         return fail(c->r, t->col, "too many numbers for '%s'", c->kind);
     if (t->type != TK_STR)
         return fail(c->r, t->col, "'%s' needs %s, got '%s'", c->kind, what, tok_text(b, t));
-    *out = d_strdup(c->r, t->s, t->len);
+    *out = d_tokstr(c->r, t->s, t->len);
     c->i++;
     return 0;
 }
@@ -567,19 +574,13 @@ static void add_attrs(ir_reader *r, ir_attr **attrs, size_t *nattrs, const tok *
     size_t n0 = *nattrs;
     ir_attr *a;
     if (r->borrow) {
+        /* the line is in the arena: keys and values stay where they are */
         if (n0 + na > SIZE_MAX / sizeof *a) oom();
         a = ar_alloc(r, (n0 + na) * sizeof *a, 8);
         if (n0) memcpy(a, *attrs, n0 * sizeof *a);
-        size_t bytes = 0;
-        for (size_t k = 0; k < na; k++) bytes += t[k].len + t[k].vlen + 2;
-        char *p = ar_alloc(r, bytes, 1);
         for (size_t k = 0; k < na; k++) {
-            a[n0 + k].key = p;
-            memcpy(p, t[k].s, t[k].len + 1);
-            p += t[k].len + 1;
-            a[n0 + k].val = p;
-            memcpy(p, t[k].val, t[k].vlen + 1);
-            p += t[k].vlen + 1;
+            a[n0 + k].key = t[k].s;
+            a[n0 + k].val = t[k].val;
         }
     } else {
         /* the layout ir.h describes: ir_attr_cap(n) entries, one
@@ -907,6 +908,14 @@ static int read_diagram(ir_reader *r, ir_diagram **out)
         }
         const char *kw = rk == REC_ELEM ? ir_kind_name(kind) : rec_name[rk];
         int col0 = (int)(p - line) + 1;
+        if (r->borrow) {
+            /* cut the line into tokens in the arena: the diagram's strings
+             * are then the tokens themselves */
+            char *copy = ar_alloc(r, r->len + 1, 1);
+            memcpy(copy, line, r->len + 1);
+            w = copy + (w - line);
+            line = copy;
+        }
         if (tokenize(r, line, w) < 0) goto bad;
         cur c = {r, kw, 0, r->ntoks};
 
