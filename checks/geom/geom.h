@@ -249,6 +249,10 @@ typedef struct {
     ir_box ink;          /* everything drawn, strokes and texts */
     ir_box figure;       /* figure segments and shapes only (no text, grid) */
     geom_attrs *attrs;   /* per element */
+    const ir_pt **flat;  /* per element: the outline of an ellipse, arc, curve or
+                            rectangle the scene drew as segments (ir_elem_flatten's
+                            points, nflat of them), NULL for the others */
+    size_t *nflat;
     unsigned char *frame;  /* per element: 1 when it is a text node's outline */
     int *clip_of;        /* per element: index of the clip it is drawn in, -1 */
     int is3d;            /* some element carries xyz= */

@@ -50,6 +50,9 @@ void geom_in_frame(const ir_diagram *d, const void *ctx, chk_verdict *v)
             if (e->kind == IR_POLY) {
                 outline = e->pts;   /* a polyline is its own outline */
                 n = e->npts;
+            } else if (s->flat[i]) {
+                outline = s->flat[i];   /* flattened by the scene already */
+                n = s->nflat[i];
             } else {
                 n = ir_elem_flatten(e, &pts, &closed);
                 outline = pts;

@@ -1323,13 +1323,13 @@ geom_scene *geom_scene_build(const ir_diagram *d)
     s->ink = ir_box_empty();
     s->figure = ir_box_empty();
     size_t segcap = 0, tcap = 0, mcap = 0, scap = 0, ccap = 0, dcap = 0, fcap = 0;
-    ir_pt *fbuf = NULL;      /* flattened outline of the element at hand */
-    size_t fcap_pts = 0;
     double *xbuf = NULL;     /* its 3D coordinates */
     size_t xcap = 0;
 
     s->attrs = malloc((d->nelems ? d->nelems : 1) * sizeof *s->attrs);
-    if (!s->attrs) abort();
+    s->flat = calloc(d->nelems ? d->nelems : 1, sizeof *s->flat);
+    s->nflat = calloc(d->nelems ? d->nelems : 1, sizeof *s->nflat);
+    if (!s->attrs || !s->flat || !s->nflat) abort();
     for (size_t i = 0; i < d->nelems; i++) read_attrs(&d->elems[i], &s->attrs[i]);
 
     /* room for the segments: a polyline has at most as many as points, a
@@ -1451,15 +1451,13 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             n = e->npts;
             closed = e->closed;
         } else {
+            /* flattened into the scene's memory, kept for the checks */
             size_t cnt = ir_elem_flatten_count(e);
-            if (cnt > fcap_pts) {
-                free(fbuf);
-                fcap_pts = cnt;
-                fbuf = malloc(cnt * sizeof *fbuf);
-                if (!fbuf) abort();
-            }
-            n = cnt ? ir_elem_flatten_to(e, fbuf, &closed) : 0;
-            pts = fbuf;
+            ir_pt *fl = cnt ? geom_scene_alloc(s, cnt * sizeof *fl) : NULL;
+            n = cnt ? ir_elem_flatten_to(e, fl, &closed) : 0;
+            pts = fl;
+            s->flat[i] = fl;
+            s->nflat[i] = n;
         }
         if (n == 0) continue;
         int curved = e->kind == IR_ELLIPSE || e->kind == IR_ARC || e->kind == IR_CURVE;
@@ -1513,11 +1511,6 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             geom_shape *sh = &s->shapes[s->nshapes++];
             sh->elem = i;
             sh->line = e->line;
-            if (pts == fbuf) {
-                ir_pt *keep = geom_scene_alloc(s, n * sizeof *keep);
-                memcpy(keep, pts, n * sizeof *keep);
-                pts = keep;
-            }
             sh->pts = pts;
             sh->n = n;
             sh->area = fabs(ir_poly_area(pts, n));
@@ -1526,7 +1519,6 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             sh->radius = e->kind == IR_ELLIPSE ? (ir_v_len(e->pts[1]) + ir_v_len(e->pts[2])) / 2 : 0;
         }
     }
-    free(fbuf);
     free(xbuf);
     /* the visible extent stops at the clip */
     if (s->nclips > 0 && !s->clips[0].box.empty) {
@@ -1594,6 +1586,8 @@ void geom_scene_free(geom_scene *s)
     free(s->dots);
     free(s->frame);
     free(s->attrs);
+    free(s->flat);
+    free(s->nflat);
     free(s->faces);
     free(p->cand.p);
     while (p->arena) {
