@@ -1,0 +1,167 @@
+/* test_borrow.c — ir_read_diagram_borrowed (ir/ir_borrow.h) against
+ * ir_read_diagram: on the same input, the same diagrams (as the writer
+ * writes them), the same errors at the same places. The inputs are a few
+ * diagrams with every record kind, and many random mutations of them. */
+#include "ir/ir.h"
+#include "ir/ir_borrow.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures, checks;
+
+static const char base[] =
+    "diagramir 1\n"
+    "# a comment\n"
+    "diagram d1 src=a.tex line=3\n"
+    "unit pt\n"
+    "bbox -1 -2.5 100 200.125\n"
+    "clip rect -36.135 -36.135 325.215 252.945 id=1 @6\n"
+    "clip poly closed 0 0 10 0 10 10 id=2 clip=1 @7\n"
+    "clip ellipse 0 0 5 0 0 5 @8\n"
+    "poly closed 0 0 289.08 0 144.54 216.81 draw=black fill=none lw=0.8 clip=1 @11\n"
+    "poly open 0 0 1 1 2 2 xyz=0,0,0;1,0,0;1,1,0 dash=dashed @12\n"
+    "rect 144.54 0 155.38 10.84 draw=black fill=none lw=0.8 clip=1 @17\n"
+    "text 131.298 -28.188 157.782 -18.954 \"base \\\"q\\\" \\x41\\t\" at=144.54,-14.454 anchor=north size=12 tex=\"a b\" @20\n"
+    "ellipse 36.135 14.454 2 0 0 2 draw=none fill=black role=vertex @14\n"
+    "arc 0 0 10 0 0 10 0 90 role=angle-mark vertex=0,0 @15\n"
+    "curve 0 0 1 2 3 4 5 6 arrows=-> @16\n"
+    "unparsed \"\\\\draw foo;\" @30\n"
+    "vertex v1 0 0 10 10 \"A\" @31\n"
+    "vertex \"v 2\" 0 0 10 10 \"B\"\n"
+    "edge v1 \"v 2\" undirected w=2 @32\n"
+    "edge v1 v3\n"
+    "coord A 36.135 14.454 @8\n"
+    "frobnicate 1 2 3 @44\n"
+    "other thing\t \n"
+    "end\n"
+    "diagram 2 src=b.tex\n"
+    "poly open 1e3 -0 .5 1. +2 -3.25e-2 draw=\"dark red\" k.k=1 _x:y=2 @1\n"
+    "end\n"
+    "diagramir 1\n"
+    "diagram three\n"
+    "unit cm\n"
+    "text 0 0 1 1 \"\" @0\n"
+    "end\n";
+
+/* Everything the reader makes of text, one way: the diagrams as written,
+ * then the status and the error. */
+static char *read_text(const char *text, size_t len, int borrowed)
+{
+    char *out = NULL;
+    size_t olen = 0;
+    FILE *o = open_memstream(&out, &olen);
+    FILE *f = fmemopen((void *)text, len ? len : 1, "r");
+    if (!o || !f) abort();
+    if (!len) fgetc(f);   /* an empty stream */
+    ir_reader *r = ir_reader_new(f, "t.ir");
+    int rc;
+    for (;;) {
+        if (borrowed) {
+            const ir_diagram *d;
+            rc = ir_read_diagram_borrowed(r, &d);
+            if (rc != 1) break;
+            ir_write_diagram(o, d);
+        } else {
+            ir_diagram *d;
+            rc = ir_read_diagram(r, &d);
+            if (rc != 1) break;
+            ir_write_diagram(o, d);
+            ir_diagram_free(d);
+        }
+    }
+    fprintf(o, "rc=%d err=%s\n", rc, rc < 0 ? ir_reader_error(r) : "");
+    /* after an error, every later call fails again */
+    if (rc < 0) {
+        const ir_diagram *d;
+        ir_diagram *od;
+        fprintf(o, "again=%d,%d\n", ir_read_diagram_borrowed(r, &d), ir_read_diagram(r, &od));
+    }
+    ir_reader_free(r);
+    fclose(f);
+    fclose(o);
+    return out;
+}
+
+static void compare(const char *text, size_t len)
+{
+    char *a = read_text(text, len, 0), *b = read_text(text, len, 1);
+    checks++;
+    if (strcmp(a, b) != 0) {
+        failures++;
+        if (failures < 5)
+            fprintf(stderr, "borrowed and owned reads differ on:\n%.*s\n--- owned:\n%s--- borrowed:\n%s",
+                    (int)len, text, a, b);
+    }
+    free(a);
+    free(b);
+}
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+static unsigned rnd(unsigned n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (unsigned)(rng % n);
+}
+
+int main(void)
+{
+    size_t n = strlen(base);
+    compare(base, n);
+    compare("", 0);
+    /* the good input read right must not be empty */
+    char *a = read_text(base, n, 1);
+    checks++;
+    if (!strstr(a, "rc=0") || !strstr(a, "diagram three")) {
+        failures++;
+        fprintf(stderr, "base input not read: %s\n", a);
+    }
+    free(a);
+    static const char *const ins[] = {"\"", "=", "@", " ", "\t", "\\", "\\x0", "\\x00", "\\q",
+                                      "1e5", "-", ".", "x", "\r", "\n", "#", "a=", "draw=red",
+                                      "@12", "@x", "\"a b\"", "open", "end", "diagram x",
+                                      "unit pt", "12345678901234567", "9", "0", "k!=1", "\xff"};
+    char *buf = malloc(n + 64);
+    if (!buf) abort();
+    for (int it = 0; it < 20000; it++) {
+        memcpy(buf, base, n);
+        size_t len = n;
+        int edits = 1 + (int)rnd(3);
+        for (int k = 0; k < edits; k++) {
+            size_t at = rnd((unsigned)len);
+            switch (rnd(3)) {
+            case 0: {   /* insert */
+                const char *s = ins[rnd(sizeof ins / sizeof ins[0])];
+                size_t sl = strlen(s);
+                if (len + sl > n + 60) break;
+                memmove(buf + at + sl, buf + at, len - at);
+                memcpy(buf + at, s, sl);
+                len += sl;
+                break;
+            }
+            case 1: {   /* delete */
+                size_t dl = 1 + rnd(4);
+                if (at + dl > len) dl = len - at;
+                memmove(buf + at, buf + at + dl, len - at - dl);
+                len -= dl;
+                break;
+            }
+            default:    /* replace a byte */
+                buf[at] = (char)(rnd(2) ? ins[rnd(sizeof ins / sizeof ins[0])][0] : (char)rnd(256));
+                break;
+            }
+        }
+        compare(buf, len);
+    }
+    free(buf);
+    if (failures) {
+        fprintf(stderr, "test_borrow: %d of %d checks failed\n", failures, checks);
+        return 1;
+    }
+    printf("test_borrow: %d checks passed\n", checks);
+    return 0;
+}
