@@ -171,6 +171,15 @@ static int streq(const char *a, const char *b)
     return *a == *b;
 }
 
+/* k equals the n-byte literal lit (k[0] == lit[0] is known; no byte
+ * past a difference or k's end is read). */
+static inline int keq(const char *k, const char *lit, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        if (k[i] != lit[i]) return 0;
+    return k[n] == '\0';
+}
+
 /* Reads an element's attributes once. */
 static void read_attrs(const ir_elem *e, geom_attrs *a)
 {
@@ -181,22 +190,22 @@ static void read_attrs(const ir_elem *e, geom_attrs *a)
         const char **slot = NULL;
         switch (k[0]) {
         case 'a':
-            if (streq(k, "arrows")) slot = &a->arrows;
-            else if (streq(k, "along")) slot = &a->along;
+            if (keq(k, "arrows", 6)) slot = &a->arrows;
+            else if (keq(k, "along", 5)) slot = &a->along;
             break;
-        case 'c': if (streq(k, "clip")) slot = &a->clip; break;
+        case 'c': if (keq(k, "clip", 4)) slot = &a->clip; break;
         case 'd':
-            if (streq(k, "draw")) slot = &a->draw;
-            else if (streq(k, "dash")) slot = &a->dash;
+            if (keq(k, "draw", 4)) slot = &a->draw;
+            else if (keq(k, "dash", 4)) slot = &a->dash;
             break;
-        case 'f': if (streq(k, "fill")) slot = &a->fill; break;
-        case 'i': if (streq(k, "id")) slot = &a->id; break;
-        case 'o': if (streq(k, "of")) slot = &a->of; break;
-        case 'r': if (streq(k, "role")) slot = &role; break;
-        case 's': if (streq(k, "size")) slot = &a->size; break;
-        case 't': if (streq(k, "tex")) slot = &a->tex; break;
-        case 'v': if (streq(k, "vertex")) slot = &a->vertex; break;
-        case 'x': if (streq(k, "xyz")) slot = &a->xyz; break;
+        case 'f': if (keq(k, "fill", 4)) slot = &a->fill; break;
+        case 'i': if (keq(k, "id", 2)) slot = &a->id; break;
+        case 'o': if (keq(k, "of", 2)) slot = &a->of; break;
+        case 'r': if (keq(k, "role", 4)) slot = &role; break;
+        case 's': if (keq(k, "size", 4)) slot = &a->size; break;
+        case 't': if (keq(k, "tex", 3)) slot = &a->tex; break;
+        case 'v': if (keq(k, "vertex", 6)) slot = &a->vertex; break;
+        case 'x': if (keq(k, "xyz", 3)) slot = &a->xyz; break;
         default: break;
         }
         /* the first of a key counts, as ir_elem_get reads it */
