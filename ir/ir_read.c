@@ -68,6 +68,8 @@ struct ir_reader {
     ir_diagram bd;     /* the borrowed diagram */
     ir_elem *belems;   /* its elements (kept across diagrams) */
     size_t becap;
+    double *fnum;      /* fast_poly's numbers */
+    size_t fncap;
 };
 
 static void oom(void)
@@ -206,6 +208,7 @@ void ir_reader_free(ir_reader *r)
     free(r->err);
     free(r->toks);
     free(r->belems);
+    free(r->fnum);
     ar_free(r);
     free(r);
 }
@@ -785,6 +788,114 @@ static int get_elem(cur *c, ir_kind kind, ir_elem *e)
     return get_attrs(c, &e->attrs, &e->nattrs, 1);
 }
 
+/* --- the usual poly record, the short way --------------------------------- */
+
+/* A borrowed poly record of the form tikz2ir writes: "open" or "closed",
+ * numbers of the short form (ir_num.h), bare key=value attributes with
+ * distinct keys, an optional @LINE last, blanks between. line (the arena
+ * copy, p just after "poly") is cut in place as tokenize would cut it; the
+ * element is what get_elem makes of such a line. Returns 1 with the element
+ * added, or 0 (d untouched, line perhaps changed) for any other line, which
+ * the caller then reads the usual way from a fresh copy. */
+static int fast_poly(ir_reader *r, ir_diagram *d, char *p)
+{
+    while (is_blank(*p)) p++;
+    int closed;
+    if (p[0] == 'o' && p[1] == 'p' && p[2] == 'e' && p[3] == 'n' && (!p[4] || is_blank(p[4]))) {
+        closed = 0;
+        p += 4;
+    } else if (p[0] == 'c' && p[1] == 'l' && p[2] == 'o' && p[3] == 's' && p[4] == 'e' &&
+               p[5] == 'd' && (!p[6] || is_blank(p[6]))) {
+        closed = 1;
+        p += 6;
+    } else {
+        return 0;
+    }
+    /* the numbers */
+    size_t nv = 0;
+    for (;;) {
+        while (is_blank(*p)) p++;
+        char c = *p;
+        if (!c || is_alpha(c) || c == '_' || c == '@') break;
+        int neg = 0;
+        if (c == '-' || c == '+') neg = *p++ == '-';
+        unsigned long long m = 0;
+        const char *d0 = p;
+        while (ir_num_dig_(*p)) m = m * 10 + (unsigned)(*p++ - '0');
+        size_t ndig = (size_t)(p - d0), frac = 0;
+        if (*p == '.') {
+            const char *f0 = ++p;
+            while (ir_num_dig_(*p)) m = m * 10 + (unsigned)(*p++ - '0');
+            frac = (size_t)(p - f0);
+            ndig += frac;
+        }
+        if (ndig == 0 || ndig > 15 || (*p && !is_blank(*p))) return 0;
+        if (nv == r->fncap) {
+            size_t cap = r->fncap ? 2 * r->fncap : 64;
+            if (cap > SIZE_MAX / sizeof *r->fnum) oom();
+            double *v = realloc(r->fnum, cap * sizeof *v);
+            if (!v) oom();
+            r->fnum = v;
+            r->fncap = cap;
+        }
+        double v = (double)m / ir_num_p10_[frac];
+        r->fnum[nv++] = neg ? -v : v;
+        if (*p) *p++ = '\0';
+    }
+    if (nv % 2 || nv < 4) return 0;
+    /* the attributes */
+    enum { FAST_MAX_ATTRS = 32 };
+    char *key[FAST_MAX_ATTRS], *val[FAST_MAX_ATTRS];
+    size_t klen[FAST_MAX_ATTRS];
+    size_t na = 0;
+    while (*p && *p != '@') {
+        if ((!is_alpha(*p) && *p != '_') || na == FAST_MAX_ATTRS) return 0;
+        char *k = p++;
+        while (CLS(*p) & KEY) p++;
+        if (*p != '=') return 0;
+        klen[na] = (size_t)(p - k);
+        *p++ = '\0';
+        char *v = p;
+        while (!(CLS(*p) & VAL_END)) p++;
+        if (*p == '"') return 0;
+        if (*p) *p++ = '\0';
+        key[na] = k;
+        val[na] = v;
+        na++;
+        while (is_blank(*p)) p++;
+    }
+    /* the source line, last */
+    int lineno = 0;
+    if (*p == '@') {
+        p++;
+        if (!is_digit(*p)) return 0;
+        long long v = 0;
+        while (is_digit(*p))
+            if ((v = v * 10 + (*p++ - '0')) > INT_MAX) return 0;
+        while (is_blank(*p)) p++;
+        if (*p) return 0;
+        lineno = (int)v;
+    }
+    for (size_t j = 1; j < na; j++)
+        for (size_t i = 0; i < j; i++)
+            if (klen[i] == klen[j] && memcmp(key[i], key[j], klen[j]) == 0) return 0;
+    ir_elem *e = d_add(r, d, IR_POLY);
+    e->irline = (int)r->lineno;
+    e->closed = closed;
+    e->line = lineno;
+    ir_pt *pts = ar_alloc(r, nv / 2 * sizeof *pts, 8);
+    for (size_t j = 0; j < nv / 2; j++) pts[j].x = r->fnum[2 * j], pts[j].y = r->fnum[2 * j + 1];
+    e->pts = pts;
+    e->npts = nv / 2;
+    if (na) {
+        ir_attr *a = ar_alloc(r, na * sizeof *a, 8);
+        for (size_t k = 0; k < na; k++) a[k].key = key[k], a[k].val = val[k];
+        e->attrs = a;
+        e->nattrs = na;
+    }
+    return 1;
+}
+
 /* --- records ------------------------------------------------------------ */
 
 /* Reads the next line into r->buf; 1 on success, 0 at EOF, -1 on error. */
@@ -913,6 +1024,10 @@ static int read_diagram(ir_reader *r, ir_diagram **out)
              * are then the tokens themselves */
             char *copy = ar_alloc(r, r->len + 1, 1);
             memcpy(copy, line, r->len + 1);
+            if (d && rk == REC_ELEM && kind == IR_POLY) {
+                if (fast_poly(r, d, copy + (w - line))) continue;
+                memcpy(copy, line, r->len + 1);   /* the usual way after all */
+            }
             w = copy + (w - line);
             line = copy;
         }
