@@ -260,10 +260,33 @@ static int parse_xyz(const char *s, size_t n, double *v)
 {
     if (!s || n == 0) return 0;
     for (size_t i = 0; i < 3 * n; i++) {
-        char *end;
-        v[i] = parse_num(s, &end);
-        if (end == s || !isfinite(v[i])) return 0;
-        s = end;
+        /* the short form ([+-] digits [. digits], at most 15 digits, ended
+         * by anything but an exponent or a letter) as parse_num reads it,
+         * here without its checks for what it cannot give */
+        const char *p = s;
+        int neg = 0;
+        if (*p == '-' || *p == '+') neg = *p++ == '-';
+        unsigned long long m = 0;
+        const char *d0 = p;
+        while (ir_num_dig_(*p)) m = m * 10 + (unsigned)(*p++ - '0');
+        size_t ndig = (size_t)(p - d0), frac = 0;
+        if (*p == '.') {
+            const char *f0 = ++p;
+            while (ir_num_dig_(*p)) m = m * 10 + (unsigned)(*p++ - '0');
+            frac = (size_t)(p - f0);
+            ndig += frac;
+        }
+        char c = *p;
+        if (ndig - 1 < 15 && (c == ',' || c == ';' || c == '\0')) {
+            double x = (double)m / ir_num_p10_[frac];
+            v[i] = neg ? -x : x;
+            s = p;
+        } else {
+            char *end;
+            v[i] = parse_num(s, &end);
+            if (end == s || !isfinite(v[i])) return 0;
+            s = end;
+        }
         if (i + 1 < 3 * n) {
             if (*s != ',' && *s != ';') return 0;
             s++;
