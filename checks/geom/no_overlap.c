@@ -84,6 +84,22 @@ static double depth_at(const sface *f, ir_pt p)
     return f->dc[0] + f->dc[1] * p.x + f->dc[2] * p.y;
 }
 
+/* 1 when depth_at(A, p) - depth_at(B, p), as computed, is certainly not
+ * above tol at any corner p of box bx: the affine difference's largest
+ * value over the box plus a margin of 1e-12 times the size of the terms
+ * (rounding moves each value by some 1e-15 of it) stays below tol. 0 when
+ * that is not certain (or not finite): look at the corners themselves. */
+static int depth_gap_below(const sface *A, const sface *B, ir_box bx, double tol)
+{
+    double d0 = A->dc[0] - B->dc[0], d1 = A->dc[1] - B->dc[1], d2 = A->dc[2] - B->dc[2];
+    double mx = d1 * bx.x1 > d1 * bx.x2 ? d1 * bx.x1 : d1 * bx.x2;
+    double my = d2 * bx.y1 > d2 * bx.y2 ? d2 * bx.y1 : d2 * bx.y2;
+    double ax = fabs(bx.x1) + fabs(bx.x2), ay = fabs(bx.y1) + fabs(bx.y2);
+    double size = fabs(A->dc[0]) + fabs(B->dc[0]) + (fabs(A->dc[1]) + fabs(B->dc[1])) * ax +
+                  (fabs(A->dc[2]) + fabs(B->dc[2])) * ay;
+    return d0 + mx + my + 1e-12 * size < tol;
+}
+
 /* An entry of a grid cell: a face, and the first cell (column x0, row y0)
  * of the cells it covers. */
 typedef struct {
@@ -284,6 +300,9 @@ static void face_order(const face_set *g, depth_tally *t)
                     double tol = GEOM_DEPTH_TOL * (A->size > B->size ? A->size : B->size);
                     /* b behind a anywhere in the boxes' overlap? (the depth
                      * difference is affine: its largest value is at a corner) */
+                    /* nowhere near: the difference's largest value, with a
+                     * margin far above every rounding error, is below tol */
+                    if (depth_gap_below(A, B, bx, tol)) continue;
                     ir_pt cs4[4] = {{bx.x1, bx.y1}, {bx.x2, bx.y1}, {bx.x1, bx.y2}, {bx.x2, bx.y2}};
                     int behind = 0;
                     for (int k = 0; k < 4 && !behind; k++)
