@@ -273,22 +273,24 @@ static void face_order(const face_set *g, depth_tally *t)
 {
     ir_pt buf[128];
     /* seen[i] == j + 1: face i was met before while looking at face j */
-    size_t *seen = calloc(g->n ? g->n : 1, sizeof *seen);
+    unsigned *seen = calloc(g->n ? g->n : 1, sizeof *seen);
     if (!seen) abort();
     for (size_t j = 0; j < g->n; j++) {
         const sface *B = &g->f[j];
         const geom_face *b = B->f;
         const int *rb = B->cell;
+        const unsigned jj = (unsigned)j, stamp = (unsigned)j + 1;
         /* the earlier faces sharing a grid cell with b, in the first cell
          * they share: the first of b's cells, row by row, that holds them */
         for (int y = rb[1]; y <= rb[3]; y++)
             for (int x = rb[0]; x <= rb[2]; x++) {
                 size_t c = (size_t)y * (size_t)g->pl.nx + (size_t)x;
-                for (size_t q = g->start[c]; q < g->start[c + 1]; q++) {
-                    const fs_entry *en = &g->idx[q];
-                    if (en->i >= j) break;
-                    if (seen[en->i] == j + 1) continue;
-                    seen[en->i] = j + 1;
+                const fs_entry *en = g->idx + g->start[c], *end = g->idx + g->start[c + 1];
+                for (; en < end; en++) {
+                    unsigned ai = en->i;
+                    if (ai >= jj) break;
+                    if (seen[ai] == stamp) continue;
+                    seen[ai] = stamp;
                     const sface *A = &g->f[en->i];
                     const geom_face *a = A->f;
                     if (a->group != b->group) continue;
