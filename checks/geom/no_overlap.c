@@ -75,6 +75,7 @@ typedef struct {
     double dc[3];        /* depth at picture point (x, y): dc[0] + dc[1] x + dc[2] y */
     double size;         /* mean edge length in 3D: the scale of depth tolerances */
     double area;         /* picture area */
+    double orient;       /* 1 when its signed area is >= 0, else -1 */
     int convex;
     int cell[4];         /* its grid cells: i0, j0, i1, j1 */
 } sface;
@@ -141,7 +142,9 @@ static int fs_build(const geom_scene *s, face_set *g)
         if (!ir_plane_depth_fn(f->p3, f->p2, f->n, s->view, q->dc)) continue;
         q->f = f;
         q->size = edge_size(f);
-        q->area = fabs(ir_poly_area(f->p2, f->n));
+        double sa = ir_poly_area(f->p2, f->n);
+        q->area = fabs(sa);
+        q->orient = sa >= 0 ? 1.0 : -1.0;
         q->convex = ir_poly_convex(f->p2, f->n);
         ir_box_union(&all, f->box);
         g->n++;
@@ -244,12 +247,12 @@ static void depth_note(depth_tally *t, double key, int line, const char *fmt, ..
 /* 1 when convex polygons a and b (either winding) meet in no more than a
  * line: some edge of one has the other entirely on its outer side or on
  * its line (as faces sharing an edge do). */
-static int convex_apart(const ir_pt *a, size_t na, const ir_pt *b, size_t nb)
+static int convex_apart(const ir_pt *a, size_t na, double oa, const ir_pt *b, size_t nb, double ob)
 {
     for (int pass = 0; pass < 2; pass++) {
         const ir_pt *p = pass ? b : a, *q = pass ? a : b;
         size_t np = pass ? nb : na, nq = pass ? na : nb;
-        double o = ir_poly_area(p, np) >= 0 ? 1.0 : -1.0;
+        double o = pass ? ob : oa;   /* ir_poly_area(p, np) >= 0 ? 1 : -1 */
         for (size_t i = 0; i < np; i++) {
             ir_pt e0 = p[i], e1 = p[(i + 1) % np];
             double ex = e1.x - e0.x, ey = e1.y - e0.y;
@@ -312,7 +315,7 @@ static void face_order(const face_set *g, depth_tally *t)
                     if (!behind) continue;
                     size_t k = 0;
                     if (B->convex) {
-                        if (A->convex && convex_apart(a->p2, a->n, b->p2, b->n)) continue;
+                        if (A->convex && convex_apart(a->p2, a->n, A->orient, b->p2, b->n, B->orient)) continue;
                         k = ir_poly_clip_convex(a->p2, a->n, b->p2, b->n, buf, 128);
                     } else if (A->convex) {
                         k = ir_poly_clip_convex(b->p2, b->n, a->p2, a->n, buf, 128);
