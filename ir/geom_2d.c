@@ -155,16 +155,21 @@ size_t ir_poly_clip_convex(const ir_pt *subj, size_t ns, const ir_pt *clip, size
         ir_pt p = clip[e], q = clip[(e + 1) % nc];
         ir_pt pq = ir_v_sub(q, p);
         size_t nb = 0;
+        /* each vertex's side, computed once: the previous vertex's is the
+         * one computed just before */
+        ir_pt prev = a[na - 1];
+        double dp = orient * ir_v_cross(pq, ir_v_sub(prev, p));
         for (size_t i = 0; i < na; i++) {
-            ir_pt cur = a[i], prev = a[(i + na - 1) % na];
+            ir_pt cur = a[i];
             double dc = orient * ir_v_cross(pq, ir_v_sub(cur, p));
-            double dp = orient * ir_v_cross(pq, ir_v_sub(prev, p));
             if (dc >= 0) {
                 if (dp < 0 && nb < max) b[nb++] = ir_v_lerp(prev, cur, dp / (dp - dc));
                 if (nb < max) b[nb++] = cur;
             } else if (dp >= 0 && nb < max) {
                 b[nb++] = ir_v_lerp(prev, cur, dp / (dp - dc));
             }
+            prev = cur;
+            dp = dc;
         }
         ir_pt *t = a; a = b; b = t;
         na = nb;
