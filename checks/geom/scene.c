@@ -1215,7 +1215,16 @@ int geom_clip_relation(const geom_scene *s, size_t elem, const ir_pt *p, size_t 
     const geom_clip *r = &s->clips[s->clip_of[elem]];
     int in = 0, outn = 0;
     double far = 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t i0 = 0;
+    if (!r->pts) {
+        /* a rectangle: the leading points inside it (grown and shrunk by
+         * the tolerance, as reg_inside and reg_strictly_inside test) at once */
+        ir_box grown = ir_box_inset(r->box, GEOM_FRAME_TOL_PT);
+        ir_box shrunk = ir_box_inset(r->box, -GEOM_FRAME_TOL_PT);
+        for (; i0 < n && ir_box_contains_pt(grown, p[i0]); i0++)
+            if (ir_box_contains_pt(shrunk, p[i0])) in++;
+    }
+    for (size_t i = i0; i < n; i++) {
         if (reg_inside(r, p[i], GEOM_FRAME_TOL_PT)) {
             if (reg_strictly_inside(r, p[i], GEOM_FRAME_TOL_PT)) in++;
             continue;
