@@ -1102,7 +1102,9 @@ static void components(geom_scene *s)
     unsigned *first = malloc((ne ? ne : 1) * sizeof *first);   /* per cluster */
     unsigned *count = malloc((ne ? ne : 1) * sizeof *count);
     unsigned *nextend = malloc((ne ? ne : 1) * sizeof *nextend);   /* per end */
-    if (!first || !count || !nextend) abort();
+    /* per cluster: a segment of its set, the set's root when last joined */
+    int *croot = malloc((ne ? ne : 1) * sizeof *croot);
+    if (!first || !count || !nextend || !croot) abort();
     pt_hash h;
     ph_init(&h, ne);
     size_t ncl = 0;
@@ -1118,7 +1120,12 @@ static void components(geom_scene *s)
         if (c) {
             /* the same point: join the cluster */
             c--;
-            uf_union(p, ends[i].seg, ends[first[c]].seg);
+            /* uf_union(p, ends[i].seg, ends[first[c]].seg): the second
+             * set's root is found from the one kept (same set, same root) */
+            int x = uf_find(p, (int)ends[i].seg), y = croot[c];
+            if (p[y] != y) y = uf_find(p, y);
+            if (x != y) p[x] = y;
+            croot[c] = y;
             nextend[i] = first[c];
             first[c] = (unsigned)i;
             count[c]++;
@@ -1126,6 +1133,7 @@ static void components(geom_scene *s)
         }
         first[ncl] = (unsigned)i;
         count[ncl] = 1;
+        croot[ncl] = (int)ends[i].seg;
         nextend[i] = (unsigned)-1;
         h.cx[ncl] = cx;
         h.cy[ncl] = cy;
@@ -1155,6 +1163,7 @@ static void components(geom_scene *s)
     free(first);
     free(count);
     free(nextend);
+    free(croot);
     /* ... or where an end lies on the other line (T junctions) */
     for (size_t e = 0; e < ne; e++) {
         if (ends[e].paired) continue;
