@@ -878,7 +878,9 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p)
     }
     for (size_t j = 1; j < na; j++)
         for (size_t i = 0; i < j; i++)
-            if (klen[i] == klen[j] && memcmp(key[i], key[j], klen[j]) == 0) return 0;
+            if (klen[i] == klen[j] && key[i][0] == key[j][0] &&
+                memcmp(key[i], key[j], klen[j]) == 0)
+                return 0;
     ir_elem *e = d_add(r, d, IR_POLY);
     e->irline = (int)r->lineno;
     e->closed = closed;
