@@ -797,6 +797,22 @@ static int is_dot(const ir_elem *e, const geom_attrs *a)
     return a->filled && ra <= 4.0 && rb <= 4.0;
 }
 
+/* ir_elem_box, a polyline's without a call per point (the same min/max
+ * steps as ir_box_add). */
+static ir_box elem_box(const ir_elem *e)
+{
+    if (e->kind != IR_POLY || !e->pts || e->npts == 0) return ir_elem_box(e);
+    ir_box b = {e->pts[0].x, e->pts[0].y, e->pts[0].x, e->pts[0].y, 0};
+    for (size_t i = 1; i < e->npts; i++) {
+        double x = e->pts[i].x, y = e->pts[i].y;
+        if (x < b.x1) b.x1 = x;
+        if (x > b.x2) b.x2 = x;
+        if (y < b.y1) b.y1 = y;
+        if (y > b.y2) b.y2 = y;
+    }
+    return b;
+}
+
 /* Re-tag the segments of element idx. */
 static void retag(geom_scene *s, size_t idx, geom_seg_class cls)
 {
@@ -882,7 +898,7 @@ static void find_marks(geom_scene *s, size_t *mcap)
         m.elem = i;
         m.line = e->line;
         m.explicit_role = explicit_ra || explicit_am;
-        ir_box bx = ir_elem_box(e);
+        ir_box bx = elem_box(e);
         m.c = ir_box_center(bx);
         ir_pt vv;
         int hv = 0;
