@@ -797,6 +797,28 @@ static int is_dot(const ir_elem *e, const geom_attrs *a)
     return a->filled && ra <= 4.0 && rb <= 4.0;
 }
 
+/* ir_box_add and ir_box_union (ir.h), inline: the same steps. */
+static inline void box_add(ir_box *b, double x, double y)
+{
+    if (b->empty) {
+        b->x1 = b->x2 = x;
+        b->y1 = b->y2 = y;
+        b->empty = 0;
+        return;
+    }
+    if (x < b->x1) b->x1 = x;
+    if (x > b->x2) b->x2 = x;
+    if (y < b->y1) b->y1 = y;
+    if (y > b->y2) b->y2 = y;
+}
+
+static inline void box_union(ir_box *b, ir_box o)
+{
+    if (o.empty) return;
+    box_add(b, o.x1, o.y1);
+    box_add(b, o.x2, o.y2);
+}
+
 /* ir_elem_box, a polyline's without a call per point (the same min/max
  * steps as ir_box_add). */
 static ir_box elem_box(const ir_elem *e)
@@ -1551,7 +1573,7 @@ geom_scene *geom_scene_build(const ir_diagram *d)
                 f->p3[k].x = xyz[3 * k];
                 f->p3[k].y = xyz[3 * k + 1];
                 f->p3[k].z = xyz[3 * k + 2];
-                ir_box_add(&f->box, e->pts[k].x, e->pts[k].y);
+                box_add(&f->box, e->pts[k].x, e->pts[k].y);
             }
             f->closed = e->closed && e->npts >= 3;
             f->filled = filled && f->closed;
@@ -1566,9 +1588,9 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             add_seg(s, &segcap, e, i, pts[n - 1], pts[0], cls, curved,
                     xyz ? xyz + 3 * (n - 1) : NULL, xyz ? xyz : NULL);
         ir_box eb = ir_box_empty();
-        for (size_t k = 0; k < n; k++) ir_box_add(&eb, pts[k].x, pts[k].y);
-        ir_box_union(&s->ink, eb);
-        if (cls == SEG_FIGURE) ir_box_union(&s->figure, eb);
+        for (size_t k = 0; k < n; k++) box_add(&eb, pts[k].x, pts[k].y);
+        box_union(&s->ink, eb);
+        if (cls == SEG_FIGURE) box_union(&s->figure, eb);
         /* closed regions */
         if (cls == SEG_FIGURE && (closed || (e->kind == IR_POLY && n > 3 &&
                                              ir_v_dist(pts[0], pts[n - 1]) <= GEOM_JOIN_EPS_PT)) &&
