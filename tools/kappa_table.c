@@ -818,6 +818,10 @@ static int parse_fields(kappa_table *t, const char *p, size_t len, const char **
              L->ncol, t->header_line, n);
         return -1;
     }
+    if (n < L->ncol) {   /* the note left out: an empty note (it may be a --by column) */
+        f[n] = p + len;
+        flen[n] = 0;
+    }
     if (!flen[L->c_item] || !flen[L->c_rater] || !flen[L->c_value]) {
         int req[] = { L->c_item, L->c_rater, L->c_value };
         const char *rname[] = { "item", "rater", "value" };
@@ -1635,6 +1639,7 @@ static void find_prev_rows(kappa_table *t, struct kappa_dupnote **note, int nn)
             long col;
             int n = len && p[0] != '#' ? split_fields(p, len, f, flen, &col) : 0;
             if (n <= 0) { p = next; continue; }
+            if (have && n == lay.ncol - 1) { f[n] = p + len; flen[n] = 0; }   /* no note */
             int has_item = 0;
             for (int i = 0; i < n; i++) has_item |= is_item(f[i], flen[i]);
             if (has_item && (!have || (find_col(f, flen, n, "rater") >= 0 &&

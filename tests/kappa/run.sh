@@ -175,6 +175,14 @@ same "--duplicates last" 1.000000 "$("$K" -q -s agreement --duplicates last < "$
 printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n2\ta\th\tno\n' > "$T/a.tsv"
 printf 'rater\tvalue\titem\tcriterion\n# comment\nm\tyes\t1\ta\nm\tyes\t2\ta\n' > "$T/b.tsv"
 same "concatenated headers" 0.500000 "$(cat "$T/a.tsv" "$T/b.tsv" | "$K" -q -s agreement | value agreement)"
+# a row may leave out the note (the last column): it has an empty note, also as a --by column
+printf 'item\trater\tvalue\tnote\n1\th\tyes\tx\n1\tm\tyes\tx\n2\th\tno\n2\tm\tyes\t\n3\th\tno\n3\tm\tno\n' > "$T/in"
+same "--by note, notes left out" "x:1:1.000000 :2:0.500000" \
+    "$("$K" -q --by note -s agreement < "$T/in" | awk -F'\t' 'NR>1{printf "%s%s:%s:%s", s, $1, $6, $5; s=" "}')"
+printf 'item\trater\tvalue\tnote\n1\th\tyes\tx\n1\th\tno\n' > "$T/in"
+err_case "duplicate in a row without its note" "^<stdin>:3:1: error: conflicting ratings of item '1' by rater 'h': 'no' here, 'yes' at <stdin>:2"
+printf 'item\trater\tvalue\tnote\n1\th\tyes\t\n1\th\tno\n' > "$T/in"
+err_case "duplicate in a row without its note, --by note" "^<stdin>:3:1: error: conflicting ratings of item '1' by rater 'h': 'no' here, 'yes' at <stdin>:2" --by note
 # CRLF line ends
 printf 'item\tcriterion\trater\tvalue\r\n1\ta\th\tyes\r\n1\ta\tm\tyes\r\n2\ta\th\tno\r\n2\ta\tm\tyes\r\n' > "$T/in"
 same "CRLF" 0.500000 "$("$K" -q -s agreement < "$T/in" | value agreement)"
