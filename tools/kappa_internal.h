@@ -74,6 +74,9 @@ struct kappa_table {
     struct kappa_kcache { uint64_t key[64]; int32_t id[64]; }
         s_rater, s_value, s_crit, s_group;   /* the same for strings of <= 8 bytes */
     uint64_t last_ikey;         /* the last item, when it is short */
+    uint64_t next_ikey;         /* the short key of item number next_inum (0: none), */
+    uint32_t next_inum;         /* kept for the scanner while next_ikey_ok */
+    int next_ikey_ok;
     int64_t cp_expect;          /* the line of the next row if no changepoint is needed */
 
     struct kappa_strtab raters, values, groups, crits;

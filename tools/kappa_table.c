@@ -968,12 +968,16 @@ struct hot {
     uint64_t last_ikey;
     const char *last_ip;
     int grow;                        /* new items i_base + nitems, each its own unit */
+    uint64_t next_ikey;              /* while grow: the short key of item i_base + nitems, if
+                                      * key_num would take it; else 0 (no item's key) */
     int32_t nitems, nunits, ulim;    /* ulim: units that fit without growing */
     uint32_t i_base;
     int32_t ug, uc;
 };
 
-static void hot_load(const kappa_table *t, struct hot *h)
+static uint64_t num_key(uint32_t v);
+
+static void hot_load(kappa_table *t, struct hot *h)
 {
     const struct kappa_layout *L = &t->lay;
     h->ok = t->have_header == 1 && t->nby <= 1 && t->cstride > 0 && (t->nby == 1 || t->last_group >= 0);
@@ -1008,6 +1012,16 @@ static void hot_load(const kappa_table *t, struct hot *h)
     h->nitems = t->nitems;
     h->nunits = t->nunits;
     h->ulim = t->ucap < t->crcap ? t->ucap : t->crcap;
+    h->next_ikey = 0;
+    if (h->grow) {
+        uint32_t next = t->i_base + (uint32_t)t->nitems;
+        if (!t->next_ikey_ok || t->next_inum != next) {
+            t->next_ikey = num_key(next);
+            t->next_inum = next;
+            t->next_ikey_ok = 1;
+        }
+        h->next_ikey = t->next_ikey;
+    }
     h->i_base = t->i_base;
     h->ug = t->ug_const;
     h->uc = t->uc_const;
@@ -1027,6 +1041,11 @@ static void hot_store(kappa_table *t, const struct hot *h)
     t->last_ip = h->last_ip;
     t->nitems = h->nitems;
     t->nunits = h->nunits;
+    if (h->grow) {
+        t->next_ikey = h->next_ikey;
+        t->next_inum = h->i_base + (uint32_t)h->nitems;
+        t->next_ikey_ok = 1;
+    }
 }
 
 /* short_key(p, len), 0 <= len <= 8, with one load: 8 bytes must be there. */
@@ -1061,6 +1080,29 @@ static inline int key_num(uint64_t k, size_t len, uint32_t *out)
     return 1;
 }
 
+/* The short key of the decimal form of v if key_num would take it (v below
+ * ITEM_DIRECT_MAX), else 0, the key of no item. */
+static uint64_t num_key(uint32_t v)
+{
+    if (v >= ITEM_DIRECT_MAX) return 0;
+    char b[16];
+    int l = snprintf(b, sizeof b, "%u", (unsigned)v);
+    return short_key(b, (size_t)l);
+}
+
+/* num_key(v + 1) from k = num_key(v) != 0, v + 1 < ITEM_DIRECT_MAX: the
+ * decimal digits counted up by one (the last digit is the highest byte). */
+static inline uint64_t key_next(uint64_t k)
+{
+    int i = (71 - __builtin_clzll(k)) / 8 - 1;   /* the last digit */
+    while (i >= 0 && ((k >> (8 * i)) & 0xff) == '9') {
+        k -= (uint64_t)('9' - '0') << (8 * i);
+        i--;
+    }
+    if (i >= 0) return k + ((uint64_t)1 << (8 * i));
+    return (k << 8) | '1';   /* 9..9 + 1: a digit more (at most 8: v + 1 < 2^24) */
+}
+
 /* id of a short string in a cache, or -1 */
 static inline int32_t cache_id(const struct kappa_kcache *c, uint64_t k)
 {
@@ -1068,55 +1110,37 @@ static inline int32_t cache_id(const struct kappa_kcache *c, uint64_t k)
     return c->key[i] == k ? c->id[i] : -1;
 }
 
-/* The common row, decided from the caches alone: the columns of the header,
- * no field named item, short strings seen before, the item of the row
- * before (or the next of i_base, i_base + 1, ... in a table of one unit per
- * item), a cell not rated yet, the line after the last row's.  Field i is
- * st[i] .. st[i + 1] - 1; at least 8 bytes follow the line.  Returns 0 when
- * it cannot decide; parse_fields then does the row. */
-static inline int fast_row(const kappa_table *t, struct hot *h, const char *const *st, int nf,
-                           long line)
+/* The item and the cell of a common row whose group, criterion, rater and
+ * value are id[0..3]: the item of the row before (or the next of i_base,
+ * i_base + 1, ... in a table of one unit per item), a cell not rated yet, the
+ * line after the last row's.  The item is ip, il bytes (1 to 8), ik its short
+ * key; at least 8 bytes follow it.  Returns 0 when it cannot decide (then
+ * nothing is changed: a new item's cells are all unrated).  With known set,
+ * the caller has made sure of what a known tail implies (see tail_rows):
+ * rater and value ids >= 0, the line, the number of rows. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int fast_commit(struct hot *h, const char *ip, size_t il, uint64_t ik,
+                              const int32_t *id, long line, int known)
 {
-#define FLEN(i) ((size_t)(st[(i) + 1] - st[i] - 1))
-    if (nf != h->ncol || (int64_t)line != h->cp_expect) return 0;
-    for (int i = 0; i < h->nother; i++)
-        if (is_item(st[h->other[i]], FLEN(h->other[i]))) return 0;
-    size_t il = FLEN(h->ci), rl = FLEN(h->cra), vl = FLEN(h->cv);
-    if (il - 1 > 7 || rl - 1 > 7 || vl - 1 > 7) return 0;   /* also empty fields */
-    uint64_t ik = load_key(st[h->ci], il), rk = load_key(st[h->cra], rl);
-    uint64_t vk = load_key(st[h->cv], vl);
-    if (ik == ITEM_KEY || rk == ITEM_KEY || vk == ITEM_KEY) return 0;
-    int32_t g = h->g_all, cr = -1;
-    if (h->cg >= 0) {
-        size_t gl = FLEN(h->cg);
-        uint64_t k;
-        if (gl > 8 || (k = load_key(st[h->cg], gl)) == ITEM_KEY || (g = cache_id(&t->s_group, k)) < 0)
-            return 0;
-    }
-    if (h->cc >= 0) {
-        size_t cl = FLEN(h->cc);
-        uint64_t k;
-        if (cl > 8 || (k = load_key(st[h->cc], cl)) == ITEM_KEY || (cr = cache_id(&t->s_crit, k)) < 0)
-            return 0;
-    }
-    int32_t ra = cache_id(&t->s_rater, rk);
-    int32_t v = cache_id(&t->s_value, vk);
-    if (ra < 0 || v < 0 || (size_t)ra >= h->cstride || v > h->cmaxv) return 0;
-    if (h->nrows >= INT32_MAX) return 0;
-    const char *ip = st[h->ci];
+    int32_t g = id[0], cr = id[1], ra = id[2], v = id[3];
+    if (!known && ((int64_t)line != h->cp_expect || ra < 0 || v < 0 || h->nrows >= INT32_MAX))
+        return 0;
+    if (ik == ITEM_KEY || (size_t)ra >= h->cstride || v > h->cmaxv) return 0;
     int32_t u;
     if (ik == h->last_ikey && h->last_item >= 0) {
         if (h->last_unit < 0 || h->last_ug != g || h->last_ui != h->last_item || h->last_uc != cr)
             return 0;
         u = h->last_unit;
     } else {
-        uint32_t num;
-        if (!h->grow || !key_num(ik, il, &num) || num - h->i_base != (uint32_t)h->nitems ||
-            h->nunits >= h->ulim || g != h->ug || cr != h->uc)
+        /* ik == next_ikey: the key of i_base + nitems, as key_num reads it */
+        if (!h->grow || ik != h->next_ikey || h->nunits >= h->ulim || g != h->ug || cr != h->uc)
             return 0;
         /* a new item and its unit, with a row of unrated cells */
         u = h->nunits++;
         h->last_item = h->nitems++;
+        h->next_ikey = h->i_base + (uint32_t)h->nitems < ITEM_DIRECT_MAX ? key_next(ik) : 0;
         h->last_ip = ip;
         h->last_il = il;
         h->last_ikey = ik;
@@ -1144,21 +1168,180 @@ static inline int fast_row(const kappa_table *t, struct hot *h, const char *cons
     h->nrows++;
     h->cp_expect = (int64_t)line + 1;
     return 1;
+}
+
+/* The common row, decided from the caches alone: the columns of the header,
+ * no field named item, short strings seen before, and fast_commit's item and
+ * cell.  Field i is st[i] .. st[i + 1] - 1; at least 8 bytes follow the line.
+ * Returns 0 when it cannot decide; parse_fields then does the row.  On
+ * success ids[] holds the row's group, criterion, rater and value (ids >= 0). */
+static inline int fast_row(const kappa_table *t, struct hot *h, const char *const *st, int nf,
+                           long line, int32_t ids[4])
+{
+#define FLEN(i) ((size_t)(st[(i) + 1] - st[i] - 1))
+    if (nf != h->ncol || (int64_t)line != h->cp_expect) return 0;
+    for (int i = 0; i < h->nother; i++)
+        if (is_item(st[h->other[i]], FLEN(h->other[i]))) return 0;
+    size_t il = FLEN(h->ci), rl = FLEN(h->cra), vl = FLEN(h->cv);
+    if (il - 1 > 7 || rl - 1 > 7 || vl - 1 > 7) return 0;   /* also empty fields */
+    uint64_t ik = load_key(st[h->ci], il), rk = load_key(st[h->cra], rl);
+    uint64_t vk = load_key(st[h->cv], vl);
+    if (ik == ITEM_KEY || rk == ITEM_KEY || vk == ITEM_KEY) return 0;
+    int32_t g = h->g_all, cr = -1;
+    if (h->cg >= 0) {
+        size_t gl = FLEN(h->cg);
+        uint64_t k;
+        if (gl > 8 || (k = load_key(st[h->cg], gl)) == ITEM_KEY || (g = cache_id(&t->s_group, k)) < 0)
+            return 0;
+    }
+    if (h->cc >= 0) {
+        size_t cl = FLEN(h->cc);
+        uint64_t k;
+        if (cl > 8 || (k = load_key(st[h->cc], cl)) == ITEM_KEY || (cr = cache_id(&t->s_crit, k)) < 0)
+            return 0;
+    }
+    ids[0] = g;
+    ids[1] = cr;
+    ids[2] = cache_id(&t->s_rater, rk);
+    ids[3] = cache_id(&t->s_value, vk);
+    return fast_commit(h, st[h->ci], il, ik, ids, line, 0);
 #undef FLEN
 }
 
+/* Rows whose item is the first field are recognised by the rest of the line
+ * (the tail: from after the item's tab to the newline): a table of tails
+ * fast_row has done holds their group, criterion, rater and value, and a row
+ * with a known tail is only its item and its cell.  A tail holds no NUL
+ * byte, so its bytes padded with zeros are its key. */
+#define TAIL_MAX 24
+#define TAIL_SLOTS 256
+#define TAIL_BATCH 1024
+struct tail {
+    uint64_t k[3];
+    uint32_t len;                   /* 0: empty */
+    int32_t id[4];                  /* group, criterion, rater, value */
+};
+
+/* The key of the tail p[0..len), 2 <= len <= TAIL_MAX (24 bytes must be
+ * there): the tail zero-padded when it is short, else three words that cover
+ * it (the first 8 bytes, 8 in the middle, the last 8).  Two tails of one
+ * length are the same when their keys are.  Returns the slot. */
+static inline unsigned tail_key(const char *p, size_t len, uint64_t k[3])
+{
+    if (len >= 8) {
+        memcpy(&k[0], p, 8);
+        memcpy(&k[1], p + (len - 8) / 2, 8);
+        memcpy(&k[2], p + len - 8, 8);
+    } else {
+        k[0] = load_key(p, len);
+        k[1] = k[2] = 0;
+    }
+    uint64_t x = (k[0] ^ (k[2] * 0x9e3779b97f4a7c15ULL) ^ len) * 0xbf58476d1ce4e5b9ULL;
+    return (unsigned)(x >> 56);     /* TAIL_SLOTS */
+}
+
+/* Bit i set: byte p[i] (i < 16) is <= '\r' (as special64). */
+static inline uint32_t special16(const char *p)
+{
+#if defined(__SSE2__)
+    const __m128i lim = _mm_set1_epi8(13);
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(x, lim), x));
+#else
+    return (uint32_t)special64(p) & 0xffff;
+#endif
+}
+
+/* Bit i set: byte p[i] is a newline (i < 64). */
+static inline uint64_t newline64(const char *p)
+{
+#if defined(__SSE2__)
+    const __m128i nl = _mm_set1_epi8('\n');
+    uint64_t m = 0;
+    for (int i = 0; i < 4; i++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * i));
+        m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, nl)) << (16 * i);
+    }
+    return m;
+#else
+    uint64_t m = 0;
+    for (int i = 0; i < 64; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        w ^= 0x0a0a0a0a0a0a0a0aULL;   /* newlines become zero bytes */
+        uint64_t z = ~(((w & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | w) &
+                     0x8080808080808080ULL;
+        for (; z; z &= z - 1) m |= (uint64_t)1 << (i + __builtin_ctzll(z) / 8);
+    }
+    return m;
+#endif
+}
+
 /* Parses every line of data[0..len); *lnp counts the lines.  Returns -1 when
- * reading stopped early (too many errors or lines). */
+ * reading stopped early (too many errors or lines).
+ *
+ * Lines are read a line at a time by tail_rows while they are common rows
+ * with known tails, else 64 bytes at a time (each row a fast_row, or
+ * parse_fields when that cannot decide it); runs of lines that tail_rows
+ * gives back at once are left to the second way for a while. */
 static int scan_lines(kappa_table *t, const char *data, size_t len, long *lnp, FILE *err)
 {
-    const char *end = data + len, *ls = data, *blk = data;
+    const char *end = data + len, *ls = data, *blk;
     const char *st[65];
     unsigned ntab = 0;
     int nul = 0, stop = 0;
     long ln = *lnp;
     struct hot h;
+    struct tail tail[TAIL_SLOTS];
+    int tails = 0, theaders = -1;   /* tail[] is for the layout of header number theaders */
+    unsigned skip = 0, backoff = 0;
     hot_load(t, &h);
-    st[0] = data;
+fast:
+    /* the item the first column, not the group */
+    tails = h.ok && h.ci == 0 && h.cg != 0 && h.ncol >= 2 && h.ncol <= 32;
+    if (tails && theaders != t->nheaders) {
+        memset(tail, 0, sizeof tail);
+        theaders = t->nheaders;
+    }
+    if (tails && !skip) {
+        /* a batch of lines at a time: their newlines first (each line's
+         * start is then known without reading the line before), then the
+         * lines, as long as they are common rows with known tails */
+        long n0 = ln;
+        const char *nl[TAIL_BATCH];
+        /* known tails: the line each row is at, and the row count stay in range */
+        while (end - ls >= 128 && ln < INT32_MAX - 2 * TAIL_BATCH && h.cp_expect == ln + 1 &&
+               h.nrows < INT32_MAX - 2 * TAIL_BATCH) {
+            size_t n = 0, i;
+            for (const char *b = ls; n <= TAIL_BATCH - 64 && end - b >= 128; b += 64)
+                for (uint64_t m = newline64(b); m; m &= m - 1) nl[n++] = b + __builtin_ctzll(m);
+            for (i = 0; i < n; i++) {
+                const char *q = nl[i];
+                unsigned a = (unsigned)__builtin_ctz(special16(ls) | 0x10000);
+                if (a - 1 > 7 || ls[a] != '\t' || *ls == '#') break;   /* an item of 1 to 8 bytes */
+                size_t tl = (size_t)(q - ls) - a;   /* the tail: ls + a + 1 .. q */
+                if (tl > TAIL_MAX) break;
+                uint64_t k[3];
+                const struct tail *x = &tail[tail_key(ls + a + 1, tl, k)];
+                if (((x->len ^ tl) | (x->k[0] ^ k[0]) | (x->k[1] ^ k[1]) | (x->k[2] ^ k[2])) != 0 ||
+                    !fast_commit(&h, ls, a, load_key(ls, a), x->id, ln + 1, 1))
+                    break;
+                ln++;
+                ls = q + 1;
+            }
+            if (i < n || n == 0) break;
+        }
+        if (ln - n0 < 4) {
+            backoff = backoff ? (backoff < 1024 ? 2 * backoff : backoff) : 1;
+            skip = backoff;
+        } else {
+            backoff = 0;
+        }
+    }
+    blk = ls;
+    st[0] = ls;
+    ntab = 0;
+    nul = 0;
     while (blk < end) {
         const char *base = blk;
         uint64_t m;
@@ -1174,10 +1357,11 @@ static int scan_lines(kappa_table *t, const char *data, size_t len, long *lnp, F
             } else if (c == '\n') {
                 ln++;
                 const char *le = q;
+                int32_t ids[4];
                 if (le > ls && le[-1] == '\r') le--;
                 if (le > ls && *ls != '#' &&
                     !(h.ok && !nul && ntab < 64 && end - le >= 8 &&
-                      (st[ntab + 1] = le + 1, fast_row(t, &h, st, (int)ntab + 1, ln)))) {
+                      (st[ntab + 1] = le + 1, fast_row(t, &h, st, (int)ntab + 1, ln, ids)))) {
                     hot_store(t, &h);
                     if (nul || ntab >= 64) {
                         parse_line(t, ls, (size_t)(q - ls), ln, err);
@@ -1193,6 +1377,15 @@ static int scan_lines(kappa_table *t, const char *data, size_t len, long *lnp, F
                     }
                     hot_load(t, &h);
                     if (t->nerrors > MAX_ERRORS) { stop = 1; goto out; }
+                } else if (tails && le == q && le > ls && *ls != '#' &&
+                           (size_t)(q + 1 - st[1]) <= TAIL_MAX && end - st[1] >= 24) {
+                    /* a common row (fast_row did it): learn its tail */
+                    size_t tl = (size_t)(q + 1 - st[1]);
+                    uint64_t k[3];
+                    struct tail *x = &tail[tail_key(st[1], tl, k)];
+                    memcpy(x->k, k, sizeof k);
+                    x->len = (uint32_t)tl;
+                    memcpy(x->id, ids, sizeof x->id);
                 }
                 if (ln >= INT32_MAX) {
                     hot_store(t, &h);
@@ -1203,6 +1396,8 @@ static int scan_lines(kappa_table *t, const char *data, size_t len, long *lnp, F
                 ls = st[0] = q + 1;
                 ntab = 0;
                 nul = 0;
+                if (skip) skip--;
+                else goto fast;
             } else if (c == 0) {
                 nul = 1;
             }
