@@ -347,7 +347,14 @@ static int build_codes(struct run *r, const int32_t *units, size_t nu, const int
         unsigned char seen[256] = { 0 };
         const unsigned char *cell = t->cell;
         if (!units && (size_t)nsel == R) {
-            for (size_t i = 0; i < nu * R; i++) seen[cell[i]] = 1;
+            /* by blocks, until every value has been seen */
+            size_t nv = t->values.n < 255 ? (size_t)t->values.n : 255, found = 0;
+            for (size_t i = 0; i < nu * R && found < nv;) {
+                size_t e = nu * R - i < 4096 ? nu * R : i + 4096;
+                for (; i < e; i++) seen[cell[i]] = 1;
+                found = 0;
+                for (size_t v = 0; v < nv; v++) found += seen[v];
+            }
         } else {
             for (size_t i = 0; i < nu; i++)
                 for (int s = 0; s < nsel; s++)
@@ -871,11 +878,50 @@ struct pair_count {
     size_t nm, nused, only0, only1;
 };
 
+#define PAIR_HIST_MIN 65536   /* units from which count_pairs counts the byte pairs first */
+
 static void *count_pairs(void *arg)
 {
     struct pair_count *p = arg;
     const unsigned char *cell = p->t->cell;
     size_t R = (size_t)p->t->raters.n, nm = 0, nused = 0;
+    uint32_t *hist = p->hi - p->lo >= PAIR_HIST_MIN ? calloc(65536, sizeof *hist) : NULL;
+    if (hist) {
+        /* how often each pair of cells (two bytes) occurs, then the codes of
+         * the pairs that do: the same sums, without a lookup per unit */
+        if (!p->units) {
+            const unsigned char *x = cell + p->lo * R + p->s0, *y = cell + p->lo * R + p->s1;
+            size_t n = p->hi - p->lo;
+            for (size_t q = 0; q < n; q++) hist[(unsigned)x[q * R] << 8 | y[q * R]]++;
+        } else {
+            for (size_t q = p->lo; q < p->hi; q++) {
+                const unsigned char *row = cell + (size_t)p->units[q] * R;
+                hist[(unsigned)row[p->s0] << 8 | row[p->s1]]++;
+            }
+        }
+        /* cells hold value ids below values.n, or 0xff (unrated) */
+        unsigned nv = p->t->values.n < 255 ? (unsigned)p->t->values.n : 255;
+        for (unsigned a = 0; a < 256; a = a + 1 == nv ? 255 : a + 1) {
+            if (a >= nv && a != 255) continue;
+            for (unsigned b = 0; b < 256; b = b + 1 == nv ? 255 : b + 1) {
+                if (b >= nv && b != 255) continue;
+                size_t n = hist[a << 8 | b];
+                int c0 = p->cmap[a], c1 = p->cmap[b];
+                if (!n) continue;
+                if (c0 >= 0 && c1 >= 0) {
+                    p->pairs[(size_t)c0 * p->k + (size_t)c1] += n;
+                    nused += n;
+                }
+                if (c0 >= 0 || c1 >= 0) nm += n;
+                if (c0 >= 0 && c1 < 0) p->only0 += n;
+                if (c1 >= 0 && c0 < 0) p->only1 += n;
+            }
+        }
+        free(hist);
+        p->nm = nm;
+        p->nused = nused;
+        return NULL;
+    }
     for (size_t q = p->lo; q < p->hi; q++) {
         const unsigned char *row = cell + (size_t)UNIT(p->units, q) * R;
         int c0 = p->cmap[row[p->s0]], c1 = p->cmap[row[p->s1]];

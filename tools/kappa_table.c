@@ -1627,12 +1627,30 @@ static int merge_half(kappa_table *t, kappa_table *h, long line0)
         unsigned char vm8[256];
         for (int i = 0; i < 256; i++) vm8[i] = i < h->values.n && i < 255 ? (unsigned char)vm[i] : 0xff;
         int32_t nr = h->raters.n;
-        for (int32_t hu = 0; hu < h->nunits; hu++) {
+        /* units from h0 on are new ones, in order, their cells all unrated so
+         * far: each of h's cells is copied as it is (vm8[0xff] == 0xff) */
+        int32_t h0 = nold ? old[nold - 1].hu + 1 : 0;
+        for (int32_t hu = 0; hu < h0; hu++) {
             int32_t u = j < nold && old[j].hu == hu ? old[j++].u : next++;
             const unsigned char *src = h->cell + (size_t)hu * HS;
             unsigned char *dst = t->cell + (size_t)u * TS;
             for (int32_t q = 0; q < nr; q++)
                 if (src[q] != 0xff) dst[rm[q]] = vm8[src[q]];
+        }
+        if (h0 < h->nunits) {
+            const unsigned char *src = h->cell + (size_t)h0 * HS;
+            unsigned char *dst = t->cell + (size_t)next * TS;
+            size_t n = (size_t)(h->nunits - h0);
+            if (nr == 2) {
+                size_t r0 = (size_t)rm[0], r1 = (size_t)rm[1];
+                for (size_t i = 0; i < n; i++, src += HS, dst += TS) {
+                    dst[r0] = vm8[src[0]];
+                    dst[r1] = vm8[src[1]];
+                }
+            } else {
+                for (size_t i = 0; i < n; i++, src += HS, dst += TS)
+                    for (int32_t q = 0; q < nr; q++) dst[rm[q]] = vm8[src[q]];
+            }
         }
     } else {
         for (int32_t hu = 0; hu < h->nunits; hu++) {
