@@ -44,7 +44,9 @@ typedef struct kappa_table kappa_table;
 kappa_table *kappa_table_new(const struct kappa_opts *o);
 void kappa_table_free(kappa_table *t);
 /* Reads one TSV stream; name is used in diagnostics.  Returns 0, or -1 after
- * printing the errors (at most a screenful). */
+ * printing the errors (at most a screenful).  A regular file is mapped; the
+ * first one installs a SIGBUS handler, so that a file cut short while it is
+ * mapped is an error, not a crash (other SIGBUS go to the handler before it). */
 int kappa_table_read(kappa_table *t, FILE *in, const char *name, FILE *err);
 /* The same for a buffer in memory (tests, fuzzing). */
 int kappa_table_read_buffer(kappa_table *t, const char *data, size_t len,

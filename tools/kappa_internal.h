@@ -50,6 +50,7 @@ struct kappa_stream {
     size_t len;
     void *map;          /* mmap()ed region, or NULL when data is malloc()ed */
     size_t maplen;
+    struct kappa_busmap *bus;   /* the mapping's watch for a file cut short (kappa_table.c) */
 };
 
 struct kappa_table {

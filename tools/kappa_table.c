@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,8 @@ kappa_table *kappa_table_new(const struct kappa_opts *o)
     return t;
 }
 
+static void bus_unwatch(struct kappa_stream *s);
+
 void kappa_table_free(kappa_table *t)
 {
     if (!t) return;
@@ -235,6 +238,7 @@ void kappa_table_free(kappa_table *t)
     free(t->cp_line); free(t->cp_row); free(t->conf); free(t->xr);
     for (int i = 0; i < t->nfiles; i++) {
         free(t->fname[i]);
+        bus_unwatch(&t->stream[i]);
         if (t->stream[i].map) munmap(t->stream[i].map, t->stream[i].maplen);
         else free((void *)t->stream[i].data);
     }
@@ -243,10 +247,103 @@ void kappa_table_free(kappa_table *t)
     free(t);
 }
 
+/* ---- mapped files cut short ------------------------------------------------ */
+
+/* A mapped file that is cut short while kappa reads it (or while it still
+ * needs its rows, for a report) would raise SIGBUS at the first page past its
+ * new end.  The handler maps zero pages over the mapping from there on and
+ * marks it; reading goes on over the zeros (which make no rows), and the
+ * reader then reports that the file changed (exit 2) instead of the errors
+ * the zeros cause. */
+struct kappa_busmap {
+    const char *lo, *hi;
+    volatile sig_atomic_t changed;
+    int reported;
+    struct kappa_busmap *next;
+};
+static struct kappa_busmap *volatile bus_maps;   /* changed only while no thread reads */
+static volatile sig_atomic_t bus_changed;
+static struct sigaction bus_old;
+static int bus_installed;
+static uintptr_t bus_page;
+
+static void on_sigbus(int sig, siginfo_t *si, void *ctx)
+{
+    (void)sig;
+    (void)ctx;
+    const char *a = si->si_addr;
+    for (struct kappa_busmap *m = bus_maps; m; m = m->next) {
+        if (a < m->lo || a >= m->hi) continue;
+        uintptr_t p = (uintptr_t)a & ~(bus_page - 1);
+        if (mmap((void *)p, (size_t)((uintptr_t)m->hi - p), PROT_READ,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
+            break;
+        m->changed = 1;
+        bus_changed = 1;
+        return;   /* the read is done again, of a zero byte */
+    }
+    sigaction(SIGBUS, &bus_old, NULL);   /* not in an input: as it would have been */
+}
+
+/* Watches stream s's mapping; -1 if it cannot (then s is read instead). */
+static int bus_watch(struct kappa_stream *s)
+{
+    struct kappa_busmap *m = calloc(1, sizeof *m);
+    if (!m) return -1;
+    if (!bus_installed) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_sigbus;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        bus_page = (uintptr_t)sysconf(_SC_PAGESIZE);
+        if (bus_page == 0 || (bus_page & (bus_page - 1)) || sigaction(SIGBUS, &sa, &bus_old) != 0) {
+            free(m);
+            return -1;
+        }
+        bus_installed = 1;
+    }
+    m->lo = s->map;
+    m->hi = (const char *)s->map + s->maplen;
+    m->next = bus_maps;
+    bus_maps = m;
+    s->bus = m;
+    return 0;
+}
+
+static void bus_unwatch(struct kappa_stream *s)
+{
+    if (!s->bus) return;
+    for (struct kappa_busmap *volatile *p = &bus_maps; *p; p = &(*p)->next)
+        if (*p == s->bus) {
+            *p = s->bus->next;
+            break;
+        }
+    free(s->bus);
+    s->bus = NULL;
+}
+
+/* 1 (after reporting it once) if a mapped stream of t was cut short. */
+static int streams_changed(kappa_table *t, FILE *err)
+{
+    int changed = 0;
+    for (int i = 0; i < t->nfiles; i++) {
+        struct kappa_busmap *m = t->stream[i].bus;
+        if (!m || !m->changed) continue;
+        changed = 1;
+        if (!m->reported && err)
+            fprintf(err, "kappa: %s: the file changed (it was cut short) while kappa read it\n",
+                    t->fname[i]);
+        m->reported = 1;
+    }
+    if (changed) t->nerrors++;
+    return changed;
+}
+
 static void perr(kappa_table *t, FILE *err, long line, long col, const char *fmt, ...)
 {
     t->nerrors++;
-    if (t->nerrors > MAX_ERRORS || t->quiet_errors) return;
+    if (t->nerrors > MAX_ERRORS || t->quiet_errors || bus_changed) return;
     va_list ap;
     va_start(ap, fmt);
     fprintf(err, "%s:%ld:%ld: error: ", t->fname[t->nfiles - 1], line, col);
@@ -969,7 +1066,7 @@ struct hot {
     const char *last_ip;
     int grow;                        /* new items i_base + nitems, each its own unit */
     uint64_t next_ikey;              /* while grow: the short key of item i_base + nitems, if
-                                      * key_num would take it; else 0 (no item's key) */
+                                      * direct_num would take it; else 0 (no item's key) */
     int32_t nitems, nunits, ulim;    /* ulim: units that fit without growing */
     uint32_t i_base;
     int32_t ug, uc;
@@ -1062,26 +1159,8 @@ static inline uint64_t load_key(const char *p, size_t len)
 
 #define ITEM_KEY 0x6d657469u   /* "item" */
 
-/* direct_num() of the string whose short key is k (1 <= len <= 8), eight
- * digits at a time. */
-static inline int key_num(uint64_t k, size_t len, uint32_t *out)
-{
-    if ((k & 0xff) == '0' && len > 1) return 0;
-    uint64_t x = k << (64 - 8 * len);   /* the digits at the top, '0's before them */
-    if (len < 8) x |= 0x3030303030303030ULL >> (8 * len);
-    if ((x & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL ||
-        ((x + 0x0606060606060606ULL) & 0xf0f0f0f0f0f0f0f0ULL) != 0x3030303030303030ULL)
-        return 0;
-    x = ((x & 0x0f0f0f0f0f0f0f0fULL) * 2561) >> 8;
-    x = ((x & 0x00ff00ff00ff00ffULL) * 6553601) >> 16;
-    uint32_t v = (uint32_t)(((x & 0x0000ffff0000ffffULL) * 42949672960001ULL) >> 32);
-    if (v >= ITEM_DIRECT_MAX) return 0;
-    *out = v;
-    return 1;
-}
-
-/* The short key of the decimal form of v if key_num would take it (v below
- * ITEM_DIRECT_MAX), else 0, the key of no item. */
+/* The short key of the decimal form of v if direct_num would take it (v
+ * below ITEM_DIRECT_MAX), else 0, the key of no item. */
 static uint64_t num_key(uint32_t v)
 {
     if (v >= ITEM_DIRECT_MAX) return 0;
@@ -1134,7 +1213,7 @@ static inline int fast_commit(struct hot *h, const char *ip, size_t il, uint64_t
             return 0;
         u = h->last_unit;
     } else {
-        /* ik == next_ikey: the key of i_base + nitems, as key_num reads it */
+        /* ik == next_ikey: the item is i_base + nitems, as direct_num reads it */
         if (!h->grow || ik != h->next_ikey || h->nunits >= h->ulim || g != h->ug || cr != h->uc)
             return 0;
         /* a new item and its unit, with a row of unrated cells */
@@ -1752,6 +1831,12 @@ static int map_file(kappa_table *t, FILE *in)
     if (m == MAP_FAILED) return -1;
     s->map = m;
     s->maplen = (size_t)sb.st_size;
+    if (bus_watch(s) < 0) {
+        munmap(m, s->maplen);
+        s->map = NULL;
+        s->maplen = 0;
+        return -1;
+    }
     s->data = (const char *)m + pos;
     s->len = (size_t)(sb.st_size - pos);
     return 0;
@@ -1760,7 +1845,10 @@ static int map_file(kappa_table *t, FILE *in)
 int kappa_table_read(kappa_table *t, FILE *in, const char *name, FILE *err)
 {
     if (begin_stream(t, name, err) < 0) return -1;
-    if (map_file(t, in) == 0) return parse_stream(t, err);
+    if (map_file(t, in) == 0) {
+        int rc = parse_stream(t, err);
+        return streams_changed(t, err) ? -1 : rc;
+    }
     size_t cap = (size_t)1 << 20, have = 0;
     char *buf = malloc(cap);
     if (!buf) return oom(t, err);
@@ -1932,6 +2020,7 @@ int kappa_table_cells(struct kappa_table *t, int need_seen, FILE *err)
         if (same) note[nn++] = &t->same;
         for (int i = 0; i < t->nconf_kept; i++) note[nn++] = &t->conf[i];
         if (nn) find_prev_rows(t, note, nn);
+        if (nn && streams_changed(t, err)) return -1;   /* the rows found are not the input's */
     }
     while (ci < t->nconf_kept || same) {
         if (same && (ci == t->nconf_kept || t->same.row < t->conf[ci].row)) {

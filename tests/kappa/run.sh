@@ -161,6 +161,21 @@ printf 'item\tcriterion\trater\tvalue\n1\ta\tm\tyes\n1\ta\tm\n' > "$T/b.tsv"
 same "second file exit" 2 $?
 grep -q "^$T/b.tsv:3:" "$T/err" && pass || fail "second file location: $(cat "$T/err")"
 
+# a mapped file cut short while kappa still needs it (the earlier row of a
+# conflicting duplicate is looked up there at the end): an error, not SIGBUS.
+# The second input (a pipe) holds more than a pipe buffer, so the file is cut
+# only once kappa has read it and reads the pipe.
+awk 'BEGIN { print "item\trater\tvalue"; for (i = 1; i <= 20000; i++) print i "\th\t" i % 3 }' > "$T/cut.tsv"
+{
+    printf 'item\trater\tvalue\n'
+    awk 'BEGIN { for (i = 1; i <= 20000; i++) print i "\tm\t" i % 3 }'
+    : > "$T/cut.tsv"
+    printf '5\th\t9\n'
+} | "$K" "$T/cut.tsv" - > "$T/out" 2> "$T/err"
+same "file cut short: exit" 2 $?
+grep -q "^kappa: $T/cut.tsv: the file changed (it was cut short) while kappa read it$" "$T/err" && pass ||
+    fail "file cut short: $(cat "$T/err")"
+
 # ---- 7. documented rules ------------------------------------------------------------------
 # identical duplicates count once, with a warning; --duplicates first|last choose
 printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n1\ta\th\tyes\n1\ta\tm\tyes\n2\ta\th\tno\n2\ta\tm\tno\n' > "$T/in"
