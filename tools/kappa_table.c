@@ -1169,11 +1169,13 @@ static uint64_t num_key(uint32_t v)
     return short_key(b, (size_t)l);
 }
 
-/* num_key(v + 1) from k = num_key(v) != 0, v + 1 < ITEM_DIRECT_MAX: the
- * decimal digits counted up by one (the last digit is the highest byte). */
-static inline uint64_t key_next(uint64_t k)
+/* num_key(v + 1) from k = num_key(v) != 0 (len digits), v + 1 <
+ * ITEM_DIRECT_MAX: the decimal digits counted up by one (the last digit is
+ * the highest byte). */
+static inline uint64_t key_next(uint64_t k, size_t len)
 {
-    int i = (71 - __builtin_clzll(k)) / 8 - 1;   /* the last digit */
+    int i = (int)len - 1;   /* the last digit */
+    if (((k >> (8 * i)) & 0xff) != '9') return k + ((uint64_t)1 << (8 * i));
     while (i >= 0 && ((k >> (8 * i)) & 0xff) == '9') {
         k -= (uint64_t)('9' - '0') << (8 * i);
         i--;
@@ -1219,7 +1221,7 @@ static inline int fast_commit(struct hot *h, const char *ip, size_t il, uint64_t
         /* a new item and its unit, with a row of unrated cells */
         u = h->nunits++;
         h->last_item = h->nitems++;
-        h->next_ikey = h->i_base + (uint32_t)h->nitems < ITEM_DIRECT_MAX ? key_next(ik) : 0;
+        h->next_ikey = h->i_base + (uint32_t)h->nitems < ITEM_DIRECT_MAX ? key_next(ik, il) : 0;
         h->last_ip = ip;
         h->last_il = il;
         h->last_ikey = ik;
@@ -1302,15 +1304,17 @@ struct tail {
 };
 
 /* The key of the tail p[0..len), 2 <= len <= TAIL_MAX (24 bytes must be
- * there): the tail zero-padded when it is short, else three words that cover
- * it (the first 8 bytes, 8 in the middle, the last 8).  Two tails of one
- * length are the same when their keys are.  Returns the slot. */
+ * there): the tail zero-padded when it is short, else the words that cover
+ * it (the first 8 bytes and the last 8, and 8 in the middle when that leaves
+ * a gap; else 0).  Two tails of one length are the same when their keys are.
+ * Returns the slot. */
 static inline unsigned tail_key(const char *p, size_t len, uint64_t k[3])
 {
     if (len >= 8) {
         memcpy(&k[0], p, 8);
-        memcpy(&k[1], p + (len - 8) / 2, 8);
         memcpy(&k[2], p + len - 8, 8);
+        k[1] = 0;
+        if (len > 16) memcpy(&k[1], p + (len - 8) / 2, 8);
     } else {
         k[0] = load_key(p, len);
         k[1] = k[2] = 0;
