@@ -1360,6 +1360,22 @@ static inline uint64_t newline64(const char *p)
 #endif
 }
 
+/* The known tail of the line at ls (its newline at q, at least 64 bytes
+ * readable from ls), or NULL; *ap: the length of the item before it. */
+static inline const struct tail *tail_of(const struct tail *tail, const char *ls, const char *q,
+                                         unsigned *ap)
+{
+    unsigned a = (unsigned)__builtin_ctz(special16(ls) | 0x10000);
+    if (a - 1 > 7 || ls[a] != '\t' || *ls == '#') return NULL;   /* an item of 1 to 8 bytes */
+    size_t tl = (size_t)(q - ls) - a;   /* the tail: ls + a + 1 .. q */
+    if (tl > TAIL_MAX) return NULL;
+    uint64_t k[3];
+    const struct tail *x = &tail[tail_key(ls + a + 1, tl, k)];
+    if (((x->len ^ tl) | (x->k[0] ^ k[0]) | (x->k[1] ^ k[1]) | (x->k[2] ^ k[2])) != 0) return NULL;
+    *ap = a;
+    return x;
+}
+
 /* Parses every line of data[0..len); *lnp counts the lines.  Returns -1 when
  * reading stopped early (too many errors or lines).
  *
@@ -1403,19 +1419,64 @@ fast:
                 __builtin_prefetch(b + 4096);
                 for (uint64_t m = newline64(b); m; m &= m - 1) nl[n++] = b + __builtin_ctzll(m);
             }
-            for (i = 0; i < n; i++) {
-                const char *q = nl[i];
-                unsigned a = (unsigned)__builtin_ctz(special16(ls) | 0x10000);
-                if (a - 1 > 7 || ls[a] != '\t' || *ls == '#') break;   /* an item of 1 to 8 bytes */
-                size_t tl = (size_t)(q - ls) - a;   /* the tail: ls + a + 1 .. q */
-                if (tl > TAIL_MAX) break;
-                uint64_t k[3];
-                const struct tail *x = &tail[tail_key(ls + a + 1, tl, k)];
-                if (((x->len ^ tl) | (x->k[0] ^ k[0]) | (x->k[1] ^ k[1]) | (x->k[2] ^ k[2])) != 0 ||
-                    !fast_commit(&h, ls, a, load_key(ls, a), x->id, ln + 1, 1))
-                    break;
-                ln++;
-                ls = q + 1;
+            if (h.grow && h.cw == 1 && h.last_item >= 0 && h.last_item == h.nitems - 1 &&
+                h.nitems == h.nunits && h.last_unit == h.nunits - 1 &&
+                h.last_ui == h.last_item && h.last_ug == h.ug && h.last_uc == h.uc &&
+                h.last_il >= 1 && h.last_il <= 8 && h.last_ikey != ITEM_KEY) {
+                /* one unit per item, items i_base, i_base + 1, ..., the last
+                 * row's the newest: a row is the newest item or the next one
+                 * and its cell (fast_commit's rules, its state in locals) */
+                unsigned char *cell = h.cell;
+                size_t S = h.cstride, il = h.last_il;
+                const char *ip = h.last_ip;
+                int32_t cmaxv = h.cmaxv, ug = h.ug, uc = h.uc;
+                int32_t nunits = h.nunits, ulim = h.ulim, u = h.last_unit;
+                uint64_t key = h.last_ikey, next = h.next_ikey;
+                uint32_t i_base = h.i_base;
+                size_t rows = 0;
+                for (i = 0; i < n; i++) {
+                    const char *q = nl[i];
+                    unsigned a;
+                    const struct tail *x = tail_of(tail, ls, q, &a);
+                    if (!x || x->id[0] != ug || x->id[1] != uc || (size_t)x->id[2] >= S ||
+                        x->id[3] > cmaxv)
+                        break;
+                    uint64_t ik = load_key(ls, a);
+                    if (ik != key) {
+                        if (ik != next || nunits >= ulim) break;
+                        u = nunits++;
+                        key = ik;
+                        il = a;
+                        ip = ls;
+                        next = i_base + (uint32_t)nunits < ITEM_DIRECT_MAX ? key_next(ik, a) : 0;
+                        if (S == 2) { cell[2 * (size_t)u] = 0xff; cell[2 * (size_t)u + 1] = 0xff; }
+                        else memset(cell + (size_t)u * S, 0xff, S);
+                    }
+                    unsigned char *c = cell + (size_t)u * S + (size_t)x->id[2];
+                    if (*c != 0xff) break;   /* (not a new unit's) */
+                    *c = (unsigned char)x->id[3];
+                    rows++;
+                    ln++;
+                    ls = q + 1;
+                }
+                h.nrows += rows;
+                h.cp_expect = (int64_t)ln + 1;
+                h.nitems = h.nunits = nunits;
+                h.last_item = h.last_ui = nunits - 1;
+                h.last_unit = u;
+                h.last_ikey = key;
+                h.last_il = il;
+                h.last_ip = ip;
+                h.next_ikey = next;
+            } else {
+                for (i = 0; i < n; i++) {
+                    const char *q = nl[i];
+                    unsigned a;
+                    const struct tail *x = tail_of(tail, ls, q, &a);
+                    if (!x || !fast_commit(&h, ls, a, load_key(ls, a), x->id, ln + 1, 1)) break;
+                    ln++;
+                    ls = q + 1;
+                }
             }
             if (i < n || n == 0) break;
         }
