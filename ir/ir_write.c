@@ -1,53 +1,65 @@
 /* ir_write.c — the IR writer: deterministic, locale-independent text.
  *
- * Numbers go through snprintf in the C locale (the programs never call
- * setlocale, so the decimal point is always '.'). Strings that need it are
- * quoted with the escapes the reader undoes; bytes that are not valid UTF-8
- * are written as \xHH so the output is always valid UTF-8 text. */
+ * Numbers below 1e9 in magnitude (all real coordinates) are formatted in
+ * integer arithmetic: rounded to thousandths half away from zero, exactly as
+ * llround(v * 1000) rounds. Larger ones go through snprintf in the C locale
+ * (the programs never call setlocale, so the decimal point is always '.').
+ * Strings that need it are quoted with the escapes the reader undoes; bytes
+ * that are not valid UTF-8 are written as \xHH so the output is always valid
+ * UTF-8 text.
+ *
+ * A record is formatted straight into one fixed output buffer (on the
+ * writer's stack) which goes to the FILE with one fwrite when it is full
+ * and at the end of the diagram: no per-field stdio calls, strlen or
+ * temporary strings. */
 #include "ir/ir.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-char *ir_fmt_num(char *buf, double v)
+/* --- numbers ------------------------------------------------------------ */
+
+static const char digits2[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Writes v (< 10^10) in decimal at p; returns the end. */
+static char *put_u32(char *p, uint32_t v)
 {
+    int n = v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5
+          : v < 1000000 ? 6 : v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
+    char *end = p + n, *q = end;
+    while (v >= 100) {
+        uint32_t r = v % 100;
+        v /= 100;
+        q -= 2;
+        q[0] = digits2[2 * r];
+        q[1] = digits2[2 * r + 1];
+    }
+    if (v >= 10) {
+        q[-2] = digits2[2 * v];
+        q[-1] = digits2[2 * v + 1];
+    } else {
+        q[-1] = (char)('0' + v);
+    }
+    return end;
+}
+
+/* The rare numbers: NaN, infinities and magnitudes from 1e9 on. */
+static char *fmt_num_slow(char *p, double v)
+{
+    char buf[32];
     if (isnan(v)) {
         strcpy(buf, "nan");
-        return buf;
-    }
-    if (isinf(v)) {
+    } else if (isinf(v)) {
         strcpy(buf, v < 0 ? "-inf" : "inf");
-        return buf;
-    }
-    if (fabs(v) < 1e9) {
-        /* Fast path (the writer's hot spot): v rounded to thousandths in
-         * integer arithmetic, half away from zero. */
-        long long r = llround(v * 1000.0);
-        char tmp[32];
-        int n = 0, neg = r < 0;
-        unsigned long long u = neg ? (unsigned long long)(-r) : (unsigned long long)r;
-        unsigned frac = (unsigned)(u % 1000);
-        unsigned long long ip = u / 1000;
-        char *p = buf;
-        if (neg && u != 0) *p++ = '-';
-        do { tmp[n++] = (char)('0' + ip % 10); ip /= 10; } while (ip);
-        while (n) *p++ = tmp[--n];
-        if (frac) {
-            *p++ = '.';
-            *p++ = (char)('0' + frac / 100);
-            if (frac % 100) {
-                *p++ = (char)('0' + frac / 10 % 10);
-                if (frac % 10) *p++ = (char)('0' + frac % 10);
-            }
-        }
-        *p = 0;
-        return buf;
-    }
-    if (fabs(v) < 1e12) {
+    } else if (fabs(v) < 1e12) {
         /* At most 12 + 3 significant digits: reading this back gives a
          * double that prints as the same text (DBL_DIG is 15). */
-        snprintf(buf, 32, "%.3f", v);
+        snprintf(buf, sizeof buf, "%.3f", v);
         char *dot = strchr(buf, '.');
         if (dot) {
             char *end = buf + strlen(buf);
@@ -55,59 +67,139 @@ char *ir_fmt_num(char *buf, double v)
             if (end == dot + 1) *dot = '\0';
         }
     } else {
-        snprintf(buf, 32, "%.15g", v);
+        snprintf(buf, sizeof buf, "%.15g", v);
     }
     if (strcmp(buf, "-0") == 0) strcpy(buf, "0");
+    size_t n = strlen(buf);
+    memcpy(p, buf, n);
+    return p + n;
+}
+
+/* Writes the IR form of v at p (at most 31 bytes, no NUL); returns the end. */
+static char *fmt_num(char *p, double v)
+{
+    if (!(fabs(v) < 1e9)) return fmt_num_slow(p, v);
+    /* r = llround(x): |x| < 1e12 < 2^53, so t = trunc(x) is exact, and so
+     * is x - t (Sterbenz: t <= x < t + 1 <= 2t for x >= 1; t = 0 below 1;
+     * mirrored for negative x). Halves round away from zero. */
+    double x = v * 1000.0;
+    long long t = (long long)x;
+    double d = x - (double)t;
+    if (d >= 0.5) t++;
+    else if (d <= -0.5) t--;
+    if (t < 0) {
+        *p++ = '-';
+        t = -t;
+    }
+    uint64_t u = (uint64_t)t;
+    uint32_t ip = (uint32_t)(u / 1000);
+    uint32_t frac = (uint32_t)(u - (uint64_t)ip * 1000);
+    p = put_u32(p, ip);
+    if (frac) {
+        uint32_t r = frac % 100;
+        p[0] = '.';
+        p[1] = (char)('0' + frac / 100);
+        if (r == 0) {
+            p += 2;
+        } else {
+            p[2] = digits2[2 * r];
+            if (r % 10) {
+                p[3] = digits2[2 * r + 1];
+                p += 4;
+            } else {
+                p += 3;
+            }
+        }
+    }
+    return p;
+}
+
+char *ir_fmt_num(char *buf, double v)
+{
+    *fmt_num(buf, v) = '\0';
     return buf;
 }
 
-/* The writer builds each record in a buffer and writes it with one fwrite:
- * per-character stdio calls were most of its cost. */
+/* --- the output buffer ------------------------------------------------- */
+
+#define WB_SIZE 16384
+
 typedef struct {
-    char *s;
-    size_t n, cap;
-    char small[512];
+    char *p, *end;  /* next free byte; end of buf */
+    FILE *f;
+    char buf[WB_SIZE];
 } wbuf;
 
-static void wb_init(wbuf *b) { b->s = b->small; b->n = 0; b->cap = sizeof b->small; }
-
-static void wb_grow(wbuf *b, size_t more)
+static void wb_init(wbuf *b, FILE *f)
 {
-    size_t nc = b->cap * 2;
-    while (b->n + more + 1 > nc) nc *= 2;
-    char *p = b->s == b->small ? malloc(nc) : realloc(b->s, nc);
-    if (!p) { fputs("out of memory\n", stderr); exit(2); }
-    if (b->s == b->small) memcpy(p, b->small, b->n);
-    b->s = p;
-    b->cap = nc;
+    b->p = b->buf;
+    b->end = b->buf + WB_SIZE;
+    b->f = f;
+}
+
+static void wb_flush(wbuf *b)
+{
+    size_t n = (size_t)(b->p - b->buf);
+    if (n) fwrite(b->buf, 1, n, b->f);
+    b->p = b->buf;
+}
+
+/* Room for n (<= WB_SIZE) more bytes at b->p. */
+static inline char *wb_room(wbuf *b, size_t n)
+{
+    if ((size_t)(b->end - b->p) < n) wb_flush(b);
+    return b->p;
 }
 
 static void wb_put(wbuf *b, const char *s, size_t n)
 {
-    if (b->n + n + 1 > b->cap) wb_grow(b, n);
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
+    while ((size_t)(b->end - b->p) < n) {
+        size_t k = (size_t)(b->end - b->p);
+        memcpy(b->p, s, k);
+        b->p += k;
+        s += k;
+        n -= k;
+        wb_flush(b);
+    }
+    memcpy(b->p, s, n);
+    b->p += n;
 }
 
-static void wb_puts(wbuf *b, const char *s) { wb_put(b, s, strlen(s)); }
-static void wb_putc(wbuf *b, char c) { if (b->n + 2 > b->cap) wb_grow(b, 1); b->s[b->n++] = c; }
+#define WB_LIT(b, lit) wb_put((b), (lit), sizeof(lit) - 1)
 
-static void wb_flush(wbuf *b, FILE *f)
+static inline void wb_putc(wbuf *b, char c)
 {
-    if (b->n) fwrite(b->s, 1, b->n, f);
-    b->n = 0;
+    if (b->p == b->end) wb_flush(b);
+    *b->p++ = c;
 }
 
-static void wb_free(wbuf *b) { if (b->s != b->small) free(b->s); wb_init(b); }
-
-static void put_num(wbuf *f, double v)
+/* s up to its NUL */
+static void wb_str(wbuf *b, const char *s)
 {
-    char b[32];
-    wb_putc(f, ' ');
-    wb_puts(f, ir_fmt_num(b, v));
+    char *o = b->p, *lim = b->end;
+    for (; *s; s++) {
+        if (o == lim) {
+            b->p = o;
+            wb_flush(b);
+            o = b->p;
+        }
+        *o++ = *s;
+    }
+    b->p = o;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+static inline void put_num(wbuf *b, double v)
+{
+    char *p = wb_room(b, 32);
+    *p++ = ' ';
+    b->p = fmt_num(p, v);
+}
+
+/* --- words and quoted strings ------------------------------------------ */
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid.
+ * A NUL is never a continuation byte, so on a NUL-terminated string n may
+ * be 4: the check stops at the terminator. */
 static size_t utf8_len(const unsigned char *s, size_t n)
 {
     unsigned c = s[0];
@@ -128,66 +220,163 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
+/* Byte classes of a bare word: W_OK is written as it is; W_END is the NUL;
+ * W_BAD (blank, control, '"', '\\', '=') needs quotes; W_HI starts a UTF-8
+ * sequence that must be valid. */
+enum { W_OK, W_END, W_BAD, W_HI };
+#define R4(x) x, x, x, x
+#define R16(x) R4(x), R4(x), R4(x), R4(x)
+#define R64(x) R16(x), R16(x), R16(x), R16(x)
+static const unsigned char wclass[256] = {
+    W_END, W_BAD, W_BAD, W_BAD, R4(W_BAD), R4(W_BAD), R4(W_BAD), R16(W_BAD),
+    /* 0x20 */ W_BAD, W_OK, W_BAD, W_OK, R4(W_OK), R4(W_OK), R4(W_OK),
+    /* 0x30 */ R4(W_OK), R4(W_OK), R4(W_OK), W_OK, W_BAD, W_OK, W_OK,
+    /* 0x40 */ R16(W_OK),
+    /* 0x50 */ R4(W_OK), R4(W_OK), R4(W_OK), W_BAD, W_OK, W_OK, W_OK,
+    /* 0x60 */ R16(W_OK),
+    /* 0x70 */ R4(W_OK), R4(W_OK), R4(W_OK), W_OK, W_OK, W_OK, W_BAD,
+    R64(W_HI), R64(W_HI),
+};
+
 int ir_word_is_bare(const char *s)
 {
     if (!s || !*s || *s == '@') return 0;
     const unsigned char *p = (const unsigned char *)s;
-    size_t n = strlen(s);
-    for (size_t i = 0; i < n;) {
-        unsigned c = p[i];
-        if (c <= 0x20 || c == 0x7F || c == '"' || c == '\\' || c == '=') return 0;
-        size_t l = utf8_len(p + i, n - i);
+    for (;;) {
+        unsigned k = wclass[*p];
+        if (k == W_OK) {
+            p++;
+            continue;
+        }
+        if (k == W_END) return 1;
+        if (k == W_BAD) return 0;
+        size_t l = utf8_len(p, 4);
         if (l == 0) return 0;
-        i += l;
+        p += l;
     }
-    return 1;
 }
 
-static void b_quoted(wbuf *f, const char *s)
+/* Byte classes inside quotes: Q_OK as it is, Q_END the NUL, Q_ESC a
+ * backslash escape (esc[] holds the letter), Q_HEX \xHH, Q_HI a UTF-8
+ * sequence (\xHH for each byte when invalid). */
+enum { Q_OK, Q_END, Q_ESC, Q_HEX, Q_HI };
+static const unsigned char qclass[256] = {
+    Q_END, Q_HEX, Q_HEX, Q_HEX, R4(Q_HEX), Q_HEX, Q_ESC, Q_ESC, Q_HEX, Q_HEX, Q_ESC, Q_HEX, Q_HEX,
+    R16(Q_HEX),
+    /* 0x20 */ Q_OK, Q_OK, Q_ESC, Q_OK, R4(Q_OK), R4(Q_OK), R4(Q_OK),
+    /* 0x30 */ R16(Q_OK), R16(Q_OK),
+    /* 0x50 */ R4(Q_OK), R4(Q_OK), R4(Q_OK), Q_ESC, Q_OK, Q_OK, Q_OK,
+    /* 0x60 */ R16(Q_OK),
+    /* 0x70 */ R4(Q_OK), R4(Q_OK), R4(Q_OK), Q_OK, Q_OK, Q_OK, Q_HEX,
+    R64(Q_HI), R64(Q_HI),
+};
+
+static char *put_hex(char *o, unsigned c)
 {
     static const char hex[] = "0123456789abcdef";
-    wb_putc(f, '"');
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    size_t n = strlen((const char *)p);
-    for (size_t i = 0; i < n;) {
-        unsigned c = p[i];
-        switch (c) {
-        case '"': wb_puts(f, "\\\""); i++; continue;
-        case '\\': wb_puts(f, "\\\\"); i++; continue;
-        case '\n': wb_puts(f, "\\n"); i++; continue;
-        case '\r': wb_puts(f, "\\r"); i++; continue;
-        case '\t': wb_puts(f, "\\t"); i++; continue;
-        default: break;
-        }
-        size_t l = (c < 0x20 || c == 0x7F) ? 0 : utf8_len(p + i, n - i);
-        if (l == 0) {
-            wb_puts(f, "\\x");
-            wb_putc(f, hex[c >> 4]);
-            wb_putc(f, hex[c & 15]);
-            i++;
-        } else {
-            wb_put(f, (const char *)(p + i), l);
-            i += l;
-        }
-    }
-    wb_putc(f, '"');
+    o[0] = '\\';
+    o[1] = 'x';
+    o[2] = hex[c >> 4];
+    o[3] = hex[c & 15];
+    return o + 4;
 }
 
-static void b_word(wbuf *f, const char *s)
+static void b_quoted(wbuf *b, const char *s)
 {
-    if (ir_word_is_bare(s)) wb_puts(f, s);
-    else b_quoted(f, s);
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    wb_putc(b, '"');
+    for (;;) {
+        /* the longest escape (\xHH) or sequence is 4 bytes, the quote 1 */
+        char *o = wb_room(b, 5);
+        unsigned c = *p;
+        switch (qclass[c]) {
+        case Q_OK:
+            *o++ = (char)c;
+            p++;
+            break;
+        case Q_END:
+            *o++ = '"';
+            b->p = o;
+            return;
+        case Q_ESC:
+            o[0] = '\\';
+            o[1] = c == '\n' ? 'n' : c == '\r' ? 'r' : c == '\t' ? 't' : (char)c;
+            o += 2;
+            p++;
+            break;
+        case Q_HI: {
+            size_t l = utf8_len(p, 4);
+            if (l) {
+                memcpy(o, p, l);
+                o += l;
+                p += l;
+                break;
+            }
+            o = put_hex(o, c);  /* not valid UTF-8 */
+            p++;
+            break;
+        }
+        default:
+            o = put_hex(o, c);
+            p++;
+            break;
+        }
+        b->p = o;
+    }
 }
 
-static void put_attrs(wbuf *f, const ir_attr *a, size_t n)
+/* s bare when ir_word_is_bare(s), else quoted: checked while it is copied. */
+static void b_word(wbuf *b, const char *s)
+{
+    const unsigned char *q = (const unsigned char *)s;
+    if (q[0] == 0 || q[0] == '@') {
+        b_quoted(b, s);
+        return;
+    }
+    char *o = b->p, *lim = b->end;
+    for (;;) {
+        unsigned c = *q;
+        unsigned k = wclass[c];
+        if (k == W_OK) {
+            if (o == lim) break;
+            *o++ = (char)c;
+            q++;
+            continue;
+        }
+        if (k == W_END) {
+            b->p = o;
+            return;
+        }
+        if (k == W_BAD) {
+            b_quoted(b, s);
+            return;
+        }
+        size_t l = utf8_len(q, 4);
+        if (l == 0) {
+            b_quoted(b, s);
+            return;
+        }
+        if ((size_t)(lim - o) < l) break;
+        memcpy(o, q, l);
+        o += l;
+        q += l;
+    }
+    /* the buffer is full before the end of s: nothing was committed */
+    if (ir_word_is_bare(s)) wb_str(b, s);
+    else b_quoted(b, s);
+}
+
+static void put_attrs(wbuf *b, const ir_attr *a, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        wb_putc(f, ' ');
-        wb_puts(f, a[i].key ? a[i].key : "");
-        wb_putc(f, '=');
-        b_word(f, a[i].val ? a[i].val : "");
+        wb_putc(b, ' ');
+        if (a[i].key) wb_str(b, a[i].key);
+        wb_putc(b, '=');
+        b_word(b, a[i].val ? a[i].val : "");
     }
 }
+
+/* --- records ------------------------------------------------------------ */
 
 void ir_write_header(FILE *f)
 {
@@ -195,50 +384,59 @@ void ir_write_header(FILE *f)
 }
 
 /* Writes the n points the record needs; points the element lacks are 0. */
-static void put_pts(wbuf *f, const ir_elem *e, size_t n)
+static void put_pts(wbuf *b, const ir_elem *e, size_t n)
 {
+    size_t have = e->pts ? e->npts : 0;
     for (size_t i = 0; i < n; i++) {
         ir_pt p = {0, 0};
-        if (e->pts && i < e->npts) p = e->pts[i];
-        put_num(f, p.x);
-        put_num(f, p.y);
+        if (i < have) p = e->pts[i];
+        char *o = wb_room(b, 64);
+        *o++ = ' ';
+        o = fmt_num(o, p.x);
+        *o++ = ' ';
+        b->p = fmt_num(o, p.y);
     }
 }
 
-static void put_shape(wbuf *f, ir_kind kind, const ir_elem *e)
+static void put_shape(wbuf *b, ir_kind kind, const ir_elem *e)
 {
-    wb_puts(f, ir_kind_name(kind));
     switch (kind) {
     case IR_POLY:
-        wb_puts(f, e->closed ? " closed" : " open");
-        put_pts(f, e, e->pts ? e->npts : 0);
+        if (e->closed) WB_LIT(b, "poly closed");
+        else WB_LIT(b, "poly open");
+        put_pts(b, e, e->pts ? e->npts : 0);
         break;
     case IR_RECT:
-        put_pts(f, e, 2);
+        WB_LIT(b, "rect");
+        put_pts(b, e, 2);
         break;
     case IR_ELLIPSE:
-        put_pts(f, e, 3);
+        WB_LIT(b, "ellipse");
+        put_pts(b, e, 3);
         break;
     case IR_ARC:
-        put_pts(f, e, 3);
-        put_num(f, e->t1);
-        put_num(f, e->t2);
+        WB_LIT(b, "arc");
+        put_pts(b, e, 3);
+        put_num(b, e->t1);
+        put_num(b, e->t2);
         break;
     case IR_CURVE:
-        put_pts(f, e, 4);
+        WB_LIT(b, "curve");
+        put_pts(b, e, 4);
         break;
     default:
+        wb_str(b, ir_kind_name(kind));
         break;
     }
 }
 
-static void b_elem(wbuf *f, const ir_elem *e)
+static void b_elem(wbuf *b, const ir_elem *e)
 {
     switch (e->kind) {
     case IR_OTHER:
         if (e->raw) {
-            wb_puts(f, e->raw);
-            wb_putc(f, '\n');
+            wb_str(b, e->raw);
+            wb_putc(b, '\n');
         }
         return;
     case IR_POLY:
@@ -246,104 +444,98 @@ static void b_elem(wbuf *f, const ir_elem *e)
     case IR_ELLIPSE:
     case IR_ARC:
     case IR_CURVE:
-        put_shape(f, e->kind, e);
+        put_shape(b, e->kind, e);
         break;
     case IR_CLIP:
-        wb_puts(f, "clip ");
-        put_shape(f, e->sub == IR_POLY || e->sub == IR_ELLIPSE ? e->sub : IR_RECT, e);
+        WB_LIT(b, "clip ");
+        put_shape(b, e->sub == IR_POLY || e->sub == IR_ELLIPSE ? e->sub : IR_RECT, e);
         break;
     case IR_TEXT:
-        wb_puts(f, "text");
-        put_pts(f, e, 2);
-        wb_putc(f, ' ');
-        b_quoted(f, e->str);
+        WB_LIT(b, "text");
+        put_pts(b, e, 2);
+        wb_putc(b, ' ');
+        b_quoted(b, e->str);
         break;
     case IR_UNPARSED:
-        wb_puts(f, "unparsed ");
-        b_quoted(f, e->str);
+        WB_LIT(b, "unparsed ");
+        b_quoted(b, e->str);
         break;
     case IR_VERTEX:
-        wb_puts(f, "vertex ");
-        b_word(f, e->name ? e->name : "");
-        put_pts(f, e, 2);
-        wb_putc(f, ' ');
-        b_quoted(f, e->str);
+        WB_LIT(b, "vertex ");
+        b_word(b, e->name ? e->name : "");
+        put_pts(b, e, 2);
+        wb_putc(b, ' ');
+        b_quoted(b, e->str);
         break;
     case IR_EDGE:
-        wb_puts(f, "edge ");
-        b_word(f, e->name ? e->name : "");
-        wb_putc(f, ' ');
-        b_word(f, e->str ? e->str : "");
-        if (e->undirected) wb_puts(f, " undirected");
+        WB_LIT(b, "edge ");
+        b_word(b, e->name ? e->name : "");
+        wb_putc(b, ' ');
+        b_word(b, e->str ? e->str : "");
+        if (e->undirected) WB_LIT(b, " undirected");
         break;
     case IR_COORD:
-        wb_puts(f, "coord ");
-        b_word(f, e->name ? e->name : "");
-        put_pts(f, e, 1);
+        WB_LIT(b, "coord ");
+        b_word(b, e->name ? e->name : "");
+        put_pts(b, e, 1);
+        break;
+    default:  /* not a kind: just its attributes */
         break;
     }
-    put_attrs(f, e->attrs, e->nattrs);
+    put_attrs(b, e->attrs, e->nattrs);
+    char *o = wb_room(b, 16);
     if (e->line > 0) {
-        char b[24], *q = b + sizeof b;
-        unsigned v = (unsigned)e->line;
-        *--q = 0;
-        do { *--q = (char)('0' + v % 10); v /= 10; } while (v);
-        wb_puts(f, " @");
-        wb_puts(f, q);
+        o[0] = ' ';
+        o[1] = '@';
+        o = put_u32(o + 2, (uint32_t)e->line);
     }
-    wb_putc(f, '\n');
+    *o++ = '\n';
+    b->p = o;
 }
 
 void ir_write_diagram(FILE *f, const ir_diagram *d)
 {
     wbuf b;
-    wb_init(&b);
-    wb_puts(&b, "diagram ");
+    wb_init(&b, f);
+    WB_LIT(&b, "diagram ");
     b_word(&b, d->id ? d->id : "");
     put_attrs(&b, d->attrs, d->nattrs);
     wb_putc(&b, '\n');
     if (d->unit) {
-        wb_puts(&b, "unit ");
+        WB_LIT(&b, "unit ");
         b_word(&b, d->unit);
         wb_putc(&b, '\n');
     }
     if (d->has_bbox) {
-        wb_puts(&b, "bbox");
+        WB_LIT(&b, "bbox");
         for (int i = 0; i < 4; i++) put_num(&b, d->bbox[i]);
         wb_putc(&b, '\n');
     }
-    for (size_t i = 0; i < d->nelems; i++) {
-        b_elem(&b, &d->elems[i]);
-        if (b.n > 60000) wb_flush(&b, f);
-    }
-    wb_puts(&b, "end\n");
-    wb_flush(&b, f);
-    wb_free(&b);
+    for (size_t i = 0; i < d->nelems; i++) b_elem(&b, &d->elems[i]);
+    WB_LIT(&b, "end\n");
+    wb_flush(&b);
 }
 
 void ir_write_elem(FILE *f, const ir_elem *e)
 {
     wbuf b;
-    wb_init(&b);
+    wb_init(&b, f);
     b_elem(&b, e);
-    wb_flush(&b, f);
-    wb_free(&b);
+    wb_flush(&b);
 }
 
 void ir_write_quoted(FILE *f, const char *s)
 {
     wbuf b;
-    wb_init(&b);
+    wb_init(&b, f);
     b_quoted(&b, s);
-    wb_flush(&b, f);
-    wb_free(&b);
+    wb_flush(&b);
 }
 
 void ir_write_word(FILE *f, const char *s)
 {
     wbuf b;
-    wb_init(&b);
+    wb_init(&b, f);
     b_word(&b, s);
-    wb_flush(&b, f);
-    wb_free(&b);
+    wb_flush(&b);
 }
