@@ -105,6 +105,130 @@ static void free_attrs(ir_attr *a, size_t n)
     free(a);
 }
 
+/* --- an element's own attribute blocks ---------------------------------
+ *
+ * Attributes that ir_elem_set adds to an element that had none (and those
+ * of copies) need no allocation each: their strings (key NUL value NUL) are
+ * packed into blocks the element owns, chained newest first. Blocks never
+ * move, so the entries point into them; a replaced value is written anew
+ * and the old bytes stay until the element is cleared. The first block also
+ * holds the first AM_ENTRIES entries (e->attrs points there); more go into
+ * an array of their own with room for ir_attr_cap(n) entries. */
+
+#define AM_ENTRIES 8
+#define AM_FIRST 160  /* string bytes of the first block */
+
+struct ir_attrmem {
+    struct ir_attrmem *next;  /* the block before this one */
+    char *s;                  /* string bytes: used of cap */
+    size_t used, cap;
+    ir_attr ent[];            /* first block only: AM_ENTRIES entries, then s */
+};
+
+static struct ir_attrmem *am_first(struct ir_attrmem *m)
+{
+    while (m->next) m = m->next;
+    return m;
+}
+
+/* A new block of at least cap string bytes (none used); the first one also
+ * takes the entries (e->attrs is NULL then). */
+static struct ir_attrmem *am_block(ir_elem *e, size_t cap)
+{
+    struct ir_attrmem *m = e->attrmem;
+    size_t ents = m ? 0 : AM_ENTRIES;
+    size_t want = m ? (m->cap <= SIZE_MAX / 4 ? m->cap * 2 : SIZE_MAX / 2) : AM_FIRST;
+    if (cap < want) cap = want;
+    if (cap > SIZE_MAX / 2) oom();
+    struct ir_attrmem *nm = xrealloc(NULL, sizeof *nm + ents * sizeof(ir_attr) + cap);
+    nm->next = m;
+    nm->s = (char *)(nm->ent + ents);
+    nm->used = 0;
+    nm->cap = cap;
+    e->attrmem = nm;
+    if (!m) e->attrs = nm->ent;
+    return nm;
+}
+
+/* n bytes for strings in e's blocks */
+static char *am_alloc(ir_elem *e, size_t n)
+{
+    struct ir_attrmem *m = e->attrmem;
+    if (m && m->cap - m->used >= n) {
+        char *p = m->s + m->used;
+        m->used += n;
+        return p;
+    }
+    m = am_block(e, n);
+    m->used = n;
+    return m->s;
+}
+
+/* Appends key=val (no check for an existing key). */
+static void am_append(ir_elem *e, const char *key, const char *val)
+{
+    size_t kl = strlen(key) + 1, vl = strlen(val) + 1;
+    if (kl > SIZE_MAX / 2 || vl > SIZE_MAX / 2) oom();
+    char *p = am_alloc(e, kl + vl);
+    memcpy(p, key, kl);
+    memcpy(p + kl, val, vl);
+    size_t n = e->nattrs;
+    ir_attr *a = e->attrs;
+    if (n >= AM_ENTRIES) {
+        if (a == am_first(e->attrmem)->ent) {  /* the first block's entries are full */
+            a = xrealloc(NULL, ir_attr_cap(n + 1) * sizeof *a);
+            memcpy(a, e->attrs, n * sizeof *a);
+        } else if (ir_attr_cap(n + 1) > ir_attr_cap(n)) {
+            a = xrealloc(a, ir_attr_cap(n + 1) * sizeof *a);
+        }
+        e->attrs = a;
+    }
+    a[n].key = p;
+    a[n].val = p + kl;
+    e->nattrs = n + 1;
+}
+
+static int key_eq(const char *a, const char *b)
+{
+    while (*a == *b) {
+        if (!*a) return 1;
+        a++;
+        b++;
+    }
+    return 0;
+}
+
+static void am_set(ir_elem *e, const char *key, const char *val)
+{
+    ir_attr *a = e->attrs;
+    size_t n = e->nattrs;
+    for (size_t i = 0; i < n; i++) {
+        if (!key_eq(a[i].key, key)) continue;
+        if (!val) {  /* remove, keeping the order of the others */
+            memmove(&a[i], &a[i + 1], (n - i - 1) * sizeof *a);
+            e->nattrs = n - 1;
+        } else {
+            size_t vl = strlen(val) + 1;
+            char *p = am_alloc(e, vl);
+            memcpy(p, val, vl);
+            a[i].val = p;
+        }
+        return;
+    }
+    if (val) am_append(e, key, val);
+}
+
+static void am_free(ir_elem *e)
+{
+    struct ir_attrmem *m = e->attrmem;
+    if (e->attrs != am_first(m)->ent) free(e->attrs);
+    while (m) {
+        struct ir_attrmem *next = m->next;
+        free(m);
+        m = next;
+    }
+}
+
 void ir_elem_clear(ir_elem *e)
 {
     if (!e) return;
@@ -112,7 +236,8 @@ void ir_elem_clear(ir_elem *e)
     free(e->str);
     free(e->name);
     free(e->raw);
-    free_attrs(e->attrs, e->nattrs);
+    if (e->attrmem) am_free(e);
+    else free_attrs(e->attrs, e->nattrs);
     memset(e, 0, sizeof *e);
 }
 
@@ -153,16 +278,6 @@ void ir_elem_set_pts(ir_elem *e, const ir_pt *pts, size_t n)
     e->npts = n;
 }
 
-static void copy_attrs(ir_attr **dst, size_t *ndst, const ir_attr *src, size_t n)
-{
-    *dst = NULL;
-    *ndst = 0;
-    if (n == 0) return;
-    *dst = xrealloc(NULL, ir_attr_cap(n) * sizeof **dst);
-    for (size_t i = 0; i < n; i++) ir_attr_init(&(*dst)[i], src[i].key, src[i].val);
-    *ndst = n;
-}
-
 void ir_elem_copy(ir_elem *dst, const ir_elem *src)
 {
     *dst = *src;
@@ -172,7 +287,19 @@ void ir_elem_copy(ir_elem *dst, const ir_elem *src)
     dst->str = xstrdup(src->str);
     dst->name = xstrdup(src->name);
     dst->raw = xstrdup(src->raw);
-    copy_attrs(&dst->attrs, &dst->nattrs, src->attrs, src->nattrs);
+    /* the copy's attributes in its own blocks: one for all the strings */
+    dst->attrs = NULL;
+    dst->nattrs = 0;
+    dst->attrmem = NULL;
+    if (src->nattrs == 0) return;
+    size_t total = 0;
+    for (size_t i = 0; i < src->nattrs; i++) {
+        size_t l = strlen(src->attrs[i].key) + strlen(src->attrs[i].val) + 2;
+        if (l > SIZE_MAX / 2 - total) oom();
+        total += l;
+    }
+    am_block(dst, total);
+    for (size_t i = 0; i < src->nattrs; i++) am_append(dst, src->attrs[i].key, src->attrs[i].val);
 }
 
 ir_elem *ir_add_copy(ir_diagram *d, const ir_elem *src)
@@ -210,7 +337,9 @@ void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val)
 
 void ir_elem_set(ir_elem *e, const char *key, const char *val)
 {
-    ir_set_attr(&e->attrs, &e->nattrs, key, val);
+    /* attributes the reader (or a program) built stay in their form */
+    if (e->attrmem || !e->attrs) am_set(e, key, val);
+    else ir_set_attr(&e->attrs, &e->nattrs, key, val);
 }
 
 void ir_elem_setf(ir_elem *e, const char *key, const char *fmt, ...)

@@ -90,6 +90,10 @@ typedef struct ir_elem {
     size_t nattrs;
     int line;             /* source line (@L), 0 unknown */
     int irline;           /* line in the IR stream it was read from (reader), 0 otherwise */
+    /* Not NULL when attrs (and their strings) are in blocks the element owns:
+     * those of elements that had no attributes when ir_elem_set first added
+     * one, and of copies. Only ir.c looks at it. */
+    struct ir_attrmem *attrmem;
 } ir_elem;
 
 typedef struct ir_diagram {
@@ -120,7 +124,10 @@ void ir_elem_copy(ir_elem *dst, const ir_elem *src);
 void ir_elem_clear(ir_elem *e);
 void ir_elem_set_pts(ir_elem *e, const ir_pt *pts, size_t n);
 /* Sets (or replaces, keeping its place) an attribute; copies key and value.
- * val NULL removes the attribute. */
+ * val NULL removes the attribute. ir_set_attr is for arrays in the
+ * reader's form (below): a diagram's attributes, arrays a program builds.
+ * An element's attributes are set with ir_elem_set, not ir_set_attr: they
+ * may live in the element's own blocks (attrmem). */
 void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val);
 void ir_elem_set(ir_elem *e, const char *key, const char *val);
 /* For code that builds attribute arrays itself (the reader): an attribute
