@@ -35,6 +35,17 @@ static char *xstrdup(const char *s)
     return p;
 }
 
+/* strcmp(a, b) == 0 for the short keys of attributes, without a call */
+static int key_eq(const char *a, const char *b)
+{
+    while (*a == *b) {
+        if (!*a) return 1;
+        a++;
+        b++;
+    }
+    return 0;
+}
+
 /* --- kinds ------------------------------------------------------------- */
 
 static const char *const kind_names[] = {
@@ -188,16 +199,6 @@ static void am_append(ir_elem *e, const char *key, const char *val)
     e->nattrs = n + 1;
 }
 
-static int key_eq(const char *a, const char *b)
-{
-    while (*a == *b) {
-        if (!*a) return 1;
-        a++;
-        b++;
-    }
-    return 0;
-}
-
 static void am_set(ir_elem *e, const char *key, const char *val)
 {
     ir_attr *a = e->attrs;
@@ -317,7 +318,7 @@ ir_elem *ir_add_copy(ir_diagram *d, const ir_elem *src)
 void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val)
 {
     for (size_t i = 0; i < *n; i++) {
-        if (strcmp((*attrs)[i].key, key) != 0) continue;
+        if (!key_eq((*attrs)[i].key, key)) continue;
         char *old = (*attrs)[i].key;
         if (!val) {  /* remove, keeping the order of the others */
             memmove(&(*attrs)[i], &(*attrs)[i + 1], (*n - i - 1) * sizeof **attrs);
@@ -365,7 +366,7 @@ void ir_elem_setf(ir_elem *e, const char *key, const char *fmt, ...)
 const char *ir_get_attr(const ir_attr *attrs, size_t n, const char *key)
 {
     for (size_t i = 0; i < n; i++)
-        if (strcmp(attrs[i].key, key) == 0) return attrs[i].val;
+        if (key_eq(attrs[i].key, key)) return attrs[i].val;
     return NULL;
 }
 

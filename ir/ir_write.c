@@ -75,8 +75,31 @@ static char *fmt_num_slow(char *p, double v)
     return p + n;
 }
 
-/* Writes the IR form of v at p (at most 31 bytes, no NUL); returns the end. */
-static char *fmt_num(char *p, double v)
+/* d3[i]: i in three digits with leading zeros, "000" to "999" */
+#define D10(p) p "0", p "1", p "2", p "3", p "4", p "5", p "6", p "7", p "8", p "9"
+#define D100(p) D10(p "0"), D10(p "1"), D10(p "2"), D10(p "3"), D10(p "4"), \
+                D10(p "5"), D10(p "6"), D10(p "7"), D10(p "8"), D10(p "9")
+static const char d3[1000][4] = {D100("0"), D100("1"), D100("2"), D100("3"), D100("4"),
+                                 D100("5"), D100("6"), D100("7"), D100("8"), D100("9")};
+
+/* v < 1000 without leading zeros */
+static inline char *put_small(char *p, uint32_t v)
+{
+    if (v >= 100) {
+        memcpy(p, d3[v], 3);
+        return p + 3;
+    }
+    if (v >= 10) {
+        p[0] = d3[v][1];
+        p[1] = d3[v][2];
+        return p + 2;
+    }
+    *p = (char)('0' + v);
+    return p + 1;
+}
+
+/* Writes the IR form of v at p (at most 31 bytes); returns the end. */
+static inline char *fmt_num(char *p, double v)
 {
     if (!(fabs(v) < 1e9)) return fmt_num_slow(p, v);
     /* r = llround(x): |x| < 1e12 < 2^53, so t = trunc(x) is exact, and so
@@ -91,24 +114,33 @@ static char *fmt_num(char *p, double v)
         *p++ = '-';
         t = -t;
     }
-    uint64_t u = (uint64_t)t;
+    uint64_t u = (uint64_t)t;  /* at most 10^12 */
     uint32_t ip = (uint32_t)(u / 1000);
     uint32_t frac = (uint32_t)(u - (uint64_t)ip * 1000);
-    p = put_u32(p, ip);
-    if (frac) {
-        uint32_t r = frac % 100;
-        p[0] = '.';
-        p[1] = (char)('0' + frac / 100);
-        if (r == 0) {
-            p += 2;
+    if (ip < 1000) {
+        p = put_small(p, ip);
+    } else {
+        uint32_t hi = ip / 1000, lo = ip - hi * 1000;
+        if (hi < 1000) {
+            p = put_small(p, hi);
         } else {
-            p[2] = digits2[2 * r];
-            if (r % 10) {
-                p[3] = digits2[2 * r + 1];
-                p += 4;
-            } else {
-                p += 3;
-            }
+            /* top is 1000 when v rounds up to 1e9 */
+            uint32_t top = hi / 1000, mid = hi - top * 1000;
+            p = top < 1000 ? put_small(p, top) : put_u32(p, top);
+            memcpy(p, d3[mid], 3);
+            p += 3;
+        }
+        memcpy(p, d3[lo], 3);
+        p += 3;
+    }
+    if (frac) {
+        /* '.' and three digits, trailing zeros dropped (at most two) */
+        p[0] = '.';
+        memcpy(p + 1, d3[frac], 3);
+        p += 4;
+        if (p[-1] == '0') {
+            p--;
+            if (p[-1] == '0') p--;
         }
     }
     return p;

@@ -412,24 +412,36 @@ static void test_numbers(void)
     check_num(INFINITY);
     check_num(-INFINITY);
     /* every bit pattern class: random 64-bit words (nan payloads, subnormals, ...) */
-    for (int i = 0; i < 300000; i++) {
+    for (int i = 0; i < 200000; i++) {
         uint64_t u = next_u64();
         double v;
         memcpy(&v, &u, sizeof v);
         check_num(v);
     }
     /* random magnitudes from 1e-8 to 1e16 */
-    for (int i = 0; i < 600000; i++) {
+    for (int i = 0; i < 300000; i++) {
         double v = unit() * pow(10.0, (double)(int)(next_u64() % 25) - 8);
         check_num(next_u64() & 1 ? v : -v);
     }
     /* the rounding boundaries: (m + 1/2) / 1000 and m / 1000 and their
      * neighbours, m of every size up to the 1e12 fast-path limit */
-    for (int i = 0; i < 200000; i++) {
+    for (int i = 0; i < 100000; i++) {
         int digits = 1 + (int)(next_u64() % 12);
         double m = floor(unit() * pow(10.0, digits));
         check_around((m + 0.5) / 1000.0);
         check_around(m / 1000.0);
+    }
+    /* every thousandth up to 2000 and every half-way point, both signs */
+    for (int m = 0; m <= 2000000; m++) {
+        check_num(m / 1000.0);
+        check_num(-m / 1000.0);
+        check_num((m + 0.5) / 1000.0);
+        check_num(-(m + 0.5) / 1000.0);
+    }
+    /* each group of three digits of the integer part */
+    for (int i = 0; i < 100000; i++) {
+        double ip = floor(unit() * 1e9);
+        check_num(ip + (double)(next_u64() % 1000) / 1000.0);
     }
     /* the same boundaries computed the way coordinates are (a product) */
     for (int i = 0; i < 100000; i++) {
