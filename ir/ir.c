@@ -234,9 +234,9 @@ void ir_elem_clear(ir_elem *e)
 {
     if (!e) return;
     free(e->pts);
-    free(e->str);
-    free(e->name);
-    free(e->raw);
+    if (e->str) free(e->str);  /* mostly NULL: no call */
+    if (e->name) free(e->name);
+    if (e->raw) free(e->raw);
     if (e->attrmem) am_free(e);
     else free_attrs(e->attrs, e->nattrs);
     memset(e, 0, sizeof *e);

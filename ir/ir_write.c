@@ -357,7 +357,7 @@ static void b_quoted(wbuf *b, const char *s)
     }
 }
 
-/* s bare when ir_word_is_bare(s), else quoted: checked while it is copied. */
+/* s bare when ir_word_is_bare(s), else quoted. */
 static void b_word(wbuf *b, const char *s)
 {
     const unsigned char *q = (const unsigned char *)s;
@@ -365,6 +365,15 @@ static void b_word(wbuf *b, const char *s)
         b_quoted(b, s);
         return;
     }
+    /* the usual word, plain ASCII: scanned, then copied in one piece */
+    const unsigned char *t = q;
+    while (wclass[*t] == W_OK) t++;
+    if (*t == 0 && (size_t)(t - q) <= (size_t)(b->end - b->p)) {
+        memcpy(b->p, s, (size_t)(t - q));
+        b->p += t - q;
+        return;
+    }
+    /* checked while it is copied */
     char *o = b->p, *lim = b->end;
     for (;;) {
         unsigned c = *q;
