@@ -49,6 +49,9 @@ static char *put_u32(char *p, uint32_t v)
 }
 
 /* The rare numbers: NaN, infinities and magnitudes from 1e9 on. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
 static char *fmt_num_slow(char *p, double v)
 {
     char buf[32];
@@ -99,6 +102,9 @@ static inline char *put_small(char *p, uint32_t v)
 }
 
 /* Writes the IR form of v at p (at most 31 bytes); returns the end. */
+#if defined(__GNUC__)
+__attribute__((always_inline))  /* into the writer's loops and ir_fmt_num */
+#endif
 static inline char *fmt_num(char *p, double v)
 {
     if (!(fabs(v) < 1e9)) return fmt_num_slow(p, v);
