@@ -132,7 +132,8 @@ void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val);
 void ir_elem_set(ir_elem *e, const char *key, const char *val);
 /* For code that builds attribute arrays itself (the reader): an attribute
  * is one allocation holding key and value (free(a->key) frees both), and an
- * array of n > 0 attributes has room for ir_attr_cap(n) entries. */
+ * array of n > 0 attributes has room for ir_attr_cap(n) entries. Such an
+ * array goes only into an element whose attrmem is NULL. */
 void ir_attr_init(ir_attr *a, const char *key, const char *val);
 size_t ir_attr_cap(size_t n);
 void ir_elem_setf(ir_elem *e, const char *key, const char *fmt, ...)
