@@ -533,50 +533,43 @@ static int pm_apply(pm_ctx *c, const pm_val *f, const PMLTYPE *lf, const pm_val 
 
 /* ---- lexer ------------------------------------------------------------------------ */
 
-static const struct pm_unit {
-    const char *name;
-    double pt; /* 0: em or ex, from the font */
-} pm_units[] = {
-    {"pt", 1.0},
-    {"in", 72.27},
-    {"cm", 7227.0 / 254.0},
-    {"mm", 7227.0 / 2540.0},
-    {"bp", 7227.0 / 7200.0},
-    {"pc", 12.0},
-    {"dd", 1238.0 / 1157.0},
-    {"cc", 14856.0 / 1157.0},
-    {"sp", 1.0 / 65536.0},
-    {"px", 7227.0 / 7200.0}, /* pdfTeX: \pdfpxdimen, 1bp by default */
-    {"nd", 685.0 / 642.0},   /* pdfTeX: new didot */
-    {"nc", 1370.0 / 107.0},  /* pdfTeX: new cicero */
-    {"mu", 1.0},             /* pgf treats math units as pt */
-    {"em", 0},
-    {"ex", 0},
-};
+/* The units and their size in pt (a switch, not a table scan: units are looked up for
+   every dimension).  mu counts as pt (pgf treats math units as pt); px is pdfTeX's
+   \pdfpxdimen, 1bp by default; nd and nc are pdfTeX's new didot and new cicero; em and ex
+   come from the font (pgfmath_set_font). */
+#define PM_U2(a, b) ((unsigned)(unsigned char)(a) << 8 | (unsigned char)(b))
 
 static int pm_unit_lookup(const char *name, size_t len, int fold, double *pt)
 {
-    size_t i;
-    char u[2];
+    char u0, u1;
     if (len != 2)
         return -1;
-    u[0] = name[0];
-    u[1] = name[1];
+    u0 = name[0];
+    u1 = name[1];
     if (fold) {
-        if (u[0] >= 'A' && u[0] <= 'Z')
-            u[0] = (char)(u[0] - 'A' + 'a');
-        if (u[1] >= 'A' && u[1] <= 'Z')
-            u[1] = (char)(u[1] - 'A' + 'a');
+        if (u0 >= 'A' && u0 <= 'Z')
+            u0 = (char)(u0 - 'A' + 'a');
+        if (u1 >= 'A' && u1 <= 'Z')
+            u1 = (char)(u1 - 'A' + 'a');
     }
-    for (i = 0; i < sizeof pm_units / sizeof pm_units[0]; i++)
-        if (pm_units[i].name[0] == u[0] && pm_units[i].name[1] == u[1]) {
-            if (pm_units[i].pt != 0)
-                *pt = pm_units[i].pt;
-            else
-                *pt = u[1] == 'm' ? pm_em : pm_ex;
-            return 0;
-        }
-    return -1;
+    switch (PM_U2(u0, u1)) {
+    case PM_U2('p', 't'): *pt = 1.0; return 0;
+    case PM_U2('i', 'n'): *pt = 72.27; return 0;
+    case PM_U2('c', 'm'): *pt = 7227.0 / 254.0; return 0;
+    case PM_U2('m', 'm'): *pt = 7227.0 / 2540.0; return 0;
+    case PM_U2('b', 'p'): *pt = 7227.0 / 7200.0; return 0;
+    case PM_U2('p', 'c'): *pt = 12.0; return 0;
+    case PM_U2('d', 'd'): *pt = 1238.0 / 1157.0; return 0;
+    case PM_U2('c', 'c'): *pt = 14856.0 / 1157.0; return 0;
+    case PM_U2('s', 'p'): *pt = 1.0 / 65536.0; return 0;
+    case PM_U2('p', 'x'): *pt = 7227.0 / 7200.0; return 0;
+    case PM_U2('n', 'd'): *pt = 685.0 / 642.0; return 0;
+    case PM_U2('n', 'c'): *pt = 1370.0 / 107.0; return 0;
+    case PM_U2('m', 'u'): *pt = 1.0; return 0;
+    case PM_U2('e', 'm'): *pt = pm_em; return 0;
+    case PM_U2('e', 'x'): *pt = pm_ex; return 0;
+    default: return -1;
+    }
 }
 
 int pgfmath_unit(const char *name, size_t len, double *pt)
@@ -599,6 +592,10 @@ static int pm_isspace(int ch)
     return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v';
 }
 
+/* Exact powers of ten for the short decimals below. */
+static const double pm_p10[16] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+                                   1e10, 1e11, 1e12, 1e13, 1e14, 1e15 };
+
 /* The decimal number p[0..n) (digits with at most one '.' or ','), times 10^exp10,
    converted without depending on the locale: the digits are rewritten as an integer
    mantissa and an exponent ("125e-1"), which strtod reads the same in every locale. */
@@ -608,6 +605,26 @@ static double pm_decimal(const char *p, size_t n, long exp10)
     size_t k = 0, i;
     long e = 0;
     int seen_point = 0;
+    if (exp10 == 0 && n <= 16) {
+        /* at most 15 digits: the integer m of all the digits (leading zeros add nothing)
+           and the exponent -(digits after the point) are the mantissa and exponent the
+           general case below finds, so m / 10^after is what it computes */
+        long long m = 0;
+        size_t after = 0, digits = 0;
+        for (i = 0; i < n; i++) {
+            unsigned d = (unsigned)(unsigned char)p[i] - (unsigned)'0';
+            if (d <= 9) {
+                m = m * 10 + d;
+                digits++;
+                after += (size_t)seen_point;
+            } else {
+                seen_point = 1; /* '.' or ',' */
+            }
+        }
+        if (digits <= 15)
+            return after ? (double)m / pm_p10[after] : (double)m;
+        seen_point = 0;
+    }
     for (i = 0; i < n; i++) {
         char ch = p[i];
         if (ch == '.' || ch == ',') {
@@ -967,12 +984,136 @@ static void pm_report(const pm_ctx *c, int with_col, char *err, size_t errlen)
         snprintf(err, errlen, "%s", c->msg);
 }
 
+/* pgf's fast path for an expression of only digits and periods, here for at most 15
+   bytes: digits with at most one period (not the period alone) are a decimal number (so
+   "010" is 10).  The integer m of all the digits and the exponent -(digits after the
+   period) are pm_decimal's mantissa and exponent (leading zeros add nothing to m), so
+   m / 10^k is the value pm_decimal computes.  Returns -1 for anything else. */
+
+static inline int pm_plain(const char *s, size_t n, double *out)
+{
+    unsigned long long m = 0;
+    size_t i, pt = n; /* the period's index */
+    for (i = 0; i < n; i++) {
+        unsigned d = (unsigned)(unsigned char)s[i] - (unsigned)'0';
+        if (d <= 9)
+            m = m * 10 + d;
+        else if (s[i] == '.' && pt == n)
+            pt = i;
+        else
+            return -1;
+    }
+    if (pt == n) {
+        *out = (double)m;
+        return 0;
+    }
+    if (n == 1)
+        return -1; /* "." */
+    *out = (double)m / pm_p10[n - 1 - pt];
+    return 0;
+}
+
+/* The expressions tikz2ir evaluates most often are one number, optionally signed and with
+   a unit ("1", ".25", "-2 in", ".1mm").  pm_fast reads exactly those without the parser and
+   gives the value the parser gives: the same mantissa and exponent as pm_decimal (for at
+   most 15 digits m / 10^k, which is pm_decimal's exact case, else pm_decimal itself), the
+   same unit factor, and the unary minus applied after the unit, as the grammar does.
+   Anything else, including every input the parser would reject or read differently (octal
+   "010" inside an expression, "0bp", "2e3", "2r", braces, "1 2", "--1"), returns -1 and
+   goes through the parser.  An expression of only digits and periods is pgf's own fast
+   path: a decimal number (so "010" is 10). */
+static int pm_fast(const char *s, size_t n, double *out, int *has_unit)
+{
+    size_t p = 0, mstart, q, digits = 0, after = 0, points = 0;
+    unsigned long long m = 0;
+    int neg = 0;
+    double v, unit;
+
+    if ((unsigned char)s[0] <= ' ' || s[0] == '-' || s[0] == '+') {
+        while (p < n && pm_isspace((unsigned char)s[p]))
+            p++;
+        if (p < n && (s[p] == '-' || s[p] == '+')) {
+            neg = s[p] == '-';
+            p++;
+            while (p < n && pm_isspace((unsigned char)s[p]))
+                p++;
+        }
+    }
+    mstart = p;
+    for (; p < n; p++) {
+        unsigned d = (unsigned)(unsigned char)s[p] - (unsigned)'0';
+        if (d <= 9) {
+            if (digits < 19)
+                m = m * 10 + d;
+            digits++;
+            after += points;
+        } else if (s[p] == '.') {
+            points++;
+        } else {
+            break;
+        }
+    }
+    /* a number: digits with at most one period (not the period alone); the lexer starts
+       one at a digit, or at a period followed by a digit */
+    if (digits == 0 || points > 1)
+        return -1;
+    if (p == n && mstart == 0) {
+        /* pgf's fast path: decimal even with a leading 0 */
+        if (digits <= 15) {
+            *out = after ? (double)m / pm_p10[after] : (double)m;
+            *has_unit = 0;
+            return 0;
+        }
+        *has_unit = 0;
+    } else {
+        if (s[mstart] == '.' && !pm_isdigit((unsigned char)s[mstart + 1]))
+            return -1;
+        /* not 0x, 0X, 0b, 0B (hexadecimal, binary: "0bp" is an error) */
+        if (s[mstart] == '0' && mstart + 1 < n
+            && (s[mstart + 1] == 'x' || s[mstart + 1] == 'X' || s[mstart + 1] == 'b'
+                || s[mstart + 1] == 'B'))
+            return -1;
+        q = p;
+        while (q < n && pm_isspace((unsigned char)s[q]))
+            q++;
+        if (q == n) {
+            if (points == 0 && s[mstart] == '0' && p - mstart > 1)
+                return -1; /* octal */
+            *has_unit = 0;
+        } else {
+            if (q + 1 >= n || !pm_isalpha((unsigned char)s[q])
+                || !pm_isalpha((unsigned char)s[q + 1])
+                || pm_unit_lookup(s + q, 2, 0, &unit) != 0)
+                return -1;
+            q += 2;
+            while (q < n && pm_isspace((unsigned char)s[q]))
+                q++;
+            if (q != n)
+                return -1;
+            *has_unit = 1;
+        }
+    }
+    if (digits <= 15)
+        v = after ? (double)m / pm_p10[after] : (double)m;
+    else
+        v = pm_decimal(s + mstart, p - mstart, 0);
+    if (*has_unit)
+        v *= unit;
+    if (!isfinite(v))
+        return -1;
+    *out = neg ? -v : v;
+    return 0;
+}
+
+static int pm_eval(const char *expr, size_t len, double *out, int *has_unit, char *err,
+                   size_t errlen, size_t *errcol, int with_col) __attribute__((noinline));
+
 static int pm_eval(const char *expr, size_t len, double *out, int *has_unit, char *err,
                    size_t errlen, size_t *errcol, int with_col)
 {
     pm_ctx c;
-    size_t lo = 0, hi = len, i;
-    int rc, fast = len > 0, points = 0;
+    size_t lo = 0, hi = len;
+    int rc;
 
     memset(&c, 0, sizeof c);
     c.s = expr;
@@ -984,24 +1125,6 @@ static int pm_eval(const char *expr, size_t len, double *out, int *has_unit, cha
             *errcol = c.errcol;
         pm_report(&c, with_col, err, errlen);
         return -1;
-    }
-
-    /* pgf's fast path: only digits and periods is returned as is (so "010" is 10). */
-    for (i = 0; i < len && fast; i++) {
-        if (expr[i] == '.')
-            points++;
-        else if (!pm_isdigit((unsigned char)expr[i]))
-            fast = 0;
-    }
-    if (fast && points <= 1 && !(len == 1 && points == 1)) {
-        double v = pm_decimal(expr, len, 0);
-        if (isfinite(v)) {
-            if (out)
-                *out = v + 0.0;
-            if (has_unit)
-                *has_unit = 0;
-            return 0;
-        }
     }
 
     /* pgf strips braces around the whole expression. */
@@ -1048,12 +1171,44 @@ static int pm_eval(const char *expr, size_t len, double *out, int *has_unit, cha
 int pgfmath_eval(const char *expr, size_t len, double *out, int *has_unit, char *err,
                  size_t errlen)
 {
+    double v;
+    int hu;
+    if (expr != NULL && len - 1 < 15 && pm_plain(expr, len, &v) == 0) {
+        if (out)
+            *out = v;
+        if (has_unit)
+            *has_unit = 0;
+        return 0;
+    }
+    if (expr != NULL && len > 0 && len <= 100000000 && pm_fast(expr, len, &v, &hu) == 0) {
+        if (out)
+            *out = v + 0.0; /* no negative zero */
+        if (has_unit)
+            *has_unit = hu;
+        return 0;
+    }
     return pm_eval(expr, len, out, has_unit, err, errlen, NULL, 1);
 }
 
 int pgfmath_eval_pos(const char *expr, size_t len, double *out, int *has_unit, char *err,
                      size_t errlen, size_t *errcol)
 {
+    double v;
+    int hu;
+    if (expr != NULL && len - 1 < 15 && pm_plain(expr, len, &v) == 0) {
+        if (out)
+            *out = v;
+        if (has_unit)
+            *has_unit = 0;
+        return 0;
+    }
+    if (expr != NULL && len > 0 && len <= 100000000 && pm_fast(expr, len, &v, &hu) == 0) {
+        if (out)
+            *out = v + 0.0; /* no negative zero */
+        if (has_unit)
+            *has_unit = hu;
+        return 0;
+    }
     return pm_eval(expr, len, out, has_unit, err, errlen, errcol, 0);
 }
 

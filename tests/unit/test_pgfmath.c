@@ -3,6 +3,7 @@
  * (pgf 3.1.10 in TeX Live), the comment gives pgf's printed result. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "grammar/pgfmath.h"
@@ -404,6 +405,161 @@ static void test_dimen(void)
     }
 }
 
+/* ---- the fast path against the parser ------------------------------------------------ */
+
+/* pgfmath_eval reads plain numbers ("1", ".25", "-2 in", ".1mm") without the parser; the
+   value, the unit flag and success must be exactly the parser's.  "{expr}" forces the
+   parser (the fast path takes no braces; the parser strips the pair), so the two are
+   compared bit for bit.  An expression of only digits and periods is pgf's fast path in
+   both (decimal even with a leading 0, which the parser would read as octal): it is
+   compared with strtod, which rounds correctly as the evaluator does. */
+static void same_as_parser(const char *e, size_t n, int line)
+{
+    char braced[80];
+    double v1 = -1, v2 = -2;
+    int u1 = -1, u2 = -2, r1, r2;
+    size_t i, points = 0, digits = 0;
+    int plain = n > 0;
+    checks++;
+    for (i = 0; i < n; i++) {
+        if (e[i] == '.')
+            points++;
+        else if (e[i] >= '0' && e[i] <= '9')
+            digits++;
+        else
+            plain = 0;
+    }
+    r1 = pgfmath_eval(e, n, &v1, &u1, NULL, 0);
+    if (plain) {
+        char buf[80];
+        int valid = points <= 1 && digits > 0;
+        memcpy(buf, e, n);
+        buf[n] = '\0';
+        v2 = valid ? strtod(buf, NULL) : 0;
+        if ((r1 == 0) != valid || (valid && (memcmp(&v1, &v2, sizeof v1) != 0 || u1 != 0))) {
+            printf("test_pgfmath.c:%d: '%.*s': got rc %d %.17g (unit %d), want %s %.17g\n",
+                   line, (int)n, e, r1, v1, u1, valid ? "ok" : "an error", v2);
+            failures++;
+        }
+        return;
+    }
+    if (n + 3 > sizeof braced)
+        return;
+    braced[0] = '{';
+    memcpy(braced + 1, e, n);
+    braced[n + 1] = '}';
+    r2 = pgfmath_eval(braced, n + 2, &v2, &u2, NULL, 0);
+    if (r1 != r2 || (r1 == 0 && (memcmp(&v1, &v2, sizeof v1) != 0 || u1 != u2))) {
+        printf("test_pgfmath.c:%d: '%.*s': rc %d %.17g (unit %d), parser rc %d %.17g (unit %d)\n",
+               line, (int)n, e, r1, v1, u1, r2, v2, u2);
+        failures++;
+    }
+    /* pgfmath_eval_pos takes the same path */
+    r2 = pgfmath_eval_pos(e, n, &v2, &u2, NULL, 0, NULL);
+    if (r1 != r2 || (r1 == 0 && (memcmp(&v1, &v2, sizeof v1) != 0 || u1 != u2))) {
+        printf("test_pgfmath.c:%d: '%.*s': pgfmath_eval_pos differs\n", line, (int)n, e);
+        failures++;
+    }
+}
+
+static void test_fast_path(void)
+{
+    static const char *const edge[] = {
+        "1", "0", "00", "010", "-010", "+010", "010pt", "-010pt", "0bp", "0 bp", "0Bp", "0x1F",
+        "0X1", "0b1", " 1", "1 ", " 1 ", "- 1", "-  1pt", "--1", "+-1", "-+1", "+ 1", ".",
+        "-.", "-.5", ".5", "5.", "-5.", "5.pt", ".5pt", "1.2.3", "-1.2.3", "1e3", "1E3",
+        "1e3cm", "2em", "2 ex", "-2EX", "2r", "2 r", "-2r", "2 pt x", "2 pt 3", "1 2", "1pt2",
+        "1ptpt", "1p", "1 p", "-1p", "0.0000000000000001", "-0.0000000000000001",
+        "12345678901234567", "-12345678901234567", "123456789012345", "-123456789012345",
+        "1234567890123456", "-1234567890123456", "-1234567890123456pt", "1,5", "-1,5",
+        "\t-\t2\tcm\t", "\n1\n", "\v-1\f", "\r2pt\r", "2PT", "-2Pt", "1mu", "2sp", "-1.5nd",
+        "1nc", "1cc", "1dd", "1pc", "1px", "1bp", "1in", "1mm", "1cm", "-2 in", ".1mm",
+        "99999999999999999999999999999999999999999999999999999999999999999999999999pt",
+        "-0", "-0pt", "-0.0", "0.", "-", "+", "", " ", "pt", "-pt", "1_", "1 _x", "2in/2",
+        "-1.625in/2", "1+1", "-1-1", "1-", "(1)", "-(1)", "1\\x", "1!", "-3!", "1 !", "1?",
+        "2.5e-1", "1.e2", ".e2", "1 e 2", "-0x10", "- 0b10", "1 mm", "1m m", "1 m",
+    };
+    static const char alphabet[] = "0123456789..  \t--++ptcmminexbpsdr0010xXB,e/_";
+    unsigned long x = 12345;
+    size_t i;
+    for (i = 0; i < sizeof edge / sizeof edge[0]; i++)
+        same_as_parser(edge[i], strlen(edge[i]), __LINE__);
+    same_as_parser("1\0", 2, __LINE__); /* a NUL byte is invalid */
+    same_as_parser("-1\0pt", 5, __LINE__);
+    for (i = 0; i < 300000; i++) {
+        char e[24];
+        size_t n, k;
+        x = x * 6364136223846793005UL + 1442695040888963407UL;
+        n = (x >> 33) % 12;
+        for (k = 0; k < n; k++) {
+            x = x * 6364136223846793005UL + 1442695040888963407UL;
+            e[k] = alphabet[(x >> 33) % (sizeof alphabet - 1)];
+        }
+        same_as_parser(e, n, __LINE__);
+    }
+    /* number-shaped strings: [spaces][sign][spaces]digits[.digits][spaces][unit][spaces] */
+    for (i = 0; i < 300000; i++) {
+        static const char *const units[] = { "", "pt", "cm", "mm", "in", "bp", "pc", "dd",
+                                             "cc", "sp", "px", "nd", "nc", "mu", "em", "ex",
+                                             "PT", "xx", "e", "e5", "r" };
+        char e[64];
+        size_t n = 0, k, nd;
+        x = x * 6364136223846793005UL + 1442695040888963407UL;
+        if (x >> 63)
+            e[n++] = ' ';
+        if ((x >> 60) & 1)
+            e[n++] = (x >> 59) & 1 ? '-' : '+';
+        if (((x >> 58) & 3) == 0)
+            e[n++] = ' ';
+        nd = (x >> 40) % 19;
+        for (k = 0; k < nd; k++) {
+            x = x * 6364136223846793005UL + 1442695040888963407UL;
+            e[n++] = (x >> 61) == 0 ? '.' : (char)('0' + (x >> 33) % 10);
+        }
+        x = x * 6364136223846793005UL + 1442695040888963407UL;
+        if ((x >> 62) == 0)
+            e[n++] = ' ';
+        k = (x >> 33) % (sizeof units / sizeof units[0]);
+        memcpy(e + n, units[k], strlen(units[k]));
+        n += strlen(units[k]);
+        if (((x >> 58) & 7) == 0)
+            e[n++] = ' ';
+        same_as_parser(e, n, __LINE__);
+    }
+    /* the units, all two-byte names: pgfmath_unit (case-sensitive) and pgfmath_dimen */
+    {
+        static const struct { const char *u; double pt; } units[] = {
+            {"pt", 1.0}, {"in", 72.27}, {"cm", 7227.0 / 254.0}, {"mm", 7227.0 / 2540.0},
+            {"bp", 7227.0 / 7200.0}, {"pc", 12.0}, {"dd", 1238.0 / 1157.0},
+            {"cc", 14856.0 / 1157.0}, {"sp", 1.0 / 65536.0}, {"px", 7227.0 / 7200.0},
+            {"nd", 685.0 / 642.0}, {"nc", 1370.0 / 107.0}, {"mu", 1.0}, {"em", 12.0},
+            {"ex", 6.421875},
+        };
+        int a, b;
+        for (a = 0; a < 256; a++)
+            for (b = 0; b < 256; b++) {
+                char u[2];
+                double v = -1, want = 0;
+                int found = 0, rc;
+                size_t j;
+                u[0] = (char)a;
+                u[1] = (char)b;
+                for (j = 0; j < sizeof units / sizeof units[0]; j++)
+                    if (units[j].u[0] == u[0] && units[j].u[1] == u[1]) {
+                        found = 1;
+                        want = units[j].pt;
+                    }
+                checks++;
+                rc = pgfmath_unit(u, 2, &v);
+                if ((rc == 0) != found || (found && v != want)) {
+                    printf("test_pgfmath.c:%d: pgfmath_unit '\\x%02X\\x%02X': rc %d %.17g\n",
+                           __LINE__, a, b, rc, v);
+                    failures++;
+                }
+            }
+    }
+}
+
 int main(void)
 {
     test_numbers();
@@ -412,6 +568,7 @@ int main(void)
     test_units();
     test_errors();
     test_dimen();
+    test_fast_path();
     printf("test_pgfmath: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }
