@@ -211,6 +211,219 @@ static const struct { const char *k; const char *anchor; double dx, dy; const ch
     { NULL, NULL, 0, 0, NULL, 0 }
 };
 
+static const int text_aligns[] = {
+    TK_ALIGN_LEFT, TK_ALIGN_CENTER, TK_ALIGN_RIGHT, TK_ALIGN_JUSTIFY, TK_ALIGN_FLUSH_LEFT,
+    TK_ALIGN_FLUSH_CENTER, TK_ALIGN_FLUSH_RIGHT
+};   /* text ragged, text centered, text ragged left, text justified, text badly ragged,
+      * text badly centered, text badly ragged left (the K_TEXTALIGN keys' arg) */
+
+/* The keys apply_one knows, sorted by their bytes (strcmp order) for a binary search;
+ * tk_opt_keys_check (run by tests/unit/test_tikzopt) checks the order.  arg: the index
+ * into widths, dashes, dirs or text_aligns. */
+enum {
+    K_NONE,
+    K_WIDTH, K_DASH, K_DIR, K_SHAPENAME, K_TEXTALIGN, K_IGNORE, K_DRAW, K_FILL, K_MIDWAY,
+    K_NEAR_START, K_NEAR_END, K_VERY_NEAR_START, K_VERY_NEAR_END, K_AT_START, K_AT_END,
+    K_SLOPED, K_ON_GRID, K_OVERLAY, K_ROUNDED_CORNERS, K_SHARP_CORNERS, K_HELP_LINES,
+    K_BEND_LEFT, K_BEND_RIGHT, K_SCALE_ONLY_AXIS, K_COLOR, K_TEXT, K_LINE_WIDTH,
+    K_DASH_PATTERN, K_ARROWS, K_SCALE, K_XSCALE, K_YSCALE, K_XSHIFT, K_YSHIFT, K_SHIFT,
+    K_ROTATE, K_ROTATE_AROUND, K_XSLANT, K_YSLANT, K_CM, K_X, K_Y, K_Z, K_FONT, K_ANCHOR,
+    K_POS, K_INNER_SEP, K_INNER_XSEP, K_INNER_YSEP, K_OUTER_SEP, K_MINIMUM_SIZE,
+    K_MINIMUM_WIDTH, K_MINIMUM_HEIGHT, K_SHAPE, K_TEXT_WIDTH, K_ALIGN, K_NODE_DISTANCE,
+    K_REGULAR_POLYGON_SIDES, K_SHAPE_BORDER_ROTATE, K_REGULAR_POLYGON_ROTATE, K_ASPECT,
+    K_SHAPE_ASPECT, K_LABEL, K_PIN, K_LABEL_DISTANCE, K_NAME, K_RADIUS, K_X_RADIUS,
+    K_Y_RADIUS, K_START_ANGLE, K_END_ANGLE, K_DELTA_ANGLE, K_STEP, K_IN, K_OUT, K_DOMAIN,
+    K_SAMPLES, K_NAME_PATH, K_NAME_PATH_GLOBAL, K_NAME_INTERSECTIONS,
+    K_RIGHT_ANGLE_QUADRANT, K_RIGHT_ANGLE_LENGTH, K_IR_ROLE,
+};
+
+static const struct opt_key { const char *name; unsigned char id, arg; } opt_keys[] = {
+    { "above", K_DIR, 0 },
+    { "above left", K_DIR, 4 },
+    { "above right", K_DIR, 5 },
+    { "align", K_ALIGN, 0 },
+    { "anchor", K_ANCHOR, 0 },
+    { "arrows", K_ARROWS, 0 },
+    { "aspect", K_ASPECT, 0 },
+    { "at end", K_AT_END, 0 },
+    { "at start", K_AT_START, 0 },
+    { "behind path", K_IGNORE, 0 },
+    { "below", K_DIR, 1 },
+    { "below left", K_DIR, 6 },
+    { "below right", K_DIR, 7 },
+    { "bend left", K_BEND_LEFT, 0 },
+    { "bend right", K_BEND_RIGHT, 0 },
+    { "chamfered rectangle", K_SHAPENAME, 0 },
+    { "circle", K_SHAPENAME, 0 },
+    { "circle cross split", K_SHAPENAME, 0 },
+    { "circle split", K_SHAPENAME, 0 },
+    { "circular sector", K_SHAPENAME, 0 },
+    { "cloud", K_SHAPENAME, 0 },
+    { "cm", K_CM, 0 },
+    { "color", K_COLOR, 0 },
+    { "correct forbidden sign", K_SHAPENAME, 0 },
+    { "cylinder", K_SHAPENAME, 0 },
+    { "dart", K_SHAPENAME, 0 },
+    { "dash dot", K_DASH, 8 },
+    { "dash pattern", K_DASH_PATTERN, 0 },
+    { "dashdotted", K_DASH, 7 },
+    { "dashed", K_DASH, 1 },
+    { "delta angle", K_DELTA_ANGLE, 0 },
+    { "densely dashed", K_DASH, 3 },
+    { "densely dotted", K_DASH, 5 },
+    { "diamond", K_SHAPENAME, 0 },
+    { "domain", K_DOMAIN, 0 },
+    { "dotted", K_DASH, 2 },
+    { "double arrow", K_SHAPENAME, 0 },
+    { "draw", K_DRAW, 0 },
+    { "ellipse", K_SHAPENAME, 0 },
+    { "ellipse split", K_SHAPENAME, 0 },
+    { "end angle", K_END_ANGLE, 0 },
+    { "fill", K_FILL, 0 },
+    { "font", K_FONT, 0 },
+    { "forbidden sign", K_SHAPENAME, 0 },
+    { "help lines", K_HELP_LINES, 0 },
+    { "in", K_IN, 0 },
+    { "inner sep", K_INNER_SEP, 0 },
+    { "inner xsep", K_INNER_XSEP, 0 },
+    { "inner ysep", K_INNER_YSEP, 0 },
+    { "ir role", K_IR_ROLE, 0 },
+    { "isosceles triangle", K_SHAPENAME, 0 },
+    { "kite", K_SHAPENAME, 0 },
+    { "label", K_LABEL, 0 },
+    { "label distance", K_LABEL_DISTANCE, 0 },
+    { "left", K_DIR, 2 },
+    { "line width", K_LINE_WIDTH, 0 },
+    { "loosely dashed", K_DASH, 4 },
+    { "loosely dotted", K_DASH, 6 },
+    { "magnifying glass", K_SHAPENAME, 0 },
+    { "mark options", K_IGNORE, 0 },
+    { "midway", K_MIDWAY, 0 },
+    { "minimum height", K_MINIMUM_HEIGHT, 0 },
+    { "minimum size", K_MINIMUM_SIZE, 0 },
+    { "minimum width", K_MINIMUM_WIDTH, 0 },
+    { "name", K_NAME, 0 },
+    { "name intersections", K_NAME_INTERSECTIONS, 0 },
+    { "name path", K_NAME_PATH, 0 },
+    { "name path global", K_NAME_PATH_GLOBAL, 0 },
+    { "near end", K_NEAR_END, 0 },
+    { "near start", K_NEAR_START, 0 },
+    { "node distance", K_NODE_DISTANCE, 0 },
+    { "nodes near coords", K_IGNORE, 0 },
+    { "on background layer", K_IGNORE, 0 },
+    { "on grid", K_ON_GRID, 0 },
+    { "only marks", K_IGNORE, 0 },
+    { "out", K_OUT, 0 },
+    { "outer sep", K_OUTER_SEP, 0 },
+    { "overlay", K_OVERLAY, 0 },
+    { "pin", K_PIN, 0 },
+    { "pos", K_POS, 0 },
+    { "radius", K_RADIUS, 0 },
+    { "rectangle", K_SHAPENAME, 0 },
+    { "rectangle split", K_SHAPENAME, 0 },
+    { "regular polygon", K_SHAPENAME, 0 },
+    { "regular polygon rotate", K_REGULAR_POLYGON_ROTATE, 0 },
+    { "regular polygon sides", K_REGULAR_POLYGON_SIDES, 0 },
+    { "right", K_DIR, 3 },
+    { "right angle length", K_RIGHT_ANGLE_LENGTH, 0 },
+    { "right angle quadrant", K_RIGHT_ANGLE_QUADRANT, 0 },
+    { "rotate", K_ROTATE, 0 },
+    { "rotate around", K_ROTATE_AROUND, 0 },
+    { "rounded corners", K_ROUNDED_CORNERS, 0 },
+    { "rounded rectangle", K_SHAPENAME, 0 },
+    { "samples", K_SAMPLES, 0 },
+    { "scale", K_SCALE, 0 },
+    { "scale only axis", K_SCALE_ONLY_AXIS, 0 },
+    { "semicircle", K_SHAPENAME, 0 },
+    { "semithick", K_WIDTH, 3 },
+    { "shape", K_SHAPE, 0 },
+    { "shape aspect", K_SHAPE_ASPECT, 0 },
+    { "shape border rotate", K_SHAPE_BORDER_ROTATE, 0 },
+    { "sharp corners", K_SHARP_CORNERS, 0 },
+    { "shift", K_SHIFT, 0 },
+    { "signal", K_SHAPENAME, 0 },
+    { "single arrow", K_SHAPENAME, 0 },
+    { "sloped", K_SLOPED, 0 },
+    { "smooth", K_IGNORE, 0 },
+    { "solid", K_DASH, 0 },
+    { "star", K_SHAPENAME, 0 },
+    { "starburst", K_SHAPENAME, 0 },
+    { "start angle", K_START_ANGLE, 0 },
+    { "step", K_STEP, 0 },
+    { "tape", K_SHAPENAME, 0 },
+    { "text", K_TEXT, 0 },
+    { "text badly centered", K_TEXTALIGN, 5 },
+    { "text badly ragged", K_TEXTALIGN, 4 },
+    { "text badly ragged left", K_TEXTALIGN, 6 },
+    { "text centered", K_TEXTALIGN, 1 },
+    { "text justified", K_TEXTALIGN, 3 },
+    { "text ragged", K_TEXTALIGN, 0 },
+    { "text ragged left", K_TEXTALIGN, 2 },
+    { "text width", K_TEXT_WIDTH, 0 },
+    { "thick", K_WIDTH, 4 },
+    { "thin", K_WIDTH, 2 },
+    { "transform shape", K_IGNORE, 0 },
+    { "trapezium", K_SHAPENAME, 0 },
+    { "ultra thick", K_WIDTH, 6 },
+    { "ultra thin", K_WIDTH, 0 },
+    { "use as bounding box", K_IGNORE, 0 },
+    { "very near end", K_VERY_NEAR_END, 0 },
+    { "very near start", K_VERY_NEAR_START, 0 },
+    { "very thick", K_WIDTH, 5 },
+    { "very thin", K_WIDTH, 1 },
+    { "x", K_X, 0 },
+    { "x radius", K_X_RADIUS, 0 },
+    { "xscale", K_XSCALE, 0 },
+    { "xshift", K_XSHIFT, 0 },
+    { "xslant", K_XSLANT, 0 },
+    { "y", K_Y, 0 },
+    { "y radius", K_Y_RADIUS, 0 },
+    { "yscale", K_YSCALE, 0 },
+    { "yshift", K_YSHIFT, 0 },
+    { "yslant", K_YSLANT, 0 },
+    { "z", K_Z, 0 },
+};
+
+/* key[0..kn) against a NUL-terminated name, as strcmp would order them */
+static int opt_key_cmp(const char *k, size_t kn, const char *name)
+{
+    size_t i;
+    for (i = 0; i < kn; i++) {
+        unsigned char a = (unsigned char)k[i], b = (unsigned char)name[i];
+        if (a != b || b == 0) return a < b ? -1 : 1;
+    }
+    return name[i] ? -1 : 0;
+}
+
+static const struct opt_key *opt_key_find(const char *k, size_t kn)
+{
+    size_t lo = 0, hi = sizeof opt_keys / sizeof opt_keys[0];
+    int k0 = kn ? (unsigned char)k[0] : 0;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const char *name = opt_keys[mid].name;
+        int c = k0 - (unsigned char)name[0];   /* most probes end at the first byte */
+        if (c == 0) {
+            c = opt_key_cmp(k, kn, name);
+            if (c == 0) return &opt_keys[mid];
+        }
+        if (c < 0) hi = mid; else lo = mid + 1;
+    }
+    return NULL;
+}
+
+/* For tests/unit/test_tikzopt: 0 when opt_keys is sorted and every key is found. */
+int tk_opt_keys_check(void);
+int tk_opt_keys_check(void)
+{
+    size_t n = sizeof opt_keys / sizeof opt_keys[0];
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0 && strcmp(opt_keys[i - 1].name, opt_keys[i].name) >= 0) return -1;
+        if (opt_key_find(opt_keys[i].name, strlen(opt_keys[i].name)) != &opt_keys[i]) return -1;
+    }
+    return 0;
+}
+
 /* An arrow spec like ->, <->, -{Stealth}, |-|, -latex, {Latex[]}-{Latex[]} */
 static int arrow_spec(const char *s, size_t n, char *out, size_t cap)
 {
@@ -320,78 +533,73 @@ static int place_dist(tikz *T, const char *s, size_t n, int vertical, vec2 *out)
  * the node by (dx H, dy V); "of A" puts it at A's anchor on that side
  * (border to border; with on grid, centre to centre) shifted by the
  * distance, node distance (1cm and 1cm) when none is given. */
-static int apply_direction(tikz *T, const char *k, size_t kn, const char *v, size_t vn,
-                           int has_v, tk_nodeopts *no)
+static void apply_direction(tikz *T, int i, const char *k, size_t kn, const char *v, size_t vn,
+                            int has_v, tk_nodeopts *no)
 {
-    for (int i = 0; dirs[i].k; i++) {
-        if (!tk_is(k, kn, dirs[i].k)) continue;
-        if (!no) return 1;
-        gstate *g = GS(T);
-        setstr(no->anchor, sizeof no->anchor, dirs[i].anchor, strlen(dirs[i].anchor));
-        no->has_anchor = 1;
-        /* without a value only the anchor changes (a shift or an "of" point
-         * set before stays, as in TikZ) */
-        if (!has_v) return 1;
-        no->shift_x = no->shift_y = 0;
-        const char *w = v;
-        size_t wn = vn;
-        tk_unbrace(&w, &wn);
-        const char *nums = w;
-        size_t nn = wn;
-        const char *of = NULL;
-        for (size_t j = 0; j + 3 <= wn; j++)
-            if (memcmp(w + j, "of ", 3) == 0 && (j == 0 || w[j - 1] == ' ')) { of = w + j; break; }
-        if (of) {
-            nn = (size_t)(of - w);
-            const char *tg = of + 3;
-            size_t tn = wn - (size_t)(tg - w);
-            tk_trim(&tg, &tn);
-            if (tn >= 2 && tg[0] == '(' && tg[tn - 1] == ')') { tg++; tn -= 2; tk_trim(&tg, &tn); }
-            tk_node *nd = tk_find_node(T, tg, tn);
-            vec2 p;
-            int ok;
-            if (nd) {
-                /* a node: its border on this side, or its centre on grid */
-                const char *an = g->on_grid ? "center" : dirs[i].of;
-                ok = tk_node_anchor(T, nd, an, strlen(an), &p) == 0;
-                if (g->on_grid) strcpy(no->anchor, "center");
-            } else {
-                ok = tk_coord(T, tg, tn, &p, T->cmd_line) == 0;
-            }
-            if (!ok) {
-                tk_warn(T, T->cmd_line, "positioning '%.*s=%.*s': cannot evaluate '%.*s'; placed at the point",
-                        (int)kn, k, (int)vn, v, (int)tn, tg);
-                return 1;
-            }
-            no->has_of = 1;
-            no->of_at = p;
-            tk_trim(&nums, &nn);
-            if (nn == 0) { nums = g->node_distance; nn = strlen(nums); }
-        }
-        tk_trim(&nums, &nn);
-        if (nn == 0) return 1;
-        const char *and = tk_memmem(nums, nn, "and");
-        vec2 pv, ph;
-        double f = 1;
-        int bad;
-        if (and) {
-            bad = place_dist(T, nums, (size_t)(and - nums), 1, &pv) ||
-                  place_dist(T, and + 3, nn - (size_t)(and + 3 - nums), 0, &ph);
+    if (!no) return;
+    gstate *g = GS(T);
+    setstr(no->anchor, sizeof no->anchor, dirs[i].anchor, strlen(dirs[i].anchor));
+    no->has_anchor = 1;
+    /* without a value only the anchor changes (a shift or an "of" point
+     * set before stays, as in TikZ) */
+    if (!has_v) return;
+    no->shift_x = no->shift_y = 0;
+    const char *w = v;
+    size_t wn = vn;
+    tk_unbrace(&w, &wn);
+    const char *nums = w;
+    size_t nn = wn;
+    const char *of = NULL;
+    for (size_t j = 0; j + 3 <= wn; j++)
+        if (memcmp(w + j, "of ", 3) == 0 && (j == 0 || w[j - 1] == ' ')) { of = w + j; break; }
+    if (of) {
+        nn = (size_t)(of - w);
+        const char *tg = of + 3;
+        size_t tn = wn - (size_t)(tg - w);
+        tk_trim(&tg, &tn);
+        if (tn >= 2 && tg[0] == '(' && tg[tn - 1] == ')') { tg++; tn -= 2; tk_trim(&tg, &tn); }
+        tk_node *nd = tk_find_node(T, tg, tn);
+        vec2 p;
+        int ok;
+        if (nd) {
+            /* a node: its border on this side, or its centre on grid */
+            const char *an = g->on_grid ? "center" : dirs[i].of;
+            ok = tk_node_anchor(T, nd, an, strlen(an), &p) == 0;
+            if (g->on_grid) strcpy(no->anchor, "center");
         } else {
-            bad = place_dist(T, nums, nn, 1, &pv) || place_dist(T, nums, nn, 0, &ph);
-            f = dirs[i].f;
+            ok = tk_coord(T, tg, tn, &p, T->cmd_line) == 0;
         }
-        if (bad) {
-            tk_warn(T, T->cmd_line, "positioning '%.*s=%.*s': cannot evaluate the distance",
-                    (int)kn, k, (int)vn, v);
-            return 1;
+        if (!ok) {
+            tk_warn(T, T->cmd_line, "positioning '%.*s=%.*s': cannot evaluate '%.*s'; placed at the point",
+                    (int)kn, k, (int)vn, v, (int)tn, tg);
+            return;
         }
-        vec2 sum = vadd(pv, ph);
-        no->shift_x = dirs[i].dx * f * sum.x;
-        no->shift_y = dirs[i].dy * f * sum.y;
-        return 1;
+        no->has_of = 1;
+        no->of_at = p;
+        tk_trim(&nums, &nn);
+        if (nn == 0) { nums = g->node_distance; nn = strlen(nums); }
     }
-    return 0;
+    tk_trim(&nums, &nn);
+    if (nn == 0) return;
+    const char *and = tk_memmem(nums, nn, "and");
+    vec2 pv, ph;
+    double f = 1;
+    int bad;
+    if (and) {
+        bad = place_dist(T, nums, (size_t)(and - nums), 1, &pv) ||
+              place_dist(T, and + 3, nn - (size_t)(and + 3 - nums), 0, &ph);
+    } else {
+        bad = place_dist(T, nums, nn, 1, &pv) || place_dist(T, nums, nn, 0, &ph);
+        f = dirs[i].f;
+    }
+    if (bad) {
+        tk_warn(T, T->cmd_line, "positioning '%.*s=%.*s': cannot evaluate the distance",
+                (int)kn, k, (int)vn, v);
+        return;
+    }
+    vec2 sum = vadd(pv, ph);
+    no->shift_x = dirs[i].dx * f * sum.x;
+    no->shift_y = dirs[i].dy * f * sum.y;
 }
 
 static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t vn,
@@ -442,57 +650,57 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         const char *st = tk_find_style(T, k, kn);
         if (st) {
             if (depth < MAX_STYLE_DEPTH) {
-                /* macros in a style body are expanded when it is used */
-                char *x = strchr(st, '\\') ? tk_expand_text(T, st, strlen(st))
-                                            : xstrndup(st, strlen(st));
-                tk_apply_opts(T, x, strlen(x), no, depth + 1);
-                free(x);
+                /* macros in a style body are expanded when it is used; the body is
+                 * copied (applying it can redefine the style) */
+                size_t sl = strlen(st);
+                if (memchr(st, '\\', sl)) {
+                    char *x = tk_expand_text(T, st, sl);
+                    tk_apply_opts(T, x, strlen(x), no, depth + 1);
+                    free(x);
+                } else if (sl < 256) {
+                    char x[256];
+                    memcpy(x, st, sl + 1);
+                    tk_apply_opts(T, x, sl, no, depth + 1);
+                } else {
+                    char *x = xstrndup(st, sl);
+                    tk_apply_opts(T, x, sl, no, depth + 1);
+                    free(x);
+                }
             }
             else tk_warn(T, T->cmd_line, "style '%.*s' nested too deeply", (int)kn, k);
             return;
         }
     }
+    const struct opt_key *key = opt_key_find(k, kn);
+    int id = key ? key->id : K_NONE;
     if (!has_v) {
-        for (int i = 0; widths[i].k; i++)
-            if (tk_is(k, kn, widths[i].k)) { g->lw = widths[i].lw; if (no) no->lw = g->lw; return; }
-        for (int i = 0; dashes[i].k; i++)
-            if (tk_is(k, kn, dashes[i].k)) { strcpy(g->dash, dashes[i].dash); return; }
-        if (apply_direction(T, k, kn, v, vn, 0, no)) return;
-        if (tk_is(k, kn, "draw")) { g->draw = 1; g->drawc[0] = 0; if (no) { no->draw = 1; no->drawc[0] = 0; } return; }
-        if (tk_is(k, kn, "fill")) { g->fill = 1; g->fillc[0] = 0; if (no) { no->fill = 1; no->fillc[0] = 0; } return; }
-        if (shape_key(T, k, kn, no)) return;
-        if (tk_is(k, kn, "midway")) { if (no) { no->pos = 0.5; no->has_pos = 1; } return; }
-        if (tk_is(k, kn, "near start")) { if (no) { no->pos = 0.25; no->has_pos = 1; } return; }
-        if (tk_is(k, kn, "near end")) { if (no) { no->pos = 0.75; no->has_pos = 1; } return; }
-        if (tk_is(k, kn, "very near start")) { if (no) { no->pos = 0.125; no->has_pos = 1; } return; }
-        if (tk_is(k, kn, "very near end")) { if (no) { no->pos = 0.875; no->has_pos = 1; } return; }
-        if (tk_is(k, kn, "at start")) { if (no) { no->pos = 0; no->has_pos = 1; } return; }
-        if (tk_is(k, kn, "at end")) { if (no) { no->pos = 1; no->has_pos = 1; } return; }
-        if (tk_is(k, kn, "sloped")) { if (no) no->sloped = 1; return; }
-        if (tk_is(k, kn, "on grid")) { g->on_grid = 1; return; }
-        {
-            static const struct { const char *k; int a; } ta[] = {
-                { "text ragged", TK_ALIGN_LEFT }, { "text centered", TK_ALIGN_CENTER },
-                { "text ragged left", TK_ALIGN_RIGHT }, { "text justified", TK_ALIGN_JUSTIFY },
-                { "text badly ragged", TK_ALIGN_FLUSH_LEFT },
-                { "text badly centered", TK_ALIGN_FLUSH_CENTER },
-                { "text badly ragged left", TK_ALIGN_FLUSH_RIGHT }, { NULL, 0 }
-            };
-            for (int i = 0; ta[i].k; i++)
-                if (tk_is(k, kn, ta[i].k)) { if (no) no->align = ta[i].a; return; }
+        switch (id) {
+        case K_WIDTH: g->lw = widths[key->arg].lw; if (no) no->lw = g->lw; return;
+        case K_DASH: strcpy(g->dash, dashes[key->arg].dash); return;
+        case K_DIR: apply_direction(T, key->arg, k, kn, v, vn, 0, no); return;
+        case K_DRAW: g->draw = 1; g->drawc[0] = 0; if (no) { no->draw = 1; no->drawc[0] = 0; } return;
+        case K_FILL: g->fill = 1; g->fillc[0] = 0; if (no) { no->fill = 1; no->fillc[0] = 0; } return;
+        case K_SHAPENAME: shape_key(T, k, kn, no); return;
+        case K_MIDWAY: if (no) { no->pos = 0.5; no->has_pos = 1; } return;
+        case K_NEAR_START: if (no) { no->pos = 0.25; no->has_pos = 1; } return;
+        case K_NEAR_END: if (no) { no->pos = 0.75; no->has_pos = 1; } return;
+        case K_VERY_NEAR_START: if (no) { no->pos = 0.125; no->has_pos = 1; } return;
+        case K_VERY_NEAR_END: if (no) { no->pos = 0.875; no->has_pos = 1; } return;
+        case K_AT_START: if (no) { no->pos = 0; no->has_pos = 1; } return;
+        case K_AT_END: if (no) { no->pos = 1; no->has_pos = 1; } return;
+        case K_SLOPED: if (no) no->sloped = 1; return;
+        case K_ON_GRID: g->on_grid = 1; return;
+        case K_TEXTALIGN: if (no) no->align = text_aligns[key->arg]; return;
+        case K_OVERLAY: g->overlay = 1; return;
+        case K_ROUNDED_CORNERS: g->rounded = 4; return;
+        case K_SHARP_CORNERS: g->rounded = 0; return;
+        case K_HELP_LINES: strcpy(g->color, "gray"); g->lw = 0.2; return;
+        case K_BEND_LEFT: g->bend = 30; return;
+        case K_BEND_RIGHT: g->bend = -30; return;
+        case K_SCALE_ONLY_AXIS: g->scale_only_axis = 1; return;
+        case K_IGNORE: return;
+        default: break;
         }
-        if (tk_is(k, kn, "overlay")) { g->overlay = 1; return; }
-        if (tk_is(k, kn, "rounded corners")) { g->rounded = 4; return; }
-        if (tk_is(k, kn, "sharp corners")) { g->rounded = 0; return; }
-        if (tk_is(k, kn, "help lines")) { strcpy(g->color, "gray"); g->lw = 0.2; return; }
-        if (tk_is(k, kn, "bend left")) { g->bend = 30; return; }
-        if (tk_is(k, kn, "bend right")) { g->bend = -30; return; }
-        if (tk_is(k, kn, "scale only axis")) { g->scale_only_axis = 1; return; }
-        if (tk_is(k, kn, "transform shape") || tk_is(k, kn, "smooth") || tk_is(k, kn, "thin") ||
-            tk_is(k, kn, "behind path") || tk_is(k, kn, "on background layer") ||
-            tk_is(k, kn, "use as bounding box") || tk_is(k, kn, "nodes near coords") ||
-            tk_is(k, kn, "mark options") || tk_is(k, kn, "only marks"))
-            return;
         if (tk_is_color(k, kn)) {
             setstr(g->color, sizeof g->color, k, kn);
             if (no) setstr(no->textc, sizeof no->textc, k, kn);
@@ -500,13 +708,14 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         }
         char arr[24];
         if (arrow_spec(k, kn, arr, sizeof arr)) { strcpy(g->arrows, arr); return; }
-        if (tk_is(k, kn, "-")) { g->arrows[0] = 0; return; }
+        if (kn == 1 && k[0] == '-') { g->arrows[0] = 0; return; }
         /* unknown key without value: ignored (does not change geometry) */
         return;
     }
     /* keys with values */
-    if (apply_direction(T, k, kn, v, vn, 1, no)) return;
-    if (tk_is(k, kn, "draw")) {
+    switch (id) {
+    case K_DIR: apply_direction(T, key->arg, k, kn, v, vn, 1, no); return;
+    case K_DRAW: {
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         if (tk_is(w, wn, "none")) { g->draw = 0; if (no) no->draw = 0; }
         else {
@@ -515,7 +724,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         }
         return;
     }
-    if (tk_is(k, kn, "fill")) {
+    case K_FILL: {
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         if (tk_is(w, wn, "none")) { g->fill = 0; if (no) no->fill = 0; }
         else {
@@ -524,33 +733,33 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         }
         return;
     }
-    if (tk_is(k, kn, "color")) { setstr(g->color, sizeof g->color, v, vn); if (no) setstr(no->textc, sizeof no->textc, v, vn); return; }
-    if (tk_is(k, kn, "text")) { if (no) setstr(no->textc, sizeof no->textc, v, vn); return; }
-    if (tk_is(k, kn, "line width")) { g->lw = tk_eval_dim(T, v, vn, g->lw); if (no) no->lw = g->lw; return; }
-    if (tk_is(k, kn, "dash pattern")) { strcpy(g->dash, "dashed"); return; }
-    if (tk_is(k, kn, "rounded corners")) { g->rounded = tk_eval_dim(T, v, vn, 4); return; }
-    if (tk_is(k, kn, "arrows")) { char arr[24]; if (arrow_spec(v, vn, arr, sizeof arr)) strcpy(g->arrows, arr); return; }
-    if (tk_is(k, kn, "scale")) {
+    case K_COLOR: { setstr(g->color, sizeof g->color, v, vn); if (no) setstr(no->textc, sizeof no->textc, v, vn); return; }
+    case K_TEXT: { if (no) setstr(no->textc, sizeof no->textc, v, vn); return; }
+    case K_LINE_WIDTH: { g->lw = tk_eval_dim(T, v, vn, g->lw); if (no) no->lw = g->lw; return; }
+    case K_DASH_PATTERN: { strcpy(g->dash, "dashed"); return; }
+    case K_ROUNDED_CORNERS: { g->rounded = tk_eval_dim(T, v, vn, 4); return; }
+    case K_ARROWS: { char arr[24]; if (arrow_spec(v, vn, arr, sizeof arr)) strcpy(g->arrows, arr); return; }
+    case K_SCALE: {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->s3 *= d; }
         return;
     }
-    if (tk_is(k, kn, "xscale")) {
+    case K_XSCALE: {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, 1, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
         return;
     }
-    if (tk_is(k, kn, "yscale")) {
+    case K_YSCALE: {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
         return;
     }
-    if (tk_is(k, kn, "xshift")) {
+    case K_XSHIFT: {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, 1, d, 0 }; g->ctm = mat_mul(g->ctm, s); }
         return;
     }
-    if (tk_is(k, kn, "yshift")) {
+    case K_YSHIFT: {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, 1, 0, d }; g->ctm = mat_mul(g->ctm, s); }
         return;
     }
-    if (tk_is(k, kn, "shift")) {
+    case K_SHIFT: {
         if (opt_vector(T, v, vn, &p) == 0) {
             mat s = { 1, 0, 0, 1, p.x, p.y };
             g->ctm = mat_mul(g->ctm, s);
@@ -563,14 +772,14 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         else tk_warn(T, T->cmd_line, "cannot evaluate shift '%.*s'", (int)vn, v);
         return;
     }
-    if (tk_is(k, kn, "rotate")) {
+    case K_ROTATE: {
         if (tk_eval(T, v, vn, &d, NULL) == 0) {
             if (no) no->rotate = d;
             else { rotate_by(g, d); g->ok3 = 0; }
         }
         return;
     }
-    if (tk_is(k, kn, "rotate around")) {
+    case K_ROTATE_AROUND: {
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         long colon = -1;
         for (size_t i = 0; i < wn; i++) if (w[i] == ':') { colon = (long)i; break; }
@@ -584,7 +793,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         }
         return;
     }
-    if (tk_is(k, kn, "xslant") || tk_is(k, kn, "yslant")) {
+    case K_XSLANT: case K_YSLANT: {
         /* \pgftransformxslant: x' = x + s y; yslant: y' = s x + y */
         if (tk_eval(T, v, vn, &d, NULL) == 0) {
             mat s = { 1, k[0] == 'y' ? d : 0, k[0] == 'x' ? d : 0, 1, 0, 0 };
@@ -594,7 +803,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         else tk_warn(T, T->cmd_line, "cannot evaluate %.*s '%.*s'", (int)kn, k, (int)vn, v);
         return;
     }
-    if (tk_is(k, kn, "cm")) {
+    case K_CM: {
         /* cm={a,b,c,d,(point)}: x' = a x + c y + px, y' = b x + d y + py */
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         double m[4];
@@ -612,10 +821,10 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         else tk_warn(T, T->cmd_line, "cannot evaluate cm '%.*s' (want {a,b,c,d,(x,y)})", (int)vn, v);
         return;
     }
-    if (tk_is(k, kn, "x")) { set_axis_vector(T, &g->xv, v, vn, v2(1, 0)); return; }
-    if (tk_is(k, kn, "y")) { set_axis_vector(T, &g->yv, v, vn, v2(0, 1)); return; }
-    if (tk_is(k, kn, "z")) { set_axis_vector(T, &g->zv, v, vn, v2(1, 1)); return; }
-    if (tk_is(k, kn, "font")) {
+    case K_X: { set_axis_vector(T, &g->xv, v, vn, v2(1, 0)); return; }
+    case K_Y: { set_axis_vector(T, &g->yv, v, vn, v2(0, 1)); return; }
+    case K_Z: { set_axis_vector(T, &g->zv, v, vn, v2(1, 1)); return; }
+    case K_FONT: {
         int bold = 0;
         char buf[64];
         setstr(buf, sizeof buf, v, vn);
@@ -624,23 +833,23 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         else { g->font_size = fs; g->bold = bold; }
         return;
     }
-    if (tk_is(k, kn, "anchor")) {
+    case K_ANCHOR: {
         if (no) { setstr(no->anchor, sizeof no->anchor, v, vn); no->has_anchor = 1; }
         return;
     }
-    if (tk_is(k, kn, "pos")) { if (no && tk_eval(T, v, vn, &d, NULL) == 0) { no->pos = d; no->has_pos = 1; } return; }
-    if (tk_is(k, kn, "inner sep")) {
+    case K_POS: { if (no && tk_eval(T, v, vn, &d, NULL) == 0) { no->pos = d; no->has_pos = 1; } return; }
+    case K_INNER_SEP: {
         d = tk_eval_dim(T, v, vn, 3.33);
         if (no) no->inner_sep_x = no->inner_sep_y = d; else g->inner_sep = d;
         return;
     }
-    if (tk_is(k, kn, "inner xsep")) { if (no) no->inner_sep_x = tk_eval_dim(T, v, vn, 3.33); return; }
-    if (tk_is(k, kn, "inner ysep")) { if (no) no->inner_sep_y = tk_eval_dim(T, v, vn, 3.33); return; }
-    if (tk_is(k, kn, "outer sep")) { d = tk_eval_dim(T, v, vn, 0.5); if (no) no->outer_sep = d; else g->outer_sep = d; return; }
-    if (tk_is(k, kn, "minimum size")) { d = tk_eval_dim(T, v, vn, 0); if (no) no->min_w = no->min_h = d; return; }
-    if (tk_is(k, kn, "minimum width")) { if (no) no->min_w = tk_eval_dim(T, v, vn, 0); return; }
-    if (tk_is(k, kn, "minimum height")) { if (no) no->min_h = tk_eval_dim(T, v, vn, 0); return; }
-    if (tk_is(k, kn, "shape")) {
+    case K_INNER_XSEP: { if (no) no->inner_sep_x = tk_eval_dim(T, v, vn, 3.33); return; }
+    case K_INNER_YSEP: { if (no) no->inner_sep_y = tk_eval_dim(T, v, vn, 3.33); return; }
+    case K_OUTER_SEP: { d = tk_eval_dim(T, v, vn, 0.5); if (no) no->outer_sep = d; else g->outer_sep = d; return; }
+    case K_MINIMUM_SIZE: { d = tk_eval_dim(T, v, vn, 0); if (no) no->min_w = no->min_h = d; return; }
+    case K_MINIMUM_WIDTH: { if (no) no->min_w = tk_eval_dim(T, v, vn, 0); return; }
+    case K_MINIMUM_HEIGHT: { if (no) no->min_h = tk_eval_dim(T, v, vn, 0); return; }
+    case K_SHAPE: {
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         if (!shape_key(T, w, wn, no) && no) {
             tk_warn(T, T->cmd_line, "shape '%.*s' not supported; its node is taken as a rectangle",
@@ -649,7 +858,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         }
         return;
     }
-    if (tk_is(k, kn, "text width")) {
+    case K_TEXT_WIDTH: {
         if (no) {
             const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
             if (wn == 0) no->text_width = 0;
@@ -659,7 +868,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         }
         return;
     }
-    if (tk_is(k, kn, "align")) {
+    case K_ALIGN: {
         static const struct { const char *k; int a; } al[] = {
             { "left", TK_ALIGN_LEFT }, { "center", TK_ALIGN_CENTER }, { "right", TK_ALIGN_RIGHT },
             { "justify", TK_ALIGN_JUSTIFY }, { "none", TK_ALIGN_NONE },
@@ -673,42 +882,42 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                 (int)(wn > 40 ? 40 : wn), w);
         return;
     }
-    if (tk_is(k, kn, "node distance")) {
+    case K_NODE_DISTANCE: {
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         setstr(g->node_distance, sizeof g->node_distance, w, wn);
         return;
     }
-    if (tk_is(k, kn, "on grid")) {
+    case K_ON_GRID: {
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         g->on_grid = !tk_is(w, wn, "false");
         return;
     }
-    if (tk_is(k, kn, "regular polygon sides")) {
+    case K_REGULAR_POLYGON_SIDES: {
         if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 3 && d <= 1000) {
             if (no) no->sides = (int)d; else g->poly_sides = (int)d;
         }
         else tk_warn(T, T->cmd_line, "regular polygon sides '%.*s' ignored (want 3 to 1000)", (int)vn, v);
         return;
     }
-    if (tk_is(k, kn, "shape border rotate") || tk_is(k, kn, "regular polygon rotate")) {
+    case K_SHAPE_BORDER_ROTATE: case K_REGULAR_POLYGON_ROTATE: {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { if (no) no->border_rotate = d; else g->border_rotate = d; }
         return;
     }
-    if (tk_is(k, kn, "aspect") || tk_is(k, kn, "shape aspect")) {
+    case K_ASPECT: case K_SHAPE_ASPECT: {
         if (tk_eval(T, v, vn, &d, NULL) == 0 && d > 0) { if (no) no->aspect = d; else g->aspect = d; }
         return;
     }
-    if (tk_is(k, kn, "label") || tk_is(k, kn, "pin")) {
+    case K_LABEL: case K_PIN: {
         if (no) { const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn); tk_nodeopts_add_label(T, no, w, wn, k[0] == 'p'); }
         return;
     }
-    if (tk_is(k, kn, "label distance")) { g->label_distance = tk_eval_dim(T, v, vn, 0); return; }
-    if (tk_is(k, kn, "name")) {
+    case K_LABEL_DISTANCE: { g->label_distance = tk_eval_dim(T, v, vn, 0); return; }
+    case K_NAME: {
         if (no) { free(no->name); const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn); no->name = xstrndup(w, wn); }
         return;
     }
     /* radius keys: a plain number is in xy units, a dimension in pt */
-    if (tk_is(k, kn, "radius") || tk_is(k, kn, "x radius") || tk_is(k, kn, "y radius")) {
+    case K_RADIUS: case K_X_RADIUS: case K_Y_RADIUS: {
         if (tk_eval(T, v, vn, &d, &hu) != 0) {
             tk_warn(T, T->cmd_line, "cannot evaluate radius '%.*s'", (int)(vn > 60 ? 60 : vn), v);
             return;
@@ -718,19 +927,19 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         g->has_radius = 1;
         return;
     }
-    if (tk_is(k, kn, "start angle")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->start_angle = d; g->has_start = 1; } return; }
-    if (tk_is(k, kn, "end angle")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->end_angle = d; g->has_end = 1; } return; }
-    if (tk_is(k, kn, "delta angle")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->delta_angle = d; g->has_delta = 1; } return; }
-    if (tk_is(k, kn, "step")) {
+    case K_START_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->start_angle = d; g->has_start = 1; } return; }
+    case K_END_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->end_angle = d; g->has_end = 1; } return; }
+    case K_DELTA_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->delta_angle = d; g->has_delta = 1; } return; }
+    case K_STEP: {
         if (opt_vector(T, v, vn, &p) == 0) { g->step = p; g->has_step = 2; }
         else if (tk_eval(T, v, vn, &d, &hu) == 0) { g->step = v2(d, d); g->has_step = hu ? 2 : 1; }
         return;
     }
-    if (tk_is(k, kn, "bend left")) { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = d; return; }
-    if (tk_is(k, kn, "bend right")) { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = -d; return; }
-    if (tk_is(k, kn, "in")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->in_a = d; g->has_in = 1; } return; }
-    if (tk_is(k, kn, "out")) { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->out_a = d; g->has_out = 1; } return; }
-    if (tk_is(k, kn, "domain")) {
+    case K_BEND_LEFT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = d; return; }
+    case K_BEND_RIGHT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = -d; return; }
+    case K_IN: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->in_a = d; g->has_in = 1; } return; }
+    case K_OUT: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->out_a = d; g->has_out = 1; } return; }
+    case K_DOMAIN: {
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         const char *colon = memchr(w, ':', wn);
         double a, b;
@@ -740,67 +949,80 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         }
         return;
     }
-    if (tk_is(k, kn, "samples")) {
+    case K_SAMPLES: {
         if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 2 && d <= 10000) g->samples = (int)d;
         return;
     }
-    if (tk_is(k, kn, "name path") || tk_is(k, kn, "name path global")) {
+    case K_NAME_PATH: case K_NAME_PATH_GLOBAL: {
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         free(g->name_path);
         g->name_path = xstrndup(w, wn);
         return;
     }
-    if (tk_is(k, kn, "name intersections")) {
+    case K_NAME_INTERSECTIONS: {
         /* kept whole ("of=A and B, by={P,Q}"); the path reads it */
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         free(g->name_isect);
         g->name_isect = xstrndup(w, wn);
         return;
     }
-    if (tk_is(k, kn, "right angle quadrant")) { if (tk_eval(T, v, vn, &d, NULL) == 0) g->ra_quadrant = (int)d; return; }
-    if (tk_is(k, kn, "right angle length")) { g->ra_len = tk_eval_dim(T, v, vn, g->ra_len); return; }
-    if (tk_is(k, kn, "ir role")) {
+    case K_RIGHT_ANGLE_QUADRANT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->ra_quadrant = (int)d; return; }
+    case K_RIGHT_ANGLE_LENGTH: { g->ra_len = tk_eval_dim(T, v, vn, g->ra_len); return; }
+    case K_IR_ROLE: {
         setstr(g->role, sizeof g->role, v, vn);
         if (no) setstr(no->role, sizeof no->role, v, vn);
         return;
+    }
+    default: break;
     }
     if (tk_apply_lib_key(T, k, kn, v, vn)) return;
     /* everything else (opacity, pattern, decorations, text width, align, ...) does
      * not change geometry; ignored */
 }
 
+/* Bytes that matter when an option list is split: 1 opens a group, 2 closes one,
+ * 3 separates options, 4 separates a key from its value. */
+static const unsigned char opt_class[256] = {
+    ['{'] = 1, ['('] = 1, ['['] = 1, ['}'] = 2, [')'] = 2, [']'] = 2, [','] = 3, ['='] = 4
+};
+
+static inline int opt_space(char c) { return isspace((unsigned char)c) != 0; }
+
+/* tk_trim, inline */
+static inline void opt_trim(const char **s, size_t *n)
+{
+    while (*n && opt_space(**s)) { (*s)++; (*n)--; }
+    while (*n && opt_space((*s)[*n - 1])) (*n)--;
+}
+
 void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
 {
     size_t i = 0;
     while (i < n) {
-        size_t st = i;
+        /* one option: up to the first ',' outside {} () []; its key ends at the
+         * first '=' outside them */
+        size_t st = i, eq = (size_t)-1;
         int dd = 0;
-        while (i < n) {
-            char c = s[i];
-            if (c == '{' || c == '(' || c == '[') dd++;
-            else if ((c == '}' || c == ')' || c == ']') && dd > 0) dd--;
-            else if (c == ',' && dd == 0) break;
-            i++;
+        for (; i < n; i++) {
+            unsigned c = opt_class[(unsigned char)s[i]];
+            if (c == 0) continue;
+            if (c == 1) dd++;
+            else if (c == 2) { if (dd > 0) dd--; }
+            else if (dd == 0) {
+                if (c == 3) break;
+                if (eq == (size_t)-1) eq = i;
+            }
         }
         const char *item = s + st;
         size_t in = i - st;
         i++;
-        tk_trim(&item, &in);
+        opt_trim(&item, &in);
         if (in == 0) continue;
-        /* key = value: first top-level '=' */
-        long eqp = -1;
-        int d2 = 0;
-        for (size_t j = 0; j < in; j++) {
-            char c = item[j];
-            if (c == '{' || c == '(' || c == '[') d2++;
-            else if ((c == '}' || c == ')' || c == ']') && d2 > 0) d2--;
-            else if (c == '=' && d2 == 0) { eqp = (long)j; break; }
-        }
-        if (eqp < 0) {
+        if (eq == (size_t)-1) {
             /* "right angle symbol" has its value in braces without '=' sometimes */
             const char *k = item;
             size_t kn = in;
-            tk_unbrace(&k, &kn);
+            if (k[0] == '{') tk_unbrace(&k, &kn);
             if (kn && k[0] == '/') {
                 /* /tikz/... path keys: strip the family */
                 const char *sl = memchr(k + 1, '/', kn - 1);
@@ -808,10 +1030,10 @@ void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
             }
             apply_one(T, k, kn, NULL, 0, 0, no, depth);
         } else {
-            const char *k = item, *v = item + eqp + 1;
-            size_t kn = (size_t)eqp, vn = in - (size_t)eqp - 1;
-            tk_trim(&k, &kn);
-            tk_trim(&v, &vn);
+            const char *k = item, *v = s + eq + 1;
+            size_t kn = (size_t)(s + eq - item), vn = (size_t)(item + in - v);
+            opt_trim(&k, &kn);
+            opt_trim(&v, &vn);
             apply_one(T, k, kn, v, vn, 1, no, depth);
         }
     }
