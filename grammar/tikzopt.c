@@ -19,11 +19,15 @@ const char *tk_memmem(const char *s, size_t n, const char *w)
 {
     size_t k = strlen(w);
     if (k == 0 || k > n) return NULL;
+    char w0 = w[0];
     for (size_t i = 0; i + k <= n; i++)
-        if (memcmp(s + i, w, k) == 0) return s + i;
+        if (s[i] == w0 && memcmp(s + i + 1, w + 1, k - 1) == 0) return s + i;
     return NULL;
 }
 
+
+/* tk_trim's notion of a space: isspace in the C locale (no program calls setlocale) */
+static inline int opt_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 static void setstr(char *dst, size_t cap, const char *s, size_t n)
 {
@@ -88,10 +92,18 @@ void tk_gs_pop(tikz *T)
 
 /* ---- styles ------------------------------------------------------------------- */
 
+/* The NUL-terminated nm equals s[0..n) (read no further than nm's NUL). */
+static inline int name_is(const char *nm, const char *s, size_t n)
+{
+    for (size_t j = 0; j < n; j++)
+        if (nm[j] != s[j] || nm[j] == 0) return 0;
+    return nm[n] == 0;
+}
+
 const char *tk_find_style(tikz *T, const char *name, size_t n)
 {
     for (size_t i = T->nstyles; i-- > 0;)
-        if (strlen(T->styles[i].name) == n && memcmp(T->styles[i].name, name, n) == 0)
+        if (name_is(T->styles[i].name, name, n))
             return T->styles[i].val;
     return NULL;
 }
@@ -161,11 +173,12 @@ int tk_is_color(const char *s, size_t n)
 
 int tk_eval(tikz *T, const char *s, size_t n, double *v, int *has_unit)
 {
-    char err[160];
     int hu = 0;
-    tk_unbrace(&s, &n);
+    /* tk_unbrace changes nothing when the text starts with neither a space nor a
+     * brace and does not end in a space */
+    if (n == 0 || opt_space(s[0]) || s[0] == '{' || opt_space(s[n - 1])) tk_unbrace(&s, &n);
     if (n == 0) return -1;
-    if (pgfmath_eval(s, n, v, &hu, err, sizeof err) != 0) {
+    if (pgfmath_eval(s, n, v, &hu, NULL, 0) != 0) {   /* the message is not used */
         (void)T;
         return -1;
     }
@@ -237,178 +250,168 @@ enum {
     K_RIGHT_ANGLE_QUADRANT, K_RIGHT_ANGLE_LENGTH, K_IR_ROLE,
 };
 
-static const struct opt_key { const char *name; unsigned char id, arg; } opt_keys[] = {
-    { "above", K_DIR, 0 },
-    { "above left", K_DIR, 4 },
-    { "above right", K_DIR, 5 },
-    { "align", K_ALIGN, 0 },
-    { "anchor", K_ANCHOR, 0 },
-    { "arrows", K_ARROWS, 0 },
-    { "aspect", K_ASPECT, 0 },
-    { "at end", K_AT_END, 0 },
-    { "at start", K_AT_START, 0 },
-    { "behind path", K_IGNORE, 0 },
-    { "below", K_DIR, 1 },
-    { "below left", K_DIR, 6 },
-    { "below right", K_DIR, 7 },
-    { "bend left", K_BEND_LEFT, 0 },
-    { "bend right", K_BEND_RIGHT, 0 },
-    { "chamfered rectangle", K_SHAPENAME, 0 },
-    { "circle", K_SHAPENAME, 0 },
-    { "circle cross split", K_SHAPENAME, 0 },
-    { "circle split", K_SHAPENAME, 0 },
-    { "circular sector", K_SHAPENAME, 0 },
-    { "cloud", K_SHAPENAME, 0 },
-    { "cm", K_CM, 0 },
-    { "color", K_COLOR, 0 },
-    { "correct forbidden sign", K_SHAPENAME, 0 },
-    { "cylinder", K_SHAPENAME, 0 },
-    { "dart", K_SHAPENAME, 0 },
-    { "dash dot", K_DASH, 8 },
-    { "dash pattern", K_DASH_PATTERN, 0 },
-    { "dashdotted", K_DASH, 7 },
-    { "dashed", K_DASH, 1 },
-    { "delta angle", K_DELTA_ANGLE, 0 },
-    { "densely dashed", K_DASH, 3 },
-    { "densely dotted", K_DASH, 5 },
-    { "diamond", K_SHAPENAME, 0 },
-    { "domain", K_DOMAIN, 0 },
-    { "dotted", K_DASH, 2 },
-    { "double arrow", K_SHAPENAME, 0 },
-    { "draw", K_DRAW, 0 },
-    { "ellipse", K_SHAPENAME, 0 },
-    { "ellipse split", K_SHAPENAME, 0 },
-    { "end angle", K_END_ANGLE, 0 },
-    { "fill", K_FILL, 0 },
-    { "font", K_FONT, 0 },
-    { "forbidden sign", K_SHAPENAME, 0 },
-    { "help lines", K_HELP_LINES, 0 },
-    { "in", K_IN, 0 },
-    { "inner sep", K_INNER_SEP, 0 },
-    { "inner xsep", K_INNER_XSEP, 0 },
-    { "inner ysep", K_INNER_YSEP, 0 },
-    { "ir role", K_IR_ROLE, 0 },
-    { "isosceles triangle", K_SHAPENAME, 0 },
-    { "kite", K_SHAPENAME, 0 },
-    { "label", K_LABEL, 0 },
-    { "label distance", K_LABEL_DISTANCE, 0 },
-    { "left", K_DIR, 2 },
-    { "line width", K_LINE_WIDTH, 0 },
-    { "loosely dashed", K_DASH, 4 },
-    { "loosely dotted", K_DASH, 6 },
-    { "magnifying glass", K_SHAPENAME, 0 },
-    { "mark options", K_IGNORE, 0 },
-    { "midway", K_MIDWAY, 0 },
-    { "minimum height", K_MINIMUM_HEIGHT, 0 },
-    { "minimum size", K_MINIMUM_SIZE, 0 },
-    { "minimum width", K_MINIMUM_WIDTH, 0 },
-    { "name", K_NAME, 0 },
-    { "name intersections", K_NAME_INTERSECTIONS, 0 },
-    { "name path", K_NAME_PATH, 0 },
-    { "name path global", K_NAME_PATH_GLOBAL, 0 },
-    { "near end", K_NEAR_END, 0 },
-    { "near start", K_NEAR_START, 0 },
-    { "node distance", K_NODE_DISTANCE, 0 },
-    { "nodes near coords", K_IGNORE, 0 },
-    { "on background layer", K_IGNORE, 0 },
-    { "on grid", K_ON_GRID, 0 },
-    { "only marks", K_IGNORE, 0 },
-    { "out", K_OUT, 0 },
-    { "outer sep", K_OUTER_SEP, 0 },
-    { "overlay", K_OVERLAY, 0 },
-    { "pin", K_PIN, 0 },
-    { "pos", K_POS, 0 },
-    { "radius", K_RADIUS, 0 },
-    { "rectangle", K_SHAPENAME, 0 },
-    { "rectangle split", K_SHAPENAME, 0 },
-    { "regular polygon", K_SHAPENAME, 0 },
-    { "regular polygon rotate", K_REGULAR_POLYGON_ROTATE, 0 },
-    { "regular polygon sides", K_REGULAR_POLYGON_SIDES, 0 },
-    { "right", K_DIR, 3 },
-    { "right angle length", K_RIGHT_ANGLE_LENGTH, 0 },
-    { "right angle quadrant", K_RIGHT_ANGLE_QUADRANT, 0 },
-    { "rotate", K_ROTATE, 0 },
-    { "rotate around", K_ROTATE_AROUND, 0 },
-    { "rounded corners", K_ROUNDED_CORNERS, 0 },
-    { "rounded rectangle", K_SHAPENAME, 0 },
-    { "samples", K_SAMPLES, 0 },
-    { "scale", K_SCALE, 0 },
-    { "scale only axis", K_SCALE_ONLY_AXIS, 0 },
-    { "semicircle", K_SHAPENAME, 0 },
-    { "semithick", K_WIDTH, 3 },
-    { "shape", K_SHAPE, 0 },
-    { "shape aspect", K_SHAPE_ASPECT, 0 },
-    { "shape border rotate", K_SHAPE_BORDER_ROTATE, 0 },
-    { "sharp corners", K_SHARP_CORNERS, 0 },
-    { "shift", K_SHIFT, 0 },
-    { "signal", K_SHAPENAME, 0 },
-    { "single arrow", K_SHAPENAME, 0 },
-    { "sloped", K_SLOPED, 0 },
-    { "smooth", K_IGNORE, 0 },
-    { "solid", K_DASH, 0 },
-    { "star", K_SHAPENAME, 0 },
-    { "starburst", K_SHAPENAME, 0 },
-    { "start angle", K_START_ANGLE, 0 },
-    { "step", K_STEP, 0 },
-    { "tape", K_SHAPENAME, 0 },
-    { "text", K_TEXT, 0 },
-    { "text badly centered", K_TEXTALIGN, 5 },
-    { "text badly ragged", K_TEXTALIGN, 4 },
-    { "text badly ragged left", K_TEXTALIGN, 6 },
-    { "text centered", K_TEXTALIGN, 1 },
-    { "text justified", K_TEXTALIGN, 3 },
-    { "text ragged", K_TEXTALIGN, 0 },
-    { "text ragged left", K_TEXTALIGN, 2 },
-    { "text width", K_TEXT_WIDTH, 0 },
-    { "thick", K_WIDTH, 4 },
-    { "thin", K_WIDTH, 2 },
-    { "transform shape", K_IGNORE, 0 },
-    { "trapezium", K_SHAPENAME, 0 },
-    { "ultra thick", K_WIDTH, 6 },
-    { "ultra thin", K_WIDTH, 0 },
-    { "use as bounding box", K_IGNORE, 0 },
-    { "very near end", K_VERY_NEAR_END, 0 },
-    { "very near start", K_VERY_NEAR_START, 0 },
-    { "very thick", K_WIDTH, 5 },
-    { "very thin", K_WIDTH, 1 },
-    { "x", K_X, 0 },
-    { "x radius", K_X_RADIUS, 0 },
-    { "xscale", K_XSCALE, 0 },
-    { "xshift", K_XSHIFT, 0 },
-    { "xslant", K_XSLANT, 0 },
-    { "y", K_Y, 0 },
-    { "y radius", K_Y_RADIUS, 0 },
-    { "yscale", K_YSCALE, 0 },
-    { "yshift", K_YSHIFT, 0 },
-    { "yslant", K_YSLANT, 0 },
-    { "z", K_Z, 0 },
+#define OPT_KEY(name, id, arg) { name, sizeof name - 1, id, arg }
+static const struct opt_key { const char *name; unsigned char len, id, arg; } opt_keys[] = {
+    OPT_KEY("above", K_DIR, 0),
+    OPT_KEY("above left", K_DIR, 4),
+    OPT_KEY("above right", K_DIR, 5),
+    OPT_KEY("align", K_ALIGN, 0),
+    OPT_KEY("anchor", K_ANCHOR, 0),
+    OPT_KEY("arrows", K_ARROWS, 0),
+    OPT_KEY("aspect", K_ASPECT, 0),
+    OPT_KEY("at end", K_AT_END, 0),
+    OPT_KEY("at start", K_AT_START, 0),
+    OPT_KEY("behind path", K_IGNORE, 0),
+    OPT_KEY("below", K_DIR, 1),
+    OPT_KEY("below left", K_DIR, 6),
+    OPT_KEY("below right", K_DIR, 7),
+    OPT_KEY("bend left", K_BEND_LEFT, 0),
+    OPT_KEY("bend right", K_BEND_RIGHT, 0),
+    OPT_KEY("chamfered rectangle", K_SHAPENAME, 0),
+    OPT_KEY("circle", K_SHAPENAME, 0),
+    OPT_KEY("circle cross split", K_SHAPENAME, 0),
+    OPT_KEY("circle split", K_SHAPENAME, 0),
+    OPT_KEY("circular sector", K_SHAPENAME, 0),
+    OPT_KEY("cloud", K_SHAPENAME, 0),
+    OPT_KEY("cm", K_CM, 0),
+    OPT_KEY("color", K_COLOR, 0),
+    OPT_KEY("correct forbidden sign", K_SHAPENAME, 0),
+    OPT_KEY("cylinder", K_SHAPENAME, 0),
+    OPT_KEY("dart", K_SHAPENAME, 0),
+    OPT_KEY("dash dot", K_DASH, 8),
+    OPT_KEY("dash pattern", K_DASH_PATTERN, 0),
+    OPT_KEY("dashdotted", K_DASH, 7),
+    OPT_KEY("dashed", K_DASH, 1),
+    OPT_KEY("delta angle", K_DELTA_ANGLE, 0),
+    OPT_KEY("densely dashed", K_DASH, 3),
+    OPT_KEY("densely dotted", K_DASH, 5),
+    OPT_KEY("diamond", K_SHAPENAME, 0),
+    OPT_KEY("domain", K_DOMAIN, 0),
+    OPT_KEY("dotted", K_DASH, 2),
+    OPT_KEY("double arrow", K_SHAPENAME, 0),
+    OPT_KEY("draw", K_DRAW, 0),
+    OPT_KEY("ellipse", K_SHAPENAME, 0),
+    OPT_KEY("ellipse split", K_SHAPENAME, 0),
+    OPT_KEY("end angle", K_END_ANGLE, 0),
+    OPT_KEY("fill", K_FILL, 0),
+    OPT_KEY("font", K_FONT, 0),
+    OPT_KEY("forbidden sign", K_SHAPENAME, 0),
+    OPT_KEY("help lines", K_HELP_LINES, 0),
+    OPT_KEY("in", K_IN, 0),
+    OPT_KEY("inner sep", K_INNER_SEP, 0),
+    OPT_KEY("inner xsep", K_INNER_XSEP, 0),
+    OPT_KEY("inner ysep", K_INNER_YSEP, 0),
+    OPT_KEY("ir role", K_IR_ROLE, 0),
+    OPT_KEY("isosceles triangle", K_SHAPENAME, 0),
+    OPT_KEY("kite", K_SHAPENAME, 0),
+    OPT_KEY("label", K_LABEL, 0),
+    OPT_KEY("label distance", K_LABEL_DISTANCE, 0),
+    OPT_KEY("left", K_DIR, 2),
+    OPT_KEY("line width", K_LINE_WIDTH, 0),
+    OPT_KEY("loosely dashed", K_DASH, 4),
+    OPT_KEY("loosely dotted", K_DASH, 6),
+    OPT_KEY("magnifying glass", K_SHAPENAME, 0),
+    OPT_KEY("mark options", K_IGNORE, 0),
+    OPT_KEY("midway", K_MIDWAY, 0),
+    OPT_KEY("minimum height", K_MINIMUM_HEIGHT, 0),
+    OPT_KEY("minimum size", K_MINIMUM_SIZE, 0),
+    OPT_KEY("minimum width", K_MINIMUM_WIDTH, 0),
+    OPT_KEY("name", K_NAME, 0),
+    OPT_KEY("name intersections", K_NAME_INTERSECTIONS, 0),
+    OPT_KEY("name path", K_NAME_PATH, 0),
+    OPT_KEY("name path global", K_NAME_PATH_GLOBAL, 0),
+    OPT_KEY("near end", K_NEAR_END, 0),
+    OPT_KEY("near start", K_NEAR_START, 0),
+    OPT_KEY("node distance", K_NODE_DISTANCE, 0),
+    OPT_KEY("nodes near coords", K_IGNORE, 0),
+    OPT_KEY("on background layer", K_IGNORE, 0),
+    OPT_KEY("on grid", K_ON_GRID, 0),
+    OPT_KEY("only marks", K_IGNORE, 0),
+    OPT_KEY("out", K_OUT, 0),
+    OPT_KEY("outer sep", K_OUTER_SEP, 0),
+    OPT_KEY("overlay", K_OVERLAY, 0),
+    OPT_KEY("pin", K_PIN, 0),
+    OPT_KEY("pos", K_POS, 0),
+    OPT_KEY("radius", K_RADIUS, 0),
+    OPT_KEY("rectangle", K_SHAPENAME, 0),
+    OPT_KEY("rectangle split", K_SHAPENAME, 0),
+    OPT_KEY("regular polygon", K_SHAPENAME, 0),
+    OPT_KEY("regular polygon rotate", K_REGULAR_POLYGON_ROTATE, 0),
+    OPT_KEY("regular polygon sides", K_REGULAR_POLYGON_SIDES, 0),
+    OPT_KEY("right", K_DIR, 3),
+    OPT_KEY("right angle length", K_RIGHT_ANGLE_LENGTH, 0),
+    OPT_KEY("right angle quadrant", K_RIGHT_ANGLE_QUADRANT, 0),
+    OPT_KEY("rotate", K_ROTATE, 0),
+    OPT_KEY("rotate around", K_ROTATE_AROUND, 0),
+    OPT_KEY("rounded corners", K_ROUNDED_CORNERS, 0),
+    OPT_KEY("rounded rectangle", K_SHAPENAME, 0),
+    OPT_KEY("samples", K_SAMPLES, 0),
+    OPT_KEY("scale", K_SCALE, 0),
+    OPT_KEY("scale only axis", K_SCALE_ONLY_AXIS, 0),
+    OPT_KEY("semicircle", K_SHAPENAME, 0),
+    OPT_KEY("semithick", K_WIDTH, 3),
+    OPT_KEY("shape", K_SHAPE, 0),
+    OPT_KEY("shape aspect", K_SHAPE_ASPECT, 0),
+    OPT_KEY("shape border rotate", K_SHAPE_BORDER_ROTATE, 0),
+    OPT_KEY("sharp corners", K_SHARP_CORNERS, 0),
+    OPT_KEY("shift", K_SHIFT, 0),
+    OPT_KEY("signal", K_SHAPENAME, 0),
+    OPT_KEY("single arrow", K_SHAPENAME, 0),
+    OPT_KEY("sloped", K_SLOPED, 0),
+    OPT_KEY("smooth", K_IGNORE, 0),
+    OPT_KEY("solid", K_DASH, 0),
+    OPT_KEY("star", K_SHAPENAME, 0),
+    OPT_KEY("starburst", K_SHAPENAME, 0),
+    OPT_KEY("start angle", K_START_ANGLE, 0),
+    OPT_KEY("step", K_STEP, 0),
+    OPT_KEY("tape", K_SHAPENAME, 0),
+    OPT_KEY("text", K_TEXT, 0),
+    OPT_KEY("text badly centered", K_TEXTALIGN, 5),
+    OPT_KEY("text badly ragged", K_TEXTALIGN, 4),
+    OPT_KEY("text badly ragged left", K_TEXTALIGN, 6),
+    OPT_KEY("text centered", K_TEXTALIGN, 1),
+    OPT_KEY("text justified", K_TEXTALIGN, 3),
+    OPT_KEY("text ragged", K_TEXTALIGN, 0),
+    OPT_KEY("text ragged left", K_TEXTALIGN, 2),
+    OPT_KEY("text width", K_TEXT_WIDTH, 0),
+    OPT_KEY("thick", K_WIDTH, 4),
+    OPT_KEY("thin", K_WIDTH, 2),
+    OPT_KEY("transform shape", K_IGNORE, 0),
+    OPT_KEY("trapezium", K_SHAPENAME, 0),
+    OPT_KEY("ultra thick", K_WIDTH, 6),
+    OPT_KEY("ultra thin", K_WIDTH, 0),
+    OPT_KEY("use as bounding box", K_IGNORE, 0),
+    OPT_KEY("very near end", K_VERY_NEAR_END, 0),
+    OPT_KEY("very near start", K_VERY_NEAR_START, 0),
+    OPT_KEY("very thick", K_WIDTH, 5),
+    OPT_KEY("very thin", K_WIDTH, 1),
+    OPT_KEY("x", K_X, 0),
+    OPT_KEY("x radius", K_X_RADIUS, 0),
+    OPT_KEY("xscale", K_XSCALE, 0),
+    OPT_KEY("xshift", K_XSHIFT, 0),
+    OPT_KEY("xslant", K_XSLANT, 0),
+    OPT_KEY("y", K_Y, 0),
+    OPT_KEY("y radius", K_Y_RADIUS, 0),
+    OPT_KEY("yscale", K_YSCALE, 0),
+    OPT_KEY("yshift", K_YSHIFT, 0),
+    OPT_KEY("yslant", K_YSLANT, 0),
+    OPT_KEY("z", K_Z, 0),
 };
 
-/* key[0..kn) against a NUL-terminated name, as strcmp would order them */
-static int opt_key_cmp(const char *k, size_t kn, const char *name)
-{
-    size_t i;
-    for (i = 0; i < kn; i++) {
-        unsigned char a = (unsigned char)k[i], b = (unsigned char)name[i];
-        if (a != b || b == 0) return a < b ? -1 : 1;
-    }
-    return name[i] ? -1 : 0;
-}
-
+/* A binary search for the first key starting with k's first byte, then a scan of the
+ * keys starting with it (a few at most). */
 static const struct opt_key *opt_key_find(const char *k, size_t kn)
 {
     size_t lo = 0, hi = sizeof opt_keys / sizeof opt_keys[0];
-    int k0 = kn ? (unsigned char)k[0] : 0;
+    if (kn == 0) return NULL;
+    unsigned char k0 = (unsigned char)k[0];
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        const char *name = opt_keys[mid].name;
-        int c = k0 - (unsigned char)name[0];   /* most probes end at the first byte */
-        if (c == 0) {
-            c = opt_key_cmp(k, kn, name);
-            if (c == 0) return &opt_keys[mid];
-        }
-        if (c < 0) hi = mid; else lo = mid + 1;
+        if ((unsigned char)opt_keys[mid].name[0] < k0) lo = mid + 1; else hi = mid;
     }
+    for (; lo < sizeof opt_keys / sizeof opt_keys[0] && (unsigned char)opt_keys[lo].name[0] == k0; lo++)
+        if (opt_keys[lo].len == kn && memcmp(opt_keys[lo].name + 1, k + 1, kn - 1) == 0)
+            return &opt_keys[lo];
     return NULL;
 }
 
@@ -419,7 +422,8 @@ int tk_opt_keys_check(void)
     size_t n = sizeof opt_keys / sizeof opt_keys[0];
     for (size_t i = 0; i < n; i++) {
         if (i > 0 && strcmp(opt_keys[i - 1].name, opt_keys[i].name) >= 0) return -1;
-        if (opt_key_find(opt_keys[i].name, strlen(opt_keys[i].name)) != &opt_keys[i]) return -1;
+        if (opt_keys[i].len != strlen(opt_keys[i].name) ||
+            opt_key_find(opt_keys[i].name, strlen(opt_keys[i].name)) != &opt_keys[i]) return -1;
     }
     return 0;
 }
@@ -985,8 +989,6 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
 static const unsigned char opt_class[256] = {
     ['{'] = 1, ['('] = 1, ['['] = 1, ['}'] = 2, [')'] = 2, [']'] = 2, [','] = 3, ['='] = 4
 };
-
-static inline int opt_space(char c) { return isspace((unsigned char)c) != 0; }
 
 /* tk_trim, inline */
 static inline void opt_trim(const char **s, size_t *n)
