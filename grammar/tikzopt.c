@@ -174,6 +174,18 @@ int tk_is_color(const char *s, size_t n)
 int tk_eval(tikz *T, const char *s, size_t n, double *v, int *has_unit)
 {
     int hu = 0;
+    /* an unsigned integer of up to 9 digits, the most common text by far, is the integer
+     * (pgfmath reads digits alone as a decimal number, exactly) */
+    if (n - 1 < 9) {
+        unsigned m = 0;
+        size_t i = 0;
+        for (; i < n && (unsigned)(s[i] - '0') <= 9; i++) m = m * 10 + (unsigned)(s[i] - '0');
+        if (i == n) {
+            *v = (double)m;
+            if (has_unit) *has_unit = 0;
+            return 0;
+        }
+    }
     /* tk_unbrace changes nothing when the text starts with neither a space nor a
      * brace and does not end in a space */
     if (n == 0 || opt_space(s[0]) || s[0] == '{' || opt_space(s[n - 1])) tk_unbrace(&s, &n);
