@@ -491,8 +491,14 @@ static const struct opt_key *opt_key_find(const char *k, size_t kn)
     if (kn == 0 || (unsigned char)k[0] >= 128) return NULL;
     const struct opt_key *e = opt_keys[(unsigned char)k[0]];
     if (!e) return NULL;
+    if (kn == 1) {
+        for (; e->name; e++)
+            if (e->len == 1) return e;
+        return NULL;
+    }
     for (; e->name; e++)
-        if (e->len == kn && memcmp(e->name + 1, k + 1, kn - 1) == 0) return e;
+        if (e->len == kn && e->name[1] == k[1] && memcmp(e->name + 2, k + 2, kn - 2) == 0)
+            return e;
     return NULL;
 }
 
