@@ -17,11 +17,15 @@ static char *xstrndup(const char *s, size_t n) { return tp_strndup(s, n); }
 
 const char *tk_memmem(const char *s, size_t n, const char *w)
 {
-    size_t k = strlen(w);
-    if (k == 0 || k > n) return NULL;
     char w0 = w[0];
-    for (size_t i = 0; i + k <= n; i++)
-        if (s[i] == w0 && memcmp(s + i + 1, w + 1, k - 1) == 0) return s + i;
+    if (w0 == 0 || n == 0) return NULL;
+    const char *p = s, *end = s + n;
+    while ((p = memchr(p, w0, (size_t)(end - p))) != NULL) {
+        size_t j = 1;
+        while (w[j] && p + j < end && p[j] == w[j]) j++;
+        if (!w[j]) return p;
+        p++;
+    }
     return NULL;
 }
 
