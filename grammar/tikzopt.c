@@ -709,7 +709,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
 
     /* .style / .append style definitions inside option lists */
     {
-        const char *slash = memchr(k, '/', kn);
+        const char *slash = has_v ? memchr(k, '/', kn) : NULL;
         if (slash && has_v) {
             size_t nn = (size_t)(slash - k);
             const char *h = slash + 1;
