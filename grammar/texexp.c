@@ -1,6 +1,20 @@
-/* texexp.c — TeX token lists and the macro expander (see texexp.h). */
+/* texexp.c — TeX tokenizer, token lists and the macro expander (see
+ * texexp.h).
+ *
+ * Work per token is kept small:
+ *   - the tokenizer is a hand-written scanner over the bytes (catcodes as
+ *     plain LaTeX sets them, see tex_tokenize);
+ *   - names are interned with their lengths (no strlen when turning tokens
+ *     back into text);
+ *   - the input stack is one token stack: a pushed list or a macro
+ *     expansion with arguments is written on top of it and released when
+ *     read to its end (levels end in LIFO order), so nothing is malloc'd per
+ *     expansion;
+ *   - the expansion of a macro whose body takes no arguments is not copied
+ *     at all: its input level reads the macro's body in place (the macro is
+ *     reference-counted, so redefining it while its body is being read is
+ *     safe) and gives every token the position of the macro's use. */
 #include "grammar/texexp.h"
-#include "tex.lex.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,13 +34,10 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
-void tl_push(toklist *l, tex_tok t)
+void tl_grow(toklist *l)
 {
-    if (l->n == l->cap) {
-        l->cap = l->cap ? l->cap * 2 : 16;
-        l->v = xrealloc(l->v, l->cap * sizeof *l->v);
-    }
-    l->v[l->n++] = t;
+    l->cap = l->cap ? l->cap * 2 : 16;
+    l->v = xrealloc(l->v, l->cap * sizeof *l->v);
 }
 
 static void tl_reserve(toklist *l, size_t more)
@@ -56,19 +67,26 @@ typedef struct macro {
     int has_opt;
     toklist optdef;
     int let_tok;      /* \let to a non-macro token: body holds that one token */
+    int body_args;    /* the body holds T_ARG tokens (substituted or dropped) */
+    int refs;         /* the definition table (or a save slot) + input levels reading the body */
     char *text;       /* cached body text for parameterless macros */
 } macro;
 
 typedef struct { int name; macro *old; } saved;
 
+/* An input level: tokens [pos,n) still to be read. Either a region of the
+ * token stack (m == NULL; tokens at ts[base..base+n)) or a macro's body read
+ * in place (m != NULL; ovr: tokens get line/col). */
 typedef struct {
-    tex_tok *v;
-    size_t n, pos;
+    macro *m;
+    size_t base, n, pos;
+    int ovr, line, col;
 } level;
 
 struct tex_ctx {
     /* intern table */
     char **names;
+    size_t *lens;         /* strlen of each name */
     size_t nnames, capnames;
     int *hash;
     size_t hcap;
@@ -82,12 +100,12 @@ struct tex_ctx {
     /* input */
     level *in;
     size_t nin, capin;
+    tex_tok *ts;          /* token stack holding the levels without a macro */
+    size_t nts, capts;
+    toklist args[10];     /* macro arguments being read (scratch) */
     long expansions;
     long pushed;              /* tokens pushed by expansion (work bound) */
     int cur_line, cur_col;
-    /* the tokenizer, created once */
-    void *scanner;
-    struct texlex_extra lx;
     /* error */
     int failed, err_line, err_col;
     char err[512];
@@ -106,7 +124,7 @@ static void rehash(tex_ctx *c)
     int *h = xrealloc(NULL, nc * sizeof *h);
     for (size_t i = 0; i < nc; i++) h[i] = -1;
     for (size_t i = 0; i < c->nnames; i++) {
-        size_t k = hash_str(c->names[i], strlen(c->names[i])) & (nc - 1);
+        size_t k = hash_str(c->names[i], c->lens[i]) & (nc - 1);
         while (h[k] >= 0) k = (k + 1) & (nc - 1);
         h[k] = (int)i;
     }
@@ -115,23 +133,27 @@ static void rehash(tex_ctx *c)
     c->hcap = nc;
 }
 
+/* A name is found when its text (as a C string: up to a NUL byte) is the
+ * whole of name[0..len); a name with a NUL byte in it is never found again. */
 int tex_intern(tex_ctx *c, const char *name, size_t len)
 {
     if ((c->nnames + 1) * 2 > c->hcap) rehash(c);
     size_t k = hash_str(name, len) & (c->hcap - 1);
     while (c->hash[k] >= 0) {
-        const char *s = c->names[c->hash[k]];
-        if (strlen(s) == len && memcmp(s, name, len) == 0) return c->hash[k];
+        int id = c->hash[k];
+        if (c->lens[id] == len && memcmp(c->names[id], name, len) == 0) return id;
         k = (k + 1) & (c->hcap - 1);
     }
     if (c->nnames == c->capnames) {
         c->capnames = c->capnames ? c->capnames * 2 : 256;
         c->names = xrealloc(c->names, c->capnames * sizeof *c->names);
+        c->lens = xrealloc(c->lens, c->capnames * sizeof *c->lens);
     }
     char *s = xrealloc(NULL, len + 1);
     memcpy(s, name, len);
     s[len] = 0;
     c->names[c->nnames] = s;
+    c->lens[c->nnames] = memchr(s, 0, len) ? strlen(s) : len;
     c->hash[k] = (int)c->nnames;
     return (int)c->nnames++;
 }
@@ -141,6 +163,11 @@ const char *tex_name(const tex_ctx *c, int id)
     return (id >= 0 && (size_t)id < c->nnames) ? c->names[id] : "";
 }
 
+static size_t name_len(const tex_ctx *c, int id)
+{
+    return (id >= 0 && (size_t)id < c->nnames) ? c->lens[id] : 0;
+}
+
 tex_ctx *tex_new(void)
 {
     tex_ctx *c = xrealloc(NULL, sizeof *c);
@@ -148,9 +175,9 @@ tex_ctx *tex_new(void)
     return c;
 }
 
-static void macro_free(macro *m)
+static void macro_unref(macro *m)
 {
-    if (!m) return;
+    if (!m || --m->refs > 0) return;
     tl_free(&m->params);
     tl_free(&m->body);
     tl_free(&m->optdef);
@@ -158,65 +185,130 @@ static void macro_free(macro *m)
     free(m);
 }
 
+/* Drops every input level. */
+static void drop_input(tex_ctx *c)
+{
+    for (size_t i = 0; i < c->nin; i++) macro_unref(c->in[i].m);
+    c->nin = 0;
+    c->nts = 0;
+}
+
 void tex_free(tex_ctx *c)
 {
     if (!c) return;
-    if (c->scanner) texlex_destroy(c->scanner);
+    drop_input(c);
     for (size_t i = 0; i < c->nnames; i++) free(c->names[i]);
     free(c->names);
+    free(c->lens);
     free(c->hash);
-    for (size_t i = 0; i < c->capmacros; i++) macro_free(c->macros[i]);
+    for (size_t i = 0; i < c->capmacros; i++) macro_unref(c->macros[i]);
     free(c->macros);
-    for (size_t i = 0; i < c->nsave; i++) macro_free(c->save[i].old);
+    for (size_t i = 0; i < c->nsave; i++) macro_unref(c->save[i].old);
     free(c->save);
     free(c->groups);
-    for (size_t i = 0; i < c->nin; i++) free(c->in[i].v);
     free(c->in);
+    free(c->ts);
+    for (int i = 0; i < 10; i++) tl_free(&c->args[i]);
     free(c);
 }
 
-/* ---- lexer glue ---------------------------------------------------------- */
+/* ---- tokenizer ----------------------------------------------------------- */
 
-void texlex_advance(struct texlex_extra *x, const char *text, int len)
+/* Byte classes of the tokenizer. */
+enum { K_OTHER, K_LETTER, K_SPACE, K_ESC, K_BEGIN, K_END, K_MATH, K_PARAM, K_TILDE, K_COMMENT };
+
+#define L4(a, b, c, d) [a] = K_LETTER, [b] = K_LETTER, [c] = K_LETTER, [d] = K_LETTER
+static const unsigned char kind_of[256] = {
+    L4('a', 'b', 'c', 'd'), L4('e', 'f', 'g', 'h'), L4('i', 'j', 'k', 'l'), L4('m', 'n', 'o', 'p'),
+    L4('q', 'r', 's', 't'), L4('u', 'v', 'w', 'x'), L4('y', 'z', 'A', 'B'), L4('C', 'D', 'E', 'F'),
+    L4('G', 'H', 'I', 'J'), L4('K', 'L', 'M', 'N'), L4('O', 'P', 'Q', 'R'), L4('S', 'T', 'U', 'V'),
+    L4('W', 'X', 'Y', 'Z'),
+    [' '] = K_SPACE, ['\t'] = K_SPACE, ['\r'] = K_SPACE, ['\n'] = K_SPACE,
+    ['\\'] = K_ESC, ['{'] = K_BEGIN, ['}'] = K_END, ['$'] = K_MATH, ['#'] = K_PARAM,
+    ['~'] = K_TILDE, ['%'] = K_COMMENT,
+};
+#undef L4
+
+static int is_cs_letter(unsigned char ch)
 {
-    for (int i = 0; i < len; i++) {
-        if (text[i] == '\n') { x->line++; x->col = 1; }
-        else x->col++;
-    }
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '@';
 }
 
-void texlex_emit(struct texlex_extra *x, int type, int ch, const char *text, int len)
-{
-    tex_tok t;
-    memset(&t, 0, sizeof t);
-    t.type = (unsigned char)type;
-    t.ch = ch;
-    t.line = x->line;
-    t.col = x->col;
-    if (type == T_CS) {
-        int n = len - 1;
-        /* trailing spaces/newline after a letter-named control sequence */
-        if (n > 1 || (n == 1 && ((text[1] >= 'a' && text[1] <= 'z') ||
-                                 (text[1] >= 'A' && text[1] <= 'Z') || text[1] == '@'))) {
-            while (n > 0 && (text[n] == ' ' || text[n] == '\t' || text[n] == '\n')) n--;
-        }
-        t.name = tex_intern(x->ctx, text + 1, (size_t)n);
-    }
-    tl_push(x->out, t);
-    texlex_advance(x, text, len);
-}
-
+/* Catcodes as plain LaTeX sets them: \name (letters and @; the spaces and
+ * at most one newline after it are skipped), \x for any other byte x, a
+ * lone \ at the end is an other character; { } $ # ~ (a space); every run of
+ * spaces, tabs, CRs and newlines (a blank line too) is one space; letters;
+ * every other byte is an other character. % drops the rest of the line, the
+ * newline and the next line's leading spaces and tabs. Each token carries
+ * the line and (byte) column where it starts. */
 void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, toklist *out)
 {
-    if (!c->scanner) texlex_init_extra(&c->lx, (yyscan_t *)&c->scanner);
-    c->lx.ctx = c;
-    c->lx.out = out;
-    c->lx.line = first_line;
-    c->lx.col = 1;
-    YY_BUFFER_STATE b = tex_scan_bytes(text, (int)len, c->scanner);
-    texlex(c->scanner);
-    tex_delete_buffer(b, c->scanner);
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0;
+    int line = first_line;
+    size_t lstart = 0;     /* column = i - lstart + 1 */
+    /* columns start at 1 on the first line as on the others */
+    tex_tok t;
+    memset(&t, 0, sizeof t);
+    while (i < len) {
+        unsigned char ch = s[i];
+        t.line = line;
+        t.col = (int)(i - lstart + 1);
+        t.name = 0;
+        switch (kind_of[ch]) {
+        case K_LETTER:
+            t.type = T_LETTER; t.ch = ch; i++;
+            break;
+        case K_OTHER:
+            t.type = T_OTHER; t.ch = ch; i++;
+            break;
+        case K_SPACE:
+            t.type = T_SPACE; t.ch = ' ';
+            for (; i < len && kind_of[s[i]] == K_SPACE; i++)
+                if (s[i] == '\n') { line++; lstart = i + 1; }
+            break;
+        case K_BEGIN: t.type = T_BEGIN; t.ch = '{'; i++; break;
+        case K_END: t.type = T_END; t.ch = '}'; i++; break;
+        case K_MATH: t.type = T_MATH; t.ch = '$'; i++; break;
+        case K_PARAM: t.type = T_PARAM; t.ch = '#'; i++; break;
+        case K_TILDE: t.type = T_SPACE; t.ch = ' '; i++; break;
+        case K_COMMENT:
+            i++;
+            while (i < len && s[i] != '\n') i++;
+            if (i < len) {
+                i++;
+                line++;
+                lstart = i;
+                while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+            }
+            continue;
+        default: /* K_ESC */
+            if (i + 1 >= len) { t.type = T_OTHER; t.ch = '\\'; i++; break; }
+            t.type = T_CS; t.ch = 0;
+            if (is_cs_letter(s[i + 1])) {
+                size_t j = i + 1;
+                while (j < len && is_cs_letter(s[j])) j++;
+                t.name = tex_intern(c, text + i + 1, j - i - 1);
+                while (j < len && (s[j] == ' ' || s[j] == '\t')) j++;
+                if (j < len && s[j] == '\n') {
+                    j++;
+                    line++;
+                    lstart = j;
+                    while (j < len && (s[j] == ' ' || s[j] == '\t')) j++;
+                }
+                i = j;
+            } else {
+                t.name = tex_intern(c, text + i + 1, 1);
+                if (s[i + 1] == '\n') { line++; lstart = i + 2; }
+                i += 2;
+            }
+            break;
+        }
+        tl_push(out, t);
+    }
 }
+
+/* ---- tokens to text ------------------------------------------------------ */
 
 char *tex_to_text(const tex_ctx *c, const toklist *l, size_t from, size_t to, int **lines)
 {
@@ -231,12 +323,11 @@ char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
     if (to > l->n) to = l->n;
     if (from > to) from = to;
     /* size first: one allocation */
-    size_t pl = strlen(prefix), need = pl + 1;
+    size_t pl = strlen(prefix), need = pl + 1 + (to - from);
+    const tex_tok *v = l->v;
     for (size_t i = from; i < to; i++) {
-        const tex_tok *t = &l->v[i];
-        if (t->type == T_CS) need += strlen(tex_name(c, t->name)) + 2;
-        else if (t->type == T_ARG) need += 2;
-        else need += 1;
+        if (v[i].type == T_CS) need += name_len(c, v[i].name) + 1;
+        else if (v[i].type == T_ARG) need += 1;
     }
     char *s = xrealloc(NULL, need);
     int *ln = lines ? xrealloc(NULL, need * sizeof *ln) : NULL;
@@ -244,16 +335,16 @@ char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
     size_t n = pl;
     if (ln) for (size_t j = 0; j < pl; j++) ln[j] = prefix_line;
     for (size_t i = from; i < to; i++) {
-        const tex_tok *t = &l->v[i];
+        const tex_tok *t = &v[i];
         size_t start = n;
         if (t->type == T_CS) {
+            size_t k = name_len(c, t->name);
             const char *nm = tex_name(c, t->name);
-            size_t k = strlen(nm);
             s[n++] = '\\';
             memcpy(s + n, nm, k);
             n += k;
             /* \name followed by a letter needs a separating space */
-            if (k > 0 && is_letter_ch(nm[k - 1]) && i + 1 < to && l->v[i + 1].type == T_LETTER)
+            if (k > 0 && is_letter_ch(nm[k - 1]) && i + 1 < to && v[i + 1].type == T_LETTER)
                 s[n++] = ' ';
         } else if (t->type == T_ARG) {
             s[n++] = '#';
@@ -285,8 +376,7 @@ void tex_error(tex_ctx *c, int line, int col, const char *fmt, ...)
     vsnprintf(c->err, sizeof c->err, fmt, ap);
     va_end(ap);
     /* drop all pending input so the interpreter stops quickly */
-    for (size_t i = 0; i < c->nin; i++) free(c->in[i].v);
-    c->nin = 0;
+    drop_input(c);
 }
 
 const char *tex_error_msg(const tex_ctx *c) { return c->err; }
@@ -299,8 +389,7 @@ void tex_reset_budget(tex_ctx *c) { c->pushed = 0; c->expansions = 0; }
 
 void tex_reset(tex_ctx *c, int depth)
 {
-    for (size_t i = 0; i < c->nin; i++) free(c->in[i].v);
-    c->nin = 0;
+    drop_input(c);
     while ((int)c->ngroups > depth) tex_group_end(c);
     c->failed = 0;
     c->err[0] = 0;
@@ -328,7 +417,7 @@ static void set_macro(tex_ctx *c, int name, macro *m, int global)
         c->save[c->nsave].old = c->macros[name];
         c->nsave++;
     } else {
-        macro_free(c->macros[name]);
+        macro_unref(c->macros[name]);
     }
     c->macros[name] = m;
 }
@@ -338,24 +427,39 @@ static macro *get_macro(const tex_ctx *c, int name)
     return (name >= 0 && (size_t)name < c->capmacros) ? c->macros[name] : NULL;
 }
 
-void tex_define(tex_ctx *c, int name, const toklist *params, int nparams,
-                const toklist *body, const toklist *opt_default, int global)
+static macro *macro_new(void)
 {
     macro *m = xrealloc(NULL, sizeof *m);
     memset(m, 0, sizeof *m);
+    m->refs = 1;
+    return m;
+}
+
+static void note_body_args(macro *m)
+{
+    m->body_args = 0;
+    for (size_t i = 0; i < m->body.n; i++)
+        if (m->body.v[i].type == T_ARG) { m->body_args = 1; break; }
+}
+
+void tex_define(tex_ctx *c, int name, const toklist *params, int nparams,
+                const toklist *body, const toklist *opt_default, int global)
+{
+    macro *m = macro_new();
     if (params) tl_append(&m->params, params);
     m->nparams = nparams;
     tl_append(&m->body, body);
     if (opt_default) { m->has_opt = 1; tl_append(&m->optdef, opt_default); }
+    note_body_args(m);
     set_macro(c, name, m, global);
 }
 
 void tex_define_text(tex_ctx *c, const char *name, const char *text, int global)
 {
-    toklist body = {0};
-    tex_tokenize(c, text, strlen(text), 0, &body);
-    tex_define(c, tex_intern(c, name, strlen(name)), NULL, 0, &body, NULL, global);
-    tl_free(&body);
+    macro *m = macro_new();
+    tex_tokenize(c, text, strlen(text), 0, &m->body);
+    note_body_args(m);
+    set_macro(c, tex_intern(c, name, strlen(name)), m, global);
 }
 
 int tex_is_defined(const tex_ctx *c, int name) { return get_macro(c, name) != NULL; }
@@ -363,8 +467,8 @@ int tex_is_defined(const tex_ctx *c, int name) { return get_macro(c, name) != NU
 void tex_let(tex_ctx *c, int name, tex_tok other, int global)
 {
     macro *o = other.type == T_CS ? get_macro(c, other.name) : NULL;
-    macro *m = xrealloc(NULL, sizeof *m);
-    memset(m, 0, sizeof *m);
+    if (!o && other.type == T_CS && other.name == name) return;
+    macro *m = macro_new();
     if (o) {
         tl_append(&m->params, &o->params);
         m->nparams = o->nparams;
@@ -372,10 +476,10 @@ void tex_let(tex_ctx *c, int name, tex_tok other, int global)
         m->has_opt = o->has_opt;
         tl_append(&m->optdef, &o->optdef);
     } else {
-        if (other.type == T_CS && other.name == name) { free(m); return; }
         tl_push(&m->body, other);
         m->let_tok = 1;
     }
+    note_body_args(m);
     set_macro(c, name, m, global);
 }
 
@@ -402,7 +506,7 @@ void tex_group_end(tex_ctx *c)
     size_t mark = (size_t)c->groups[--c->ngroups];
     while (c->nsave > mark) {
         saved *s = &c->save[--c->nsave];
-        macro_free(c->macros[s->name]);
+        macro_unref(c->macros[s->name]);
         c->macros[s->name] = s->old;
     }
 }
@@ -411,40 +515,85 @@ int tex_group_depth(const tex_ctx *c) { return (int)c->ngroups; }
 
 /* ---- input stack --------------------------------------------------------- */
 
-static void push_owned(tex_ctx *c, tex_tok *v, size_t n)
+/* Room for n more tokens on the token stack; returns where they go. */
+static tex_tok *ts_reserve(tex_ctx *c, size_t n)
 {
-    if (n == 0) { free(v); return; }
+    if (c->nts + n > c->capts) {
+        size_t nc = c->capts ? c->capts : 1024;
+        while (nc < c->nts + n) nc *= 2;
+        c->ts = xrealloc(c->ts, nc * sizeof *c->ts);
+        c->capts = nc;
+    }
+    return c->ts + c->nts;
+}
+
+/* Accounts for n tokens about to be pushed; 0 (with the error set) when the
+ * work or depth bound is hit. */
+static int push_check(tex_ctx *c, size_t n)
+{
     c->pushed += (long)n;
     if (c->pushed > MAX_PUSHED_TOKENS) {
-        free(v);
         tex_error(c, c->cur_line, c->cur_col,
                   "macro expansion produced more than %d tokens (runaway macro?)", MAX_PUSHED_TOKENS);
-        return;
+        return 0;
     }
     if (c->nin >= MAX_INPUT_DEPTH) {
-        free(v);
         tex_error(c, c->cur_line, c->cur_col,
                   "macro expansion nested more than %d levels deep (recursive macro?)",
                   MAX_INPUT_DEPTH);
-        return;
+        return 0;
     }
     if (c->nin == c->capin) {
         c->capin = c->capin ? c->capin * 2 : 32;
         c->in = xrealloc(c->in, c->capin * sizeof *c->in);
     }
-    c->in[c->nin].v = v;
-    c->in[c->nin].n = n;
-    c->in[c->nin].pos = 0;
-    c->nin++;
+    return 1;
+}
+
+/* Makes the n tokens written at the top of the token stack (ts_reserve) a
+ * new input level. */
+static void push_top(tex_ctx *c, size_t n)
+{
+    if (n == 0 || !push_check(c, n)) return;
+    level *lv = &c->in[c->nin++];
+    lv->m = NULL;
+    lv->base = c->nts;
+    lv->n = n;
+    lv->pos = 0;
+    lv->ovr = 0;
+    c->nts += n;
+}
+
+/* A new input level reading m's body in place (n > 0 tokens). */
+static void push_body(tex_ctx *c, macro *m, const tex_tok *cs)
+{
+    if (!push_check(c, m->body.n)) return;
+    level *lv = &c->in[c->nin++];
+    m->refs++;
+    lv->m = m;
+    lv->base = 0;
+    lv->n = m->body.n;
+    lv->pos = 0;
+    lv->ovr = !m->let_tok;
+    lv->line = cs->line;
+    lv->col = cs->col;
 }
 
 void tex_push_list(tex_ctx *c, const toklist *l)
 {
     if (c->failed || l->n == 0) return;
-    tex_tok *v = xrealloc(NULL, l->n * sizeof *v);
-    memcpy(v, l->v, l->n * sizeof *v);
-    push_owned(c, v, l->n);
+    memcpy(ts_reserve(c, l->n), l->v, l->n * sizeof *l->v);
+    push_top(c, l->n);
 }
+
+static void pop_level(tex_ctx *c)
+{
+    level *lv = &c->in[--c->nin];
+    if (lv->m) macro_unref(lv->m);
+    else c->nts = lv->base;
+}
+
+static void tex_push_tok_slow(tex_ctx *c, tex_tok t);
 
 void tex_push_tok(tex_ctx *c, tex_tok t)
 {
@@ -452,29 +601,60 @@ void tex_push_tok(tex_ctx *c, tex_tok t)
     /* put back into the current level when possible */
     if (c->nin > 0 && c->in[c->nin - 1].pos > 0) {
         level *lv = &c->in[c->nin - 1];
-        lv->v[--lv->pos] = t;
+        if (!lv->m) {
+            c->ts[lv->base + --lv->pos] = t;
+            return;
+        }
+        /* a macro body read in place: the token just read from it needs
+         * nothing written */
+        const tex_tok *p = &lv->m->body.v[lv->pos - 1];
+        int line = lv->ovr ? lv->line : p->line, col = lv->ovr ? lv->col : p->col;
+        if (p->type == t.type && p->ch == t.ch && p->name == t.name && line == t.line && col == t.col) {
+            lv->pos--;
+            return;
+        }
+        tex_push_tok_slow(c, t);
         return;
     }
-    tex_tok *v = xrealloc(NULL, sizeof *v);
-    *v = t;
-    push_owned(c, v, 1);
+    *ts_reserve(c, 1) = t;
+    push_top(c, 1);
 }
 
-int tex_next(tex_ctx *c, tex_tok *t)
+/* Pushing a different token back into a macro body read in place: the level
+ * becomes a copy on the token stack (same length and position), then takes
+ * the token as a copy would. */
+static void tex_push_tok_slow(tex_ctx *c, tex_tok t)
 {
-    while (c->nin > 0) {
-        level *lv = &c->in[c->nin - 1];
-        if (lv->pos < lv->n) {
-            *t = lv->v[lv->pos++];
-            if (lv->pos == lv->n) { free(lv->v); c->nin--; }
-            if (t->line > 0) { c->cur_line = t->line; c->cur_col = t->col; }
-            return 1;
-        }
-        free(lv->v);
-        c->nin--;
-    }
-    return 0;
+    level *lv = &c->in[c->nin - 1];
+    macro *m = lv->m;
+    tex_tok *d = ts_reserve(c, lv->n);
+    memcpy(d, m->body.v, lv->n * sizeof *d);
+    if (lv->ovr)
+        for (size_t i = 0; i < lv->n; i++) { d[i].line = lv->line; d[i].col = lv->col; }
+    lv->m = NULL;
+    lv->base = c->nts;
+    lv->ovr = 0;
+    c->nts += lv->n;
+    macro_unref(m);
+    c->ts[lv->base + --lv->pos] = t;
 }
+
+static inline int next_tok(tex_ctx *c, tex_tok *t)
+{
+    if (c->nin == 0) return 0;
+    level *lv = &c->in[c->nin - 1];
+    if (lv->m) {
+        *t = lv->m->body.v[lv->pos++];
+        if (lv->ovr) { t->line = lv->line; t->col = lv->col; }
+    } else {
+        *t = c->ts[lv->base + lv->pos++];
+    }
+    if (lv->pos == lv->n) pop_level(c);
+    if (t->line > 0) { c->cur_line = t->line; c->cur_col = t->col; }
+    return 1;
+}
+
+int tex_next(tex_ctx *c, tex_tok *t) { return next_tok(c, t); }
 
 static int tok_eq(const tex_tok *a, const tex_tok *b)
 {
@@ -484,13 +664,20 @@ static int tok_eq(const tex_tok *a, const tex_tok *b)
     return a->ch == b->ch;
 }
 
+static int next_x(tex_ctx *c, tex_tok *t);
+
+static inline int next_e(tex_ctx *c, tex_tok *t, int expand)
+{
+    return expand ? next_x(c, t) : next_tok(c, t);
+}
+
 /* Reads a balanced group body after an opening brace already consumed. */
 static int read_group_body(tex_ctx *c, toklist *out, int expand, int line, int col)
 {
     int depth = 1;
     tex_tok t;
     for (;;) {
-        int r = expand ? tex_next_x(c, &t) : tex_next(c, &t);
+        int r = next_e(c, &t, expand);
         if (r < 0) return -1;
         if (r == 0) {
             tex_error(c, line, col, "unbalanced braces: end of input inside a group opened here");
@@ -510,7 +697,7 @@ void tex_skip_spaces(tex_ctx *c, int expand)
 {
     tex_tok t;
     for (;;) {
-        int r = expand ? tex_next_x(c, &t) : tex_next(c, &t);
+        int r = next_e(c, &t, expand);
         if (r <= 0) return;
         if (t.type != T_SPACE) { tex_push_tok(c, t); return; }
     }
@@ -520,7 +707,7 @@ int tex_read_arg(tex_ctx *c, toklist *out, int expand)
 {
     tex_tok t;
     for (;;) {
-        int r = expand ? tex_next_x(c, &t) : tex_next(c, &t);
+        int r = next_e(c, &t, expand);
         if (r <= 0) return r;
         if (t.type != T_SPACE) break;
     }
@@ -538,14 +725,14 @@ int tex_read_opt(tex_ctx *c, toklist *out, int expand)
     tex_tok t;
     int r;
     for (;;) {
-        r = expand ? tex_next_x(c, &t) : tex_next(c, &t);
+        r = next_e(c, &t, expand);
         if (r <= 0) return r;
         if (t.type != T_SPACE) break;
     }
     if (!(t.type == T_OTHER && t.ch == '[')) { tex_push_tok(c, t); return 0; }
     int depth = 0, line = t.line, col = t.col;
     for (;;) {
-        r = expand ? tex_next_x(c, &t) : tex_next(c, &t);
+        r = next_e(c, &t, expand);
         if (r < 0) return -1;
         if (r == 0) {
             tex_error(c, line, col, "end of input inside an optional argument [ opened here");
@@ -578,18 +765,17 @@ static void strip_braces(toklist *a)
     a->n -= 2;
 }
 
+/* Reads m's arguments (only tex_next: no expansion, so the scratch
+ * argument lists are never in use twice) and pushes the expansion. */
 static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
 {
-    toklist args[10];
-    memset(args, 0, sizeof args);
+    toklist *args = c->args;
+    for (int i = 0; i < 10; i++) args[i].n = 0;
     int ok = 1;
     size_t pi = 0;
-    int argi = 0;
-    /* keep a private copy: reading arguments may redefine nothing, but be safe */
     const toklist *P = &m->params;
 
     if (m->has_opt) {
-        argi = 1;
         int r = tex_read_opt(c, &args[0], 0);
         if (r < 0) ok = 0;
         else if (r == 0) tl_append(&args[0], &m->optdef);
@@ -597,7 +783,7 @@ static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
     /* literal tokens before the first parameter must match */
     while (ok && pi < P->n && P->v[pi].type != T_ARG) {
         tex_tok t;
-        if (tex_next(c, &t) <= 0 || !tok_eq(&t, &P->v[pi])) {
+        if (next_tok(c, &t) <= 0 || !tok_eq(&t, &P->v[pi])) {
             tex_error(c, cs->line, cs->col, "use of \\%s does not match its definition",
                       tex_name(c, cs->name));
             ok = 0;
@@ -626,7 +812,7 @@ static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
             int depth = 0;
             tex_tok t;
             for (;;) {
-                if (tex_next(c, &t) <= 0) {
+                if (next_tok(c, &t) <= 0) {
                     tex_error(c, cs->line, cs->col,
                               "end of input while reading a delimited argument of \\%s",
                               tex_name(c, cs->name));
@@ -660,37 +846,41 @@ static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
             if (ok) strip_braces(a);
             pi = dend;
         }
-        (void)argi;
     }
-    if (ok) {
-        toklist out = {0};
-        size_t need = m->body.n;
-        for (size_t i = 0; i < m->body.n; i++)
-            if (m->body.v[i].type == T_ARG && m->body.v[i].ch >= 1 && m->body.v[i].ch <= 9)
-                need += args[m->body.v[i].ch - 1].n;
-        tl_reserve(&out, need);
-        for (size_t i = 0; i < m->body.n; i++) {
-            tex_tok t = m->body.v[i];
-            if (t.type == T_ARG) {
-                int k = t.ch;
-                if (k >= 1 && k <= 9) tl_append(&out, &args[k - 1]);
-                continue;
+    if (!ok) return -1;
+    if (!m->body_args) {
+        if (m->body.n) push_body(c, m, cs);
+        return 1;
+    }
+    size_t need = m->body.n;
+    const tex_tok *b = m->body.v;
+    for (size_t i = 0; i < m->body.n; i++)
+        if (b[i].type == T_ARG && b[i].ch >= 1 && b[i].ch <= 9) need += args[b[i].ch - 1].n;
+    tex_tok *out = ts_reserve(c, need);
+    size_t n = 0;
+    int line = cs->line, col = cs->col, let = m->let_tok;
+    for (size_t i = 0; i < m->body.n; i++) {
+        if (b[i].type == T_ARG) {
+            int k = b[i].ch;
+            if (k >= 1 && k <= 9 && args[k - 1].n) {
+                memcpy(out + n, args[k - 1].v, args[k - 1].n * sizeof *out);
+                n += args[k - 1].n;
             }
-            if (!m->let_tok) { t.line = cs->line; t.col = cs->col; }
-            out.v[out.n++] = t;
+            continue;
         }
-        if (out.n) push_owned(c, out.v, out.n);
-        else free(out.v);
+        out[n] = b[i];
+        if (!let) { out[n].line = line; out[n].col = col; }
+        n++;
     }
-    for (int i = 0; i < 10; i++) tl_free(&args[i]);
-    return ok ? 1 : -1;
+    push_top(c, n);
+    return 1;
 }
 
-int tex_next_x(tex_ctx *c, tex_tok *t)
+static int next_x(tex_ctx *c, tex_tok *t)
 {
     for (;;) {
         if (c->failed) return -1;
-        if (!tex_next(c, t)) return 0;
+        if (!next_tok(c, t)) return 0;
         if (t->type != T_CS) return 1;
         macro *m = get_macro(c, t->name);
         if (!m) return 1;
@@ -703,3 +893,5 @@ int tex_next_x(tex_ctx *c, tex_tok *t)
         if (expand_macro(c, t, m) < 0) return -1;
     }
 }
+
+int tex_next_x(tex_ctx *c, tex_tok *t) { return next_x(c, t); }

@@ -30,19 +30,16 @@ typedef struct {
     size_t n, cap;
 } toklist;
 
-void tl_push(toklist *l, tex_tok t);
+/* Grows l's capacity for at least one more token (tl_push's slow path). */
+void tl_grow(toklist *l);
+static inline void tl_push(toklist *l, tex_tok t)
+{
+    if (l->n == l->cap) tl_grow(l);
+    l->v[l->n++] = t;
+}
 void tl_append(toklist *l, const toklist *o);
 void tl_free(toklist *l);
 void tl_clear(toklist *l);
-
-/* lexer glue */
-struct texlex_extra {
-    struct tex_ctx *ctx;
-    toklist *out;
-    int line, col;
-};
-void texlex_emit(struct texlex_extra *x, int type, int ch, const char *text, int len);
-void texlex_advance(struct texlex_extra *x, const char *text, int len);
 
 typedef struct tex_ctx tex_ctx;
 
