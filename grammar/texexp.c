@@ -102,6 +102,11 @@ struct tex_ctx {
     size_t nin, capin;
     tex_tok *ts;          /* token stack holding the levels without a macro */
     size_t nts, capts;
+    /* the top level's tokens: start, next, end (rp == re == NULL: no input);
+     * rovr: they get line/col rline/rcol. in[nin-1].pos is only up to date
+     * after save_top. */
+    const tex_tok *rs, *rp, *re;
+    int rovr, rline, rcol;
     toklist args[10];     /* macro arguments being read (scratch) */
     long expansions;
     long pushed;              /* tokens pushed by expansion (work bound) */
@@ -191,6 +196,8 @@ static void drop_input(tex_ctx *c)
     for (size_t i = 0; i < c->nin; i++) macro_unref(c->in[i].m);
     c->nin = 0;
     c->nts = 0;
+    c->rs = c->rp = c->re = NULL;
+    c->rovr = 0;
 }
 
 void tex_free(tex_ctx *c)
@@ -322,39 +329,43 @@ char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
 {
     if (to > l->n) to = l->n;
     if (from > to) from = to;
-    /* size first: one allocation */
-    size_t pl = strlen(prefix), need = pl + 1 + (to - from);
-    const tex_tok *v = l->v;
-    for (size_t i = from; i < to; i++) {
-        if (v[i].type == T_CS) need += name_len(c, v[i].name) + 1;
-        else if (v[i].type == T_ARG) need += 1;
-    }
-    char *s = xrealloc(NULL, need);
-    int *ln = lines ? xrealloc(NULL, need * sizeof *ln) : NULL;
+    /* Room: the prefix, the NUL, 2 bytes a token, plus each control
+     * sequence's name (grown as names come). */
+    size_t pl = strlen(prefix), cap = pl + 1 + 2 * (to - from) + 32, bound = cap - 32;
+    char *s = xrealloc(NULL, cap);
+    int *ln = lines ? xrealloc(NULL, cap * sizeof *ln) : NULL;
     memcpy(s, prefix, pl);
     size_t n = pl;
     if (ln) for (size_t j = 0; j < pl; j++) ln[j] = prefix_line;
+    const tex_tok *v = l->v;
     for (size_t i = from; i < to; i++) {
         const tex_tok *t = &v[i];
-        size_t start = n;
         if (t->type == T_CS) {
-            size_t k = name_len(c, t->name);
+            size_t k = name_len(c, t->name), start = n;
             const char *nm = tex_name(c, t->name);
+            bound += k;
+            if (bound > cap) {
+                cap = bound > 2 * cap ? bound : 2 * cap;
+                s = xrealloc(s, cap);
+                if (ln) ln = xrealloc(ln, cap * sizeof *ln);
+            }
             s[n++] = '\\';
             memcpy(s + n, nm, k);
             n += k;
             /* \name followed by a letter needs a separating space */
             if (k > 0 && is_letter_ch(nm[k - 1]) && i + 1 < to && v[i + 1].type == T_LETTER)
                 s[n++] = ' ';
+            if (ln) {
+                int li = t->line > 0 ? t->line : prefix_line;
+                for (size_t j = start; j < n; j++) ln[j] = li;
+            }
         } else if (t->type == T_ARG) {
+            if (ln) ln[n] = ln[n + 1] = t->line > 0 ? t->line : prefix_line;
             s[n++] = '#';
             s[n++] = (char)('0' + (t->ch % 10));
         } else {
+            if (ln) ln[n] = t->line > 0 ? t->line : prefix_line;
             s[n++] = (char)t->ch;
-        }
-        if (ln) {
-            int li = t->line > 0 ? t->line : prefix_line;
-            for (size_t j = start; j < n; j++) ln[j] = li;
         }
     }
     s[n] = 0;
@@ -515,14 +526,37 @@ int tex_group_depth(const tex_ctx *c) { return (int)c->ngroups; }
 
 /* ---- input stack --------------------------------------------------------- */
 
+static void save_top(tex_ctx *c)
+{
+    if (c->nin) c->in[c->nin - 1].pos = (size_t)(c->rp - c->rs);
+}
+
+static void load_top(tex_ctx *c)
+{
+    if (c->nin == 0) {
+        c->rs = c->rp = c->re = NULL;
+        c->rovr = 0;
+        return;
+    }
+    const level *lv = &c->in[c->nin - 1];
+    c->rs = lv->m ? lv->m->body.v : c->ts + lv->base;
+    c->rp = c->rs + lv->pos;
+    c->re = c->rs + lv->n;
+    c->rovr = lv->ovr;
+    c->rline = lv->line;
+    c->rcol = lv->col;
+}
+
 /* Room for n more tokens on the token stack; returns where they go. */
 static tex_tok *ts_reserve(tex_ctx *c, size_t n)
 {
     if (c->nts + n > c->capts) {
         size_t nc = c->capts ? c->capts : 1024;
         while (nc < c->nts + n) nc *= 2;
+        save_top(c);
         c->ts = xrealloc(c->ts, nc * sizeof *c->ts);
         c->capts = nc;
+        load_top(c);
     }
     return c->ts + c->nts;
 }
@@ -547,6 +581,7 @@ static int push_check(tex_ctx *c, size_t n)
         c->capin = c->capin ? c->capin * 2 : 32;
         c->in = xrealloc(c->in, c->capin * sizeof *c->in);
     }
+    save_top(c);
     return 1;
 }
 
@@ -562,6 +597,9 @@ static void push_top(tex_ctx *c, size_t n)
     lv->pos = 0;
     lv->ovr = 0;
     c->nts += n;
+    c->rs = c->rp = c->ts + lv->base;
+    c->re = c->rs + n;
+    c->rovr = 0;
 }
 
 /* A new input level reading m's body in place (n > 0 tokens). */
@@ -577,6 +615,7 @@ static void push_body(tex_ctx *c, macro *m, const tex_tok *cs)
     lv->ovr = !m->let_tok;
     lv->line = cs->line;
     lv->col = cs->col;
+    load_top(c);
 }
 
 void tex_push_list(tex_ctx *c, const toklist *l)
@@ -591,6 +630,7 @@ static void pop_level(tex_ctx *c)
     level *lv = &c->in[--c->nin];
     if (lv->m) macro_unref(lv->m);
     else c->nts = lv->base;
+    load_top(c);
 }
 
 static void tex_push_tok_slow(tex_ctx *c, tex_tok t);
@@ -599,18 +639,19 @@ void tex_push_tok(tex_ctx *c, tex_tok t)
 {
     if (c->failed) return;
     /* put back into the current level when possible */
-    if (c->nin > 0 && c->in[c->nin - 1].pos > 0) {
+    if (c->rp > c->rs) {
         level *lv = &c->in[c->nin - 1];
         if (!lv->m) {
-            c->ts[lv->base + --lv->pos] = t;
+            c->rp--;
+            c->ts[lv->base + (size_t)(c->rp - c->rs)] = t;
             return;
         }
         /* a macro body read in place: the token just read from it needs
          * nothing written */
-        const tex_tok *p = &lv->m->body.v[lv->pos - 1];
-        int line = lv->ovr ? lv->line : p->line, col = lv->ovr ? lv->col : p->col;
+        const tex_tok *p = c->rp - 1;
+        int line = c->rovr ? c->rline : p->line, col = c->rovr ? c->rcol : p->col;
         if (p->type == t.type && p->ch == t.ch && p->name == t.name && line == t.line && col == t.col) {
-            lv->pos--;
+            c->rp--;
             return;
         }
         tex_push_tok_slow(c, t);
@@ -625,6 +666,7 @@ void tex_push_tok(tex_ctx *c, tex_tok t)
  * the token as a copy would. */
 static void tex_push_tok_slow(tex_ctx *c, tex_tok t)
 {
+    save_top(c);
     level *lv = &c->in[c->nin - 1];
     macro *m = lv->m;
     tex_tok *d = ts_reserve(c, lv->n);
@@ -637,19 +679,15 @@ static void tex_push_tok_slow(tex_ctx *c, tex_tok t)
     c->nts += lv->n;
     macro_unref(m);
     c->ts[lv->base + --lv->pos] = t;
+    load_top(c);
 }
 
 static inline int next_tok(tex_ctx *c, tex_tok *t)
 {
-    if (c->nin == 0) return 0;
-    level *lv = &c->in[c->nin - 1];
-    if (lv->m) {
-        *t = lv->m->body.v[lv->pos++];
-        if (lv->ovr) { t->line = lv->line; t->col = lv->col; }
-    } else {
-        *t = c->ts[lv->base + lv->pos++];
-    }
-    if (lv->pos == lv->n) pop_level(c);
+    if (c->rp == c->re) return 0;
+    *t = *c->rp++;
+    if (c->rovr) { t->line = c->rline; t->col = c->rcol; }
+    if (c->rp == c->re) pop_level(c);
     if (t->line > 0) { c->cur_line = t->line; c->cur_col = t->col; }
     return 1;
 }
@@ -665,10 +703,11 @@ static int tok_eq(const tex_tok *a, const tex_tok *b)
 }
 
 static int next_x(tex_ctx *c, tex_tok *t);
+static inline int next_xf(tex_ctx *c, tex_tok *t);
 
 static inline int next_e(tex_ctx *c, tex_tok *t, int expand)
 {
-    return expand ? next_x(c, t) : next_tok(c, t);
+    return expand ? next_xf(c, t) : next_tok(c, t);
 }
 
 /* Reads a balanced group body after an opening brace already consumed. */
@@ -767,7 +806,7 @@ static void strip_braces(toklist *a)
 
 /* Reads m's arguments (only tex_next: no expansion, so the scratch
  * argument lists are never in use twice) and pushes the expansion. */
-static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
+__attribute__((noinline)) static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
 {
     toklist *args = c->args;
     for (int i = 0; i < 10; i++) args[i].n = 0;
@@ -894,4 +933,20 @@ static int next_x(tex_ctx *c, tex_tok *t)
     }
 }
 
-int tex_next_x(tex_ctx *c, tex_tok *t) { return next_x(c, t); }
+/* next_x with the common case inline: a token that is not the last of its
+ * level and not a macro. */
+static inline int next_xf(tex_ctx *c, tex_tok *t)
+{
+    const tex_tok *p = c->rp;
+    if (p != c->re && p + 1 != c->re && !c->failed &&
+        (p->type != T_CS || !get_macro(c, p->name))) {
+        *t = *p;
+        c->rp = p + 1;
+        if (c->rovr) { t->line = c->rline; t->col = c->rcol; }
+        if (t->line > 0) { c->cur_line = t->line; c->cur_col = t->col; }
+        return 1;
+    }
+    return next_x(c, t);
+}
+
+int tex_next_x(tex_ctx *c, tex_tok *t) { return next_xf(c, t); }
