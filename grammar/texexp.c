@@ -60,6 +60,10 @@ void tl_append(toklist *l, const toklist *o)
 void tl_free(toklist *l) { free(l->v); l->v = NULL; l->n = l->cap = 0; }
 void tl_clear(toklist *l) { l->n = 0; }
 
+/* A piece of a macro body with arguments: tokens [start, start+len) of the
+ * body, or (arg 1..9) that argument. */
+typedef struct { int arg; size_t start, len; } seg;
+
 typedef struct macro {
     toklist params;
     int nparams;
@@ -68,6 +72,8 @@ typedef struct macro {
     toklist optdef;
     int let_tok;      /* \let to a non-macro token: body holds that one token */
     int body_args;    /* the body holds T_ARG tokens (substituted or dropped) */
+    seg *segs;        /* body_args: the body in pieces (#0 and #10.. dropped) */
+    size_t nsegs, nlit; /* nlit: body tokens outside arguments */
     int refs;         /* the definition table (or a save slot) + input levels reading the body */
     char *text;       /* cached body text for parameterless macros */
 } macro;
@@ -186,6 +192,7 @@ static void macro_unref(macro *m)
     tl_free(&m->params);
     tl_free(&m->body);
     tl_free(&m->optdef);
+    free(m->segs);
     free(m->text);
     free(m);
 }
@@ -451,6 +458,23 @@ static void note_body_args(macro *m)
     m->body_args = 0;
     for (size_t i = 0; i < m->body.n; i++)
         if (m->body.v[i].type == T_ARG) { m->body_args = 1; break; }
+    if (!m->body_args) return;
+    const tex_tok *b = m->body.v;
+    size_t n = m->body.n, ns = 0;
+    m->segs = xrealloc(NULL, n * sizeof *m->segs);
+    for (size_t i = 0; i < n;) {
+        if (b[i].type == T_ARG) {
+            if (b[i].ch >= 1 && b[i].ch <= 9) m->segs[ns++] = (seg){ b[i].ch, i, 0 };
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < n && b[j].type != T_ARG) j++;
+        m->segs[ns++] = (seg){ 0, i, j - i };
+        m->nlit += j - i;
+        i = j;
+    }
+    m->nsegs = ns;
 }
 
 void tex_define(tex_ctx *c, int name, const toklist *params, int nparams,
@@ -891,27 +915,25 @@ __attribute__((noinline)) static int expand_macro(tex_ctx *c, const tex_tok *cs,
         if (m->body.n) push_body(c, m, cs);
         return 1;
     }
-    size_t need = m->body.n;
-    const tex_tok *b = m->body.v;
-    for (size_t i = 0; i < m->body.n; i++)
-        if (b[i].type == T_ARG && b[i].ch >= 1 && b[i].ch <= 9) need += args[b[i].ch - 1].n;
-    tex_tok *out = ts_reserve(c, need);
-    size_t n = 0;
+    size_t need = m->nlit;
+    const seg *sg = m->segs, *se = sg + m->nsegs;
+    for (const seg *g = sg; g < se; g++)
+        if (g->arg) need += args[g->arg - 1].n;
+    tex_tok *out = ts_reserve(c, need), *o = out;
     int line = cs->line, col = cs->col, let = m->let_tok;
-    for (size_t i = 0; i < m->body.n; i++) {
-        if (b[i].type == T_ARG) {
-            int k = b[i].ch;
-            if (k >= 1 && k <= 9 && args[k - 1].n) {
-                memcpy(out + n, args[k - 1].v, args[k - 1].n * sizeof *out);
-                n += args[k - 1].n;
-            }
+    for (const seg *g = sg; g < se; g++) {
+        if (g->arg) {
+            const toklist *a = &args[g->arg - 1];
+            if (a->n) memcpy(o, a->v, a->n * sizeof *o);
+            o += a->n;
             continue;
         }
-        out[n] = b[i];
-        if (!let) { out[n].line = line; out[n].col = col; }
-        n++;
+        memcpy(o, m->body.v + g->start, g->len * sizeof *o);
+        if (!let)
+            for (size_t j = 0; j < g->len; j++) { o[j].line = line; o[j].col = col; }
+        o += g->len;
     }
-    push_top(c, n);
+    push_top(c, need);
     return 1;
 }
 
