@@ -264,6 +264,8 @@ void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, tokl
     /* columns start at 1 on the first line as on the others */
     tex_tok t;
     memset(&t, 0, sizeof t);
+    /* at most one token a byte: room for all of a short text at once */
+    tl_reserve(out, len < 65536 ? len : 65536);
     while (i < len) {
         unsigned char ch = s[i];
         t.line = line;
@@ -347,8 +349,19 @@ char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
     const tex_tok *v = l->v;
     for (size_t i = from; i < to; i++) {
         const tex_tok *t = &v[i];
-        if (t->type == T_CS) {
-            size_t k = name_len(c, t->name), start = n;
+        int li = t->line > 0 ? t->line : prefix_line;
+        if (t->type != T_CS && t->type != T_ARG) {
+            /* one character: most tokens */
+            if (ln) ln[n] = li;
+            s[n++] = (char)t->ch;
+            continue;
+        }
+        size_t start = n;
+        if (t->type == T_ARG) {
+            s[n++] = '#';
+            s[n++] = (char)('0' + (t->ch % 10));
+        } else {
+            size_t k = name_len(c, t->name);
             const char *nm = tex_name(c, t->name);
             bound += k;
             if (bound > cap) {
@@ -362,18 +375,8 @@ char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
             /* \name followed by a letter needs a separating space */
             if (k > 0 && is_letter_ch(nm[k - 1]) && i + 1 < to && v[i + 1].type == T_LETTER)
                 s[n++] = ' ';
-            if (ln) {
-                int li = t->line > 0 ? t->line : prefix_line;
-                for (size_t j = start; j < n; j++) ln[j] = li;
-            }
-        } else if (t->type == T_ARG) {
-            if (ln) ln[n] = ln[n + 1] = t->line > 0 ? t->line : prefix_line;
-            s[n++] = '#';
-            s[n++] = (char)('0' + (t->ch % 10));
-        } else {
-            if (ln) ln[n] = t->line > 0 ? t->line : prefix_line;
-            s[n++] = (char)t->ch;
         }
+        if (ln) for (size_t j = start; j < n; j++) ln[j] = li;
     }
     s[n] = 0;
     if (ln) ln[n] = n ? ln[n - 1] : prefix_line;
@@ -959,9 +962,10 @@ static int next_x(tex_ctx *c, tex_tok *t)
  * level and not a macro. */
 static inline int next_xf(tex_ctx *c, tex_tok *t)
 {
+    /* (a failed context has no input: tex_error drops it, nothing is
+     * pushed after) */
     const tex_tok *p = c->rp;
-    if (p != c->re && p + 1 != c->re && !c->failed &&
-        (p->type != T_CS || !get_macro(c, p->name))) {
+    if (p != c->re && p + 1 != c->re && (p->type != T_CS || !get_macro(c, p->name))) {
         *t = *p;
         c->rp = p + 1;
         if (c->rovr) { t->line = c->rline; t->col = c->rcol; }
