@@ -347,15 +347,20 @@ char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
     size_t n = pl;
     if (ln) for (size_t j = 0; j < pl; j++) ln[j] = prefix_line;
     const tex_tok *v = l->v;
-    for (size_t i = from; i < to; i++) {
+    size_t i = from;
+    for (;;) {
+        /* a run of one-character tokens (most tokens) */
+        if (ln) {
+            for (; i < to && v[i].type != T_CS && v[i].type != T_ARG; i++) {
+                ln[n] = v[i].line > 0 ? v[i].line : prefix_line;
+                s[n++] = (char)v[i].ch;
+            }
+        } else {
+            for (; i < to && v[i].type != T_CS && v[i].type != T_ARG; i++) s[n++] = (char)v[i].ch;
+        }
+        if (i == to) break;
         const tex_tok *t = &v[i];
         int li = t->line > 0 ? t->line : prefix_line;
-        if (t->type != T_CS && t->type != T_ARG) {
-            /* one character: most tokens */
-            if (ln) ln[n] = li;
-            s[n++] = (char)t->ch;
-            continue;
-        }
         size_t start = n;
         if (t->type == T_ARG) {
             s[n++] = '#';
@@ -377,6 +382,7 @@ char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
                 s[n++] = ' ';
         }
         if (ln) for (size_t j = start; j < n; j++) ln[j] = li;
+        i++;
     }
     s[n] = 0;
     if (ln) ln[n] = n ? ln[n - 1] : prefix_line;
