@@ -658,6 +658,20 @@ void tex_push_list(tex_ctx *c, const toklist *l)
     push_top(c, l->n);
 }
 
+void tex_push_text(tex_ctx *c, const char *text, size_t len, int first_line)
+{
+    /* tokenized straight onto the token stack (as tex_tokenize, then
+     * tex_push_list, without the list between) */
+    save_top(c);
+    toklist l = { c->ts, c->nts, c->capts };
+    tex_tokenize(c, text, len, first_line, &l);
+    c->ts = l.v;
+    c->capts = l.cap;
+    load_top(c);
+    if (c->failed) return;
+    push_top(c, l.n - c->nts);
+}
+
 static void pop_level(tex_ctx *c)
 {
     level *lv = &c->in[--c->nin];

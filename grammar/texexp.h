@@ -78,6 +78,9 @@ int tex_group_depth(const tex_ctx *c);
 /* Input stack. tex_push_list copies the tokens. */
 void tex_push_list(tex_ctx *c, const toklist *l);
 void tex_push_tok(tex_ctx *c, tex_tok t);
+/* tex_tokenize(text) and tex_push_list of the tokens, without a list
+ * between. */
+void tex_push_text(tex_ctx *c, const char *text, size_t len, int first_line);
 /* Next raw token; 0 at end of input. */
 int tex_next(tex_ctx *c, tex_tok *t);
 /* Next token with user macros expanded; 0 at end of input, -1 on error. */

@@ -1151,11 +1151,8 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
     tex_group_begin(T->tex);      /* the file's definitions end with it */
     tk_gs_push(T);
     size_t base_gs = T->ngs;
-    toklist all = { 0 };
-    tex_tokenize(T->tex, src, len, 1, &all);
-    tex_push_list(T->tex, &all);
+    tex_push_text(T->tex, src, len, 1);
     tex_reset_budget(T->tex);
-    tl_free(&all);
     run(T, 0);
     int rc = 0;
     if (tex_failed(T->tex)) {
