@@ -2,8 +2,8 @@
  * texexp.h).
  *
  * Work per token is kept small:
- *   - the tokenizer is a hand-written scanner over the bytes (catcodes as
- *     plain LaTeX sets them, see tex_tokenize);
+ *   - the tokenizer is flex (grammar/tex.l; catcodes as plain LaTeX sets
+ *     them) and a run of letters or other characters is one match;
  *   - names are interned with their lengths (no strlen when turning tokens
  *     back into text);
  *   - the input stack is one token stack: a pushed list or a macro
@@ -15,6 +15,7 @@
  *     reference-counted, so redefining it while its body is being read is
  *     safe) and gives every token the position of the macro's use. */
 #include "grammar/texexp.h"
+#include "tex.lex.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -119,6 +120,9 @@ struct tex_ctx {
     int cur_line, cur_col;
     /* error */
     int failed, err_line, err_col;
+    /* the flex scanner (made on first use) and its extra data */
+    yyscan_t scanner;
+    struct texlex_extra lx;
     char err[512];
 };
 
@@ -223,105 +227,94 @@ void tex_free(tex_ctx *c)
     free(c->in);
     free(c->ts);
     for (int i = 0; i < 10; i++) tl_free(&c->args[i]);
+    if (c->scanner) texlex_destroy(c->scanner);
     free(c);
 }
 
 /* ---- tokenizer ----------------------------------------------------------- */
 
-/* Byte classes of the tokenizer. */
-enum { K_OTHER, K_LETTER, K_SPACE, K_ESC, K_BEGIN, K_END, K_MATH, K_PARAM, K_TILDE, K_COMMENT };
+/* The scanner is grammar/tex.l (flex); these are its actions. x->off is
+ * the offset of the match in the text, x->lstart that of the current line's
+ * first byte: a token's column is off - lstart + 1. */
+static inline void lx_push(struct texlex_extra *x, int type, int ch, int name)
+{
+    tex_tok t;
+    memset(&t, 0, sizeof t);
+    t.type = (unsigned char)type;
+    t.ch = ch;
+    t.name = name;
+    t.line = x->line;
+    t.col = (int)(x->off - x->lstart + 1);
+    tl_push(x->out, t);
+}
 
-#define L4(a, b, c, d) [a] = K_LETTER, [b] = K_LETTER, [c] = K_LETTER, [d] = K_LETTER
-static const unsigned char kind_of[256] = {
-    L4('a', 'b', 'c', 'd'), L4('e', 'f', 'g', 'h'), L4('i', 'j', 'k', 'l'), L4('m', 'n', 'o', 'p'),
-    L4('q', 'r', 's', 't'), L4('u', 'v', 'w', 'x'), L4('y', 'z', 'A', 'B'), L4('C', 'D', 'E', 'F'),
-    L4('G', 'H', 'I', 'J'), L4('K', 'L', 'M', 'N'), L4('O', 'P', 'Q', 'R'), L4('S', 'T', 'U', 'V'),
-    L4('W', 'X', 'Y', 'Z'),
-    [' '] = K_SPACE, ['\t'] = K_SPACE, ['\r'] = K_SPACE, ['\n'] = K_SPACE,
-    ['\\'] = K_ESC, ['{'] = K_BEGIN, ['}'] = K_END, ['$'] = K_MATH, ['#'] = K_PARAM,
-    ['~'] = K_TILDE, ['%'] = K_COMMENT,
-};
-#undef L4
+/* newlines in text[from,len) of the match at x->off */
+static void lx_lines(struct texlex_extra *x, const char *text, size_t from, size_t len)
+{
+    for (size_t i = from; i < len; i++)
+        if (text[i] == '\n') { x->line++; x->lstart = x->off + i + 1; }
+}
+
+void texlex_one(struct texlex_extra *x, int type, int ch, size_t len)
+{
+    lx_push(x, type, ch, 0);
+    x->off += len;
+}
+
+void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        lx_push(x, type, (unsigned char)text[i], 0);
+        x->off++;
+    }
+}
+
+void texlex_space(struct texlex_extra *x, const char *text, size_t len)
+{
+    lx_push(x, T_SPACE, ' ', 0);
+    lx_lines(x, text, 0, len);
+    x->off += len;
+}
+
+void texlex_skip(struct texlex_extra *x, const char *text, size_t len)
+{
+    lx_lines(x, text, 0, len);
+    x->off += len;
+}
 
 static int is_cs_letter(unsigned char ch)
 {
     return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '@';
 }
 
-/* Catcodes as plain LaTeX sets them: \name (letters and @; the spaces and
- * at most one newline after it are skipped), \x for any other byte x, a
- * lone \ at the end is an other character; { } $ # ~ (a space); every run of
- * spaces, tabs, CRs and newlines (a blank line too) is one space; letters;
- * every other byte is an other character. % drops the rest of the line, the
- * newline and the next line's leading spaces and tabs. Each token carries
- * the line and (byte) column where it starts. */
+/* \name and what follows it (spaces, at most one newline), or \x */
+void texlex_cs(struct texlex_extra *x, const char *text, size_t len)
+{
+    size_t n = 1;
+    if (is_cs_letter((unsigned char)text[1]))
+        while (n < len && is_cs_letter((unsigned char)text[n])) n++;
+    else
+        n = 2;
+    lx_push(x, T_CS, 0, tex_intern(x->ctx, text + 1, n - 1));
+    lx_lines(x, text, 1, len);
+    x->off += len;
+}
+
 void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, toklist *out)
 {
-    const unsigned char *s = (const unsigned char *)text;
-    size_t i = 0;
-    int line = first_line;
-    size_t lstart = 0;     /* column = i - lstart + 1 */
-    /* columns start at 1 on the first line as on the others */
-    tex_tok t;
-    memset(&t, 0, sizeof t);
     /* at most one token a byte: room for all of a short text at once */
     tl_reserve(out, len < 65536 ? len : 65536);
-    while (i < len) {
-        unsigned char ch = s[i];
-        t.line = line;
-        t.col = (int)(i - lstart + 1);
-        t.name = 0;
-        switch (kind_of[ch]) {
-        case K_LETTER:
-            t.type = T_LETTER; t.ch = ch; i++;
-            break;
-        case K_OTHER:
-            t.type = T_OTHER; t.ch = ch; i++;
-            break;
-        case K_SPACE:
-            t.type = T_SPACE; t.ch = ' ';
-            for (; i < len && kind_of[s[i]] == K_SPACE; i++)
-                if (s[i] == '\n') { line++; lstart = i + 1; }
-            break;
-        case K_BEGIN: t.type = T_BEGIN; t.ch = '{'; i++; break;
-        case K_END: t.type = T_END; t.ch = '}'; i++; break;
-        case K_MATH: t.type = T_MATH; t.ch = '$'; i++; break;
-        case K_PARAM: t.type = T_PARAM; t.ch = '#'; i++; break;
-        case K_TILDE: t.type = T_SPACE; t.ch = ' '; i++; break;
-        case K_COMMENT:
-            i++;
-            while (i < len && s[i] != '\n') i++;
-            if (i < len) {
-                i++;
-                line++;
-                lstart = i;
-                while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
-            }
-            continue;
-        default: /* K_ESC */
-            if (i + 1 >= len) { t.type = T_OTHER; t.ch = '\\'; i++; break; }
-            t.type = T_CS; t.ch = 0;
-            if (is_cs_letter(s[i + 1])) {
-                size_t j = i + 1;
-                while (j < len && is_cs_letter(s[j])) j++;
-                t.name = tex_intern(c, text + i + 1, j - i - 1);
-                while (j < len && (s[j] == ' ' || s[j] == '\t')) j++;
-                if (j < len && s[j] == '\n') {
-                    j++;
-                    line++;
-                    lstart = j;
-                    while (j < len && (s[j] == ' ' || s[j] == '\t')) j++;
-                }
-                i = j;
-            } else {
-                t.name = tex_intern(c, text + i + 1, 1);
-                if (s[i + 1] == '\n') { line++; lstart = i + 2; }
-                i += 2;
-            }
-            break;
-        }
-        tl_push(out, t);
+    if (!c->scanner && texlex_init_extra(&c->lx, &c->scanner) != 0) {
+        fprintf(stderr, "tikz2ir: out of memory\n");
+        exit(2);
     }
+    c->lx.ctx = c;
+    c->lx.out = out;
+    c->lx.line = first_line;
+    c->lx.off = c->lx.lstart = 0;
+    YY_BUFFER_STATE b = tex_scan_bytes(text, (int)len, c->scanner);
+    texlex(c->scanner);
+    tex_delete_buffer(b, c->scanner);
 }
 
 /* ---- tokens to text ------------------------------------------------------ */

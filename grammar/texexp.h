@@ -41,6 +41,19 @@ void tl_append(toklist *l, const toklist *o);
 void tl_free(toklist *l);
 void tl_clear(toklist *l);
 
+/* The flex scanner's (grammar/tex.l) extra data and actions. */
+struct texlex_extra {
+    struct tex_ctx *ctx;
+    toklist *out;
+    int line;
+    size_t off, lstart;   /* offset of the match, of the line's start */
+};
+void texlex_one(struct texlex_extra *x, int type, int ch, size_t len);
+void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len);
+void texlex_space(struct texlex_extra *x, const char *text, size_t len);
+void texlex_skip(struct texlex_extra *x, const char *text, size_t len);
+void texlex_cs(struct texlex_extra *x, const char *text, size_t len);
+
 typedef struct tex_ctx tex_ctx;
 
 tex_ctx *tex_new(void);
