@@ -143,6 +143,10 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
     T->npaths = 0;
     tk_gs_push(T);
     gstate *g = GS(T);
+    /* a picture starts from the initial state: drop what the push copied
+     * from an enclosing state (a picture inside a node, or an unclosed one) */
+    free(g->every_node);
+    free(g->every_label);
     tk_gs_init(g);
     /* IM: every picture has line width=1pt, line join=round, label distance=-0.1cm */
     g->lw = 1;
