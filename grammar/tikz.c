@@ -20,6 +20,14 @@
 #define MAX_WARNINGS 50             /* printed per document; the rest are counted */
 #define MAX_UNPARSED 1000           /* unparsed constructs per document */
 
+/* The commands run() executes, by control-sequence name. */
+enum {
+    K_UNKNOWN = 1, K_IGNORED, K_BEGIN, K_END, K_DEF, K_GDEF, K_EDEF, K_XDEF, K_NEWCOMMAND,
+    K_PROVIDECOMMAND, K_LET, K_SETMACRO, K_TRUNCATEMACRO, K_PARSE, K_SETLENGTHMACRO,
+    K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC,
+    K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH
+};
+
 /* ---- small utilities ---------------------------------------------------- */
 
 char *tp_strndup(const char *s, size_t n)
@@ -455,6 +463,8 @@ static void do_pgfmath(tikz *T, const tex_tok *cmd, int mode)
     else tex_define_text(T->tex, tex_name(T->tex, name.name), buf, 0);
 }
 
+static int cs_kind(tikz *T, int id);
+
 /* Collects the tokens of a statement up to ';' at brace depth 0 (expanded). */
 static int collect_statement(tikz *T, toklist *out, int *ended)
 {
@@ -473,9 +483,12 @@ static int collect_statement(tikz *T, toklist *out, int *ended)
             return 0;
         }
         if (t.type == T_OTHER && t.ch == -2) { tex_push_tok(T->tex, t); return 0; }
-        if (depth == 0 && t.type == T_CS && (name_is(T, &t, "end") || name_is(T, &t, "begin"))) {
-            tex_push_tok(T->tex, t);
-            return 0;
+        if (depth == 0 && t.type == T_CS) {
+            int k = cs_kind(T, t.name);
+            if (k == K_END || k == K_BEGIN) {
+                tex_push_tok(T->tex, t);
+                return 0;
+            }
         }
         if (t.type == T_BEGIN) {
             if (depth++ == 0) { bline = t.line; bcol = t.col; }
@@ -487,7 +500,11 @@ static int collect_statement(tikz *T, toklist *out, int *ended)
             tex_error(T->tex, t.line, t.col, "statement longer than 2000000 tokens");
             return -1;
         }
-        tl_push(out, t);
+        if (out->n == out->cap) {
+            out->cap = out->cap ? out->cap * 2 : 256;
+            out->v = tk_xrealloc(out->v, out->cap * sizeof *out->v);
+        }
+        out->v[out->n++] = t;
     }
 }
 
@@ -966,6 +983,47 @@ static const char *const ignored_cs[] = {
     "quad", "qquad", ",", ";", "!", "displaystyle", "color", "selectfont", "fontsize", NULL
 };
 
+static int classify_cs(const char *nm)
+{
+    static const struct { const char *name; int k; } tab[] = {
+        { "begin", K_BEGIN }, { "end", K_END }, { "def", K_DEF }, { "gdef", K_GDEF },
+        { "edef", K_EDEF }, { "xdef", K_XDEF }, { "newcommand", K_NEWCOMMAND },
+        { "renewcommand", K_NEWCOMMAND }, { "providecommand", K_PROVIDECOMMAND },
+        { "let", K_LET }, { "pgfmathsetmacro", K_SETMACRO },
+        { "pgfmathtruncatemacro", K_TRUNCATEMACRO }, { "pgfmathparse", K_PARSE },
+        { "pgfmathsetlengthmacro", K_SETLENGTHMACRO }, { "foreach", K_FOREACH },
+        { "draw", K_DRAW }, { "fill", K_FILL }, { "shade", K_FILL }, { "pattern", K_FILL },
+        { "filldraw", K_FILLDRAW }, { "shadedraw", K_FILLDRAW }, { "path", K_PATH },
+        { "clip", K_CLIP }, { "node", K_NODE }, { "coordinate", K_COORDINATE }, { "pic", K_PIC },
+        { "addplot", K_ADDPLOT }, { "addplot3", K_ADDPLOT }, { "tikzset", K_TIKZSET },
+        { "pgfplotsset", K_TIKZSET }, { "tikzstyle", K_TIKZSTYLE },
+        { "documentclass", K_SKIP11 }, { "usepackage", K_SKIP11 },
+        { "usetikzlibrary", K_SKIP01 }, { "usepgfplotslibrary", K_SKIP01 },
+        { "newlength", K_SKIP01 }, { "title", K_SKIP01 }, { "author", K_SKIP01 },
+        { "date", K_SKIP01 }, { "definecolor", K_SKIP03 }, { "colorlet", K_SKIP02 },
+        { "setlength", K_SETLENGTH }, { NULL, 0 }
+    };
+    for (int i = 0; tab[i].name; i++) if (!strcmp(nm, tab[i].name)) return tab[i].k;
+    for (int i = 0; ignored_cs[i]; i++) if (!strcmp(nm, ignored_cs[i])) return K_IGNORED;
+    return K_UNKNOWN;
+}
+
+/* The command of a control sequence, by its interned name id (cached: the
+ * ids of one expander never change). */
+static int cs_kind(tikz *T, int id)
+{
+    if (id < 0) return classify_cs(tex_name(T->tex, id));
+    if ((size_t)id >= T->ncskind) {
+        size_t n = T->ncskind ? T->ncskind : 256;
+        while (n <= (size_t)id) n *= 2;
+        T->cskind = tk_xrealloc(T->cskind, n);
+        memset(T->cskind + T->ncskind, 0, n - T->ncskind);
+        T->ncskind = n;
+    }
+    if (!T->cskind[id]) T->cskind[id] = (unsigned char)classify_cs(tex_name(T->tex, id));
+    return T->cskind[id];
+}
+
 static int run(tikz *T, int sentinel)
 {
     tex_tok t;
@@ -983,18 +1041,18 @@ static int run(tikz *T, int sentinel)
             continue;
         }
         if (t.type != T_CS) continue;
-        const char *nm = tex_name(T->tex, t.name);
         T->cmd_line = t.line;
         T->cmd_col = t.col;
-        if (!strcmp(nm, "begin")) do_begin(T, &t);
-        else if (!strcmp(nm, "end")) do_end(T, &t);
-        else if (!strcmp(nm, "def")) do_def(T, &t, 0, 0);
-        else if (!strcmp(nm, "gdef")) do_def(T, &t, 1, 0);
-        else if (!strcmp(nm, "edef")) do_def(T, &t, 0, 1);
-        else if (!strcmp(nm, "xdef")) do_def(T, &t, 1, 1);
-        else if (!strcmp(nm, "newcommand") || !strcmp(nm, "renewcommand")) do_newcommand(T, &t, 0);
-        else if (!strcmp(nm, "providecommand")) do_newcommand(T, &t, 1);
-        else if (!strcmp(nm, "let")) {
+        switch (cs_kind(T, t.name)) {
+        case K_BEGIN: do_begin(T, &t); break;
+        case K_END: do_end(T, &t); break;
+        case K_DEF: do_def(T, &t, 0, 0); break;
+        case K_GDEF: do_def(T, &t, 1, 0); break;
+        case K_EDEF: do_def(T, &t, 0, 1); break;
+        case K_XDEF: do_def(T, &t, 1, 1); break;
+        case K_NEWCOMMAND: do_newcommand(T, &t, 0); break;
+        case K_PROVIDECOMMAND: do_newcommand(T, &t, 1); break;
+        case K_LET: {
             tex_tok a, b;
             if (tex_next(T->tex, &a) && a.type == T_CS) {
                 tex_skip_spaces(T->tex, 0);
@@ -1003,31 +1061,29 @@ static int run(tikz *T, int sentinel)
                     tex_let(T->tex, a.name, b, 0);
                 }
             }
+            break;
         }
-        else if (!strcmp(nm, "pgfmathsetmacro")) do_pgfmath(T, &t, 0);
-        else if (!strcmp(nm, "pgfmathtruncatemacro")) do_pgfmath(T, &t, 1);
-        else if (!strcmp(nm, "pgfmathparse")) do_pgfmath(T, &t, 2);
-        else if (!strcmp(nm, "pgfmathsetlengthmacro")) do_pgfmath(T, &t, 3);
-        else if (!strcmp(nm, "foreach")) do_foreach(T, &t);
-        else if (!strcmp(nm, "draw")) do_path(T, &t, CMD_DRAW);
-        else if (!strcmp(nm, "fill") || !strcmp(nm, "shade") || !strcmp(nm, "pattern")) do_path(T, &t, CMD_FILL);
-        else if (!strcmp(nm, "filldraw") || !strcmp(nm, "shadedraw")) do_path(T, &t, CMD_FILLDRAW);
-        else if (!strcmp(nm, "path")) do_path(T, &t, CMD_PATH);
-        else if (!strcmp(nm, "clip")) do_path(T, &t, CMD_CLIP);
-        else if (!strcmp(nm, "node")) do_path(T, &t, CMD_NODE);
-        else if (!strcmp(nm, "coordinate")) do_path(T, &t, CMD_COORDINATE);
-        else if (!strcmp(nm, "pic")) do_path(T, &t, CMD_PIC);
-        else if (!strcmp(nm, "addplot") || !strcmp(nm, "addplot3")) do_path(T, &t, CMD_ADDPLOT);
-        else if (!strcmp(nm, "tikzset") || !strcmp(nm, "pgfplotsset")) do_tikzset(T);
-        else if (!strcmp(nm, "tikzstyle")) do_tikzstyle(T, &t);
-        else if (!strcmp(nm, "documentclass") || !strcmp(nm, "usepackage")) skip_args(T, 1, 1);
-        else if (!strcmp(nm, "usetikzlibrary") || !strcmp(nm, "usepgfplotslibrary") ||
-                 !strcmp(nm, "pgfplotsset") || !strcmp(nm, "newlength") ||
-                 !strcmp(nm, "title") || !strcmp(nm, "author") || !strcmp(nm, "date"))
-            skip_args(T, 0, 1);
-        else if (!strcmp(nm, "definecolor")) skip_args(T, 0, 3);
-        else if (!strcmp(nm, "colorlet")) skip_args(T, 0, 2);
-        else if (!strcmp(nm, "setlength")) {
+        case K_SETMACRO: do_pgfmath(T, &t, 0); break;
+        case K_TRUNCATEMACRO: do_pgfmath(T, &t, 1); break;
+        case K_PARSE: do_pgfmath(T, &t, 2); break;
+        case K_SETLENGTHMACRO: do_pgfmath(T, &t, 3); break;
+        case K_FOREACH: do_foreach(T, &t); break;
+        case K_DRAW: do_path(T, &t, CMD_DRAW); break;
+        case K_FILL: do_path(T, &t, CMD_FILL); break;
+        case K_FILLDRAW: do_path(T, &t, CMD_FILLDRAW); break;
+        case K_PATH: do_path(T, &t, CMD_PATH); break;
+        case K_CLIP: do_path(T, &t, CMD_CLIP); break;
+        case K_NODE: do_path(T, &t, CMD_NODE); break;
+        case K_COORDINATE: do_path(T, &t, CMD_COORDINATE); break;
+        case K_PIC: do_path(T, &t, CMD_PIC); break;
+        case K_ADDPLOT: do_path(T, &t, CMD_ADDPLOT); break;
+        case K_TIKZSET: do_tikzset(T); break;
+        case K_TIKZSTYLE: do_tikzstyle(T, &t); break;
+        case K_SKIP11: skip_args(T, 1, 1); break;
+        case K_SKIP01: skip_args(T, 0, 1); break;
+        case K_SKIP03: skip_args(T, 0, 3); break;
+        case K_SKIP02: skip_args(T, 0, 2); break;
+        case K_SETLENGTH: {
             tex_tok name;
             toklist v = { 0 };
             if (read_cs_arg(T, &name) && tex_read_arg(T->tex, &v, 1) > 0) {
@@ -1036,16 +1092,17 @@ static int run(tikz *T, int sentinel)
                 free(s);
             }
             tl_free(&v);
+            break;
         }
-        else {
-            int ign = 0;
-            for (int i = 0; ignored_cs[i]; i++) if (!strcmp(nm, ignored_cs[i])) { ign = 1; break; }
-            if (!ign && T->d) {
+        case K_IGNORED: break;
+        default:
+            if (T->d) {
                 char src[160];
-                snprintf(src, sizeof src, "\\%s", nm);
+                snprintf(src, sizeof src, "\\%s", tex_name(T->tex, t.name));
                 T->cmd_line = t.line;
                 tk_unparsed(T, t.line, src, "undefined control sequence");
             }
+            break;
         }
         if (tex_failed(T->tex)) return -1;
     }
@@ -1084,6 +1141,7 @@ static void free_nodes_paths(tikz *T)
 static void tikz_fini(tikz *T)
 {
     free(T->gk);
+    free(T->cskind);
     tl_free(&T->stmt);
     tk_path_scanner_free(T);
     while (T->ngs) tk_gs_pop(T);

@@ -366,6 +366,18 @@ static vec2 xyz_point(const gstate *g, double x, double y, double z)
     return vadd(vadd(vscale(g->xv, x), vscale(g->yv, y)), vscale(g->zv, z));
 }
 
+/* the first "cs:" in s[0,n) (tk_memmem(s, n, "cs:"), by its ':'s) */
+static const char *find_cs(const char *s, size_t n)
+{
+    for (size_t i = 2; i < n;) {
+        const char *c = memchr(s + i, ':', n - i);
+        if (!c) return NULL;
+        if (c[-1] == 's' && c[-2] == 'c') return c - 2;
+        i = (size_t)(c - s) + 1;
+    }
+    return NULL;
+}
+
 static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
 {
     gstate *g = GS(T);
@@ -392,7 +404,7 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
     }
     if (n == 0) return -1;
     if (n >= 2 && s[0] == '$' && s[n - 1] == '$') return calc_coord(T, s + 1, n - 2, out, line);
-    const char *cs = tk_memmem(s, n, "cs:");
+    const char *cs = find_cs(s, n);
     if (cs) {
         const char *body = cs + 3;
         size_t bn = n - (size_t)(body - s);
@@ -641,18 +653,24 @@ void tk_set_num(ir_elem *e, const char *key, double v) { tk_set_nums(e, key, &v,
 /* xyz=X,Y,Z;X,Y,Z;... the 3D points of a polyline */
 static void set_xyz(ir_elem *e, const vec3 *p, size_t n)
 {
-    struct tp_buf b = { 0 };
-    char num[32];
+    if (!n) return;
+    /* a number is at most 31 bytes, plus its separator */
+    char small[1024];
+    size_t cap = n * 3 * 32 + 32;
+    char *b = cap <= sizeof small ? small : tk_xrealloc(NULL, cap);
+    char *o = b;
     for (size_t i = 0; i < n; i++) {
         double v[3] = { p[i].x, p[i].y, p[i].z };
         for (int k = 0; k < 3; k++) {
-            const char *t = ir_fmt_num(num, v[k]);
-            if (i || k) tp_buf_add(&b, k ? "," : ";", 1);
-            tp_buf_add(&b, t, strlen(t));
+            if (i || k) *o++ = k ? ',' : ';';
+            const char *t = ir_fmt_num(o, v[k]);
+            if (t == o) o += strlen(o);
+            else { size_t l = strlen(t); memmove(o, t, l); o += l; }
         }
     }
-    if (b.s) ir_elem_set(e, "xyz", b.s);
-    free(b.s);
+    *o = 0;
+    ir_elem_set(e, "xyz", b);
+    if (b != small) free(b);
 }
 
 static void color_attr(ir_elem *e, const char *key, const char *c)
@@ -2258,7 +2276,7 @@ void tp_options(struct tp_state *st, const struct tp_str *opts)
 {
     tikz *T = st->T;
     tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
-    const char *ra = tk_memmem(opts->s, strlen(opts->s), "right angle symbol");
+    const char *ra = strstr(opts->s, "right angle symbol");
     if (ra) {
         const char *eq = strchr(ra, '=');
         if (eq) right_angle_symbol(st, eq + 1);
@@ -2454,6 +2472,8 @@ static void let_subst(const char *s, size_t n, const int *ln, int line, const le
  * operation, else NULL. */
 static char *expand_let(tikz *T, const char *text, const int *lines, int line, int **lines_out)
 {
+    /* most paths have no "let" anywhere: one fast scan says so */
+    if (!strstr(text, "let")) return NULL;
     size_t n = strlen(text);
     long at = let_find_word(text, n, 0, "let");
     if (at < 0) return NULL;

@@ -16,6 +16,7 @@ typedef struct { double x, y, z; } vec3;
 typedef struct { double a, b, c, d, e, f; } mat;
 
 #include <math.h>
+#include <string.h>
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
@@ -213,6 +214,8 @@ typedef struct tikz {
     int sentinel_id;
     toklist stmt;             /* scratch: the tokens of the current statement */
     void *path_scanner;       /* the path grammar's scanner, created once */
+    unsigned char *cskind;    /* run()'s command of each control-sequence id (0: not yet known) */
+    size_t ncskind;
 } tikz;
 
 #define GS(T) (&(T)->gs[(T)->ngs - 1])
@@ -222,10 +225,29 @@ void tk_unparsed(tikz *T, int line, const char *src, const char *why);
 
 /* tkutil.c: text helpers */
 void *tk_xrealloc(void *p, size_t n);          /* exits 2 when out of memory */
-void tk_trim(const char **s, size_t *n);       /* spaces off both ends of a view */
 void tk_unbrace(const char **s, size_t *n);    /* trims, strips enclosing {...} */
 long tk_find_top(const char *s, size_t n, char ch);  /* first ch outside (), {}, [] */
-int tk_is(const char *s, size_t n, const char *w);   /* the view equals w */
+
+/* isspace() of the C locale (no program calls setlocale) */
+static inline int tk_space(unsigned char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* spaces off both ends of a view */
+static inline void tk_trim(const char **s, size_t *n)
+{
+    while (*n && tk_space((unsigned char)**s)) { (*s)++; (*n)--; }
+    while (*n && tk_space((unsigned char)(*s)[*n - 1])) (*n)--;
+}
+
+/* the view equals w (inline: strlen of a literal is a constant, and the
+ * length test comes first) */
+static inline int tk_is(const char *s, size_t n, const char *w)
+{
+    size_t wl = strlen(w);
+    return n == wl && memcmp(s, w, wl) == 0;
+}
 
 /* tikz.c */
 /* Expands the macros in a text (a style body, say), malloc'd. */

@@ -13,12 +13,6 @@ void *tk_xrealloc(void *p, size_t n)
     return q;
 }
 
-void tk_trim(const char **s, size_t *n)
-{
-    while (*n && isspace((unsigned char)**s)) { (*s)++; (*n)--; }
-    while (*n && isspace((unsigned char)(*s)[*n - 1])) (*n)--;
-}
-
 void tk_unbrace(const char **s, size_t *n)
 {
     tk_trim(s, n);
@@ -46,9 +40,4 @@ long tk_find_top(const char *s, size_t n, char ch)
         else if ((c == ')' || c == '}' || c == ']') && d > 0) d--;
     }
     return -1;
-}
-
-int tk_is(const char *s, size_t n, const char *w)
-{
-    return strlen(w) == n && memcmp(s, w, n) == 0;
 }
