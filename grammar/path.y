@@ -1,6 +1,9 @@
 /* path.y — the grammar of a TikZ path: what follows \draw, \fill, \path,
  * \clip, \node, \coordinate up to the ';'. Actions call the path builder
- * (grammar/tikz.c) which evaluates coordinates and emits IR. */
+ * (grammar/tikzpath.c) which evaluates coordinates and emits IR. The tokens
+ * come from pathlex.c, whose recursive-descent front parses the paths this
+ * grammar accepts the same way; tpparse runs for the others (their syntax
+ * error messages are bison's). */
 %define api.pure full
 %define api.prefix {tp}
 %define parse.error verbose
@@ -34,7 +37,7 @@ static void tperror(TPLTYPE *loc, void *scanner, struct tp_state *st, const char
 
 %type <str> opt_opts
 
-%destructor { free($$.s); } <str>
+/* token texts live in the scanner's buffer (pathlex.c): nothing to free */
 
 /* circle/ellipse/arc/grid/to/plot take an optional [options] right after
  * the keyword: the shift binds it to the operation, as TikZ does. */
@@ -52,7 +55,7 @@ items
     ;
 
 item
-    : TP_OPTS                         { tp_options(st, &$1); free($1.s); }
+    : TP_OPTS                         { tp_options(st, &$1); }
     | coord                           { tp_move(st); }
     | TP_LINE nodes target            { tp_line(st, 0); }
     | TP_HV nodes coord               { tp_line(st, 1); }
@@ -61,20 +64,20 @@ item
     | TP_CIRCLE circle_args           { tp_circle(st, 0); }
     | TP_ELLIPSE circle_args          { tp_circle(st, 1); }
     | TP_ARC arc_args                 { tp_arc(st); }
-    | TP_GRID opt_opts coord          { tp_grid(st, &$2); free($2.s); }
-    | TP_TO opt_opts nodes target     { tp_to(st, &$2); free($2.s); }
-    | TP_EDGE opt_opts nodes coord    { tp_edge(st, &$2); free($2.s); }
+    | TP_GRID opt_opts coord          { tp_grid(st, &$2); }
+    | TP_TO opt_opts nodes target     { tp_to(st, &$2); }
+    | TP_EDGE opt_opts nodes coord    { tp_edge(st, &$2); }
     | TP_DOTS TP_CONTROLS coord controls_and TP_DOTS coord { tp_controls(st); }
     | TP_SIN coord                    { tp_sine(st, 0); }
     | TP_COS coord                    { tp_sine(st, 1); }
-    | TP_PARABOLA opt_opts coord      { tp_parabola(st, &$2, 0); free($2.s); }
-    | TP_PARABOLA opt_opts TP_BEND coord coord { tp_parabola(st, &$2, 1); free($2.s); }
+    | TP_PARABOLA opt_opts coord      { tp_parabola(st, &$2, 0); }
+    | TP_PARABOLA opt_opts TP_BEND coord coord { tp_parabola(st, &$2, 1); }
     | node                            { tp_node_flush(st); }
     | TP_COORDINATE node_parts        { tp_coordinate_op(st); }
     | TP_PLOT plot_args
-    | TP_PIC node_parts TP_BRACE      { tp_pic(st, &$3); free($3.s); }
-    | TP_WORD                         { tp_unknown(st, &$1); free($1.s); }
-    | TP_JUNK                         { tp_unknown(st, &$1); free($1.s); }
+    | TP_PIC node_parts TP_BRACE      { tp_pic(st, &$3); }
+    | TP_WORD                         { tp_unknown(st, &$1); }
+    | TP_JUNK                         { tp_unknown(st, &$1); }
     | TP_ERROR_TOKEN                  { tp_unterminated(st); }
     ;
 
@@ -84,9 +87,9 @@ opt_opts
     ;
 
 coord
-    : TP_COORD                        { tp_coord(st, &$1, 0); free($1.s); }
-    | TP_PLUS TP_COORD                { tp_coord(st, &$2, 1); free($2.s); }
-    | TP_PLUSPLUS TP_COORD            { tp_coord(st, &$2, 2); free($2.s); }
+    : TP_COORD                        { tp_coord(st, &$1, 0); }
+    | TP_PLUS TP_COORD                { tp_coord(st, &$2, 1); }
+    | TP_PLUSPLUS TP_COORD            { tp_coord(st, &$2, 2); }
     ;
 
 target
@@ -101,19 +104,19 @@ controls_and
 
 circle_args
     : %empty                          { tp_circle_args(st, NULL, NULL); }
-    | TP_OPTS                         { tp_circle_args(st, &$1, NULL); free($1.s); }
-    | TP_COORD                        { tp_circle_args(st, NULL, &$1); free($1.s); }
+    | TP_OPTS                         { tp_circle_args(st, &$1, NULL); }
+    | TP_COORD                        { tp_circle_args(st, NULL, &$1); }
     ;
 
 arc_args
-    : TP_OPTS                         { tp_arc_args(st, &$1, NULL); free($1.s); }
-    | TP_COORD                        { tp_arc_args(st, NULL, &$1); free($1.s); }
-    | TP_OPTS TP_COORD                { tp_arc_args(st, &$1, &$2); free($1.s); free($2.s); }
+    : TP_OPTS                         { tp_arc_args(st, &$1, NULL); }
+    | TP_COORD                        { tp_arc_args(st, NULL, &$1); }
+    | TP_OPTS TP_COORD                { tp_arc_args(st, &$1, &$2); }
     ;
 
 plot_args
-    : opt_opts TP_COORDINATES TP_BRACE { tp_plot_coordinates(st, &$1, &$3); free($1.s); free($3.s); }
-    | opt_opts TP_COORD                { tp_plot_expr(st, &$1, &$2); free($1.s); free($2.s); }
+    : opt_opts TP_COORDINATES TP_BRACE { tp_plot_coordinates(st, &$1, &$3); }
+    | opt_opts TP_COORD                { tp_plot_expr(st, &$1, &$2); }
     ;
 
 /* nodes written inside an operation: placed on the segment it makes */
@@ -123,13 +126,13 @@ nodes
     ;
 
 node
-    : TP_NODE node_parts TP_BRACE     { tp_node_op(st, &$3); free($3.s); }
+    : TP_NODE node_parts TP_BRACE     { tp_node_op(st, &$3); }
     ;
 
 node_parts
     : %empty                          { tp_node_begin(st); }
-    | node_parts TP_OPTS              { tp_node_opts(st, &$2); free($2.s); }
-    | node_parts TP_COORD             { tp_node_name(st, &$2); free($2.s); }
-    | node_parts TP_AT TP_COORD       { tp_node_at(st, &$3); free($3.s); }
+    | node_parts TP_OPTS              { tp_node_opts(st, &$2); }
+    | node_parts TP_COORD             { tp_node_name(st, &$2); }
+    | node_parts TP_AT TP_COORD       { tp_node_at(st, &$3); }
     ;
 %%

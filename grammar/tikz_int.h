@@ -1,4 +1,4 @@
-/* tikz_int.h — internals shared by the TikZ path grammar (path.l, path.y)
+/* tikz_int.h — internals shared by the TikZ path grammar (pathlex.c, path.y)
  * and the interpreter (tikz.c). Not part of the public contract (tikz.h). */
 #ifndef DIAGRAMIR_TIKZ_INT_H
 #define DIAGRAMIR_TIKZ_INT_H
@@ -15,18 +15,34 @@ struct tp_buf {
     size_t n, cap;
 };
 
-struct tp_extra {
-    int off;          /* current byte offset */
-    int depth, bdepth, start;
-    int unterminated; /* offset of an unterminated group, or -1 */
-    struct tp_buf buf;
+/* a token of a path (pathlex.c): kind is path.y's token number (0 at the
+ * end); s, for (..), [..], {..}, words and other bytes, the text (inside
+ * the delimiters), off its byte offset in the path text; loc the offset a
+ * syntax error at this token names */
+struct tp_tok {
+    int kind;
+    int off, loc;
+    char *s;
+};
+
+struct tp_toks {
+    struct tp_tok *v;
+    size_t n, cap, pos;
+    char *arena;              /* the tokens' texts */
+    size_t acap;
 };
 
 struct tp_state;      /* the path builder, defined in tikz.c */
 
 char *tp_strndup(const char *s, size_t n);
-void tp_scanner_reset(void *scanner);
 void tp_buf_add(struct tp_buf *b, const char *s, size_t n);
+
+/* pathlex.c: the path's tokens, and the grammar for paths that parse
+ * (-1, nothing done, for one that does not: bison's tpparse reports it,
+ * reading the tokens through tplex with the struct tp_toks as scanner) */
+void tp_tokenize(struct tp_toks *tk, const char *text, size_t len);
+void tp_toks_free(struct tp_toks *tk);
+int tp_parse_fast(const struct tp_toks *tk, struct tp_state *st);
 
 /* path builder actions (tikz.c) */
 void tp_syntax_error(struct tp_state *st, int off, const char *msg);

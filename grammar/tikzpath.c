@@ -5,7 +5,6 @@
 #include "ir/textmetrics.h"
 #include "ir/geom_2d.h"
 #include "path.tab.h"
-#include "path.lex.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -2384,8 +2383,7 @@ static int draw_of(int cmd, const gstate *g)
 
 void tk_path_scanner_free(tikz *T)
 {
-    if (T->path_scanner) tplex_destroy(T->path_scanner);
-    T->path_scanner = NULL;
+    tp_toks_free(&T->ptoks);
 }
 
 /* ---- let (calc library) ---------------------------------------------------------------
@@ -2589,18 +2587,18 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     g->arrows[0] = 0;
     if (cmd == CMD_PATH || cmd == CMD_NODE || cmd == CMD_COORDINATE) g->role[0] = g->role[0];
 
-    struct tp_extra x;
-    memset(&x, 0, sizeof x);
-    x.unterminated = -1;
-    if (!T->path_scanner) tplex_init(&T->path_scanner);
-    yyscan_t sc = T->path_scanner;
-    tpset_extra(&x, sc);
-    tp_scanner_reset(sc);
-    YY_BUFFER_STATE b = tp_scan_bytes(text, (int)strlen(text), sc);
-    int r = tpparse(sc, &st);
-    tp_delete_buffer(b, sc);
-    free(x.buf.s);
-    (void)r;
+    /* the token buffers are reused; a path run from inside another (none
+     * today) gets its own */
+    struct tp_toks own = { 0 };
+    struct tp_toks *tk = T->path_busy ? &own : &T->ptoks;
+    T->path_busy++;
+    tp_tokenize(tk, text, strlen(text));
+    if (tp_parse_fast(tk, &st) != 0) {
+        tk->pos = 0;
+        tpparse(tk, &st);
+    }
+    T->path_busy--;
+    tp_toks_free(&own);
     place_pending(&st, 0);
     if (st.curnode.opts || st.curnode.name || st.curnode.at || st.curnode.text) {
         free(st.curnode.opts); free(st.curnode.name); free(st.curnode.at); free(st.curnode.text);

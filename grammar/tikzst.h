@@ -213,7 +213,8 @@ typedef struct tikz {
     size_t pic_base;          /* graphics-state depth outside the picture */
     int sentinel_id;
     toklist stmt;             /* scratch: the tokens of the current statement */
-    void *path_scanner;       /* the path grammar's scanner, created once */
+    struct tp_toks ptoks;     /* the path grammar's tokens, buffers reused */
+    int path_busy;            /* a path is being run (ptoks in use) */
     unsigned char *cskind;    /* run()'s command of each control-sequence id (0: not yet known) */
     size_t ncskind;
 } tikz;
