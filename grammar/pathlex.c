@@ -28,9 +28,26 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
+/* byte classes: the bytes that end a run inside (..), [..], {..}; letters;
+ * spaces. NUL ends every run (the text is NUL-terminated). */
+enum { C_PAREN = 1, C_OPTS = 2, C_BRACE = 4, C_LETTER = 8, C_SPACE = 16 };
+static unsigned char cls[256];
+
+static void cls_init(void)
+{
+    if (cls['(']) return;
+    cls[0] = C_PAREN | C_OPTS | C_BRACE;
+    cls['('] = cls[')'] = C_PAREN;
+    cls['['] = cls[']'] = C_OPTS;
+    cls['{'] = cls['}'] = C_OPTS | C_BRACE;
+    for (int c = 'a'; c <= 'z'; c++) cls[c] = cls[c - 'a' + 'A'] = C_LETTER;
+    cls['@'] = C_LETTER;
+    cls[' '] = cls['\t'] = cls['\r'] = cls['\n'] = C_SPACE;
+}
+
 static int is_letter(unsigned char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '@';
+    return cls[c] & C_LETTER;
 }
 
 static int keyword(const char *s, size_t n)
@@ -61,6 +78,8 @@ static int keyword(const char *s, size_t n)
  * scanner this replaces set it; 1 before any. */
 void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
 {
+    const unsigned char *u = (const unsigned char *)text;   /* u[len] == 0 */
+    cls_init();
     /* tokens: at most one per byte, plus the end; texts: at most the bytes,
      * plus a terminator each */
     if (tk->cap < len + 2) {
@@ -92,7 +111,7 @@ void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
         switch (c) {
         case ' ': case '\t': case '\r': case '\n':
             last = (int)i;
-            while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) i++;
+            while (cls[u[i]] & C_SPACE) i++;
             continue;
         case '(': case '[': case '{': {
             /* a balanced group: ( ) nest in (), [ ] outside braces in [],
@@ -106,7 +125,7 @@ void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
                     if (e == '(') { last = (int)j; depth++; j++; continue; }
                     if (e == ')') { last = (int)j; if (--depth == 0) { done = 1; break; } j++; continue; }
                     last = (int)j;
-                    while (j < len && text[j] != '(' && text[j] != ')') j++;
+                    while (!(cls[u[j]] & C_PAREN)) j++;
                 } else if (c == '[') {
                     if (e == '{') { last = (int)j; bdepth++; j++; continue; }
                     if (e == '}') { last = (int)j; if (bdepth > 0) bdepth--; j++; continue; }
@@ -118,12 +137,12 @@ void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
                         continue;
                     }
                     last = (int)j;
-                    while (j < len && text[j] != '{' && text[j] != '}' && text[j] != '[' && text[j] != ']') j++;
+                    while (!(cls[u[j]] & C_OPTS)) j++;
                 } else {
                     if (e == '{') { last = (int)j; depth++; j++; continue; }
                     if (e == '}') { last = (int)j; if (--depth == 0) { done = 1; break; } j++; continue; }
                     last = (int)j;
-                    while (j < len && text[j] != '{' && text[j] != '}') j++;
+                    while (!(cls[u[j]] & C_BRACE)) j++;
                 }
             }
             if (!done) {
@@ -159,7 +178,7 @@ void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
         case '\\':
             if (is_letter(d)) {
                 size_t j = i + 2;
-                while (j < len && is_letter((unsigned char)text[j])) j++;
+                while (cls[u[j]] & C_LETTER) j++;
                 last = (int)i;
                 STR(TP_WORD, i, j - i, i, last);
                 i = j;
@@ -169,7 +188,7 @@ void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
         default:
             if (is_letter(c)) {
                 size_t j = i + 1;
-                while (j < len && is_letter((unsigned char)text[j])) j++;
+                while (cls[u[j]] & C_LETTER) j++;
                 last = (int)i;
                 int k = keyword(text + i, j - i);
                 if (k == TP_WORD) STR(TP_WORD, i, j - i, i, last);

@@ -465,16 +465,23 @@ static void do_pgfmath(tikz *T, const tex_tok *cmd, int mode)
 
 static int cs_kind(tikz *T, int id);
 
-/* Collects the tokens of a statement up to ';' at brace depth 0 (expanded). */
+/* Collects the tokens of a statement up to ';' at brace depth 0 (expanded).
+ * Tokens are read straight into the list's next slot. */
 static int collect_statement(tikz *T, toklist *out, int *ended)
 {
     int depth = 0, bline = 0, bcol = 0;
-    tex_tok t;
     *ended = 0;
+    size_t n = out->n;
     for (;;) {
-        int r = tex_next_x(T->tex, &t);
-        if (r < 0) return -1;
-        if (r == 0) {
+        if (n == out->cap) {
+            out->cap = out->cap ? out->cap * 2 : 256;
+            out->v = tk_xrealloc(out->v, out->cap * sizeof *out->v);
+        }
+        tex_tok *t = &out->v[n];
+        int r = tex_next_x(T->tex, t);
+        if (r <= 0) {
+            out->n = n;
+            if (r < 0) return -1;
             if (depth > 0) {
                 /* TeX: "File ended while scanning use of ..." */
                 tex_error(T->tex, bline, bcol, "unbalanced braces: end of input inside a group opened here");
@@ -482,29 +489,33 @@ static int collect_statement(tikz *T, toklist *out, int *ended)
             }
             return 0;
         }
-        if (t.type == T_OTHER && t.ch == -2) { tex_push_tok(T->tex, t); return 0; }
-        if (depth == 0 && t.type == T_CS) {
-            int k = cs_kind(T, t.name);
-            if (k == K_END || k == K_BEGIN) {
-                tex_push_tok(T->tex, t);
-                return 0;
+        switch (t->type) {
+        case T_OTHER:
+            if (t->ch == -2) { out->n = n; tex_push_tok(T->tex, *t); return 0; }
+            if (t->ch == ';' && depth == 0) { out->n = n; *ended = 1; return 1; }
+            break;
+        case T_CS:
+            if (depth == 0) {
+                int k = cs_kind(T, t->name);
+                if (k == K_END || k == K_BEGIN) { out->n = n; tex_push_tok(T->tex, *t); return 0; }
             }
-        }
-        if (t.type == T_BEGIN) {
-            if (depth++ == 0) { bline = t.line; bcol = t.col; }
-        } else if (t.type == T_END) {
-            if (depth == 0) { tex_push_tok(T->tex, t); return 0; }
+            break;
+        case T_BEGIN:
+            if (depth++ == 0) { bline = t->line; bcol = t->col; }
+            break;
+        case T_END:
+            if (depth == 0) { out->n = n; tex_push_tok(T->tex, *t); return 0; }
             depth--;
-        } else if (depth == 0 && t.type == T_OTHER && t.ch == ';') { *ended = 1; return 1; }
-        if (out->n > 2000000) {
-            tex_error(T->tex, t.line, t.col, "statement longer than 2000000 tokens");
+            break;
+        default:
+            break;
+        }
+        if (n > 2000000) {
+            out->n = n;
+            tex_error(T->tex, t->line, t->col, "statement longer than 2000000 tokens");
             return -1;
         }
-        if (out->n == out->cap) {
-            out->cap = out->cap ? out->cap * 2 : 256;
-            out->v = tk_xrealloc(out->v, out->cap * sizeof *out->v);
-        }
-        out->v[out->n++] = t;
+        n++;
     }
 }
 
@@ -1194,13 +1205,17 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
     }
     /* binary input */
     int line = 1, col = 1;
-    for (size_t i = 0; i < len; i++) {
-        if (src[i] == 0) {
-            if (cfg->diag) fprintf(cfg->diag, "%s:%d:%d: error: NUL byte: binary input, not TeX\n", cfg->fname, line, col);
-            return 2;
+    if (len && memchr(src, 0, len)) {
+        for (size_t i = 0; i < len; i++) {
+            if (src[i] == 0) {
+                if (cfg->diag) fprintf(cfg->diag, "%s:%d:%d: error: NUL byte: binary input, not TeX\n", cfg->fname, line, col);
+                return 2;
+            }
+            if (src[i] == '\n') { line++; col = 1; } else col++;
         }
-        if (src[i] == '\n') { line++; col = 1; } else col++;
     }
+    /* the number of the last line */
+    for (const char *p = src, *e = src + len; len && (p = memchr(p, '\n', (size_t)(e - p))); p++) line++;
     tikz_session *own = cfg->session ? NULL : tikz_session_new();
     tikz_session *S = cfg->session ? cfg->session : own;
     tikz *T = &S->T;

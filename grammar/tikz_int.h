@@ -40,7 +40,7 @@ void tp_buf_add(struct tp_buf *b, const char *s, size_t n);
 /* pathlex.c: the path's tokens, and the grammar for paths that parse
  * (-1, nothing done, for one that does not: bison's tpparse reports it,
  * reading the tokens through tplex with the struct tp_toks as scanner) */
-void tp_tokenize(struct tp_toks *tk, const char *text, size_t len);
+void tp_tokenize(struct tp_toks *tk, const char *text, size_t len);   /* text[len] == 0 */
 void tp_toks_free(struct tp_toks *tk);
 int tp_parse_fast(const struct tp_toks *tk, struct tp_state *st);
 

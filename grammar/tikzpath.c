@@ -464,7 +464,25 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
         *out = vadd(p[0], vscale(d1, t));
         return 0;
     }
-    long colon = tk_find_top(s, n, ':');
+    /* the first ':' and the first two ','s outside (), {}, [] in one pass
+     * (as tk_find_top finds them) */
+    long colon = -1, c1 = -1, c2 = -1;
+    {
+        int d = 0;
+        for (size_t i = 0; i < n; i++) {
+            char c = s[i];
+            if (d == 0) {
+                if (c == ':') { if (colon < 0) colon = (long)i; continue; }
+                if (c == ',') {
+                    if (c1 < 0) c1 = (long)i;
+                    else if (c2 < 0) c2 = (long)i;
+                    continue;
+                }
+            }
+            if (c == '(' || c == '{' || c == '[') d++;
+            else if ((c == ')' || c == '}' || c == ']') && d > 0) d--;
+        }
+    }
     if (colon >= 0) {
         double a, r, r2;
         int hu = 0, hu2 = 0;
@@ -486,13 +504,10 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
         *out = vadd(px, py);
         return 0;
     }
-    long c1 = tk_find_top(s, n, ',');
     if (c1 >= 0) {
-        long c2 = tk_find_top(s + c1 + 1, n - (size_t)c1 - 1, ',');
         double x, y, z = 0;
         int hx = 0, hy = 0, hz = 0;
         if (c2 >= 0) {
-            c2 += c1 + 1;
             if (eval_num(T, s, (size_t)c1, &x, &hx, line) ||
                 eval_num(T, s + c1 + 1, (size_t)(c2 - c1 - 1), &y, &hy, line) ||
                 eval_num(T, s + c2 + 1, n - (size_t)c2 - 1, &z, &hz, line))
