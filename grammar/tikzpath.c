@@ -721,6 +721,7 @@ typedef struct {
     int line;
     const char *role;
     vec3 *p3;                 /* xyz of each point, or NULL */
+    unsigned char own_p, own_p3;   /* p, p3 malloc'd (else in the path's pool) */
 } piece;
 
 typedef struct {
@@ -745,19 +746,17 @@ struct tp_state {
     vec3 pts3[8];
     int pts3ok[8];
     int npts;
-    vec3 *sub3;               /* xyz of the subpath's points */
+    /* the subpath's points (b.sub) and their xyz (b.sub3) */
     int sub3ok;               /* every point of the subpath has xyz */
     int cycle;
-    vec2 *sub;
-    size_t nsub, capsub;
+    size_t nsub;
     vec2 sub_start;
     int have_cur;
     vec2 cur, relbase;
     int seg_kind;
     vec2 seg[4];
     double seg_t1, seg_t2;
-    piece *pieces;
-    size_t npieces, cappieces;
+    size_t npieces;           /* in b.pieces */
     pending_node *pend;       /* nodes waiting for the segment they sit on */
     int npend, cappend;
     int pend_dropped;
@@ -773,7 +772,31 @@ struct tp_state {
     int cur3ok;
     int single_control;
     int bad_coord;            /* a coordinate failed: the path's geometry is not drawn */
+    struct tk_pathbufs b;     /* the pool of the pieces' points */
 };
+
+/* n bytes (a multiple of 8) for a piece's points: from the path's pool when
+ * they fit (pointers stay valid: the pool does not move during a path), else
+ * malloc'd (*own = 1) and the pool grows for the next path */
+static void *pool_take(struct tp_state *st, size_t n, unsigned char *own)
+{
+    struct tk_pathbufs *b = &st->b;
+    if (n <= b->poolcap - b->poolused) {
+        void *r = b->pool + b->poolused;
+        b->poolused += n;
+        *own = 0;
+        return r;
+    }
+    b->poolwant += n;
+    *own = 1;
+    return tk_xrealloc(NULL, n);
+}
+
+static void piece_free(piece *pc)
+{
+    if (pc->own_p) free(pc->p);
+    if (pc->own_p3) free(pc->p3);
+}
 
 static int off_line(struct tp_state *st, int off)
 {
@@ -801,14 +824,15 @@ static void add_piece(struct tp_state *st, ir_kind kind, int closed, const vec2 
         }
         return;
     }
-    if (st->npieces == st->cappieces) {
-        st->cappieces = st->cappieces ? st->cappieces * 2 : 16;
-        st->pieces = tk_xrealloc(st->pieces, st->cappieces * sizeof *st->pieces);
+    if (st->npieces == st->b.cappieces) {
+        st->b.cappieces = st->b.cappieces ? st->b.cappieces * 2 : 16;
+        st->b.pieces = tk_xrealloc(st->b.pieces, st->b.cappieces * sizeof(piece));
     }
-    piece *pc = &st->pieces[st->npieces++];
+    piece *pc = &((piece *)st->b.pieces)[st->npieces++];
     pc->kind = kind;
     pc->closed = closed;
-    pc->p = tk_xrealloc(NULL, n * sizeof *p);
+    pc->own_p3 = 0;
+    pc->p = pool_take(st, n * sizeof *p, &pc->own_p);
     memcpy(pc->p, p, n * sizeof *p);
     pc->n = n;
     pc->t1 = t1;
@@ -823,11 +847,11 @@ static void flush_sub(struct tp_state *st, int closed)
     int saved = st->line;
     st->line = st->sub_line;
     if (st->nsub >= 2) {
-        add_piece(st, IR_POLY, closed, st->sub, st->nsub, 0, 0, NULL);
+        add_piece(st, IR_POLY, closed, st->b.sub, st->nsub, 0, 0, NULL);
         if (st->sub3ok && st->T->any3d && st->npieces <= MAX_PIECES) {
-            piece *pc = &st->pieces[st->npieces - 1];
-            pc->p3 = tk_xrealloc(NULL, st->nsub * sizeof *pc->p3);
-            memcpy(pc->p3, st->sub3, st->nsub * sizeof *pc->p3);
+            piece *pc = &((piece *)st->b.pieces)[st->npieces - 1];
+            pc->p3 = pool_take(st, st->nsub * sizeof *pc->p3, &pc->own_p3);
+            memcpy(pc->p3, st->b.sub3, st->nsub * sizeof *pc->p3);
         }
     }
     st->line = saved;
@@ -837,14 +861,14 @@ static void flush_sub(struct tp_state *st, int closed)
 static void sub_add3(struct tp_state *st, vec2 p, const vec3 *p3)
 {
     if (st->nsub == 0) { st->sub_line = st->line; st->sub3ok = 1; }
-    if (st->nsub == st->capsub) {
-        st->capsub = st->capsub ? st->capsub * 2 : 16;
-        st->sub = tk_xrealloc(st->sub, st->capsub * sizeof *st->sub);
-        st->sub3 = tk_xrealloc(st->sub3, st->capsub * sizeof *st->sub3);
+    if (st->nsub == st->b.capsub) {
+        st->b.capsub = st->b.capsub ? st->b.capsub * 2 : 16;
+        st->b.sub = tk_xrealloc(st->b.sub, st->b.capsub * sizeof *st->b.sub);
+        st->b.sub3 = tk_xrealloc(st->b.sub3, st->b.capsub * sizeof *st->b.sub3);
     }
-    if (p3) st->sub3[st->nsub] = *p3;
+    if (p3) st->b.sub3[st->nsub] = *p3;
     else st->sub3ok = 0;
-    st->sub[st->nsub++] = p;
+    st->b.sub[st->nsub++] = p;
 }
 
 static void sub_add(struct tp_state *st, vec2 p) { sub_add3(st, p, NULL); }
@@ -1010,7 +1034,7 @@ void tp_line(struct tp_state *st, int kind)
         st->seg_kind = SEG_LINE;
         st->seg[0] = from;
         st->seg[1] = to;
-        if (st->nsub >= 2 && st->sub[0].x == to.x && st->sub[0].y == to.y) {
+        if (st->nsub >= 2 && st->b.sub[0].x == to.x && st->b.sub[0].y == to.y) {
             st->cur = to;
             flush_sub(st, 1);
         } else {
@@ -2396,9 +2420,19 @@ static int draw_of(int cmd, const gstate *g)
     return g->draw;
 }
 
+void tk_pathbufs_free(struct tk_pathbufs *b)
+{
+    free(b->sub);
+    free(b->sub3);
+    free(b->pieces);
+    free(b->pool);
+    memset(b, 0, sizeof *b);
+}
+
 void tk_path_scanner_free(tikz *T)
 {
     tp_toks_free(&T->ptoks);
+    tk_pathbufs_free(&T->pbufs);
 }
 
 /* ---- let (calc library) ---------------------------------------------------------------
@@ -2587,6 +2621,19 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     }
     struct tp_state st;
     memset(&st, 0, sizeof st);
+    /* the buffers of the previous path, reused (a path run from inside
+     * another, none today, gets its own) */
+    int reuse = !T->path_busy;
+    if (reuse) {
+        st.b = T->pbufs;
+        if (st.b.poolwant > st.b.poolcap) {
+            free(st.b.pool);
+            st.b.poolcap = st.b.poolwant + st.b.poolwant / 2;
+            st.b.pool = tk_xrealloc(NULL, st.b.poolcap);
+        }
+        st.b.poolwant = st.b.poolcap;
+    }
+    st.b.poolused = 0;
     st.T = T;
     st.cmd = cmd;
     st.text = text;
@@ -2635,7 +2682,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
         /* every piece as a polyline (curves, circles and arcs sampled finely),
          * pieces separated by a NaN point */
         for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) {
-            const piece *pc = &st.pieces[i];
+            const piece *pc = &((piece *)st.b.pieces)[i];
             ir_elem tmp;
             memset(&tmp, 0, sizeof tmp);
             tmp.kind = pc->kind;
@@ -2667,18 +2714,19 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     if (st.bad_coord) {
         /* the unparsed record says what could not be evaluated; drawing the
          * rest would invent geometry (a segment to a point that is not there) */
-        for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) { free(st.pieces[i].p); free(st.pieces[i].p3); }
+        for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) piece_free(&((piece *)st.b.pieces)[i]);
         st.npieces = 0;
     }
     for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) {
-        piece *pc = &st.pieces[i];
+        piece *pc = &((piece *)st.b.pieces)[i];
         if (T->d && cmd == CMD_CLIP) {
             ir_elem *e = ir_add(T->d, IR_CLIP);
             e->sub = pc->kind == IR_RECT ? IR_RECT : pc->kind == IR_ELLIPSE ? IR_ELLIPSE : IR_POLY;
-            ir_pt *p = tk_xrealloc(NULL, pc->n * sizeof *p);
+            ir_pt small[64];
+            ir_pt *p = pc->n <= 64 ? small : tk_xrealloc(NULL, pc->n * sizeof *p);
             for (size_t k = 0; k < pc->n; k++) { p[k].x = pc->p[k].x; p[k].y = pc->p[k].y; }
             ir_elem_set_pts(e, p, pc->n);
-            free(p);
+            if (p != small) free(p);
             e->closed = 1;
             e->line = pc->line;
             T->nclips++;
@@ -2689,10 +2737,11 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
             int d2 = draw || (pc->role && strcmp(pc->role, "right-angle") == 0);
             if (!d2 && !fill) continue;
             ir_elem *e = ir_add(T->d, pc->kind);
-            ir_pt *p = tk_xrealloc(NULL, pc->n * sizeof *p);
+            ir_pt small[64];
+            ir_pt *p = pc->n <= 64 ? small : tk_xrealloc(NULL, pc->n * sizeof *p);
             for (size_t k = 0; k < pc->n; k++) { p[k].x = pc->p[k].x; p[k].y = pc->p[k].y; }
             ir_elem_set_pts(e, p, pc->n);
-            free(p);
+            if (p != small) free(p);
             e->closed = pc->closed;
             e->t1 = pc->t1;
             e->t2 = pc->t2;
@@ -2707,11 +2756,14 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
                 tk_set_nums(e, "vertex", (double[]){ pc->p[0].x, pc->p[0].y }, 2);
         }
     }
-    for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) { free(st.pieces[i].p); free(st.pieces[i].p3); }
-    free(st.pieces);
+    for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) piece_free(&((piece *)st.b.pieces)[i]);
     free(st.pend);
-    free(st.sub);
-    free(st.sub3);
+    if (reuse) {
+        st.b.poolwant = st.b.poolused + (st.b.poolwant - st.b.poolcap);
+        T->pbufs = st.b;
+    } else {
+        tk_pathbufs_free(&st.b);
+    }
     free(let_text);
     free(let_lines);
     tk_gs_pop(T);
