@@ -80,10 +80,10 @@ void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
 {
     const unsigned char *u = (const unsigned char *)text;   /* u[len] == 0 */
     cls_init();
-    /* tokens: at most one per byte, plus the end; texts: at most the bytes,
-     * plus a terminator each */
-    if (tk->cap < len + 2) {
-        tk->cap = len + 2;
+    /* texts: at most the bytes, plus a terminator each (a token is at least
+     * one byte); the token array grows as needed */
+    if (tk->cap < 64) {
+        tk->cap = 64;
         free(tk->v);
         tk->v = xrealloc(NULL, tk->cap * sizeof *tk->v);
     }
@@ -96,6 +96,9 @@ void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
     size_t nt = 0;
     int last = 1;
     size_t i = 0;
+#define GROW() do { \
+        if (nt + 2 > tk->cap) { tk->cap *= 2; tk->v = xrealloc(tk->v, tk->cap * sizeof *tk->v); } \
+    } while (0)
 #define STR(kind_, from, n_, off_, loc_) do { \
         struct tp_tok *t_ = &tk->v[nt++]; \
         t_->kind = (kind_); t_->off = (int)(off_); t_->loc = (loc_); t_->s = a; \
@@ -106,6 +109,7 @@ void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
         t_->kind = (kind_); t_->off = -1; t_->loc = (loc_); t_->s = NULL; \
     } while (0)
     while (i < len) {
+        GROW();   /* room for this step's token and the end */
         unsigned char c = (unsigned char)text[i];
         unsigned char d = i + 1 < len ? (unsigned char)text[i + 1] : 0;
         switch (c) {
@@ -204,6 +208,7 @@ void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
         i++;
     }
     TOK(0, last);
+#undef GROW
 #undef STR
 #undef TOK
     tk->n = nt;
