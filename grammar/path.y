@@ -82,7 +82,7 @@ item
     ;
 
 opt_opts
-    : %empty                          { $$.s = NULL; $$.off = -1; }
+    : %empty                          { $$.s = NULL; $$.off = -1; $$.n = 0; }
     | TP_OPTS                         { $$ = $1; }
     ;
 

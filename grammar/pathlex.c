@@ -101,12 +101,12 @@ void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
     } while (0)
 #define STR(kind_, from, n_, off_, loc_) do { \
         struct tp_tok *t_ = &tk->v[nt++]; \
-        t_->kind = (kind_); t_->off = (int)(off_); t_->loc = (loc_); t_->s = a; \
+        t_->kind = (kind_); t_->off = (int)(off_); t_->loc = (loc_); t_->s = a; t_->n = (int)(n_); \
         memcpy(a, text + (from), (n_)); a[(n_)] = 0; a += (n_) + 1; \
     } while (0)
 #define TOK(kind_, loc_) do { \
         struct tp_tok *t_ = &tk->v[nt++]; \
-        t_->kind = (kind_); t_->off = -1; t_->loc = (loc_); t_->s = NULL; \
+        t_->kind = (kind_); t_->off = -1; t_->loc = (loc_); t_->s = NULL; t_->n = 0; \
     } while (0)
     while (i < len) {
         GROW();   /* room for this step's token and the end */
@@ -232,6 +232,7 @@ int tplex(TPSTYPE *lval, TPLTYPE *lloc, void *scanner)
     if (t->s) {
         lval->str.s = t->s;
         lval->str.off = t->off;
+        lval->str.n = t->n;
     }
     return t->kind;
 }
@@ -249,7 +250,7 @@ typedef struct {
 
 static struct tp_str str_of(const struct tp_tok *t)
 {
-    struct tp_str s = { t->s, t->off };
+    struct tp_str s = { t->s, t->off, t->n };
     return s;
 }
 
@@ -333,7 +334,7 @@ static int rd_target(rd *r)
 
 static struct tp_str rd_opt_opts(rd *r)
 {
-    struct tp_str s = { NULL, -1 };
+    struct tp_str s = { NULL, -1, 0 };
     if (K(r) == TP_OPTS) s = str_of(&r->t[r->i++]);
     return s;
 }

@@ -8,6 +8,7 @@
 struct tp_str {
     char *s;
     int off;      /* byte offset in the path text */
+    int n;        /* strlen(s) */
 };
 
 struct tp_buf {
@@ -22,6 +23,7 @@ struct tp_buf {
 struct tp_tok {
     int kind;
     int off, loc;
+    int n;                    /* strlen(s) */
     char *s;
 };
 

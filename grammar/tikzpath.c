@@ -928,7 +928,7 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
     T->cur3_ok = 0;
     vec2 rel_vec = v2(0, 0);
     const char *cs = c->s;
-    size_t cn = strlen(cs);
+    size_t cn = (size_t)c->n;
     if (!rel && cn > 6 && cs[0] == '[') {
         /* ([turn]coord): coord in a frame at the current point whose x axis is
          * the direction the path arrives in (tikz.code.tex, turn/.code) */
@@ -963,7 +963,7 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
     }
     if (rel) {
         vec2 u;
-        if (coord_user(T, c->s, strlen(c->s), &u, line)) {
+        if (coord_user(T, c->s, (size_t)c->n, &u, line)) {
             tk_unparsed(T, line, c->s, "cannot evaluate coordinate");
             st->bad_coord = 1;
             p = st->cur;
@@ -977,7 +977,7 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
         }
         if (rel == 2) st->relbase = p;
     } else {
-        if (tk_coord(T, c->s, strlen(c->s), &p, line)) {
+        if (tk_coord(T, c->s, (size_t)c->n, &p, line)) {
             tk_unparsed(T, line, c->s, "cannot evaluate coordinate");
             st->bad_coord = 1;
             p = st->cur;
@@ -2313,7 +2313,7 @@ static void right_angle_symbol(struct tp_state *st, const char *v)
 void tp_options(struct tp_state *st, const struct tp_str *opts)
 {
     tikz *T = st->T;
-    tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    tk_apply_opts(T, opts->s, (size_t)opts->n, NULL, 0);
     const char *ra = strstr(opts->s, "right angle symbol");
     if (ra) {
         const char *eq = strchr(ra, '=');
