@@ -80,19 +80,23 @@ void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
 {
     const unsigned char *u = (const unsigned char *)text;   /* u[len] == 0 */
     cls_init();
-    /* texts: at most the bytes, plus a terminator each (a token is at least
-     * one byte); the token array grows as needed */
+    /* texts: the text's copy, then at most the bytes plus a terminator
+     * each (a token is at least one byte); the token array grows as needed */
     if (tk->cap < 64) {
         tk->cap = 64;
         free(tk->v);
         tk->v = xrealloc(NULL, tk->cap * sizeof *tk->v);
     }
-    if (tk->acap < 2 * len + 2) {
-        tk->acap = 2 * len + 2;
+    if (tk->acap < 3 * len + 3) {
+        tk->acap = 3 * len + 3;
         free(tk->arena);
         tk->arena = xrealloc(NULL, tk->acap);
     }
-    char *a = tk->arena;
+    /* the arena: a copy of the text, where a group's text is terminated in
+     * place (over its closing delimiter), then the words and other bytes */
+    char *copy = tk->arena;
+    memcpy(copy, text, len + 1);
+    char *a = copy + len + 1;
     size_t nt = 0;
     int last = 1;
     size_t i = 0;
@@ -154,7 +158,15 @@ void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
                 i = len;
                 continue;
             }
-            STR(c == '(' ? TP_COORD : c == '[' ? TP_OPTS : TP_BRACE, start, j - start, start, last);
+            {
+                struct tp_tok *t = &tk->v[nt++];
+                t->kind = c == '(' ? TP_COORD : c == '[' ? TP_OPTS : TP_BRACE;
+                t->off = (int)start;
+                t->loc = last;
+                t->n = (int)(j - start);
+                t->s = copy + start;
+                copy[j] = 0;
+            }
             i = j + 1;
             continue;
         }
@@ -255,7 +267,7 @@ static struct tp_str str_of(const struct tp_tok *t)
 }
 
 /* coord: TP_COORD | TP_PLUS TP_COORD | TP_PLUSPLUS TP_COORD */
-static int rd_coord(rd *r)
+static inline int rd_coord(rd *r)
 {
     int rel = 0;
     if (K(r) == TP_PLUS) rel = 1;
