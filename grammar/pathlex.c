@@ -31,19 +31,22 @@ static void *xrealloc(void *p, size_t n)
 /* byte classes: the bytes that end a run inside (..), [..], {..}; letters;
  * spaces. NUL ends every run (the text is NUL-terminated). */
 enum { C_PAREN = 1, C_OPTS = 2, C_BRACE = 4, C_LETTER = 8, C_SPACE = 16 };
-static unsigned char cls[256];
-
-static void cls_init(void)
-{
-    if (cls['(']) return;
-    cls[0] = C_PAREN | C_OPTS | C_BRACE;
-    cls['('] = cls[')'] = C_PAREN;
-    cls['['] = cls[']'] = C_OPTS;
-    cls['{'] = cls['}'] = C_OPTS | C_BRACE;
-    for (int c = 'a'; c <= 'z'; c++) cls[c] = cls[c - 'a' + 'A'] = C_LETTER;
-    cls['@'] = C_LETTER;
-    cls[' '] = cls['\t'] = cls['\r'] = cls['\n'] = C_SPACE;
-}
+#define L C_LETTER
+static const unsigned char cls[256] = {
+    [0] = C_PAREN | C_OPTS | C_BRACE,
+    ['('] = C_PAREN, [')'] = C_PAREN, ['['] = C_OPTS, [']'] = C_OPTS,
+    ['{'] = C_OPTS | C_BRACE, ['}'] = C_OPTS | C_BRACE,
+    [' '] = C_SPACE, ['\t'] = C_SPACE, ['\r'] = C_SPACE, ['\n'] = C_SPACE, ['@'] = L,
+    ['a'] = L, ['b'] = L, ['c'] = L, ['d'] = L, ['e'] = L, ['f'] = L, ['g'] = L, ['h'] = L,
+    ['i'] = L, ['j'] = L, ['k'] = L, ['l'] = L, ['m'] = L, ['n'] = L, ['o'] = L, ['p'] = L,
+    ['q'] = L, ['r'] = L, ['s'] = L, ['t'] = L, ['u'] = L, ['v'] = L, ['w'] = L, ['x'] = L,
+    ['y'] = L, ['z'] = L,
+    ['A'] = L, ['B'] = L, ['C'] = L, ['D'] = L, ['E'] = L, ['F'] = L, ['G'] = L, ['H'] = L,
+    ['I'] = L, ['J'] = L, ['K'] = L, ['L'] = L, ['M'] = L, ['N'] = L, ['O'] = L, ['P'] = L,
+    ['Q'] = L, ['R'] = L, ['S'] = L, ['T'] = L, ['U'] = L, ['V'] = L, ['W'] = L, ['X'] = L,
+    ['Y'] = L, ['Z'] = L,
+};
+#undef L
 
 static int is_letter(unsigned char c)
 {
@@ -79,7 +82,6 @@ static int keyword(const char *s, size_t n)
 void tp_tokenize(struct tp_toks *tk, const char *text, size_t len)
 {
     const unsigned char *u = (const unsigned char *)text;   /* u[len] == 0 */
-    cls_init();
     /* texts: the text's copy, then at most the bytes plus a terminator
      * each (a token is at least one byte); the token array grows as needed */
     if (tk->cap < 64) {
