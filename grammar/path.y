@@ -1,9 +1,7 @@
 /* path.y — the grammar of a TikZ path: what follows \draw, \fill, \path,
  * \clip, \node, \coordinate up to the ';'. Actions call the path builder
- * (grammar/tikzpath.c) which evaluates coordinates and emits IR. The tokens
- * come from pathlex.c, whose recursive-descent front parses the paths this
- * grammar accepts the same way; tpparse runs for the others (their syntax
- * error messages are bison's). */
+ * (grammar/tikzpath.c) which evaluates coordinates and emits IR. Every
+ * path is parsed here; the tokens come from the flex scanner path.l. */
 %define api.pure full
 %define api.prefix {tp}
 %define parse.error verbose
@@ -37,7 +35,7 @@ static void tperror(TPLTYPE *loc, void *scanner, struct tp_state *st, const char
 
 %type <str> opt_opts
 
-/* token texts live in the scanner's buffer (pathlex.c): nothing to free */
+/* token texts live in the scanner's buffers (path.l): nothing to free */
 
 /* circle/ellipse/arc/grid/to/plot take an optional [options] right after
  * the keyword: the shift binds it to the operation, as TikZ does. */

@@ -1,4 +1,4 @@
-/* tikz_int.h — internals shared by the TikZ path grammar (pathlex.c, path.y)
+/* tikz_int.h — internals shared by the TikZ path grammar (path.l, path.y)
  * and the interpreter (tikz.c). Not part of the public contract (tikz.h). */
 #ifndef DIAGRAMIR_TIKZ_INT_H
 #define DIAGRAMIR_TIKZ_INT_H
@@ -16,22 +16,15 @@ struct tp_buf {
     size_t n, cap;
 };
 
-/* a token of a path (pathlex.c): kind is path.y's token number (0 at the
- * end); s, for (..), [..], {..}, words and other bytes, the text (inside
- * the delimiters), off its byte offset in the path text; loc the offset a
- * syntax error at this token names */
-struct tp_tok {
-    int kind;
-    int off, loc;
-    int n;                    /* strlen(s) */
-    char *s;
-};
-
-struct tp_toks {
-    struct tp_tok *v;
-    size_t n, cap, pos;
-    char *arena;              /* the tokens' texts */
-    size_t acap;
+/* the path scanner's state (path.l): the path's copy flex scans in place
+ * and the texts of words, both kept from path to path */
+struct tp_extra {
+    int off;          /* byte offset of the next match */
+    int depth, bdepth, start;
+    char *text;       /* the path's copy, ending in two NULs */
+    size_t cap, len;
+    char *words;      /* the words' and stray bytes' texts */
+    size_t wcap, wn;
 };
 
 struct tp_state;      /* the path builder, defined in tikz.c */
@@ -39,12 +32,12 @@ struct tp_state;      /* the path builder, defined in tikz.c */
 char *tp_strndup(const char *s, size_t n);
 void tp_buf_add(struct tp_buf *b, const char *s, size_t n);
 
-/* pathlex.c: the path's tokens, and the grammar for paths that parse
- * (-1, nothing done, for one that does not: bison's tpparse reports it,
- * reading the tokens through tplex with the struct tp_toks as scanner) */
-void tp_tokenize(struct tp_toks *tk, const char *text, size_t len);   /* text[len] == 0 */
-void tp_toks_free(struct tp_toks *tk);
-int tp_parse_fast(const struct tp_toks *tk, struct tp_state *st);
+/* path.l: a scanner (its state in *x, which must outlive it), kept for a
+ * session; tp_parse_path runs bison's tpparse over text[0, len) (no NUL
+ * inside) with it */
+void *tp_scanner_new(struct tp_extra *x);
+void tp_scanner_free(void *scanner);
+int tp_parse_path(void *scanner, const char *text, size_t len, struct tp_state *st);
 
 /* path builder actions (tikz.c) */
 void tp_syntax_error(struct tp_state *st, int off, const char *msg);

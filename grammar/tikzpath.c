@@ -2431,7 +2431,8 @@ void tk_pathbufs_free(struct tk_pathbufs *b)
 
 void tk_path_scanner_free(tikz *T)
 {
-    tp_toks_free(&T->ptoks);
+    tp_scanner_free(T->path_scanner);
+    T->path_scanner = NULL;
     tk_pathbufs_free(&T->pbufs);
 }
 
@@ -2649,18 +2650,20 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     g->arrows[0] = 0;
     if (cmd == CMD_PATH || cmd == CMD_NODE || cmd == CMD_COORDINATE) g->role[0] = g->role[0];
 
-    /* the token buffers are reused; a path run from inside another (none
-     * today) gets its own */
-    struct tp_toks own = { 0 };
-    struct tp_toks *tk = T->path_busy ? &own : &T->ptoks;
-    T->path_busy++;
-    tp_tokenize(tk, text, strlen(text));
-    if (tp_parse_fast(tk, &st) != 0) {
-        tk->pos = 0;
-        tpparse(tk, &st);
+    /* the session's scanner and its buffers are reused; a path run from
+     * inside another (none today) gets its own */
+    struct tp_extra own_x;
+    void *sc;
+    if (T->path_busy) {
+        sc = tp_scanner_new(&own_x);
+    } else {
+        if (!T->path_scanner) T->path_scanner = tp_scanner_new(&T->path_x);
+        sc = T->path_scanner;
     }
+    T->path_busy++;
+    tp_parse_path(sc, text, strlen(text), &st);
     T->path_busy--;
-    tp_toks_free(&own);
+    if (sc != T->path_scanner) tp_scanner_free(sc);
     place_pending(&st, 0);
     if (st.curnode.opts || st.curnode.name || st.curnode.at || st.curnode.text) {
         free(st.curnode.opts); free(st.curnode.name); free(st.curnode.at); free(st.curnode.text);

@@ -213,7 +213,8 @@ typedef struct tikz {
     size_t pic_base;          /* graphics-state depth outside the picture */
     int sentinel_id;
     toklist stmt;             /* scratch: the tokens of the current statement */
-    struct tp_toks ptoks;     /* the path grammar's tokens, buffers reused */
+    void *path_scanner;       /* the path grammar's scanner, created once */
+    struct tp_extra path_x;   /* its state and buffers */
     struct tk_pathbufs {      /* the path builder's buffers, reused from path to path */
         vec2 *sub;            /* the subpath's points */
         vec3 *sub3;           /* their xyz */
@@ -223,7 +224,7 @@ typedef struct tikz {
         char *pool;           /* the pieces' points */
         size_t poolcap, poolused, poolwant;
     } pbufs;
-    int path_busy;            /* a path is being run (ptoks in use) */
+    int path_busy;            /* a path is being run (path_scanner in use) */
     unsigned char *cskind;    /* run()'s command of each control-sequence id (0: not yet known) */
     size_t ncskind;
 } tikz;
@@ -327,7 +328,7 @@ void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double
 void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);
 /* Runs the path grammar over a path text (a command's arguments up to ';'). */
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line);
-void tk_path_scanner_free(tikz *T);      /* frees the tokens' and the builder's buffers */
+void tk_path_scanner_free(tikz *T);      /* frees the scanner and the builder's buffers */
 void tk_pathbufs_free(struct tk_pathbufs *b);
 enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
        CMD_PIC, CMD_ADDPLOT };
