@@ -18,6 +18,11 @@
 }
 
 %code {
+/* A rule's location is its first symbol's (an empty rule's, the symbol
+ * before it): only first_column carries anything (the scanner sets only
+ * it), and only the lookahead's is read (tperror). Cheaper than bison's
+ * default, which spans first to last. */
+#define YYLLOC_DEFAULT(Cur, Rhs, N) ((Cur) = YYRHSLOC(Rhs, (N) ? 1 : 0))
 int tplex(TPSTYPE *lval, TPLTYPE *lloc, void *scanner);
 static void tperror(TPLTYPE *loc, void *scanner, struct tp_state *st, const char *msg)
 {
