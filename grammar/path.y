@@ -4,6 +4,7 @@
  * path is parsed here; the tokens come from the flex scanner path.l. */
 %define api.pure full
 %define api.prefix {tp}
+%define api.token.raw
 %define parse.error verbose
 %locations
 %parse-param {void *scanner} {struct tp_state *st}
