@@ -481,27 +481,6 @@ ir_box ir_box_empty(void)
     return b;
 }
 
-void ir_box_add(ir_box *b, double x, double y)
-{
-    if (b->empty) {
-        b->x1 = b->x2 = x;
-        b->y1 = b->y2 = y;
-        b->empty = 0;
-        return;
-    }
-    if (x < b->x1) b->x1 = x;
-    if (x > b->x2) b->x2 = x;
-    if (y < b->y1) b->y1 = y;
-    if (y > b->y2) b->y2 = y;
-}
-
-void ir_box_union(ir_box *b, ir_box o)
-{
-    if (o.empty) return;
-    ir_box_add(b, o.x1, o.y1);
-    ir_box_add(b, o.x2, o.y2);
-}
-
 #define DEG (3.14159265358979323846 / 180.0)
 
 /* One coordinate of the ellipse point C + A cos t + B sin t. */

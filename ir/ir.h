@@ -211,8 +211,26 @@ const char *ir_reader_error(const ir_reader *r);
 /* --- geometry helpers --------------------------------------------------- */
 typedef struct { double x1, y1, x2, y2; int empty; } ir_box;
 ir_box ir_box_empty(void);
-void ir_box_add(ir_box *b, double x, double y);
-void ir_box_union(ir_box *b, ir_box o);
+/* Grows b to hold (x, y) / the box o (inline: hot in irlint's scene). */
+static inline void ir_box_add(ir_box *b, double x, double y)
+{
+    if (b->empty) {
+        b->x1 = b->x2 = x;
+        b->y1 = b->y2 = y;
+        b->empty = 0;
+        return;
+    }
+    if (x < b->x1) b->x1 = x;
+    if (x > b->x2) b->x2 = x;
+    if (y < b->y1) b->y1 = y;
+    if (y > b->y2) b->y2 = y;
+}
+static inline void ir_box_union(ir_box *b, ir_box o)
+{
+    if (o.empty) return;
+    ir_box_add(b, o.x1, o.y1);
+    ir_box_add(b, o.x2, o.y2);
+}
 /* Extent of an element's geometry (strokes not widened): exact for
  * ellipses, arcs and Bezier curves (not the control polygon); the box of
  * text and vertex; the point of coord; the shape of clip; empty for

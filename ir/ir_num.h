@@ -27,6 +27,38 @@ extern const double ir_num_p10_[16];
 
 static inline int ir_num_dig_(char c) { return (unsigned)(c - '0') < 10u; }
 
+/* The short form's scan at p (NUL-terminated text): [+-]? then digits with
+ * at most one '.'; m gets all the digits as one integer (exact while
+ * *ndig <= 19), *ndig their number, *frac those after the '.'. Returns the
+ * first byte after them. The value, when 0 < *ndig <= 15, is
+ * ir_num_value_(neg, m, frac). */
+static inline const char *ir_num_scan_(const char *p, int *neg, unsigned long long *m,
+                                       size_t *ndig, size_t *frac)
+{
+    *neg = 0;
+    if (*p == '-' || *p == '+') *neg = *p++ == '-';
+    unsigned long long v = 0;
+    const char *d0 = p;
+    while (ir_num_dig_(*p)) v = v * 10 + (unsigned)(*p++ - '0');
+    size_t nd = (size_t)(p - d0), fr = 0;
+    if (*p == '.') {
+        const char *f0 = ++p;
+        while (ir_num_dig_(*p)) v = v * 10 + (unsigned)(*p++ - '0');
+        fr = (size_t)(p - f0);
+        nd += fr;
+    }
+    *m = v;
+    *ndig = nd;
+    *frac = fr;
+    return p;
+}
+
+static inline double ir_num_value_(int neg, unsigned long long m, size_t frac)
+{
+    double v = (double)m / ir_num_p10_[frac];
+    return neg ? -v : v;
+}
+
 static inline int ir_num_parse_inline(const char *s, size_t len, double *out)
 {
     if (s && len > 0) {
@@ -56,19 +88,10 @@ static inline int ir_num_parse_inline(const char *s, size_t len, double *out)
 
 static inline double ir_num_strtod_inline(const char *s, char **end)
 {
-    const char *p = s;
-    int neg = 0;
-    if (*p == '-' || *p == '+') neg = *p++ == '-';
-    unsigned long long m = 0;
-    const char *d0 = p;
-    while (ir_num_dig_(*p)) m = m * 10 + (unsigned)(*p++ - '0');
-    size_t ndig = (size_t)(p - d0), frac = 0;
-    if (*p == '.') {
-        const char *f0 = ++p;
-        while (ir_num_dig_(*p)) m = m * 10 + (unsigned)(*p++ - '0');
-        frac = (size_t)(p - f0);
-        ndig += frac;
-    }
+    int neg;
+    unsigned long long m;
+    size_t ndig, frac;
+    const char *p = ir_num_scan_(s, &neg, &m, &ndig, &frac);
     /* an exponent, or letters (hex "0x", "inf", "nan" after a sign) that
      * strtod may read on: strtod itself */
     char c = *p;
@@ -76,8 +99,7 @@ static inline double ir_num_strtod_inline(const char *s, char **end)
         (c >= 'A' && c <= 'Z'))
         return strtod(s, end);
     *end = (char *)(uintptr_t)p;
-    double v = (double)m / ir_num_p10_[frac];
-    return neg ? -v : v;
+    return ir_num_value_(neg, m, frac);
 }
 
 #endif

@@ -817,18 +817,10 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p)
         while (is_blank(*p)) p++;
         char c = *p;
         if (!c || is_alpha(c) || c == '_' || c == '@') break;
-        int neg = 0;
-        if (c == '-' || c == '+') neg = *p++ == '-';
-        unsigned long long m = 0;
-        const char *d0 = p;
-        while (ir_num_dig_(*p)) m = m * 10 + (unsigned)(*p++ - '0');
-        size_t ndig = (size_t)(p - d0), frac = 0;
-        if (*p == '.') {
-            const char *f0 = ++p;
-            while (ir_num_dig_(*p)) m = m * 10 + (unsigned)(*p++ - '0');
-            frac = (size_t)(p - f0);
-            ndig += frac;
-        }
+        int neg;
+        unsigned long long m;
+        size_t ndig, frac;
+        p += ir_num_scan_(p, &neg, &m, &ndig, &frac) - p;
         if (ndig == 0 || ndig > 15 || (*p && !is_blank(*p))) return 0;
         if (nv == r->fncap) {
             size_t cap = r->fncap ? 2 * r->fncap : 64;
@@ -838,8 +830,7 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p)
             r->fnum = v;
             r->fncap = cap;
         }
-        double v = (double)m / ir_num_p10_[frac];
-        r->fnum[nv++] = neg ? -v : v;
+        r->fnum[nv++] = ir_num_value_(neg, m, frac);
         if (*p) *p++ = '\0';
     }
     if (nv % 2 || nv < 4) return 0;

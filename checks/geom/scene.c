@@ -263,23 +263,13 @@ static int parse_xyz(const char *s, size_t n, double *v)
         /* the short form ([+-] digits [. digits], at most 15 digits, ended
          * by anything but an exponent or a letter) as parse_num reads it,
          * here without its checks for what it cannot give */
-        const char *p = s;
-        int neg = 0;
-        if (*p == '-' || *p == '+') neg = *p++ == '-';
-        unsigned long long m = 0;
-        const char *d0 = p;
-        while (ir_num_dig_(*p)) m = m * 10 + (unsigned)(*p++ - '0');
-        size_t ndig = (size_t)(p - d0), frac = 0;
-        if (*p == '.') {
-            const char *f0 = ++p;
-            while (ir_num_dig_(*p)) m = m * 10 + (unsigned)(*p++ - '0');
-            frac = (size_t)(p - f0);
-            ndig += frac;
-        }
+        int neg;
+        unsigned long long m;
+        size_t ndig, frac;
+        const char *p = ir_num_scan_(s, &neg, &m, &ndig, &frac);
         char c = *p;
         if (ndig - 1 < 15 && (c == ',' || c == ';' || c == '\0')) {
-            double x = (double)m / ir_num_p10_[frac];
-            v[i] = neg ? -x : x;
+            v[i] = ir_num_value_(neg, m, frac);
             s = p;
         } else {
             char *end;
@@ -795,28 +785,6 @@ static int is_dot(const ir_elem *e, const geom_attrs *a)
     if (e->kind != IR_ELLIPSE || e->npts < 3) return 0;
     double ra = ir_v_len(e->pts[1]), rb = ir_v_len(e->pts[2]);
     return a->filled && ra <= 4.0 && rb <= 4.0;
-}
-
-/* ir_box_add and ir_box_union (ir.h), inline: the same steps. */
-static inline void box_add(ir_box *b, double x, double y)
-{
-    if (b->empty) {
-        b->x1 = b->x2 = x;
-        b->y1 = b->y2 = y;
-        b->empty = 0;
-        return;
-    }
-    if (x < b->x1) b->x1 = x;
-    if (x > b->x2) b->x2 = x;
-    if (y < b->y1) b->y1 = y;
-    if (y > b->y2) b->y2 = y;
-}
-
-static inline void box_union(ir_box *b, ir_box o)
-{
-    if (o.empty) return;
-    box_add(b, o.x1, o.y1);
-    box_add(b, o.x2, o.y2);
 }
 
 /* ir_elem_box, a polyline's without a call per point (the same min/max
@@ -1573,7 +1541,7 @@ geom_scene *geom_scene_build(const ir_diagram *d)
                 f->p3[k].x = xyz[3 * k];
                 f->p3[k].y = xyz[3 * k + 1];
                 f->p3[k].z = xyz[3 * k + 2];
-                box_add(&f->box, e->pts[k].x, e->pts[k].y);
+                ir_box_add(&f->box, e->pts[k].x, e->pts[k].y);
             }
             f->closed = e->closed && e->npts >= 3;
             f->filled = filled && f->closed;
@@ -1588,9 +1556,9 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             add_seg(s, &segcap, e, i, pts[n - 1], pts[0], cls, curved,
                     xyz ? xyz + 3 * (n - 1) : NULL, xyz ? xyz : NULL);
         ir_box eb = ir_box_empty();
-        for (size_t k = 0; k < n; k++) box_add(&eb, pts[k].x, pts[k].y);
-        box_union(&s->ink, eb);
-        if (cls == SEG_FIGURE) box_union(&s->figure, eb);
+        for (size_t k = 0; k < n; k++) ir_box_add(&eb, pts[k].x, pts[k].y);
+        ir_box_union(&s->ink, eb);
+        if (cls == SEG_FIGURE) ir_box_union(&s->figure, eb);
         /* closed regions */
         if (cls == SEG_FIGURE && (closed || (e->kind == IR_POLY && n > 3 &&
                                              ir_v_dist(pts[0], pts[n - 1]) <= GEOM_JOIN_EPS_PT)) &&
