@@ -3,6 +3,7 @@
  * writes them), the same errors at the same places. The inputs are a few
  * diagrams with every record kind, and many random mutations of them. */
 #include "ir/ir.h"
+#include "tests/unit/xorshift.h"
 #include "ir/ir_borrow.h"
 
 #include <stdint.h>
@@ -102,10 +103,7 @@ static void compare(const char *text, size_t len)
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 static unsigned rnd(unsigned n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (unsigned)(rng % n);
+    return (unsigned)(xorshift64(&rng) % n);
 }
 
 int main(void)

@@ -7,6 +7,7 @@
  * holds), copies of both kinds of element, and clears must behave like a
  * plain ordered list of key=value pairs. Run under ASan by check-san. */
 #include "ir/ir.h"
+#include "tests/unit/xorshift.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,10 +28,7 @@ static int failures, checks;
 static uint64_t rng = 88172645463325252u;
 static uint64_t rnd(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return xorshift64(&rng);
 }
 
 #define MAXA 40

@@ -8,6 +8,7 @@
  * tiny, nan, inf), every byte in words and quoted strings (valid and
  * invalid UTF-8), and whole diagrams larger than the output buffer. */
 #include "ir/ir.h"
+#include "tests/unit/xorshift.h"
 
 #include <float.h>
 #include <math.h>
@@ -362,10 +363,7 @@ static int failures, checks;
 static uint64_t rng = 0x9E3779B97F4A7C15u;
 static uint64_t next_u64(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return xorshift64(&rng);
 }
 static double unit(void) { return (double)(next_u64() >> 11) / 9007199254740992.0; }
 

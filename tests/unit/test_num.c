@@ -3,6 +3,7 @@
  * bits), ir_num_strtod what strtod gives (value bits and end), on edge
  * cases and on many random strings. */
 #include "ir/ir.h"
+#include "tests/unit/xorshift.h"
 #include "ir/ir_num.h"
 
 #include <stdint.h>
@@ -58,10 +59,7 @@ static void compare_str(const char *s)
 static uint64_t rng = 88172645463325252ULL;
 static unsigned rnd(unsigned n)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (unsigned)(rng % n);
+    return (unsigned)(xorshift64(&rng) % n);
 }
 
 int main(void)
