@@ -377,7 +377,55 @@ static const char *find_cs(const char *s, size_t n)
     return NULL;
 }
 
+/* The most common coordinate by far, (1,0) or (1,0,1): two or three unsigned
+ * integers of 1 to 9 digits separated by single commas, nothing else (no
+ * spaces, signs, units). Their count, their values in v; 0 for any other text.
+ * Exactly what the general path below finds for such a text: no trim, no
+ * '[', '$', "cs:", "intersection of" or ':'; the commas are c1 and c2; and
+ * tk_eval reads each part by its digits-only fast path as (double)m with no
+ * unit (tests/unit/test_coordfast.c compares the two). */
+static int int_tuple(const char *s, size_t n, double v[3])
+{
+    int k = 0;
+    size_t i = 0;
+    for (;;) {
+        unsigned m = 0;
+        size_t st = i;
+        while (i < n && (unsigned)(s[i] - '0') <= 9) m = m * 10 + (unsigned)(s[i++] - '0');
+        if (i == st || i - st > 9) return 0;
+        v[k++] = (double)m;
+        if (i == n) return k >= 2 ? k : 0;
+        if (s[i] != ',' || k == 3) return 0;
+        i++;
+    }
+}
+
+/* the general reader of a coordinate (below) */
+static int coord_user_gen(tikz *T, const char *s, size_t n, vec2 *out, int line);
+
+/* A coordinate's point in user space (the CTM not applied); sets last3. */
 static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
+{
+    double v[3];
+    int k = int_tuple(s, n, v);
+    if (k == 3) {
+        *out = xyz_point(GS(T), v[0], v[1], v[2]);
+        T->last3 = (vec3){ v[0], v[1], v[2] };
+        T->last3_kind = 2;
+        T->any3d = 1;
+        return 0;
+    }
+    if (k == 2) {
+        gstate *g = GS(T);
+        *out = vadd(vscale(g->xv, v[0]), vscale(g->yv, v[1]));
+        T->last3 = (vec3){ v[0], v[1], 0 };
+        T->last3_kind = 1;
+        return 0;
+    }
+    return coord_user_gen(T, s, n, out, line);
+}
+
+static int coord_user_gen(tikz *T, const char *s, size_t n, vec2 *out, int line)
 {
     gstate *g = GS(T);
     T->last3_kind = 0;
@@ -536,6 +584,55 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
     }
     tk_warn(T, line, "undefined coordinate or node '%.*s'", (int)(n > 60 ? 60 : n), s);
     return -1;
+}
+
+/* For tests/unit/test_coordfast: coord_user (with int_tuple's fast path) and
+ * coord_user_gen (without it) on iters random texts of digits, commas, spaces,
+ * signs and periods, under random x, y, z vectors; the number of texts, or -1
+ * when any result (return value, point, last3, last3_kind, any3d) differs. */
+long tk_coordfast_check(unsigned long long seed, long iters);
+static unsigned long long cf_next(unsigned long long *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+long tk_coordfast_check(unsigned long long seed, long iters)
+{
+    static const char alpha[] = "0123456789012345678901234567890123456789,,,,,,,, -.+";
+    tikz T;
+    memset(&T, 0, sizeof T);
+    tk_gs_push(&T);
+    unsigned long long x = seed ? seed : 1;
+#define XS() cf_next(&x)
+    long bad = 0, done = 0;
+    for (long it = 0; it < iters && !bad; it++, done++) {
+        gstate *g = GS(&T);
+        g->xv = v2((double)(XS() % 2000) / 7.0 - 100, (double)(XS() % 2000) / 9.0 - 100);
+        g->yv = v2((double)(XS() % 2000) / 11.0 - 100, (double)(XS() % 2000) / 13.0 - 100);
+        g->zv = v2((double)(XS() % 2000) / 3.0 - 300, (double)(XS() % 2000) / 17.0 - 50);
+        char buf[40];
+        size_t n = 1 + XS() % 30;
+        for (size_t i = 0; i < n; i++) buf[i] = alpha[XS() % (sizeof alpha - 1)];
+        buf[n] = 0;
+        vec2 a = v2(1, 2), b = v2(1, 2);
+        T.last3 = (vec3){ 5, 6, 7 }; T.last3_kind = 9; T.any3d = 0;
+        int ra = coord_user(&T, buf, n, &a, 1);
+        vec3 la = T.last3; int ka = T.last3_kind, da = T.any3d;
+        T.last3 = (vec3){ 5, 6, 7 }; T.last3_kind = 9; T.any3d = 0;
+        int rb = coord_user_gen(&T, buf, n, &b, 1);
+        vec3 lb = T.last3; int kb = T.last3_kind, db = T.any3d;
+        if (ra != rb || ka != kb || da != db ||
+            (ra == 0 && (memcmp(&a, &b, sizeof a) != 0 ||
+                         (ka == 1 || ka == 2 ? memcmp(&la, &lb, sizeof la) != 0 : 0))))
+            bad = 1;
+    }
+#undef XS
+    tk_gs_pop(&T);
+    free(T.gs);
+    free(T.node_hash);
+    return bad ? -1 : done;
 }
 
 /* TeX's largest dimension: a point beyond it is "Dimension too large" */
