@@ -6,7 +6,6 @@
 %define api.prefix {tp}
 %define api.token.raw
 %define parse.error verbose
-%locations
 %parse-param {void *scanner} {struct tp_state *st}
 %lex-param {void *scanner}
 
@@ -19,16 +18,16 @@
 }
 
 %code {
-/* A rule's location is its first symbol's (an empty rule's, the symbol
- * before it): only first_column carries anything (the scanner sets only
- * it), and only the lookahead's is read (tperror). Cheaper than bison's
- * default, which spans first to last. */
-#define YYLLOC_DEFAULT(Cur, Rhs, N) ((Cur) = YYRHSLOC(Rhs, (N) ? 1 : 0))
-int tplex(TPSTYPE *lval, TPLTYPE *lloc, void *scanner);
-static void tperror(TPLTYPE *loc, void *scanner, struct tp_state *st, const char *msg)
+/* No %locations: the only location ever read is the lookahead's, in
+ * tperror, and bison reports an error on the lookahead just read, before
+ * it reads another token; so it is the scanner's last one (tp_scanner_loc:
+ * the byte offset path.l kept for the last token, the column bison's
+ * yylloc had). Bison's location stacks cost a copy per shift and per
+ * reduction. */
+int tplex(TPSTYPE *lval, void *scanner);
+static void tperror(void *scanner, struct tp_state *st, const char *msg)
 {
-    (void)scanner;
-    tp_syntax_error(st, loc->first_column, msg);
+    tp_syntax_error(st, tp_scanner_loc(scanner), msg);
 }
 }
 

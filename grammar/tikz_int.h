@@ -20,6 +20,7 @@ struct tp_buf {
  * and the texts of words, both kept from path to path */
 struct tp_extra {
     int off;          /* byte offset of the next match */
+    int loc;          /* byte offset of the last rule matched (tp_scanner_loc) */
     int depth, bdepth, start;
     char *text;       /* the path's copy, ending in two NULs */
     size_t cap, len;
@@ -38,6 +39,9 @@ void tp_buf_add(struct tp_buf *b, const char *s, size_t n);
 void *tp_scanner_new(struct tp_extra *x);
 void tp_scanner_free(void *scanner);
 int tp_parse_path(void *scanner, const char *text, size_t len, struct tp_state *st);
+/* the location of the scanner's last token: the byte offset of the last rule
+ * it matched (for a group, its closing delimiter) */
+int tp_scanner_loc(void *scanner);
 
 /* path builder actions (tikz.c) */
 void tp_syntax_error(struct tp_state *st, int off, const char *msg);
