@@ -5,6 +5,7 @@
 #include "ir/textmetrics.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,6 +174,68 @@ int tk_is_color(const char *s, size_t n)
     return 0;
 }
 
+/* ---- caches --------------------------------------------------------------------- */
+
+/* One option of a list as tk_apply_opts splits it: key and value as offsets
+ * into the list's text, and what apply_one derives from the key alone. */
+struct opt_item {
+    unsigned short k, kn, v, vn;
+    short slash;                  /* offset of the first '/' in the key (has_v), else -1 */
+    unsigned char has_v;
+    const struct opt_key *key;
+};
+
+/* The split of the option lists last applied, by their exact text: the same
+ * list ("rounded corners=.1mm,fill=LBlue" on every path of a loop) is split
+ * once. Only the split is kept, a pure function of the text: every option is
+ * applied again each time (styles, values and the state may have changed). */
+#define OPT_CACHE_SLOTS 64
+#define OPT_CACHE_TEXT 96
+#define OPT_CACHE_ITEMS 8
+/* Also tk_eval's values by their exact text (and the font, pgfmath's only
+ * state): pgfmath_eval is a pure function of the two (pgfmath.h). Only
+ * successes are kept (a failure may leave anything in *v, so it is
+ * evaluated again). */
+#define EVAL_CACHE_SLOTS 64
+#define EVAL_CACHE_TEXT 32
+struct tk_optcache {
+    struct {
+        unsigned short n, nitems;  /* n = 0: empty */
+        char text[OPT_CACHE_TEXT];
+        struct opt_item it[OPT_CACHE_ITEMS];
+    } e[OPT_CACHE_SLOTS];
+    struct {
+        double v, em, ex;
+        int hu;
+        unsigned char n;           /* 0: empty */
+        char text[EVAL_CACHE_TEXT];
+    } ev[EVAL_CACHE_SLOTS];
+};
+
+/* a slot of OPT_CACHE_SLOTS (= EVAL_CACHE_SLOTS) for the text s[0,n) */
+static unsigned opt_cache_slot(const char *s, size_t n)
+{
+    uint64_t a = 0, b;
+    if (n >= 8) {
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+    } else {
+        memcpy(&a, s, n);
+        b = a;
+    }
+    uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + n) * 0xC2B2AE3D27D4EB4Full;
+    return (unsigned)(h >> 58) & (OPT_CACHE_SLOTS - 1);
+}
+
+static struct tk_optcache *opt_cache(tikz *T)
+{
+    if (!T->optcache) {
+        T->optcache = tk_xrealloc(NULL, sizeof *T->optcache);
+        memset(T->optcache, 0, sizeof *T->optcache);
+    }
+    return T->optcache;
+}
+
 /* ---- numbers -------------------------------------------------------------------- */
 
 int tk_eval(tikz *T, const char *s, size_t n, double *v, int *has_unit)
@@ -190,13 +253,35 @@ int tk_eval(tikz *T, const char *s, size_t n, double *v, int *has_unit)
             return 0;
         }
     }
+    double em = 0, ex = 0;
+    unsigned slot = 0;
+    const char *key = s;
+    size_t keyn = n;
+    if (n > 0 && n < EVAL_CACHE_TEXT) {
+        struct tk_optcache *c = opt_cache(T);
+        pgfmath_get_font(&em, &ex);
+        slot = opt_cache_slot(s, n);
+        if (c->ev[slot].n == n && memcmp(c->ev[slot].text, s, n) == 0 &&
+            c->ev[slot].em == em && c->ev[slot].ex == ex) {
+            *v = c->ev[slot].v;
+            if (has_unit) *has_unit = c->ev[slot].hu;
+            return 0;
+        }
+    }
     /* tk_unbrace changes nothing when the text starts with neither a space nor a
      * brace and does not end in a space */
     if (n == 0 || opt_space(s[0]) || s[0] == '{' || opt_space(s[n - 1])) tk_unbrace(&s, &n);
     if (n == 0) return -1;
-    if (pgfmath_eval(s, n, v, &hu, NULL, 0) != 0) {   /* the message is not used */
-        (void)T;
+    if (pgfmath_eval(s, n, v, &hu, NULL, 0) != 0)   /* the message is not used */
         return -1;
+    if (keyn > 0 && keyn < EVAL_CACHE_TEXT) {
+        struct tk_optcache *c = T->optcache;
+        c->ev[slot].n = (unsigned char)keyn;
+        memcpy(c->ev[slot].text, key, keyn);
+        c->ev[slot].v = *v;
+        c->ev[slot].hu = hu;
+        c->ev[slot].em = em;
+        c->ev[slot].ex = ex;
     }
     if (has_unit) *has_unit = hu;
     return 0;
@@ -699,8 +784,12 @@ static void apply_direction(tikz *T, int i, const char *k, size_t kn, const char
     no->shift_y = dirs[i].dy * f * sum.y;
 }
 
+/* One option. slash and key are what the key alone gives (tk_apply_opts
+ * finds them once per text): slash = has_v ? memchr(k, '/', kn) : NULL,
+ * key = opt_key_find(k, kn). */
 static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t vn,
-                      int has_v, tk_nodeopts *no, int depth)
+                      int has_v, tk_nodeopts *no, int depth, const char *slash,
+                      const struct opt_key *key)
 {
     gstate *g = GS(T);
     double d;
@@ -709,7 +798,6 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
 
     /* .style / .append style definitions inside option lists */
     {
-        const char *slash = has_v ? memchr(k, '/', kn) : NULL;
         if (slash && has_v) {
             size_t nn = (size_t)(slash - k);
             const char *h = slash + 1;
@@ -768,7 +856,6 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
             return;
         }
     }
-    const struct opt_key *key = opt_key_find(k, kn);
     int id = key ? key->id : K_NONE;
     if (!has_v) {
         switch (id) {
@@ -1090,7 +1177,8 @@ static inline void opt_trim(const char **s, size_t *n)
     while (*n && opt_space((*s)[*n - 1])) (*n)--;
 }
 
-void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
+/* tk_apply_opts for a list of more than OPT_MAX_ITEMS options */
+static void apply_opts_long(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
 {
     size_t i = 0;
     while (i < n) {
@@ -1123,13 +1211,173 @@ void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
                 const char *sl = memchr(k + 1, '/', kn - 1);
                 if (sl) { kn -= (size_t)(sl + 1 - k); k = sl + 1; }
             }
-            apply_one(T, k, kn, NULL, 0, 0, no, depth);
+            apply_one(T, k, kn, NULL, 0, 0, no, depth, NULL, opt_key_find(k, kn));
         } else {
             const char *k = item, *v = s + eq + 1;
             size_t kn = (size_t)(s + eq - item), vn = (size_t)(item + in - v);
             opt_trim(&k, &kn);
             opt_trim(&v, &vn);
-            apply_one(T, k, kn, v, vn, 1, no, depth);
+            apply_one(T, k, kn, v, vn, 1, no, depth, memchr(k, '/', kn), opt_key_find(k, kn));
         }
     }
+}
+
+#define OPT_MAX_ITEMS 64
+
+/* Splits s[0,n) into its options (at most max; -1 when there are more, or an
+ * offset does not fit): one option runs up to the first ',' outside {} ()
+ * []; its key ends at the first '=' outside them. */
+static int opt_split(const char *s, size_t n, struct opt_item *it, int max)
+{
+    if (n > 65535) return -1;
+    int m = 0;
+    size_t i = 0;
+    while (i < n) {
+        size_t st = i, eq = (size_t)-1;
+        int dd = 0;
+        for (; i < n; i++) {
+            unsigned c = opt_class[(unsigned char)s[i]];
+            if (c == 0) continue;
+            if (c == 1) dd++;
+            else if (c == 2) { if (dd > 0) dd--; }
+            else if (dd == 0) {
+                if (c == 3) break;
+                if (eq == (size_t)-1) eq = i;
+            }
+        }
+        const char *item = s + st;
+        size_t in = i - st;
+        i++;
+        opt_trim(&item, &in);
+        if (in == 0) continue;
+        if (m == max) return -1;
+        struct opt_item *o = &it[m++];
+        const char *k, *v = NULL, *slash = NULL;
+        size_t kn, vn = 0;
+        if (eq == (size_t)-1) {
+            /* "right angle symbol" has its value in braces without '=' sometimes */
+            k = item;
+            kn = in;
+            if (k[0] == '{') tk_unbrace(&k, &kn);
+            if (kn && k[0] == '/') {
+                /* /tikz/... path keys: strip the family */
+                const char *sl = memchr(k + 1, '/', kn - 1);
+                if (sl) { kn -= (size_t)(sl + 1 - k); k = sl + 1; }
+            }
+        } else {
+            k = item;
+            v = s + eq + 1;
+            kn = (size_t)(s + eq - item);
+            vn = (size_t)(item + in - v);
+            opt_trim(&k, &kn);
+            opt_trim(&v, &vn);
+            slash = memchr(k, '/', kn);
+        }
+        o->k = (unsigned short)(k - s);
+        o->kn = (unsigned short)kn;
+        o->v = (unsigned short)(v ? v - s : 0);
+        o->vn = (unsigned short)vn;
+        o->has_v = v != NULL;
+        o->slash = (short)(slash ? slash - k : -1);
+        o->key = opt_key_find(k, kn);
+    }
+    return m;
+}
+
+void tk_optcache_free(tikz *T)
+{
+    free(T->optcache);
+    T->optcache = NULL;
+}
+
+void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
+{
+    struct opt_item it[OPT_MAX_ITEMS];
+    int m = -1;
+    unsigned slot = 0;
+    int cacheable = n > 0 && n <= OPT_CACHE_TEXT;
+    if (cacheable) {
+        opt_cache(T);
+        slot = opt_cache_slot(s, n);
+        if (T->optcache->e[slot].n == n && memcmp(T->optcache->e[slot].text, s, n) == 0) {
+            /* copied: applying an option can apply other lists (styles), which
+             * may take the slot */
+            m = T->optcache->e[slot].nitems;
+            memcpy(it, T->optcache->e[slot].it, (size_t)m * sizeof *it);
+        }
+    }
+    if (m < 0) {
+        m = opt_split(s, n, it, OPT_MAX_ITEMS);
+        if (m < 0) {
+            /* more options than it holds: split and apply one by one */
+            apply_opts_long(T, s, n, no, depth);
+            return;
+        }
+        if (cacheable && m <= OPT_CACHE_ITEMS) {
+            T->optcache->e[slot].n = (unsigned short)n;
+            T->optcache->e[slot].nitems = (unsigned short)m;
+            memcpy(T->optcache->e[slot].text, s, n);
+            memcpy(T->optcache->e[slot].it, it, (size_t)m * sizeof *it);
+        }
+    }
+    /* The text is split before its first option is applied (it was split
+     * option by option): the same, as applying an option never writes into
+     * the text of the list being applied. */
+    for (int j = 0; j < m; j++) {
+        const struct opt_item *o = &it[j];
+        const char *k = s + o->k;
+        apply_one(T, k, o->kn, o->has_v ? s + o->v : NULL, o->vn, o->has_v, no, depth,
+                  o->slash >= 0 ? k + o->slash : NULL, o->key);
+    }
+}
+
+/* For tests/unit/test_coordfast: tk_eval (its value cache cold, then warm)
+ * and pgfmath_eval on iters random texts of digits, units, operators,
+ * braces and spaces: the number of texts, or -1 when a result (return value,
+ * value bit for bit, unit flag) differs. */
+long tk_evalcache_check(unsigned long long seed, long iters);
+long tk_evalcache_check(unsigned long long seed, long iters)
+{
+    static const char *const parts[] = {
+        "0", "1", "2", "7", "12", ".5", "1.25", "-", "+", "*", "/", "(", ")", " ", "{", "}",
+        "pt", "cm", "mm", "em", "ex", "in", "sin", "2^", "e3", "x", ",", "pi"
+    };
+    tikz T;
+    memset(&T, 0, sizeof T);
+    unsigned long long x = seed ? seed : 1;
+    long done = 0;
+    for (long it = 0; it < iters; it++, done++) {
+        char buf[64];
+        size_t n = 0;
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        int np = 1 + (int)(x % 6);
+        for (int p = 0; p < np; p++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            const char *w = parts[x % (sizeof parts / sizeof *parts)];
+            size_t wl = strlen(w);
+            if (n + wl >= sizeof buf) break;
+            memcpy(buf + n, w, wl);
+            n += wl;
+        }
+        buf[n] = 0;
+        for (int round = 0; round < 2; round++) {
+            double a = 0, b = 0;
+            int ha = 0, hb = 0;
+            int ra = tk_eval(&T, buf, n, &a, &ha);
+            /* the uncached evaluation, as tk_eval did it before its cache */
+            const char *s = buf;
+            size_t sn = n;
+            int rb;
+            if (sn == 0 || opt_space(s[0]) || s[0] == '{' || opt_space(s[sn - 1])) tk_unbrace(&s, &sn);
+            if (sn == 0) rb = -1;
+            else rb = pgfmath_eval(s, sn, &b, &hb, NULL, 0) != 0 ? -1 : 0;
+            int digits = n > 0 && n < 10 && strspn(buf, "0123456789") == n;
+            if (ra != rb || (ra == 0 && (memcmp(&a, &b, sizeof a) != 0 || (!digits && ha != hb)))) {
+                tk_optcache_free(&T);
+                return -1;
+            }
+        }
+    }
+    tk_optcache_free(&T);
+    return done;
 }

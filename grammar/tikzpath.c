@@ -632,6 +632,7 @@ long tk_coordfast_check(unsigned long long seed, long iters)
     tk_gs_pop(&T);
     free(T.gs);
     free(T.node_hash);
+    tk_optcache_free(&T);
     return bad ? -1 : done;
 }
 
@@ -2528,6 +2529,7 @@ void tk_pathbufs_free(struct tk_pathbufs *b)
 
 void tk_path_scanner_free(tikz *T)
 {
+    tk_optcache_free(T);
     tp_scanner_free(T->path_scanner);
     T->path_scanner = NULL;
     tk_pathbufs_free(&T->pbufs);

@@ -227,6 +227,7 @@ typedef struct tikz {
     int path_busy;            /* a path is being run (path_scanner in use) */
     unsigned char *cskind;    /* run()'s command of each control-sequence id (0: not yet known) */
     size_t ncskind;
+    struct tk_optcache *optcache;   /* tikzopt.c: option lists split, by text */
 } tikz;
 
 #define GS(T) (&(T)->gs[(T)->ngs - 1])
@@ -271,6 +272,7 @@ void tk_gs_init(gstate *g);
 /* Applies an option list. node: node options collected here when non-NULL. */
 struct tk_nodeopts;
 void tk_apply_opts(tikz *T, const char *s, size_t n, struct tk_nodeopts *no, int depth);
+void tk_optcache_free(tikz *T);
 void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size_t vn, int append);
 const char *tk_find_style(tikz *T, const char *name, size_t n);
 int tk_is_color(const char *s, size_t n);
@@ -328,7 +330,7 @@ void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double
 void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);
 /* Runs the path grammar over a path text (a command's arguments up to ';'). */
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line);
-void tk_path_scanner_free(tikz *T);      /* frees the scanner and the builder's buffers */
+void tk_path_scanner_free(tikz *T);      /* frees the scanner, the builder's buffers and the option cache */
 void tk_pathbufs_free(struct tk_pathbufs *b);
 enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
        CMD_PIC, CMD_ADDPLOT };
