@@ -97,18 +97,10 @@ void tk_gs_pop(tikz *T)
 
 /* ---- styles ------------------------------------------------------------------- */
 
-/* The NUL-terminated nm equals s[0..n) (read no further than nm's NUL). */
-static inline int name_is(const char *nm, const char *s, size_t n)
-{
-    for (size_t j = 0; j < n; j++)
-        if (nm[j] != s[j] || nm[j] == 0) return 0;
-    return nm[n] == 0;
-}
-
 const char *tk_find_style(tikz *T, const char *name, size_t n)
 {
     for (size_t i = T->nstyles; i-- > 0;)
-        if (name_is(T->styles[i].name, name, n))
+        if (T->styles[i].nlen == n && memcmp(T->styles[i].name, name, n) == 0)
             return T->styles[i].val;
     return NULL;
 }
@@ -120,7 +112,7 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
     const char *old = NULL;
     for (size_t i = T->nstyles; i-- > 0;) {
         tk_style *s = &T->styles[i];
-        if (strlen(s->name) != nn || memcmp(s->name, name, nn) != 0) continue;
+        if (s->nlen != nn || memcmp(s->name, name, nn) != 0) continue;
         if (i < T->style_floor) { old = s->val; break; }   /* shadow, do not modify */
         if (append) {
             size_t ol = strlen(s->val);
@@ -139,6 +131,7 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
         T->styles = tk_xrealloc(T->styles, T->capstyles * sizeof *T->styles);
     }
     T->styles[T->nstyles].name = xstrndup(name, nn);
+    T->styles[T->nstyles].nlen = strlen(T->styles[T->nstyles].name);   /* nn unless a NUL is inside */
     if (append && old) {
         size_t ol = strlen(old);
         char *v = tk_xrealloc(NULL, ol + vn + 2);

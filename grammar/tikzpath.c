@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -838,12 +839,7 @@ struct tp_state {
     const char *text;
     const int *lines;
     int base_line;
-    vec2 pts[8];
-    int pts_rel[8];           /* the point was written +(..) or ++(..) */
-    vec2 pts_vec[8];          /* its offset, canvas */
-    vec3 pts3[8];
-    int pts3ok[8];
-    int npts;
+    int npts;                 /* the points below */
     /* the subpath's points (b.sub) and their xyz (b.sub3) */
     int sub3ok;               /* every point of the subpath has xyz */
     int cycle;
@@ -871,6 +867,14 @@ struct tp_state {
     int single_control;
     int bad_coord;            /* a coordinate failed: the path's geometry is not drawn */
     struct tk_pathbufs b;     /* the pool of the pieces' points */
+    /* Last: tk_run_path zeroes the state only up to here. An entry of these
+     * is read only below npts, after tp_coord (or tp_controls_single, for
+     * pts and pts_rel) wrote it in this path. */
+    vec2 pts[8];
+    int pts_rel[8];           /* the point was written +(..) or ++(..) */
+    vec2 pts_vec[8];          /* its offset, canvas */
+    vec3 pts3[8];
+    int pts3ok[8];
 };
 
 /* n bytes (a multiple of 8) for a piece's points: from the path's pool when
@@ -2720,7 +2724,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
         lines = let_lines = nl;
     }
     struct tp_state st;
-    memset(&st, 0, sizeof st);
+    memset(&st, 0, offsetof(struct tp_state, pts));   /* not the points: see there */
     /* the buffers of the previous path, reused (a path run from inside
      * another, none today, gets its own) */
     int reuse = !T->path_busy;

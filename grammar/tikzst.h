@@ -161,6 +161,7 @@ enum { TK_SH_COORD, TK_SH_RECT, TK_SH_CIRCLE, TK_SH_ELLIPSE, TK_SH_DIAMOND, TK_S
 typedef struct {
     char *name;
     char *val;                /* option text */
+    size_t nlen;              /* strlen(name): set by tk_define_style, which makes every style */
 } tk_style;
 
 typedef struct {
