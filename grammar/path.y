@@ -37,6 +37,10 @@ static void tperror(void *scanner, struct tp_state *st, const char *msg)
 %token TP_SIN TP_COS TP_PARABOLA TP_BEND
 %token TP_ERROR_TOKEN
 %token <str> TP_COORD TP_OPTS TP_BRACE TP_WORD TP_JUNK
+/* "--" and a coordinate, one token (path.l): where TP_LINE TP_COORD would
+ * be, so the same states read it, and named as TP_LINE in messages (an
+ * error can only be found on the TP_LINE of the two) */
+%token <str> TP_LINE_COORD "TP_LINE"
 
 %type <str> opt_opts
 
@@ -65,6 +69,7 @@ items
     | items TP_OPTS                   { tp_options(st, &$2); }
     | items TP_COORD                  { tp_coord(st, &$2, 0); tp_move(st); }
     | items rel_coord                 { tp_move(st); }
+    | items TP_LINE_COORD             { tp_coord(st, &$2, 0); tp_line(st, 0); }
     | items TP_LINE TP_COORD          { tp_coord(st, &$3, 0); tp_line(st, 0); }
     | items TP_LINE nodes1 TP_COORD   { tp_coord(st, &$4, 0); tp_line(st, 0); }
     | items TP_LINE rel_coord         { tp_line(st, 0); }

@@ -21,6 +21,7 @@ struct tp_buf {
 struct tp_extra {
     int off;          /* byte offset of the next match */
     int loc;          /* byte offset of the last rule matched (tp_scanner_loc) */
+    int eof_loc;      /* the location at the end of the text, when not loc (-1) */
     int depth, bdepth, start;
     char *text;       /* the path's copy, ending in two NULs */
     size_t cap, len;
