@@ -27,6 +27,7 @@ struct tp_extra {
     size_t cap, len;
     char *words;      /* the words' and stray bytes' texts */
     size_t wcap, wn;
+    void *buf;        /* flex's buffer header over text (YY_BUFFER_STATE), reused */
 };
 
 struct tp_state;      /* the path builder, defined in tikz.c */
