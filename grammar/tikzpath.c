@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -763,10 +764,22 @@ void tk_set_nums(ir_elem *e, const char *key, const double *v, int n)
 
 void tk_set_num(ir_elem *e, const char *key, double v) { tk_set_nums(e, key, &v, 1); }
 
+/* The texts "X,Y,Z" of the 3D points last written to xyz=, by the bits of
+ * the point: a point is on several faces and lines, and ir_fmt_num is a
+ * pure function of the number. */
+#define XYZ_SLOTS 256
+struct tk_xyzcache {
+    struct { uint64_t k[3]; unsigned char len; char text[3 * 32]; } e[XYZ_SLOTS];  /* len 0: empty */
+};
+
 /* xyz=X,Y,Z;X,Y,Z;... the 3D points of a polyline */
-static void set_xyz(ir_elem *e, const vec3 *p, size_t n)
+static void set_xyz(tikz *T, ir_elem *e, const vec3 *p, size_t n)
 {
     if (!n) return;
+    if (!T->xyzcache) {
+        T->xyzcache = tk_xrealloc(NULL, sizeof *T->xyzcache);
+        memset(T->xyzcache, 0, sizeof *T->xyzcache);
+    }
     /* a number is at most 31 bytes, plus its separator */
     char small[1024];
     size_t cap = n * 3 * 32 + 32;
@@ -774,11 +787,29 @@ static void set_xyz(ir_elem *e, const vec3 *p, size_t n)
     char *o = b;
     for (size_t i = 0; i < n; i++) {
         double v[3] = { p[i].x, p[i].y, p[i].z };
-        for (int k = 0; k < 3; k++) {
-            if (i || k) *o++ = k ? ',' : ';';
-            const char *t = ir_fmt_num(o, v[k]);
+        uint64_t k[3];
+        memcpy(k, v, sizeof k);
+        unsigned h = (unsigned)((k[0] * 0x9E3779B97F4A7C15ull ^ k[1] * 0xC2B2AE3D27D4EB4Full ^
+                                 k[2] * 0x165667B19E3779F9ull) >> 56) & (XYZ_SLOTS - 1);
+        if (i) *o++ = ';';
+        char *start = o;
+        if (T->xyzcache->e[h].len && T->xyzcache->e[h].k[0] == k[0] &&
+            T->xyzcache->e[h].k[1] == k[1] && T->xyzcache->e[h].k[2] == k[2]) {
+            memcpy(o, T->xyzcache->e[h].text, T->xyzcache->e[h].len);
+            o += T->xyzcache->e[h].len;
+            continue;
+        }
+        for (int c = 0; c < 3; c++) {
+            if (c) *o++ = ',';
+            const char *t = ir_fmt_num(o, v[c]);
             if (t == o) o += strlen(o);
             else { size_t l = strlen(t); memmove(o, t, l); o += l; }
+        }
+        size_t len = (size_t)(o - start);
+        if (len > 0 && len <= sizeof T->xyzcache->e[h].text) {
+            memcpy(T->xyzcache->e[h].k, k, sizeof k);
+            T->xyzcache->e[h].len = (unsigned char)len;
+            memcpy(T->xyzcache->e[h].text, start, len);
         }
     }
     *o = 0;
@@ -2534,6 +2565,8 @@ void tk_pathbufs_free(struct tk_pathbufs *b)
 void tk_path_scanner_free(tikz *T)
 {
     tk_optcache_free(T);
+    free(T->xyzcache);
+    T->xyzcache = NULL;
     tp_scanner_free(T->path_scanner);
     T->path_scanner = NULL;
     tk_pathbufs_free(&T->pbufs);
@@ -2857,7 +2890,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
             if (pc->role) snprintf(g->role, sizeof g->role, "%s", pc->role);
             tk_emit_attrs(T, e, d2, fill && pc->kind != IR_POLY ? 1 : fill && (pc->closed || pc->n > 2));
             strcpy(g->role, saved);
-            if (pc->p3) set_xyz(e, pc->p3, pc->n);
+            if (pc->p3) set_xyz(T, e, pc->p3, pc->n);
             if (pc->kind == IR_ARC && strcmp(ir_elem_get(e, "role") ? ir_elem_get(e, "role") : "", "angle-mark") == 0)
                 tk_set_nums(e, "vertex", (double[]){ pc->p[0].x, pc->p[0].y }, 2);
         }

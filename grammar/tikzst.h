@@ -229,6 +229,7 @@ typedef struct tikz {
     unsigned char *cskind;    /* run()'s command of each control-sequence id (0: not yet known) */
     size_t ncskind;
     struct tk_optcache *optcache;   /* tikzopt.c: option lists split, by text */
+    struct tk_xyzcache *xyzcache;   /* tikzpath.c: xyz= texts of points */
 } tikz;
 
 #define GS(T) (&(T)->gs[(T)->ngs - 1])
@@ -331,7 +332,7 @@ void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double
 void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);
 /* Runs the path grammar over a path text (a command's arguments up to ';'). */
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line);
-void tk_path_scanner_free(tikz *T);      /* frees the scanner, the builder's buffers and the option cache */
+void tk_path_scanner_free(tikz *T);      /* frees the scanner, the builder's buffers and the caches */
 void tk_pathbufs_free(struct tk_pathbufs *b);
 enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
        CMD_PIC, CMD_ADDPLOT };
