@@ -182,14 +182,14 @@ struct opt_item {
  * list ("rounded corners=.1mm,fill=LBlue" on every path of a loop) is split
  * once. Only the split is kept, a pure function of the text: every option is
  * applied again each time (styles, values and the state may have changed). */
-#define OPT_CACHE_SLOTS 64
+#define OPT_CACHE_SLOTS 256
 #define OPT_CACHE_TEXT 96
 #define OPT_CACHE_ITEMS 8
 /* Also tk_eval's values by their exact text (and the font, pgfmath's only
  * state): pgfmath_eval is a pure function of the two (pgfmath.h). Only
  * successes are kept (a failure may leave anything in *v, so it is
  * evaluated again). */
-#define EVAL_CACHE_SLOTS 64
+#define EVAL_CACHE_SLOTS 256
 #define EVAL_CACHE_TEXT 32
 struct tk_optcache {
     struct {
@@ -217,7 +217,7 @@ static unsigned opt_cache_slot(const char *s, size_t n)
         b = a;
     }
     uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + n) * 0xC2B2AE3D27D4EB4Full;
-    return (unsigned)(h >> 58) & (OPT_CACHE_SLOTS - 1);
+    return (unsigned)(h >> 56) & (OPT_CACHE_SLOTS - 1);
 }
 
 static struct tk_optcache *opt_cache(tikz *T)
