@@ -97,8 +97,16 @@ void tk_gs_pop(tikz *T)
 
 /* ---- styles ------------------------------------------------------------------- */
 
+/* A style's bit in T->style_filter: by its name's length and first byte. */
+static inline unsigned style_bit(const char *name, size_t n)
+{
+    return (unsigned)(n * 37 + (n ? (unsigned char)name[0] : 0)) & 255;
+}
+
 const char *tk_find_style(tikz *T, const char *name, size_t n)
 {
+    unsigned b = style_bit(name, n);
+    if (!(T->style_filter[b >> 6] >> (b & 63) & 1)) return NULL;   /* no such style */
     for (size_t i = T->nstyles; i-- > 0;)
         if (T->styles[i].nlen == n && memcmp(T->styles[i].name, name, n) == 0)
             return T->styles[i].val;
@@ -132,6 +140,10 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
     }
     T->styles[T->nstyles].name = xstrndup(name, nn);
     T->styles[T->nstyles].nlen = strlen(T->styles[T->nstyles].name);   /* nn unless a NUL is inside */
+    {
+        unsigned b = style_bit(T->styles[T->nstyles].name, T->styles[T->nstyles].nlen);
+        T->style_filter[b >> 6] |= (uint64_t)1 << (b & 63);
+    }
     if (append && old) {
         size_t ol = strlen(old);
         char *v = tk_xrealloc(NULL, ol + vn + 2);

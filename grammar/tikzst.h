@@ -16,6 +16,7 @@ typedef struct { double x, y, z; } vec3;
 typedef struct { double a, b, c, d, e, f; } mat;
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -192,6 +193,11 @@ typedef struct tikz {
     tk_style *styles;
     size_t nstyles, capstyles;
     size_t style_floor;       /* styles below are the session's: never modified */
+    /* tk_find_style's filter: the bit (tikzopt.c, style_bit) of every style
+     * tk_define_style made, which makes every style. Bits are never cleared
+     * (styles dropped at the end of a picture keep theirs): a clear bit means
+     * no style has that name; a set one, maybe. */
+    uint64_t style_filter[4];
     tk_namedpath *paths;
     size_t npaths, cappaths;
     int nclips;
