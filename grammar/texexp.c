@@ -123,6 +123,11 @@ struct tex_ctx {
     /* the flex scanner (made on first use) and its extra data */
     yyscan_t scanner;
     struct texlex_extra lx;
+    /* the text of the statement tex_read_statement read last (reused) */
+    char *st_s;
+    int *st_ln;
+    size_t st_cap;
+    int id_begin, id_end; /* the names begin and end (statement stops) */
     char err[512];
 };
 
@@ -187,6 +192,8 @@ tex_ctx *tex_new(void)
 {
     tex_ctx *c = xrealloc(NULL, sizeof *c);
     memset(c, 0, sizeof *c);
+    c->id_begin = tex_intern(c, "begin", 5);
+    c->id_end = tex_intern(c, "end", 3);
     return c;
 }
 
@@ -228,6 +235,8 @@ void tex_free(tex_ctx *c)
     free(c->ts);
     for (int i = 0; i < 10; i++) tl_free(&c->args[i]);
     if (c->scanner) texlex_destroy(c->scanner);
+    free(c->st_s);
+    free(c->st_ln);
     free(c);
 }
 
@@ -989,3 +998,193 @@ static inline int next_xf(tex_ctx *c, tex_tok *t)
 }
 
 int tex_next_x(tex_ctx *c, tex_tok *t) { return next_xf(c, t); }
+
+/* ---- statements ---------------------------------------------------------- */
+
+/* Room for need bytes (and their lines) in the statement buffer. */
+static void st_grow(tex_ctx *c, size_t need)
+{
+    size_t nc = c->st_cap ? c->st_cap : 256;
+    while (nc < need) nc *= 2;
+    c->st_s = xrealloc(c->st_s, nc);
+    c->st_ln = xrealloc(c->st_ln, nc * sizeof *c->st_ln);
+    c->st_cap = nc;
+}
+
+#define MAX_STATEMENT_TOKENS 2000000
+/* token types whose text is their one character */
+#define PLAIN_TYPES (1u << T_MATH | 1u << T_PARAM | 1u << T_SPACE | 1u << T_LETTER | 1u << T_OTHER)
+
+/* The text of one token appended at s[n] (lines ln[n..]) as tex_to_text_ex
+ * writes it; *pend: the previous token was a control sequence whose name
+ * ends in a letter (a letter token after it gets a separating space, line
+ * *pend_ln). The caller made room for the token's text plus 2 bytes. */
+static inline size_t st_put(const tex_ctx *c, char *s, int *ln, size_t n, const tex_tok *t,
+                            int li, int *pend, int *pend_ln)
+{
+    if (*pend) {
+        if (t->type == T_LETTER) { s[n] = ' '; ln[n] = *pend_ln; n++; }
+        *pend = 0;
+    }
+    if (t->type == T_CS) {
+        size_t k = name_len(c, t->name);
+        const char *nm = tex_name(c, t->name);
+        s[n] = '\\';
+        ln[n] = li;
+        memcpy(s + n + 1, nm, k);
+        for (size_t j = 1; j <= k; j++) ln[n + j] = li;
+        n += k + 1;
+        if (k > 0 && is_letter_ch(nm[k - 1])) { *pend = 1; *pend_ln = li; }
+    } else if (t->type == T_ARG) {
+        s[n] = '#';
+        s[n + 1] = (char)('0' + (t->ch % 10));
+        ln[n] = ln[n + 1] = li;
+        n += 2;
+    } else {
+        s[n] = (char)t->ch;
+        ln[n] = li;
+        n++;
+    }
+    return n;
+}
+
+/* The statement reader is the token loop the interpreter had (tex_next_x
+ * per token, then tex_to_text_ex of the tokens) with the two fused and a
+ * fast path: the tokens of the current input level that tex_next_x would
+ * return as they are (not the level's last token, not a macro) and that
+ * neither end the statement nor need a look by the slow path are taken in
+ * one run, their text written at once. Every other token goes through
+ * next_x and the original per-token logic, so errors, pushed-back tokens,
+ * popped levels and cur_line/cur_col come out as before. */
+int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **text, int **lines)
+{
+    const int stop_a = c->id_begin, stop_b = c->id_end;
+    size_t pl = strlen(prefix);
+    if (pl + 64 > c->st_cap) st_grow(c, pl + 64);
+    char *s = c->st_s;
+    int *ln = c->st_ln;
+    memcpy(s, prefix, pl);
+    for (size_t j = 0; j < pl; j++) ln[j] = prefix_line;
+    size_t n = pl, count = 0;
+    int depth = 0, bline = 0, bcol = 0, pend = 0, pend_ln = 0, ret;
+    tex_tok t;
+    for (;;) {
+        const tex_tok *p = c->rp, *e = c->re;
+        if (e - p > 1 && count <= MAX_STATEMENT_TOKENS) {
+            e--;   /* the level's last token pops the level: next_x reads it */
+            if ((size_t)(e - p) > MAX_STATEMENT_TOKENS + 1 - count)
+                e = p + (MAX_STATEMENT_TOKENS + 1 - count);
+            const tex_tok *p0 = p;
+            int ovr = c->rovr, oline = c->rline;
+            /* a token's text is at most 2 bytes (a letter after a space,
+             * #n) but for a control sequence's (checked there) */
+            if (n + 2 * (size_t)(e - p) + 3 > c->st_cap) {
+                st_grow(c, n + 2 * (size_t)(e - p) + 3);
+                s = c->st_s;
+                ln = c->st_ln;
+            }
+            const int oli = oline > 0 ? oline : prefix_line;
+            for (; p < e; p++) {
+                int li = ovr ? oli : p->line > 0 ? p->line : prefix_line;
+                /* most tokens: one byte of text */
+                if (((PLAIN_TYPES >> p->type) & 1) && p->ch != ';' && p->ch != -2 && !pend) {
+                    s[n] = (char)p->ch;
+                    ln[n] = li;
+                    n++;
+                    continue;
+                }
+                switch (p->type) {
+                case T_OTHER:
+                    if ((p->ch == ';' && depth == 0) || p->ch == -2) goto slow;
+                    break;
+                case T_BEGIN:
+                    if (depth++ == 0) {
+                        bline = ovr ? oline : p->line;
+                        bcol = ovr ? c->rcol : p->col;
+                    }
+                    break;
+                case T_END:
+                    if (depth == 0) goto slow;
+                    depth--;
+                    break;
+                case T_CS:
+                    if (get_macro(c, p->name) ||
+                        (depth == 0 && (p->name == stop_a || p->name == stop_b)))
+                        goto slow;
+                    if (n + name_len(c, p->name) + 2 * (size_t)(e - p) + 3 > c->st_cap) {
+                        st_grow(c, n + name_len(c, p->name) + 2 * (size_t)(e - p) + 3);
+                        s = c->st_s;
+                        ln = c->st_ln;
+                    }
+                    break;
+                default:
+                    break;
+                }
+                n = st_put(c, s, ln, n, p, li, &pend, &pend_ln);
+            }
+        slow:
+            if (p != p0) {
+                count += (size_t)(p - p0);
+                c->rp = p;
+                if (ovr) {
+                    if (oline > 0) { c->cur_line = oline; c->cur_col = c->rcol; }
+                } else {
+                    for (const tex_tok *q = p; q-- > p0;)
+                        if (q->line > 0) { c->cur_line = q->line; c->cur_col = q->col; break; }
+                }
+            }
+        }
+        int r = next_x(c, &t);
+        if (r <= 0) {
+            if (r < 0) return -1;
+            if (depth > 0) {
+                /* TeX: "File ended while scanning use of ..." */
+                tex_error(c, bline, bcol, "unbalanced braces: end of input inside a group opened here");
+                return -1;
+            }
+            ret = 0;
+            break;
+        }
+        int stop = 0;
+        switch (t.type) {
+        case T_OTHER:
+            if (t.ch == -2) { tex_push_tok(c, t); stop = 1; ret = 0; }
+            else if (t.ch == ';' && depth == 0) { stop = 1; ret = 1; }
+            break;
+        case T_CS:
+            if (depth == 0 && (t.name == stop_a || t.name == stop_b)) {
+                tex_push_tok(c, t);
+                stop = 1;
+                ret = 0;
+            }
+            break;
+        case T_BEGIN:
+            if (depth++ == 0) { bline = t.line; bcol = t.col; }
+            break;
+        case T_END:
+            if (depth == 0) { tex_push_tok(c, t); stop = 1; ret = 0; }
+            else depth--;
+            break;
+        default:
+            break;
+        }
+        if (stop) break;
+        if (count > MAX_STATEMENT_TOKENS) {
+            tex_error(c, t.line, t.col, "statement longer than %d tokens", MAX_STATEMENT_TOKENS);
+            return -1;
+        }
+        count++;
+        size_t need = n + 3 + (t.type == T_CS ? name_len(c, t.name) : 0);
+        if (need > c->st_cap) {
+            st_grow(c, need);
+            s = c->st_s;
+            ln = c->st_ln;
+        }
+        n = st_put(c, s, ln, n, &t, t.line > 0 ? t.line : prefix_line, &pend, &pend_ln);
+    }
+    s[n] = 0;
+    ln[n] = n ? ln[n - 1] : prefix_line;
+    *text = s;
+    *lines = ln;
+    return ret;
+}

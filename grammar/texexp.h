@@ -107,6 +107,16 @@ int tex_read_opt(tex_ctx *c, toklist *out, int expand);
 /* Skips spaces (expanding). */
 void tex_skip_spaces(tex_ctx *c, int expand);
 
+/* Reads a TikZ statement: expanded tokens up to ';' at brace depth 0 (read,
+ * not part of the statement; returns 1). A '}' at depth 0, \begin or \end at
+ * depth 0 (not user macros) or a sentinel token
+ * (T_OTHER, ch -2) ends it too and is pushed back (returns 0), as does the
+ * end of input (returns 0; -1 with an error inside an open brace). -1 on
+ * error. *text, *lines: the statement's text as tex_to_text_ex(prefix,
+ * prefix_line, lines) gives it for the tokens read; the buffers belong to c
+ * and hold until the next tex_read_statement (do not free them). */
+int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **text, int **lines);
+
 /* Errors: the first error is kept (with line/col); the interpreter checks. */
 void tex_error(tex_ctx *c, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

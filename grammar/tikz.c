@@ -465,75 +465,23 @@ static void do_pgfmath(tikz *T, const tex_tok *cmd, int mode)
 
 static int cs_kind(tikz *T, int id);
 
-/* Collects the tokens of a statement up to ';' at brace depth 0 (expanded).
- * Tokens are read straight into the list's next slot. */
-static int collect_statement(tikz *T, toklist *out, int *ended)
-{
-    int depth = 0, bline = 0, bcol = 0;
-    *ended = 0;
-    size_t n = out->n;
-    for (;;) {
-        if (n == out->cap) {
-            out->cap = out->cap ? out->cap * 2 : 256;
-            out->v = tk_xrealloc(out->v, out->cap * sizeof *out->v);
-        }
-        tex_tok *t = &out->v[n];
-        int r = tex_next_x(T->tex, t);
-        if (r <= 0) {
-            out->n = n;
-            if (r < 0) return -1;
-            if (depth > 0) {
-                /* TeX: "File ended while scanning use of ..." */
-                tex_error(T->tex, bline, bcol, "unbalanced braces: end of input inside a group opened here");
-                return -1;
-            }
-            return 0;
-        }
-        switch (t->type) {
-        case T_OTHER:
-            if (t->ch == -2) { out->n = n; tex_push_tok(T->tex, *t); return 0; }
-            if (t->ch == ';' && depth == 0) { out->n = n; *ended = 1; return 1; }
-            break;
-        case T_CS:
-            if (depth == 0) {
-                int k = cs_kind(T, t->name);
-                if (k == K_END || k == K_BEGIN) { out->n = n; tex_push_tok(T->tex, *t); return 0; }
-            }
-            break;
-        case T_BEGIN:
-            if (depth++ == 0) { bline = t->line; bcol = t->col; }
-            break;
-        case T_END:
-            if (depth == 0) { out->n = n; tex_push_tok(T->tex, *t); return 0; }
-            depth--;
-            break;
-        default:
-            break;
-        }
-        if (n > 2000000) {
-            out->n = n;
-            tex_error(T->tex, t->line, t->col, "statement longer than 2000000 tokens");
-            return -1;
-        }
-        n++;
-    }
-}
-
 static void do_path(tikz *T, const tex_tok *cmd, int kind)
 {
-    int ended;
     T->cmd_line = cmd->line;
     if (++T->statements > MAX_STATEMENTS) {
         tex_error(T->tex, cmd->line, cmd->col, "more than %d drawing commands in one document", MAX_STATEMENTS);
         return;
     }
-    T->stmt.n = 0;
-    int r = collect_statement(T, &T->stmt, &ended);
-    if (r < 0) return;
     const char *prefix = kind == CMD_NODE ? "node " : kind == CMD_COORDINATE ? "coordinate " :
                          kind == CMD_PIC ? "pic " : "";
-    int *lines = NULL;
-    char *text = tex_to_text_ex(T->tex, &T->stmt, 0, T->stmt.n, prefix, cmd->line, &lines);
+    /* the statement's text: up to ';' at brace depth 0, or to a '}', \begin,
+     * \end or the end of a \foreach body (not ended); the buffers are the
+     * expander's (reused, not freed here) */
+    char *text;
+    int *lines;
+    int r = tex_read_statement(T->tex, prefix, cmd->line, &text, &lines);
+    if (r < 0) return;
+    int ended = r > 0;
     if (!ended) {
         char src[200];
         snprintf(src, sizeof src, "\\%s %s", tex_name(T->tex, cmd->name), text + strlen(prefix));
@@ -545,8 +493,6 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
     } else {
         tk_run_path(T, kind, text, lines, cmd->line);
     }
-    free(text);
-    free(lines);
 }
 
 /* ---- \foreach ---- */
