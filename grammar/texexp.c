@@ -272,10 +272,21 @@ void texlex_one(struct texlex_extra *x, int type, int ch, size_t len)
 
 void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len)
 {
+    toklist *o = x->out;
+    if (o->n + len > o->cap) tl_reserve(o, len);
+    tex_tok *d = o->v + o->n;
+    int line = x->line, col = (int)(x->off - x->lstart + 1);
     for (size_t i = 0; i < len; i++) {
-        lx_push(x, type, (unsigned char)text[i], 0);
-        x->off++;
+        tex_tok t;
+        memset(&t, 0, sizeof t);
+        t.type = (unsigned char)type;
+        t.ch = (unsigned char)text[i];
+        t.line = line;
+        t.col = col + (int)i;
+        d[i] = t;
     }
+    o->n += len;
+    x->off += len;
 }
 
 void texlex_space(struct texlex_extra *x, const char *text, size_t len)
@@ -1015,6 +1026,13 @@ static void st_grow(tex_ctx *c, size_t need)
 /* token types whose text is their one character */
 #define PLAIN_TYPES (1u << T_MATH | 1u << T_PARAM | 1u << T_SPACE | 1u << T_LETTER | 1u << T_OTHER)
 
+/* A token whose text is its one character and that neither ends a statement
+ * nor opens or closes a group. */
+static inline int is_plain(const tex_tok *p)
+{
+    return ((PLAIN_TYPES >> p->type) & 1) && p->ch != ';' && p->ch != -2;
+}
+
 /* The text of one token appended at s[n] (lines ln[n..]) as tex_to_text_ex
  * writes it; *pend: the previous token was a control sequence whose name
  * ends in a letter (a letter token after it gets a separating space, line
@@ -1084,15 +1102,26 @@ int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **t
                 ln = c->st_ln;
             }
             const int oli = oline > 0 ? oline : prefix_line;
-            for (; p < e; p++) {
-                int li = ovr ? oli : p->line > 0 ? p->line : prefix_line;
+            /* (pend, the previous token a control sequence whose name ends
+             * in a letter: only ever set here before a token that is not
+             * plain, so the plain loops need not look at it) */
+            if (pend && p < e && is_plain(p)) {
+                if (p->type == T_LETTER) { s[n] = ' '; ln[n] = pend_ln; n++; }
+                pend = 0;
+            }
+            for (;;) {
                 /* most tokens: one byte of text */
-                if (((PLAIN_TYPES >> p->type) & 1) && p->ch != ';' && p->ch != -2 && !pend) {
-                    s[n] = (char)p->ch;
-                    ln[n] = li;
-                    n++;
-                    continue;
+                if (ovr) {
+                    for (; p < e && is_plain(p); p++) { s[n] = (char)p->ch; ln[n] = oli; n++; }
+                } else {
+                    for (; p < e && is_plain(p); p++) {
+                        s[n] = (char)p->ch;
+                        ln[n] = p->line > 0 ? p->line : prefix_line;
+                        n++;
+                    }
                 }
+                if (p == e) break;
+                int li = ovr ? oli : p->line > 0 ? p->line : prefix_line;
                 switch (p->type) {
                 case T_OTHER:
                     if ((p->ch == ';' && depth == 0) || p->ch == -2) goto slow;
@@ -1121,6 +1150,11 @@ int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **t
                     break;
                 }
                 n = st_put(c, s, ln, n, p, li, &pend, &pend_ln);
+                p++;
+                if (pend && p < e && is_plain(p)) {
+                    if (p->type == T_LETTER) { s[n] = ' '; ln[n] = pend_ln; n++; }
+                    pend = 0;
+                }
             }
         slow:
             if (p != p0) {
