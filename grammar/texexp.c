@@ -128,6 +128,10 @@ struct tex_ctx {
     int *st_ln;
     size_t st_cap;
     int id_begin, id_end; /* the names begin and end (statement stops) */
+    /* the text of the optional argument tex_read_opt_text read last */
+    char *op_s;
+    int *op_ln;
+    size_t op_cap;
     char err[512];
 };
 
@@ -237,6 +241,8 @@ void tex_free(tex_ctx *c)
     if (c->scanner) texlex_destroy(c->scanner);
     free(c->st_s);
     free(c->st_ln);
+    free(c->op_s);
+    free(c->op_ln);
     free(c);
 }
 
@@ -1012,14 +1018,30 @@ int tex_next_x(tex_ctx *c, tex_tok *t) { return next_xf(c, t); }
 
 /* ---- statements ---------------------------------------------------------- */
 
-/* Room for need bytes (and their lines) in the statement buffer. */
-static void st_grow(tex_ctx *c, size_t need)
+/* Room for need bytes (and their lines) in a text buffer. */
+static void tb_grow(char **s, int **ln, size_t *cap, size_t need)
 {
-    size_t nc = c->st_cap ? c->st_cap : 256;
+    size_t nc = *cap ? *cap : 256;
     while (nc < need) nc *= 2;
-    c->st_s = xrealloc(c->st_s, nc);
-    c->st_ln = xrealloc(c->st_ln, nc * sizeof *c->st_ln);
-    c->st_cap = nc;
+    *s = xrealloc(*s, nc);
+    *ln = xrealloc(*ln, nc * sizeof **ln);
+    *cap = nc;
+}
+
+static void st_grow(tex_ctx *c, size_t need) { tb_grow(&c->st_s, &c->st_ln, &c->st_cap, need); }
+
+/* After a run of tokens [p0,p) of the current level taken without next_x:
+ * the read position and cur_line/cur_col as next_tok leaves them. */
+static void run_taken(tex_ctx *c, const tex_tok *p0, const tex_tok *p)
+{
+    if (p == p0) return;
+    c->rp = p;
+    if (c->rovr) {
+        if (c->rline > 0) { c->cur_line = c->rline; c->cur_col = c->rcol; }
+        return;
+    }
+    for (const tex_tok *q = p; q-- > p0;)
+        if (q->line > 0) { c->cur_line = q->line; c->cur_col = q->col; return; }
 }
 
 #define MAX_STATEMENT_TOKENS 2000000
@@ -1031,6 +1053,13 @@ static void st_grow(tex_ctx *c, size_t need)
 static inline int is_plain(const tex_tok *p)
 {
     return ((PLAIN_TYPES >> p->type) & 1) && p->ch != ';' && p->ch != -2;
+}
+
+/* A token whose text is its one character and that does not end an
+ * optional argument. */
+static inline int is_plain_opt(const tex_tok *p)
+{
+    return ((PLAIN_TYPES >> p->type) & 1) && (p->ch != ']' || p->type != T_OTHER);
 }
 
 /* The text of one token appended at s[n] (lines ln[n..]) as tex_to_text_ex
@@ -1157,16 +1186,8 @@ int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **t
                 }
             }
         slow:
-            if (p != p0) {
-                count += (size_t)(p - p0);
-                c->rp = p;
-                if (ovr) {
-                    if (oline > 0) { c->cur_line = oline; c->cur_col = c->rcol; }
-                } else {
-                    for (const tex_tok *q = p; q-- > p0;)
-                        if (q->line > 0) { c->cur_line = q->line; c->cur_col = q->col; break; }
-                }
-            }
+            count += (size_t)(p - p0);
+            run_taken(c, p0, p);
         }
         int r = next_x(c, &t);
         if (r <= 0) {
@@ -1221,4 +1242,96 @@ int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **t
     *text = s;
     *lines = ln;
     return ret;
+}
+
+/* tex_read_opt(expand) and tex_to_text of what it read, fused as the
+ * statement reader is: runs of plain tokens of the current level at once,
+ * every other token (macros, ']', the level's last token) through next_x
+ * and tex_read_opt's per-token logic. */
+const char *tex_read_opt_text(tex_ctx *c, int *present)
+{
+    if (c->op_cap < 64) tb_grow(&c->op_s, &c->op_ln, &c->op_cap, 64);
+    char *s = c->op_s;
+    int *ln = c->op_ln;
+    size_t n = 0, count = 0;
+    int pend = 0, pend_ln = 0;
+    tex_tok t;
+    int r;
+    *present = 0;
+    for (;;) {
+        r = next_xf(c, &t);
+        if (r <= 0) goto done;
+        if (t.type != T_SPACE) break;
+    }
+    if (!(t.type == T_OTHER && t.ch == '[')) { tex_push_tok(c, t); goto done; }
+    int depth = 0, line = t.line, col = t.col;
+    for (;;) {
+        const tex_tok *p = c->rp, *e = c->re;
+        if (e - p > 1 && count < MAX_TOKENS_PER_ARG) {
+            e--;   /* the level's last token pops the level: next_x reads it */
+            if ((size_t)(e - p) > MAX_TOKENS_PER_ARG - count) e = p + (MAX_TOKENS_PER_ARG - count);
+            const tex_tok *p0 = p;
+            if (n + 2 * (size_t)(e - p) + 3 > c->op_cap) {
+                tb_grow(&c->op_s, &c->op_ln, &c->op_cap, n + 2 * (size_t)(e - p) + 3);
+                s = c->op_s;
+                ln = c->op_ln;
+            }
+            /* (pend: as in tex_read_statement) */
+            if (pend && p < e && is_plain_opt(p)) {
+                if (p->type == T_LETTER) s[n++] = ' ';
+                pend = 0;
+            }
+            for (; p < e; p++) {
+                for (; p < e && is_plain_opt(p); p++) s[n++] = (char)p->ch;
+                if (p == e) break;
+                int ty = p->type;
+                if ((PLAIN_TYPES >> ty) & 1) {
+                    break;   /* ']' */
+                } else if (ty == T_BEGIN) {
+                    depth++;
+                } else if (ty == T_END) {
+                    depth--;
+                } else if (ty == T_CS) {
+                    if (get_macro(c, p->name)) break;
+                    if (n + name_len(c, p->name) + 2 * (size_t)(e - p) + 3 > c->op_cap) {
+                        tb_grow(&c->op_s, &c->op_ln, &c->op_cap,
+                                n + name_len(c, p->name) + 2 * (size_t)(e - p) + 3);
+                        s = c->op_s;
+                        ln = c->op_ln;
+                    }
+                }
+                n = st_put(c, s, ln, n, p, 0, &pend, &pend_ln);
+                if (pend && p + 1 < e && is_plain_opt(p + 1)) {
+                    if (p[1].type == T_LETTER) s[n++] = ' ';
+                    pend = 0;
+                }
+            }
+            count += (size_t)(p - p0);
+            run_taken(c, p0, p);
+        }
+        r = next_x(c, &t);
+        if (r < 0) goto done;
+        if (r == 0) {
+            tex_error(c, line, col, "end of input inside an optional argument [ opened here");
+            goto done;
+        }
+        if (t.type == T_BEGIN) depth++;
+        else if (t.type == T_END) depth--;
+        else if (depth == 0 && t.type == T_OTHER && t.ch == ']') { *present = 1; goto done; }
+        if (count >= MAX_TOKENS_PER_ARG) {
+            tex_error(c, line, col, "optional argument longer than %d tokens", MAX_TOKENS_PER_ARG);
+            goto done;
+        }
+        count++;
+        size_t need = n + 3 + (t.type == T_CS ? name_len(c, t.name) : 0);
+        if (need > c->op_cap) {
+            tb_grow(&c->op_s, &c->op_ln, &c->op_cap, need);
+            s = c->op_s;
+            ln = c->op_ln;
+        }
+        n = st_put(c, s, ln, n, &t, 0, &pend, &pend_ln);
+    }
+done:
+    s[n] = 0;
+    return s;
 }

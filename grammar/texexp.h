@@ -117,6 +117,11 @@ void tex_skip_spaces(tex_ctx *c, int expand);
  * and hold until the next tex_read_statement (do not free them). */
 int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **text, int **lines);
 
+/* tex_read_opt(c, list, 1) and the tex_to_text of the list (what was read
+ * of it, on an error too) in one pass; *present: tex_read_opt returned 1.
+ * The text belongs to c and holds until the next tex_read_opt_text. */
+const char *tex_read_opt_text(tex_ctx *c, int *present);
+
 /* Errors: the first error is kept (with line/col); the interpreter checks. */
 void tex_error(tex_ctx *c, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

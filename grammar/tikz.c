@@ -823,12 +823,8 @@ static char *read_env_name(tikz *T)
 
 static char *read_opts_text(tikz *T, int *present)
 {
-    toklist o = { 0 };
-    int r = tex_read_opt(T->tex, &o, 1);
-    *present = r > 0;
-    char *s = toks_text(T, &o, NULL);
-    tl_free(&o);
-    return s;
+    const char *s = tex_read_opt_text(T->tex, present);
+    return tp_strndup(s, strlen(s));
 }
 
 static void do_begin(tikz *T, const tex_tok *cmd)

@@ -1,4 +1,5 @@
-/* Unit test for grammar/texexp.c's tex_read_statement: its fast path (runs of
+/* Unit test for grammar/texexp.c's tex_read_statement (and
+ * tex_read_opt_text, against tex_read_opt + tex_to_text): its fast path (runs of
  * tokens taken straight from the input level, their text written at once)
  * must give what the interpreter's token loop gave before it: tex_next_x per
  * token up to ';' at brace depth 0 (or '}' / \begin / \end at depth 0 or a
@@ -78,7 +79,18 @@ static int ref_statement(tex_ctx *c, const char *prefix, int prefix_line, char *
     return ret;
 }
 
+/* tex_read_opt_text's reference: tex_read_opt, then tex_to_text. */
+static char *ref_opt(tex_ctx *c, int *present)
+{
+    toklist l = { 0 };
+    *present = tex_read_opt(c, &l, 1) > 0;
+    char *s = tex_to_text(c, &l, 0, l.n, NULL);
+    tl_free(&l);
+    return s;
+}
+
 static const char *const pieces[] = {
+    "[", "[", "]", "[a=b]", "[x\\m]", " [", "\\o", "\\o",
     "a", "b", "xy", " ", "\n", "  ", "(", ")", "--", "-- ", ";", ";", "{", "}", "[", "]",
     "1", ".5", ",", "=", "\\m", "\\m ", "\\mm", "\\n{z}", "\\n{\\m}", "\\n q", "\\p(1)",
     "\\q", "\\foo", "\\foo a", "\\begin", "\\end", "\\,", "\\\\", "$", "~", "#", "%c\n",
@@ -136,6 +148,7 @@ static void setup(tex_ctx *c)
     define(c, "n", "#1", 1, "#1 #1y");
     define(c, "p", "(#1)", 1, "{#1};");
     define(c, "q", "", 0, "\\end");
+    define(c, "o", "", 0, "[\\n]a]");
     tex_group_begin(c);
 }
 
@@ -164,6 +177,20 @@ int main(void)
         tex_reset_budget(r);
         const char *prefix = xorshift64(&seed) % 3 == 0 ? "node " : "";
         for (int st = 0; st < 6; st++) {
+            if (xorshift64(&seed) % 3 == 0) {
+                int pa, pr;
+                const char *oa = tex_read_opt_text(a, &pa);
+                char *orf = ref_opt(r, &pr);
+                check(pa == pr, "opt present", iter);
+                check(strcmp(oa, orf) == 0, "opt text", iter);
+                check(tex_failed(a) == tex_failed(r), "opt error state", iter);
+                check(strcmp(tex_error_msg(a), tex_error_msg(r)) == 0, "opt error message", iter);
+                check(tex_error_line(a) == tex_error_line(r) && tex_error_col(a) == tex_error_col(r),
+                      "opt error position", iter);
+                check(tex_cur_line(a) == tex_cur_line(r), "opt current line", iter);
+                free(orf);
+                if (tex_failed(a) || tex_failed(r)) break;
+            }
             char *ta = NULL, *tr = NULL;
             int *la = NULL, *lr = NULL;
             int ra = tex_read_statement(a, prefix, 3, &ta, &la);
