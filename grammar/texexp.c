@@ -1143,11 +1143,16 @@ int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **t
                 if (ovr) {
                     for (; p < e && is_plain(p); p++) { s[n] = (char)p->ch; ln[n] = oli; n++; }
                 } else {
-                    for (; p < e && is_plain(p); p++) {
-                        s[n] = (char)p->ch;
-                        ln[n] = p->line > 0 ? p->line : prefix_line;
-                        n++;
+                    char *ds = s + n;
+                    int *dl = ln + n;
+                    const tex_tok *q = p;
+                    for (; q < e && is_plain(q); q++) {
+                        int l = q->line;
+                        *ds++ = (char)q->ch;
+                        *dl++ = l > 0 ? l : prefix_line;
                     }
+                    n += (size_t)(q - p);
+                    p = q;
                 }
                 if (p == e) break;
                 int li = ovr ? oli : p->line > 0 ? p->line : prefix_line;
