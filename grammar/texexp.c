@@ -128,6 +128,7 @@ struct tex_ctx {
     int *st_ln;
     size_t st_cap;
     int id_begin, id_end; /* the names begin and end (statement stops) */
+    struct tokcache *tokcache; /* tex_tokenize's (made on first use) */
     /* the text of the optional argument tex_read_opt_text read last */
     char *op_s;
     int *op_ln;
@@ -241,6 +242,7 @@ void tex_free(tex_ctx *c)
     if (c->scanner) texlex_destroy(c->scanner);
     free(c->st_s);
     free(c->st_ln);
+    free(c->tokcache);
     free(c->op_s);
     free(c->op_ln);
     free(c);
@@ -326,7 +328,21 @@ void texlex_cs(struct texlex_extra *x, const char *text, size_t len)
     x->off += len;
 }
 
-void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, toklist *out)
+/* Short texts are tokenized again and again (\foreach values, pgfmath
+ * results, option values): their tokens are kept in a small table keyed by
+ * the exact text and first line. The tokens depend on nothing else (fixed
+ * catcodes; interned names are never dropped, so their ids stay valid). */
+#define TOKCACHE_SLOTS 128
+#define TOKCACHE_MAXLEN 32
+struct tokcache {
+    size_t len;           /* 0: empty slot */
+    int line;
+    size_t n;
+    char text[TOKCACHE_MAXLEN];
+    tex_tok v[TOKCACHE_MAXLEN];   /* at most one token a byte */
+};
+
+static void tokenize_flex(tex_ctx *c, const char *text, size_t len, int first_line, toklist *out)
 {
     /* at most one token a byte: room for all of a short text at once */
     tl_reserve(out, len < 65536 ? len : 65536);
@@ -341,6 +357,35 @@ void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, tokl
     YY_BUFFER_STATE b = tex_scan_bytes(text, (int)len, c->scanner);
     texlex(c->scanner);
     tex_delete_buffer(b, c->scanner);
+}
+
+void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, toklist *out)
+{
+    if (len == 0 || len > TOKCACHE_MAXLEN) {
+        tokenize_flex(c, text, len, first_line, out);
+        return;
+    }
+    unsigned h = 2166136261u ^ (unsigned)first_line;
+    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)text[i]) * 16777619u;
+    if (!c->tokcache) {
+        c->tokcache = xrealloc(NULL, TOKCACHE_SLOTS * sizeof *c->tokcache);
+        for (size_t i = 0; i < TOKCACHE_SLOTS; i++) c->tokcache[i].len = 0;
+    }
+    struct tokcache *e = &c->tokcache[(h ^ (h >> 16)) & (TOKCACHE_SLOTS - 1)];
+    if (e->len == len && e->line == first_line && memcmp(e->text, text, len) == 0) {
+        tl_reserve(out, e->n);
+        memcpy(out->v + out->n, e->v, e->n * sizeof *e->v);
+        out->n += e->n;
+        return;
+    }
+    size_t n0 = out->n;
+    tokenize_flex(c, text, len, first_line, out);
+    if (out->n - n0 > TOKCACHE_MAXLEN) { e->len = 0; return; }   /* (cannot happen) */
+    e->len = len;
+    e->line = first_line;
+    e->n = out->n - n0;
+    memcpy(e->text, text, len);
+    memcpy(e->v, out->v + n0, e->n * sizeof *e->v);
 }
 
 /* ---- tokens to text ------------------------------------------------------ */
