@@ -129,6 +129,11 @@ struct tex_ctx {
     size_t st_cap;
     int id_begin, id_end; /* the names begin and end (statement stops) */
     struct tokcache *tokcache; /* tex_tokenize's (made on first use) */
+    /* tex_read_arg_text's tokens and text */
+    toklist at_l;
+    char *at_s;
+    int *at_ln;
+    size_t at_cap;
     /* the text of the optional argument tex_read_opt_text read last */
     char *op_s;
     int *op_ln;
@@ -243,6 +248,9 @@ void tex_free(tex_ctx *c)
     free(c->st_s);
     free(c->st_ln);
     free(c->tokcache);
+    tl_free(&c->at_l);
+    free(c->at_s);
+    free(c->at_ln);
     free(c->op_s);
     free(c->op_ln);
     free(c);
@@ -1384,4 +1392,23 @@ const char *tex_read_opt_text(tex_ctx *c, int *present)
 done:
     s[n] = 0;
     return s;
+}
+
+/* tex_read_arg, then the text of the tokens (as tex_to_text) into c's
+ * buffer: no list or text malloc'd per call. */
+const char *tex_read_arg_text(tex_ctx *c, int expand)
+{
+    toklist *a = &c->at_l;
+    a->n = 0;
+    if (tex_read_arg(c, a, expand) <= 0) return NULL;
+    size_t need = 1;
+    for (size_t i = 0; i < a->n; i++)
+        need += a->v[i].type == T_CS ? name_len(c, a->v[i].name) + 1 : 2;
+    if (need > c->at_cap) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, need);
+    size_t n = 0;
+    int pend = 0, pend_ln = 0;
+    for (size_t i = 0; i < a->n; i++)
+        n = st_put(c, c->at_s, c->at_ln, n, &a->v[i], 0, &pend, &pend_ln);
+    c->at_s[n] = 0;
+    return c->at_s;
 }

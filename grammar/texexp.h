@@ -122,6 +122,11 @@ int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **t
  * The text belongs to c and holds until the next tex_read_opt_text. */
 const char *tex_read_opt_text(tex_ctx *c, int *present);
 
+/* tex_read_arg(c, list, expand) and the tex_to_text of the list; NULL when
+ * tex_read_arg returns 0 or -1. The text belongs to c and holds until the
+ * next tex_read_arg_text. */
+const char *tex_read_arg_text(tex_ctx *c, int expand);
+
 /* Errors: the first error is kept (with line/col); the interpreter checks. */
 void tex_error(tex_ctx *c, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -812,61 +812,64 @@ out:
 
 /* ---- environments ---- */
 
-static char *read_env_name(tikz *T)
+/* The environment name after \begin or \end: in buf (cap bytes) when it
+ * fits, else malloc'd (free it when it is not buf). */
+static char *read_env_name(tikz *T, char *buf, size_t cap)
 {
-    toklist a = { 0 };
-    if (tex_read_arg(T->tex, &a, 1) <= 0) { tl_free(&a); return xstrdup(""); }
-    char *s = toks_text(T, &a, NULL);
-    tl_free(&a);
-    return s;
+    const char *s = tex_read_arg_text(T->tex, 1);
+    if (!s) s = "";
+    size_t n = strlen(s);
+    if (n < cap) { memcpy(buf, s, n + 1); return buf; }
+    return tp_strndup(s, n);
 }
 
-static char *read_opts_text(tikz *T, int *present)
+/* The options after \begin{env}: the expander's buffer, valid until the
+ * next read_opts_text (nothing the options are applied with reads options
+ * of an environment). */
+static const char *read_opts_text(tikz *T, int *present)
 {
-    const char *s = tex_read_opt_text(T->tex, present);
-    return tp_strndup(s, strlen(s));
+    return tex_read_opt_text(T->tex, present);
 }
 
 static void do_begin(tikz *T, const tex_tok *cmd)
 {
-    char *env = read_env_name(T);
+    char ebuf[64];
+    char *env = read_env_name(T, ebuf, sizeof ebuf);
     int present;
     T->cmd_line = cmd->line;
     if (strcmp(env, "tikzpicture") == 0) {
         if (T->d) {
             tex_error(T->tex, cmd->line, cmd->col, "nested tikzpicture%s", "");
         } else {
-            char *o = read_opts_text(T, &present);
+            const char *o = read_opts_text(T, &present);
             picture_begin(T, o, strlen(o), cmd->line);
-            free(o);
         }
         open_group(T, 2, cmd->line, cmd->col);
     } else if (strcmp(env, "scope") == 0) {
-        char *o = read_opts_text(T, &present);
+        const char *o = read_opts_text(T, &present);
         tk_gs_push(T);
         if (T->d) tk_apply_opts(T, o, strlen(o), NULL, 0);
-        free(o);
         open_group(T, 2, cmd->line, cmd->col);
     } else if (strcmp(env, "axis") == 0) {
-        char *o = read_opts_text(T, &present);
+        const char *o = read_opts_text(T, &present);
         tk_gs_push(T);
         if (T->d) tk_axis_begin(T, o, strlen(o), cmd->line);
-        free(o);
         open_group(T, 2, cmd->line, cmd->col);
     } else {
         open_group(T, 2, cmd->line, cmd->col);
         if (T->d && strcmp(env, "document") != 0)
             tk_warn(T, cmd->line, "environment '%s' inside a picture ignored", env);
     }
-    free(env);
+    if (env != ebuf) free(env);
 }
 
 static void do_end(tikz *T, const tex_tok *cmd)
 {
-    char *env = read_env_name(T);
+    char ebuf[64];
+    char *env = read_env_name(T, ebuf, sizeof ebuf);
     char what[96];
     snprintf(what, sizeof what, "\\end{%.60s}", env);
-    if (!close_group(T, 2, cmd, what)) { free(env); return; }
+    if (!close_group(T, 2, cmd, what)) { if (env != ebuf) free(env); return; }
     if (strcmp(env, "tikzpicture") == 0) {
         picture_end(T);
     } else if (strcmp(env, "scope") == 0) {
@@ -875,7 +878,7 @@ static void do_end(tikz *T, const tex_tok *cmd)
         if (T->d) tk_axis_end(T);
         if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
     }
-    free(env);
+    if (env != ebuf) free(env);
 }
 
 static void do_tikzset(tikz *T)

@@ -1,5 +1,6 @@
 /* Unit test for grammar/texexp.c's tex_read_statement (and
- * tex_read_opt_text, against tex_read_opt + tex_to_text): its fast path (runs of
+ * tex_read_opt_text and tex_read_arg_text, against tex_read_opt or
+ * tex_read_arg + tex_to_text): its fast path (runs of
  * tokens taken straight from the input level, their text written at once)
  * must give what the interpreter's token loop gave before it: tex_next_x per
  * token up to ';' at brace depth 0 (or '}' / \begin / \end at depth 0 or a
@@ -189,6 +190,19 @@ int main(void)
                       "opt error position", iter);
                 check(tex_cur_line(a) == tex_cur_line(r), "opt current line", iter);
                 free(orf);
+                if (tex_failed(a) || tex_failed(r)) break;
+            }
+            if (xorshift64(&seed) % 4 == 0) {
+                int ex = (int)(xorshift64(&seed) % 2);
+                const char *aa = tex_read_arg_text(a, ex);
+                toklist l = { 0 };
+                int rr2 = tex_read_arg(r, &l, ex);
+                char *ar = rr2 > 0 ? tex_to_text(r, &l, 0, l.n, NULL) : NULL;
+                check((aa == NULL) == (ar == NULL), "arg presence", iter);
+                if (aa && ar) check(strcmp(aa, ar) == 0, "arg text", iter);
+                check(tex_failed(a) == tex_failed(r), "arg error state", iter);
+                free(ar);
+                tl_free(&l);
                 if (tex_failed(a) || tex_failed(r)) break;
             }
             char *ta = NULL, *tr = NULL;
