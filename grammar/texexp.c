@@ -730,6 +730,15 @@ void tex_push_list(tex_ctx *c, const toklist *l)
     push_top(c, l->n);
 }
 
+void tex_push_list_tok(tex_ctx *c, const toklist *l, tex_tok t)
+{
+    if (c->failed) return;
+    tex_tok *d = ts_reserve(c, l->n + 1);
+    if (l->n) memcpy(d, l->v, l->n * sizeof *l->v);
+    d[l->n] = t;
+    push_top(c, l->n + 1);
+}
+
 void tex_push_text(tex_ctx *c, const char *text, size_t len, int first_line)
 {
     /* tokenized straight onto the token stack (as tex_tokenize, then

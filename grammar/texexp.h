@@ -91,6 +91,8 @@ int tex_group_depth(const tex_ctx *c);
 /* Input stack. tex_push_list copies the tokens. */
 void tex_push_list(tex_ctx *c, const toklist *l);
 void tex_push_tok(tex_ctx *c, tex_tok t);
+/* tex_push_list of l's tokens followed by t (one level). */
+void tex_push_list_tok(tex_ctx *c, const toklist *l, tex_tok t);
 /* tex_tokenize(text) and tex_push_list of the tokens, without a list
  * between. */
 void tex_push_text(tex_ctx *c, const char *text, size_t len, int first_line);

@@ -791,12 +791,8 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
             }
             o = *e ? e + 1 : e;
         }
-        toklist b = { 0 };
-        tl_append(&b, &body);
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
-        tl_push(&b, sen);
-        tex_push_list(T->tex, &b);
-        tl_free(&b);
+        tex_push_list_tok(T->tex, &body, sen);
         run(T, sen.name);
         tex_group_end(T->tex);
     }
@@ -867,8 +863,11 @@ static void do_end(tikz *T, const tex_tok *cmd)
 {
     char ebuf[64];
     char *env = read_env_name(T, ebuf, sizeof ebuf);
-    char what[96];
-    snprintf(what, sizeof what, "\\end{%.60s}", env);
+    /* the \end{...} text only for close_group's error message (it needs
+     * none when the innermost group is an environment) */
+    char what[96] = "";
+    if (T->ngk == 0 || T->gk[T->ngk - 1].kind != 2)
+        snprintf(what, sizeof what, "\\end{%.60s}", env);
     if (!close_group(T, 2, cmd, what)) { if (env != ebuf) free(env); return; }
     if (strcmp(env, "tikzpicture") == 0) {
         picture_end(T);
