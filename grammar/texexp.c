@@ -129,8 +129,7 @@ struct tex_ctx {
     size_t st_cap;
     int id_begin, id_end; /* the names begin and end (statement stops) */
     struct tokcache *tokcache; /* tex_tokenize's (made on first use) */
-    /* tex_read_arg_text's tokens and text */
-    toklist at_l;
+    /* tex_read_arg_text's text */
     char *at_s;
     int *at_ln;
     size_t at_cap;
@@ -248,7 +247,6 @@ void tex_free(tex_ctx *c)
     free(c->st_s);
     free(c->st_ln);
     free(c->tokcache);
-    tl_free(&c->at_l);
     free(c->at_s);
     free(c->at_ln);
     free(c->op_s);
@@ -1404,20 +1402,51 @@ done:
 }
 
 /* tex_read_arg, then the text of the tokens (as tex_to_text) into c's
- * buffer: no list or text malloc'd per call. */
+ * buffer, fused: the text is written as the tokens come (tex_read_arg's and
+ * read_group_body's per-token logic and errors), no list between. */
 const char *tex_read_arg_text(tex_ctx *c, int expand)
 {
-    toklist *a = &c->at_l;
-    a->n = 0;
-    if (tex_read_arg(c, a, expand) <= 0) return NULL;
-    size_t need = 1;
-    for (size_t i = 0; i < a->n; i++)
-        need += a->v[i].type == T_CS ? name_len(c, a->v[i].name) + 1 : 2;
-    if (need > c->at_cap) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, need);
-    size_t n = 0;
+    tex_tok t;
+    int r;
+    for (;;) {
+        r = next_e(c, &t, expand);
+        if (r <= 0) return NULL;
+        if (t.type != T_SPACE) break;
+    }
+    if (t.type == T_END) {
+        tex_error(c, t.line, t.col, "argument expected, found '}'");
+        return NULL;
+    }
+    size_t n = 0, count = 0;
     int pend = 0, pend_ln = 0;
-    for (size_t i = 0; i < a->n; i++)
-        n = st_put(c, c->at_s, c->at_ln, n, &a->v[i], 0, &pend, &pend_ln);
+    if (t.type != T_BEGIN) {
+        size_t need = 3 + (t.type == T_CS ? name_len(c, t.name) : 0);
+        if (need > c->at_cap) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, need);
+        n = st_put(c, c->at_s, c->at_ln, n, &t, 0, &pend, &pend_ln);
+        c->at_s[n] = 0;
+        return c->at_s;
+    }
+    int depth = 1, line = t.line, col = t.col;
+    if (c->at_cap < 64) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, 64);
+    for (;;) {
+        r = next_e(c, &t, expand);
+        if (r < 0) return NULL;
+        if (r == 0) {
+            tex_error(c, line, col, "unbalanced braces: end of input inside a group opened here");
+            return NULL;
+        }
+        if (t.type == T_BEGIN) depth++;
+        else if (t.type == T_END && --depth == 0) break;
+        if (count >= MAX_TOKENS_PER_ARG) {
+            tex_error(c, line, col, "argument longer than %d tokens", MAX_TOKENS_PER_ARG);
+            return NULL;
+        }
+        count++;
+        size_t need = n + 3 + (t.type == T_CS ? name_len(c, t.name) : 0);
+        if (need > c->at_cap) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, need);
+        if (!pend && t.type != T_CS && t.type != T_ARG) c->at_s[n++] = (char)t.ch;
+        else n = st_put(c, c->at_s, c->at_ln, n, &t, 0, &pend, &pend_ln);
+    }
     c->at_s[n] = 0;
     return c->at_s;
 }
