@@ -77,6 +77,7 @@ typedef struct macro {
     size_t nsegs, nlit; /* nlit: body tokens outside arguments */
     int refs;         /* the definition table (or a save slot) + input levels reading the body */
     char *text;       /* cached body text for parameterless macros */
+    int nargs;        /* expand_macro uses (reads or substitutes) args[0..nargs) only */
 } macro;
 
 typedef struct { int name; macro *old; } saved;
@@ -534,6 +535,17 @@ static macro *macro_new(void)
 
 static void note_body_args(macro *m)
 {
+    /* (the params and has_opt are set before this is called) */
+    m->nargs = m->has_opt ? 1 : 0;
+    for (size_t i = 0; i < m->params.n; i++) {
+        int k = m->params.v[i].ch;
+        if (m->params.v[i].type == T_ARG && (k - 1 < 10 && k >= 1 ? k : 1) > m->nargs)
+            m->nargs = k - 1 < 10 && k >= 1 ? k : 1;
+    }
+    for (size_t i = 0; i < m->body.n; i++)
+        if (m->body.v[i].type == T_ARG && m->body.v[i].ch >= 1 && m->body.v[i].ch <= 9 &&
+            m->body.v[i].ch > m->nargs)
+            m->nargs = m->body.v[i].ch;
     m->body_args = 0;
     for (size_t i = 0; i < m->body.n; i++)
         if (m->body.v[i].type == T_ARG) { m->body_args = 1; break; }
@@ -935,7 +947,7 @@ static void strip_braces(toklist *a)
 __attribute__((noinline)) static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
 {
     toklist *args = c->args;
-    for (int i = 0; i < 10; i++) args[i].n = 0;
+    for (int i = 0; i < m->nargs; i++) args[i].n = 0;
     int ok = 1;
     size_t pi = 0;
     const toklist *P = &m->params;
