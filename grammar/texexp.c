@@ -77,6 +77,7 @@ typedef struct macro {
     size_t nsegs, nlit; /* nlit: body tokens outside arguments */
     int refs;         /* the definition table (or a save slot) + input levels reading the body */
     char *text;       /* cached body text for parameterless macros */
+    int nargs;        /* expand_macro uses (reads or substitutes) args[0..nargs) only */
 } macro;
 
 typedef struct { int name; macro *old; } saved;
@@ -123,6 +124,20 @@ struct tex_ctx {
     /* the flex scanner (made on first use) and its extra data */
     yyscan_t scanner;
     struct texlex_extra lx;
+    /* the text of the statement tex_read_statement read last (reused) */
+    char *st_s;
+    int *st_ln;
+    size_t st_cap;
+    int id_begin, id_end; /* the names begin and end (statement stops) */
+    struct tokcache *tokcache; /* tex_tokenize's (made on first use) */
+    /* tex_read_arg_text's text */
+    char *at_s;
+    int *at_ln;
+    size_t at_cap;
+    /* the text of the optional argument tex_read_opt_text read last */
+    char *op_s;
+    int *op_ln;
+    size_t op_cap;
     char err[512];
 };
 
@@ -187,6 +202,8 @@ tex_ctx *tex_new(void)
 {
     tex_ctx *c = xrealloc(NULL, sizeof *c);
     memset(c, 0, sizeof *c);
+    c->id_begin = tex_intern(c, "begin", 5);
+    c->id_end = tex_intern(c, "end", 3);
     return c;
 }
 
@@ -228,6 +245,13 @@ void tex_free(tex_ctx *c)
     free(c->ts);
     for (int i = 0; i < 10; i++) tl_free(&c->args[i]);
     if (c->scanner) texlex_destroy(c->scanner);
+    free(c->st_s);
+    free(c->st_ln);
+    free(c->tokcache);
+    free(c->at_s);
+    free(c->at_ln);
+    free(c->op_s);
+    free(c->op_ln);
     free(c);
 }
 
@@ -263,10 +287,21 @@ void texlex_one(struct texlex_extra *x, int type, int ch, size_t len)
 
 void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len)
 {
+    toklist *o = x->out;
+    if (o->n + len > o->cap) tl_reserve(o, len);
+    tex_tok *d = o->v + o->n;
+    int line = x->line, col = (int)(x->off - x->lstart + 1);
     for (size_t i = 0; i < len; i++) {
-        lx_push(x, type, (unsigned char)text[i], 0);
-        x->off++;
+        tex_tok t;
+        memset(&t, 0, sizeof t);
+        t.type = (unsigned char)type;
+        t.ch = (unsigned char)text[i];
+        t.line = line;
+        t.col = col + (int)i;
+        d[i] = t;
     }
+    o->n += len;
+    x->off += len;
 }
 
 void texlex_space(struct texlex_extra *x, const char *text, size_t len)
@@ -300,7 +335,21 @@ void texlex_cs(struct texlex_extra *x, const char *text, size_t len)
     x->off += len;
 }
 
-void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, toklist *out)
+/* Short texts are tokenized again and again (\foreach values, pgfmath
+ * results, option values): their tokens are kept in a small table keyed by
+ * the exact text and first line. The tokens depend on nothing else (fixed
+ * catcodes; interned names are never dropped, so their ids stay valid). */
+#define TOKCACHE_SLOTS 128
+#define TOKCACHE_MAXLEN 32
+struct tokcache {
+    size_t len;           /* 0: empty slot */
+    int line;
+    size_t n;
+    char text[TOKCACHE_MAXLEN];
+    tex_tok v[TOKCACHE_MAXLEN];   /* at most one token a byte */
+};
+
+static void tokenize_flex(tex_ctx *c, const char *text, size_t len, int first_line, toklist *out)
 {
     /* at most one token a byte: room for all of a short text at once */
     tl_reserve(out, len < 65536 ? len : 65536);
@@ -315,6 +364,35 @@ void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, tokl
     YY_BUFFER_STATE b = tex_scan_bytes(text, (int)len, c->scanner);
     texlex(c->scanner);
     tex_delete_buffer(b, c->scanner);
+}
+
+void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, toklist *out)
+{
+    if (len == 0 || len > TOKCACHE_MAXLEN) {
+        tokenize_flex(c, text, len, first_line, out);
+        return;
+    }
+    unsigned h = 2166136261u ^ (unsigned)first_line;
+    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)text[i]) * 16777619u;
+    if (!c->tokcache) {
+        c->tokcache = xrealloc(NULL, TOKCACHE_SLOTS * sizeof *c->tokcache);
+        for (size_t i = 0; i < TOKCACHE_SLOTS; i++) c->tokcache[i].len = 0;
+    }
+    struct tokcache *e = &c->tokcache[(h ^ (h >> 16)) & (TOKCACHE_SLOTS - 1)];
+    if (e->len == len && e->line == first_line && memcmp(e->text, text, len) == 0) {
+        tl_reserve(out, e->n);
+        memcpy(out->v + out->n, e->v, e->n * sizeof *e->v);
+        out->n += e->n;
+        return;
+    }
+    size_t n0 = out->n;
+    tokenize_flex(c, text, len, first_line, out);
+    if (out->n - n0 > TOKCACHE_MAXLEN) { e->len = 0; return; }   /* (cannot happen) */
+    e->len = len;
+    e->line = first_line;
+    e->n = out->n - n0;
+    memcpy(e->text, text, len);
+    memcpy(e->v, out->v + n0, e->n * sizeof *e->v);
 }
 
 /* ---- tokens to text ------------------------------------------------------ */
@@ -457,6 +535,17 @@ static macro *macro_new(void)
 
 static void note_body_args(macro *m)
 {
+    /* (the params and has_opt are set before this is called) */
+    m->nargs = m->has_opt ? 1 : 0;
+    for (size_t i = 0; i < m->params.n; i++) {
+        int k = m->params.v[i].ch;
+        if (m->params.v[i].type == T_ARG && (k - 1 < 10 && k >= 1 ? k : 1) > m->nargs)
+            m->nargs = k - 1 < 10 && k >= 1 ? k : 1;
+    }
+    for (size_t i = 0; i < m->body.n; i++)
+        if (m->body.v[i].type == T_ARG && m->body.v[i].ch >= 1 && m->body.v[i].ch <= 9 &&
+            m->body.v[i].ch > m->nargs)
+            m->nargs = m->body.v[i].ch;
     m->body_args = 0;
     for (size_t i = 0; i < m->body.n; i++)
         if (m->body.v[i].type == T_ARG) { m->body_args = 1; break; }
@@ -649,6 +738,15 @@ void tex_push_list(tex_ctx *c, const toklist *l)
     if (c->failed || l->n == 0) return;
     memcpy(ts_reserve(c, l->n), l->v, l->n * sizeof *l->v);
     push_top(c, l->n);
+}
+
+void tex_push_list_tok(tex_ctx *c, const toklist *l, tex_tok t)
+{
+    if (c->failed) return;
+    tex_tok *d = ts_reserve(c, l->n + 1);
+    if (l->n) memcpy(d, l->v, l->n * sizeof *l->v);
+    d[l->n] = t;
+    push_top(c, l->n + 1);
 }
 
 void tex_push_text(tex_ctx *c, const char *text, size_t len, int first_line)
@@ -849,7 +947,7 @@ static void strip_braces(toklist *a)
 __attribute__((noinline)) static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
 {
     toklist *args = c->args;
-    for (int i = 0; i < 10; i++) args[i].n = 0;
+    for (int i = 0; i < m->nargs; i++) args[i].n = 0;
     int ok = 1;
     size_t pi = 0;
     const toklist *P = &m->params;
@@ -989,3 +1087,378 @@ static inline int next_xf(tex_ctx *c, tex_tok *t)
 }
 
 int tex_next_x(tex_ctx *c, tex_tok *t) { return next_xf(c, t); }
+
+/* ---- statements ---------------------------------------------------------- */
+
+/* Room for need bytes (and their lines) in a text buffer. */
+static void tb_grow(char **s, int **ln, size_t *cap, size_t need)
+{
+    size_t nc = *cap ? *cap : 256;
+    while (nc < need) nc *= 2;
+    *s = xrealloc(*s, nc);
+    *ln = xrealloc(*ln, nc * sizeof **ln);
+    *cap = nc;
+}
+
+static void st_grow(tex_ctx *c, size_t need) { tb_grow(&c->st_s, &c->st_ln, &c->st_cap, need); }
+
+/* After a run of tokens [p0,p) of the current level taken without next_x:
+ * the read position and cur_line/cur_col as next_tok leaves them. */
+static void run_taken(tex_ctx *c, const tex_tok *p0, const tex_tok *p)
+{
+    if (p == p0) return;
+    c->rp = p;
+    if (c->rovr) {
+        if (c->rline > 0) { c->cur_line = c->rline; c->cur_col = c->rcol; }
+        return;
+    }
+    for (const tex_tok *q = p; q-- > p0;)
+        if (q->line > 0) { c->cur_line = q->line; c->cur_col = q->col; return; }
+}
+
+#define MAX_STATEMENT_TOKENS 2000000
+/* token types whose text is their one character */
+#define PLAIN_TYPES (1u << T_MATH | 1u << T_PARAM | 1u << T_SPACE | 1u << T_LETTER | 1u << T_OTHER)
+
+/* A token whose text is its one character and that neither ends a statement
+ * nor opens or closes a group. */
+static inline int is_plain(const tex_tok *p)
+{
+    return ((PLAIN_TYPES >> p->type) & 1) && p->ch != ';' && p->ch != -2;
+}
+
+/* A token whose text is its one character and that does not end an
+ * optional argument. */
+static inline int is_plain_opt(const tex_tok *p)
+{
+    return ((PLAIN_TYPES >> p->type) & 1) && (p->ch != ']' || p->type != T_OTHER);
+}
+
+/* The text of one token appended at s[n] (lines ln[n..]) as tex_to_text_ex
+ * writes it; *pend: the previous token was a control sequence whose name
+ * ends in a letter (a letter token after it gets a separating space, line
+ * *pend_ln). The caller made room for the token's text plus 2 bytes. */
+static inline size_t st_put(const tex_ctx *c, char *s, int *ln, size_t n, const tex_tok *t,
+                            int li, int *pend, int *pend_ln)
+{
+    if (*pend) {
+        if (t->type == T_LETTER) { s[n] = ' '; ln[n] = *pend_ln; n++; }
+        *pend = 0;
+    }
+    if (t->type == T_CS) {
+        size_t k = name_len(c, t->name);
+        const char *nm = tex_name(c, t->name);
+        s[n] = '\\';
+        ln[n] = li;
+        memcpy(s + n + 1, nm, k);
+        for (size_t j = 1; j <= k; j++) ln[n + j] = li;
+        n += k + 1;
+        if (k > 0 && is_letter_ch(nm[k - 1])) { *pend = 1; *pend_ln = li; }
+    } else if (t->type == T_ARG) {
+        s[n] = '#';
+        s[n + 1] = (char)('0' + (t->ch % 10));
+        ln[n] = ln[n + 1] = li;
+        n += 2;
+    } else {
+        s[n] = (char)t->ch;
+        ln[n] = li;
+        n++;
+    }
+    return n;
+}
+
+/* The statement reader is the token loop the interpreter had (tex_next_x
+ * per token, then tex_to_text_ex of the tokens) with the two fused and a
+ * fast path: the tokens of the current input level that tex_next_x would
+ * return as they are (not the level's last token, not a macro) and that
+ * neither end the statement nor need a look by the slow path are taken in
+ * one run, their text written at once. Every other token goes through
+ * next_x and the original per-token logic, so errors, pushed-back tokens,
+ * popped levels and cur_line/cur_col come out as before. */
+int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **text, int **lines)
+{
+    const int stop_a = c->id_begin, stop_b = c->id_end;
+    size_t pl = strlen(prefix);
+    if (pl + 64 > c->st_cap) st_grow(c, pl + 64);
+    char *s = c->st_s;
+    int *ln = c->st_ln;
+    memcpy(s, prefix, pl);
+    for (size_t j = 0; j < pl; j++) ln[j] = prefix_line;
+    size_t n = pl, count = 0;
+    int depth = 0, bline = 0, bcol = 0, pend = 0, pend_ln = 0, ret;
+    tex_tok t;
+    for (;;) {
+        const tex_tok *p = c->rp, *e = c->re;
+        if (e - p > 1 && count <= MAX_STATEMENT_TOKENS) {
+            e--;   /* the level's last token pops the level: next_x reads it */
+            if ((size_t)(e - p) > MAX_STATEMENT_TOKENS + 1 - count)
+                e = p + (MAX_STATEMENT_TOKENS + 1 - count);
+            const tex_tok *p0 = p;
+            int ovr = c->rovr, oline = c->rline;
+            /* a token's text is at most 2 bytes (a letter after a space,
+             * #n) but for a control sequence's (checked there) */
+            if (n + 2 * (size_t)(e - p) + 3 > c->st_cap) {
+                st_grow(c, n + 2 * (size_t)(e - p) + 3);
+                s = c->st_s;
+                ln = c->st_ln;
+            }
+            const int oli = oline > 0 ? oline : prefix_line;
+            /* (pend, the previous token a control sequence whose name ends
+             * in a letter: only ever set here before a token that is not
+             * plain, so the plain loops need not look at it) */
+            if (pend && p < e && is_plain(p)) {
+                if (p->type == T_LETTER) { s[n] = ' '; ln[n] = pend_ln; n++; }
+                pend = 0;
+            }
+            for (;;) {
+                /* most tokens: one byte of text */
+                if (ovr) {
+                    for (; p < e && is_plain(p); p++) { s[n] = (char)p->ch; ln[n] = oli; n++; }
+                } else {
+                    char *ds = s + n;
+                    int *dl = ln + n;
+                    const tex_tok *q = p;
+                    for (; q < e && is_plain(q); q++) {
+                        int l = q->line;
+                        *ds++ = (char)q->ch;
+                        *dl++ = l > 0 ? l : prefix_line;
+                    }
+                    n += (size_t)(q - p);
+                    p = q;
+                }
+                if (p == e) break;
+                int li = ovr ? oli : p->line > 0 ? p->line : prefix_line;
+                switch (p->type) {
+                case T_OTHER:
+                    if ((p->ch == ';' && depth == 0) || p->ch == -2) goto slow;
+                    break;
+                case T_BEGIN:
+                    if (depth++ == 0) {
+                        bline = ovr ? oline : p->line;
+                        bcol = ovr ? c->rcol : p->col;
+                    }
+                    break;
+                case T_END:
+                    if (depth == 0) goto slow;
+                    depth--;
+                    break;
+                case T_CS:
+                    if (get_macro(c, p->name) ||
+                        (depth == 0 && (p->name == stop_a || p->name == stop_b)))
+                        goto slow;
+                    if (n + name_len(c, p->name) + 2 * (size_t)(e - p) + 3 > c->st_cap) {
+                        st_grow(c, n + name_len(c, p->name) + 2 * (size_t)(e - p) + 3);
+                        s = c->st_s;
+                        ln = c->st_ln;
+                    }
+                    break;
+                default:
+                    break;
+                }
+                n = st_put(c, s, ln, n, p, li, &pend, &pend_ln);
+                p++;
+                if (pend && p < e && is_plain(p)) {
+                    if (p->type == T_LETTER) { s[n] = ' '; ln[n] = pend_ln; n++; }
+                    pend = 0;
+                }
+            }
+        slow:
+            count += (size_t)(p - p0);
+            run_taken(c, p0, p);
+        }
+        int r = next_x(c, &t);
+        if (r <= 0) {
+            if (r < 0) return -1;
+            if (depth > 0) {
+                /* TeX: "File ended while scanning use of ..." */
+                tex_error(c, bline, bcol, "unbalanced braces: end of input inside a group opened here");
+                return -1;
+            }
+            ret = 0;
+            break;
+        }
+        int stop = 0;
+        switch (t.type) {
+        case T_OTHER:
+            if (t.ch == -2) { tex_push_tok(c, t); stop = 1; ret = 0; }
+            else if (t.ch == ';' && depth == 0) { stop = 1; ret = 1; }
+            break;
+        case T_CS:
+            if (depth == 0 && (t.name == stop_a || t.name == stop_b)) {
+                tex_push_tok(c, t);
+                stop = 1;
+                ret = 0;
+            }
+            break;
+        case T_BEGIN:
+            if (depth++ == 0) { bline = t.line; bcol = t.col; }
+            break;
+        case T_END:
+            if (depth == 0) { tex_push_tok(c, t); stop = 1; ret = 0; }
+            else depth--;
+            break;
+        default:
+            break;
+        }
+        if (stop) break;
+        if (count > MAX_STATEMENT_TOKENS) {
+            tex_error(c, t.line, t.col, "statement longer than %d tokens", MAX_STATEMENT_TOKENS);
+            return -1;
+        }
+        count++;
+        size_t need = n + 3 + (t.type == T_CS ? name_len(c, t.name) : 0);
+        if (need > c->st_cap) {
+            st_grow(c, need);
+            s = c->st_s;
+            ln = c->st_ln;
+        }
+        n = st_put(c, s, ln, n, &t, t.line > 0 ? t.line : prefix_line, &pend, &pend_ln);
+    }
+    s[n] = 0;
+    ln[n] = n ? ln[n - 1] : prefix_line;
+    *text = s;
+    *lines = ln;
+    return ret;
+}
+
+/* tex_read_opt(expand) and tex_to_text of what it read, fused as the
+ * statement reader is: runs of plain tokens of the current level at once,
+ * every other token (macros, ']', the level's last token) through next_x
+ * and tex_read_opt's per-token logic. */
+const char *tex_read_opt_text(tex_ctx *c, int *present)
+{
+    if (c->op_cap < 64) tb_grow(&c->op_s, &c->op_ln, &c->op_cap, 64);
+    char *s = c->op_s;
+    int *ln = c->op_ln;
+    size_t n = 0, count = 0;
+    int pend = 0, pend_ln = 0;
+    tex_tok t;
+    int r;
+    *present = 0;
+    for (;;) {
+        r = next_xf(c, &t);
+        if (r <= 0) goto done;
+        if (t.type != T_SPACE) break;
+    }
+    if (!(t.type == T_OTHER && t.ch == '[')) { tex_push_tok(c, t); goto done; }
+    int depth = 0, line = t.line, col = t.col;
+    for (;;) {
+        const tex_tok *p = c->rp, *e = c->re;
+        if (e - p > 1 && count < MAX_TOKENS_PER_ARG) {
+            e--;   /* the level's last token pops the level: next_x reads it */
+            if ((size_t)(e - p) > MAX_TOKENS_PER_ARG - count) e = p + (MAX_TOKENS_PER_ARG - count);
+            const tex_tok *p0 = p;
+            if (n + 2 * (size_t)(e - p) + 3 > c->op_cap) {
+                tb_grow(&c->op_s, &c->op_ln, &c->op_cap, n + 2 * (size_t)(e - p) + 3);
+                s = c->op_s;
+                ln = c->op_ln;
+            }
+            /* (pend: as in tex_read_statement) */
+            if (pend && p < e && is_plain_opt(p)) {
+                if (p->type == T_LETTER) s[n++] = ' ';
+                pend = 0;
+            }
+            for (; p < e; p++) {
+                for (; p < e && is_plain_opt(p); p++) s[n++] = (char)p->ch;
+                if (p == e) break;
+                int ty = p->type;
+                if ((PLAIN_TYPES >> ty) & 1) {
+                    break;   /* ']' */
+                } else if (ty == T_BEGIN) {
+                    depth++;
+                } else if (ty == T_END) {
+                    depth--;
+                } else if (ty == T_CS) {
+                    if (get_macro(c, p->name)) break;
+                    if (n + name_len(c, p->name) + 2 * (size_t)(e - p) + 3 > c->op_cap) {
+                        tb_grow(&c->op_s, &c->op_ln, &c->op_cap,
+                                n + name_len(c, p->name) + 2 * (size_t)(e - p) + 3);
+                        s = c->op_s;
+                        ln = c->op_ln;
+                    }
+                }
+                n = st_put(c, s, ln, n, p, 0, &pend, &pend_ln);
+                if (pend && p + 1 < e && is_plain_opt(p + 1)) {
+                    if (p[1].type == T_LETTER) s[n++] = ' ';
+                    pend = 0;
+                }
+            }
+            count += (size_t)(p - p0);
+            run_taken(c, p0, p);
+        }
+        r = next_x(c, &t);
+        if (r < 0) goto done;
+        if (r == 0) {
+            tex_error(c, line, col, "end of input inside an optional argument [ opened here");
+            goto done;
+        }
+        if (t.type == T_BEGIN) depth++;
+        else if (t.type == T_END) depth--;
+        else if (depth == 0 && t.type == T_OTHER && t.ch == ']') { *present = 1; goto done; }
+        if (count >= MAX_TOKENS_PER_ARG) {
+            tex_error(c, line, col, "optional argument longer than %d tokens", MAX_TOKENS_PER_ARG);
+            goto done;
+        }
+        count++;
+        size_t need = n + 3 + (t.type == T_CS ? name_len(c, t.name) : 0);
+        if (need > c->op_cap) {
+            tb_grow(&c->op_s, &c->op_ln, &c->op_cap, need);
+            s = c->op_s;
+            ln = c->op_ln;
+        }
+        n = st_put(c, s, ln, n, &t, 0, &pend, &pend_ln);
+    }
+done:
+    s[n] = 0;
+    return s;
+}
+
+/* tex_read_arg, then the text of the tokens (as tex_to_text) into c's
+ * buffer, fused: the text is written as the tokens come (tex_read_arg's and
+ * read_group_body's per-token logic and errors), no list between. */
+const char *tex_read_arg_text(tex_ctx *c, int expand)
+{
+    tex_tok t;
+    int r;
+    for (;;) {
+        r = next_e(c, &t, expand);
+        if (r <= 0) return NULL;
+        if (t.type != T_SPACE) break;
+    }
+    if (t.type == T_END) {
+        tex_error(c, t.line, t.col, "argument expected, found '}'");
+        return NULL;
+    }
+    size_t n = 0, count = 0;
+    int pend = 0, pend_ln = 0;
+    if (t.type != T_BEGIN) {
+        size_t need = 3 + (t.type == T_CS ? name_len(c, t.name) : 0);
+        if (need > c->at_cap) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, need);
+        n = st_put(c, c->at_s, c->at_ln, n, &t, 0, &pend, &pend_ln);
+        c->at_s[n] = 0;
+        return c->at_s;
+    }
+    int depth = 1, line = t.line, col = t.col;
+    if (c->at_cap < 64) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, 64);
+    for (;;) {
+        r = next_e(c, &t, expand);
+        if (r < 0) return NULL;
+        if (r == 0) {
+            tex_error(c, line, col, "unbalanced braces: end of input inside a group opened here");
+            return NULL;
+        }
+        if (t.type == T_BEGIN) depth++;
+        else if (t.type == T_END && --depth == 0) break;
+        if (count >= MAX_TOKENS_PER_ARG) {
+            tex_error(c, line, col, "argument longer than %d tokens", MAX_TOKENS_PER_ARG);
+            return NULL;
+        }
+        count++;
+        size_t need = n + 3 + (t.type == T_CS ? name_len(c, t.name) : 0);
+        if (need > c->at_cap) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, need);
+        if (!pend && t.type != T_CS && t.type != T_ARG) c->at_s[n++] = (char)t.ch;
+        else n = st_put(c, c->at_s, c->at_ln, n, &t, 0, &pend, &pend_ln);
+    }
+    c->at_s[n] = 0;
+    return c->at_s;
+}

@@ -91,6 +91,8 @@ int tex_group_depth(const tex_ctx *c);
 /* Input stack. tex_push_list copies the tokens. */
 void tex_push_list(tex_ctx *c, const toklist *l);
 void tex_push_tok(tex_ctx *c, tex_tok t);
+/* tex_push_list of l's tokens followed by t (one level). */
+void tex_push_list_tok(tex_ctx *c, const toklist *l, tex_tok t);
 /* tex_tokenize(text) and tex_push_list of the tokens, without a list
  * between. */
 void tex_push_text(tex_ctx *c, const char *text, size_t len, int first_line);
@@ -106,6 +108,26 @@ int tex_read_arg(tex_ctx *c, toklist *out, int expand);
 int tex_read_opt(tex_ctx *c, toklist *out, int expand);
 /* Skips spaces (expanding). */
 void tex_skip_spaces(tex_ctx *c, int expand);
+
+/* Reads a TikZ statement: expanded tokens up to ';' at brace depth 0 (read,
+ * not part of the statement; returns 1). A '}' at depth 0, \begin or \end at
+ * depth 0 (not user macros) or a sentinel token
+ * (T_OTHER, ch -2) ends it too and is pushed back (returns 0), as does the
+ * end of input (returns 0; -1 with an error inside an open brace). -1 on
+ * error. *text, *lines: the statement's text as tex_to_text_ex(prefix,
+ * prefix_line, lines) gives it for the tokens read; the buffers belong to c
+ * and hold until the next tex_read_statement (do not free them). */
+int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **text, int **lines);
+
+/* tex_read_opt(c, list, 1) and the tex_to_text of the list (what was read
+ * of it, on an error too) in one pass; *present: tex_read_opt returned 1.
+ * The text belongs to c and holds until the next tex_read_opt_text. */
+const char *tex_read_opt_text(tex_ctx *c, int *present);
+
+/* tex_read_arg(c, list, expand) and the tex_to_text of the list; NULL when
+ * tex_read_arg returns 0 or -1. The text belongs to c and holds until the
+ * next tex_read_arg_text. */
+const char *tex_read_arg_text(tex_ctx *c, int expand);
 
 /* Errors: the first error is kept (with line/col); the interpreter checks. */
 void tex_error(tex_ctx *c, int line, int col, const char *fmt, ...)

@@ -465,75 +465,23 @@ static void do_pgfmath(tikz *T, const tex_tok *cmd, int mode)
 
 static int cs_kind(tikz *T, int id);
 
-/* Collects the tokens of a statement up to ';' at brace depth 0 (expanded).
- * Tokens are read straight into the list's next slot. */
-static int collect_statement(tikz *T, toklist *out, int *ended)
-{
-    int depth = 0, bline = 0, bcol = 0;
-    *ended = 0;
-    size_t n = out->n;
-    for (;;) {
-        if (n == out->cap) {
-            out->cap = out->cap ? out->cap * 2 : 256;
-            out->v = tk_xrealloc(out->v, out->cap * sizeof *out->v);
-        }
-        tex_tok *t = &out->v[n];
-        int r = tex_next_x(T->tex, t);
-        if (r <= 0) {
-            out->n = n;
-            if (r < 0) return -1;
-            if (depth > 0) {
-                /* TeX: "File ended while scanning use of ..." */
-                tex_error(T->tex, bline, bcol, "unbalanced braces: end of input inside a group opened here");
-                return -1;
-            }
-            return 0;
-        }
-        switch (t->type) {
-        case T_OTHER:
-            if (t->ch == -2) { out->n = n; tex_push_tok(T->tex, *t); return 0; }
-            if (t->ch == ';' && depth == 0) { out->n = n; *ended = 1; return 1; }
-            break;
-        case T_CS:
-            if (depth == 0) {
-                int k = cs_kind(T, t->name);
-                if (k == K_END || k == K_BEGIN) { out->n = n; tex_push_tok(T->tex, *t); return 0; }
-            }
-            break;
-        case T_BEGIN:
-            if (depth++ == 0) { bline = t->line; bcol = t->col; }
-            break;
-        case T_END:
-            if (depth == 0) { out->n = n; tex_push_tok(T->tex, *t); return 0; }
-            depth--;
-            break;
-        default:
-            break;
-        }
-        if (n > 2000000) {
-            out->n = n;
-            tex_error(T->tex, t->line, t->col, "statement longer than 2000000 tokens");
-            return -1;
-        }
-        n++;
-    }
-}
-
 static void do_path(tikz *T, const tex_tok *cmd, int kind)
 {
-    int ended;
     T->cmd_line = cmd->line;
     if (++T->statements > MAX_STATEMENTS) {
         tex_error(T->tex, cmd->line, cmd->col, "more than %d drawing commands in one document", MAX_STATEMENTS);
         return;
     }
-    T->stmt.n = 0;
-    int r = collect_statement(T, &T->stmt, &ended);
-    if (r < 0) return;
     const char *prefix = kind == CMD_NODE ? "node " : kind == CMD_COORDINATE ? "coordinate " :
                          kind == CMD_PIC ? "pic " : "";
-    int *lines = NULL;
-    char *text = tex_to_text_ex(T->tex, &T->stmt, 0, T->stmt.n, prefix, cmd->line, &lines);
+    /* the statement's text: up to ';' at brace depth 0, or to a '}', \begin,
+     * \end or the end of a \foreach body (not ended); the buffers are the
+     * expander's (reused, not freed here) */
+    char *text;
+    int *lines;
+    int r = tex_read_statement(T->tex, prefix, cmd->line, &text, &lines);
+    if (r < 0) return;
+    int ended = r > 0;
     if (!ended) {
         char src[200];
         snprintf(src, sizeof src, "\\%s %s", tex_name(T->tex, cmd->name), text + strlen(prefix));
@@ -545,8 +493,6 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
     } else {
         tk_run_path(T, kind, text, lines, cmd->line);
     }
-    free(text);
-    free(lines);
 }
 
 /* ---- \foreach ---- */
@@ -845,12 +791,8 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
             }
             o = *e ? e + 1 : e;
         }
-        toklist b = { 0 };
-        tl_append(&b, &body);
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
-        tl_push(&b, sen);
-        tex_push_list(T->tex, &b);
-        tl_free(&b);
+        tex_push_list_tok(T->tex, &body, sen);
         run(T, sen.name);
         tex_group_end(T->tex);
     }
@@ -866,65 +808,67 @@ out:
 
 /* ---- environments ---- */
 
-static char *read_env_name(tikz *T)
+/* The environment name after \begin or \end: in buf (cap bytes) when it
+ * fits, else malloc'd (free it when it is not buf). */
+static char *read_env_name(tikz *T, char *buf, size_t cap)
 {
-    toklist a = { 0 };
-    if (tex_read_arg(T->tex, &a, 1) <= 0) { tl_free(&a); return xstrdup(""); }
-    char *s = toks_text(T, &a, NULL);
-    tl_free(&a);
-    return s;
+    const char *s = tex_read_arg_text(T->tex, 1);
+    if (!s) s = "";
+    size_t n = strlen(s);
+    if (n < cap) { memcpy(buf, s, n + 1); return buf; }
+    return tp_strndup(s, n);
 }
 
-static char *read_opts_text(tikz *T, int *present)
+/* The options after \begin{env}: the expander's buffer, valid until the
+ * next read_opts_text (nothing the options are applied with reads options
+ * of an environment). */
+static const char *read_opts_text(tikz *T, int *present)
 {
-    toklist o = { 0 };
-    int r = tex_read_opt(T->tex, &o, 1);
-    *present = r > 0;
-    char *s = toks_text(T, &o, NULL);
-    tl_free(&o);
-    return s;
+    return tex_read_opt_text(T->tex, present);
 }
 
 static void do_begin(tikz *T, const tex_tok *cmd)
 {
-    char *env = read_env_name(T);
+    char ebuf[64];
+    char *env = read_env_name(T, ebuf, sizeof ebuf);
     int present;
     T->cmd_line = cmd->line;
     if (strcmp(env, "tikzpicture") == 0) {
         if (T->d) {
             tex_error(T->tex, cmd->line, cmd->col, "nested tikzpicture%s", "");
         } else {
-            char *o = read_opts_text(T, &present);
+            const char *o = read_opts_text(T, &present);
             picture_begin(T, o, strlen(o), cmd->line);
-            free(o);
         }
         open_group(T, 2, cmd->line, cmd->col);
     } else if (strcmp(env, "scope") == 0) {
-        char *o = read_opts_text(T, &present);
+        const char *o = read_opts_text(T, &present);
         tk_gs_push(T);
         if (T->d) tk_apply_opts(T, o, strlen(o), NULL, 0);
-        free(o);
         open_group(T, 2, cmd->line, cmd->col);
     } else if (strcmp(env, "axis") == 0) {
-        char *o = read_opts_text(T, &present);
+        const char *o = read_opts_text(T, &present);
         tk_gs_push(T);
         if (T->d) tk_axis_begin(T, o, strlen(o), cmd->line);
-        free(o);
         open_group(T, 2, cmd->line, cmd->col);
     } else {
         open_group(T, 2, cmd->line, cmd->col);
         if (T->d && strcmp(env, "document") != 0)
             tk_warn(T, cmd->line, "environment '%s' inside a picture ignored", env);
     }
-    free(env);
+    if (env != ebuf) free(env);
 }
 
 static void do_end(tikz *T, const tex_tok *cmd)
 {
-    char *env = read_env_name(T);
-    char what[96];
-    snprintf(what, sizeof what, "\\end{%.60s}", env);
-    if (!close_group(T, 2, cmd, what)) { free(env); return; }
+    char ebuf[64];
+    char *env = read_env_name(T, ebuf, sizeof ebuf);
+    /* the \end{...} text only for close_group's error message (it needs
+     * none when the innermost group is an environment) */
+    char what[96] = "";
+    if (T->ngk == 0 || T->gk[T->ngk - 1].kind != 2)
+        snprintf(what, sizeof what, "\\end{%.60s}", env);
+    if (!close_group(T, 2, cmd, what)) { if (env != ebuf) free(env); return; }
     if (strcmp(env, "tikzpicture") == 0) {
         picture_end(T);
     } else if (strcmp(env, "scope") == 0) {
@@ -933,7 +877,7 @@ static void do_end(tikz *T, const tex_tok *cmd)
         if (T->d) tk_axis_end(T);
         if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
     }
-    free(env);
+    if (env != ebuf) free(env);
 }
 
 static void do_tikzset(tikz *T)
