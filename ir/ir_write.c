@@ -529,7 +529,15 @@ static void b_elem(wbuf *b, const ir_elem *e)
     default:  /* not a kind: just its attributes */
         break;
     }
-    put_attrs(b, e->attrs, e->nattrs);
+    if (e->attrmem && e->nattrs) {
+        /* attributes ir_elem_set made: mostly written in one piece */
+        char *o = wb_room(b, 2048);
+        char *end = ir__attrs_text(e, o, b->end);
+        if (end) b->p = end;
+        else put_attrs(b, e->attrs, e->nattrs);
+    } else {
+        put_attrs(b, e->attrs, e->nattrs);
+    }
     char *o = wb_room(b, 16);
     if (e->line > 0) {
         o[0] = ' ';
