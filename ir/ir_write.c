@@ -85,30 +85,80 @@ static char *fmt_num_slow(char *p, double v)
 static const char d3[1000][4] = {D100("0"), D100("1"), D100("2"), D100("3"), D100("4"),
                                  D100("5"), D100("6"), D100("7"), D100("8"), D100("9")};
 
+/* i4[i]: i without leading zeros, left-aligned (NUL-padded to 4 bytes);
+ * i4len[i] its length */
+static const char i4[1000][4] = {
+    D10(""), D10("1"), D10("2"), D10("3"), D10("4"), D10("5"), D10("6"), D10("7"), D10("8"), D10("9"),
+    D100("1"), D100("2"), D100("3"), D100("4"), D100("5"), D100("6"), D100("7"), D100("8"), D100("9")};
+#define R10(x) x, x, x, x, x, x, x, x, x, x
+#define R90(x) R10(x), R10(x), R10(x), R10(x), R10(x), R10(x), R10(x), R10(x), R10(x)
+#define R900(x) R90(x), R90(x), R90(x), R90(x), R90(x), R90(x), R90(x), R90(x), R90(x), R90(x)
+static const unsigned char i4len[1000] = {R10(1), R90(2), R900(3)};
+
+/* f4[f]: ".ddd" for thousandths f; f4len[f] its length without trailing
+ * zeros: 0 for 0 (no fraction at all), 2 for ".d00", 3 for ".dd0", else 4 */
+#define F10(p) "." p "0", "." p "1", "." p "2", "." p "3", "." p "4", \
+               "." p "5", "." p "6", "." p "7", "." p "8", "." p "9"
+#define F100(p) F10(p "0"), F10(p "1"), F10(p "2"), F10(p "3"), F10(p "4"), \
+                F10(p "5"), F10(p "6"), F10(p "7"), F10(p "8"), F10(p "9")
+static const char f4[1000][4] = {F100("0"), F100("1"), F100("2"), F100("3"), F100("4"),
+                                 F100("5"), F100("6"), F100("7"), F100("8"), F100("9")};
+/* f = 100a + 10b + c */
+#define FLC(b, a) ((b) ? 3 : (a) ? 2 : 0), 4, 4, 4, 4, 4, 4, 4, 4, 4
+#define FLB(a) FLC(0, a), FLC(1, a), FLC(2, a), FLC(3, a), FLC(4, a), \
+               FLC(5, a), FLC(6, a), FLC(7, a), FLC(8, a), FLC(9, a)
+static const unsigned char f4len[1000] = {FLB(0), FLB(1), FLB(2), FLB(3), FLB(4),
+                                          FLB(5), FLB(6), FLB(7), FLB(8), FLB(9)};
+
 /* v < 1000 without leading zeros */
 static inline char *put_small(char *p, uint32_t v)
 {
-    if (v >= 100) {
-        memcpy(p, d3[v], 3);
-        return p + 3;
-    }
-    if (v >= 10) {
-        p[0] = d3[v][1];
-        p[1] = d3[v][2];
-        return p + 2;
-    }
-    *p = (char)('0' + v);
-    return p + 1;
+    memcpy(p, i4[v], 4);
+    return p + i4len[v];
 }
 
-/* Writes the IR form of v at p (at most 31 bytes); returns the end. */
+/* The digits of u = 1000 * ip + frac (u < 10^12) and the fraction. */
+static inline char *put_thousandths(char *p, uint64_t u)
+{
+    uint32_t ip = (uint32_t)(u / 1000);
+    uint32_t frac = (uint32_t)(u - (uint64_t)ip * 1000);
+    if (ip < 1000) {
+        p = put_small(p, ip);
+    } else {
+        uint32_t hi = ip / 1000, lo = ip - hi * 1000;
+        if (hi < 1000) {
+            p = put_small(p, hi);
+        } else {
+            /* top is 1000 when v rounds up to 1e9, never more */
+            uint32_t top = hi / 1000, mid = hi - top * 1000;
+            if (top < 1000) {
+                p = put_small(p, top);
+            } else {
+                memcpy(p, "1000", 4);
+                p += 4;
+            }
+            memcpy(p, d3[mid], 3);
+            p += 3;
+        }
+        memcpy(p, d3[lo], 3);
+        p += 3;
+    }
+    /* '.' and three digits, trailing zeros dropped: nothing for 0 */
+    memcpy(p, f4[frac], 4);
+    return p + f4len[frac];
+}
+
+/* Writes the IR form of v at p (at most 31 bytes); returns the end. The
+ * fast path stores whole 4-byte table entries, so a few bytes after the
+ * end may be overwritten too, but never beyond p + 16 (sign, 10 digits
+ * when v rounds to 1e9, then one 4-byte store): the callers' 32 bytes of
+ * room hold that. */
 #if defined(__GNUC__)
 __attribute__((always_inline))  /* into the writer's loops and ir_fmt_num */
 #endif
-static inline char *fmt_num(char *p, double v)
+static inline char *fmt_num_fast(char *p, double v)
 {
-    if (!(fabs(v) < 1e9)) return fmt_num_slow(p, v);
-    /* r = llround(x): |x| < 1e12 < 2^53, so t = trunc(x) is exact, and so
+    /* |v| < 1e9. r = llround(x): |x| < 1e12 < 2^53, so t = trunc(x) is exact, and so
      * is x - t (Sterbenz: t <= x < t + 1 <= 2t for x >= 1; t = 0 below 1;
      * mirrored for negative x). Halves round away from zero. */
     double x = v * 1000.0;
@@ -120,41 +170,32 @@ static inline char *fmt_num(char *p, double v)
         *p++ = '-';
         t = -t;
     }
-    uint64_t u = (uint64_t)t;  /* at most 10^12 */
-    uint32_t ip = (uint32_t)(u / 1000);
-    uint32_t frac = (uint32_t)(u - (uint64_t)ip * 1000);
-    if (ip < 1000) {
-        p = put_small(p, ip);
-    } else {
-        uint32_t hi = ip / 1000, lo = ip - hi * 1000;
-        if (hi < 1000) {
-            p = put_small(p, hi);
-        } else {
-            /* top is 1000 when v rounds up to 1e9 */
-            uint32_t top = hi / 1000, mid = hi - top * 1000;
-            p = top < 1000 ? put_small(p, top) : put_u32(p, top);
-            memcpy(p, d3[mid], 3);
-            p += 3;
-        }
-        memcpy(p, d3[lo], 3);
-        p += 3;
-    }
-    if (frac) {
-        /* '.' and three digits, trailing zeros dropped (at most two) */
-        p[0] = '.';
-        memcpy(p + 1, d3[frac], 3);
-        p += 4;
-        if (p[-1] == '0') {
-            p--;
-            if (p[-1] == '0') p--;
-        }
-    }
-    return p;
+    return put_thousandths(p, (uint64_t)t);  /* at most 10^12 */
+}
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline char *fmt_num(char *p, double v)
+{
+    if (!(fabs(v) < 1e9)) return fmt_num_slow(p, v);
+    return fmt_num_fast(p, v);
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static char *fmt_num_slow_nul(char *buf, double v)
+{
+    *fmt_num_slow(buf, v) = '\0';
+    return buf;
 }
 
 char *ir_fmt_num(char *buf, double v)
 {
-    *fmt_num(buf, v) = '\0';
+    /* the rare numbers as a tail call: the usual ones need no stack frame */
+    if (!(fabs(v) < 1e9)) return fmt_num_slow_nul(buf, v);
+    *fmt_num_fast(buf, v) = '\0';
     return buf;
 }
 
