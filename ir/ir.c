@@ -231,6 +231,7 @@ struct ir_attrmem {
     ir_pt *pts;           /* points in the arena (room for ptscap), or NULL */
     size_t ptscap;
     size_t entcap;        /* room of e->attrs */
+    uint64_t keys;        /* key_bit of every key added (removed ones may stay) */
     ir_attr ent[];        /* AM_ENTRIES entries (then, in an own block, points and strings) */
 };
 
@@ -257,6 +258,7 @@ static struct ir_attrmem *am_init(ir_elem *e, size_t npts, size_t strbytes)
     m->pts = npts ? (ir_pt *)(m->ent + AM_ENTRIES) : NULL;
     m->ptscap = npts;
     m->entcap = AM_ENTRIES;
+    m->keys = 0;
     e->attrmem = m;
     e->attrs = m->ent;
     return m;
@@ -329,9 +331,21 @@ static int am_bare(const char *s, size_t n)
 #endif
 }
 
+/* A bit for the first bytes of key: an element's attrmem->keys has the
+ * bits of all its keys, so a key whose bit is not there is not one of
+ * them (no search). */
+static inline uint64_t key_bit(const char *key)
+{
+    unsigned c0 = (unsigned char)key[0], c1 = c0 ? (unsigned char)key[1] : 0;
+    return (uint64_t)1 << ((c0 * 3 + c1) & 63);
+}
+
 /* A new record for key=val in e's arena; sets *a. */
-static void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, size_t kl, const char *val,
-                      size_t vl)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, size_t kl,
+                             const char *val, size_t vl)
 {
     if (kl > SIZE_MAX / 4 || vl > SIZE_MAX / 4) oom();
     char *p = ar_alloc(m->a, AM_HDR + kl + vl + 2, 1);
@@ -347,10 +361,12 @@ static void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, size_t 
     a->val = p + kl + 1;
 }
 
-/* Appends key=val (no check for an existing key); e has its block. */
-static void am_append(ir_elem *e, const char *key, const char *val)
+/* Appends key=val (no check for an existing key); e has its block m. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void am_append(ir_elem *e, struct ir_attrmem *m, const char *key, const char *val)
 {
-    struct ir_attrmem *m = e->attrmem;
     size_t n = e->nattrs;
     if (n == m->entcap) {
         if (n > SIZE_MAX / 4 / sizeof(ir_attr)) oom();
@@ -359,29 +375,9 @@ static void am_append(ir_elem *e, const char *key, const char *val)
         e->attrs = a;
         m->entcap = 2 * n;
     }
+    m->keys |= key_bit(key);
     am_record(m, &e->attrs[n], key, strlen(key), val, strlen(val));
     e->nattrs = n + 1;
-}
-
-static void am_set(ir_elem *e, const char *key, const char *val)
-{
-    if (!e->attrmem) {
-        if (!val) return;
-        am_init(e, 0, 0);
-    }
-    ir_attr *a = e->attrs;
-    size_t n = e->nattrs;
-    for (size_t i = 0; i < n; i++) {
-        if (!key_eq(a[i].key, key)) continue;
-        if (!val) {  /* remove, keeping the order of the others */
-            memmove(&a[i], &a[i + 1], (n - i - 1) * sizeof *a);
-            e->nattrs = n - 1;
-        } else {
-            am_record(e->attrmem, &a[i], key, strlen(key), val, strlen(val));
-        }
-        return;
-    }
-    if (val) am_append(e, key, val);
 }
 
 /* Frees what e owns (not its struct; no zeroing). */
@@ -485,9 +481,9 @@ void ir_elem_copy(ir_elem *dst, const ir_elem *src)
         if (l > SIZE_MAX / 4 - total) oom();
         total += l;
     }
-    am_init(dst, n <= AM_PTS ? n : 0, total);
+    struct ir_attrmem *m = am_init(dst, n <= AM_PTS ? n : 0, total);
     ir_elem_set_pts(dst, src->pts, n);
-    for (size_t i = 0; i < src->nattrs; i++) am_append(dst, src->attrs[i].key, src->attrs[i].val);
+    for (size_t i = 0; i < src->nattrs; i++) am_append(dst, m, src->attrs[i].key, src->attrs[i].val);
 }
 
 ir_elem *ir_add_copy(ir_diagram *d, const ir_elem *src)
@@ -548,9 +544,31 @@ void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val)
 
 void ir_elem_set(ir_elem *e, const char *key, const char *val)
 {
-    /* attributes the reader (or a program) built stay in their form */
-    if (e->attrmem || !e->attrs) am_set(e, key, val);
-    else ir_set_attr(&e->attrs, &e->nattrs, key, val);
+    struct ir_attrmem *m = e->attrmem;
+    if (!m) {
+        /* attributes the reader (or a program) built stay in their form */
+        if (e->attrs) {
+            ir_set_attr(&e->attrs, &e->nattrs, key, val);
+            return;
+        }
+        if (!val) return;
+        m = am_init(e, 0, 0);
+    }
+    if (m->keys & key_bit(key)) {
+        ir_attr *a = e->attrs;
+        size_t n = e->nattrs;
+        for (size_t i = 0; i < n; i++) {
+            if (!key_eq(a[i].key, key)) continue;
+            if (!val) {  /* remove, keeping the order of the others */
+                memmove(&a[i], &a[i + 1], (n - i - 1) * sizeof *a);
+                e->nattrs = n - 1;
+            } else {
+                am_record(m, &a[i], key, strlen(key), val, strlen(val));
+            }
+            return;
+        }
+    }
+    if (val) am_append(e, m, key, val);
 }
 
 void ir_elem_setf(ir_elem *e, const char *key, const char *fmt, ...)
@@ -582,6 +600,7 @@ const char *ir_get_attr(const ir_attr *attrs, size_t n, const char *key)
 
 const char *ir_elem_get(const ir_elem *e, const char *key)
 {
+    if (e->attrmem && !(e->attrmem->keys & key_bit(key))) return NULL;  /* not one of its keys */
     return ir_get_attr(e->attrs, e->nattrs, key);
 }
 

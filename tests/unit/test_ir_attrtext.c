@@ -7,9 +7,10 @@
  * long way (every value checked and quoted as needed while written). The
  * same attributes must give the same bytes both ways: every byte value at
  * every position of short and long values, '@' and empty values, random
- * values, replaced and removed attributes, copies, elements of a diagram
- * (its arena) and elements of their own, and records larger than the
- * writer's buffer. Run under ASan by check-san. */
+ * values, replaced and removed attributes (and ir_elem_get of them),
+ * copies, elements of a diagram (its arena) and elements of their own,
+ * and values longer than the room the writer reserves for one piece.
+ * Run under ASan by check-san. */
 #include "ir/ir.h"
 #include "tests/unit/xorshift.h"
 
@@ -108,11 +109,28 @@ static char *value(void)
     return s;
 }
 
+/* ir_elem_get (which skips keys an element never had) against a plain
+ * search, for present, removed and never-set keys */
+static void gets(const ir_elem *e)
+{
+    static const char *extra[] = {"", "r", "ro", "role", "rounded", "overlay", "draw", "k", "k1x"};
+    for (int k = 0; k < 12 + (int)(sizeof extra / sizeof extra[0]); k++) {
+        char key[16];
+        if (k < 12) snprintf(key, sizeof key, "k%d", k);
+        else snprintf(key, sizeof key, "%s", extra[k - 12]);
+        const char *want = NULL;
+        for (size_t i = 0; i < e->nattrs; i++)
+            if (strcmp(e->attrs[i].key, key) == 0) want = e->attrs[i].val;
+        CHECK(ir_elem_get(e, key) == want);
+    }
+}
+
 static void churn(ir_elem *e, int ops)
 {
     for (int k = 0; k < ops; k++) {
         char key[16];
         snprintf(key, sizeof key, "k%d", (int)(rnd() % 12));
+        if (rnd() % 3 == 0) snprintf(key, sizeof key, "%s", rnd() % 2 ? "role" : "rounded");
         if (rnd() % 6 == 0) {
             ir_elem_set(e, key, NULL);
         } else {
@@ -121,6 +139,7 @@ static void churn(ir_elem *e, int ops)
             free(v);
         }
     }
+    gets(e);
 }
 
 static void test_random(void)
