@@ -333,7 +333,9 @@ static int am_bare(const char *s, size_t n)
 
 /* A bit for the first bytes of key: an element's attrmem->keys has the
  * bits of all its keys, so a key whose bit is not there is not one of
- * them (no search). */
+ * them (ir_elem_set appends it without a search; ir_elem_get does not
+ * look: most gets find their key, and the test costs them more than it
+ * saves the others). */
 static inline uint64_t key_bit(const char *key)
 {
     unsigned c0 = (unsigned char)key[0], c1 = c0 ? (unsigned char)key[1] : 0;
@@ -600,7 +602,6 @@ const char *ir_get_attr(const ir_attr *attrs, size_t n, const char *key)
 
 const char *ir_elem_get(const ir_elem *e, const char *key)
 {
-    if (e->attrmem && !(e->attrmem->keys & key_bit(key))) return NULL;  /* not one of its keys */
     return ir_get_attr(e->attrs, e->nattrs, key);
 }
 
