@@ -302,7 +302,7 @@ static const unsigned char bare_byte[256] = {
 
 /* 1 when the value s (n bytes, a copy in the record that ends at s + n:
  * the 8 bytes before s + n are readable) is a bare word of bare_bytes. */
-static int am_bare(const char *s, size_t n)
+static inline int am_bare(const char *s, size_t n)
 {
     if (n == 0 || s[0] == '@') return 0;
 #ifdef AM_SWAR
@@ -342,25 +342,51 @@ static inline uint64_t key_bit(const char *key)
     return (uint64_t)1 << ((c0 * 3 + c1) & 63);
 }
 
-/* A new record for key=val in e's arena; sets *a. */
+/* The record of key (kl bytes) = val (vl bytes) at p (room for it). */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, size_t kl,
-                             const char *val, size_t vl)
+static inline void am_fill(ir_attr *a, char *p, size_t kl, const char *val, size_t vl)
 {
-    if (kl > SIZE_MAX / 4 || vl > SIZE_MAX / 4) oom();
-    char *p = ar_alloc(m->a, AM_HDR + kl + vl + 2, 1);
     uint32_t k32 = (uint32_t)kl, v32 = (uint32_t)vl;
     if (kl >= AM_BARE || vl >= AM_BARE) k32 = v32 = 0;  /* never written by ir__attrs_text */
     memcpy(p, &k32, 4);
     p += AM_HDR;
-    memcpy(p, key, kl + 1);
     memcpy(p + kl + 1, val, vl + 1);
     if (k32 == kl && am_bare(p + kl + 1, vl)) v32 |= AM_BARE;  /* on the copy (am_bare reads before it) */
     memcpy(p - 4, &v32, 4);
     a->key = p;
     a->val = p + kl + 1;
+}
+
+#define AM_KEY_INLINE 32  /* keys shorter than this are copied while measured */
+
+/* A new record for key=val in e's arena; sets *a. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
+{
+    size_t vl = strlen(val);
+    struct ir_arena *ar = m->a;
+    size_t room = (size_t)((uintptr_t)ar->end - (uintptr_t)ar->p);
+    if (vl < room && room - vl > AM_HDR + AM_KEY_INLINE + 2) {
+        /* a short key straight into the free bytes (then the record ends
+         * where its NUL is): no strlen and memcpy calls */
+        char *k = ar->p + AM_HDR;
+        size_t kl = 0;
+        while (kl < AM_KEY_INLINE && (k[kl] = key[kl]) != '\0') kl++;
+        if (kl < AM_KEY_INLINE) {
+            ar->p = k + kl + 1 + vl + 1;
+            am_fill(a, k - AM_HDR, kl, val, vl);
+            return;
+        }
+    }
+    size_t kl = strlen(key);
+    if (kl > SIZE_MAX / 4 || vl > SIZE_MAX / 4) oom();
+    char *p = ar_alloc(ar, AM_HDR + kl + vl + 2, 1);
+    memcpy(p + AM_HDR, key, kl + 1);
+    am_fill(a, p, kl, val, vl);
 }
 
 /* Appends key=val (no check for an existing key); e has its block m. */
@@ -378,7 +404,7 @@ static inline void am_append(ir_elem *e, struct ir_attrmem *m, const char *key, 
         m->entcap = 2 * n;
     }
     m->keys |= key_bit(key);
-    am_record(m, &e->attrs[n], key, strlen(key), val, strlen(val));
+    am_record(m, &e->attrs[n], key, val);
     e->nattrs = n + 1;
 }
 
@@ -565,7 +591,7 @@ void ir_elem_set(ir_elem *e, const char *key, const char *val)
                 memmove(&a[i], &a[i + 1], (n - i - 1) * sizeof *a);
                 e->nattrs = n - 1;
             } else {
-                am_record(m, &a[i], key, strlen(key), val, strlen(val));
+                am_record(m, &a[i], key, val);
             }
             return;
         }

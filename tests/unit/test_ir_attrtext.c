@@ -113,9 +113,11 @@ static char *value(void)
  * search, for present, removed and never-set keys */
 static void gets(const ir_elem *e)
 {
-    static const char *extra[] = {"", "r", "ro", "role", "rounded", "overlay", "draw", "k", "k1x"};
+    static const char *extra[] = {"", "r", "ro", "role", "rounded", "overlay", "draw", "k", "k1x",
+                                  "a-key-of-thirty-odd-bytes-xyz", "a-key-of-thirty-odd-bytes-xyzxyz",
+                                  "a-key-of-thirty-odd-bytes-xyzxyzx"};
     for (int k = 0; k < 12 + (int)(sizeof extra / sizeof extra[0]); k++) {
-        char key[16];
+        char key[48];
         if (k < 12) snprintf(key, sizeof key, "k%d", k);
         else snprintf(key, sizeof key, "%s", extra[k - 12]);
         const char *want = NULL;
@@ -128,9 +130,11 @@ static void gets(const ir_elem *e)
 static void churn(ir_elem *e, int ops)
 {
     for (int k = 0; k < ops; k++) {
-        char key[16];
+        char key[48];
         snprintf(key, sizeof key, "k%d", (int)(rnd() % 12));
         if (rnd() % 3 == 0) snprintf(key, sizeof key, "%s", rnd() % 2 ? "role" : "rounded");
+        /* keys around the length ir.c copies while measuring (32) */
+        if (rnd() % 16 == 0) snprintf(key, sizeof key, "%.*s", 28 + (int)(rnd() % 8), "a-key-of-thirty-odd-bytes-xyzxyzxyz");
         if (rnd() % 6 == 0) {
             ir_elem_set(e, key, NULL);
         } else {
