@@ -474,16 +474,31 @@ void ir_write_header(FILE *f)
 /* Writes the n points the record needs; points the element lacks are 0. */
 static void put_pts(wbuf *b, const ir_elem *e, size_t n)
 {
-    size_t have = e->pts ? e->npts : 0;
-    for (size_t i = 0; i < n; i++) {
-        ir_pt p = {0, 0};
-        if (i < have) p = e->pts[i];
-        char *o = wb_room(b, 64);
+    size_t have = e->pts ? e->npts : 0, i = 0;
+    if (have > n) have = n;
+    const ir_pt *pt = e->pts;
+    char *o = b->p;
+    for (; i < have; i++) {
+        if ((size_t)(b->end - o) < 64) {
+            b->p = o;
+            wb_flush(b);
+            o = b->p;
+        }
         *o++ = ' ';
-        o = fmt_num(o, p.x);
+        o = fmt_num(o, pt[i].x);
         *o++ = ' ';
-        b->p = fmt_num(o, p.y);
+        o = fmt_num(o, pt[i].y);
     }
+    for (; i < n; i++) {
+        if ((size_t)(b->end - o) < 4) {
+            b->p = o;
+            wb_flush(b);
+            o = b->p;
+        }
+        memcpy(o, " 0 0", 4);
+        o += 4;
+    }
+    b->p = o;
 }
 
 static void put_shape(wbuf *b, ir_kind kind, const ir_elem *e)
