@@ -826,6 +826,23 @@ static void box_curve(ir_box *b, const ir_pt *p)
     }
 }
 
+/* The box of n > 0 points: ir_box_add of each in turn, in registers (the
+ * first point as it is, even NaN; a later coordinate only when it
+ * compares below or above, so never a NaN). */
+static ir_box box_pts(const ir_pt *p, size_t n)
+{
+    double x1 = p[0].x, x2 = x1, y1 = p[0].y, y2 = y1;
+    for (size_t i = 1; i < n; i++) {
+        double x = p[i].x, y = p[i].y;
+        x1 = x < x1 ? x : x1;
+        x2 = x > x2 ? x : x2;
+        y1 = y < y1 ? y : y1;
+        y2 = y > y2 ? y : y2;
+    }
+    ir_box b = {x1, y1, x2, y2, 0};
+    return b;
+}
+
 static ir_box shape_box(ir_kind kind, const ir_elem *e)
 {
     ir_box b = ir_box_empty();
@@ -833,12 +850,12 @@ static ir_box shape_box(ir_kind kind, const ir_elem *e)
     size_t n = p ? e->npts : 0;
     switch (kind) {
     case IR_POLY:
-        for (size_t i = 0; i < n; i++) ir_box_add(&b, p[i].x, p[i].y);
+        if (n) b = box_pts(p, n);
         break;
     case IR_RECT:
     case IR_TEXT:
     case IR_VERTEX:
-        for (size_t i = 0; i < n && i < 2; i++) ir_box_add(&b, p[i].x, p[i].y);
+        if (n) b = box_pts(p, n < 2 ? n : 2);
         break;
     case IR_ELLIPSE:
         if (n >= 3) box_ellipse(&b, p);
