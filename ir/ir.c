@@ -448,7 +448,7 @@ void ir_diagram_free(ir_diagram *d)
 ir_elem *ir_add(ir_diagram *d, ir_kind kind)
 {
     if (d->nelems == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 16;
+        size_t cap = d->cap ? d->cap * 2 : 64;
         if (cap > SIZE_MAX / sizeof *d->elems) oom();
         d->elems = xrealloc(d->elems, cap * sizeof *d->elems);
         d->cap = cap;
