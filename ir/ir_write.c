@@ -230,21 +230,14 @@ static inline char *wb_room(wbuf *b, size_t n)
     return b->p;
 }
 
-static void wb_put(wbuf *b, const char *s, size_t n)
-{
-    while ((size_t)(b->end - b->p) < n) {
-        size_t k = (size_t)(b->end - b->p);
-        memcpy(b->p, s, k);
-        b->p += k;
-        s += k;
-        n -= k;
-        wb_flush(b);
-    }
-    memcpy(b->p, s, n);
-    b->p += n;
-}
-
-#define WB_LIT(b, lit) wb_put((b), (lit), sizeof(lit) - 1)
+/* A literal (at most 16 bytes): a fixed-size copy the compiler inlines. */
+#define WB_LIT(b, lit)                                      \
+    do {                                                    \
+        _Static_assert(sizeof(lit) - 1 <= 16, "WB_LIT");    \
+        char *wb_o_ = wb_room((b), 16);                     \
+        memcpy(wb_o_, (lit), sizeof(lit) - 1);              \
+        (b)->p = wb_o_ + sizeof(lit) - 1;                   \
+    } while (0)
 
 static inline void wb_putc(wbuf *b, char c)
 {
