@@ -93,6 +93,10 @@ struct ir_arena {
 
 #define AR_MAX_CHUNK 65536
 #define AR_DIAGRAM_FIRST 8192
+/* Every chunk has AR_SLACK allocated bytes after its end: ir__attrs_text
+ * may read that far past the end of a record (an own arena's first region
+ * has them too). */
+#define AR_SLACK 16
 
 typedef struct ar_chunk {
     struct ar_chunk *next;
@@ -116,7 +120,7 @@ static void *ar_alloc_slow(struct ir_arena *a, size_t n, size_t align)
     size_t want = n + align;
     int own_chunk = want > a->next / 4;  /* big: a chunk of its own, the current one stays */
     size_t size = own_chunk ? want : a->next;
-    ar_chunk *c = xrealloc(NULL, sizeof *c + size);
+    ar_chunk *c = xrealloc(NULL, sizeof *c + size + AR_SLACK);
     c->next = a->chunks;
     a->chunks = c;
     char *mem = (char *)(c + 1);
@@ -248,7 +252,7 @@ static struct ir_attrmem *am_init(ir_elem *e, size_t npts, size_t strbytes)
     } else {
         if (strbytes < AM_FIRST) strbytes = AM_FIRST;
         if (strbytes > SIZE_MAX / 4) oom();
-        m = xrealloc(NULL, head + strbytes);
+        m = xrealloc(NULL, head + strbytes + AR_SLACK);
         m->a = &m->own;
         size_t next = strbytes * 2;
         if (next < 512) next = 512;
@@ -538,9 +542,12 @@ char *ir__attrs_text(const ir_elem *e, char *o, char *end)
         memcpy(&vf, k - AM_HDR + 4, 4);
         if (!(vf & AM_BARE) || a[i].val != k + kl + 1) return NULL;
         size_t len = (size_t)kl + 1 + (vf & ~AM_BARE);  /* key=value */
-        if ((size_t)(end - o) <= len) return NULL;
+        if ((size_t)(end - o) <= len + 16) return NULL;
         *o = ' ';
-        memcpy(o + 1, k, len);
+        if (len <= 16)  /* a fixed-size copy: it may read into the arena's slack */
+            memcpy(o + 1, k, 16);
+        else
+            memcpy(o + 1, k, len);
         o[1 + kl] = '=';
         o += len + 1;
     }
