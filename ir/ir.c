@@ -663,31 +663,41 @@ static size_t num_span(const char *s, size_t len)
 
 int ir_parse_num_n(const char *s, size_t len, double *out)
 {
-    if (!s || len == 0 || num_span(s, len) != len) return 0;
     /* the usual short form (at most 15 digits, no exponent) exactly: a
      * whole number below 2^53 over a power of ten up to 1e22 is one
      * correctly rounded division, as strtod would round it */
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (!s || len == 0) return 0;
     {
-        static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+        /* one pass for [+-]? digits with at most one '.' somewhere, at
+         * least one digit and at most 15, nothing else: all of it is a
+         * number of the grammar (num_span) */
         size_t i = 0;
-        int neg = 0, digits = 0, frac = -1;
+        int neg = 0, digits = 0, frac = 0, dot = 0;
         unsigned long long m = 0;
         if (s[0] == '-' || s[0] == '+') neg = s[i++] == '-';
         for (; i < len; i++) {
-            if (s[i] == '.') { frac = 0; continue; }
-            if (s[i] < '0' || s[i] > '9') break;
-            m = m * 10 + (unsigned)(s[i] - '0');
-            digits++;
-            if (frac >= 0) frac++;
+            unsigned d = (unsigned)(unsigned char)s[i] - '0';
+            if (d <= 9) {
+                m = m * 10 + d;
+                digits++;
+                frac += dot;
+            } else if (s[i] == '.' && !dot) {
+                dot = 1;
+            } else {
+                break;
+            }
         }
-        if (i == len && digits <= 15) {
-            double v = (double)m / p10[frac > 0 ? frac : 0];
+        if (i == len && digits > 0 && digits <= 15) {
+            double v = (double)m / p10[frac];
             if (out) *out = neg ? -v : v;
             return 1;
         }
     }
+    /* the rest: an exponent or more than 15 digits (or not a number) */
+    if (num_span(s, len) != len) return 0;
     /* s[0..len) is a complete decimal number: strtod, which the programs
      * only ever run in the C locale, stops exactly at its end. */
     char *end;
