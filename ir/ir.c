@@ -379,13 +379,20 @@ static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, 
          * where its NUL is): no strlen and memcpy calls */
         char *k = ar->p + AM_HDR;
         size_t kl = 0;
-        while (kl < AM_KEY_INLINE && (k[kl] = key[kl]) != '\0') kl++;
-        if (kl < AM_KEY_INLINE) {
-            ar->p = k + kl + 1 + vl + 1;
-            am_fill(a, k - AM_HDR, kl, val, vl);
-            return;
+        /* four bytes a round (AM_KEY_INLINE is a multiple of 4), up to the NUL */
+        for (; kl < AM_KEY_INLINE; kl += 4) {
+            if ((k[kl] = key[kl]) == '\0') goto copied;
+            if ((k[kl + 1] = key[kl + 1]) == '\0') { kl += 1; goto copied; }
+            if ((k[kl + 2] = key[kl + 2]) == '\0') { kl += 2; goto copied; }
+            if ((k[kl + 3] = key[kl + 3]) == '\0') { kl += 3; goto copied; }
         }
+        goto long_key;
+    copied:
+        ar->p = k + kl + 1 + vl + 1;
+        am_fill(a, k - AM_HDR, kl, val, vl);
+        return;
     }
+long_key:;
     size_t kl = strlen(key);
     if (kl > SIZE_MAX / 4 || vl > SIZE_MAX / 4) oom();
     char *p = ar_alloc(ar, AM_HDR + kl + vl + 2, 1);
