@@ -85,36 +85,41 @@ static char *fmt_num_slow(char *p, double v)
 static const char d3[1000][4] = {D100("0"), D100("1"), D100("2"), D100("3"), D100("4"),
                                  D100("5"), D100("6"), D100("7"), D100("8"), D100("9")};
 
-/* i4[i]: i without leading zeros, left-aligned (NUL-padded to 4 bytes);
- * i4len[i] its length */
-static const char i4[1000][4] = {
-    D10(""), D10("1"), D10("2"), D10("3"), D10("4"), D10("5"), D10("6"), D10("7"), D10("8"), D10("9"),
-    D100("1"), D100("2"), D100("3"), D100("4"), D100("5"), D100("6"), D100("7"), D100("8"), D100("9")};
-#define R10(x) x, x, x, x, x, x, x, x, x, x
-#define R90(x) R10(x), R10(x), R10(x), R10(x), R10(x), R10(x), R10(x), R10(x), R10(x)
-#define R900(x) R90(x), R90(x), R90(x), R90(x), R90(x), R90(x), R90(x), R90(x), R90(x), R90(x)
-static const unsigned char i4len[1000] = {R10(1), R90(2), R900(3)};
-
-/* f4[f]: ".ddd" for thousandths f; f4len[f] its length without trailing
- * zeros: 0 for 0 (no fraction at all), 2 for ".d00", 3 for ".dd0", else 4 */
+/* The number tables, in one object (one base address in the code):
+ * i4[i]: i (< 1000) without leading zeros, left-aligned, NUL-padded, its
+ * length in the last byte ("7\0\0\1", "42\0\2", "123\3");
+ * f4[f]: ".ddd" for thousandths f; f4len[f] its length without trailing
+ * zeros: 0 for 0 (no fraction at all), 2 for ".d00", 3 for ".dd0", else 4. */
+#define S10(p, s) p "0" s, p "1" s, p "2" s, p "3" s, p "4" s, p "5" s, p "6" s, p "7" s, p "8" s, p "9" s
+#define S100(p, s) S10(p "0", s), S10(p "1", s), S10(p "2", s), S10(p "3", s), S10(p "4", s), \
+                   S10(p "5", s), S10(p "6", s), S10(p "7", s), S10(p "8", s), S10(p "9", s)
 #define F10(p) "." p "0", "." p "1", "." p "2", "." p "3", "." p "4", \
                "." p "5", "." p "6", "." p "7", "." p "8", "." p "9"
 #define F100(p) F10(p "0"), F10(p "1"), F10(p "2"), F10(p "3"), F10(p "4"), \
                 F10(p "5"), F10(p "6"), F10(p "7"), F10(p "8"), F10(p "9")
-static const char f4[1000][4] = {F100("0"), F100("1"), F100("2"), F100("3"), F100("4"),
-                                 F100("5"), F100("6"), F100("7"), F100("8"), F100("9")};
 /* f = 100a + 10b + c */
 #define FLC(b, a) ((b) ? 3 : (a) ? 2 : 0), 4, 4, 4, 4, 4, 4, 4, 4, 4
 #define FLB(a) FLC(0, a), FLC(1, a), FLC(2, a), FLC(3, a), FLC(4, a), \
                FLC(5, a), FLC(6, a), FLC(7, a), FLC(8, a), FLC(9, a)
-static const unsigned char f4len[1000] = {FLB(0), FLB(1), FLB(2), FLB(3), FLB(4),
-                                          FLB(5), FLB(6), FLB(7), FLB(8), FLB(9)};
+static const struct {
+    char i4[1000][4];
+    char f4[1000][4];
+    unsigned char f4len[1000];
+} nt = {
+    {S10("", "\0\0\1"), S10("1", "\0\2"), S10("2", "\0\2"), S10("3", "\0\2"), S10("4", "\0\2"),
+     S10("5", "\0\2"), S10("6", "\0\2"), S10("7", "\0\2"), S10("8", "\0\2"), S10("9", "\0\2"),
+     S100("1", "\3"), S100("2", "\3"), S100("3", "\3"), S100("4", "\3"), S100("5", "\3"),
+     S100("6", "\3"), S100("7", "\3"), S100("8", "\3"), S100("9", "\3")},
+    {F100("0"), F100("1"), F100("2"), F100("3"), F100("4"),
+     F100("5"), F100("6"), F100("7"), F100("8"), F100("9")},
+    {FLB(0), FLB(1), FLB(2), FLB(3), FLB(4), FLB(5), FLB(6), FLB(7), FLB(8), FLB(9)},
+};
 
-/* v < 1000 without leading zeros */
+/* v < 1000 without leading zeros (4 bytes stored) */
 static inline char *put_small(char *p, uint32_t v)
 {
-    memcpy(p, i4[v], 4);
-    return p + i4len[v];
+    memcpy(p, nt.i4[v], 4);
+    return p + (unsigned char)nt.i4[v][3];
 }
 
 /* The digits of u = 1000 * ip + frac (u < 10^12) and the fraction. */
@@ -144,8 +149,8 @@ static inline char *put_thousandths(char *p, uint64_t u)
         p += 3;
     }
     /* '.' and three digits, trailing zeros dropped: nothing for 0 */
-    memcpy(p, f4[frac], 4);
-    return p + f4len[frac];
+    memcpy(p, nt.f4[frac], 4);
+    return p + nt.f4len[frac];
 }
 
 /* Writes the IR form of v at p (at most 31 bytes); returns the end. The
