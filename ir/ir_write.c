@@ -596,7 +596,7 @@ static void b_elem(wbuf *b, const ir_elem *e)
     if (e->line > 0) {
         o[0] = ' ';
         o[1] = '@';
-        o = put_u32(o + 2, (uint32_t)e->line);
+        o = e->line < 1000 ? put_small(o + 2, (uint32_t)e->line) : put_u32(o + 2, (uint32_t)e->line);
     }
     *o++ = '\n';
     b->p = o;
