@@ -420,7 +420,7 @@ static inline void am_append(ir_elem *e, struct ir_attrmem *m, const char *key, 
 }
 
 /* Frees what e owns (not its struct; no zeroing). */
-static void elem_free(ir_elem *e)
+static inline void elem_free(ir_elem *e)
 {
     struct ir_attrmem *m = e->attrmem;
     if (e->pts && (!m || e->pts != m->pts)) free(e->pts);
