@@ -75,12 +75,101 @@ int ir_kind_from_name(const char *name, ir_kind *out)
     return 0;
 }
 
+/* --- arenas -------------------------------------------------------------
+ *
+ * Bump allocation from malloc'd chunks, all freed at once. A diagram made
+ * by ir_diagram_new has one (d->arena); the elements ir_add gives it take
+ * their attribute memory and small point arrays from it, so building and
+ * freeing a diagram costs a few mallocs instead of two or three per
+ * element. Elements without a diagram arena (copies, cleared elements,
+ * elements of other diagrams) have a small arena of their own in their
+ * attribute block, freed with the element. */
+
+struct ir_arena {
+    char *p, *end;  /* the free bytes of the current chunk */
+    void *chunks;   /* the malloc'd chunks, chained through their first word */
+    size_t next;    /* size of the next chunk */
+};
+
+#define AR_MAX_CHUNK 65536
+#define AR_DIAGRAM_FIRST 8192
+/* Every chunk has AR_SLACK allocated bytes after its end: ir__attrs_text
+ * may read that far past the end of a record (an own arena's first region
+ * has them too). */
+#define AR_SLACK 16
+
+typedef struct ar_chunk {
+    struct ar_chunk *next;
+    void *pad;  /* the data after the header stays 16-byte aligned */
+} ar_chunk;
+
+static void ar_init(struct ir_arena *a, char *mem, size_t n, size_t next)
+{
+    a->p = mem;
+    a->end = mem ? mem + n : NULL;
+    a->chunks = NULL;
+    a->next = next;
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void *ar_alloc_slow(struct ir_arena *a, size_t n, size_t align)
+{
+    if (n > SIZE_MAX / 4) oom();
+    size_t want = n + align;
+    int own_chunk = want > a->next / 4;  /* big: a chunk of its own, the current one stays */
+    size_t size = own_chunk ? want : a->next;
+    ar_chunk *c = xrealloc(NULL, sizeof *c + size + AR_SLACK);
+    c->next = a->chunks;
+    a->chunks = c;
+    char *mem = (char *)(c + 1);
+    uintptr_t p = ((uintptr_t)mem + (align - 1)) & ~(uintptr_t)(align - 1);
+    if (!own_chunk) {
+        a->p = (char *)(p + n);
+        a->end = mem + size;
+        if (a->next < AR_MAX_CHUNK) a->next *= 2;
+    }
+    return (void *)p;
+}
+
+/* n bytes (n > 0) aligned to align (a power of two <= 16) */
+static inline void *ar_alloc(struct ir_arena *a, size_t n, size_t align)
+{
+    uintptr_t p = ((uintptr_t)a->p + (align - 1)) & ~(uintptr_t)(align - 1);
+    if (p <= (uintptr_t)a->end && (uintptr_t)a->end - p >= n) {
+        a->p = (char *)(p + n);
+        return (void *)p;
+    }
+    return ar_alloc_slow(a, n, align);
+}
+
+static void ar_free(struct ir_arena *a)
+{
+    ar_chunk *c = a->chunks;
+    while (c) {
+        ar_chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    a->chunks = NULL;
+}
+
 /* --- diagrams and elements --------------------------------------------- */
+
+/* a diagram and its arena in one allocation */
+typedef struct {
+    ir_diagram d;
+    struct ir_arena a;
+} diagram_mem;
 
 ir_diagram *ir_diagram_new(const char *id)
 {
-    ir_diagram *d = xrealloc(NULL, sizeof *d);
-    memset(d, 0, sizeof *d);
+    diagram_mem *m = xrealloc(NULL, sizeof *m);
+    memset(&m->d, 0, sizeof m->d);
+    ar_init(&m->a, NULL, 0, AR_DIAGRAM_FIRST);
+    ir_diagram *d = &m->d;
+    d->arena = &m->a;
     d->id = xstrdup(id ? id : "");
     d->unit = xstrdup("pt");
     return d;
@@ -116,147 +205,261 @@ static void free_attrs(ir_attr *a, size_t n)
     free(a);
 }
 
-/* --- an element's own attribute blocks ---------------------------------
+/* --- an element's attribute block ---------------------------------------
  *
- * Attributes that ir_elem_set adds to an element that had none (and those
- * of copies) need no allocation each: their strings (key NUL value NUL) are
- * packed into blocks the element owns, chained newest first. Blocks never
- * move, so the entries point into them; a replaced value is written anew
- * and the old bytes stay until the element is cleared. The first block also
- * holds the first AM_ENTRIES entries (e->attrs points there); more go into
- * an array of their own with room for ir_attr_cap(n) entries. */
+ * The attributes that ir_elem_set adds to an element that had none (and
+ * those of copies) live in memory of the element's arena: its diagram's
+ * (e->arena, set by ir_add) or, without one, an arena of its own inside
+ * the block. The block (e->attrmem) holds the first AM_ENTRIES entries
+ * (e->attrs points there until more are needed; larger arrays come from
+ * the arena too) and, when ir_elem_set_pts was called before any
+ * attribute, the element's points (e->pts == attrmem->pts: not freed on
+ * its own). Arena memory never moves, so the entries point into it; a
+ * replaced or removed attribute's bytes stay until the arena goes.
+ *
+ * Each attribute is stored as  KL VF key NUL value NUL  where KL (4 bytes)
+ * is strlen(key) and VF (4 bytes) strlen(value) | AM_BARE when the value
+ * is a plain ASCII word the writer copies as it is: ir__attrs_text writes
+ * " key=value" with one memcpy. An entry's key and val always point at
+ * such a record (val == key + KL + 1). */
 
 #define AM_ENTRIES 8
-#define AM_FIRST 160  /* string bytes of the first block */
+#define AM_FIRST 160    /* string bytes of an own arena's first region */
+#define AM_PTS 64       /* at most this many points go into the arena */
+#define AM_HDR 8        /* KL and VF */
+#define AM_BARE 0x80000000u
 
 struct ir_attrmem {
-    struct ir_attrmem *next;  /* the block before this one */
-    char *s;                  /* string bytes: used of cap */
-    size_t used, cap;
-    ir_attr ent[];            /* first block only: AM_ENTRIES entries, then s */
+    struct ir_arena *a;   /* where the element's memory comes from */
+    struct ir_arena own;  /* a == &own: the element's own arena (the block is malloc'd) */
+    ir_pt *pts;           /* points in the arena (room for ptscap), or NULL */
+    size_t ptscap;
+    size_t entcap;        /* room of e->attrs */
+    uint64_t keys;        /* key_bit of every key added (removed ones may stay) */
+    ir_attr ent[];        /* AM_ENTRIES entries (then, in an own block, points and strings) */
 };
 
-static struct ir_attrmem *am_first(struct ir_attrmem *m)
+/* The block of e, which has no attributes yet, with room for npts points
+ * (<= AM_PTS); an own block gets at least strbytes string bytes. */
+static struct ir_attrmem *am_init(ir_elem *e, size_t npts, size_t strbytes)
 {
-    while (m->next) m = m->next;
+    size_t head = sizeof(struct ir_attrmem) + AM_ENTRIES * sizeof(ir_attr) + npts * sizeof(ir_pt);
+    struct ir_attrmem *m;
+    if (e->arena) {
+        m = ar_alloc(e->arena, head, 16);
+        m->a = e->arena;
+        ar_init(&m->own, NULL, 0, 0);
+    } else {
+        if (strbytes < AM_FIRST) strbytes = AM_FIRST;
+        if (strbytes > SIZE_MAX / 4) oom();
+        m = xrealloc(NULL, head + strbytes + AR_SLACK);
+        m->a = &m->own;
+        size_t next = strbytes * 2;
+        if (next < 512) next = 512;
+        if (next > AR_MAX_CHUNK) next = AR_MAX_CHUNK;
+        ar_init(&m->own, (char *)m + head, strbytes, next);
+    }
+    m->pts = npts ? (ir_pt *)(m->ent + AM_ENTRIES) : NULL;
+    m->ptscap = npts;
+    m->entcap = AM_ENTRIES;
+    m->keys = 0;
+    e->attrmem = m;
+    e->attrs = m->ent;
     return m;
 }
 
-/* A new block of at least cap string bytes (none used); the first one also
- * takes the entries (e->attrs is NULL then). */
-static struct ir_attrmem *am_block(ir_elem *e, size_t cap)
+/* A value is written bare by ir__attrs_text when it is printable ASCII
+ * but '"', '=' and '\\' (a subset of ir_word_is_bare), not empty and not
+ * starting with '@'. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define AM_SWAR 1
+/* Not 0 iff some byte of x is not a bare byte. Each term's bit 7 of a
+ * byte is set when that byte is out: x itself for non-ASCII; for ASCII
+ * bytes x + 1 for DEL (no carry: b + 1 <= 0x80), x - '!' for bytes below
+ * '!', (x ^ c) - 1 for c itself. A borrow only leaves a byte where the
+ * term is already set, so when all bytes are ASCII the result is exact;
+ * when one is not, x alone makes it not 0. */
+static inline uint64_t bad8(uint64_t x)
 {
-    struct ir_attrmem *m = e->attrmem;
-    size_t ents = m ? 0 : AM_ENTRIES;
-    size_t want = m ? (m->cap <= SIZE_MAX / 4 ? m->cap * 2 : SIZE_MAX / 2) : AM_FIRST;
-    if (cap < want) cap = want;
-    if (cap > SIZE_MAX / 2) oom();
-    struct ir_attrmem *nm = xrealloc(NULL, sizeof *nm + ents * sizeof(ir_attr) + cap);
-    nm->next = m;
-    nm->s = (char *)(nm->ent + ents);
-    nm->used = 0;
-    nm->cap = cap;
-    e->attrmem = nm;
-    if (!m) e->attrs = nm->ent;
-    return nm;
+    const uint64_t ones = 0x0101010101010101ull;
+    uint64_t t = x | (x + ones) | (x - 0x21 * ones);
+    t |= ((x ^ (0x22 * ones)) - ones) | ((x ^ (0x3d * ones)) - ones) | ((x ^ (0x5c * ones)) - ones);
+    return t & 0x8080808080808080ull;
 }
+#else
+static const unsigned char bare_byte[256] = {
+    ['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1,
+    ['*'] = 1, ['+'] = 1, [','] = 1, ['-'] = 1, ['.'] = 1, ['/'] = 1, ['0'] = 1, ['1'] = 1,
+    ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    [':'] = 1, [';'] = 1, ['<'] = 1, ['>'] = 1, ['?'] = 1, ['@'] = 1, ['A'] = 1, ['B'] = 1,
+    ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
+    ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
+    ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1,
+    ['['] = 1, [']'] = 1, ['^'] = 1, ['_'] = 1, ['`'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1,
+    ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1,
+    ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1,
+    ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['{'] = 1,
+    ['|'] = 1, ['}'] = 1, ['~'] = 1,
+};
 
-/* n bytes for strings in e's blocks */
-static char *am_alloc(ir_elem *e, size_t n)
+#endif
+
+/* 1 when the value s (n bytes, a copy in the record that ends at s + n:
+ * the 8 bytes before s + n are readable) is a bare word of bare_bytes. */
+static inline int am_bare(const char *s, size_t n)
 {
-    struct ir_attrmem *m = e->attrmem;
-    if (m && m->cap - m->used >= n) {
-        char *p = m->s + m->used;
-        m->used += n;
-        return p;
+    if (n == 0 || s[0] == '@') return 0;
+#ifdef AM_SWAR
+    uint64_t w;
+    if (n < 8) {
+        /* the last 8 bytes of the record, those before the value made '!' */
+        memcpy(&w, s + n - 8, 8);
+        uint64_t before = ~0ull >> (8 * n);
+        w = (w & ~before) | (0x2121212121212121ull & before);
+        return bad8(w) == 0;
     }
-    m = am_block(e, n);
-    m->used = n;
-    return m->s;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, s + i, 8);
+        if (bad8(w)) return 0;
+    }
+    if (i < n) {
+        memcpy(&w, s + n - 8, 8);
+        if (bad8(w)) return 0;
+    }
+    return 1;
+#else
+    for (size_t i = 0; i < n; i++)
+        if (!bare_byte[(unsigned char)s[i]]) return 0;
+    return 1;
+#endif
 }
 
-/* Appends key=val (no check for an existing key). */
-static void am_append(ir_elem *e, const char *key, const char *val)
+/* A bit for the first bytes of key: an element's attrmem->keys has the
+ * bits of all its keys, so a key whose bit is not there is not one of
+ * them (ir_elem_set appends it without a search; ir_elem_get does not
+ * look: most gets find their key, and the test costs them more than it
+ * saves the others). */
+static inline uint64_t key_bit(const char *key)
 {
-    size_t kl = strlen(key) + 1, vl = strlen(val) + 1;
-    if (kl > SIZE_MAX / 2 || vl > SIZE_MAX / 2) oom();
-    char *p = am_alloc(e, kl + vl);
-    memcpy(p, key, kl);
-    memcpy(p + kl, val, vl);
-    size_t n = e->nattrs;
-    ir_attr *a = e->attrs;
-    if (n >= AM_ENTRIES) {
-        if (a == am_first(e->attrmem)->ent) {  /* the first block's entries are full */
-            a = xrealloc(NULL, ir_attr_cap(n + 1) * sizeof *a);
-            memcpy(a, e->attrs, n * sizeof *a);
-        } else if (ir_attr_cap(n + 1) > ir_attr_cap(n)) {
-            a = xrealloc(a, ir_attr_cap(n + 1) * sizeof *a);
+    unsigned c0 = (unsigned char)key[0], c1 = c0 ? (unsigned char)key[1] : 0;
+    return (uint64_t)1 << ((c0 * 3 + c1) & 63);
+}
+
+/* The record of key (kl bytes) = val (vl bytes) at p (room for it). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void am_fill(ir_attr *a, char *p, size_t kl, const char *val, size_t vl)
+{
+    uint32_t k32 = (uint32_t)kl, v32 = (uint32_t)vl;
+    if (kl >= AM_BARE || vl >= AM_BARE) k32 = v32 = 0;  /* never written by ir__attrs_text */
+    memcpy(p, &k32, 4);
+    p += AM_HDR;
+    memcpy(p + kl + 1, val, vl + 1);
+    if (k32 == kl && am_bare(p + kl + 1, vl)) v32 |= AM_BARE;  /* on the copy (am_bare reads before it) */
+    memcpy(p - 4, &v32, 4);
+    a->key = p;
+    a->val = p + kl + 1;
+}
+
+#define AM_KEY_INLINE 32  /* keys shorter than this are copied while measured */
+
+/* A new record for key=val in e's arena; sets *a. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
+{
+    size_t vl = strlen(val);
+    struct ir_arena *ar = m->a;
+    size_t room = (size_t)((uintptr_t)ar->end - (uintptr_t)ar->p);
+    if (vl < room && room - vl > AM_HDR + AM_KEY_INLINE + 2) {
+        /* a short key straight into the free bytes (then the record ends
+         * where its NUL is): no strlen and memcpy calls */
+        char *k = ar->p + AM_HDR;
+        size_t kl = 0;
+        /* four bytes a round (AM_KEY_INLINE is a multiple of 4), up to the NUL */
+        for (; kl < AM_KEY_INLINE; kl += 4) {
+            if ((k[kl] = key[kl]) == '\0') goto copied;
+            if ((k[kl + 1] = key[kl + 1]) == '\0') { kl += 1; goto copied; }
+            if ((k[kl + 2] = key[kl + 2]) == '\0') { kl += 2; goto copied; }
+            if ((k[kl + 3] = key[kl + 3]) == '\0') { kl += 3; goto copied; }
         }
-        e->attrs = a;
+        goto long_key;
+    copied:
+        ar->p = k + kl + 1 + vl + 1;
+        am_fill(a, k - AM_HDR, kl, val, vl);
+        return;
     }
-    a[n].key = p;
-    a[n].val = p + kl;
+long_key:;
+    size_t kl = strlen(key);
+    if (kl > SIZE_MAX / 4 || vl > SIZE_MAX / 4) oom();
+    char *p = ar_alloc(ar, AM_HDR + kl + vl + 2, 1);
+    memcpy(p + AM_HDR, key, kl + 1);
+    am_fill(a, p, kl, val, vl);
+}
+
+/* Appends key=val (no check for an existing key); e has its block m. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void am_append(ir_elem *e, struct ir_attrmem *m, const char *key, const char *val)
+{
+    size_t n = e->nattrs;
+    if (n == m->entcap) {
+        if (n > SIZE_MAX / 4 / sizeof(ir_attr)) oom();
+        ir_attr *a = ar_alloc(m->a, 2 * n * sizeof *a, 16);
+        memcpy(a, e->attrs, n * sizeof *a);
+        e->attrs = a;
+        m->entcap = 2 * n;
+    }
+    m->keys |= key_bit(key);
+    am_record(m, &e->attrs[n], key, val);
     e->nattrs = n + 1;
 }
 
-static void am_set(ir_elem *e, const char *key, const char *val)
-{
-    ir_attr *a = e->attrs;
-    size_t n = e->nattrs;
-    for (size_t i = 0; i < n; i++) {
-        if (!key_eq(a[i].key, key)) continue;
-        if (!val) {  /* remove, keeping the order of the others */
-            memmove(&a[i], &a[i + 1], (n - i - 1) * sizeof *a);
-            e->nattrs = n - 1;
-        } else {
-            size_t vl = strlen(val) + 1;
-            char *p = am_alloc(e, vl);
-            memcpy(p, val, vl);
-            a[i].val = p;
-        }
-        return;
-    }
-    if (val) am_append(e, key, val);
-}
-
-static void am_free(ir_elem *e)
+/* Frees what e owns (not its struct; no zeroing). */
+static inline void elem_free(ir_elem *e)
 {
     struct ir_attrmem *m = e->attrmem;
-    if (e->attrs != am_first(m)->ent) free(e->attrs);
-    while (m) {
-        struct ir_attrmem *next = m->next;
-        free(m);
-        m = next;
+    if (e->pts && (!m || e->pts != m->pts)) free(e->pts);
+    if (e->str) free(e->str);  /* mostly NULL: no call */
+    if (e->name) free(e->name);
+    if (e->raw) free(e->raw);
+    if (m) {
+        if (m->a == &m->own) {
+            ar_free(&m->own);
+            free(m);
+        }
+    } else {
+        free_attrs(e->attrs, e->nattrs);
     }
 }
 
 void ir_elem_clear(ir_elem *e)
 {
     if (!e) return;
-    free(e->pts);
-    if (e->str) free(e->str);  /* mostly NULL: no call */
-    if (e->name) free(e->name);
-    if (e->raw) free(e->raw);
-    if (e->attrmem) am_free(e);
-    else free_attrs(e->attrs, e->nattrs);
+    elem_free(e);
     memset(e, 0, sizeof *e);
 }
 
 void ir_diagram_free(ir_diagram *d)
 {
     if (!d) return;
-    for (size_t i = 0; i < d->nelems; i++) ir_elem_clear(&d->elems[i]);
+    for (size_t i = 0; i < d->nelems; i++) elem_free(&d->elems[i]);
     free(d->elems);
     free_attrs(d->attrs, d->nattrs);
     free(d->id);
     free(d->unit);
+    if (d->arena) ar_free(d->arena);  /* part of d's allocation (ir_diagram_new) */
     free(d);
 }
 
 ir_elem *ir_add(ir_diagram *d, ir_kind kind)
 {
     if (d->nelems == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 16;
+        size_t cap = d->cap ? d->cap * 2 : 64;
         if (cap > SIZE_MAX / sizeof *d->elems) oom();
         d->elems = xrealloc(d->elems, cap * sizeof *d->elems);
         d->cap = cap;
@@ -264,18 +467,32 @@ ir_elem *ir_add(ir_diagram *d, ir_kind kind)
     ir_elem *e = &d->elems[d->nelems++];
     memset(e, 0, sizeof *e);
     e->kind = kind;
+    e->arena = d->arena;
     return e;
 }
 
 void ir_elem_set_pts(ir_elem *e, const ir_pt *pts, size_t n)
 {
-    free(e->pts);
+    struct ir_attrmem *m = e->attrmem;
+    if (e->pts && (!m || e->pts != m->pts)) free(e->pts);
     e->pts = NULL;
     e->npts = 0;
     if (n == 0) return;
     if (n > SIZE_MAX / sizeof *pts) oom();
-    e->pts = xrealloc(NULL, n * sizeof *pts);
-    memcpy(e->pts, pts, n * sizeof *pts);
+    ir_pt *p;
+    if (n <= AM_PTS && !m && !e->attrs) {
+        p = am_init(e, n, 0)->pts;  /* the element's block, with the points */
+    } else if (n <= AM_PTS && m) {
+        if (n > m->ptscap) {
+            m->pts = ar_alloc(m->a, n * sizeof *p, 16);
+            m->ptscap = n;
+        }
+        p = m->pts;
+    } else {
+        p = xrealloc(NULL, n * sizeof *pts);
+    }
+    memcpy(p, pts, n * sizeof *pts);
+    e->pts = p;
     e->npts = n;
 }
 
@@ -284,23 +501,28 @@ void ir_elem_copy(ir_elem *dst, const ir_elem *src)
     *dst = *src;
     dst->pts = NULL;
     dst->npts = 0;
-    ir_elem_set_pts(dst, src->pts, src->npts);
     dst->str = xstrdup(src->str);
     dst->name = xstrdup(src->name);
     dst->raw = xstrdup(src->raw);
-    /* the copy's attributes in its own blocks: one for all the strings */
+    /* the copy's memory is its own: one block for the points and the strings */
     dst->attrs = NULL;
     dst->nattrs = 0;
     dst->attrmem = NULL;
-    if (src->nattrs == 0) return;
+    dst->arena = NULL;
+    size_t n = src->pts ? src->npts : 0;
+    if (src->nattrs == 0) {
+        ir_elem_set_pts(dst, src->pts, n);
+        return;
+    }
     size_t total = 0;
     for (size_t i = 0; i < src->nattrs; i++) {
-        size_t l = strlen(src->attrs[i].key) + strlen(src->attrs[i].val) + 2;
-        if (l > SIZE_MAX / 2 - total) oom();
+        size_t l = strlen(src->attrs[i].key) + strlen(src->attrs[i].val) + AM_HDR + 2;
+        if (l > SIZE_MAX / 4 - total) oom();
         total += l;
     }
-    am_block(dst, total);
-    for (size_t i = 0; i < src->nattrs; i++) am_append(dst, src->attrs[i].key, src->attrs[i].val);
+    struct ir_attrmem *m = am_init(dst, n <= AM_PTS ? n : 0, total);
+    ir_elem_set_pts(dst, src->pts, n);
+    for (size_t i = 0; i < src->nattrs; i++) am_append(dst, m, src->attrs[i].key, src->attrs[i].val);
 }
 
 ir_elem *ir_add_copy(ir_diagram *d, const ir_elem *src)
@@ -311,6 +533,32 @@ ir_elem *ir_add_copy(ir_diagram *d, const ir_elem *src)
     ir_elem *e = ir_add(d, src->kind);
     *e = tmp;
     return e;
+}
+
+/* The attributes of e as " key=value" at o (room up to end) when all of
+ * them are records in e's arena with bare values; the end of the text, or
+ * NULL (then what is at o is garbage and the writer goes the long way). */
+char *ir__attrs_text(const ir_elem *e, char *o, char *end)
+{
+    if (!e->attrmem) return NULL;
+    const ir_attr *a = e->attrs;
+    for (size_t i = 0, n = e->nattrs; i < n; i++) {
+        const char *k = a[i].key;
+        uint32_t kl, vf;
+        memcpy(&kl, k - AM_HDR, 4);
+        memcpy(&vf, k - AM_HDR + 4, 4);
+        if (!(vf & AM_BARE) || a[i].val != k + kl + 1) return NULL;
+        size_t len = (size_t)kl + 1 + (vf & ~AM_BARE);  /* key=value */
+        if ((size_t)(end - o) <= len + 16) return NULL;
+        *o = ' ';
+        if (len <= 16)  /* a fixed-size copy: it may read into the arena's slack */
+            memcpy(o + 1, k, 16);
+        else
+            memcpy(o + 1, k, len);
+        o[1 + kl] = '=';
+        o += len + 1;
+    }
+    return o;
 }
 
 /* --- attributes -------------------------------------------------------- */
@@ -338,9 +586,31 @@ void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val)
 
 void ir_elem_set(ir_elem *e, const char *key, const char *val)
 {
-    /* attributes the reader (or a program) built stay in their form */
-    if (e->attrmem || !e->attrs) am_set(e, key, val);
-    else ir_set_attr(&e->attrs, &e->nattrs, key, val);
+    struct ir_attrmem *m = e->attrmem;
+    if (!m) {
+        /* attributes the reader (or a program) built stay in their form */
+        if (e->attrs) {
+            ir_set_attr(&e->attrs, &e->nattrs, key, val);
+            return;
+        }
+        if (!val) return;
+        m = am_init(e, 0, 0);
+    }
+    if (m->keys & key_bit(key)) {
+        ir_attr *a = e->attrs;
+        size_t n = e->nattrs;
+        for (size_t i = 0; i < n; i++) {
+            if (!key_eq(a[i].key, key)) continue;
+            if (!val) {  /* remove, keeping the order of the others */
+                memmove(&a[i], &a[i + 1], (n - i - 1) * sizeof *a);
+                e->nattrs = n - 1;
+            } else {
+                am_record(m, &a[i], key, val);
+            }
+            return;
+        }
+    }
+    if (val) am_append(e, m, key, val);
 }
 
 void ir_elem_setf(ir_elem *e, const char *key, const char *fmt, ...)
@@ -400,31 +670,41 @@ static size_t num_span(const char *s, size_t len)
 
 int ir_parse_num_n(const char *s, size_t len, double *out)
 {
-    if (!s || len == 0 || num_span(s, len) != len) return 0;
     /* the usual short form (at most 15 digits, no exponent) exactly: a
      * whole number below 2^53 over a power of ten up to 1e22 is one
      * correctly rounded division, as strtod would round it */
+    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (!s || len == 0) return 0;
     {
-        static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+        /* one pass for [+-]? digits with at most one '.' somewhere, at
+         * least one digit and at most 15, nothing else: all of it is a
+         * number of the grammar (num_span) */
         size_t i = 0;
-        int neg = 0, digits = 0, frac = -1;
+        int neg = 0, digits = 0, frac = 0, dot = 0;
         unsigned long long m = 0;
         if (s[0] == '-' || s[0] == '+') neg = s[i++] == '-';
         for (; i < len; i++) {
-            if (s[i] == '.') { frac = 0; continue; }
-            if (s[i] < '0' || s[i] > '9') break;
-            m = m * 10 + (unsigned)(s[i] - '0');
-            digits++;
-            if (frac >= 0) frac++;
+            unsigned d = (unsigned)(unsigned char)s[i] - '0';
+            if (d <= 9) {
+                m = m * 10 + d;
+                digits++;
+                frac += dot;
+            } else if (s[i] == '.' && !dot) {
+                dot = 1;
+            } else {
+                break;
+            }
         }
-        if (i == len && digits <= 15) {
-            double v = (double)m / p10[frac > 0 ? frac : 0];
+        if (i == len && digits > 0 && digits <= 15) {
+            double v = (double)m / p10[frac];
             if (out) *out = neg ? -v : v;
             return 1;
         }
     }
+    /* the rest: an exponent or more than 15 digits (or not a number) */
+    if (num_span(s, len) != len) return 0;
     /* s[0..len) is a complete decimal number: strtod, which the programs
      * only ever run in the C locale, stops exactly at its end. */
     char *end;
@@ -570,6 +850,23 @@ static void box_curve(ir_box *b, const ir_pt *p)
     }
 }
 
+/* The box of n > 0 points: ir_box_add of each in turn, in registers (the
+ * first point as it is, even NaN; a later coordinate only when it
+ * compares below or above, so never a NaN). */
+static ir_box box_pts(const ir_pt *p, size_t n)
+{
+    double x1 = p[0].x, x2 = x1, y1 = p[0].y, y2 = y1;
+    for (size_t i = 1; i < n; i++) {
+        double x = p[i].x, y = p[i].y;
+        x1 = x < x1 ? x : x1;
+        x2 = x > x2 ? x : x2;
+        y1 = y < y1 ? y : y1;
+        y2 = y > y2 ? y : y2;
+    }
+    ir_box b = {x1, y1, x2, y2, 0};
+    return b;
+}
+
 static ir_box shape_box(ir_kind kind, const ir_elem *e)
 {
     ir_box b = ir_box_empty();
@@ -577,12 +874,12 @@ static ir_box shape_box(ir_kind kind, const ir_elem *e)
     size_t n = p ? e->npts : 0;
     switch (kind) {
     case IR_POLY:
-        for (size_t i = 0; i < n; i++) ir_box_add(&b, p[i].x, p[i].y);
+        if (n) b = box_pts(p, n);
         break;
     case IR_RECT:
     case IR_TEXT:
     case IR_VERTEX:
-        for (size_t i = 0; i < n && i < 2; i++) ir_box_add(&b, p[i].x, p[i].y);
+        if (n) b = box_pts(p, n < 2 ? n : 2);
         break;
     case IR_ELLIPSE:
         if (n >= 3) box_ellipse(&b, p);

@@ -94,6 +94,13 @@ typedef struct ir_elem {
      * those of elements that had no attributes when ir_elem_set first added
      * one, and of copies. Only ir.c looks at it. */
     struct ir_attrmem *attrmem;
+    /* The arena of the diagram the element belongs to (set by ir_add), or
+     * NULL. An element's attribute memory and small point arrays may live
+     * in it: move elements only within their diagram (ir_add_copy and
+     * ir_elem_copy make independent copies), and free e->pts only through
+     * ir_elem_set_pts, ir_elem_clear or ir_diagram_free. Only ir.c looks
+     * at it. */
+    struct ir_arena *arena;
 } ir_elem;
 
 typedef struct ir_diagram {
@@ -106,6 +113,10 @@ typedef struct ir_diagram {
     ir_elem *elems;
     size_t nelems, cap;
     int irline;           /* line of the "diagram" record in the IR stream */
+    /* Memory for its elements' attributes and points, freed with the
+     * diagram (ir_diagram_new makes it; NULL in diagrams made otherwise).
+     * Only ir.c looks at it. */
+    struct ir_arena *arena;
 } ir_diagram;
 
 /* --- construction ------------------------------------------------------ */
@@ -176,6 +187,10 @@ int ir_parse_nums(const char *s, char sep, double *out, size_t max);
 void ir_write_header(FILE *f);
 void ir_write_diagram(FILE *f, const ir_diagram *d);
 void ir_write_elem(FILE *f, const ir_elem *e);
+/* For ir_write.c only: the attributes of e as " key=value"... at o (room
+ * up to end) when ir.c can give them in one piece; the end of the text, or
+ * NULL (nothing usable written: write them one by one). */
+char *ir__attrs_text(const ir_elem *e, char *o, char *end);
 /* Formats a number as the writer does into buf (>= 32 bytes). */
 char *ir_fmt_num(char *buf, double v);
 /* Writes s as a quoted IR string: \" \\ \n \r \t escapes, other control

@@ -85,30 +85,85 @@ static char *fmt_num_slow(char *p, double v)
 static const char d3[1000][4] = {D100("0"), D100("1"), D100("2"), D100("3"), D100("4"),
                                  D100("5"), D100("6"), D100("7"), D100("8"), D100("9")};
 
-/* v < 1000 without leading zeros */
+/* The number tables, in one object (one base address in the code):
+ * i4[i]: i (< 1000) without leading zeros, left-aligned, NUL-padded, its
+ * length in the last byte ("7\0\0\1", "42\0\2", "123\3");
+ * f4[f]: ".ddd" for thousandths f; f4len[f] its length without trailing
+ * zeros: 0 for 0 (no fraction at all), 2 for ".d00", 3 for ".dd0", else 4. */
+#define S10(p, s) p "0" s, p "1" s, p "2" s, p "3" s, p "4" s, p "5" s, p "6" s, p "7" s, p "8" s, p "9" s
+#define S100(p, s) S10(p "0", s), S10(p "1", s), S10(p "2", s), S10(p "3", s), S10(p "4", s), \
+                   S10(p "5", s), S10(p "6", s), S10(p "7", s), S10(p "8", s), S10(p "9", s)
+#define F10(p) "." p "0", "." p "1", "." p "2", "." p "3", "." p "4", \
+               "." p "5", "." p "6", "." p "7", "." p "8", "." p "9"
+#define F100(p) F10(p "0"), F10(p "1"), F10(p "2"), F10(p "3"), F10(p "4"), \
+                F10(p "5"), F10(p "6"), F10(p "7"), F10(p "8"), F10(p "9")
+/* f = 100a + 10b + c */
+#define FLC(b, a) ((b) ? 3 : (a) ? 2 : 0), 4, 4, 4, 4, 4, 4, 4, 4, 4
+#define FLB(a) FLC(0, a), FLC(1, a), FLC(2, a), FLC(3, a), FLC(4, a), \
+               FLC(5, a), FLC(6, a), FLC(7, a), FLC(8, a), FLC(9, a)
+static const struct {
+    char i4[1000][4];
+    char f4[1000][4];
+    unsigned char f4len[1000];
+} nt = {
+    {S10("", "\0\0\1"), S10("1", "\0\2"), S10("2", "\0\2"), S10("3", "\0\2"), S10("4", "\0\2"),
+     S10("5", "\0\2"), S10("6", "\0\2"), S10("7", "\0\2"), S10("8", "\0\2"), S10("9", "\0\2"),
+     S100("1", "\3"), S100("2", "\3"), S100("3", "\3"), S100("4", "\3"), S100("5", "\3"),
+     S100("6", "\3"), S100("7", "\3"), S100("8", "\3"), S100("9", "\3")},
+    {F100("0"), F100("1"), F100("2"), F100("3"), F100("4"),
+     F100("5"), F100("6"), F100("7"), F100("8"), F100("9")},
+    {FLB(0), FLB(1), FLB(2), FLB(3), FLB(4), FLB(5), FLB(6), FLB(7), FLB(8), FLB(9)},
+};
+
+/* v < 1000 without leading zeros (4 bytes stored) */
 static inline char *put_small(char *p, uint32_t v)
 {
-    if (v >= 100) {
-        memcpy(p, d3[v], 3);
-        return p + 3;
-    }
-    if (v >= 10) {
-        p[0] = d3[v][1];
-        p[1] = d3[v][2];
-        return p + 2;
-    }
-    *p = (char)('0' + v);
-    return p + 1;
+    memcpy(p, nt.i4[v], 4);
+    return p + (unsigned char)nt.i4[v][3];
 }
 
-/* Writes the IR form of v at p (at most 31 bytes); returns the end. */
+/* The digits of u = 1000 * ip + frac (u < 10^12) and the fraction. */
+static inline char *put_thousandths(char *p, uint64_t u)
+{
+    uint32_t ip = (uint32_t)(u / 1000);
+    uint32_t frac = (uint32_t)(u - (uint64_t)ip * 1000);
+    if (ip < 1000) {
+        p = put_small(p, ip);
+    } else {
+        uint32_t hi = ip / 1000, lo = ip - hi * 1000;
+        if (hi < 1000) {
+            p = put_small(p, hi);
+        } else {
+            /* top is 1000 when v rounds up to 1e9, never more */
+            uint32_t top = hi / 1000, mid = hi - top * 1000;
+            if (top < 1000) {
+                p = put_small(p, top);
+            } else {
+                memcpy(p, "1000", 4);
+                p += 4;
+            }
+            memcpy(p, d3[mid], 3);
+            p += 3;
+        }
+        memcpy(p, d3[lo], 3);
+        p += 3;
+    }
+    /* '.' and three digits, trailing zeros dropped: nothing for 0 */
+    memcpy(p, nt.f4[frac], 4);
+    return p + nt.f4len[frac];
+}
+
+/* Writes the IR form of v at p (at most 31 bytes); returns the end. The
+ * fast path stores whole 4-byte table entries, so a few bytes after the
+ * end may be overwritten too, but never beyond p + 16 (sign, 10 digits
+ * when v rounds to 1e9, then one 4-byte store): the callers' 32 bytes of
+ * room hold that. */
 #if defined(__GNUC__)
 __attribute__((always_inline))  /* into the writer's loops and ir_fmt_num */
 #endif
-static inline char *fmt_num(char *p, double v)
+static inline char *fmt_num_fast(char *p, double v)
 {
-    if (!(fabs(v) < 1e9)) return fmt_num_slow(p, v);
-    /* r = llround(x): |x| < 1e12 < 2^53, so t = trunc(x) is exact, and so
+    /* |v| < 1e9. r = llround(x): |x| < 1e12 < 2^53, so t = trunc(x) is exact, and so
      * is x - t (Sterbenz: t <= x < t + 1 <= 2t for x >= 1; t = 0 below 1;
      * mirrored for negative x). Halves round away from zero. */
     double x = v * 1000.0;
@@ -120,41 +175,32 @@ static inline char *fmt_num(char *p, double v)
         *p++ = '-';
         t = -t;
     }
-    uint64_t u = (uint64_t)t;  /* at most 10^12 */
-    uint32_t ip = (uint32_t)(u / 1000);
-    uint32_t frac = (uint32_t)(u - (uint64_t)ip * 1000);
-    if (ip < 1000) {
-        p = put_small(p, ip);
-    } else {
-        uint32_t hi = ip / 1000, lo = ip - hi * 1000;
-        if (hi < 1000) {
-            p = put_small(p, hi);
-        } else {
-            /* top is 1000 when v rounds up to 1e9 */
-            uint32_t top = hi / 1000, mid = hi - top * 1000;
-            p = top < 1000 ? put_small(p, top) : put_u32(p, top);
-            memcpy(p, d3[mid], 3);
-            p += 3;
-        }
-        memcpy(p, d3[lo], 3);
-        p += 3;
-    }
-    if (frac) {
-        /* '.' and three digits, trailing zeros dropped (at most two) */
-        p[0] = '.';
-        memcpy(p + 1, d3[frac], 3);
-        p += 4;
-        if (p[-1] == '0') {
-            p--;
-            if (p[-1] == '0') p--;
-        }
-    }
-    return p;
+    return put_thousandths(p, (uint64_t)t);  /* at most 10^12 */
+}
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline char *fmt_num(char *p, double v)
+{
+    if (!(fabs(v) < 1e9)) return fmt_num_slow(p, v);
+    return fmt_num_fast(p, v);
+}
+
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static char *fmt_num_slow_nul(char *buf, double v)
+{
+    *fmt_num_slow(buf, v) = '\0';
+    return buf;
 }
 
 char *ir_fmt_num(char *buf, double v)
 {
-    *fmt_num(buf, v) = '\0';
+    /* the rare numbers as a tail call: the usual ones need no stack frame */
+    if (!(fabs(v) < 1e9)) return fmt_num_slow_nul(buf, v);
+    *fmt_num_fast(buf, v) = '\0';
     return buf;
 }
 
@@ -189,21 +235,14 @@ static inline char *wb_room(wbuf *b, size_t n)
     return b->p;
 }
 
-static void wb_put(wbuf *b, const char *s, size_t n)
-{
-    while ((size_t)(b->end - b->p) < n) {
-        size_t k = (size_t)(b->end - b->p);
-        memcpy(b->p, s, k);
-        b->p += k;
-        s += k;
-        n -= k;
-        wb_flush(b);
-    }
-    memcpy(b->p, s, n);
-    b->p += n;
-}
-
-#define WB_LIT(b, lit) wb_put((b), (lit), sizeof(lit) - 1)
+/* A literal (at most 16 bytes): a fixed-size copy the compiler inlines. */
+#define WB_LIT(b, lit)                                      \
+    do {                                                    \
+        _Static_assert(sizeof(lit) - 1 <= 16, "WB_LIT");    \
+        char *wb_o_ = wb_room((b), 16);                     \
+        memcpy(wb_o_, (lit), sizeof(lit) - 1);              \
+        (b)->p = wb_o_ + sizeof(lit) - 1;                   \
+    } while (0)
 
 static inline void wb_putc(wbuf *b, char c)
 {
@@ -433,16 +472,31 @@ void ir_write_header(FILE *f)
 /* Writes the n points the record needs; points the element lacks are 0. */
 static void put_pts(wbuf *b, const ir_elem *e, size_t n)
 {
-    size_t have = e->pts ? e->npts : 0;
-    for (size_t i = 0; i < n; i++) {
-        ir_pt p = {0, 0};
-        if (i < have) p = e->pts[i];
-        char *o = wb_room(b, 64);
+    size_t have = e->pts ? e->npts : 0, i = 0;
+    if (have > n) have = n;
+    const ir_pt *pt = e->pts;
+    char *o = b->p;
+    for (; i < have; i++) {
+        if ((size_t)(b->end - o) < 64) {
+            b->p = o;
+            wb_flush(b);
+            o = b->p;
+        }
         *o++ = ' ';
-        o = fmt_num(o, p.x);
+        o = fmt_num(o, pt[i].x);
         *o++ = ' ';
-        b->p = fmt_num(o, p.y);
+        o = fmt_num(o, pt[i].y);
     }
+    for (; i < n; i++) {
+        if ((size_t)(b->end - o) < 4) {
+            b->p = o;
+            wb_flush(b);
+            o = b->p;
+        }
+        memcpy(o, " 0 0", 4);
+        o += 4;
+    }
+    b->p = o;
 }
 
 static void put_shape(wbuf *b, ir_kind kind, const ir_elem *e)
@@ -529,12 +583,20 @@ static void b_elem(wbuf *b, const ir_elem *e)
     default:  /* not a kind: just its attributes */
         break;
     }
-    put_attrs(b, e->attrs, e->nattrs);
+    if (e->attrmem && e->nattrs) {
+        /* attributes ir_elem_set made: mostly written in one piece */
+        char *o = wb_room(b, 2048);
+        char *end = ir__attrs_text(e, o, b->end);
+        if (end) b->p = end;
+        else put_attrs(b, e->attrs, e->nattrs);
+    } else {
+        put_attrs(b, e->attrs, e->nattrs);
+    }
     char *o = wb_room(b, 16);
     if (e->line > 0) {
         o[0] = ' ';
         o[1] = '@';
-        o = put_u32(o + 2, (uint32_t)e->line);
+        o = e->line < 1000 ? put_small(o + 2, (uint32_t)e->line) : put_u32(o + 2, (uint32_t)e->line);
     }
     *o++ = '\n';
     b->p = o;
