@@ -134,7 +134,8 @@ typedef struct {
     int curved;          /* piece of a flattened arc/ellipse/curve */
     int visible;         /* stroked (draw != none) */
     int dashed;
-    int comp;            /* connected component of figure segments, -1 */
+    int comp;            /* connected component of figure segments, -1; set on
+                            first use: call geom_need_comps before reading it */
     unsigned char shared[2]; /* a, b: exactly an end of another visible figure segment */
 } geom_seg;
 
@@ -261,13 +262,16 @@ typedef struct {
     int has_proj;        /* the projection of the 3D coordinates is known */
     double proj_m[2][3];
     ir_pt3 view;         /* toward the viewer (right-handed frame) */
-    int ncomps;
+    int ncomps;          /* set by geom_need_comps */
 } geom_scene;
 
 geom_scene *geom_scene_build(const ir_diagram *d);
 void geom_scene_free(geom_scene *s);
 /* Memory that lives as long as the scene (freed with it). */
 void *geom_scene_alloc(geom_scene *s, size_t bytes);
+/* Sets the segments' comp and the scene's ncomps (once; the scene is built
+ * without them). Checks reading comp call it first. */
+void geom_need_comps(const geom_scene *s);
 
 /* Indices of the segments whose extent (grown by GEOM_JOIN_EPS_PT) meets
  * box b, each once, into *buf (grown as needed; caller frees). Returns the

@@ -117,6 +117,7 @@ static int receding(const geom_scene *s, ir_pt a, ir_pt b)
  * parallel side it measures. */
 static int comp_of(const geom_scene *s, const geom_seg *g, double reach)
 {
+    geom_need_comps(s);
     if (g->cls == SEG_FIGURE) return g->comp;
     double dir = ir_v_dir_deg(ir_v_sub(g->b, g->a)), best = reach;
     int comp = -1;
@@ -290,6 +291,7 @@ static int measure_dims(const geom_scene *s, const geom_text *t, meas *m)
     double w = ir_v_dist(sh->pts[0], sh->pts[1]), h = ir_v_dist(sh->pts[1], sh->pts[2]);
     if (w <= 0 || h <= 0) return 0;
     int comp = -1;
+    geom_need_comps(s);
     for (size_t i = 0; i < s->nsegs; i++)
         if (s->segs[i].elem == sh->elem) { comp = s->segs[i].comp; break; }
     double a = t->dims[0], b = t->dims[1];

@@ -455,6 +455,7 @@ typedef struct {
     int grid_done;     /* the grid is built on first use */
     ptlist cand;       /* endpoints and crossings of straight figure lines */
     signed char *corner; /* per candidate: -1 unknown, 0 no, 1 yes */
+    int comps_done;    /* components() has run (geom_need_comps) */
     int cand_done;     /* cand is computed on first use ... */
     unsigned char *cls0; /* ... from the classes segments had before marks */
     seg_grid grid;
@@ -1076,6 +1077,7 @@ static int meet_cluster(size_t e, void *arg)
 
 static void components(geom_scene *s)
 {
+    /* only once, on first use (geom_need_comps) */
     size_t n = s->nsegs;
     if (n == 0) return;
     int *p = malloc(n * sizeof *p);
@@ -1148,18 +1150,11 @@ static void components(geom_scene *s)
         h.n = ++ncl;
     }
     /* a cluster of two ends or more holds ends of two lines (a line's two
-     * ends are apart) */
+     * ends are apart); shared[] was marked from the same clusters in
+     * mark_shared */
     for (size_t c = 0; c < ncl; c++) {
         if (count[c] < 2) continue;
-        int nvis = 0;
-        for (unsigned i = first[c]; i != (unsigned)-1; i = nextend[i]) {
-            ends[i].paired = 1;
-            nvis += s->segs[ends[i].seg].visible;
-        }
-        for (unsigned i = first[c]; i != (unsigned)-1; i = nextend[i]) {
-            geom_seg *g = &s->segs[ends[i].seg];
-            if (nvis - g->visible > 0) g->shared[ends[i].p.x == g->a.x && ends[i].p.y == g->a.y ? 0 : 1] = 1;
-        }
+        for (unsigned i = first[c]; i != (unsigned)-1; i = nextend[i]) ends[i].paired = 1;
     }
     for (size_t c = 0; c < ncl; c++) {
         meet_q q = {ends, first, count, nextend, c, p};
@@ -1202,6 +1197,90 @@ static void components(geom_scene *s)
     s->ncomps = nc;
     free(id);
     free(p);
+}
+
+/* shared[]: the ends of figure segments lying exactly (==) on an end of
+ * another figure segment, the two not both invisible. These are the
+ * clusters of components() (ends at one point), found here on their own
+ * with a hash of the point's bits (+ 0.0 makes -0.0 and 0.0 one key, as
+ * == has them equal; a NaN equals nothing, not even itself, so its end
+ * is alone whatever its bucket); the rest of components() runs only when
+ * a check asks for the components (geom_need_comps). */
+static uint64_t pt_bits_hash(ir_pt p)
+{
+    double x = p.x + 0.0, y = p.y + 0.0;
+    uint64_t a, b;
+    memcpy(&a, &x, sizeof a);
+    memcpy(&b, &y, sizeof b);
+    return (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ (a >> 29);
+}
+
+static void mark_shared(geom_scene *s)
+{
+    size_t n = s->nsegs, ne = 0;
+    for (size_t i = 0; i < n; i++) ne += s->segs[i].cls == SEG_FIGURE;
+    ne *= 2;
+    if (ne < 2) return;
+    unsigned bits = 4;
+    while (((size_t)1 << bits) < 2 * ne) bits++;
+    /* per bucket: first cluster + 1; per cluster: its point, first end,
+     * next cluster + 1 in the bucket, count and visible ends; per end:
+     * next end of its cluster (+ 1), its segment and which end it is */
+    unsigned *head = calloc((size_t)1 << bits, sizeof *head);
+    typedef struct { ir_pt p; unsigned first, next, count, nvis; } cluster;
+    typedef struct { unsigned next, seg, w; } endrec;
+    cluster *cl = malloc(ne * sizeof *cl);
+    endrec *er = malloc(ne * sizeof *er);
+    if (!head || !cl || !er) abort();
+    size_t ncl = 0, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        const geom_seg *g = &s->segs[i];
+        if (g->cls != SEG_FIGURE) continue;
+        for (int w = 0; w < 2; w++, k++) {
+            ir_pt q = w ? g->b : g->a;
+            size_t b = (size_t)(pt_bits_hash(q) >> (64 - bits));
+            unsigned c = head[b];
+            while (c && !(cl[c - 1].p.x == q.x && cl[c - 1].p.y == q.y)) c = cl[c - 1].next;
+            er[k].seg = (unsigned)i;
+            er[k].w = (unsigned)w;
+            if (c) {
+                cluster *C = &cl[c - 1];
+                er[k].next = C->first;
+                C->first = (unsigned)k + 1;
+                C->count++;
+                C->nvis += (unsigned)g->visible;
+                continue;
+            }
+            cluster *C = &cl[ncl];
+            C->p = q;
+            C->first = (unsigned)k + 1;
+            er[k].next = 0;
+            C->count = 1;
+            C->nvis = (unsigned)g->visible;
+            C->next = head[b];
+            head[b] = (unsigned)++ncl;
+        }
+    }
+    for (size_t c = 0; c < ncl; c++) {
+        const cluster *C = &cl[c];
+        if (C->count < 2) continue;
+        for (unsigned e = C->first; e; e = er[e - 1].next) {
+            geom_seg *g = &s->segs[er[e - 1].seg];
+            ir_pt q = er[e - 1].w ? g->b : g->a;
+            if ((int)C->nvis - g->visible > 0) g->shared[q.x == g->a.x && q.y == g->a.y ? 0 : 1] = 1;
+        }
+    }
+    free(head);
+    free(cl);
+    free(er);
+}
+
+void geom_need_comps(const geom_scene *s)
+{
+    scene_priv *p = (scene_priv *)(void *)s;
+    if (p->comps_done) return;
+    p->comps_done = 1;
+    components(&p->pub);
 }
 
 /* --- clip regions ------------------------------------------------------- */
@@ -1624,7 +1703,9 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             }
         }
     }
-    components(s);
+    mark_shared(s);
+    /* the segments' components (comp, ncomps) are found on first use:
+     * geom_need_comps */
     return s;
 }
 
