@@ -1217,62 +1217,63 @@ static uint64_t pt_bits_hash(ir_pt p)
 
 static void mark_shared(geom_scene *s)
 {
-    size_t n = s->nsegs, ne = 0;
-    for (size_t i = 0; i < n; i++) ne += s->segs[i].cls == SEG_FIGURE;
-    ne *= 2;
-    if (ne < 2) return;
+    size_t n = s->nsegs, nf = 0;
+    for (size_t i = 0; i < n; i++) nf += s->segs[i].cls == SEG_FIGURE;
+    if (nf == 0) return;
     unsigned bits = 4;
-    while (((size_t)1 << bits) < 2 * ne) bits++;
-    /* per bucket: first cluster + 1; per cluster: its point, first end,
-     * next cluster + 1 in the bucket, count and visible ends; per end:
-     * next end of its cluster (+ 1), its segment and which end it is */
+    while (((size_t)1 << bits) < nf) bits++;
+    /* per bucket: first cluster + 1; per cluster: its point, the next
+     * cluster + 1 in its bucket, its ends and its visible ends; per end
+     * (2 per segment, a then b): its cluster */
+    typedef struct { ir_pt p; unsigned next, count, nvis; } cluster;
     unsigned *head = calloc((size_t)1 << bits, sizeof *head);
-    typedef struct { ir_pt p; unsigned first, next, count, nvis; } cluster;
-    typedef struct { unsigned next, seg, w; } endrec;
-    cluster *cl = malloc(ne * sizeof *cl);
-    endrec *er = malloc(ne * sizeof *er);
-    if (!head || !cl || !er) abort();
-    size_t ncl = 0, k = 0;
+    cluster *cl = malloc(2 * nf * sizeof *cl);
+    unsigned *cid = malloc(2 * n * sizeof *cid);
+    if (!head || !cl || !cid) abort();
+    size_t ncl = 0;
+    const geom_seg *prev = NULL;   /* the segment before, if a figure one */
     for (size_t i = 0; i < n; i++) {
         const geom_seg *g = &s->segs[i];
-        if (g->cls != SEG_FIGURE) continue;
-        for (int w = 0; w < 2; w++, k++) {
+        if (g->cls != SEG_FIGURE) { prev = NULL; continue; }
+        for (int w = 0; w < 2; w++) {
             ir_pt q = w ? g->b : g->a;
-            size_t b = (size_t)(pt_bits_hash(q) >> (64 - bits));
-            unsigned c = head[b];
-            while (c && !(cl[c - 1].p.x == q.x && cl[c - 1].p.y == q.y)) c = cl[c - 1].next;
-            er[k].seg = (unsigned)i;
-            er[k].w = (unsigned)w;
-            if (c) {
-                cluster *C = &cl[c - 1];
-                er[k].next = C->first;
-                C->first = (unsigned)k + 1;
-                C->count++;
-                C->nvis += (unsigned)g->visible;
-                continue;
+            unsigned c;
+            if (!w && prev && prev->b.x == q.x && prev->b.y == q.y) {
+                /* the same point as the end before (a polyline's joint) */
+                c = cid[2 * i - 1];
+            } else {
+                size_t b = (size_t)(pt_bits_hash(q) >> (64 - bits));
+                c = head[b];
+                while (c && !(cl[c - 1].p.x == q.x && cl[c - 1].p.y == q.y)) c = cl[c - 1].next;
+                if (c) {
+                    c--;
+                } else {
+                    c = (unsigned)ncl++;
+                    cl[c].p = q;
+                    cl[c].count = cl[c].nvis = 0;
+                    cl[c].next = head[b];
+                    head[b] = c + 1;
+                }
             }
-            cluster *C = &cl[ncl];
-            C->p = q;
-            C->first = (unsigned)k + 1;
-            er[k].next = 0;
-            C->count = 1;
-            C->nvis = (unsigned)g->visible;
-            C->next = head[b];
-            head[b] = (unsigned)++ncl;
+            cid[2 * i + (size_t)w] = c;
+            cl[c].count++;
+            cl[c].nvis += (unsigned)g->visible;
         }
+        prev = g;
     }
-    for (size_t c = 0; c < ncl; c++) {
-        const cluster *C = &cl[c];
-        if (C->count < 2) continue;
-        for (unsigned e = C->first; e; e = er[e - 1].next) {
-            geom_seg *g = &s->segs[er[e - 1].seg];
-            ir_pt q = er[e - 1].w ? g->b : g->a;
-            if ((int)C->nvis - g->visible > 0) g->shared[q.x == g->a.x && q.y == g->a.y ? 0 : 1] = 1;
+    for (size_t i = 0; i < n; i++) {
+        geom_seg *g = &s->segs[i];
+        if (g->cls != SEG_FIGURE) continue;
+        for (int w = 0; w < 2; w++) {
+            const cluster *C = &cl[cid[2 * i + (size_t)w]];
+            if (C->count < 2 || (int)C->nvis - g->visible <= 0) continue;
+            ir_pt q = w ? g->b : g->a;
+            g->shared[q.x == g->a.x && q.y == g->a.y ? 0 : 1] = 1;
         }
     }
     free(head);
     free(cl);
-    free(er);
+    free(cid);
 }
 
 void geom_need_comps(const geom_scene *s)
