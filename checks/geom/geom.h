@@ -201,7 +201,7 @@ typedef struct {
     size_t n;
     double area;         /* unsigned */
     int round;           /* ellipse / circle */
-    ir_pt centre;
+    ir_pt centre;        /* round ones only (the ellipse's centre); (0, 0) else */
     double radius;       /* circles: mean radius */
 } geom_shape;
 

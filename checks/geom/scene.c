@@ -1487,6 +1487,26 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         if (!s->segs) abort();
         segcap = nseg_guess;
     }
+    /* room for the faces (polylines with xyz=) and closed shapes (drawn
+     * outlines), counted: at most one of each per element */
+    {
+        size_t nf = 0, ns = 0;
+        for (size_t i = 0; i < d->nelems; i++) {
+            ir_kind k = d->elems[i].kind;
+            nf += k == IR_POLY && s->attrs[i].xyz;
+            ns += k == IR_POLY || k == IR_RECT || k == IR_ELLIPSE || k == IR_ARC || k == IR_CURVE;
+        }
+        if (nf) {
+            s->faces = malloc(nf * sizeof *s->faces);
+            if (!s->faces) abort();
+            fcap = nf;
+        }
+        if (ns) {
+            s->shapes = malloc(ns * sizeof *s->shapes);
+            if (!s->shapes) abort();
+            scap = ns;
+        }
+    }
 
     /* text node outlines: a shape drawn for a node, right before the node's
      * text, from the same source line, around the text */
@@ -1651,7 +1671,7 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             sh->n = n;
             sh->area = fabs(ir_poly_area(pts, n));
             sh->round = e->kind == IR_ELLIPSE;
-            sh->centre = e->kind == IR_ELLIPSE ? e->pts[0] : ir_poly_centroid(pts, n);
+            sh->centre = e->kind == IR_ELLIPSE ? e->pts[0] : ir_v(0, 0);
             sh->radius = e->kind == IR_ELLIPSE ? (ir_v_len(e->pts[1]) + ir_v_len(e->pts[2])) / 2 : 0;
         }
     }
