@@ -746,14 +746,16 @@ const char *geom_point_name(const geom_scene *s, ir_pt p, char *buf, size_t n)
 }
 
 /* --- building ---------------------------------------------------------------- */
-static void add_seg(geom_scene *s, size_t *cap, const ir_elem *e, size_t idx, ir_pt a, ir_pt b,
-                    geom_seg_class cls, int curved, const double *xyz3a, const double *xyz3b)
+static inline void add_seg(geom_scene *s, size_t *cap, const ir_elem *e, size_t idx, ir_pt a,
+                           ir_pt b, geom_seg_class cls, int curved, const double *xyz3a,
+                           const double *xyz3b)
 {
     double len = ir_v_dist(a, b);
     if (len <= 1e-9) return;
     GROW(s->segs, s->nsegs, *cap);
     geom_seg *g = &s->segs[s->nsegs++];
-    memset(g, 0, sizeof *g);
+    /* every field is set below (no memset: the padding is never read) */
+    g->shared[0] = g->shared[1] = 0;
     g->a = a;
     g->b = b;
     g->len = len;
