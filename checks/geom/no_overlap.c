@@ -306,6 +306,8 @@ static void face_order(const face_set *g, depth_tally *t)
         const geom_face *b = B->f;
         const int *rb = B->cell;
         const unsigned jj = (unsigned)j;
+        const ir_box bb = B->box;
+        const int bgroup = B->group;
         /* the earlier faces sharing a grid cell with b, in the first cell
          * they share: the first of b's cells, row by row, that holds them.
          * That cell is (max of the first columns, max of the first rows):
@@ -323,13 +325,20 @@ static void face_order(const face_set *g, depth_tally *t)
                     unsigned ai = *en;
                     if (ai >= jj) break;
                     const sface *A = &g->f[ai];
-                    if (A->group != B->group) continue;
-                    ir_box bx = ir_box_isect(A->box, B->box);
-                    if (bx.empty) continue;
-                    const geom_face *a = A->f;
+                    if (A->group != bgroup) continue;
+                    /* ir_box_isect and ir_box_area of the two boxes (never
+                     * empty: a face has points) */
+                    ir_box bx;
+                    bx.x1 = A->box.x1 > bb.x1 ? A->box.x1 : bb.x1;
+                    bx.x2 = A->box.x2 < bb.x2 ? A->box.x2 : bb.x2;
+                    bx.y1 = A->box.y1 > bb.y1 ? A->box.y1 : bb.y1;
+                    bx.y2 = A->box.y2 < bb.y2 ? A->box.y2 : bb.y2;
+                    if (bx.x1 > bx.x2 || bx.y1 > bx.y2) continue;
+                    bx.empty = 0;
                     double small = A->area < B->area ? A->area : B->area;
                     /* the boxes' overlap bounds the faces' overlap */
-                    if (!(ir_box_area(bx) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
+                    if (!((bx.x2 - bx.x1) * (bx.y2 - bx.y1) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
+                    const geom_face *a = A->f;
                     double tol = GEOM_DEPTH_TOL * (A->size > B->size ? A->size : B->size);
                     /* b behind a anywhere in the boxes' overlap? (the depth
                      * difference is affine: its largest value is at a corner) */
