@@ -1618,6 +1618,15 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             s->nflat[i] = n;
         }
         if (n == 0) continue;
+        /* the outline's box: ir_box_add of its points, in order */
+        ir_box eb = {pts[0].x, pts[0].y, pts[0].x, pts[0].y, 0};
+        for (size_t k = 1; k < n; k++) {
+            double x = pts[k].x, y = pts[k].y;
+            if (x < eb.x1) eb.x1 = x;
+            if (x > eb.x2) eb.x2 = x;
+            if (y < eb.y1) eb.y1 = y;
+            if (y > eb.y2) eb.y2 = y;
+        }
         int curved = e->kind == IR_ELLIPSE || e->kind == IR_ARC || e->kind == IR_CURVE;
         double *xyz = NULL;
         if (e->kind == IR_POLY && at->xyz) {
@@ -1638,12 +1647,11 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             f->n = e->npts;
             f->p2 = e->pts;
             f->p3 = geom_scene_alloc(s, e->npts * sizeof *f->p3);
-            f->box = ir_box_empty();
+            f->box = eb;   /* a polyline: pts are e->pts */
             for (size_t k = 0; k < e->npts; k++) {
                 f->p3[k].x = xyz[3 * k];
                 f->p3[k].y = xyz[3 * k + 1];
                 f->p3[k].z = xyz[3 * k + 2];
-                ir_box_add(&f->box, e->pts[k].x, e->pts[k].y);
             }
             f->closed = e->closed && e->npts >= 3;
             f->filled = filled && f->closed;
@@ -1657,8 +1665,6 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         if (closed && n > 2)
             add_seg(s, &segcap, e, i, pts[n - 1], pts[0], cls, curved,
                     xyz ? xyz + 3 * (n - 1) : NULL, xyz ? xyz : NULL);
-        ir_box eb = ir_box_empty();
-        for (size_t k = 0; k < n; k++) ir_box_add(&eb, pts[k].x, pts[k].y);
         ir_box_union(&s->ink, eb);
         if (cls == SEG_FIGURE) ir_box_union(&s->figure, eb);
         /* closed regions */
