@@ -297,6 +297,22 @@ static const unsigned char cls[256] = {
 };
 #define CLS(c) cls[(unsigned char)(c)]
 
+/* Moves p to the first byte at or after it that fails test; four bytes a
+ * step, each looked at only when the one before passed (so never past the
+ * NUL, which fails every test used here). */
+#define CLS_SCAN(p, test)                                                      \
+    do {                                                                      \
+        for (;;) {                                                            \
+            if (!(test((p)[0]))) break;                                       \
+            if (!(test((p)[1]))) { (p) += 1; break; }                         \
+            if (!(test((p)[2]))) { (p) += 2; break; }                         \
+            if (!(test((p)[3]))) { (p) += 3; break; }                         \
+            (p) += 4;                                                         \
+        }                                                                     \
+    } while (0)
+#define IS_VAL_BYTE(c) (!(CLS(c) & VAL_END))
+#define IS_KEY_BYTE(c) (CLS(c) & KEY)
+
 /* Unquotes the string whose opening quote is at *pp, in place. On success
  * the text (NUL-terminated, *len bytes) starts at the old quote position
  * and *pp points past the closing quote. */
@@ -842,12 +858,12 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p)
     while (*p && *p != '@') {
         if ((!is_alpha(*p) && *p != '_') || na == FAST_MAX_ATTRS) return 0;
         char *k = p++;
-        while (CLS(*p) & KEY) p++;
+        CLS_SCAN(p, IS_KEY_BYTE);
         if (*p != '=') return 0;
         klen[na] = (size_t)(p - k);
         *p++ = '\0';
         char *v = p;
-        while (!(CLS(*p) & VAL_END)) p++;
+        CLS_SCAN(p, IS_VAL_BYTE);
         if (*p == '"') return 0;
         if (*p) *p++ = '\0';
         key[na] = k;
