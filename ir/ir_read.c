@@ -883,11 +883,22 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p)
         if (*p) return 0;
         lineno = (int)v;
     }
-    for (size_t j = 1; j < na; j++)
-        for (size_t i = 0; i < j; i++)
-            if (klen[i] == klen[j] && key[i][0] == key[j][0] &&
-                memcmp(key[i], key[j], klen[j]) == 0)
-                return 0;
+    /* distinct keys: equal keys have equal (length, first two bytes), so
+     * when no two keys share a bit of that hash none are equal; else every
+     * pair is compared */
+    unsigned long long seen = 0;
+    int clash = 0;
+    for (size_t j = 0; j < na; j++) {
+        unsigned h = ((unsigned char)key[j][0] + 3u * (unsigned char)key[j][1] + 17u * (unsigned)klen[j]) & 63u;
+        clash |= (seen >> h) & 1;
+        seen |= 1ULL << h;
+    }
+    if (clash)
+        for (size_t j = 1; j < na; j++)
+            for (size_t i = 0; i < j; i++)
+                if (klen[i] == klen[j] && key[i][0] == key[j][0] &&
+                    memcmp(key[i], key[j], klen[j]) == 0)
+                    return 0;
     ir_elem *e = d_add(r, d, IR_POLY);
     e->irline = (int)r->lineno;
     e->closed = closed;
