@@ -1217,7 +1217,7 @@ static uint64_t pt_bits_hash(ir_pt p)
     return (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ (a >> 29);
 }
 
-static void mark_shared(geom_scene *s)
+static void mark_shared_all(geom_scene *s)
 {
     size_t n = s->nsegs, nf = 0;
     for (size_t i = 0; i < n; i++) nf += s->segs[i].cls == SEG_FIGURE;
@@ -1276,6 +1276,78 @@ static void mark_shared(geom_scene *s)
     free(head);
     free(cl);
     free(cid);
+}
+
+/* Marks end w (0 a, 1 b) of g shared, when the other end meeting it
+ * belongs to a visible segment: the index is as the clusters give it. */
+static inline void share_end(geom_seg *g, int w, int other_visible)
+{
+    if (!other_visible) return;
+    ir_pt q = w ? g->b : g->a;
+    g->shared[q.x == g->a.x && q.y == g->a.y ? 0 : 1] = 1;
+}
+
+/* shared[] as mark_shared_all finds it. An end is shared when another end
+ * of a figure segment (of another segment, or, were its ends equal, of its
+ * own) lies exactly (==) on it and belongs to a visible segment. Most ends
+ * are joints of a polyline, met first: the end of the segment before it
+ * (or, closing a polygon, of its first segment). The few ends left are
+ * looked for among all segments; when there are many, the clusters of
+ * every end are built instead. Marks only ever go from 0 to 1, each for
+ * an end that has such a partner. */
+static void mark_shared(geom_scene *s)
+{
+    size_t n = s->nsegs, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        geom_seg *g = &s->segs[i];
+        if (g->cls != SEG_FIGURE) continue;
+        if (i == 0 || s->segs[i - 1].cls != SEG_FIGURE || s->segs[i - 1].elem != g->elem) {
+            first = i;
+        } else {
+            geom_seg *h = &s->segs[i - 1];
+            if (h->b.x == g->a.x && h->b.y == g->a.y) {
+                share_end(g, 0, h->visible);
+                share_end(h, 1, g->visible);
+            }
+        }
+        geom_seg *f = &s->segs[first];
+        if (first != i && g->b.x == f->a.x && g->b.y == f->a.y) {
+            share_end(g, 1, f->visible);
+            share_end(f, 0, g->visible);
+        }
+    }
+    /* the ends left: few, each against every end; else all clusters */
+    enum { FEW = 12 };
+    size_t left[FEW][2], nleft = 0;
+    for (size_t i = 0; i < n; i++) {
+        const geom_seg *g = &s->segs[i];
+        if (g->cls != SEG_FIGURE) continue;
+        for (int w = 0; w < 2; w++) {
+            ir_pt q = w ? g->b : g->a;
+            if (g->shared[q.x == g->a.x && q.y == g->a.y ? 0 : 1]) continue;
+            if (nleft == FEW) {
+                mark_shared_all(s);
+                return;
+            }
+            left[nleft][0] = i;
+            left[nleft][1] = (size_t)w;
+            nleft++;
+        }
+    }
+    for (size_t k = 0; k < nleft; k++) {
+        size_t i = left[k][0];
+        int w = (int)left[k][1];
+        geom_seg *g = &s->segs[i];
+        ir_pt q = w ? g->b : g->a;
+        int found = 0;
+        for (size_t j = 0; j < n && !found; j++) {
+            const geom_seg *h = &s->segs[j];
+            if (h->cls != SEG_FIGURE || !h->visible) continue;
+            found = (j != i || w != 0) && h->a.x == q.x && h->a.y == q.y;
+            found |= (j != i || w != 1) && h->b.x == q.x && h->b.y == q.y;
+        }
+        share_end(g, w, found);
+    }
 }
 
 void geom_need_comps(const geom_scene *s)
