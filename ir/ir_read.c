@@ -813,7 +813,7 @@ static int get_elem(cur *c, ir_kind kind, ir_elem *e)
  * element is what get_elem makes of such a line. Returns 1 with the element
  * added, or 0 (d untouched, line perhaps changed) for any other line, which
  * the caller then reads the usual way from a fresh copy. */
-static int fast_poly(ir_reader *r, ir_diagram *d, char *p)
+static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
 {
     while (is_blank(*p)) p++;
     int closed;
@@ -883,6 +883,9 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p)
         if (*p) return 0;
         lineno = (int)v;
     }
+    /* p is at the line's first NUL: every byte before it was looked at
+     * (the NULs written above are all behind it) */
+    *stop = p;
     /* distinct keys: equal keys have equal (length, first two bytes), so
      * when no two keys share a bit of that hash none are equal; else every
      * pair is compared */
@@ -936,9 +939,17 @@ static int next_line(ir_reader *r)
     if (len && r->buf[len - 1] == '\r') len--;
     r->buf[len] = '\0';
     r->len = len;
-    char *nul = memchr(r->buf, '\0', len);
-    if (nul) return fail(r, (int)(nul - r->buf) + 1, "NUL byte in input");
+    /* a NUL byte in the line is an error: line_nul, which the caller runs
+     * before it reads the line (fast_poly finds it on its own) */
     return 1;
+}
+
+/* Fails at the first NUL byte of the line read, if any (0 when none). */
+static int line_nul(ir_reader *r)
+{
+    char *nul = memchr(r->buf, '\0', r->len);
+    if (nul) return fail(r, (int)(nul - r->buf) + 1, "NUL byte in input");
+    return 0;
 }
 
 static int valid_kind(const char *s, size_t n)
@@ -1015,6 +1026,20 @@ static int read_diagram(ir_reader *r, ir_diagram **out)
         }
         char *line = r->buf, *p = line;
         while (is_blank(*p)) p++;
+        /* the usual poly record, the short way: a NUL byte in it stops
+         * fast_poly short of the line's end, and fails as line_nul would */
+        if (r->borrow && d && p[0] == 'p' && p[1] == 'o' && p[2] == 'l' && p[3] == 'y' &&
+            is_blank(p[4])) {
+            char *copy = ar_alloc(r, r->len + 1, 1);
+            memcpy(copy, line, r->len + 1);
+            const char *stop = NULL;
+            if (fast_poly(r, d, copy + (p + 4 - line), &stop)) {
+                if (stop == copy + r->len) continue;
+                fail(r, (int)(stop - copy) + 1, "NUL byte in input");
+                goto bad;
+            }
+        }
+        if (line_nul(r) < 0) goto bad;
         if (!*p || *p == '#') continue;
         char *w = p;
         while (*w && !is_blank(*w)) w++;
@@ -1044,10 +1069,6 @@ static int read_diagram(ir_reader *r, ir_diagram **out)
              * are then the tokens themselves */
             char *copy = ar_alloc(r, r->len + 1, 1);
             memcpy(copy, line, r->len + 1);
-            if (d && rk == REC_ELEM && kind == IR_POLY) {
-                if (fast_poly(r, d, copy + (w - line))) continue;
-                memcpy(copy, line, r->len + 1);   /* the usual way after all */
-            }
             w = copy + (w - line);
             line = copy;
         }
