@@ -456,8 +456,11 @@ typedef struct {
     ptlist cand;       /* endpoints and crossings of straight figure lines */
     signed char *corner; /* per candidate: -1 unknown, 0 no, 1 yes */
     int comps_done;    /* components() has run (geom_need_comps) */
+    int cls_frozen;    /* cls0 must be kept before a class changes */
     int cand_done;     /* cand is computed on first use ... */
-    unsigned char *cls0; /* ... from the classes segments had before marks */
+    unsigned char *cls0; /* ... from the classes segments had before marks
+                            (NULL while no class has changed since: then
+                            the classes are those; snapshot_cls) */
     seg_grid grid;
 } scene_priv;
 
@@ -601,7 +604,8 @@ size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
  * there are more than 4000 candidates. */
 static int ray_seg0(const scene_priv *p, size_t i)
 {
-    return (p->cls0[i] == SEG_FIGURE || p->cls0[i] == SEG_DIM) && !p->pub.segs[i].curved;
+    int c = p->cls0 ? p->cls0[i] : (int)p->pub.segs[i].cls;
+    return (c == SEG_FIGURE || c == SEG_DIM) && !p->pub.segs[i].curved;
 }
 
 static void add_crossings(const geom_scene *s, ptlist *cand)
@@ -806,9 +810,21 @@ static ir_box elem_box(const ir_elem *e)
     return b;
 }
 
+/* Keeps the segments' classes as they are (cls0), once, before the first
+ * change after the scene's segments are in place. */
+static void snapshot_cls(geom_scene *s)
+{
+    scene_priv *p = (scene_priv *)(void *)s;
+    if (!p->cls_frozen || p->cls0) return;
+    p->cls0 = malloc(s->nsegs ? s->nsegs : 1);
+    if (!p->cls0) abort();
+    for (size_t i = 0; i < s->nsegs; i++) p->cls0[i] = (unsigned char)s->segs[i].cls;
+}
+
 /* Re-tag the segments of element idx. */
 static void retag(geom_scene *s, size_t idx, geom_seg_class cls)
 {
+    snapshot_cls(s);
     for (size_t i = 0; i < s->nsegs; i++)
         if (s->segs[i].elem == idx) s->segs[i].cls = cls;
 }
@@ -1030,6 +1046,7 @@ static void find_ticks(geom_scene *s)
             double ang = ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(g->b, g->a)),
                                           ir_v_dir_deg(ir_v_sub(h->b, h->a)));
             if (ang < 45.0) continue;
+            snapshot_cls(s);
             g->cls = SEG_TICK;
             break;
         }
@@ -1780,9 +1797,7 @@ geom_scene *geom_scene_build(const ir_diagram *d)
 
     /* corner candidates come from the lines as they are before marks are
      * found (need_cand) */
-    p->cls0 = malloc(s->nsegs ? s->nsegs : 1);
-    if (!p->cls0) abort();
-    for (size_t i = 0; i < s->nsegs; i++) p->cls0[i] = (unsigned char)s->segs[i].cls;
+    p->cls_frozen = 1;   /* from here on a class changes after snapshot_cls */
 
     find_marks(s, &mcap);
     find_ticks(s);
