@@ -1455,7 +1455,8 @@ static void resolve_clips(geom_scene *s)
     int with_ids = 0;
     for (size_t c = 0; c < s->nclips; c++)
         if (s->attrs[s->clips[c].elem].id) with_ids = 1;
-    int cur = -1;
+    int cur = -1, prev_clip = -1;
+    const char *prev_id = NULL;
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         s->clip_of[i] = -1;
@@ -1467,12 +1468,20 @@ static void resolve_clips(geom_scene *s)
         if (!with_ids) { s->clip_of[i] = cur; continue; }
         const char *id = s->attrs[i].clip;
         if (!id) continue;
+        /* the same clip= as the element before that had one: the same clip
+         * (the answer depends on the text alone) */
+        if (prev_id && streq(id, prev_id)) {
+            s->clip_of[i] = prev_clip;
+            continue;
+        }
+        prev_id = id;
         const char *last = strrchr(id, ',');
         last = last ? last + 1 : id;
         for (size_t c = 0; c < s->nclips; c++) {
             const char *cid = s->attrs[s->clips[c].elem].id;
             if (cid && !strcmp(cid, last)) s->clip_of[i] = (int)c;
         }
+        prev_clip = s->clip_of[i];
     }
 }
 
