@@ -255,33 +255,44 @@ static int parse_pts(const char *s, ir_pt *out, size_t max)
     return 1;
 }
 
-/* xyz=X,Y,Z;X,Y,Z;... -> n triples into v; 0 when malformed. */
-static int parse_xyz(const char *s, size_t n, double *v)
+/* One number of xyz= at *sp into *out, then the separator after it
+ * unless it is the last; 0 when malformed. */
+static inline __attribute__((always_inline)) int xyz_num(const char **sp, double *out, int last)
+{
+    const char *s = *sp;
+    /* the short form ([+-] digits [. digits], at most 15 digits, ended
+     * by anything but an exponent or a letter) as parse_num reads it,
+     * here without its checks for what it cannot give */
+    int neg;
+    unsigned long long m;
+    size_t ndig, frac;
+    const char *p = ir_num_scan_(s, &neg, &m, &ndig, &frac);
+    char c = *p;
+    if (ndig - 1 < 15 && (c == ',' || c == ';' || c == '\0')) {
+        *out = ir_num_value_(neg, m, frac);
+        s = p;
+    } else {
+        char *end;
+        *out = parse_num(s, &end);
+        if (end == s || !isfinite(*out)) return 0;
+        s = end;
+    }
+    if (!last) {
+        if (*s != ',' && *s != ';') return 0;
+        s++;
+    }
+    *sp = s;
+    return 1;
+}
+
+/* xyz=X,Y,Z;X,Y,Z;... -> n points into v; 0 when malformed. */
+static int parse_xyz(const char *s, size_t n, ir_pt3 *v)
 {
     if (!s || n == 0) return 0;
-    for (size_t i = 0; i < 3 * n; i++) {
-        /* the short form ([+-] digits [. digits], at most 15 digits, ended
-         * by anything but an exponent or a letter) as parse_num reads it,
-         * here without its checks for what it cannot give */
-        int neg;
-        unsigned long long m;
-        size_t ndig, frac;
-        const char *p = ir_num_scan_(s, &neg, &m, &ndig, &frac);
-        char c = *p;
-        if (ndig - 1 < 15 && (c == ',' || c == ';' || c == '\0')) {
-            v[i] = ir_num_value_(neg, m, frac);
-            s = p;
-        } else {
-            char *end;
-            v[i] = parse_num(s, &end);
-            if (end == s || !isfinite(v[i])) return 0;
-            s = end;
-        }
-        if (i + 1 < 3 * n) {
-            if (*s != ',' && *s != ';') return 0;
-            s++;
-        }
-    }
+    for (size_t j = 0; j < n; j++)
+        if (!xyz_num(&s, &v[j].x, 0) || !xyz_num(&s, &v[j].y, 0) ||
+            !xyz_num(&s, &v[j].z, j + 1 == n))
+            return 0;
     return 1;
 }
 
@@ -751,8 +762,8 @@ const char *geom_point_name(const geom_scene *s, ir_pt p, char *buf, size_t n)
 
 /* --- building ---------------------------------------------------------------- */
 static inline void add_seg(geom_scene *s, size_t *cap, const ir_elem *e, size_t idx, ir_pt a,
-                           ir_pt b, geom_seg_class cls, int curved, const double *xyz3a,
-                           const double *xyz3b)
+                           ir_pt b, geom_seg_class cls, int curved, const ir_pt3 *xyz3a,
+                           const ir_pt3 *xyz3b)
 {
     double len = ir_v_dist(a, b);
     if (len <= 1e-9) return;
@@ -765,9 +776,9 @@ static inline void add_seg(geom_scene *s, size_t *cap, const ir_elem *e, size_t 
     g->len = len;
     g->len3 = -1;
     if (xyz3a && xyz3b)
-        g->len3 = sqrt((xyz3a[0] - xyz3b[0]) * (xyz3a[0] - xyz3b[0]) +
-                       (xyz3a[1] - xyz3b[1]) * (xyz3a[1] - xyz3b[1]) +
-                       (xyz3a[2] - xyz3b[2]) * (xyz3a[2] - xyz3b[2]));
+        g->len3 = sqrt((xyz3a->x - xyz3b->x) * (xyz3a->x - xyz3b->x) +
+                       (xyz3a->y - xyz3b->y) * (xyz3a->y - xyz3b->y) +
+                       (xyz3a->z - xyz3b->z) * (xyz3a->z - xyz3b->z));
     g->elem = idx;
     g->line = e->line;
     g->cls = cls;
@@ -1559,8 +1570,6 @@ geom_scene *geom_scene_build(const ir_diagram *d)
     s->ink = ir_box_empty();
     s->figure = ir_box_empty();
     size_t segcap = 0, tcap = 0, mcap = 0, scap = 0, ccap = 0, dcap = 0, fcap = 0;
-    double *xbuf = NULL;     /* its 3D coordinates */
-    size_t xcap = 0;
 
     s->attrs = malloc((d->nelems ? d->nelems : 1) * sizeof *s->attrs);
     s->flat = calloc(d->nelems ? d->nelems : 1, sizeof *s->flat);
@@ -1726,15 +1735,10 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             if (y > eb.y2) eb.y2 = y;
         }
         int curved = e->kind == IR_ELLIPSE || e->kind == IR_ARC || e->kind == IR_CURVE;
-        double *xyz = NULL;
+        ir_pt3 *xyz = NULL;   /* the 3D coordinates, kept for the face */
         if (e->kind == IR_POLY && at->xyz) {
-            if (3 * e->npts > xcap) {
-                free(xbuf);
-                xcap = 3 * e->npts;
-                xbuf = malloc(xcap * sizeof *xbuf);
-                if (!xbuf) abort();
-            }
-            if (parse_xyz(at->xyz, e->npts, xbuf)) xyz = xbuf;
+            ir_pt3 *p3 = geom_scene_alloc(s, e->npts * sizeof *p3);
+            if (parse_xyz(at->xyz, e->npts, p3)) xyz = p3;
         }
         if (xyz && cls != SEG_FRAME) {
             GROW(s->faces, s->nfaces, fcap);
@@ -1744,13 +1748,8 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             f->line = e->line;
             f->n = e->npts;
             f->p2 = e->pts;
-            f->p3 = geom_scene_alloc(s, e->npts * sizeof *f->p3);
+            f->p3 = xyz;
             f->box = eb;   /* a polyline: pts are e->pts */
-            for (size_t k = 0; k < e->npts; k++) {
-                f->p3[k].x = xyz[3 * k];
-                f->p3[k].y = xyz[3 * k + 1];
-                f->p3[k].z = xyz[3 * k + 2];
-            }
             f->closed = e->closed && e->npts >= 3;
             f->filled = filled && f->closed;
             f->stroked = stroked;
@@ -1759,10 +1758,10 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         }
         for (size_t k = 0; k + 1 < n; k++)
             add_seg(s, &segcap, e, i, pts[k], pts[k + 1], cls, curved,
-                    xyz ? xyz + 3 * k : NULL, xyz ? xyz + 3 * (k + 1) : NULL);
+                    xyz ? xyz + k : NULL, xyz ? xyz + (k + 1) : NULL);
         if (closed && n > 2)
             add_seg(s, &segcap, e, i, pts[n - 1], pts[0], cls, curved,
-                    xyz ? xyz + 3 * (n - 1) : NULL, xyz ? xyz : NULL);
+                    xyz ? xyz + (n - 1) : NULL, xyz ? xyz : NULL);
         ir_box_union(&s->ink, eb);
         if (cls == SEG_FIGURE) ir_box_union(&s->figure, eb);
         /* closed regions */
@@ -1781,7 +1780,6 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             sh->radius = e->kind == IR_ELLIPSE ? (ir_v_len(e->pts[1]) + ir_v_len(e->pts[2])) / 2 : 0;
         }
     }
-    free(xbuf);
     /* the visible extent stops at the clip */
     if (s->nclips > 0 && !s->clips[0].box.empty) {
         ir_box inter = ir_box_isect(s->ink, s->clips[0].box);
