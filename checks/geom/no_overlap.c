@@ -79,7 +79,7 @@ typedef struct {
     double orient;       /* 1 when its signed area is >= 0, else -1 */
     ir_box box;          /* f->box */
     int group;           /* f->group */
-    int convex;
+    int convex;          /* ir_poly_convex of its outline; -1 until asked (is_convex) */
     int cell[4];         /* its grid cells: i0, j0, i1, j1 */
 } sface;
 
@@ -162,7 +162,7 @@ static int fs_build(const geom_scene *s, face_set *g)
         double sa = ir_poly_area(f->p2, f->n);
         q->area = fabs(sa);
         q->orient = sa >= 0 ? 1.0 : -1.0;
-        q->convex = ir_poly_convex(f->p2, f->n);
+        q->convex = -1;
         ir_box_union(&all, f->box);
         g->n++;
     }
@@ -270,6 +270,13 @@ static void depth_note(depth_tally *t, double key, int line, const char *fmt, ..
  * the overlap's centroid: the finished picture must not show a face behind
  * a there — looked at in the centroid and half way to each corner of the
  * overlap (a later, nearer face may have covered b again). */
+/* Whether face F's outline is convex, found on first use. */
+static int is_convex(sface *F)
+{
+    if (F->convex < 0) F->convex = ir_poly_convex(F->f->p2, F->f->n);
+    return F->convex;
+}
+
 /* 1 when convex polygons a and b (either winding) meet in no more than a
  * line: some edge of one has the other entirely on its outer side or on
  * its line (as faces sharing an edge do). */
@@ -302,7 +309,7 @@ static void face_order(const face_set *g, depth_tally *t)
 {
     ir_pt buf[128];
     for (size_t j = 0; j < g->n; j++) {
-        const sface *B = &g->f[j];
+        sface *B = &g->f[j];
         const geom_face *b = B->f;
         const int *rb = B->cell;
         const unsigned jj = (unsigned)j;
@@ -324,7 +331,7 @@ static void face_order(const face_set *g, depth_tally *t)
                 for (; en < end; en++) {
                     unsigned ai = *en;
                     if (ai >= jj) break;
-                    const sface *A = &g->f[ai];
+                    sface *A = &g->f[ai];
                     if (A->group != bgroup) continue;
                     /* ir_box_isect and ir_box_area of the two boxes (never
                      * empty: a face has points) */
@@ -351,10 +358,10 @@ static void face_order(const face_set *g, depth_tally *t)
                         behind = depth_at(A, cs4[k]) - depth_at(B, cs4[k]) > tol;
                     if (!behind) continue;
                     size_t k = 0;
-                    if (B->convex) {
-                        if (A->convex && convex_apart(a->p2, a->n, A->orient, b->p2, b->n, B->orient)) continue;
+                    if (is_convex(B)) {
+                        if (is_convex(A) && convex_apart(a->p2, a->n, A->orient, b->p2, b->n, B->orient)) continue;
                         k = ir_poly_clip_convex(a->p2, a->n, b->p2, b->n, buf, 128);
-                    } else if (A->convex) {
+                    } else if (is_convex(A)) {
                         k = ir_poly_clip_convex(b->p2, b->n, a->p2, a->n, buf, 128);
                     }
                     if (k < 3) continue;
