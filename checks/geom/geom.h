@@ -217,6 +217,7 @@ typedef struct {
     int stroked;         /* its outline is drawn */
     int dashed;          /* ... with a dash pattern (a hidden edge) */
     int inferred;        /* 3D coordinates recovered from the picture (solid.c) */
+    double sarea;        /* filled ones: ir_poly_area(p2, n), signed; else 0 */
     int group;           /* placement: polylines sharing one translation of the
                             projection (separate canvas shifts are separate
                             placements); -1 when it does not fit the projection */

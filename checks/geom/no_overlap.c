@@ -159,7 +159,7 @@ static int fs_build(const geom_scene *s, face_set *g)
         q->box = f->box;
         q->group = f->group;
         q->size = edge_size(f);
-        double sa = ir_poly_area(f->p2, f->n);
+        double sa = f->sarea;   /* ir_poly_area(f->p2, f->n) */
         q->area = fabs(sa);
         q->orient = sa >= 0 ? 1.0 : -1.0;
         q->convex = -1;

@@ -1736,6 +1736,7 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         }
         int curved = e->kind == IR_ELLIPSE || e->kind == IR_ARC || e->kind == IR_CURVE;
         ir_pt3 *xyz = NULL;   /* the 3D coordinates, kept for the face */
+        const double *face_sarea = NULL;   /* its face's signed area (pts, n) */
         if (e->kind == IR_POLY && at->xyz) {
             ir_pt3 *p3 = geom_scene_alloc(s, e->npts * sizeof *p3);
             if (parse_xyz(at->xyz, e->npts, p3)) xyz = p3;
@@ -1752,6 +1753,10 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             f->box = eb;   /* a polyline: pts are e->pts */
             f->closed = e->closed && e->npts >= 3;
             f->filled = filled && f->closed;
+            if (f->filled) {
+                f->sarea = ir_poly_area(e->pts, e->npts);
+                face_sarea = &f->sarea;
+            }
             f->stroked = stroked;
             f->dashed = at->dashed;
             f->group = 0;
@@ -1774,7 +1779,7 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             sh->line = e->line;
             sh->pts = pts;
             sh->n = n;
-            sh->area = fabs(ir_poly_area(pts, n));
+            sh->area = fabs(face_sarea ? *face_sarea : ir_poly_area(pts, n));
             sh->round = e->kind == IR_ELLIPSE;
             sh->centre = e->kind == IR_ELLIPSE ? e->pts[0] : ir_v(0, 0);
             sh->radius = e->kind == IR_ELLIPSE ? (ir_v_len(e->pts[1]) + ir_v_len(e->pts[2])) / 2 : 0;
