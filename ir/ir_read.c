@@ -91,17 +91,10 @@ static char *xstrdup(const char *s)
 
 #define ARENA_MIN ((size_t)64 * 1024)
 
-/* n bytes aligned to align (a power of two, at most 8) from the arena. */
-static void *ar_alloc(ir_reader *r, size_t n, size_t align)
+/* ar_alloc when the newest block has no room: a new block. */
+static void *ar_alloc_block(ir_reader *r, size_t n)
 {
     arena_blk *b = r->arena;
-    if (b) {
-        size_t off = (b->used + align - 1) & ~(align - 1);
-        if (off <= b->cap && n <= b->cap - off) {
-            b->used = off + n;
-            return (char *)(b + 1) + off;
-        }
-    }
     size_t cap = ARENA_MIN;
     if (b && b->cap > cap / 2) cap = b->cap * 2 > b->cap ? b->cap * 2 : b->cap;
     if (n > cap) cap = n;
@@ -113,6 +106,20 @@ static void *ar_alloc(ir_reader *r, size_t n, size_t align)
     b->used = n;
     r->arena = b;
     return b + 1;
+}
+
+/* n bytes aligned to align (a power of two, at most 8) from the arena. */
+static inline void *ar_alloc(ir_reader *r, size_t n, size_t align)
+{
+    arena_blk *b = r->arena;
+    if (b) {
+        size_t off = (b->used + align - 1) & ~(align - 1);
+        if (off <= b->cap && n <= b->cap - off) {
+            b->used = off + n;
+            return (char *)(b + 1) + off;
+        }
+    }
+    return ar_alloc_block(r, n);
 }
 
 /* Makes the whole arena free again: one block as large as all of it was. */
