@@ -314,15 +314,25 @@ int geom_nearest_corner(const geom_scene *s, ir_pt p, double reach, ir_pt *v, do
  * returns that. */
 size_t geom_corners(const geom_scene *s, ir_box zone, ir_pt *out, size_t max);
 /* Distance from text box to segment i. */
-double geom_text_seg_dist(const geom_text *t, const geom_seg *g);
+static inline double geom_text_seg_dist(const geom_text *t, const geom_seg *g)
+{
+    return ir_seg_box_dist(g->a, g->b, t->box);
+}
 /* A printable name for a point: the coordinate/vertex name at it, else a
  * nearby one-letter label, else "(x,y)". */
 const char *geom_point_name(const geom_scene *s, ir_pt p, char *buf, size_t n);
 /* 1 when segment i may carry a length label (figure or dimension line,
  * straight, visible). */
-int geom_seg_measurable(const geom_seg *g);
+static inline int geom_seg_measurable(const geom_seg *g)
+{
+    return (g->cls == SEG_FIGURE || g->cls == SEG_DIM) && !g->curved && g->visible &&
+           g->len > 0;
+}
 /* Font size used for reach computations. */
-double geom_em(const geom_text *t);
+static inline double geom_em(const geom_text *t)
+{
+    return t->size > 0 ? t->size : GEOM_DEFAULT_FONT_PT;
+}
 
 /* --- the checks ---------------------------------------------------------- */
 void geom_angle_labels(const ir_diagram *d, const void *ctx, chk_verdict *v);

@@ -296,21 +296,6 @@ static int parse_xyz(const char *s, size_t n, ir_pt3 *v)
     return 1;
 }
 
-double geom_em(const geom_text *t)
-{
-    return t->size > 0 ? t->size : GEOM_DEFAULT_FONT_PT;
-}
-
-int geom_seg_measurable(const geom_seg *g)
-{
-    return (g->cls == SEG_FIGURE || g->cls == SEG_DIM) && !g->curved && g->visible &&
-           g->len > 0;
-}
-
-double geom_text_seg_dist(const geom_text *t, const geom_seg *g)
-{
-    return ir_seg_box_dist(g->a, g->b, t->box);
-}
 
 /* --- rays and corners ------------------------------------------------------ */
 static int ray_seg(const geom_seg *g)
