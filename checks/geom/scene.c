@@ -898,6 +898,15 @@ static void find_marks(geom_scene *s, size_t *mcap)
         int explicit_am = at->role == ROLE_ANGLE_MARK;
         if (!explicit_ra && !explicit_am && cls != SEG_FIGURE) continue;
         if (!at->stroked && !explicit_ra && !explicit_am) continue;
+        if (!explicit_ra && !explicit_am && !(e->kind == IR_ARC && e->npts >= 3)) {
+            /* only a right-angle mark it could be (below): not filled, and
+             * of one of its shapes */
+            if (at->filled) continue;
+            if (!(e->kind == IR_POLY && e->npts == 3 && !e->closed) &&
+                !(e->kind == IR_POLY && e->npts == 4 && e->closed) &&
+                !(e->kind == IR_RECT && e->npts >= 2))
+                continue;
+        }
         geom_mark m;
         memset(&m, 0, sizeof m);
         m.elem = i;
@@ -1024,6 +1033,11 @@ static void find_marks(geom_scene *s, size_t *mcap)
 /* Short strokes across a longer figure line near their middle: tick marks. */
 static void find_ticks(geom_scene *s)
 {
+    /* only a two-point polyline can be a tick */
+    size_t n2 = 0;
+    for (size_t i = 0; i < s->d->nelems && !n2; i++)
+        n2 = s->d->elems[i].kind == IR_POLY && s->d->elems[i].npts == 2;
+    if (!n2) return;
     size_t *near = NULL, cap = 0;
     for (size_t i = 0; i < s->nsegs; i++) {
         geom_seg *g = &s->segs[i];
