@@ -231,6 +231,7 @@ typedef struct {
     const ir_elem *e;
     ir_pt *pts;          /* outline of a poly/ellipse region, NULL for a rect */
     size_t n;
+    ir_box grown, shrunk;  /* box grown / shrunk by GEOM_FRAME_TOL_PT (ir_box_inset) */
 } geom_clip;
 
 typedef struct {

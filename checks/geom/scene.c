@@ -1415,8 +1415,7 @@ int geom_clip_relation(const geom_scene *s, size_t elem, const ir_pt *p, size_t 
     if (!r->pts) {
         /* a rectangle: the leading points inside it (grown and shrunk by
          * the tolerance, as reg_inside and reg_strictly_inside test) at once */
-        ir_box grown = ir_box_inset(r->box, GEOM_FRAME_TOL_PT);
-        ir_box shrunk = ir_box_inset(r->box, -GEOM_FRAME_TOL_PT);
+        ir_box grown = r->grown, shrunk = r->shrunk;
         for (; i0 < n && ir_box_contains_pt(grown, p[i0]); i0++)
             if (ir_box_contains_pt(shrunk, p[i0])) in++;
     }
@@ -1640,6 +1639,8 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         c->sub = e->sub;
         c->e = e;
         c->box = ir_elem_box(e);
+        c->grown = ir_box_inset(c->box, GEOM_FRAME_TOL_PT);
+        c->shrunk = ir_box_inset(c->box, -GEOM_FRAME_TOL_PT);
         if (e->sub == IR_POLY || e->sub == IR_ELLIPSE) {
             ir_elem tmp = *e;
             tmp.kind = e->sub;
