@@ -528,7 +528,7 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
      * a fill, nor stroked in the fill's own colour), not a grid */
     unsigned char *draws_line = malloc(s->nsegs ? s->nsegs : 1);
     if (!draws_line) abort();
-    for (size_t k = 0; k < s->nsegs; k++) {
+    for (size_t k = 0; k < s->nsegs && s->ntexts; k++) {   /* read only for texts */
         const geom_seg *g = &s->segs[k];
         const geom_attrs *at = &s->attrs[g->elem];
         draws_line[k] = g->visible && g->cls != SEG_GRID && at->stroked && !at->self_fill;
