@@ -265,6 +265,7 @@ typedef struct {
     double proj_m[2][3];
     ir_pt3 view;         /* toward the viewer (right-handed frame) */
     int ncomps;          /* set by geom_need_comps */
+    int has_ticks;       /* some segment is a SEG_TICK */
 } geom_scene;
 
 geom_scene *geom_scene_build(const ir_diagram *d);

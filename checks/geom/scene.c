@@ -1058,6 +1058,7 @@ static void find_ticks(geom_scene *s)
             if (ang < 45.0) continue;
             snapshot_cls(s);
             g->cls = SEG_TICK;
+            s->has_ticks = 1;
             break;
         }
     }
