@@ -1350,6 +1350,7 @@ static void mark_shared(geom_scene *s)
     for (size_t i = 0; i < n; i++) {
         const geom_seg *g = &s->segs[i];
         if (g->cls != SEG_FIGURE) continue;
+        if (g->shared[0] && g->shared[1]) continue;   /* whichever index an end has */
         for (int w = 0; w < 2; w++) {
             ir_pt q = w ? g->b : g->a;
             if (g->shared[q.x == g->a.x && q.y == g->a.y ? 0 : 1]) continue;
