@@ -1307,12 +1307,14 @@ static void mark_shared_all(geom_scene *s)
 }
 
 /* Marks end w (0 a, 1 b) of g shared, when the other end meeting it
- * belongs to a visible segment: the index is as the clusters give it. */
+ * belongs to a visible segment: the index is as the clusters give it.
+ * The end must have compared equal (==) to another end. */
 static inline void share_end(geom_seg *g, int w, int other_visible)
 {
     if (!other_visible) return;
-    ir_pt q = w ? g->b : g->a;
-    g->shared[q.x == g->a.x && q.y == g->a.y ? 0 : 1] = 1;
+    /* end a: index 0, for a point that compared equal to another is no NaN
+     * and so equals itself; end b: 0 only if it equals a */
+    g->shared[w && !(g->b.x == g->a.x && g->b.y == g->a.y)] = 1;
 }
 
 /* shared[] as mark_shared_all finds it. An end is shared when another end
