@@ -88,7 +88,12 @@ double ir_poly_perimeter(const ir_pt *p, size_t n, int closed)
 
 ir_pt ir_poly_centroid(const ir_pt *p, size_t n)
 {
-    double a = ir_poly_area(p, n), cx = 0, cy = 0;
+    return ir_poly_centroid_a(p, n, ir_poly_area(p, n));
+}
+
+ir_pt ir_poly_centroid_a(const ir_pt *p, size_t n, double a)
+{
+    double cx = 0, cy = 0;
     if (n == 0) return ir_v(0, 0);
     if (fabs(a) < 1e-9) {
         for (size_t i = 0; i < n; i++) { cx += p[i].x; cy += p[i].y; }
@@ -145,6 +150,14 @@ size_t ir_poly_clip_convex(const ir_pt *subj, size_t ns, const ir_pt *clip, size
                            ir_pt *out, size_t max)
 {
     if (ns < 3 || nc < 3 || max < 3) return 0;
+    return ir_poly_clip_convex_o(subj, ns, clip, nc, ir_poly_area(clip, nc) >= 0 ? 1.0 : -1.0,
+                                 out, max);
+}
+
+size_t ir_poly_clip_convex_o(const ir_pt *subj, size_t ns, const ir_pt *clip, size_t nc,
+                             double orient, ir_pt *out, size_t max)
+{
+    if (ns < 3 || nc < 3 || max < 3) return 0;
     /* two work buffers of max points each (on the stack when small) */
     ir_pt local[2 * 128];
     ir_pt *heap = NULL;
@@ -157,7 +170,6 @@ size_t ir_poly_clip_convex(const ir_pt *subj, size_t ns, const ir_pt *clip, size
     ir_pt *b = a + max;
     size_t na = ns < max ? ns : max;
     for (size_t i = 0; i < na; i++) a[i] = subj[i];
-    double orient = ir_poly_area(clip, nc) >= 0 ? 1.0 : -1.0;
     for (size_t e = 0; e < nc && na > 0; e++) {
         ir_pt p = clip[e], q = clip[(e + 1) % nc];
         ir_pt pq = ir_v_sub(q, p);

@@ -360,13 +360,15 @@ static void face_order(const face_set *g, depth_tally *t)
                     size_t k = 0;
                     if (is_convex(B)) {
                         if (is_convex(A) && convex_apart(a->p2, a->n, A->orient, b->p2, b->n, B->orient)) continue;
-                        k = ir_poly_clip_convex(a->p2, a->n, b->p2, b->n, buf, 128);
+                        /* orient: ir_poly_area(clip) >= 0 ? 1 : -1, as kept */
+                        k = ir_poly_clip_convex_o(a->p2, a->n, b->p2, b->n, B->orient, buf, 128);
                     } else if (is_convex(A)) {
-                        k = ir_poly_clip_convex(b->p2, b->n, a->p2, a->n, buf, 128);
+                        k = ir_poly_clip_convex_o(b->p2, b->n, a->p2, a->n, A->orient, buf, 128);
                     }
                     if (k < 3) continue;
-                    if (!(fabs(ir_poly_area(buf, k)) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
-                    ir_pt cc = ir_poly_centroid(buf, k);
+                    double ka = ir_poly_area(buf, k);
+                    if (!(fabs(ka) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
+                    ir_pt cc = ir_poly_centroid_a(buf, k, ka);
                     if (!(depth_at(A, cc) - depth_at(B, cc) > tol)) continue;
                     /* b is painted over a, though behind it: does it still show? */
                     for (size_t r = 0; r <= k; r++) {
