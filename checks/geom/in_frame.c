@@ -84,6 +84,20 @@ void geom_in_frame(const ir_diagram *d, const void *ctx, chk_verdict *v)
             if (n == 0) continue;
             what = "stroke";
         }
+        if (!cl->pts && !cl->grown.empty) {
+            /* a rectangle: every point inside it grown by the tolerance is
+             * what geom_clip_relation calls nothing cut (0) */
+            size_t k = 0;
+            const ir_box g = cl->grown;
+            while (k < n && outline[k].x >= g.x1 && outline[k].x <= g.x2 && outline[k].y >= g.y1 &&
+                   outline[k].y <= g.y2)
+                k++;
+            if (k == n) {
+                free(pts);
+                checked++;
+                continue;
+            }
+        }
         double out, o1, o2;
         int rel = geom_clip_relation(s, i, outline, n, &out);
         /* a straight line running across the whole region, in at one side
