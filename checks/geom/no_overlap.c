@@ -542,6 +542,12 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
         for (size_t k = 0; k < s->nsegs; k++) {
             const geom_seg *g = &s->segs[k];
             if (!draws_line[k]) continue;
+            /* both ends beyond one side of the core: ir_seg_box_clip below
+             * finds no piece inside (it returns 0, or t1 == t0 == 0 or 1;
+             * the steps are monotonic), and the tests before it are pure */
+            if ((g->a.x < core.x1 && g->b.x < core.x1) || (g->a.x > core.x2 && g->b.x > core.x2) ||
+                (g->a.y < core.y1 && g->b.y < core.y1) || (g->a.y > core.y2 && g->b.y > core.y2))
+                continue;
             if (t->opaque && g->elem < t->elem) continue;
             /* an axis runs into its own name, set at its end (so does a
              * line drawn along the axis) */
