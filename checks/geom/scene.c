@@ -260,6 +260,18 @@ static int parse_pts(const char *s, ir_pt *out, size_t max)
 static inline __attribute__((always_inline)) int xyz_num(const char **sp, double *out, int last)
 {
     const char *s = *sp;
+    /* one digit alone ("0", "1"): its value, as below */
+    unsigned d0 = (unsigned)(s[0] - '0');
+    if (d0 < 10u && (s[1] == ',' || s[1] == ';' || s[1] == '\0')) {
+        *out = (double)d0;
+        s++;
+        if (!last) {
+            if (*s != ',' && *s != ';') return 0;
+            s++;
+        }
+        *sp = s;
+        return 1;
+    }
     /* the short form ([+-] digits [. digits], at most 15 digits, ended
      * by anything but an exponent or a letter) as parse_num reads it,
      * here without its checks for what it cannot give */
