@@ -79,6 +79,8 @@ typedef struct {
     double orient;       /* 1 when its signed area is >= 0, else -1 */
     ir_box box;          /* f->box */
     int group;           /* f->group */
+    double dmax, dmin;   /* depth_at over its box's corners, largest and smallest,
+                            widened by a margin far above rounding (face_order) */
     int convex;          /* ir_poly_convex of its outline; -1 until asked (is_convex) */
     int cell[4];         /* its grid cells: i0, j0, i1, j1 */
 } sface;
@@ -158,6 +160,24 @@ static int fs_build(const geom_scene *s, face_set *g)
         for (int k = 0; k < 3; k++) q->adc[k] = fabs(q->dc[k]);
         q->box = f->box;
         q->group = f->group;
+        {
+            const ir_box *b = &f->box;
+            double c00 = q->dc[0] + q->dc[1] * b->x1 + q->dc[2] * b->y1;
+            double c10 = q->dc[0] + q->dc[1] * b->x2 + q->dc[2] * b->y1;
+            double c01 = q->dc[0] + q->dc[1] * b->x1 + q->dc[2] * b->y2;
+            double c11 = q->dc[0] + q->dc[1] * b->x2 + q->dc[2] * b->y2;
+            double m = 1e-12 * (q->adc[0] + q->adc[1] * (fabs(b->x1) + fabs(b->x2)) +
+                                q->adc[2] * (fabs(b->y1) + fabs(b->y2)));
+            /* depth_at at any point of the box, as computed, is within some
+             * 1e-15 of those terms of the affine function's value, whose
+             * extremes are at the corners: m covers that twice over */
+            q->dmax = fmax(fmax(c00, c10), fmax(c01, c11)) + m;
+            q->dmin = fmin(fmin(c00, c10), fmin(c01, c11)) - m;
+            if (!isfinite(q->dmax) || !isfinite(q->dmin) || !isfinite(m)) {
+                q->dmax = INFINITY;   /* no bound */
+                q->dmin = -INFINITY;
+            }
+        }
         q->size = edge_size(f);
         double sa = f->sarea;   /* ir_poly_area(f->p2, f->n) */
         q->area = fabs(sa);
@@ -347,6 +367,10 @@ static void face_order(const face_set *g, depth_tally *t)
                     if (!((bx.x2 - bx.x1) * (bx.y2 - bx.y1) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
                     const geom_face *a = A->f;
                     double tol = GEOM_DEPTH_TOL * (A->size > B->size ? A->size : B->size);
+                    /* a nowhere nearer than b by tol over their whole boxes,
+                     * which hold the overlap's corners: no corner below finds
+                     * b behind a (as depth_gap_below would tell, dearer) */
+                    if (A->dmax - B->dmin < tol) continue;
                     /* b behind a anywhere in the boxes' overlap? (the depth
                      * difference is affine: its largest value is at a corner) */
                     /* nowhere near: the difference's largest value, with a
