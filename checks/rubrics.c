@@ -67,8 +67,9 @@ void chk_set(chk_verdict *v, chk_value value, int line, const char *fmt, ...)
         vsnprintf(v->reason, sizeof v->reason, fmt, ap);
     }
     va_end(ap);
-    for (char *p = v->reason; *p; p++)
-        if (*p == '\t' || *p == '\n' || *p == '\r') *p = ' ';
+    /* tabs and line breaks become spaces (strpbrk: the library's scan of
+     * the usually clean text) */
+    for (char *p = strpbrk(v->reason, "\t\n\r"); p; p = strpbrk(p + 1, "\t\n\r")) *p = ' ';
 }
 
 const char *chk_value_name(chk_value v)

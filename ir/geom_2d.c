@@ -71,10 +71,10 @@ double ir_seg_box_dist(ir_pt a, ir_pt b, ir_box box)
 double ir_poly_area(const ir_pt *p, size_t n)
 {
     double s = 0;
-    for (size_t i = 0; i < n; i++) {
-        const ir_pt *q = &p[(i + 1) % n];
-        s += p[i].x * q->y - q->x * p[i].y;
-    }
+    if (n == 0) return s / 2;
+    /* each point with the next, the last with the first (no % per step) */
+    for (size_t i = 0; i + 1 < n; i++) s += p[i].x * p[i + 1].y - p[i + 1].x * p[i].y;
+    s += p[n - 1].x * p[0].y - p[0].x * p[n - 1].y;
     return s / 2;
 }
 
@@ -88,14 +88,19 @@ double ir_poly_perimeter(const ir_pt *p, size_t n, int closed)
 
 ir_pt ir_poly_centroid(const ir_pt *p, size_t n)
 {
-    double a = ir_poly_area(p, n), cx = 0, cy = 0;
+    return ir_poly_centroid_a(p, n, ir_poly_area(p, n));
+}
+
+ir_pt ir_poly_centroid_a(const ir_pt *p, size_t n, double a)
+{
+    double cx = 0, cy = 0;
     if (n == 0) return ir_v(0, 0);
     if (fabs(a) < 1e-9) {
         for (size_t i = 0; i < n; i++) { cx += p[i].x; cy += p[i].y; }
         return ir_v(cx / (double)n, cy / (double)n);
     }
     for (size_t i = 0; i < n; i++) {
-        const ir_pt *q = &p[(i + 1) % n];
+        const ir_pt *q = i + 1 < n ? &p[i + 1] : &p[0];
         double c = p[i].x * q->y - q->x * p[i].y;
         cx += (p[i].x + q->x) * c;
         cy += (p[i].y + q->y) * c;
@@ -121,12 +126,19 @@ int ir_poly_convex(const ir_pt *p, size_t n)
     int sign = 0;
     if (n < 3) return 0;
     double scale = 0;
-    for (size_t i = 0; i < n; i++) scale += ir_v_dist(p[i], p[(i + 1) % n]);
+    for (size_t i = 0; i + 1 < n; i++) scale += ir_v_dist(p[i], p[i + 1]);
+    scale += ir_v_dist(p[n - 1], p[0]);
     scale /= (double)n;
+    const double tol = 1e-6 * scale * scale;
+    /* corners a b c: p[i], p[i + 1], p[i + 2], around (no % per step) */
+    ir_pt a = p[0], b = p[1];
     for (size_t i = 0; i < n; i++) {
-        ir_pt a = p[i], b = p[(i + 1) % n], c = p[(i + 2) % n];
+        size_t k = i + 2 < n ? i + 2 : i + 2 - n;
+        ir_pt c = p[k];
         double cr = ir_v_cross(ir_v_sub(b, a), ir_v_sub(c, b));
-        if (fabs(cr) <= 1e-6 * scale * scale) continue;
+        a = b;
+        b = c;
+        if (fabs(cr) <= tol) continue;
         int s = cr > 0 ? 1 : -1;
         if (sign == 0) sign = s;
         else if (s != sign) return 0;
@@ -136,6 +148,14 @@ int ir_poly_convex(const ir_pt *p, size_t n)
 
 size_t ir_poly_clip_convex(const ir_pt *subj, size_t ns, const ir_pt *clip, size_t nc,
                            ir_pt *out, size_t max)
+{
+    if (ns < 3 || nc < 3 || max < 3) return 0;
+    return ir_poly_clip_convex_o(subj, ns, clip, nc, ir_poly_area(clip, nc) >= 0 ? 1.0 : -1.0,
+                                 out, max);
+}
+
+size_t ir_poly_clip_convex_o(const ir_pt *subj, size_t ns, const ir_pt *clip, size_t nc,
+                             double orient, ir_pt *out, size_t max)
 {
     if (ns < 3 || nc < 3 || max < 3) return 0;
     /* two work buffers of max points each (on the stack when small) */
@@ -150,7 +170,6 @@ size_t ir_poly_clip_convex(const ir_pt *subj, size_t ns, const ir_pt *clip, size
     ir_pt *b = a + max;
     size_t na = ns < max ? ns : max;
     for (size_t i = 0; i < na; i++) a[i] = subj[i];
-    double orient = ir_poly_area(clip, nc) >= 0 ? 1.0 : -1.0;
     for (size_t e = 0; e < nc && na > 0; e++) {
         ir_pt p = clip[e], q = clip[(e + 1) % nc];
         ir_pt pq = ir_v_sub(q, p);

@@ -176,6 +176,8 @@ double ir_seg_box_dist(ir_pt a, ir_pt b, ir_box box);
 double ir_poly_area(const ir_pt *p, size_t n);
 double ir_poly_perimeter(const ir_pt *p, size_t n, int closed);
 ir_pt ir_poly_centroid(const ir_pt *p, size_t n);
+/* The same, given a == ir_poly_area(p, n). */
+ir_pt ir_poly_centroid_a(const ir_pt *p, size_t n, double a);
 /* Even–odd point-in-polygon test. */
 int ir_pt_in_poly(ir_pt p, const ir_pt *poly, size_t n);
 /* 1 when the closed polygon is convex (collinear vertices allowed). */
@@ -186,6 +188,9 @@ int ir_poly_convex(const ir_pt *p, size_t n);
  * they do not overlap). clip may wind either way. */
 size_t ir_poly_clip_convex(const ir_pt *subj, size_t ns, const ir_pt *clip, size_t nc,
                            ir_pt *out, size_t max);
+/* The same, given orient: 1 when ir_poly_area(clip, nc) >= 0, else -1. */
+size_t ir_poly_clip_convex_o(const ir_pt *subj, size_t ns, const ir_pt *clip, size_t nc,
+                             double orient, ir_pt *out, size_t max);
 
 /* --- ellipses ----------------------------------------------------------- */
 /* Point of the ellipse C + A cos t + B sin t at t degrees. */

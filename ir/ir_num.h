@@ -27,6 +27,29 @@ extern const double ir_num_p10_[16];
 
 static inline int ir_num_dig_(char c) { return (unsigned)(c - '0') < 10u; }
 
+/* The digits at p (NUL-terminated text) added to *m as while
+ * (ir_num_dig_(*p)) m = m * 10 + (*p++ - '0') does (the same value modulo
+ * 2^64), two at a time: the byte after a digit is still in the text.
+ * Returns the first byte after them. */
+static inline const char *ir_num_digits_(const char *p, unsigned long long *m)
+{
+    unsigned long long v = *m;
+    for (;;) {
+        unsigned d0 = (unsigned)(p[0] - '0');
+        if (d0 >= 10u) break;
+        unsigned d1 = (unsigned)(p[1] - '0');
+        if (d1 >= 10u) {
+            v = v * 10 + d0;
+            p++;
+            break;
+        }
+        v = v * 100 + (d0 * 10 + d1);
+        p += 2;
+    }
+    *m = v;
+    return p;
+}
+
 /* The short form's scan at p (NUL-terminated text): [+-]? then digits with
  * at most one '.'; m gets all the digits as one integer (exact while
  * *ndig <= 19), *ndig their number, *frac those after the '.'. Returns the
@@ -39,11 +62,11 @@ static inline const char *ir_num_scan_(const char *p, int *neg, unsigned long lo
     if (*p == '-' || *p == '+') *neg = *p++ == '-';
     unsigned long long v = 0;
     const char *d0 = p;
-    while (ir_num_dig_(*p)) v = v * 10 + (unsigned)(*p++ - '0');
+    p = ir_num_digits_(p, &v);
     size_t nd = (size_t)(p - d0), fr = 0;
     if (*p == '.') {
         const char *f0 = ++p;
-        while (ir_num_dig_(*p)) v = v * 10 + (unsigned)(*p++ - '0');
+        p = ir_num_digits_(p, &v);
         fr = (size_t)(p - f0);
         nd += fr;
     }

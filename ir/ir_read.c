@@ -91,17 +91,10 @@ static char *xstrdup(const char *s)
 
 #define ARENA_MIN ((size_t)64 * 1024)
 
-/* n bytes aligned to align (a power of two, at most 8) from the arena. */
-static void *ar_alloc(ir_reader *r, size_t n, size_t align)
+/* ar_alloc when the newest block has no room: a new block. */
+static void *ar_alloc_block(ir_reader *r, size_t n)
 {
     arena_blk *b = r->arena;
-    if (b) {
-        size_t off = (b->used + align - 1) & ~(align - 1);
-        if (off <= b->cap && n <= b->cap - off) {
-            b->used = off + n;
-            return (char *)(b + 1) + off;
-        }
-    }
     size_t cap = ARENA_MIN;
     if (b && b->cap > cap / 2) cap = b->cap * 2 > b->cap ? b->cap * 2 : b->cap;
     if (n > cap) cap = n;
@@ -113,6 +106,20 @@ static void *ar_alloc(ir_reader *r, size_t n, size_t align)
     b->used = n;
     r->arena = b;
     return b + 1;
+}
+
+/* n bytes aligned to align (a power of two, at most 8) from the arena. */
+static inline void *ar_alloc(ir_reader *r, size_t n, size_t align)
+{
+    arena_blk *b = r->arena;
+    if (b) {
+        size_t off = (b->used + align - 1) & ~(align - 1);
+        if (off <= b->cap && n <= b->cap - off) {
+            b->used = off + n;
+            return (char *)(b + 1) + off;
+        }
+    }
+    return ar_alloc_block(r, n);
 }
 
 /* Makes the whole arena free again: one block as large as all of it was. */
@@ -296,6 +303,22 @@ static const unsigned char cls[256] = {
     ['V'] = KEY, ['W'] = KEY, ['X'] = KEY, ['Y'] = KEY, ['Z'] = KEY,
 };
 #define CLS(c) cls[(unsigned char)(c)]
+
+/* Moves p to the first byte at or after it that fails test; four bytes a
+ * step, each looked at only when the one before passed (so never past the
+ * NUL, which fails every test used here). */
+#define CLS_SCAN(p, test)                                                      \
+    do {                                                                      \
+        for (;;) {                                                            \
+            if (!(test((p)[0]))) break;                                       \
+            if (!(test((p)[1]))) { (p) += 1; break; }                         \
+            if (!(test((p)[2]))) { (p) += 2; break; }                         \
+            if (!(test((p)[3]))) { (p) += 3; break; }                         \
+            (p) += 4;                                                         \
+        }                                                                     \
+    } while (0)
+#define IS_VAL_BYTE(c) (!(CLS(c) & VAL_END))
+#define IS_KEY_BYTE(c) (CLS(c) & KEY)
 
 /* Unquotes the string whose opening quote is at *pp, in place. On success
  * the text (NUL-terminated, *len bytes) starts at the old quote position
@@ -797,7 +820,7 @@ static int get_elem(cur *c, ir_kind kind, ir_elem *e)
  * element is what get_elem makes of such a line. Returns 1 with the element
  * added, or 0 (d untouched, line perhaps changed) for any other line, which
  * the caller then reads the usual way from a fresh copy. */
-static int fast_poly(ir_reader *r, ir_diagram *d, char *p)
+static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
 {
     while (is_blank(*p)) p++;
     int closed;
@@ -842,12 +865,12 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p)
     while (*p && *p != '@') {
         if ((!is_alpha(*p) && *p != '_') || na == FAST_MAX_ATTRS) return 0;
         char *k = p++;
-        while (CLS(*p) & KEY) p++;
+        CLS_SCAN(p, IS_KEY_BYTE);
         if (*p != '=') return 0;
         klen[na] = (size_t)(p - k);
         *p++ = '\0';
         char *v = p;
-        while (!(CLS(*p) & VAL_END)) p++;
+        CLS_SCAN(p, IS_VAL_BYTE);
         if (*p == '"') return 0;
         if (*p) *p++ = '\0';
         key[na] = k;
@@ -867,11 +890,25 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p)
         if (*p) return 0;
         lineno = (int)v;
     }
-    for (size_t j = 1; j < na; j++)
-        for (size_t i = 0; i < j; i++)
-            if (klen[i] == klen[j] && key[i][0] == key[j][0] &&
-                memcmp(key[i], key[j], klen[j]) == 0)
-                return 0;
+    /* p is at the line's first NUL: every byte before it was looked at
+     * (the NULs written above are all behind it) */
+    *stop = p;
+    /* distinct keys: equal keys have equal (length, first two bytes), so
+     * when no two keys share a bit of that hash none are equal; else every
+     * pair is compared */
+    unsigned long long seen = 0;
+    int clash = 0;
+    for (size_t j = 0; j < na; j++) {
+        unsigned h = ((unsigned char)key[j][0] + 3u * (unsigned char)key[j][1] + 17u * (unsigned)klen[j]) & 63u;
+        clash |= (seen >> h) & 1;
+        seen |= 1ULL << h;
+    }
+    if (clash)
+        for (size_t j = 1; j < na; j++)
+            for (size_t i = 0; i < j; i++)
+                if (klen[i] == klen[j] && key[i][0] == key[j][0] &&
+                    memcmp(key[i], key[j], klen[j]) == 0)
+                    return 0;
     ir_elem *e = d_add(r, d, IR_POLY);
     e->irline = (int)r->lineno;
     e->closed = closed;
@@ -909,9 +946,17 @@ static int next_line(ir_reader *r)
     if (len && r->buf[len - 1] == '\r') len--;
     r->buf[len] = '\0';
     r->len = len;
-    char *nul = memchr(r->buf, '\0', len);
-    if (nul) return fail(r, (int)(nul - r->buf) + 1, "NUL byte in input");
+    /* a NUL byte in the line is an error: line_nul, which the caller runs
+     * before it reads the line (fast_poly finds it on its own) */
     return 1;
+}
+
+/* Fails at the first NUL byte of the line read, if any (0 when none). */
+static int line_nul(ir_reader *r)
+{
+    char *nul = memchr(r->buf, '\0', r->len);
+    if (nul) return fail(r, (int)(nul - r->buf) + 1, "NUL byte in input");
+    return 0;
 }
 
 static int valid_kind(const char *s, size_t n)
@@ -988,6 +1033,20 @@ static int read_diagram(ir_reader *r, ir_diagram **out)
         }
         char *line = r->buf, *p = line;
         while (is_blank(*p)) p++;
+        /* the usual poly record, the short way: a NUL byte in it stops
+         * fast_poly short of the line's end, and fails as line_nul would */
+        if (r->borrow && d && p[0] == 'p' && p[1] == 'o' && p[2] == 'l' && p[3] == 'y' &&
+            is_blank(p[4])) {
+            char *copy = ar_alloc(r, r->len + 1, 1);
+            memcpy(copy, line, r->len + 1);
+            const char *stop = NULL;
+            if (fast_poly(r, d, copy + (p + 4 - line), &stop)) {
+                if (stop == copy + r->len) continue;
+                fail(r, (int)(stop - copy) + 1, "NUL byte in input");
+                goto bad;
+            }
+        }
+        if (line_nul(r) < 0) goto bad;
         if (!*p || *p == '#') continue;
         char *w = p;
         while (*w && !is_blank(*w)) w++;
@@ -1017,10 +1076,6 @@ static int read_diagram(ir_reader *r, ir_diagram **out)
              * are then the tokens themselves */
             char *copy = ar_alloc(r, r->len + 1, 1);
             memcpy(copy, line, r->len + 1);
-            if (d && rk == REC_ELEM && kind == IR_POLY) {
-                if (fast_poly(r, d, copy + (w - line))) continue;
-                memcpy(copy, line, r->len + 1);   /* the usual way after all */
-            }
             w = copy + (w - line);
             line = copy;
         }

@@ -41,7 +41,8 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
     size_t k = 0;
     size_t *near = NULL, cap = 0;
     int any_tick = 0;
-    for (size_t i = 0; i < s->nsegs && !any_tick; i++) any_tick = s->segs[i].cls == SEG_TICK;
+    if (s->has_ticks)   /* find_ticks made some (nothing else makes SEG_TICK) */
+        for (size_t i = 0; i < s->nsegs && !any_tick; i++) any_tick = s->segs[i].cls == SEG_TICK;
     for (size_t i = 0; any_tick && i < s->nsegs && k < MAXT; i++) {
         const geom_seg *g = &s->segs[i];
         if (g->cls != SEG_FIGURE || g->curved) continue;

@@ -134,7 +134,8 @@ typedef struct {
     int curved;          /* piece of a flattened arc/ellipse/curve */
     int visible;         /* stroked (draw != none) */
     int dashed;
-    int comp;            /* connected component of figure segments, -1 */
+    int comp;            /* connected component of figure segments, -1; set on
+                            first use: call geom_need_comps before reading it */
     unsigned char shared[2]; /* a, b: exactly an end of another visible figure segment */
 } geom_seg;
 
@@ -200,7 +201,7 @@ typedef struct {
     size_t n;
     double area;         /* unsigned */
     int round;           /* ellipse / circle */
-    ir_pt centre;
+    ir_pt centre;        /* round ones only (the ellipse's centre); (0, 0) else */
     double radius;       /* circles: mean radius */
 } geom_shape;
 
@@ -216,6 +217,7 @@ typedef struct {
     int stroked;         /* its outline is drawn */
     int dashed;          /* ... with a dash pattern (a hidden edge) */
     int inferred;        /* 3D coordinates recovered from the picture (solid.c) */
+    double sarea;        /* filled ones: ir_poly_area(p2, n), signed; else 0 */
     int group;           /* placement: polylines sharing one translation of the
                             projection (separate canvas shifts are separate
                             placements); -1 when it does not fit the projection */
@@ -229,6 +231,7 @@ typedef struct {
     const ir_elem *e;
     ir_pt *pts;          /* outline of a poly/ellipse region, NULL for a rect */
     size_t n;
+    ir_box grown, shrunk;  /* box grown / shrunk by GEOM_FRAME_TOL_PT (ir_box_inset) */
 } geom_clip;
 
 typedef struct {
@@ -261,13 +264,17 @@ typedef struct {
     int has_proj;        /* the projection of the 3D coordinates is known */
     double proj_m[2][3];
     ir_pt3 view;         /* toward the viewer (right-handed frame) */
-    int ncomps;
+    int ncomps;          /* set by geom_need_comps */
+    int has_ticks;       /* some segment is a SEG_TICK */
 } geom_scene;
 
 geom_scene *geom_scene_build(const ir_diagram *d);
 void geom_scene_free(geom_scene *s);
 /* Memory that lives as long as the scene (freed with it). */
 void *geom_scene_alloc(geom_scene *s, size_t bytes);
+/* Sets the segments' comp and the scene's ncomps (once; the scene is built
+ * without them). Checks reading comp call it first. */
+void geom_need_comps(const geom_scene *s);
 
 /* Indices of the segments whose extent (grown by GEOM_JOIN_EPS_PT) meets
  * box b, each once, into *buf (grown as needed; caller frees). Returns the
@@ -309,15 +316,25 @@ int geom_nearest_corner(const geom_scene *s, ir_pt p, double reach, ir_pt *v, do
  * returns that. */
 size_t geom_corners(const geom_scene *s, ir_box zone, ir_pt *out, size_t max);
 /* Distance from text box to segment i. */
-double geom_text_seg_dist(const geom_text *t, const geom_seg *g);
+static inline double geom_text_seg_dist(const geom_text *t, const geom_seg *g)
+{
+    return ir_seg_box_dist(g->a, g->b, t->box);
+}
 /* A printable name for a point: the coordinate/vertex name at it, else a
  * nearby one-letter label, else "(x,y)". */
 const char *geom_point_name(const geom_scene *s, ir_pt p, char *buf, size_t n);
 /* 1 when segment i may carry a length label (figure or dimension line,
  * straight, visible). */
-int geom_seg_measurable(const geom_seg *g);
+static inline int geom_seg_measurable(const geom_seg *g)
+{
+    return (g->cls == SEG_FIGURE || g->cls == SEG_DIM) && !g->curved && g->visible &&
+           g->len > 0;
+}
 /* Font size used for reach computations. */
-double geom_em(const geom_text *t);
+static inline double geom_em(const geom_text *t)
+{
+    return t->size > 0 ? t->size : GEOM_DEFAULT_FONT_PT;
+}
 
 /* --- the checks ---------------------------------------------------------- */
 void geom_angle_labels(const ir_diagram *d, const void *ctx, chk_verdict *v);

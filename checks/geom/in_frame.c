@@ -20,6 +20,24 @@ static int skip_role(const geom_attrs *a)
     return a->role == ROLE_GRID || a->role == ROLE_AXIS;
 }
 
+/* 1 when the outline ir_elem_flatten gives ellipse or arc e (not empty)
+ * certainly lies in the rectangle clip cl grown by GEOM_FRAME_TOL_PT (the
+ * points geom_clip_relation counts as inside a rectangle): its points
+ * c + a cos t + b sin t stay within |a| + |b| of the centre c, per axis, up
+ * to rounding far below the margin of 1e-12 of the terms' size. */
+static int inside_rect_clip(const geom_clip *cl, const ir_elem *e)
+{
+    if (cl->pts || (e->kind != IR_ELLIPSE && e->kind != IR_ARC) || e->npts < 3) return 0;
+    if (ir_elem_flatten_count(e) == 0) return 0;
+    ir_box g = ir_box_inset(cl->box, GEOM_FRAME_TOL_PT);
+    if (g.empty) return 0;
+    ir_pt c = e->pts[0], a = e->pts[1], b = e->pts[2];
+    double mx = fabs(a.x) + fabs(b.x), my = fabs(a.y) + fabs(b.y);
+    double ex = 1e-12 * (fabs(c.x) + mx), ey = 1e-12 * (fabs(c.y) + my);
+    return c.x - mx - ex >= g.x1 && c.x + mx + ex <= g.x2 && c.y - my - ey >= g.y1 &&
+           c.y + my + ey <= g.y2;
+}
+
 void geom_in_frame(const ir_diagram *d, const void *ctx, chk_verdict *v)
 {
     const geom_scene *s = ctx;
@@ -54,11 +72,31 @@ void geom_in_frame(const ir_diagram *d, const void *ctx, chk_verdict *v)
                 outline = s->flat[i];   /* flattened by the scene already */
                 n = s->nflat[i];
             } else {
+                if (inside_rect_clip(cl, e)) {
+                    /* geom_clip_relation would find every point of the
+                     * outline inside: nothing cut */
+                    checked++;
+                    continue;
+                }
                 n = ir_elem_flatten(e, &pts, &closed);
                 outline = pts;
             }
             if (n == 0) continue;
             what = "stroke";
+        }
+        if (!cl->pts && !cl->grown.empty) {
+            /* a rectangle: every point inside it grown by the tolerance is
+             * what geom_clip_relation calls nothing cut (0) */
+            size_t k = 0;
+            const ir_box g = cl->grown;
+            while (k < n && outline[k].x >= g.x1 && outline[k].x <= g.x2 && outline[k].y >= g.y1 &&
+                   outline[k].y <= g.y2)
+                k++;
+            if (k == n) {
+                free(pts);
+                checked++;
+                continue;
+            }
         }
         double out, o1, o2;
         int rel = geom_clip_relation(s, i, outline, n, &out);

@@ -35,7 +35,11 @@ typedef struct {
     double drawn;       /* drawn length (pt) / drawn area (pt^2) */
     double dir;         /* direction of the measured line (deg), -1 none */
     int receding;       /* a receding edge of a solid */
-    int comp;           /* figure (connected component), -1 unknown */
+    int comp;           /* figure (connected component), -1 unknown, -2 not yet
+                           found: meas_comp finds it when two are compared */
+    const geom_seg *comp_seg;   /* comp -2: comp_of(comp_seg, comp_reach), or */
+    double comp_reach;
+    const geom_shape *comp_shape;   /* the comp of its first segment */
     char what[32];
 } meas;
 
@@ -117,6 +121,7 @@ static int receding(const geom_scene *s, ir_pt a, ir_pt b)
  * parallel side it measures. */
 static int comp_of(const geom_scene *s, const geom_seg *g, double reach)
 {
+    geom_need_comps(s);
     if (g->cls == SEG_FIGURE) return g->comp;
     double dir = ir_v_dir_deg(ir_v_sub(g->b, g->a)), best = reach;
     int comp = -1;
@@ -128,6 +133,30 @@ static int comp_of(const geom_scene *s, const geom_seg *g, double reach)
         if (d <= best) { best = d; comp = h->comp; }
     }
     return comp;
+}
+
+/* m's figure is comp_of(s, g, reach), found when asked (meas_comp). */
+static void meas_comp_later(meas *m, const geom_seg *g, double reach)
+{
+    m->comp = -2;
+    m->comp_seg = g;
+    m->comp_reach = reach;
+    m->comp_shape = NULL;
+}
+
+/* m's figure (the components are found only if some label needs them). */
+static int meas_comp(const geom_scene *s, meas *m)
+{
+    if (m->comp != -2) return m->comp;
+    if (m->comp_shape) {
+        m->comp = -1;
+        geom_need_comps(s);
+        for (size_t i = 0; i < s->nsegs; i++)
+            if (s->segs[i].elem == m->comp_shape->elem) { m->comp = s->segs[i].comp; break; }
+    } else {
+        m->comp = comp_of(s, m->comp_seg, m->comp_reach);
+    }
+    return m->comp;
 }
 
 /* What a length label measures. Returns 0 when nothing is near. */
@@ -145,7 +174,7 @@ static int measure_length(const geom_scene *s, const geom_text *t, meas *m)
         m->drawn = ir_v_dist(t->along_a, t->along_b);
         m->dir = ir_v_dir_deg(ir_v_sub(t->along_b, t->along_a));
         m->receding = receding(s, t->along_a, t->along_b);
-        if (g) m->comp = comp_of(s, g, 3 * em);
+        if (g) meas_comp_later(m, g, 3 * em);
         snprintf(m->what, sizeof m->what, "the segment it is placed on");
         return m->drawn > 0;
     }
@@ -202,7 +231,7 @@ static int measure_length(const geom_scene *s, const geom_text *t, meas *m)
     m->drawn = len;
     m->dir = ir_v_dir_deg(ir_v_sub(mb, ma));
     m->receding = receding(s, ma, mb);
-    m->comp = comp_of(s, best, 3 * em);
+    meas_comp_later(m, best, 3 * em);
     snprintf(m->what, sizeof m->what, "%s at line %d",
              best->cls == SEG_DIM ? "the dimension line" : "the line", best->line);
     return 1;
@@ -211,10 +240,11 @@ static int measure_length(const geom_scene *s, const geom_text *t, meas *m)
 /* May the scales of two labels be compared? 0 no, 1 strictly (ratio
  * within the tolerance), 2 a receding line (a) against a frontal one (b):
  * a may be drawn shorter, down to GEOM_FORESHORTEN_MIN, but not longer. */
-static int comparable(const meas *a, const meas *b)
+static int comparable(const geom_scene *s, meas *a, meas *b)
 {
     if (!units_compatible(a->t, b->t)) return 0;
-    if (a->comp >= 0 && b->comp >= 0 && a->comp != b->comp) return 0;
+    int ca = meas_comp(s, a), cb = meas_comp(s, b);
+    if (ca >= 0 && cb >= 0 && ca != cb) return 0;
     if (a->receding && b->receding) {
         if (a->dir < 0 || b->dir < 0) return 0;
         return ir_line_diff_deg(a->dir, b->dir) <= 3.0;
@@ -289,9 +319,6 @@ static int measure_dims(const geom_scene *s, const geom_text *t, meas *m)
     if (!sh || sh->round || sh->n != 4) return 0;
     double w = ir_v_dist(sh->pts[0], sh->pts[1]), h = ir_v_dist(sh->pts[1], sh->pts[2]);
     if (w <= 0 || h <= 0) return 0;
-    int comp = -1;
-    for (size_t i = 0; i < s->nsegs; i++)
-        if (s->segs[i].elem == sh->elem) { comp = s->segs[i].comp; break; }
     double a = t->dims[0], b = t->dims[1];
     double side[2] = {fmax(w, h), fmin(w, h)}, val[2] = {fmax(a, b), fmin(a, b)};
     ir_pt dirs[2] = {ir_v_sub(sh->pts[1], sh->pts[0]), ir_v_sub(sh->pts[2], sh->pts[1])};
@@ -301,7 +328,8 @@ static int measure_dims(const geom_scene *s, const geom_text *t, meas *m)
         m[k].drawn = side[k];
         m[k].dir = ir_v_dir_deg(dirs[(w >= h) == (k == 0) ? 0 : 1]);
         m[k].receding = 0;
-        m[k].comp = comp;
+        m[k].comp = -2;   /* its first segment's (meas_comp) */
+        m[k].comp_shape = sh;
         snprintf(m[k].what, sizeof m[k].what, "the shape at line %d", sh->line);
     }
     return 2;
@@ -438,7 +466,7 @@ void geom_length_proportions(const ir_diagram *d, const void *ctx, chk_verdict *
     size_t wi = 0, wj = 0;
     for (size_t i = 0; i < nl; i++)
         for (size_t j = 0; j < nl; j++) {
-            int how = i == j ? 0 : comparable(&len[i], &len[j]);
+            int how = i == j ? 0 : comparable(s, &len[i], &len[j]);
             if (!how) continue;
             double ki = len[i].drawn / len[i].stated, kj = len[j].drawn / len[j].stated;
             if (kj <= 0 || ki <= 0) continue;

@@ -73,10 +73,15 @@ static int on_axis(const geom_scene *s, const geom_seg *g)
 typedef struct {
     const geom_face *f;
     double dc[3];        /* depth at picture point (x, y): dc[0] + dc[1] x + dc[2] y */
+    double adc[3];       /* fabs(dc[k]) */
     double size;         /* mean edge length in 3D: the scale of depth tolerances */
     double area;         /* picture area */
     double orient;       /* 1 when its signed area is >= 0, else -1 */
-    int convex;
+    ir_box box;          /* f->box */
+    int group;           /* f->group */
+    double dmax, dmin;   /* depth_at over its box's corners, largest and smallest,
+                            widened by a margin far above rounding (face_order) */
+    int convex;          /* ir_poly_convex of its outline; -1 until asked (is_convex) */
     int cell[4];         /* its grid cells: i0, j0, i1, j1 */
 } sface;
 
@@ -96,26 +101,24 @@ static int depth_gap_below(const sface *A, const sface *B, ir_box bx, double tol
     double mx = d1 * bx.x1 > d1 * bx.x2 ? d1 * bx.x1 : d1 * bx.x2;
     double my = d2 * bx.y1 > d2 * bx.y2 ? d2 * bx.y1 : d2 * bx.y2;
     double ax = fabs(bx.x1) + fabs(bx.x2), ay = fabs(bx.y1) + fabs(bx.y2);
-    double size = fabs(A->dc[0]) + fabs(B->dc[0]) + (fabs(A->dc[1]) + fabs(B->dc[1])) * ax +
-                  (fabs(A->dc[2]) + fabs(B->dc[2])) * ay;
+    double size = A->adc[0] + B->adc[0] + (A->adc[1] + B->adc[1]) * ax +
+                  (A->adc[2] + B->adc[2]) * ay;
     return d0 + mx + my + 1e-12 * size < tol;
 }
 
-/* An entry of a grid cell: a face, and the first cell (column x0, row y0)
- * of the cells it covers. */
-typedef struct {
-    unsigned i;
-    unsigned char x0, y0;
-} fs_entry;
-
 /* The filled faces, in drawing order, and a grid over their boxes (at most
- * 64 x 64 cells). */
+ * 64 x 64 cells). Each cell has four lists of the faces covering it, each
+ * in drawing order: FS_ALL every one; FS_ROW those whose first row of
+ * cells is the cell's; FS_COL those whose first column is the cell's;
+ * FS_FIRST those whose first cell (first row, first column) it is. */
+enum { FS_ALL, FS_ROW, FS_COL, FS_FIRST };
+
 typedef struct {
     sface *f;
     size_t n;
     geom_grid_plan pl;   /* cells: size, origin, counts */
-    size_t *start;       /* per cell, its entries: idx[start[c] .. start[c+1]) */
-    fs_entry *idx;       /* in drawing order */
+    size_t *start[4];    /* per cell, list L: idx[L][start[L][c] .. start[L][c+1]) */
+    unsigned *idx[4];
 } face_set;
 
 static double edge_size(const geom_face *f)
@@ -129,6 +132,19 @@ static double edge_size(const geom_face *f)
     return f->n ? sum / (double)f->n : 0;
 }
 
+/* Calls ADD(L, c) for every list L of every cell c face range r goes
+ * into (see face_set), cell by cell in the order of the lists. */
+#define FS_EACH(g, r, ADD)                                                        \
+    do {                                                                          \
+        size_t nx_ = (size_t)(g)->pl.nx;                                          \
+        for (int j_ = (r)[1]; j_ <= (r)[3]; j_++)                                 \
+            for (int i_ = (r)[0]; i_ <= (r)[2]; i_++) ADD(FS_ALL, (size_t)j_ * nx_ + (size_t)i_); \
+        for (int i_ = (r)[0]; i_ <= (r)[2]; i_++) ADD(FS_ROW, (size_t)(r)[1] * nx_ + (size_t)i_); \
+        for (int j_ = (r)[1]; j_ <= (r)[3]; j_++) ADD(FS_COL, (size_t)j_ * nx_ + (size_t)(r)[0]); \
+        if ((r)[0] <= (r)[2] && (r)[1] <= (r)[3])                                 \
+            ADD(FS_FIRST, (size_t)(r)[1] * nx_ + (size_t)(r)[0]);                 \
+    } while (0)
+
 static int fs_build(const geom_scene *s, face_set *g)
 {
     memset(g, 0, sizeof *g);
@@ -141,11 +157,32 @@ static int fs_build(const geom_scene *s, face_set *g)
         sface *q = &g->f[g->n];
         if (!ir_plane_depth_fn(f->p3, f->p2, f->n, s->view, q->dc)) continue;
         q->f = f;
+        for (int k = 0; k < 3; k++) q->adc[k] = fabs(q->dc[k]);
+        q->box = f->box;
+        q->group = f->group;
+        {
+            const ir_box *b = &f->box;
+            double c00 = q->dc[0] + q->dc[1] * b->x1 + q->dc[2] * b->y1;
+            double c10 = q->dc[0] + q->dc[1] * b->x2 + q->dc[2] * b->y1;
+            double c01 = q->dc[0] + q->dc[1] * b->x1 + q->dc[2] * b->y2;
+            double c11 = q->dc[0] + q->dc[1] * b->x2 + q->dc[2] * b->y2;
+            double m = 1e-12 * (q->adc[0] + q->adc[1] * (fabs(b->x1) + fabs(b->x2)) +
+                                q->adc[2] * (fabs(b->y1) + fabs(b->y2)));
+            /* depth_at at any point of the box, as computed, is within some
+             * 1e-15 of those terms of the affine function's value, whose
+             * extremes are at the corners: m covers that twice over */
+            q->dmax = fmax(fmax(c00, c10), fmax(c01, c11)) + m;
+            q->dmin = fmin(fmin(c00, c10), fmin(c01, c11)) - m;
+            if (!isfinite(q->dmax) || !isfinite(q->dmin) || !isfinite(m)) {
+                q->dmax = INFINITY;   /* no bound */
+                q->dmin = -INFINITY;
+            }
+        }
         q->size = edge_size(f);
-        double sa = ir_poly_area(f->p2, f->n);
+        double sa = f->sarea;   /* ir_poly_area(f->p2, f->n) */
         q->area = fabs(sa);
         q->orient = sa >= 0 ? 1.0 : -1.0;
-        q->convex = ir_poly_convex(f->p2, f->n);
+        q->convex = -1;
         ir_box_union(&all, f->box);
         g->n++;
     }
@@ -154,24 +191,31 @@ static int fs_build(const geom_scene *s, face_set *g)
     geom_grid_plan pl = geom_grid_layout(all, g->n, 1.0, 64);
     g->pl = pl;
     size_t ncell = (size_t)g->pl.nx * (size_t)g->pl.ny;
-    g->start = calloc(ncell + 1, sizeof *g->start);
-    size_t *fill = malloc(ncell * sizeof *fill);
-    if (!g->start || !fill) abort();
+    for (int L = 0; L < 4; L++) {
+        g->start[L] = calloc(ncell + 1, sizeof *g->start[L]);
+        if (!g->start[L]) abort();
+    }
     for (size_t k = 0; k < g->n; k++) {
         int *r = g->f[k].cell;
-        geom_grid_cells(&g->pl, g->f[k].f->box, &r[0], &r[1], &r[2], &r[3]);
-        for (int j = r[1]; j <= r[3]; j++)
-            for (int i = r[0]; i <= r[2]; i++) g->start[(size_t)j * (size_t)g->pl.nx + (size_t)i + 1]++;
+        geom_grid_cells(&g->pl, g->f[k].box, &r[0], &r[1], &r[2], &r[3]);
+#define FS_COUNT(L, c) g->start[L][(c) + 1]++
+        FS_EACH(g, r, FS_COUNT);
+#undef FS_COUNT
     }
-    for (size_t c = 0; c < ncell; c++) g->start[c + 1] += g->start[c];
-    g->idx = malloc((g->start[ncell] ? g->start[ncell] : 1) * sizeof *g->idx);
-    if (!g->idx) abort();
-    memcpy(fill, g->start, ncell * sizeof *fill);
+    size_t *fill = malloc(4 * ncell * sizeof *fill);
+    if (!fill) abort();
+    for (int L = 0; L < 4; L++) {
+        size_t *st = g->start[L];
+        for (size_t c = 0; c < ncell; c++) st[c + 1] += st[c];
+        g->idx[L] = malloc((st[ncell] ? st[ncell] : 1) * sizeof *g->idx[L]);
+        if (!g->idx[L]) abort();
+        memcpy(fill + (size_t)L * ncell, st, ncell * sizeof *fill);
+    }
     for (size_t k = 0; k < g->n; k++) {
         const int *r = g->f[k].cell;
-        fs_entry en = {(unsigned)k, (unsigned char)r[0], (unsigned char)r[1]};
-        for (int j = r[1]; j <= r[3]; j++)
-            for (int i = r[0]; i <= r[2]; i++) g->idx[fill[(size_t)j * (size_t)g->pl.nx + (size_t)i]++] = en;
+#define FS_FILL(L, c) g->idx[L][fill[(size_t)(L) * ncell + (c)]++] = (unsigned)k
+        FS_EACH(g, r, FS_FILL);
+#undef FS_FILL
     }
     free(fill);
     return 1;
@@ -180,8 +224,10 @@ static int fs_build(const geom_scene *s, face_set *g)
 static void fs_free(face_set *g)
 {
     free(g->f);
-    free(g->start);
-    free(g->idx);
+    for (int L = 0; L < 4; L++) {
+        free(g->start[L]);
+        free(g->idx[L]);
+    }
 }
 
 /* 1 when p lies inside face f, farther than GEOM_JOIN_EPS_PT from its
@@ -212,8 +258,8 @@ static const sface *top_at(const face_set *g, ir_pt p)
     geom_grid_cells(&g->pl, ir_box_make(p.x, p.y, p.x, p.y), &i0, &j0, &i1, &j1);
     if (i0 > i1 || j0 > j1) return NULL;
     size_t c = (size_t)j0 * (size_t)g->pl.nx + (size_t)i0;
-    for (size_t q = g->start[c + 1]; q-- > g->start[c];)
-        if (face_holds(g->f[g->idx[q].i].f, p)) return &g->f[g->idx[q].i];
+    for (size_t q = g->start[FS_ALL][c + 1]; q-- > g->start[FS_ALL][c];)
+        if (face_holds(g->f[g->idx[FS_ALL][q]].f, p)) return &g->f[g->idx[FS_ALL][q]];
     return NULL;
 }
 
@@ -244,6 +290,13 @@ static void depth_note(depth_tally *t, double key, int line, const char *fmt, ..
  * the overlap's centroid: the finished picture must not show a face behind
  * a there — looked at in the centroid and half way to each corner of the
  * overlap (a later, nearer face may have covered b again). */
+/* Whether face F's outline is convex, found on first use. */
+static int is_convex(sface *F)
+{
+    if (F->convex < 0) F->convex = ir_poly_convex(F->f->p2, F->f->n);
+    return F->convex;
+}
+
 /* 1 when convex polygons a and b (either winding) meet in no more than a
  * line: some edge of one has the other entirely on its outer side or on
  * its line (as faces sharing an edge do). */
@@ -275,34 +328,49 @@ static int convex_apart(const ir_pt *a, size_t na, double oa, const ir_pt *b, si
 static void face_order(const face_set *g, depth_tally *t)
 {
     ir_pt buf[128];
-    /* seen[i] == j + 1: face i was met before while looking at face j */
-    unsigned *seen = calloc(g->n ? g->n : 1, sizeof *seen);
-    if (!seen) abort();
     for (size_t j = 0; j < g->n; j++) {
-        const sface *B = &g->f[j];
+        sface *B = &g->f[j];
         const geom_face *b = B->f;
         const int *rb = B->cell;
-        const unsigned jj = (unsigned)j, stamp = (unsigned)j + 1;
+        const unsigned jj = (unsigned)j;
+        const ir_box bb = B->box;
+        const int bgroup = B->group;
         /* the earlier faces sharing a grid cell with b, in the first cell
-         * they share: the first of b's cells, row by row, that holds them */
+         * they share: the first of b's cells, row by row, that holds them.
+         * That cell is (max of the first columns, max of the first rows):
+         * in b's first cell every face there, in the rest of b's first row
+         * those starting in the cell's column, in the rest of b's first
+         * column those starting in its row, elsewhere those starting in it
+         * (the lists of fs_build). So each pair comes once, in the order of
+         * a look through every face of every cell that skips faces seen. */
         for (int y = rb[1]; y <= rb[3]; y++)
             for (int x = rb[0]; x <= rb[2]; x++) {
                 size_t c = (size_t)y * (size_t)g->pl.nx + (size_t)x;
-                const fs_entry *en = g->idx + g->start[c], *end = g->idx + g->start[c + 1];
+                int L = x == rb[0] ? (y == rb[1] ? FS_ALL : FS_ROW) : (y == rb[1] ? FS_COL : FS_FIRST);
+                const unsigned *en = g->idx[L] + g->start[L][c], *end = g->idx[L] + g->start[L][c + 1];
                 for (; en < end; en++) {
-                    unsigned ai = en->i;
+                    unsigned ai = *en;
                     if (ai >= jj) break;
-                    if (seen[ai] == stamp) continue;
-                    seen[ai] = stamp;
-                    const sface *A = &g->f[en->i];
-                    const geom_face *a = A->f;
-                    if (a->group != b->group) continue;
-                    ir_box bx = ir_box_isect(a->box, b->box);
-                    if (bx.empty) continue;
+                    sface *A = &g->f[ai];
+                    if (A->group != bgroup) continue;
+                    /* ir_box_isect and ir_box_area of the two boxes (never
+                     * empty: a face has points) */
+                    ir_box bx;
+                    bx.x1 = A->box.x1 > bb.x1 ? A->box.x1 : bb.x1;
+                    bx.x2 = A->box.x2 < bb.x2 ? A->box.x2 : bb.x2;
+                    bx.y1 = A->box.y1 > bb.y1 ? A->box.y1 : bb.y1;
+                    bx.y2 = A->box.y2 < bb.y2 ? A->box.y2 : bb.y2;
+                    if (bx.x1 > bx.x2 || bx.y1 > bx.y2) continue;
+                    bx.empty = 0;
                     double small = A->area < B->area ? A->area : B->area;
                     /* the boxes' overlap bounds the faces' overlap */
-                    if (!(ir_box_area(bx) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
+                    if (!((bx.x2 - bx.x1) * (bx.y2 - bx.y1) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
+                    const geom_face *a = A->f;
                     double tol = GEOM_DEPTH_TOL * (A->size > B->size ? A->size : B->size);
+                    /* a nowhere nearer than b by tol over their whole boxes,
+                     * which hold the overlap's corners: no corner below finds
+                     * b behind a (as depth_gap_below would tell, dearer) */
+                    if (A->dmax - B->dmin < tol) continue;
                     /* b behind a anywhere in the boxes' overlap? (the depth
                      * difference is affine: its largest value is at a corner) */
                     /* nowhere near: the difference's largest value, with a
@@ -314,15 +382,17 @@ static void face_order(const face_set *g, depth_tally *t)
                         behind = depth_at(A, cs4[k]) - depth_at(B, cs4[k]) > tol;
                     if (!behind) continue;
                     size_t k = 0;
-                    if (B->convex) {
-                        if (A->convex && convex_apart(a->p2, a->n, A->orient, b->p2, b->n, B->orient)) continue;
-                        k = ir_poly_clip_convex(a->p2, a->n, b->p2, b->n, buf, 128);
-                    } else if (A->convex) {
-                        k = ir_poly_clip_convex(b->p2, b->n, a->p2, a->n, buf, 128);
+                    if (is_convex(B)) {
+                        if (is_convex(A) && convex_apart(a->p2, a->n, A->orient, b->p2, b->n, B->orient)) continue;
+                        /* orient: ir_poly_area(clip) >= 0 ? 1 : -1, as kept */
+                        k = ir_poly_clip_convex_o(a->p2, a->n, b->p2, b->n, B->orient, buf, 128);
+                    } else if (is_convex(A)) {
+                        k = ir_poly_clip_convex_o(b->p2, b->n, a->p2, a->n, A->orient, buf, 128);
                     }
                     if (k < 3) continue;
-                    if (!(fabs(ir_poly_area(buf, k)) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
-                    ir_pt cc = ir_poly_centroid(buf, k);
+                    double ka = ir_poly_area(buf, k);
+                    if (!(fabs(ka) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
+                    ir_pt cc = ir_poly_centroid_a(buf, k, ka);
                     if (!(depth_at(A, cc) - depth_at(B, cc) > tol)) continue;
                     /* b is painted over a, though behind it: does it still show? */
                     for (size_t r = 0; r <= k; r++) {
@@ -341,7 +411,6 @@ static void face_order(const face_set *g, depth_tally *t)
                 }
             }
     }
-    free(seen);
 }
 
 /* Solid lines with 3D coordinates (edges, outlines) drawn over a face that
@@ -373,8 +442,8 @@ static void line_order(const geom_scene *s, const face_set *g, depth_tally *t)
                 if (i0 > i1 || j0 > j1) continue;
                 size_t c = (size_t)j0 * (size_t)g->pl.nx + (size_t)i0;
                 /* latest face first: a later face over p covers the line */
-                for (size_t r = g->start[c + 1]; r-- > g->start[c];) {
-                    const sface *F = &g->f[g->idx[r].i];
+                for (size_t r = g->start[FS_ALL][c + 1]; r-- > g->start[FS_ALL][c];) {
+                    const sface *F = &g->f[g->idx[FS_ALL][r]];
                     if (F->f->elem > l->elem) {
                         if (face_holds(F->f, p)) break;
                         continue;
@@ -485,7 +554,7 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
      * a fill, nor stroked in the fill's own colour), not a grid */
     unsigned char *draws_line = malloc(s->nsegs ? s->nsegs : 1);
     if (!draws_line) abort();
-    for (size_t k = 0; k < s->nsegs; k++) {
+    for (size_t k = 0; k < s->nsegs && s->ntexts; k++) {   /* read only for texts */
         const geom_seg *g = &s->segs[k];
         const geom_attrs *at = &s->attrs[g->elem];
         draws_line[k] = g->visible && g->cls != SEG_GRID && at->stroked && !at->self_fill;
@@ -497,6 +566,12 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
         for (size_t k = 0; k < s->nsegs; k++) {
             const geom_seg *g = &s->segs[k];
             if (!draws_line[k]) continue;
+            /* both ends beyond one side of the core: ir_seg_box_clip below
+             * finds no piece inside (it returns 0, or t1 == t0 == 0 or 1;
+             * the steps are monotonic), and the tests before it are pure */
+            if ((g->a.x < core.x1 && g->b.x < core.x1) || (g->a.x > core.x2 && g->b.x > core.x2) ||
+                (g->a.y < core.y1 && g->b.y < core.y1) || (g->a.y > core.y2 && g->b.y > core.y2))
+                continue;
             if (t->opaque && g->elem < t->elem) continue;
             /* an axis runs into its own name, set at its end (so does a
              * line drawn along the axis) */

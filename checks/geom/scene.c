@@ -255,51 +255,59 @@ static int parse_pts(const char *s, ir_pt *out, size_t max)
     return 1;
 }
 
-/* xyz=X,Y,Z;X,Y,Z;... -> n triples into v; 0 when malformed. */
-static int parse_xyz(const char *s, size_t n, double *v)
+/* One number of xyz= at *sp into *out, then the separator after it
+ * unless it is the last; 0 when malformed. */
+static inline __attribute__((always_inline)) int xyz_num(const char **sp, double *out, int last)
 {
-    if (!s || n == 0) return 0;
-    for (size_t i = 0; i < 3 * n; i++) {
-        /* the short form ([+-] digits [. digits], at most 15 digits, ended
-         * by anything but an exponent or a letter) as parse_num reads it,
-         * here without its checks for what it cannot give */
-        int neg;
-        unsigned long long m;
-        size_t ndig, frac;
-        const char *p = ir_num_scan_(s, &neg, &m, &ndig, &frac);
-        char c = *p;
-        if (ndig - 1 < 15 && (c == ',' || c == ';' || c == '\0')) {
-            v[i] = ir_num_value_(neg, m, frac);
-            s = p;
-        } else {
-            char *end;
-            v[i] = parse_num(s, &end);
-            if (end == s || !isfinite(v[i])) return 0;
-            s = end;
-        }
-        if (i + 1 < 3 * n) {
+    const char *s = *sp;
+    /* one digit alone ("0", "1"): its value, as below */
+    unsigned d0 = (unsigned)(s[0] - '0');
+    if (d0 < 10u && (s[1] == ',' || s[1] == ';' || s[1] == '\0')) {
+        *out = (double)d0;
+        s++;
+        if (!last) {
             if (*s != ',' && *s != ';') return 0;
             s++;
         }
+        *sp = s;
+        return 1;
     }
+    /* the short form ([+-] digits [. digits], at most 15 digits, ended
+     * by anything but an exponent or a letter) as parse_num reads it,
+     * here without its checks for what it cannot give */
+    int neg;
+    unsigned long long m;
+    size_t ndig, frac;
+    const char *p = ir_num_scan_(s, &neg, &m, &ndig, &frac);
+    char c = *p;
+    if (ndig - 1 < 15 && (c == ',' || c == ';' || c == '\0')) {
+        *out = ir_num_value_(neg, m, frac);
+        s = p;
+    } else {
+        char *end;
+        *out = parse_num(s, &end);
+        if (end == s || !isfinite(*out)) return 0;
+        s = end;
+    }
+    if (!last) {
+        if (*s != ',' && *s != ';') return 0;
+        s++;
+    }
+    *sp = s;
     return 1;
 }
 
-double geom_em(const geom_text *t)
+/* xyz=X,Y,Z;X,Y,Z;... -> n points into v; 0 when malformed. */
+static int parse_xyz(const char *s, size_t n, ir_pt3 *v)
 {
-    return t->size > 0 ? t->size : GEOM_DEFAULT_FONT_PT;
+    if (!s || n == 0) return 0;
+    for (size_t j = 0; j < n; j++)
+        if (!xyz_num(&s, &v[j].x, 0) || !xyz_num(&s, &v[j].y, 0) ||
+            !xyz_num(&s, &v[j].z, j + 1 == n))
+            return 0;
+    return 1;
 }
 
-int geom_seg_measurable(const geom_seg *g)
-{
-    return (g->cls == SEG_FIGURE || g->cls == SEG_DIM) && !g->curved && g->visible &&
-           g->len > 0;
-}
-
-double geom_text_seg_dist(const geom_text *t, const geom_seg *g)
-{
-    return ir_seg_box_dist(g->a, g->b, t->box);
-}
 
 /* --- rays and corners ------------------------------------------------------ */
 static int ray_seg(const geom_seg *g)
@@ -455,8 +463,12 @@ typedef struct {
     int grid_done;     /* the grid is built on first use */
     ptlist cand;       /* endpoints and crossings of straight figure lines */
     signed char *corner; /* per candidate: -1 unknown, 0 no, 1 yes */
+    int comps_done;    /* components() has run (geom_need_comps) */
+    int cls_frozen;    /* cls0 must be kept before a class changes */
     int cand_done;     /* cand is computed on first use ... */
-    unsigned char *cls0; /* ... from the classes segments had before marks */
+    unsigned char *cls0; /* ... from the classes segments had before marks
+                            (NULL while no class has changed since: then
+                            the classes are those; snapshot_cls) */
     seg_grid grid;
 } scene_priv;
 
@@ -600,7 +612,8 @@ size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
  * there are more than 4000 candidates. */
 static int ray_seg0(const scene_priv *p, size_t i)
 {
-    return (p->cls0[i] == SEG_FIGURE || p->cls0[i] == SEG_DIM) && !p->pub.segs[i].curved;
+    int c = p->cls0 ? p->cls0[i] : (int)p->pub.segs[i].cls;
+    return (c == SEG_FIGURE || c == SEG_DIM) && !p->pub.segs[i].curved;
 }
 
 static void add_crossings(const geom_scene *s, ptlist *cand)
@@ -745,22 +758,24 @@ const char *geom_point_name(const geom_scene *s, ir_pt p, char *buf, size_t n)
 }
 
 /* --- building ---------------------------------------------------------------- */
-static void add_seg(geom_scene *s, size_t *cap, const ir_elem *e, size_t idx, ir_pt a, ir_pt b,
-                    geom_seg_class cls, int curved, const double *xyz3a, const double *xyz3b)
+static inline void add_seg(geom_scene *s, size_t *cap, const ir_elem *e, size_t idx, ir_pt a,
+                           ir_pt b, geom_seg_class cls, int curved, const ir_pt3 *xyz3a,
+                           const ir_pt3 *xyz3b)
 {
     double len = ir_v_dist(a, b);
     if (len <= 1e-9) return;
     GROW(s->segs, s->nsegs, *cap);
     geom_seg *g = &s->segs[s->nsegs++];
-    memset(g, 0, sizeof *g);
+    /* every field is set below (no memset: the padding is never read) */
+    g->shared[0] = g->shared[1] = 0;
     g->a = a;
     g->b = b;
     g->len = len;
     g->len3 = -1;
     if (xyz3a && xyz3b)
-        g->len3 = sqrt((xyz3a[0] - xyz3b[0]) * (xyz3a[0] - xyz3b[0]) +
-                       (xyz3a[1] - xyz3b[1]) * (xyz3a[1] - xyz3b[1]) +
-                       (xyz3a[2] - xyz3b[2]) * (xyz3a[2] - xyz3b[2]));
+        g->len3 = sqrt((xyz3a->x - xyz3b->x) * (xyz3a->x - xyz3b->x) +
+                       (xyz3a->y - xyz3b->y) * (xyz3a->y - xyz3b->y) +
+                       (xyz3a->z - xyz3b->z) * (xyz3a->z - xyz3b->z));
     g->elem = idx;
     g->line = e->line;
     g->cls = cls;
@@ -803,9 +818,21 @@ static ir_box elem_box(const ir_elem *e)
     return b;
 }
 
+/* Keeps the segments' classes as they are (cls0), once, before the first
+ * change after the scene's segments are in place. */
+static void snapshot_cls(geom_scene *s)
+{
+    scene_priv *p = (scene_priv *)(void *)s;
+    if (!p->cls_frozen || p->cls0) return;
+    p->cls0 = malloc(s->nsegs ? s->nsegs : 1);
+    if (!p->cls0) abort();
+    for (size_t i = 0; i < s->nsegs; i++) p->cls0[i] = (unsigned char)s->segs[i].cls;
+}
+
 /* Re-tag the segments of element idx. */
 static void retag(geom_scene *s, size_t idx, geom_seg_class cls)
 {
+    snapshot_cls(s);
     for (size_t i = 0; i < s->nsegs; i++)
         if (s->segs[i].elem == idx) s->segs[i].cls = cls;
 }
@@ -883,6 +910,15 @@ static void find_marks(geom_scene *s, size_t *mcap)
         int explicit_am = at->role == ROLE_ANGLE_MARK;
         if (!explicit_ra && !explicit_am && cls != SEG_FIGURE) continue;
         if (!at->stroked && !explicit_ra && !explicit_am) continue;
+        if (!explicit_ra && !explicit_am && !(e->kind == IR_ARC && e->npts >= 3)) {
+            /* only a right-angle mark it could be (below): not filled, and
+             * of one of its shapes */
+            if (at->filled) continue;
+            if (!(e->kind == IR_POLY && e->npts == 3 && !e->closed) &&
+                !(e->kind == IR_POLY && e->npts == 4 && e->closed) &&
+                !(e->kind == IR_RECT && e->npts >= 2))
+                continue;
+        }
         geom_mark m;
         memset(&m, 0, sizeof m);
         m.elem = i;
@@ -1009,6 +1045,11 @@ static void find_marks(geom_scene *s, size_t *mcap)
 /* Short strokes across a longer figure line near their middle: tick marks. */
 static void find_ticks(geom_scene *s)
 {
+    /* only a two-point polyline can be a tick */
+    size_t n2 = 0;
+    for (size_t i = 0; i < s->d->nelems && !n2; i++)
+        n2 = s->d->elems[i].kind == IR_POLY && s->d->elems[i].npts == 2;
+    if (!n2) return;
     size_t *near = NULL, cap = 0;
     for (size_t i = 0; i < s->nsegs; i++) {
         geom_seg *g = &s->segs[i];
@@ -1027,7 +1068,9 @@ static void find_ticks(geom_scene *s)
             double ang = ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(g->b, g->a)),
                                           ir_v_dir_deg(ir_v_sub(h->b, h->a)));
             if (ang < 45.0) continue;
+            snapshot_cls(s);
             g->cls = SEG_TICK;
+            s->has_ticks = 1;
             break;
         }
     }
@@ -1076,6 +1119,7 @@ static int meet_cluster(size_t e, void *arg)
 
 static void components(geom_scene *s)
 {
+    /* only once, on first use (geom_need_comps) */
     size_t n = s->nsegs;
     if (n == 0) return;
     int *p = malloc(n * sizeof *p);
@@ -1148,18 +1192,11 @@ static void components(geom_scene *s)
         h.n = ++ncl;
     }
     /* a cluster of two ends or more holds ends of two lines (a line's two
-     * ends are apart) */
+     * ends are apart); shared[] was marked from the same clusters in
+     * mark_shared */
     for (size_t c = 0; c < ncl; c++) {
         if (count[c] < 2) continue;
-        int nvis = 0;
-        for (unsigned i = first[c]; i != (unsigned)-1; i = nextend[i]) {
-            ends[i].paired = 1;
-            nvis += s->segs[ends[i].seg].visible;
-        }
-        for (unsigned i = first[c]; i != (unsigned)-1; i = nextend[i]) {
-            geom_seg *g = &s->segs[ends[i].seg];
-            if (nvis - g->visible > 0) g->shared[ends[i].p.x == g->a.x && ends[i].p.y == g->a.y ? 0 : 1] = 1;
-        }
+        for (unsigned i = first[c]; i != (unsigned)-1; i = nextend[i]) ends[i].paired = 1;
     }
     for (size_t c = 0; c < ncl; c++) {
         meet_q q = {ends, first, count, nextend, c, p};
@@ -1204,6 +1241,166 @@ static void components(geom_scene *s)
     free(p);
 }
 
+/* shared[]: the ends of figure segments lying exactly (==) on an end of
+ * another figure segment, the two not both invisible. These are the
+ * clusters of components() (ends at one point), found here on their own
+ * with a hash of the point's bits (+ 0.0 makes -0.0 and 0.0 one key, as
+ * == has them equal; a NaN equals nothing, not even itself, so its end
+ * is alone whatever its bucket); the rest of components() runs only when
+ * a check asks for the components (geom_need_comps). */
+static uint64_t pt_bits_hash(ir_pt p)
+{
+    double x = p.x + 0.0, y = p.y + 0.0;
+    uint64_t a, b;
+    memcpy(&a, &x, sizeof a);
+    memcpy(&b, &y, sizeof b);
+    return (a * 0x9E3779B97F4A7C15ULL) ^ (b * 0xC2B2AE3D27D4EB4FULL) ^ (a >> 29);
+}
+
+static void mark_shared_all(geom_scene *s)
+{
+    size_t n = s->nsegs, nf = 0;
+    for (size_t i = 0; i < n; i++) nf += s->segs[i].cls == SEG_FIGURE;
+    if (nf == 0) return;
+    unsigned bits = 4;
+    while (((size_t)1 << bits) < nf) bits++;
+    /* per bucket: first cluster + 1; per cluster: its point, the next
+     * cluster + 1 in its bucket, its ends and its visible ends; per end
+     * (2 per segment, a then b): its cluster */
+    typedef struct { ir_pt p; unsigned next, count, nvis; } cluster;
+    unsigned *head = calloc((size_t)1 << bits, sizeof *head);
+    cluster *cl = malloc(2 * nf * sizeof *cl);
+    unsigned *cid = malloc(2 * n * sizeof *cid);
+    if (!head || !cl || !cid) abort();
+    size_t ncl = 0;
+    const geom_seg *prev = NULL;   /* the segment before, if a figure one */
+    for (size_t i = 0; i < n; i++) {
+        const geom_seg *g = &s->segs[i];
+        if (g->cls != SEG_FIGURE) { prev = NULL; continue; }
+        for (int w = 0; w < 2; w++) {
+            ir_pt q = w ? g->b : g->a;
+            unsigned c;
+            if (!w && prev && prev->b.x == q.x && prev->b.y == q.y) {
+                /* the same point as the end before (a polyline's joint) */
+                c = cid[2 * i - 1];
+            } else {
+                size_t b = (size_t)(pt_bits_hash(q) >> (64 - bits));
+                c = head[b];
+                while (c && !(cl[c - 1].p.x == q.x && cl[c - 1].p.y == q.y)) c = cl[c - 1].next;
+                if (c) {
+                    c--;
+                } else {
+                    c = (unsigned)ncl++;
+                    cl[c].p = q;
+                    cl[c].count = cl[c].nvis = 0;
+                    cl[c].next = head[b];
+                    head[b] = c + 1;
+                }
+            }
+            cid[2 * i + (size_t)w] = c;
+            cl[c].count++;
+            cl[c].nvis += (unsigned)g->visible;
+        }
+        prev = g;
+    }
+    for (size_t i = 0; i < n; i++) {
+        geom_seg *g = &s->segs[i];
+        if (g->cls != SEG_FIGURE) continue;
+        for (int w = 0; w < 2; w++) {
+            const cluster *C = &cl[cid[2 * i + (size_t)w]];
+            if (C->count < 2 || (int)C->nvis - g->visible <= 0) continue;
+            ir_pt q = w ? g->b : g->a;
+            g->shared[q.x == g->a.x && q.y == g->a.y ? 0 : 1] = 1;
+        }
+    }
+    free(head);
+    free(cl);
+    free(cid);
+}
+
+/* Marks end w (0 a, 1 b) of g shared, when the other end meeting it
+ * belongs to a visible segment: the index is as the clusters give it.
+ * The end must have compared equal (==) to another end. */
+static inline void share_end(geom_seg *g, int w, int other_visible)
+{
+    if (!other_visible) return;
+    /* end a: index 0, for a point that compared equal to another is no NaN
+     * and so equals itself; end b: 0 only if it equals a */
+    g->shared[w && !(g->b.x == g->a.x && g->b.y == g->a.y)] = 1;
+}
+
+/* shared[] as mark_shared_all finds it. An end is shared when another end
+ * of a figure segment (of another segment, or, were its ends equal, of its
+ * own) lies exactly (==) on it and belongs to a visible segment. Most ends
+ * are joints of a polyline, met first: the end of the segment before it
+ * (or, closing a polygon, of its first segment). The few ends left are
+ * looked for among all segments; when there are many, the clusters of
+ * every end are built instead. Marks only ever go from 0 to 1, each for
+ * an end that has such a partner. */
+static void mark_shared(geom_scene *s)
+{
+    size_t n = s->nsegs, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        geom_seg *g = &s->segs[i];
+        if (g->cls != SEG_FIGURE) continue;
+        if (i == 0 || s->segs[i - 1].cls != SEG_FIGURE || s->segs[i - 1].elem != g->elem) {
+            first = i;
+        } else {
+            geom_seg *h = &s->segs[i - 1];
+            if (h->b.x == g->a.x && h->b.y == g->a.y) {
+                share_end(g, 0, h->visible);
+                share_end(h, 1, g->visible);
+            }
+        }
+        geom_seg *f = &s->segs[first];
+        if (first != i && g->b.x == f->a.x && g->b.y == f->a.y) {
+            share_end(g, 1, f->visible);
+            share_end(f, 0, g->visible);
+        }
+    }
+    /* the ends left: few, each against every end; else all clusters */
+    enum { FEW = 12 };
+    size_t left[FEW][2], nleft = 0;
+    for (size_t i = 0; i < n; i++) {
+        const geom_seg *g = &s->segs[i];
+        if (g->cls != SEG_FIGURE) continue;
+        if (g->shared[0] && g->shared[1]) continue;   /* whichever index an end has */
+        for (int w = 0; w < 2; w++) {
+            ir_pt q = w ? g->b : g->a;
+            if (g->shared[q.x == g->a.x && q.y == g->a.y ? 0 : 1]) continue;
+            if (nleft == FEW) {
+                mark_shared_all(s);
+                return;
+            }
+            left[nleft][0] = i;
+            left[nleft][1] = (size_t)w;
+            nleft++;
+        }
+    }
+    for (size_t k = 0; k < nleft; k++) {
+        size_t i = left[k][0];
+        int w = (int)left[k][1];
+        geom_seg *g = &s->segs[i];
+        ir_pt q = w ? g->b : g->a;
+        int found = 0;
+        for (size_t j = 0; j < n && !found; j++) {
+            const geom_seg *h = &s->segs[j];
+            if (h->cls != SEG_FIGURE || !h->visible) continue;
+            found = (j != i || w != 0) && h->a.x == q.x && h->a.y == q.y;
+            found |= (j != i || w != 1) && h->b.x == q.x && h->b.y == q.y;
+        }
+        share_end(g, w, found);
+    }
+}
+
+void geom_need_comps(const geom_scene *s)
+{
+    scene_priv *p = (scene_priv *)(void *)s;
+    if (p->comps_done) return;
+    p->comps_done = 1;
+    components(&p->pub);
+}
+
 /* --- clip regions ------------------------------------------------------- */
 static int reg_inside(const geom_clip *r, ir_pt p, double tol)
 {
@@ -1234,8 +1431,7 @@ int geom_clip_relation(const geom_scene *s, size_t elem, const ir_pt *p, size_t 
     if (!r->pts) {
         /* a rectangle: the leading points inside it (grown and shrunk by
          * the tolerance, as reg_inside and reg_strictly_inside test) at once */
-        ir_box grown = ir_box_inset(r->box, GEOM_FRAME_TOL_PT);
-        ir_box shrunk = ir_box_inset(r->box, -GEOM_FRAME_TOL_PT);
+        ir_box grown = r->grown, shrunk = r->shrunk;
         for (; i0 < n && ir_box_contains_pt(grown, p[i0]); i0++)
             if (ir_box_contains_pt(shrunk, p[i0])) in++;
     }
@@ -1284,7 +1480,8 @@ static void resolve_clips(geom_scene *s)
     int with_ids = 0;
     for (size_t c = 0; c < s->nclips; c++)
         if (s->attrs[s->clips[c].elem].id) with_ids = 1;
-    int cur = -1;
+    int cur = -1, prev_clip = -1;
+    const char *prev_id = NULL;
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         s->clip_of[i] = -1;
@@ -1296,12 +1493,20 @@ static void resolve_clips(geom_scene *s)
         if (!with_ids) { s->clip_of[i] = cur; continue; }
         const char *id = s->attrs[i].clip;
         if (!id) continue;
+        /* the same clip= as the element before that had one: the same clip
+         * (the answer depends on the text alone) */
+        if (prev_id && streq(id, prev_id)) {
+            s->clip_of[i] = prev_clip;
+            continue;
+        }
+        prev_id = id;
         const char *last = strrchr(id, ',');
         last = last ? last + 1 : id;
         for (size_t c = 0; c < s->nclips; c++) {
             const char *cid = s->attrs[s->clips[c].elem].id;
             if (cid && !strcmp(cid, last)) s->clip_of[i] = (int)c;
         }
+        prev_clip = s->clip_of[i];
     }
 }
 
@@ -1379,8 +1584,6 @@ geom_scene *geom_scene_build(const ir_diagram *d)
     s->ink = ir_box_empty();
     s->figure = ir_box_empty();
     size_t segcap = 0, tcap = 0, mcap = 0, scap = 0, ccap = 0, dcap = 0, fcap = 0;
-    double *xbuf = NULL;     /* its 3D coordinates */
-    size_t xcap = 0;
 
     s->attrs = malloc((d->nelems ? d->nelems : 1) * sizeof *s->attrs);
     s->flat = calloc(d->nelems ? d->nelems : 1, sizeof *s->flat);
@@ -1407,6 +1610,26 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         if (!s->segs) abort();
         segcap = nseg_guess;
     }
+    /* room for the faces (polylines with xyz=) and closed shapes (drawn
+     * outlines), counted: at most one of each per element */
+    {
+        size_t nf = 0, ns = 0;
+        for (size_t i = 0; i < d->nelems; i++) {
+            ir_kind k = d->elems[i].kind;
+            nf += k == IR_POLY && s->attrs[i].xyz;
+            ns += k == IR_POLY || k == IR_RECT || k == IR_ELLIPSE || k == IR_ARC || k == IR_CURVE;
+        }
+        if (nf) {
+            s->faces = malloc(nf * sizeof *s->faces);
+            if (!s->faces) abort();
+            fcap = nf;
+        }
+        if (ns) {
+            s->shapes = malloc(ns * sizeof *s->shapes);
+            if (!s->shapes) abort();
+            scap = ns;
+        }
+    }
 
     /* text node outlines: a shape drawn for a node, right before the node's
      * text, from the same source line, around the text */
@@ -1432,6 +1655,8 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         c->sub = e->sub;
         c->e = e;
         c->box = ir_elem_box(e);
+        c->grown = ir_box_inset(c->box, GEOM_FRAME_TOL_PT);
+        c->shrunk = ir_box_inset(c->box, -GEOM_FRAME_TOL_PT);
         if (e->sub == IR_POLY || e->sub == IR_ELLIPSE) {
             ir_elem tmp = *e;
             tmp.kind = e->sub;
@@ -1516,16 +1741,21 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             s->nflat[i] = n;
         }
         if (n == 0) continue;
+        /* the outline's box: ir_box_add of its points, in order */
+        ir_box eb = {pts[0].x, pts[0].y, pts[0].x, pts[0].y, 0};
+        for (size_t k = 1; k < n; k++) {
+            double x = pts[k].x, y = pts[k].y;
+            if (x < eb.x1) eb.x1 = x;
+            if (x > eb.x2) eb.x2 = x;
+            if (y < eb.y1) eb.y1 = y;
+            if (y > eb.y2) eb.y2 = y;
+        }
         int curved = e->kind == IR_ELLIPSE || e->kind == IR_ARC || e->kind == IR_CURVE;
-        double *xyz = NULL;
+        ir_pt3 *xyz = NULL;   /* the 3D coordinates, kept for the face */
+        const double *face_sarea = NULL;   /* its face's signed area (pts, n) */
         if (e->kind == IR_POLY && at->xyz) {
-            if (3 * e->npts > xcap) {
-                free(xbuf);
-                xcap = 3 * e->npts;
-                xbuf = malloc(xcap * sizeof *xbuf);
-                if (!xbuf) abort();
-            }
-            if (parse_xyz(at->xyz, e->npts, xbuf)) xyz = xbuf;
+            ir_pt3 *p3 = geom_scene_alloc(s, e->npts * sizeof *p3);
+            if (parse_xyz(at->xyz, e->npts, p3)) xyz = p3;
         }
         if (xyz && cls != SEG_FRAME) {
             GROW(s->faces, s->nfaces, fcap);
@@ -1535,28 +1765,24 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             f->line = e->line;
             f->n = e->npts;
             f->p2 = e->pts;
-            f->p3 = geom_scene_alloc(s, e->npts * sizeof *f->p3);
-            f->box = ir_box_empty();
-            for (size_t k = 0; k < e->npts; k++) {
-                f->p3[k].x = xyz[3 * k];
-                f->p3[k].y = xyz[3 * k + 1];
-                f->p3[k].z = xyz[3 * k + 2];
-                ir_box_add(&f->box, e->pts[k].x, e->pts[k].y);
-            }
+            f->p3 = xyz;
+            f->box = eb;   /* a polyline: pts are e->pts */
             f->closed = e->closed && e->npts >= 3;
             f->filled = filled && f->closed;
+            if (f->filled) {
+                f->sarea = ir_poly_area(e->pts, e->npts);
+                face_sarea = &f->sarea;
+            }
             f->stroked = stroked;
             f->dashed = at->dashed;
             f->group = 0;
         }
         for (size_t k = 0; k + 1 < n; k++)
             add_seg(s, &segcap, e, i, pts[k], pts[k + 1], cls, curved,
-                    xyz ? xyz + 3 * k : NULL, xyz ? xyz + 3 * (k + 1) : NULL);
+                    xyz ? xyz + k : NULL, xyz ? xyz + (k + 1) : NULL);
         if (closed && n > 2)
             add_seg(s, &segcap, e, i, pts[n - 1], pts[0], cls, curved,
-                    xyz ? xyz + 3 * (n - 1) : NULL, xyz ? xyz : NULL);
-        ir_box eb = ir_box_empty();
-        for (size_t k = 0; k < n; k++) ir_box_add(&eb, pts[k].x, pts[k].y);
+                    xyz ? xyz + (n - 1) : NULL, xyz ? xyz : NULL);
         ir_box_union(&s->ink, eb);
         if (cls == SEG_FIGURE) ir_box_union(&s->figure, eb);
         /* closed regions */
@@ -1569,13 +1795,12 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             sh->line = e->line;
             sh->pts = pts;
             sh->n = n;
-            sh->area = fabs(ir_poly_area(pts, n));
+            sh->area = fabs(face_sarea ? *face_sarea : ir_poly_area(pts, n));
             sh->round = e->kind == IR_ELLIPSE;
-            sh->centre = e->kind == IR_ELLIPSE ? e->pts[0] : ir_poly_centroid(pts, n);
+            sh->centre = e->kind == IR_ELLIPSE ? e->pts[0] : ir_v(0, 0);
             sh->radius = e->kind == IR_ELLIPSE ? (ir_v_len(e->pts[1]) + ir_v_len(e->pts[2])) / 2 : 0;
         }
     }
-    free(xbuf);
     /* the visible extent stops at the clip */
     if (s->nclips > 0 && !s->clips[0].box.empty) {
         ir_box inter = ir_box_isect(s->ink, s->clips[0].box);
@@ -1600,9 +1825,7 @@ geom_scene *geom_scene_build(const ir_diagram *d)
 
     /* corner candidates come from the lines as they are before marks are
      * found (need_cand) */
-    p->cls0 = malloc(s->nsegs ? s->nsegs : 1);
-    if (!p->cls0) abort();
-    for (size_t i = 0; i < s->nsegs; i++) p->cls0[i] = (unsigned char)s->segs[i].cls;
+    p->cls_frozen = 1;   /* from here on a class changes after snapshot_cls */
 
     find_marks(s, &mcap);
     find_ticks(s);
@@ -1624,7 +1847,9 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             }
         }
     }
-    components(s);
+    mark_shared(s);
+    /* the segments' components (comp, ncomps) are found on first use:
+     * geom_need_comps */
     return s;
 }
 

@@ -40,6 +40,7 @@ void geom_shape_closed(const ir_diagram *d, const void *ctx, chk_verdict *v)
     for (size_t i = 0; i < s->nsegs; i++) {
         const geom_seg *g = &s->segs[i];
         if (g->cls != SEG_FIGURE || g->curved || !g->visible) continue;
+        if (g->shared[0] && g->shared[1]) continue;   /* both ends meet another line */
         ir_pt ends[2] = {g->a, g->b};
         for (int k = 0; k < 2; k++) {
             if (g->shared[k]) continue;    /* another line ends right there */

@@ -173,6 +173,7 @@ void geom_infer_lattice(geom_scene *s)
         }
         const geom_attrs *at = &s->attrs[fe[f]];
         g->filled = at->filled;
+        if (g->filled) g->sarea = ir_poly_area(g->p2, g->n);
         g->stroked = at->stroked;
         g->dashed = at->dashed;
         g->closed = 1;
