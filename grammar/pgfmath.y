@@ -1,6 +1,7 @@
 /* pgfmath.y — the pgfmath expression evaluator (see pgfmath.h for the contract).
  *
- * A pure bison parser with a small hand-written lexer.  The precedence declarations below
+ * A pure bison parser; its tokens come from the flex scanner grammar/pgfmath.l (through
+ * pmlex below).  The precedence declarations below
  * reproduce pgf's operator-precedence table (pgfmathparser.code.tex): bison's shift/reduce
  * resolution by precedence is the same algorithm as pgf's operator stack, so the grouping
  * of every expression, including pgf's quirks (left-associative ^ and ?:, unary minus at
@@ -32,6 +33,37 @@ typedef struct pm_val {
     int n;
     int fn;
 } pm_val;
+
+/* The state of one evaluation, shared by the parser (here) and its scanner (pgfmath.l).
+   Columns (the locations' first_column and last_column, errcol) are 1-based byte offsets
+   in the whole input s, also when only s[lo..hi) is parsed (pgf's outer braces stripped). */
+struct pm_ctx {
+    const char *s;      /* the whole input (columns are relative to it) */
+    size_t pos, end;    /* the scanner's position (offset in s of its next byte) and the
+                           end of the part being parsed */
+    void *scanner;      /* the flex scanner reading s[pos..end) (pgfmath.l) */
+    int depth;          /* open parentheses */
+    int has_unit;
+    int failed;
+    size_t errcol;
+    double result;
+    char msg[200];
+};
+}
+
+%code provides {
+/* The scanner (grammar/pgfmath.l): pm_scan_parse runs pmparse over c->s[c->pos..c->end)
+   with the thread's scanner; pm_scan_token is the scanner's pmlex. */
+int pm_scan_parse(pm_ctx *c);
+int pm_scan_token(PMSTYPE *lval, PMLTYPE *lloc, pm_ctx *c);
+
+/* What the scanner's actions call (here).  A number token is one of these kinds; start and
+   n are its offset in c->s and its length. */
+enum { PM_K_DEC, PM_K_UNIT, PM_K_EXP, PM_K_HEX, PM_K_BIN, PM_K_BAD };
+int pm_lex_number(pm_ctx *c, PMSTYPE *lval, int kind, size_t start, size_t n);
+int pm_lex_name(pm_ctx *c, PMSTYPE *lval, size_t start, size_t n, int operator_position);
+void pm_fail(pm_ctx *c, size_t col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void pm_quote(const char *s, size_t from, size_t to, char *out, size_t outlen);
 }
 
 %define api.pure full
@@ -46,25 +78,24 @@ typedef struct pm_val {
 %code {
 #include "grammar/pgfmath.h"
 
-struct pm_ctx {
-    const char *s;      /* the whole input (columns are relative to it) */
-    size_t pos, end;    /* lexer position and end of the part being parsed */
-    int after_operand;  /* the previous token ended an operand: we are in operator position */
-    int depth;          /* open parentheses */
-    int has_unit;
-    int failed;
-    size_t errcol;
-    double result;
-    char msg[200];
-};
-
-static int pmlex(PMSTYPE *lval, PMLTYPE *lloc, pm_ctx *ctx);
 static void pmerror(PMLTYPE *lloc, pm_ctx *ctx, const char *msg);
 
-static void pm_fail(pm_ctx *c, size_t col, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static void pm_number(pm_val *v, double x);
 
-static void pm_fail(pm_ctx *c, size_t col, const char *fmt, ...)
+/* The parser's lexer: the flex scanner (pgfmath.l).  A token's value is the number 0
+   unless the scanner sets it (NUM, FUNC). */
+static int pmlex(PMSTYPE *lval, PMLTYPE *lloc, pm_ctx *c)
+{
+    lloc->first_line = lloc->last_line = 1;
+    pm_number(lval, 0);
+    if (c->failed) {
+        lloc->first_column = lloc->last_column = (int)(c->pos + 1);
+        return PM_PMerror;
+    }
+    return pm_scan_token(lval, lloc, c);
+}
+
+void pm_fail(pm_ctx *c, size_t col, const char *fmt, ...)
 {
     va_list ap;
     if (c->failed)
@@ -77,7 +108,7 @@ static void pm_fail(pm_ctx *c, size_t col, const char *fmt, ...)
 }
 
 /* Quotes s[from..to) for a message: at most 24 bytes, non-printable bytes as \xNN. */
-static void pm_quote(const char *s, size_t from, size_t to, char *out, size_t outlen)
+void pm_quote(const char *s, size_t from, size_t to, char *out, size_t outlen)
 {
     size_t k = 0, i;
     for (i = from; i < to && k + 8 < outlen; i++) {
@@ -664,21 +695,24 @@ static double pm_decimal(const char *p, size_t n, long exp10)
     return strtod(buf, NULL);
 }
 
-/* Lexes a number starting at c->pos (a digit, or a period followed by a digit). */
-static int pm_lex_number(pm_ctx *c, PMSTYPE *lval)
+/* The value of the number token pgfmath.l matched at s[start..start+n), of the given kind
+   (see the scanner's rules for what each kind matches exactly): stores it in *lval and
+   returns 0, or reports the error and returns -1. */
+int pm_lex_number(pm_ctx *c, PMSTYPE *lval, int kind, size_t start, size_t n)
 {
-    const char *s = c->s;
-    size_t start = c->pos, p = start, end = c->end, q, mstart, mend;
-    int points = 0;
+    const char *s = c->s + start;
+    size_t m, q, i;
     double v;
 
-    if (s[p] == '0' && p + 1 < end
-        && (s[p + 1] == 'x' || s[p + 1] == 'X' || s[p + 1] == 'b' || s[p + 1] == 'B')) {
-        int base = (s[p + 1] == 'x' || s[p + 1] == 'X') ? 16 : 2;
-        size_t d0 = p + 2;
+    switch (kind) {
+    case PM_K_HEX:
+    case PM_K_BIN: {
+        /* "0x" or "0b" and the digits; "0bp" (a unit after 0 would be a longer match) has
+           none */
+        int base = kind == PM_K_HEX ? 16 : 2;
         v = 0;
-        for (p = d0; p < end; p++) {
-            int ch = (unsigned char)s[p], d;
+        for (i = 2; i < n; i++) {
+            int ch = (unsigned char)s[i], d;
             if (pm_isdigit(ch))
                 d = ch - '0';
             else if (base == 16 && ch >= 'a' && ch <= 'f')
@@ -691,234 +725,127 @@ static int pm_lex_number(pm_ctx *c, PMSTYPE *lval)
                 break;
             v = v * base + d;
         }
-        c->pos = p;
-        if (p == d0) {
+        if (i == 2) {
             pm_fail(c, start + 1, "missing %s digits after '0%c'",
-                    base == 16 ? "hexadecimal" : "binary", s[start + 1]);
+                    base == 16 ? "hexadecimal" : "binary", s[1]);
             return -1;
         }
         if (pm_finite(c, v, start + 1, "the number"))
             return -1;
-        pm_number(lval, v);
-        return 0;
+        break;
     }
-
-    mstart = p;
-    while (p < end && (pm_isdigit((unsigned char)s[p]) || s[p] == '.')) {
-        if (s[p] == '.')
-            points++;
-        p++;
-    }
-    mend = p;
-    if (points > 1) {
+    case PM_K_BAD: {
+        /* digits and two or more periods */
         char q2[40];
-        pm_quote(s, mstart, mend, q2, sizeof q2);
-        c->pos = p;
+        pm_quote(c->s, start, start + n, q2, sizeof q2);
         pm_fail(c, start + 1, "malformed number '%s'", q2);
         return -1;
     }
-    /* pgf skips spaces inside a number, so "2 cm" is 2cm. */
-    q = p;
-    while (q < end && pm_isspace((unsigned char)s[q]))
-        q++;
-    if (q + 1 < end && pm_isalpha((unsigned char)s[q]) && pm_isalpha((unsigned char)s[q + 1])) {
+    case PM_K_UNIT: {
+        /* a decimal number, spaces (pgf skips them: "2 cm" is 2cm) and a unit */
         double unit;
-        if (pm_unit_lookup(s + q, 2, 0, &unit) == 0) {
-            c->pos = q + 2;
-            c->has_unit = 1;
-            v = pm_decimal(s + mstart, mend - mstart, 0) * unit;
-            if (pm_finite(c, v, start + 1, "the dimension"))
-                return -1;
-            pm_number(lval, v);
-            return 0;
+        for (m = 0; s[m] == '.' || pm_isdigit((unsigned char)s[m]); m++)
+            ;
+        if (pm_unit_lookup(s + n - 2, 2, 0, &unit) != 0) {
+            /* cannot happen: the scanner's units are pm_unit_lookup's (test_pgfmath) */
+            pm_fail(c, start + 1, "internal error: unknown unit");
+            return -1;
         }
+        c->has_unit = 1;
+        v = pm_decimal(s, m, 0) * unit;
+        if (pm_finite(c, v, start + 1, "the dimension"))
+            return -1;
+        break;
     }
-    if (q < end && (s[q] == 'e' || s[q] == 'E')) {
-        size_t r = q + 1;
-        int neg = 0;
-        if (r < end && (s[r] == '+' || s[r] == '-')) {
-            neg = s[r] == '-';
-            r++;
-        }
-        if (r < end && pm_isdigit((unsigned char)s[r])) {
-            long e = 0;
-            while (r < end && pm_isdigit((unsigned char)s[r])) {
-                if (e < 10000000)
-                    e = e * 10 + (s[r] - '0');
-                r++;
+    case PM_K_EXP: {
+        /* a decimal number, spaces, e or E, an optional sign and digits */
+        long e = 0;
+        int neg;
+        for (m = 0; s[m] == '.' || pm_isdigit((unsigned char)s[m]); m++)
+            ;
+        for (q = m; pm_isspace((unsigned char)s[q]); q++)
+            ;
+        q++; /* the e */
+        neg = s[q] == '-';
+        if (s[q] == '-' || s[q] == '+')
+            q++;
+        for (; q < n; q++)
+            if (e < 10000000)
+                e = e * 10 + (s[q] - '0');
+        v = pm_decimal(s, m, neg ? -e : e);
+        if (pm_finite(c, v, start + 1, "the number"))
+            return -1;
+        break;
+    }
+    default: /* PM_K_DEC: digits with at most one period */
+        if (s[0] == '0' && n > 1 && memchr(s, '.', n) == NULL) {
+            /* pgf reads an integer with a leading zero as octal */
+            v = 0;
+            for (i = 0; i < n; i++) {
+                if (s[i] > '7') {
+                    pm_fail(c, start + i + 1, "digit '%c' is invalid in an octal number (a "
+                            "leading 0 means base 8)", s[i]);
+                    return -1;
+                }
+                v = v * 8 + (s[i] - '0');
             }
-            c->pos = r;
-            v = pm_decimal(s + mstart, mend - mstart, neg ? -e : e);
-            if (pm_finite(c, v, start + 1, "the number"))
-                return -1;
-            pm_number(lval, v);
-            return 0;
+        } else {
+            v = pm_decimal(s, n, 0);
         }
+        if (pm_finite(c, v, start + 1, "the number"))
+            return -1;
+        break;
     }
-    c->pos = p;
-    if (points == 0 && s[mstart] == '0' && mend - mstart > 1) {
-        /* pgf reads an integer with a leading zero as octal */
-        size_t i;
-        v = 0;
-        for (i = mstart; i < mend; i++) {
-            if (s[i] > '7') {
-                pm_fail(c, i + 1, "digit '%c' is invalid in an octal number (a leading 0 "
-                        "means base 8)", s[i]);
-                return -1;
-            }
-            v = v * 8 + (s[i] - '0');
-        }
-    } else {
-        v = pm_decimal(s + mstart, mend - mstart, 0);
-    }
-    if (pm_finite(c, v, start + 1, "the number"))
-        return -1;
     pm_number(lval, v);
     return 0;
 }
 
-static int pmlex(PMSTYPE *lval, PMLTYPE *lloc, pm_ctx *c)
+/* The name pgfmath.l matched at s[start..start+n) (a letter or '_', then letters, '_' and
+   digits): a constant (NUM), a function (FUNC), in operator position anything else is
+   PMUNDEF (the parser reports "unexpected 'name'"), and in operand position an error. */
+int pm_lex_name(pm_ctx *c, PMSTYPE *lval, size_t start, size_t n, int operator_position)
 {
-    const char *s = c->s;
-    size_t end = c->end, start;
-    int ch, tok, prev_operand = c->after_operand;
+    static const struct { const char *name; double v; } consts[] = {
+        {"pi", PM_PI}, {"e", 2.71828182845904523536}, {"true", 1}, {"false", 0},
+    };
+    static const struct { const char *names, *why; } unsupported[] = {
+        {" rnd rand random ", "random numbers not supported"},
+        {" width height depth ", "text measurement is not supported"},
+        {" hex Hex oct bin ", "functions returning strings are not supported"},
+        {" array dim ", "arrays are not supported"},
+    };
+    const char *s = c->s + start;
+    size_t i;
+    char name[40];
 
-    while (c->pos < end && pm_isspace((unsigned char)s[c->pos]))
-        c->pos++;
-    start = c->pos;
-    lloc->first_line = lloc->last_line = 1;
-    lloc->first_column = lloc->last_column = (int)(start + 1);
-    pm_number(lval, 0);
-    c->after_operand = 0;
-    if (c->failed)
-        return PM_PMerror;
-    if (start >= end)
-        return PM_END;
-    ch = (unsigned char)s[start];
-    if (pm_isdigit(ch) || (ch == '.' && start + 1 < end && pm_isdigit((unsigned char)s[start + 1]))) {
-        if (pm_lex_number(c, lval) != 0)
-            return PM_PMerror;
-        c->after_operand = 1;
-        tok = PM_NUM;
-    } else if (pm_isalpha(ch)) {
-        static const struct { const char *name; double v; } consts[] = {
-            {"pi", PM_PI}, {"e", 2.71828182845904523536}, {"true", 1}, {"false", 0},
-        };
-        static const struct { const char *names, *why; } unsupported[] = {
-            {" rnd rand random ", "random numbers not supported"},
-            {" width height depth ", "text measurement is not supported"},
-            {" hex Hex oct bin ", "functions returning strings are not supported"},
-            {" array dim ", "arrays are not supported"},
-        };
-        size_t p = start, n, i;
-        char name[40];
-        if (prev_operand && ch == 'r') {
-            /* pgf reads one token in operator position: 'r' is postfix radians-to-degrees */
-            c->pos = start + 1;
-            c->after_operand = 1;
-            lloc->last_column = (int)(c->pos + 1);
-            return PM_DEGR;
+    for (i = 0; i < sizeof consts / sizeof consts[0]; i++)
+        if (strlen(consts[i].name) == n && memcmp(consts[i].name, s, n) == 0) {
+            pm_number(lval, consts[i].v);
+            return PM_NUM;
         }
-        while (p < end && (pm_isalpha((unsigned char)s[p]) || pm_isdigit((unsigned char)s[p])))
-            p++;
-        c->pos = p;
-        n = p - start;
-        lloc->last_column = (int)(p + 1);
-        for (i = 0; i < sizeof consts / sizeof consts[0]; i++)
-            if (strlen(consts[i].name) == n && memcmp(consts[i].name, s + start, n) == 0) {
-                pm_number(lval, consts[i].v);
-                c->after_operand = 1;
-                return PM_NUM;
-            }
-        for (i = 0; i < sizeof pm_fns / sizeof pm_fns[0]; i++)
-            if (strlen(pm_fns[i].name) == n && memcmp(pm_fns[i].name, s + start, n) == 0) {
-                lval->fn = pm_fns[i].id;
-                lval->n = 0;
-                return PM_FUNC;
-            }
-        if (prev_operand)
-            return PM_PMUNDEF; /* the parser reports "unexpected 'name'" */
-        pm_quote(s, start, p, name, sizeof name);
-        if (n < 16) {
-            char key[20];
-            key[0] = ' ';
-            memcpy(key + 1, s + start, n);
-            key[n + 1] = ' ';
-            key[n + 2] = '\0';
-            for (i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
-                if (strstr(unsupported[i].names, key)) {
-                    pm_fail(c, start + 1, "%s: %s", name, unsupported[i].why);
-                    return PM_PMerror;
-                }
+    for (i = 0; i < sizeof pm_fns / sizeof pm_fns[0]; i++)
+        if (strlen(pm_fns[i].name) == n && memcmp(pm_fns[i].name, s, n) == 0) {
+            lval->fn = pm_fns[i].id;
+            lval->n = 0;
+            return PM_FUNC;
         }
-        pm_fail(c, start + 1, "unknown function '%s'", name);
-        return PM_PMerror;
-    } else {
-        int next = start + 1 < end ? (unsigned char)s[start + 1] : -1;
-        c->pos = start + 1;
-        switch (ch) {
-        case '<': tok = next == '=' ? PM_LE : '<'; break;
-        case '>': tok = next == '=' ? PM_GE : '>'; break;
-        case '=': tok = next == '=' ? PM_EQ : PM_PMUNDEF; break;
-        case '&': tok = next == '&' ? PM_AND : PM_PMUNDEF; break;
-        case '|': tok = next == '|' ? PM_OR : PM_PMUNDEF; break;
-        case '!':
-            if (next == '=')
-                tok = PM_NE;
-            else if (prev_operand)
-                tok = PM_FACT;
-            else
-                tok = PM_NOT;
-            break;
-        case '(':
-            if (++c->depth > PGFMATH_MAX_DEPTH) {
-                pm_fail(c, start + 1, "parentheses nested more than %d deep",
-                        PGFMATH_MAX_DEPTH);
+    if (operator_position)
+        return PM_PMUNDEF; /* the parser reports "unexpected 'name'" */
+    pm_quote(c->s, start, start + n, name, sizeof name);
+    if (n < 16) {
+        char key[20];
+        key[0] = ' ';
+        memcpy(key + 1, s, n);
+        key[n + 1] = ' ';
+        key[n + 2] = '\0';
+        for (i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++)
+            if (strstr(unsupported[i].names, key)) {
+                pm_fail(c, start + 1, "%s: %s", name, unsupported[i].why);
                 return PM_PMerror;
             }
-            tok = '(';
-            break;
-        case ')':
-            if (c->depth > 0)
-                c->depth--;
-            tok = ')';
-            break;
-        case '+': case '-': case '*': case '/': case '^': case ',': case '?': case ':':
-            tok = ch;
-            break;
-        case '\\': {
-            size_t p = start + 1;
-            char name[40];
-            while (p < end && ((s[p] >= 'a' && s[p] <= 'z') || (s[p] >= 'A' && s[p] <= 'Z')
-                               || s[p] == '@'))
-                p++;
-            if (p == start + 1 && p < end)
-                p++;
-            pm_quote(s, start, p, name, sizeof name);
-            pm_fail(c, start + 1, "unexpanded TeX macro '%s'", name);
-            return PM_PMerror;
-        }
-        case '{': case '}':
-            pm_fail(c, start + 1, "braces (pgf arrays) are not supported");
-            return PM_PMerror;
-        case '[': case ']':
-            pm_fail(c, start + 1, "array indexing is not supported");
-            return PM_PMerror;
-        case '"':
-            pm_fail(c, start + 1, "quoted strings are not supported");
-            return PM_PMerror;
-        default:
-            tok = PM_PMUNDEF;
-            break;
-        }
-        if (tok == PM_LE || tok == PM_GE || tok == PM_EQ || tok == PM_AND || tok == PM_OR
-            || tok == PM_NE)
-            c->pos = start + 2;
-        if (tok == ')' || tok == PM_FACT)
-            c->after_operand = 1;
     }
-    lloc->last_column = (int)(c->pos + 1);
-    return tok;
+    pm_fail(c, start + 1, "unknown function '%s'", name);
+    return PM_PMerror;
 }
 
 /* ---- errors ----------------------------------------------------------------------- */
@@ -984,35 +911,6 @@ static void pm_report(const pm_ctx *c, int with_col, char *err, size_t errlen)
         snprintf(err, errlen, "%s", c->msg);
 }
 
-/* pgf's fast path for an expression of only digits and periods, here for at most 15
-   bytes: digits with at most one period (not the period alone) are a decimal number (so
-   "010" is 10).  The integer m of all the digits and the exponent -(digits after the
-   period) are pm_decimal's mantissa and exponent (leading zeros add nothing to m), so
-   m / 10^k is the value pm_decimal computes.  Returns -1 for anything else. */
-
-static inline int pm_plain(const char *s, size_t n, double *out)
-{
-    unsigned long long m = 0;
-    size_t i, pt = n; /* the period's index */
-    for (i = 0; i < n; i++) {
-        unsigned d = (unsigned)(unsigned char)s[i] - (unsigned)'0';
-        if (d <= 9)
-            m = m * 10 + d;
-        else if (s[i] == '.' && pt == n)
-            pt = i;
-        else
-            return -1;
-    }
-    if (pt == n) {
-        *out = (double)m;
-        return 0;
-    }
-    if (n == 1)
-        return -1; /* "." */
-    *out = (double)m / pm_p10[n - 1 - pt];
-    return 0;
-}
-
 /* The expressions tikz2ir evaluates most often are one number, optionally signed and with
    a unit ("1", ".25", "-2 in", ".1mm").  pm_fast reads exactly those without the parser and
    gives the value the parser gives: the same mantissa and exponent as pm_decimal (for at
@@ -1021,74 +919,65 @@ static inline int pm_plain(const char *s, size_t n, double *out)
    Anything else, including every input the parser would reject or read differently (octal
    "010" inside an expression, "0bp", "2e3", "2r", braces, "1 2", "--1"), returns -1 and
    goes through the parser.  An expression of only digits and periods is pgf's own fast
-   path: a decimal number (so "010" is 10). */
+   path: a decimal number (so "010" is 10).  tests/unit/test_pgfmath compares it with the
+   parser on 600k strings. */
 static int pm_fast(const char *s, size_t n, double *out, int *has_unit)
 {
-    size_t p = 0, mstart, q, digits = 0, after = 0, points = 0;
-    unsigned long long m = 0;
-    int neg = 0;
-    double v, unit;
+    const char *p = s, *end = s + n, *m0, *q;
+    unsigned long long m = 0; /* the digits; wraps past 19 of them, used for at most 15 */
+    size_t digits, after = 0;
+    int neg = 0, points = 0;
+    double v, unit = 1;
 
-    if ((unsigned char)s[0] <= ' ' || s[0] == '-' || s[0] == '+') {
-        while (p < n && pm_isspace((unsigned char)s[p]))
+    if ((unsigned char)*p <= ' ' || *p == '-' || *p == '+') {
+        while (p < end && pm_isspace((unsigned char)*p))
             p++;
-        if (p < n && (s[p] == '-' || s[p] == '+')) {
-            neg = s[p] == '-';
+        if (p < end && (*p == '-' || *p == '+')) {
+            neg = *p == '-';
             p++;
-            while (p < n && pm_isspace((unsigned char)s[p]))
+            while (p < end && pm_isspace((unsigned char)*p))
                 p++;
         }
     }
-    mstart = p;
-    for (; p < n; p++) {
-        unsigned d = (unsigned)(unsigned char)s[p] - (unsigned)'0';
-        if (d <= 9) {
-            if (digits < 19)
-                m = m * 10 + d;
-            digits++;
-            after += points;
-        } else if (s[p] == '.') {
-            points++;
-        } else {
-            break;
-        }
+    /* a number: digits with at most one period, and a digit (a period alone is no number;
+       the lexer starts one at a digit, or at a period followed by a digit) */
+    m0 = p;
+    for (; p < end && (unsigned)(unsigned char)*p - '0' <= 9; p++)
+        m = m * 10 + (unsigned)(*p - '0');
+    digits = (size_t)(p - m0);
+    if (p < end && *p == '.') {
+        const char *f0 = ++p;
+        for (; p < end && (unsigned)(unsigned char)*p - '0' <= 9; p++)
+            m = m * 10 + (unsigned)(*p - '0');
+        after = (size_t)(p - f0);
+        digits += after;
+        points = 1;
+        if (p < end && *p == '.')
+            return -1; /* a second period: malformed */
     }
-    /* a number: digits with at most one period (not the period alone); the lexer starts
-       one at a digit, or at a period followed by a digit */
-    if (digits == 0 || points > 1)
+    if (digits == 0)
         return -1;
-    if (p == n && mstart == 0) {
+    if (p == end && m0 == s) {
         /* pgf's fast path: decimal even with a leading 0 */
-        if (digits <= 15) {
-            *out = after ? (double)m / pm_p10[after] : (double)m;
-            *has_unit = 0;
-            return 0;
-        }
         *has_unit = 0;
     } else {
-        if (s[mstart] == '.' && !pm_isdigit((unsigned char)s[mstart + 1]))
-            return -1;
         /* not 0x, 0X, 0b, 0B (hexadecimal, binary: "0bp" is an error) */
-        if (s[mstart] == '0' && mstart + 1 < n
-            && (s[mstart + 1] == 'x' || s[mstart + 1] == 'X' || s[mstart + 1] == 'b'
-                || s[mstart + 1] == 'B'))
+        if (p == m0 + 1 && *m0 == '0' && p < end
+            && (*p == 'x' || *p == 'X' || *p == 'b' || *p == 'B'))
             return -1;
-        q = p;
-        while (q < n && pm_isspace((unsigned char)s[q]))
-            q++;
-        if (q == n) {
-            if (points == 0 && s[mstart] == '0' && p - mstart > 1)
+        for (q = p; q < end && pm_isspace((unsigned char)*q); q++)
+            ;
+        if (q == end) {
+            if (!points && *m0 == '0' && digits > 1)
                 return -1; /* octal */
             *has_unit = 0;
         } else {
-            if (q + 1 >= n || !pm_isalpha((unsigned char)s[q])
-                || !pm_isalpha((unsigned char)s[q + 1])
-                || pm_unit_lookup(s + q, 2, 0, &unit) != 0)
+            /* a unit: two letters (pm_unit_lookup knows no other names) */
+            if (end - q < 2 || pm_unit_lookup(q, 2, 0, &unit) != 0)
                 return -1;
-            q += 2;
-            while (q < n && pm_isspace((unsigned char)s[q]))
-                q++;
-            if (q != n)
+            for (q += 2; q < end && pm_isspace((unsigned char)*q); q++)
+                ;
+            if (q != end)
                 return -1;
             *has_unit = 1;
         }
@@ -1096,9 +985,8 @@ static int pm_fast(const char *s, size_t n, double *out, int *has_unit)
     if (digits <= 15)
         v = after ? (double)m / pm_p10[after] : (double)m;
     else
-        v = pm_decimal(s + mstart, p - mstart, 0);
-    if (*has_unit)
-        v *= unit;
+        v = pm_decimal(m0, (size_t)(p - m0), 0);
+    v *= unit;
     if (!isfinite(v))
         return -1;
     *out = neg ? -v : v;
@@ -1150,7 +1038,7 @@ static int pm_eval(const char *expr, size_t len, double *out, int *has_unit, cha
     c.pos = lo;
     c.end = hi;
 
-    rc = pmparse(&c);
+    rc = pm_scan_parse(&c);
     if (rc == 0 && !c.failed && !isfinite(c.result)) /* defensive: actions check already */
         pm_fail(&c, lo + 1, "the result is not finite");
     if (rc != 0 || c.failed) {
@@ -1173,13 +1061,6 @@ int pgfmath_eval(const char *expr, size_t len, double *out, int *has_unit, char 
 {
     double v;
     int hu;
-    if (expr != NULL && len - 1 < 15 && pm_plain(expr, len, &v) == 0) {
-        if (out)
-            *out = v;
-        if (has_unit)
-            *has_unit = 0;
-        return 0;
-    }
     if (expr != NULL && len > 0 && len <= 100000000 && pm_fast(expr, len, &v, &hu) == 0) {
         if (out)
             *out = v + 0.0; /* no negative zero */
@@ -1195,13 +1076,6 @@ int pgfmath_eval_pos(const char *expr, size_t len, double *out, int *has_unit, c
 {
     double v;
     int hu;
-    if (expr != NULL && len - 1 < 15 && pm_plain(expr, len, &v) == 0) {
-        if (out)
-            *out = v;
-        if (has_unit)
-            *has_unit = 0;
-        return 0;
-    }
     if (expr != NULL && len > 0 && len <= 100000000 && pm_fast(expr, len, &v, &hu) == 0) {
         if (out)
             *out = v + 0.0; /* no negative zero */

@@ -373,6 +373,94 @@ static void test_errors(void)
     }
 }
 
+/* ---- the scanner (grammar/pgfmath.l) ------------------------------------------------- */
+
+/* A number's unit is spelled out in the scanner's rules: every two-byte word after a
+   number is a unit exactly when pgfmath_unit knows it, and then the value is the unit's.
+   The braces make the parser read it (the fast path takes no braces). */
+static void test_scanner_units(void)
+{
+    static const char *const fmt[] = { "{1%c%c}", "{1 %c%c}", "{.5%c%c}" };
+    static const double num[] = { 1, 1, 0.5 };
+    int a, b;
+    size_t f;
+    for (f = 0; f < sizeof fmt / sizeof fmt[0]; f++)
+        for (a = 1; a < 256; a++)
+            for (b = 1; b < 256; b++) {
+                char e[16];
+                double v = 0, unit = 0;
+                int u = 0, rc, known;
+                size_t n = (size_t)snprintf(e, sizeof e, fmt[f], a, b);
+                char w[2];
+                w[0] = (char)a;
+                w[1] = (char)b;
+                known = pgfmath_unit(w, 2, &unit) == 0;
+                rc = pgfmath_eval(e, n, &v, &u, NULL, 0);
+                checks++;
+                if ((rc == 0 && u == 1) != known || (known && v != num[f] * unit)) {
+                    printf("test_pgfmath.c:%d: '%s': rc %d %.17g (unit %d), unit known %d\n",
+                           __LINE__, e, rc, v, u, known);
+                    failures++;
+                }
+            }
+}
+
+/* Tokens end where pgf ends them (a word after a number that is no unit, "0bp", postfix r
+   and !); long texts and state left by an evaluation that stopped at an error. */
+static void test_scanner(void)
+{
+    char *big;
+    size_t i, n = 20000;
+
+    BAD("-2EX", 3, "unexpected 'EX'");
+    BAD("2EX+1", 2, "unexpected 'EX'");
+    BAD("2 eq", 3, "unexpected 'eq'");
+    BAD("2e5m", 4, "unexpected 'm'");
+    BAD("2 rad", 4, "unexpected 'ad'");
+    BAD("0bp", 1, "missing binary digits after '0b'");
+    BAD("0b pt", 1, "missing binary digits after '0b'");
+    BAD("0B1p", 4, "unexpected 'p'");
+    BAD("0x1G", 4, "unexpected 'G'");
+    BAD("1.2.3pt", 1, "malformed number '1.2.3'");
+    BAD("1..2", 1, "malformed number '1..2'");
+    BAD("..5", 1, "unexpected '.'");
+    BAD("1 ! = 2", 5, "unexpected '='");
+    BAD("1+\\", 3, "unexpanded TeX macro '\\'");
+    BAD("\\1", 1, "unexpanded TeX macro '\\1'");
+    BAD("\\@x_", 1, "unexpanded TeX macro '\\@x'");
+    bad("\\\0", 2, 1, "unexpanded TeX macro '\\\\x00'", __LINE__);
+    OKU("2 em", 24);
+    OKU("0 bp", 0);
+    OK("2e3", 2000);
+    OK("2 r", 2 * 180 / PM_PI);
+    OK("pi rr", 180 * 180 / PM_PI);
+    OK("3!!", 720);
+    OK("!0", 1);
+    OK("!!3", 1);
+    OK("3!=2", 1);
+    /* after an error in operator position the next evaluation starts afresh */
+    BAD("1 2", 3, "unexpected '2'");
+    BAD("r", 1, "unknown function 'r'");
+    BAD("1 2", 3, "unexpected '2'");
+    OK("!0", 1);
+
+    /* long texts (the scanner copies them to the heap) */
+    big = malloc(n + 1);
+    if (big == NULL)
+        return;
+    memset(big, 'a', n);
+    big[n] = '\0';
+    BAD(big, 1, "unknown function 'aaaaaaaaaaaaaaaaaaaaaaaa...'");
+    memset(big, ' ', n);
+    big[n - 1] = '1';
+    OK(big, 1);
+    for (i = 0; i + 1 < n; i++) /* 1+1+...+1, n - 1 bytes */
+        big[i] = i % 2 ? '+' : '1';
+    big[n - 1] = '\0';
+    OK(big, (double)(n / 2));
+    free(big);
+}
+
 static void test_dimen(void)
 {
     double v;
@@ -567,6 +655,8 @@ int main(void)
     test_functions();
     test_units();
     test_errors();
+    test_scanner_units();
+    test_scanner();
     test_dimen();
     test_fast_path();
     printf("test_pgfmath: %d checks, %d failures\n", checks, failures);
