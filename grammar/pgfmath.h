@@ -1,7 +1,8 @@
 /* pgfmath.h — the pgfmath expression evaluator (TikZ's math engine) used by tikz2ir.
  *
  * This header is the module's whole contract.  The grammar is grammar/pgfmath.y (bison,
- * prefix "pm", pure, no flex scanner: a small hand-written lexer lives in the .y).
+ * prefix "pm", pure); its tokens come from the flex scanner grammar/pgfmath.l (reentrant,
+ * prefix "pm", full tables; no rule gives bytes back).
  *
  * Input is an expression whose TeX macros the caller has already expanded, e.g.
  * "117.43126pt/2", "sin(30)*2cm", "max(1,2,3) ? 1 : 0".  What is accepted, and how it
@@ -55,8 +56,10 @@
  * sequence left in the input ("\foo"), trailing garbage, division (or mod/div) by zero,
  * domain errors (sqrt(-1), ln(0), asin(2), tan(90), 0^-1, (-8)^(1/3)), any non-finite
  * intermediate or final result, and nesting deeper than PGFMATH_MAX_DEPTH parentheses.
- * Evaluation never recurses in C, allocates no memory and keeps no state between calls
- * except the font parameters.  It is locale-independent.
+ * Evaluation never recurses in C and keeps no state between calls except the font
+ * parameters and, per thread, one flex scanner made on first use (its state in a
+ * thread-local arena, not the heap).  An expression longer than 254 bytes is copied to
+ * the heap for the scanner and freed before the call returns.  It is locale-independent.
  */
 #ifndef DIAGRAMIR_PGFMATH_H
 #define DIAGRAMIR_PGFMATH_H
