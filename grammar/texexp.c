@@ -1119,6 +1119,16 @@ static void run_taken(tex_ctx *c, const tex_tok *p0, const tex_tok *p)
 #define MAX_STATEMENT_TOKENS 2000000
 /* token types whose text is their one character */
 #define PLAIN_TYPES (1u << T_MATH | 1u << T_PARAM | 1u << T_SPACE | 1u << T_LETTER | 1u << T_OTHER)
+/* The mask must name every token type but the four whose text is not their
+ * one character (T_CS, T_BEGIN, T_END, T_ARG), and every type must fit in
+ * it: a type added to or reordered in texexp.h's enum fails here instead of
+ * being copied as one character by the statement and option readers. */
+_Static_assert(T_NTYPES <= 32, "token types must fit the PLAIN_TYPES mask");
+_Static_assert((PLAIN_TYPES | 1u << T_CS | 1u << T_BEGIN | 1u << T_END | 1u << T_ARG) ==
+                   ((1u << T_NTYPES) - 1u) - (1u << 0),
+               "PLAIN_TYPES must name every token type but T_CS, T_BEGIN, T_END and T_ARG");
+_Static_assert((PLAIN_TYPES & (1u << T_CS | 1u << T_BEGIN | 1u << T_END | 1u << T_ARG)) == 0,
+               "T_CS, T_BEGIN, T_END and T_ARG are never plain");
 
 /* A token whose text is its one character and that neither ends a statement
  * nor opens or closes a group. */

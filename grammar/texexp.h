@@ -15,7 +15,9 @@
 
 enum {
     T_CS = 1, T_BEGIN, T_END, T_MATH, T_PARAM, T_SPACE, T_LETTER, T_OTHER,
-    T_ARG  /* in a macro body or parameter text: #n, n in .ch */
+    T_ARG, /* in a macro body or parameter text: #n, n in .ch */
+    T_NTYPES /* (not a type: one more than the last; texexp.c checks its
+              * PLAIN_TYPES mask against the list at compile time) */
 };
 
 typedef struct {

@@ -1097,7 +1097,6 @@ static void tikz_fini(tikz *T)
 {
     free(T->gk);
     free(T->cskind);
-    tl_free(&T->stmt);
     tk_path_scanner_free(T);
     while (T->ngs) tk_gs_pop(T);
     free(T->gs);

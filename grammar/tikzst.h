@@ -219,7 +219,6 @@ typedef struct tikz {
     int cmd_col;              /* its column */
     size_t pic_base;          /* graphics-state depth outside the picture */
     int sentinel_id;
-    toklist stmt;             /* scratch: the tokens of the current statement */
     void *path_scanner;       /* the path grammar's scanner, created once */
     struct tp_extra path_x;   /* its state and buffers */
     struct tk_pathbufs {      /* the path builder's buffers, reused from path to path */
