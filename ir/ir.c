@@ -157,19 +157,32 @@ static void ar_free(struct ir_arena *a)
 
 /* --- diagrams and elements --------------------------------------------- */
 
+/* A diagram's arena and, by the slot of a key (am_slot), the attribute
+ * record (its key) last made in it for a key of that slot, or NULL. The
+ * attribute records of a diagram arena are never written after they are
+ * made (am_fill), so entries of several elements may point at the same
+ * one: ir_elem_set reuses the recent record when key and value are the
+ * same (elements of one diagram get the same draw=, fill=, lw=, ...). */
+#define AM_SLOTS 64
+struct ir_darena {
+    struct ir_arena a;  /* first: a diagram's arena pointer is one to this */
+    const char *recent[AM_SLOTS];
+};
+
 /* a diagram and its arena in one allocation */
 typedef struct {
     ir_diagram d;
-    struct ir_arena a;
+    struct ir_darena a;
 } diagram_mem;
 
 ir_diagram *ir_diagram_new(const char *id)
 {
     diagram_mem *m = xrealloc(NULL, sizeof *m);
     memset(&m->d, 0, sizeof m->d);
-    ar_init(&m->a, NULL, 0, AR_DIAGRAM_FIRST);
+    ar_init(&m->a.a, NULL, 0, AR_DIAGRAM_FIRST);
+    memset(m->a.recent, 0, sizeof m->a.recent);
     ir_diagram *d = &m->d;
-    d->arena = &m->a;
+    d->arena = &m->a.a;
     d->id = xstrdup(id ? id : "");
     d->unit = xstrdup("pt");
     return d;
@@ -365,14 +378,53 @@ static inline void am_fill(ir_attr *a, char *p, size_t kl, const char *val, size
 
 #define AM_KEY_INLINE 32  /* keys shorter than this are copied while measured */
 
-/* A new record for key=val in e's arena; sets *a. */
+/* The recent-record slot of a key (struct ir_darena): from its first
+ * three bytes (the usual keys all get slots of their own but vertex and
+ * draw). */
+static inline unsigned am_slot(const char *key)
+{
+    unsigned c0 = (unsigned char)key[0];
+    unsigned c1 = c0 ? (unsigned char)key[1] : 0;
+    unsigned c2 = c1 ? (unsigned char)key[2] : 0;
+    return (c0 + c1 * 4 + c2 * 2) & (AM_SLOTS - 1);
+}
+
+/* The value of the record whose key is r (or NULL) when its key and value
+ * are key and val, else NULL. */
+static inline const char *am_same(const char *r, const char *key, const char *val)
+{
+    if (!r) return NULL;
+    size_t i = 0;
+    for (;; i++) {  /* bytes of key and val are read only up to their NUL */
+        if (r[i] != key[i]) return NULL;
+        if (!key[i]) break;
+    }
+    const char *rv = r + i + 1;
+    for (i = 0;; i++) {
+        if (rv[i] != val[i]) return NULL;
+        if (!val[i]) return rv;
+    }
+}
+
+/* A new record for key=val in e's arena or, in a diagram's arena, the
+ * recent one of key's slot when it has the same key and value; sets *a. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
 {
-    size_t vl = strlen(val);
     struct ir_arena *ar = m->a;
+    const char **recent = NULL;
+    if (ar != &m->own) {  /* a diagram's arena (am_init) */
+        recent = &((struct ir_darena *)ar)->recent[am_slot(key)];
+        const char *rv = am_same(*recent, key, val);
+        if (rv) {
+            a->key = (char *)*recent;
+            a->val = (char *)rv;
+            return;
+        }
+    }
+    size_t vl = strlen(val);
     size_t room = (size_t)((uintptr_t)ar->end - (uintptr_t)ar->p);
     if (vl < room && room - vl > AM_HDR + AM_KEY_INLINE + 2) {
         /* a short key straight into the free bytes (then the record ends
@@ -390,6 +442,7 @@ static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, 
     copied:
         ar->p = k + kl + 1 + vl + 1;
         am_fill(a, k - AM_HDR, kl, val, vl);
+        if (recent) *recent = a->key;
         return;
     }
 long_key:;
@@ -398,6 +451,7 @@ long_key:;
     char *p = ar_alloc(ar, AM_HDR + kl + vl + 2, 1);
     memcpy(p + AM_HDR, key, kl + 1);
     am_fill(a, p, kl, val, vl);
+    if (recent) *recent = a->key;
 }
 
 /* Appends key=val (no check for an existing key); e has its block m. */
