@@ -166,6 +166,7 @@ static void ar_free(struct ir_arena *a)
 #define AM_SLOTS 64
 struct ir_darena {
     struct ir_arena a;  /* first: a diagram's arena pointer is one to this */
+    uint32_t tag[AM_SLOTS];        /* am_tag of recent[i]'s key */
     const char *recent[AM_SLOTS];
 };
 
@@ -181,6 +182,7 @@ ir_diagram *ir_diagram_new(const char *id)
     memset(&m->d, 0, sizeof m->d);
     ar_init(&m->a.a, NULL, 0, AR_DIAGRAM_FIRST);
     memset(m->a.recent, 0, sizeof m->a.recent);
+    memset(m->a.tag, 0, sizeof m->a.tag);
     ir_diagram *d = &m->d;
     d->arena = &m->a.a;
     d->id = xstrdup(id ? id : "");
@@ -378,52 +380,54 @@ static inline void am_fill(ir_attr *a, char *p, size_t kl, const char *val, size
 
 #define AM_KEY_INLINE 32  /* keys shorter than this are copied while measured */
 
-/* The recent-record slot of a key (struct ir_darena): from its first
- * three bytes (the usual keys all get slots of their own but vertex and
+/* The tag of a key: its first four bytes, those from its NUL on 0 (bytes
+ * after the NUL are not read); *slot: its recent-record slot (struct
+ * ir_darena; the usual keys all get slots of their own but vertex and
  * draw). */
-static inline unsigned am_slot(const char *key)
+static inline uint32_t am_tag(const char *key, unsigned *slot)
 {
-    unsigned c0 = (unsigned char)key[0];
-    unsigned c1 = c0 ? (unsigned char)key[1] : 0;
-    unsigned c2 = c1 ? (unsigned char)key[2] : 0;
-    return (c0 + c1 * 4 + c2 * 2) & (AM_SLOTS - 1);
+    uint32_t c0 = (unsigned char)key[0];
+    uint32_t c1 = c0 ? (unsigned char)key[1] : 0;
+    uint32_t c2 = c1 ? (unsigned char)key[2] : 0;
+    uint32_t c3 = c2 ? (unsigned char)key[3] : 0;
+    *slot = (c0 + c1 * 4 + c2 * 2) & (AM_SLOTS - 1);
+    return c0 | c1 << 8 | c2 << 16 | c3 << 24;
 }
 
-/* The value of the record whose key is r (or NULL) when its key and value
- * are key and val, else NULL. */
-static inline const char *am_same(const char *r, const char *key, const char *val)
+/* The value of the record whose key is r (tagged rtag; r may be NULL) when
+ * its key (tagged tag) and value are key and val, else NULL. */
+static inline const char *am_same(const char *r, uint32_t rtag, uint32_t tag, const char *key,
+                                  const char *val)
 {
-    if (!r) return NULL;
-    size_t i = 0;
-    for (;; i++) {  /* bytes of key and val are read only up to their NUL */
-        if (r[i] != key[i]) return NULL;
-        if (!key[i]) break;
+    if (!r || rtag != tag) return NULL;
+    size_t i;
+    if (tag >> 24) {  /* the first four bytes are the same: the rest up to the NUL */
+        for (i = 4;; i++) {  /* bytes of key and val are read only up to their NUL */
+            if (r[i] != key[i]) return NULL;
+            if (!key[i]) break;
+        }
+    } else {  /* the same key of under four bytes: its length from the tag */
+        i = (size_t)((tag & 0xff) != 0) + ((tag & 0xff00) != 0) + ((tag & 0xff0000) != 0);
     }
     const char *rv = r + i + 1;
-    for (i = 0;; i++) {
-        if (rv[i] != val[i]) return NULL;
-        if (!val[i]) return rv;
+    for (i = 0;; i += 2) {
+        char c = val[i];
+        if (rv[i] != c) return NULL;
+        if (!c) return rv;
+        c = val[i + 1];
+        if (rv[i + 1] != c) return NULL;
+        if (!c) return rv;
     }
 }
 
-/* A new record for key=val in e's arena or, in a diagram's arena, the
- * recent one of key's slot when it has the same key and value; sets *a. */
+/* A new record for key=val in e's arena; sets *a. In a diagram's arena it
+ * becomes the recent one of key's slot. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
+static inline void am_record_new(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
 {
     struct ir_arena *ar = m->a;
-    const char **recent = NULL;
-    if (ar != &m->own) {  /* a diagram's arena (am_init) */
-        recent = &((struct ir_darena *)ar)->recent[am_slot(key)];
-        const char *rv = am_same(*recent, key, val);
-        if (rv) {
-            a->key = (char *)*recent;
-            a->val = (char *)rv;
-            return;
-        }
-    }
     size_t vl = strlen(val);
     size_t room = (size_t)((uintptr_t)ar->end - (uintptr_t)ar->p);
     if (vl < room && room - vl > AM_HDR + AM_KEY_INLINE + 2) {
@@ -442,8 +446,7 @@ static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, 
     copied:
         ar->p = k + kl + 1 + vl + 1;
         am_fill(a, k - AM_HDR, kl, val, vl);
-        if (recent) *recent = a->key;
-        return;
+        goto made;
     }
 long_key:;
     size_t kl = strlen(key);
@@ -451,7 +454,35 @@ long_key:;
     char *p = ar_alloc(ar, AM_HDR + kl + vl + 2, 1);
     memcpy(p + AM_HDR, key, kl + 1);
     am_fill(a, p, kl, val, vl);
-    if (recent) *recent = a->key;
+made:
+    if (ar != &m->own) {  /* a diagram's arena (am_init) */
+        struct ir_darena *da = (struct ir_darena *)ar;
+        unsigned slot;
+        uint32_t tag = am_tag(key, &slot);
+        da->recent[slot] = a->key;
+        da->tag[slot] = tag;
+    }
+}
+
+/* A record for key=val in e's arena (or, in a diagram's arena, the recent
+ * one of key's slot when it has the same key and value); sets *a. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
+{
+    if (m->a != &m->own) {
+        struct ir_darena *da = (struct ir_darena *)m->a;
+        unsigned slot;
+        uint32_t tag = am_tag(key, &slot);
+        const char *rv = am_same(da->recent[slot], da->tag[slot], tag, key, val);
+        if (rv) {
+            a->key = (char *)da->recent[slot];
+            a->val = (char *)rv;
+            return;
+        }
+    }
+    am_record_new(m, a, key, val);
 }
 
 /* Appends key=val (no check for an existing key); e has its block m. */
@@ -638,7 +669,11 @@ void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val)
     (*n)++;
 }
 
-void ir_elem_set(ir_elem *e, const char *key, const char *val)
+/* ir_elem_set but for the usual append to a diagram's element */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void elem_set_slow(ir_elem *e, const char *key, const char *val)
 {
     struct ir_attrmem *m = e->attrmem;
     if (!m) {
@@ -665,6 +700,43 @@ void ir_elem_set(ir_elem *e, const char *key, const char *val)
         }
     }
     if (val) am_append(e, m, key, val);
+}
+
+/* An element's new key with its diagram's recent record (about three in
+ * four of tikz2ir's attributes); a miss makes the record out of line. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void elem_append_new(ir_elem *e, struct ir_attrmem *m, const char *key, const char *val)
+{
+    am_record_new(m, &e->attrs[e->nattrs], key, val);
+    e->nattrs++;
+}
+
+void ir_elem_set(ir_elem *e, const char *key, const char *val)
+{
+    struct ir_attrmem *m = e->attrmem;
+    if (m && val && m->a != &m->own) {
+        size_t n = e->nattrs;
+        uint64_t bit = key_bit(key);
+        if (!(m->keys & bit) && n < m->entcap) {
+            struct ir_darena *da = (struct ir_darena *)m->a;
+            unsigned slot;
+            uint32_t tag = am_tag(key, &slot);
+            const char *r = da->recent[slot];
+            const char *rv = am_same(r, da->tag[slot], tag, key, val);
+            m->keys |= bit;
+            if (rv) {
+                e->attrs[n].key = (char *)r;
+                e->attrs[n].val = (char *)rv;
+                e->nattrs = n + 1;
+            } else {
+                elem_append_new(e, m, key, val);
+            }
+            return;
+        }
+    }
+    elem_set_slow(e, key, val);
 }
 
 void ir_elem_setf(ir_elem *e, const char *key, const char *fmt, ...)

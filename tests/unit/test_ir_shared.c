@@ -35,7 +35,7 @@ static uint64_t rnd(void)
     return xorshift64(&rng);
 }
 
-static const char *keys[] = {"draw", "vertex", "fill", "lw", "l", "lwx", "r", "ro", "role", "rounded",
+static const char *keys[] = {"draw", "drawn", "dra", "vertex", "fill", "lw", "l", "lwx", "r", "ro", "role", "rounded",
                              "rotate", "clip", "arrows", "xyz", "", "a-key-of-thirty-odd-bytes-xyzxyzxyz"};
 static const char *vals[] = {"none", "black", "non", "nonee", "0.4", "0.45", "0.4 ", "", "@x", "a b",
                              "1,2,3;4,5,6;7,8,9;10,11,12", "1,2,3;4,5,6;7,8,9;10,11,13", "\"q\"", "x=y"};
