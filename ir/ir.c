@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* --- allocation ------------------------------------------------------- */
 
@@ -350,6 +353,33 @@ static inline int am_bare(const char *s, size_t n)
 #endif
 }
 
+#if defined(__SSE2__) && defined(AM_SWAR)
+#define AM_SSE2 1
+/* Copies the n >= 16 bytes of s to d (the last 16 bytes by an overlapping
+ * round); 1 when they are a bare word as am_bare has it (same bytes: more
+ * than ' ' and less than DEL as signed bytes, so no byte >= 0x80, and not
+ * '"', '=', '\\'; not starting with '@'). */
+static inline int am_copy_bare16(char *d, const char *s, size_t n)
+{
+    const __m128i sp = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+    const __m128i q = _mm_set1_epi8('"'), eq = _mm_set1_epi8('='), bs = _mm_set1_epi8('\\');
+    __m128i bad = _mm_setzero_si128();
+    size_t i = 0;
+    for (;;) {
+        if (i + 16 > n) i = n - 16;
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        _mm_storeu_si128((__m128i *)(void *)(d + i), x);
+        __m128i ok = _mm_and_si128(_mm_cmpgt_epi8(x, sp), _mm_cmplt_epi8(x, del));
+        __m128i no = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, eq)), _mm_cmpeq_epi8(x, bs));
+        bad = _mm_or_si128(bad, _mm_andnot_si128(ok, _mm_set1_epi8(-1)));
+        bad = _mm_or_si128(bad, no);
+        if (i + 16 >= n) break;
+        i += 16;
+    }
+    return _mm_movemask_epi8(bad) == 0 && s[0] != '@';
+}
+#endif
+
 /* A bit for the first bytes of key: an element's attrmem->keys has the
  * bits of all its keys, so a key whose bit is not there is not one of
  * them (ir_elem_set appends it without a search; ir_elem_get does not
@@ -371,8 +401,16 @@ static inline void am_fill(ir_attr *a, char *p, size_t kl, const char *val, size
     if (kl >= AM_BARE || vl >= AM_BARE) k32 = v32 = 0;  /* never written by ir__attrs_text */
     memcpy(p, &k32, 4);
     p += AM_HDR;
-    memcpy(p + kl + 1, val, vl + 1);
-    if (k32 == kl && am_bare(p + kl + 1, vl)) v32 |= AM_BARE;  /* on the copy (am_bare reads before it) */
+#ifdef AM_SSE2
+    if (vl >= 16 && vl <= 256) {  /* copied and checked 16 bytes a round */
+        if (k32 == kl && am_copy_bare16(p + kl + 1, val, vl)) v32 |= AM_BARE;
+        p[kl + 1 + vl] = '\0';
+    } else
+#endif
+    {
+        memcpy(p + kl + 1, val, vl + 1);
+        if (k32 == kl && am_bare(p + kl + 1, vl)) v32 |= AM_BARE;  /* on the copy (am_bare reads before it) */
+    }
     memcpy(p - 4, &v32, 4);
     a->key = p;
     a->val = p + kl + 1;
