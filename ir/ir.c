@@ -10,6 +10,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* --- allocation ------------------------------------------------------- */
 
@@ -157,19 +160,34 @@ static void ar_free(struct ir_arena *a)
 
 /* --- diagrams and elements --------------------------------------------- */
 
+/* A diagram's arena and, by the slot of a key (am_slot), the attribute
+ * record (its key) last made in it for a key of that slot, or NULL. The
+ * attribute records of a diagram arena are never written after they are
+ * made (am_fill), so entries of several elements may point at the same
+ * one: ir_elem_set reuses the recent record when key and value are the
+ * same (elements of one diagram get the same draw=, fill=, lw=, ...). */
+#define AM_SLOTS 64
+struct ir_darena {
+    struct ir_arena a;  /* first: a diagram's arena pointer is one to this */
+    uint32_t tag[AM_SLOTS];        /* am_tag of recent[i]'s key */
+    const char *recent[AM_SLOTS];
+};
+
 /* a diagram and its arena in one allocation */
 typedef struct {
     ir_diagram d;
-    struct ir_arena a;
+    struct ir_darena a;
 } diagram_mem;
 
 ir_diagram *ir_diagram_new(const char *id)
 {
     diagram_mem *m = xrealloc(NULL, sizeof *m);
     memset(&m->d, 0, sizeof m->d);
-    ar_init(&m->a, NULL, 0, AR_DIAGRAM_FIRST);
+    ar_init(&m->a.a, NULL, 0, AR_DIAGRAM_FIRST);
+    memset(m->a.recent, 0, sizeof m->a.recent);
+    memset(m->a.tag, 0, sizeof m->a.tag);
     ir_diagram *d = &m->d;
-    d->arena = &m->a;
+    d->arena = &m->a.a;
     d->id = xstrdup(id ? id : "");
     d->unit = xstrdup("pt");
     return d;
@@ -335,6 +353,33 @@ static inline int am_bare(const char *s, size_t n)
 #endif
 }
 
+#if defined(__SSE2__) && defined(AM_SWAR)
+#define AM_SSE2 1
+/* Copies the n >= 16 bytes of s to d (the last 16 bytes by an overlapping
+ * round); 1 when they are a bare word as am_bare has it (same bytes: more
+ * than ' ' and less than DEL as signed bytes, so no byte >= 0x80, and not
+ * '"', '=', '\\'; not starting with '@'). */
+static inline int am_copy_bare16(char *d, const char *s, size_t n)
+{
+    const __m128i sp = _mm_set1_epi8(0x20), del = _mm_set1_epi8(0x7f);
+    const __m128i q = _mm_set1_epi8('"'), eq = _mm_set1_epi8('='), bs = _mm_set1_epi8('\\');
+    __m128i bad = _mm_setzero_si128();
+    size_t i = 0;
+    for (;;) {
+        if (i + 16 > n) i = n - 16;
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+        _mm_storeu_si128((__m128i *)(void *)(d + i), x);
+        __m128i ok = _mm_and_si128(_mm_cmpgt_epi8(x, sp), _mm_cmplt_epi8(x, del));
+        __m128i no = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, q), _mm_cmpeq_epi8(x, eq)), _mm_cmpeq_epi8(x, bs));
+        bad = _mm_or_si128(bad, _mm_andnot_si128(ok, _mm_set1_epi8(-1)));
+        bad = _mm_or_si128(bad, no);
+        if (i + 16 >= n) break;
+        i += 16;
+    }
+    return _mm_movemask_epi8(bad) == 0 && s[0] != '@';
+}
+#endif
+
 /* A bit for the first bytes of key: an element's attrmem->keys has the
  * bits of all its keys, so a key whose bit is not there is not one of
  * them (ir_elem_set appends it without a search; ir_elem_get does not
@@ -356,8 +401,16 @@ static inline void am_fill(ir_attr *a, char *p, size_t kl, const char *val, size
     if (kl >= AM_BARE || vl >= AM_BARE) k32 = v32 = 0;  /* never written by ir__attrs_text */
     memcpy(p, &k32, 4);
     p += AM_HDR;
-    memcpy(p + kl + 1, val, vl + 1);
-    if (k32 == kl && am_bare(p + kl + 1, vl)) v32 |= AM_BARE;  /* on the copy (am_bare reads before it) */
+#ifdef AM_SSE2
+    if (vl >= 16 && vl <= 256) {  /* copied and checked 16 bytes a round */
+        if (k32 == kl && am_copy_bare16(p + kl + 1, val, vl)) v32 |= AM_BARE;
+        p[kl + 1 + vl] = '\0';
+    } else
+#endif
+    {
+        memcpy(p + kl + 1, val, vl + 1);
+        if (k32 == kl && am_bare(p + kl + 1, vl)) v32 |= AM_BARE;  /* on the copy (am_bare reads before it) */
+    }
     memcpy(p - 4, &v32, 4);
     a->key = p;
     a->val = p + kl + 1;
@@ -365,14 +418,55 @@ static inline void am_fill(ir_attr *a, char *p, size_t kl, const char *val, size
 
 #define AM_KEY_INLINE 32  /* keys shorter than this are copied while measured */
 
-/* A new record for key=val in e's arena; sets *a. */
+/* The tag of a key: its first four bytes, those from its NUL on 0 (bytes
+ * after the NUL are not read); *slot: its recent-record slot (struct
+ * ir_darena; the usual keys all get slots of their own but vertex and
+ * draw). */
+static inline uint32_t am_tag(const char *key, unsigned *slot)
+{
+    uint32_t c0 = (unsigned char)key[0];
+    uint32_t c1 = c0 ? (unsigned char)key[1] : 0;
+    uint32_t c2 = c1 ? (unsigned char)key[2] : 0;
+    uint32_t c3 = c2 ? (unsigned char)key[3] : 0;
+    *slot = (c0 + c1 * 4 + c2 * 2) & (AM_SLOTS - 1);
+    return c0 | c1 << 8 | c2 << 16 | c3 << 24;
+}
+
+/* The value of the record whose key is r (tagged rtag; r may be NULL) when
+ * its key (tagged tag) and value are key and val, else NULL. */
+static inline const char *am_same(const char *r, uint32_t rtag, uint32_t tag, const char *key,
+                                  const char *val)
+{
+    if (!r || rtag != tag) return NULL;
+    size_t i;
+    if (tag >> 24) {  /* the first four bytes are the same: the rest up to the NUL */
+        for (i = 4;; i++) {  /* bytes of key and val are read only up to their NUL */
+            if (r[i] != key[i]) return NULL;
+            if (!key[i]) break;
+        }
+    } else {  /* the same key of under four bytes: its length from the tag */
+        i = (size_t)((tag & 0xff) != 0) + ((tag & 0xff00) != 0) + ((tag & 0xff0000) != 0);
+    }
+    const char *rv = r + i + 1;
+    for (i = 0;; i += 2) {
+        char c = val[i];
+        if (rv[i] != c) return NULL;
+        if (!c) return rv;
+        c = val[i + 1];
+        if (rv[i + 1] != c) return NULL;
+        if (!c) return rv;
+    }
+}
+
+/* A new record for key=val in e's arena; sets *a. In a diagram's arena it
+ * becomes the recent one of key's slot. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
+static inline void am_record_new(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
 {
-    size_t vl = strlen(val);
     struct ir_arena *ar = m->a;
+    size_t vl = strlen(val);
     size_t room = (size_t)((uintptr_t)ar->end - (uintptr_t)ar->p);
     if (vl < room && room - vl > AM_HDR + AM_KEY_INLINE + 2) {
         /* a short key straight into the free bytes (then the record ends
@@ -390,7 +484,7 @@ static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, 
     copied:
         ar->p = k + kl + 1 + vl + 1;
         am_fill(a, k - AM_HDR, kl, val, vl);
-        return;
+        goto made;
     }
 long_key:;
     size_t kl = strlen(key);
@@ -398,6 +492,35 @@ long_key:;
     char *p = ar_alloc(ar, AM_HDR + kl + vl + 2, 1);
     memcpy(p + AM_HDR, key, kl + 1);
     am_fill(a, p, kl, val, vl);
+made:
+    if (ar != &m->own) {  /* a diagram's arena (am_init) */
+        struct ir_darena *da = (struct ir_darena *)ar;
+        unsigned slot;
+        uint32_t tag = am_tag(key, &slot);
+        da->recent[slot] = a->key;
+        da->tag[slot] = tag;
+    }
+}
+
+/* A record for key=val in e's arena (or, in a diagram's arena, the recent
+ * one of key's slot when it has the same key and value); sets *a. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void am_record(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
+{
+    if (m->a != &m->own) {
+        struct ir_darena *da = (struct ir_darena *)m->a;
+        unsigned slot;
+        uint32_t tag = am_tag(key, &slot);
+        const char *rv = am_same(da->recent[slot], da->tag[slot], tag, key, val);
+        if (rv) {
+            a->key = (char *)da->recent[slot];
+            a->val = (char *)rv;
+            return;
+        }
+    }
+    am_record_new(m, a, key, val);
 }
 
 /* Appends key=val (no check for an existing key); e has its block m. */
@@ -584,7 +707,11 @@ void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val)
     (*n)++;
 }
 
-void ir_elem_set(ir_elem *e, const char *key, const char *val)
+/* ir_elem_set but for the usual append to a diagram's element */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void elem_set_slow(ir_elem *e, const char *key, const char *val)
 {
     struct ir_attrmem *m = e->attrmem;
     if (!m) {
@@ -611,6 +738,43 @@ void ir_elem_set(ir_elem *e, const char *key, const char *val)
         }
     }
     if (val) am_append(e, m, key, val);
+}
+
+/* An element's new key with its diagram's recent record (about three in
+ * four of tikz2ir's attributes); a miss makes the record out of line. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void elem_append_new(ir_elem *e, struct ir_attrmem *m, const char *key, const char *val)
+{
+    am_record_new(m, &e->attrs[e->nattrs], key, val);
+    e->nattrs++;
+}
+
+void ir_elem_set(ir_elem *e, const char *key, const char *val)
+{
+    struct ir_attrmem *m = e->attrmem;
+    if (m && val && m->a != &m->own) {
+        size_t n = e->nattrs;
+        uint64_t bit = key_bit(key);
+        if (!(m->keys & bit) && n < m->entcap) {
+            struct ir_darena *da = (struct ir_darena *)m->a;
+            unsigned slot;
+            uint32_t tag = am_tag(key, &slot);
+            const char *r = da->recent[slot];
+            const char *rv = am_same(r, da->tag[slot], tag, key, val);
+            m->keys |= bit;
+            if (rv) {
+                e->attrs[n].key = (char *)r;
+                e->attrs[n].val = (char *)rv;
+                e->nattrs = n + 1;
+            } else {
+                elem_append_new(e, m, key, val);
+            }
+            return;
+        }
+    }
+    elem_set_slow(e, key, val);
 }
 
 void ir_elem_setf(ir_elem *e, const char *key, const char *fmt, ...)

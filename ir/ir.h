@@ -115,7 +115,9 @@ typedef struct ir_diagram {
     int irline;           /* line of the "diagram" record in the IR stream */
     /* Memory for its elements' attributes and points, freed with the
      * diagram (ir_diagram_new makes it; NULL in diagrams made otherwise).
-     * Only ir.c looks at it. */
+     * Only ir.c looks at it, and it takes a non-NULL one for the arena
+     * ir_diagram_new made (with its cache of recent attribute records):
+     * never set it to anything else. */
     struct ir_arena *arena;
 } ir_diagram;
 
