@@ -272,6 +272,26 @@ static inline __attribute__((always_inline)) int xyz_num(const char **sp, double
         *sp = s;
         return 1;
     }
+    /* "d.d" and "d.dd" (most of the rest: 0.25, 0.5, 0.75): m and frac as
+     * ir_num_scan_ finds them, the same value as below. Each byte is read
+     * only after the one before it was a digit or '.', never past the NUL. */
+    if (d0 < 10u && s[1] == '.') {
+        unsigned d2 = (unsigned)(s[2] - '0');
+        if (d2 < 10u) {
+            char c3 = s[3];
+            if (c3 == ',' || c3 == ';' || c3 == '\0') {
+                *out = ir_num_value_(0, d0 * 10u + d2, 1);
+                s += 3;
+                goto sep;
+            }
+            unsigned d3 = (unsigned)(c3 - '0');
+            if (d3 < 10u && (s[4] == ',' || s[4] == ';' || s[4] == '\0')) {
+                *out = ir_num_value_(0, d0 * 100u + d2 * 10u + d3, 2);
+                s += 4;
+                goto sep;
+            }
+        }
+    }
     /* the short form ([+-] digits [. digits], at most 15 digits, ended
      * by anything but an exponent or a letter) as parse_num reads it,
      * here without its checks for what it cannot give */
@@ -289,6 +309,7 @@ static inline __attribute__((always_inline)) int xyz_num(const char **sp, double
         if (end == s || !isfinite(*out)) return 0;
         s = end;
     }
+sep:
     if (!last) {
         if (*s != ',' && *s != ';') return 0;
         s++;
