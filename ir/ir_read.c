@@ -813,6 +813,36 @@ static int get_elem(cur *c, ir_kind kind, ir_elem *e)
 
 /* --- the usual poly record, the short way --------------------------------- */
 
+/* fast_poly's line is followed by FAST_PAD bytes (zeros) after its NUL, so
+ * eight bytes may be loaded at any byte up to the NUL. */
+enum { FAST_PAD = 7 };
+
+/* A bare value's end (the first byte failing IS_VAL_BYTE) at or after p,
+ * in a fast_poly line. Bytes of 0x23 ('#') and above all pass the test
+ * (its failing bytes are NUL, blank, tab and '"'), so eight bytes at a
+ * time are passed over while none is below 0x23: the lowest byte the
+ * test w - 0x23.. & ~w & 0x80.. flags is the first below 0x23 (a borrow
+ * only runs up from a byte below it); from there byte by byte. Never
+ * loads past the NUL plus FAST_PAD. */
+static inline char *val_end(char *p)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    for (;;) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        uint64_t m = (w - 0x23 * ones) & ~w & highs;
+        if (m) {
+            p += __builtin_ctzll(m) >> 3;
+            break;
+        }
+        p += 8;
+    }
+#endif
+    CLS_SCAN(p, IS_VAL_BYTE);
+    return p;
+}
+
 /* A borrowed poly record of the form tikz2ir writes: "open" or "closed",
  * numbers of the short form (ir_num.h), bare key=value attributes with
  * distinct keys, an optional @LINE last, blanks between. line (the arena
@@ -870,7 +900,7 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
         klen[na] = (size_t)(p - k);
         *p++ = '\0';
         char *v = p;
-        CLS_SCAN(p, IS_VAL_BYTE);
+        p = val_end(p);
         if (*p == '"') return 0;
         if (*p) *p++ = '\0';
         key[na] = k;
@@ -1037,8 +1067,9 @@ static int read_diagram(ir_reader *r, ir_diagram **out)
          * fast_poly short of the line's end, and fails as line_nul would */
         if (r->borrow && d && p[0] == 'p' && p[1] == 'o' && p[2] == 'l' && p[3] == 'y' &&
             is_blank(p[4])) {
-            char *copy = ar_alloc(r, r->len + 1, 1);
+            char *copy = ar_alloc(r, r->len + 1 + FAST_PAD, 1);
             memcpy(copy, line, r->len + 1);
+            memset(copy + r->len + 1, 0, FAST_PAD);
             const char *stop = NULL;
             if (fast_poly(r, d, copy + (p + 4 - line), &stop)) {
                 if (stop == copy + r->len) continue;

@@ -190,20 +190,59 @@ static int fs_build(const geom_scene *s, face_set *g)
     /* about one face per cell, at most 64 x 64 cells */
     geom_grid_plan pl = geom_grid_layout(all, g->n, 1.0, 64);
     g->pl = pl;
-    size_t ncell = (size_t)g->pl.nx * (size_t)g->pl.ny;
+    size_t nx = (size_t)g->pl.nx, ny = (size_t)g->pl.ny, ncell = nx * ny;
     for (int L = 0; L < 4; L++) {
-        g->start[L] = calloc(ncell + 1, sizeof *g->start[L]);
+        g->start[L] = L == FS_FIRST ? calloc(ncell + 1, sizeof *g->start[L])
+                                    : malloc((ncell + 1) * sizeof *g->start[L]);
         if (!g->start[L]) abort();
+        g->start[L][0] = 0;
     }
-    for (size_t k = 0; k < g->n; k++) {
-        int *r = g->f[k].cell;
-        geom_grid_cells(&g->pl, g->f[k].box, &r[0], &r[1], &r[2], &r[3]);
-#define FS_COUNT(L, c) g->start[L][(c) + 1]++
-        FS_EACH(g, r, FS_COUNT);
-#undef FS_COUNT
-    }
-    size_t *fill = malloc(4 * ncell * sizeof *fill);
+    /* The counts FS_EACH would add up, cell by cell, from differences:
+     * a face's rectangle of cells (FS_ALL) as +1/-1 at its four corners of
+     * an (nx+1) x (ny+1) table, its first row (FS_ROW) as +1/-1 at the
+     * row's two ends, its first column (FS_COL) likewise; a cell's count
+     * is then the sum of the differences at or before it (size_t wraps
+     * modulo 2^64 on the way and ends at the count). The same guards as
+     * FS_EACH's loops. fill holds the differences first. */
+    size_t nA = (nx + 1) * (ny + 1), nR = (nx + 1) * ny, nC = nx * (ny + 1);
+    size_t nfill = nA + nR + nC > 4 * ncell ? nA + nR + nC : 4 * ncell;
+    size_t *fill = malloc(nfill * sizeof *fill);
     if (!fill) abort();
+    memset(fill, 0, (nA + nR + nC) * sizeof *fill);
+    {
+        size_t *dA = fill, *dR = fill + nA, *dC = fill + nA + nR, *first = g->start[FS_FIRST];
+        for (size_t k = 0; k < g->n; k++) {
+            int *r = g->f[k].cell;
+            geom_grid_cells(&g->pl, g->f[k].box, &r[0], &r[1], &r[2], &r[3]);
+            size_t i0 = (size_t)r[0], j0 = (size_t)r[1], i1 = (size_t)r[2] + 1, j1 = (size_t)r[3] + 1;
+            if (r[0] <= r[2]) {
+                dR[j0 * (nx + 1) + i0]++;
+                dR[j0 * (nx + 1) + i1]--;
+            }
+            if (r[1] <= r[3]) {
+                dC[j0 * nx + i0]++;
+                dC[j1 * nx + i0]--;
+            }
+            if (r[0] <= r[2] && r[1] <= r[3]) {
+                dA[j0 * (nx + 1) + i0]++;
+                dA[j0 * (nx + 1) + i1]--;
+                dA[j1 * (nx + 1) + i0]--;
+                dA[j1 * (nx + 1) + i1]++;
+                first[j0 * nx + i0 + 1]++;
+            }
+        }
+        size_t *sa = g->start[FS_ALL], *sr = g->start[FS_ROW], *sc = g->start[FS_COL];
+        for (size_t j = 0; j < ny; j++) {
+            size_t ra = 0, rr = 0;
+            for (size_t i = 0; i < nx; i++) {
+                ra += dA[j * (nx + 1) + i];
+                rr += dR[j * (nx + 1) + i];
+                sa[j * nx + i + 1] = ra + (j ? sa[(j - 1) * nx + i + 1] : 0);
+                sr[j * nx + i + 1] = rr;
+                sc[j * nx + i + 1] = dC[j * nx + i] + (j ? sc[(j - 1) * nx + i + 1] : 0);
+            }
+        }
+    }
     for (int L = 0; L < 4; L++) {
         size_t *st = g->start[L];
         for (size_t c = 0; c < ncell; c++) st[c + 1] += st[c];

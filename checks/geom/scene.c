@@ -257,20 +257,45 @@ static int parse_pts(const char *s, ir_pt *out, size_t max)
 
 /* One number of xyz= at *sp into *out, then the separator after it
  * unless it is the last; 0 when malformed. */
+/* c is ',', ';' or the NUL (what may end a number of xyz=) */
+static inline int xyz_end(char c)
+{
+    return (unsigned char)c < 64u && ((0x0800100000000001ULL >> (unsigned char)c) & 1u);
+}
+
 static inline __attribute__((always_inline)) int xyz_num(const char **sp, double *out, int last)
 {
     const char *s = *sp;
-    /* one digit alone ("0", "1"): its value, as below */
     unsigned d0 = (unsigned)(s[0] - '0');
-    if (d0 < 10u && (s[1] == ',' || s[1] == ';' || s[1] == '\0')) {
-        *out = (double)d0;
-        s++;
-        if (!last) {
-            if (*s != ',' && *s != ';') return 0;
-            s++;
+    if (d0 < 10u) {
+        char c1 = s[1];
+        /* one digit alone ("0", "1"): its value, as below */
+        if (xyz_end(c1)) {
+            *out = (double)d0;
+            s += 1;
+            goto fast;
         }
-        *sp = s;
-        return 1;
+        /* "d.d" and "d.dd" (most of the rest: 0.25, 0.5, 0.75): m and frac
+         * as ir_num_scan_ finds them, the same value as below. Each byte is
+         * read only after the one before it was a digit or '.', never past
+         * the NUL. */
+        if (c1 == '.') {
+            unsigned d2 = (unsigned)(s[2] - '0');
+            if (d2 < 10u) {
+                char c3 = s[3];
+                if (xyz_end(c3)) {
+                    *out = ir_num_value_(0, d0 * 10u + d2, 1);
+                    s += 3;
+                    goto fast;
+                }
+                unsigned d3 = (unsigned)(c3 - '0');
+                if (d3 < 10u && xyz_end(s[4])) {
+                    *out = ir_num_value_(0, d0 * 100u + d2 * 10u + d3, 2);
+                    s += 4;
+                    goto fast;
+                }
+            }
+        }
     }
     /* the short form ([+-] digits [. digits], at most 15 digits, ended
      * by anything but an exponent or a letter) as parse_num reads it,
@@ -279,8 +304,7 @@ static inline __attribute__((always_inline)) int xyz_num(const char **sp, double
     unsigned long long m;
     size_t ndig, frac;
     const char *p = ir_num_scan_(s, &neg, &m, &ndig, &frac);
-    char c = *p;
-    if (ndig - 1 < 15 && (c == ',' || c == ';' || c == '\0')) {
+    if (ndig - 1 < 15 && xyz_end(*p)) {
         *out = ir_num_value_(neg, m, frac);
         s = p;
     } else {
@@ -291,6 +315,14 @@ static inline __attribute__((always_inline)) int xyz_num(const char **sp, double
     }
     if (!last) {
         if (*s != ',' && *s != ';') return 0;
+        s++;
+    }
+    *sp = s;
+    return 1;
+fast:
+    /* *s is ',', ';' or the NUL */
+    if (!last) {
+        if (!*s) return 0;
         s++;
     }
     *sp = s;
