@@ -1182,61 +1182,16 @@ static inline void opt_trim(const char **s, size_t *n)
     while (*n && opt_space((*s)[*n - 1])) (*n)--;
 }
 
-/* tk_apply_opts for a list of more than OPT_MAX_ITEMS options */
-static void apply_opts_long(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
+/* The next option of s[0,n) from *i on: one option runs up to the first ','
+ * outside {} () []; its key ends at the first '=' outside them. Sets the
+ * key (without a /tikz/-style family when there is no value; unbraced),
+ * the value (NULL without '='), and the key's first '/' when there is a
+ * value (else NULL). Returns 0 at the end of the list. Empty options are
+ * skipped. */
+static inline int opt_next(const char *s, size_t n, size_t *pi, const char **pk, size_t *pkn,
+                    const char **pv, size_t *pvn, const char **pslash)
 {
-    size_t i = 0;
-    while (i < n) {
-        /* one option: up to the first ',' outside {} () []; its key ends at the
-         * first '=' outside them */
-        size_t st = i, eq = (size_t)-1;
-        int dd = 0;
-        for (; i < n; i++) {
-            unsigned c = opt_class[(unsigned char)s[i]];
-            if (c == 0) continue;
-            if (c == 1) dd++;
-            else if (c == 2) { if (dd > 0) dd--; }
-            else if (dd == 0) {
-                if (c == 3) break;
-                if (eq == (size_t)-1) eq = i;
-            }
-        }
-        const char *item = s + st;
-        size_t in = i - st;
-        i++;
-        opt_trim(&item, &in);
-        if (in == 0) continue;
-        if (eq == (size_t)-1) {
-            /* "right angle symbol" has its value in braces without '=' sometimes */
-            const char *k = item;
-            size_t kn = in;
-            if (k[0] == '{') tk_unbrace(&k, &kn);
-            if (kn && k[0] == '/') {
-                /* /tikz/... path keys: strip the family */
-                const char *sl = memchr(k + 1, '/', kn - 1);
-                if (sl) { kn -= (size_t)(sl + 1 - k); k = sl + 1; }
-            }
-            apply_one(T, k, kn, NULL, 0, 0, no, depth, NULL, opt_key_find(k, kn));
-        } else {
-            const char *k = item, *v = s + eq + 1;
-            size_t kn = (size_t)(s + eq - item), vn = (size_t)(item + in - v);
-            opt_trim(&k, &kn);
-            opt_trim(&v, &vn);
-            apply_one(T, k, kn, v, vn, 1, no, depth, memchr(k, '/', kn), opt_key_find(k, kn));
-        }
-    }
-}
-
-#define OPT_MAX_ITEMS 64
-
-/* Splits s[0,n) into its options (at most max; -1 when there are more, or an
- * offset does not fit): one option runs up to the first ',' outside {} ()
- * []; its key ends at the first '=' outside them. */
-static int opt_split(const char *s, size_t n, struct opt_item *it, int max)
-{
-    if (n > 65535) return -1;
-    int m = 0;
-    size_t i = 0;
+    size_t i = *pi;
     while (i < n) {
         size_t st = i, eq = (size_t)-1;
         int dd = 0;
@@ -1255,13 +1210,10 @@ static int opt_split(const char *s, size_t n, struct opt_item *it, int max)
         i++;
         opt_trim(&item, &in);
         if (in == 0) continue;
-        if (m == max) return -1;
-        struct opt_item *o = &it[m++];
-        const char *k, *v = NULL, *slash = NULL;
+        const char *k = item, *v = NULL, *slash = NULL;
         size_t kn, vn = 0;
         if (eq == (size_t)-1) {
             /* "right angle symbol" has its value in braces without '=' sometimes */
-            k = item;
             kn = in;
             if (k[0] == '{') tk_unbrace(&k, &kn);
             if (kn && k[0] == '/') {
@@ -1270,7 +1222,6 @@ static int opt_split(const char *s, size_t n, struct opt_item *it, int max)
                 if (sl) { kn -= (size_t)(sl + 1 - k); k = sl + 1; }
             }
         } else {
-            k = item;
             v = s + eq + 1;
             kn = (size_t)(s + eq - item);
             vn = (size_t)(item + in - v);
@@ -1278,6 +1229,36 @@ static int opt_split(const char *s, size_t n, struct opt_item *it, int max)
             opt_trim(&v, &vn);
             slash = memchr(k, '/', kn);
         }
+        *pi = i;
+        *pk = k; *pkn = kn; *pv = v; *pvn = vn; *pslash = slash;
+        return 1;
+    }
+    *pi = i;
+    return 0;
+}
+
+/* tk_apply_opts for a list of more than OPT_MAX_ITEMS options */
+static void apply_opts_long(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
+{
+    size_t i = 0, kn, vn;
+    const char *k, *v, *slash;
+    while (opt_next(s, n, &i, &k, &kn, &v, &vn, &slash))
+        apply_one(T, k, kn, v, vn, v != NULL, no, depth, slash, opt_key_find(k, kn));
+}
+
+#define OPT_MAX_ITEMS 64
+
+/* Splits s[0,n) into its options (at most max; -1 when there are more, or an
+ * offset does not fit), as opt_next reads them. */
+static int opt_split(const char *s, size_t n, struct opt_item *it, int max)
+{
+    if (n > 65535) return -1;
+    int m = 0;
+    size_t i = 0, kn, vn;
+    const char *k, *v, *slash;
+    while (opt_next(s, n, &i, &k, &kn, &v, &vn, &slash)) {
+        if (m == max) return -1;
+        struct opt_item *o = &it[m++];
         o->k = (unsigned short)(k - s);
         o->kn = (unsigned short)kn;
         o->v = (unsigned short)(v ? v - s : 0);
