@@ -1,7 +1,9 @@
 /* test_borrow.c — ir_read_diagram_borrowed (ir/ir_borrow.h) against
  * ir_read_diagram: on the same input, the same diagrams (as the writer
  * writes them), the same errors at the same places. The inputs are a few
- * diagrams with every record kind, and many random mutations of them. */
+ * diagrams with every record kind, and many random mutations of them; a NUL
+ * byte at and before every byte of a few lines (nul_bytes); bare values of
+ * every length around the bytes that end them (value_scan). */
 #include "ir/ir.h"
 #include "tests/unit/xorshift.h"
 #include "ir/ir_borrow.h"
@@ -45,6 +47,17 @@ static const char base[] =
     "diagram three\n"
     "unit cm\n"
     "text 0 0 1 1 \"\" @0\n"
+    "end\n";
+
+/* for nul_bytes: a NUL put at and before every byte of these lines */
+static const char nul_base[] =
+    "diagramir 1\n"
+    "diagram d1 src=a.tex line=3\n"
+    "poly closed 0 0 289.08 0 144.54 216.81 draw=black fill=none lw=0.8 clip=1 @11\n"
+    "  poly\topen -41.245 -32.212 -23.178 -32.212 xyz=0,0,0.25;0.25,0,0.25 @29  \n"
+    "poly open 1 2 3 4\n"
+    "rect 144.54 0 155.38 10.84 draw=black @17\n"
+    "# poly closed 0 0 1 1 2 2\n"
     "end\n";
 
 /* Everything the reader makes of text, one way: the diagrams as written,
@@ -106,6 +119,77 @@ static unsigned rnd(unsigned n)
     return (unsigned)(xorshift64(&rng) % n);
 }
 
+/* compare, and a NUL anywhere but in a comment line must be an error */
+static void compare_nul(const char *text, size_t len)
+{
+    compare(text, len);
+    const char *z = memchr(text, '\0', len);
+    if (!z) return;
+    char *b = read_text(text, len, 1);
+    const char *ls = z;
+    while (ls > text && ls[-1] != '\n') ls--;
+    checks++;
+    if (!strstr(b, "NUL byte") && *ls != '#' && !strstr(b, "rc=-1")) {
+        failures++;
+        if (failures < 5) fprintf(stderr, "NUL not reported:\n%s", b);
+    }
+    free(b);
+}
+
+/* A NUL byte anywhere in a line (from test_borrow_nul): the borrowed reader
+ * (whose poly records are read the short way, which finds the NUL with its
+ * own scan) fails where and as the owned reader does, and reports it. */
+static void nul_bytes(void)
+{
+    size_t n = sizeof nul_base - 1;
+    char *buf = malloc(n + 1);
+    if (!buf) abort();
+    compare_nul(nul_base, n);
+    for (size_t at = 0; at < n; at++) {
+        memcpy(buf, nul_base, n);
+        buf[at] = '\0';   /* a byte replaced */
+        compare_nul(buf, n);
+        memcpy(buf, nul_base, at);   /* a byte inserted before base[at] */
+        buf[at] = '\0';
+        memcpy(buf + at + 1, nul_base + at, n - at);
+        compare_nul(buf, n + 1);
+    }
+    free(buf);
+}
+
+/* Values of 0 to 40 bytes around NUL, tab, blank, "!", quote, "#" and high
+ * bytes, cut at every length (from test_borrow_val): the bound the borrowed
+ * reader's eight-bytes-a-step value scan relies on. */
+static void value_scan(void)
+{
+    static const unsigned char alpha[] = {
+        '\0', '\t', ' ', '!', '"', '#', '$', 0x01, 0x1f, 0x22, 0x23, 0x7f, 0x80, 0xa3, 0xff,
+        '0', '1', '.', ',', ';', '-', '=', '@', 'a', 'z', 'Z', '_', '\r',
+    };
+    uint64_t s = 0x9e3779b97f4a7c15ULL;
+    char buf[512];
+    for (int round = 0; round < 300; round++) {
+        char val[48];
+        size_t vl = (size_t)(xorshift64(&s) % 41);
+        for (size_t i = 0; i < vl; i++) {
+            /* mostly plain bytes, so long runs pass eight at a time */
+            uint64_t x = xorshift64(&s);
+            val[i] = x % 4 ? (char)('a' + (x >> 8) % 26) : (char)alpha[(x >> 8) % sizeof alpha];
+        }
+        for (size_t cut = 0; cut <= vl; cut++) {
+            size_t n = 0;
+            n += (size_t)snprintf(buf + n, sizeof buf - n,
+                                  "diagramir 1\ndiagram d1 src=a.tex line=3\npoly open 0 0 1.5 2 k=");
+            memcpy(buf + n, val, cut);
+            n += cut;
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s", round % 3 == 0 ? " lw=1 @7\n"
+                                                          : round % 3 == 1 ? "\n" : "\tdraw=black\n");
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "end\n");
+            compare(buf, n);
+        }
+    }
+}
+
 int main(void)
 {
     size_t n = strlen(base);
@@ -156,6 +240,8 @@ int main(void)
         compare(buf, len);
     }
     free(buf);
+    nul_bytes();
+    value_scan();
     if (failures) {
         fprintf(stderr, "test_borrow: %d of %d checks failed\n", failures, checks);
         return 1;
