@@ -6,16 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, checks;
-
-#define CHECK(cond)                                                         \
-    do {                                                                    \
-        checks++;                                                           \
-        if (!(cond)) {                                                      \
-            failures++;                                                     \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                   \
-    } while (0)
+#include "tests/unit/check.h"
 
 #define CHECK_STR(got, want)                                                \
     do {                                                                    \

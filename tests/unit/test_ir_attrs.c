@@ -13,17 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures, checks;
-
-#define CHECK(cond)                                                         \
-    do {                                                                    \
-        checks++;                                                           \
-        if (!(cond)) {                                                      \
-            failures++;                                                     \
-            if (failures < 20)                                              \
-                fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                   \
-    } while (0)
+#include "tests/unit/check.h"
 
 static uint64_t rng = 88172645463325252u;
 static uint64_t rnd(void)
