@@ -20,41 +20,12 @@
 #include <string.h>
 
 #include "tests/unit/check.h"
+#include "tests/unit/same_as_slow.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15u;
 static uint64_t rnd(void)
 {
     return xorshift64(&rng);
-}
-
-/* the record of e as the writer writes it (malloc'd) */
-static char *written(const ir_elem *e, size_t *len)
-{
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
-    ir_write_elem(f, e);
-    fclose(f);
-    return buf;
-}
-
-/* e written must equal the same record with the attributes in the
- * reader's form (ir_set_attr arrays: the writer checks every value) */
-static void same_as_slow(const ir_elem *e)
-{
-    ir_elem ref = *e;
-    ref.attrmem = NULL;
-    ref.arena = NULL;
-    ref.attrs = NULL;
-    ref.nattrs = 0;
-    for (size_t i = 0; i < e->nattrs; i++) ir_set_attr(&ref.attrs, &ref.nattrs, e->attrs[i].key, e->attrs[i].val);
-    size_t la, lb;
-    char *a = written(e, &la), *b = written(&ref, &lb);
-    CHECK(la == lb && memcmp(a, b, la) == 0);
-    if (!(la == lb && memcmp(a, b, la) == 0) && failures < 5) fprintf(stderr, "  fast: %s  slow: %s", a, b);
-    free(a);
-    free(b);
-    for (size_t i = 0; i < ref.nattrs; i++) free(ref.attrs[i].key);
-    free(ref.attrs);
 }
 
 /* one byte c at position k of values of every length up to 19 */

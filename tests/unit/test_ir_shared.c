@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "tests/unit/check.h"
+#include "tests/unit/same_as_slow.h"
 
 static uint64_t rng = 0x2545F4914F6CDD1Du;
 static uint64_t rnd(void)
@@ -58,15 +59,6 @@ static void model_set(int el, int k, int v)
     model[el].n++;
 }
 
-static char *written(const ir_elem *e, size_t *len)
-{
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
-    ir_write_elem(f, e);
-    fclose(f);
-    return buf;
-}
-
 static void check_elem(const ir_elem *e, int el)
 {
     CHECK(e->nattrs == (size_t)model[el].n);
@@ -76,38 +68,7 @@ static void check_elem(const ir_elem *e, int el)
         CHECK(strcmp(e->attrs[i].val, vals[model[el].v[i]]) == 0);
         CHECK(ir_elem_get(e, keys[model[el].k[i]]) == e->attrs[i].val);
     }
-    /* written: the same as with the attributes in the reader's form */
-    ir_elem ref = *e;
-    ref.attrmem = NULL;
-    ref.arena = NULL;
-    ref.attrs = NULL;
-    ref.nattrs = 0;
-    for (size_t i = 0; i < e->nattrs; i++) ir_set_attr(&ref.attrs, &ref.nattrs, e->attrs[i].key, e->attrs[i].val);
-    size_t la, lb;
-    char *a = written(e, &la), *b = written(&ref, &lb);
-    CHECK(la == lb && memcmp(a, b, la) == 0);
-    free(a);
-    free(b);
-    for (size_t i = 0; i < ref.nattrs; i++) free(ref.attrs[i].key);
-    free(ref.attrs);
-}
-
-/* the written record equals the one-by-one writer's */
-static void same_as_slow(const ir_elem *e)
-{
-    ir_elem ref = *e;
-    ref.attrmem = NULL;
-    ref.arena = NULL;
-    ref.attrs = NULL;
-    ref.nattrs = 0;
-    for (size_t i = 0; i < e->nattrs; i++) ir_set_attr(&ref.attrs, &ref.nattrs, e->attrs[i].key, e->attrs[i].val);
-    size_t la, lb;
-    char *a = written(e, &la), *b = written(&ref, &lb);
-    CHECK(la == lb && memcmp(a, b, la) == 0);
-    free(a);
-    free(b);
-    for (size_t i = 0; i < ref.nattrs; i++) free(ref.attrs[i].key);
-    free(ref.attrs);
+    same_as_slow(e);   /* written: as with the attributes in the reader's form */
 }
 
 /* values of 16 to 300 bytes (copied and checked 16 bytes a round when
