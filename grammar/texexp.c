@@ -848,6 +848,15 @@ static inline int next_e(tex_ctx *c, tex_tok *t, int expand)
     return expand ? next_xf(c, t) : next_tok(c, t);
 }
 
+/* next_e past spaces: the first token that is not one (status as next_e's) */
+static inline int next_e_nonspace(tex_ctx *c, tex_tok *t, int expand)
+{
+    int r;
+    do r = next_e(c, t, expand);
+    while (r > 0 && t->type == T_SPACE);
+    return r;
+}
+
 /* Reads a balanced group body after an opening brace already consumed. */
 static int read_group_body(tex_ctx *c, toklist *out, int expand, int line, int col)
 {
@@ -873,21 +882,14 @@ static int read_group_body(tex_ctx *c, toklist *out, int expand, int line, int c
 void tex_skip_spaces(tex_ctx *c, int expand)
 {
     tex_tok t;
-    for (;;) {
-        int r = next_e(c, &t, expand);
-        if (r <= 0) return;
-        if (t.type != T_SPACE) { tex_push_tok(c, t); return; }
-    }
+    if (next_e_nonspace(c, &t, expand) > 0) tex_push_tok(c, t);
 }
 
 int tex_read_arg(tex_ctx *c, toklist *out, int expand)
 {
     tex_tok t;
-    for (;;) {
-        int r = next_e(c, &t, expand);
-        if (r <= 0) return r;
-        if (t.type != T_SPACE) break;
-    }
+    int r = next_e_nonspace(c, &t, expand);
+    if (r <= 0) return r;
     if (t.type == T_BEGIN) return read_group_body(c, out, expand, t.line, t.col);
     if (t.type == T_END) {
         tex_error(c, t.line, t.col, "argument expected, found '}'");
@@ -901,11 +903,8 @@ int tex_read_opt(tex_ctx *c, toklist *out, int expand)
 {
     tex_tok t;
     int r;
-    for (;;) {
-        r = next_e(c, &t, expand);
-        if (r <= 0) return r;
-        if (t.type != T_SPACE) break;
-    }
+    r = next_e_nonspace(c, &t, expand);
+    if (r <= 0) return r;
     if (!(t.type == T_OTHER && t.ch == '[')) { tex_push_tok(c, t); return 0; }
     int depth = 0, line = t.line, col = t.col;
     for (;;) {
@@ -1345,11 +1344,8 @@ const char *tex_read_opt_text(tex_ctx *c, int *present)
     tex_tok t;
     int r;
     *present = 0;
-    for (;;) {
-        r = next_xf(c, &t);
-        if (r <= 0) goto done;
-        if (t.type != T_SPACE) break;
-    }
+    r = next_e_nonspace(c, &t, 1);
+    if (r <= 0) goto done;
     if (!(t.type == T_OTHER && t.ch == '[')) { tex_push_tok(c, t); goto done; }
     int depth = 0, line = t.line, col = t.col;
     for (;;) {
@@ -1430,11 +1426,8 @@ const char *tex_read_arg_text(tex_ctx *c, int expand)
 {
     tex_tok t;
     int r;
-    for (;;) {
-        r = next_e(c, &t, expand);
-        if (r <= 0) return NULL;
-        if (t.type != T_SPACE) break;
-    }
+    r = next_e_nonspace(c, &t, expand);
+    if (r <= 0) return NULL;
     if (t.type == T_END) {
         tex_error(c, t.line, t.col, "argument expected, found '}'");
         return NULL;
