@@ -9,6 +9,7 @@
 #   make fuzz            long libFuzzer runs (clang), FUZZ_SECONDS each
 #   make install PREFIX=/usr/local
 #   make deps            install the Debian build and test dependencies when missing
+#   make PGO=0           build once, without the profile (quicker while editing)
 #
 # Layout: tools/<program>.c is a program; every other .c file under tools/, ir/,
 # grammar/ and checks/ goes into one static library all programs link.
@@ -20,7 +21,36 @@ SAN     ?=
 OPT     ?= -O2
 CFLAGS_BASE = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L -g
 CFLAGS  ?= $(OPT)
-ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS) $(SAN) -I. -I$(BUILD)/grammar
+# Generated scanners and parsers live in GEN_DIR. The instrumented build of PGO
+# below compiles the parent build's copies, so that both compile the same file
+# names (gcc checks a function's source location against its profile).
+GEN_DIR ?= $(BUILD)/grammar
+
+# Profile-guided optimization (gcc only; not with sanitizers). With PGO=1 the
+# build compiles twice: first an instrumented build in $(BUILD)/pgo-gen, which
+# runs the main job (tikz2ir | irlint --rubric geom) once over the dev corpus
+# (PGO_TRAIN) and leaves its counts in $(BUILD)/pgo-data; then every object is
+# compiled with those counts. Output does not depend on it: only code layout,
+# inlining and branch order do. -fprofile-partial-training keeps code the
+# training run never reached optimized as usual. PGO=0 builds once, without it.
+CC_IS_GCC := $(shell $(CC) -v 2>&1 | grep -q '^gcc version' && echo 1)
+PGO     ?= $(if $(and $(CC_IS_GCC),$(if $(SAN),,1)),1,0)
+PGO_TRAIN = tests/data/diagramir-dev/tikz
+PGO_DATA ?= $(abspath $(BUILD))/pgo-data
+# gcc keys a static function's counts by the object's auxiliary name, and
+# files its counts under it: both builds give each object the same one
+# (-dumpdir, -dumpbase), whatever directory the object itself goes to.
+PGO_AUX ?= $(abspath $(BUILD))/pgo-aux
+PGO_OBJ = -dumpdir $(PGO_AUX)/ -dumpbase $(subst /,.,$(patsubst $(BUILD)/%,%,$(basename $@)))
+ifeq ($(PGO),1)
+PGO_STAMP = $(BUILD)/pgo-data.stamp
+PGO_CFLAGS = -fprofile-use=$(PGO_DATA) -fprofile-partial-training -Wno-missing-profile $(PGO_OBJ)
+endif
+ifeq ($(PGO),gen)
+PGO_CFLAGS = -fprofile-generate=$(PGO_DATA) -fprofile-update=single $(PGO_OBJ)
+endif
+
+ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS) $(SAN) $(PGO_CFLAGS) -I. -I$(GEN_DIR)
 LDLIBS  = -lcjson -lexpat -lm -ldl
 # Generated scanner/parser code is third-party style code: keep -Werror, drop
 # the warnings flex's skeleton trips on.
@@ -32,13 +62,13 @@ BINS     = $(addprefix $(BUILD)/bin/,$(PROGRAMS))
 
 YACC_SRCS = $(wildcard grammar/*.y)
 LEX_SRCS  = $(wildcard grammar/*.l)
-GEN_C     = $(patsubst grammar/%.y,$(BUILD)/grammar/%.tab.c,$(YACC_SRCS)) \
-            $(patsubst grammar/%.l,$(BUILD)/grammar/%.lex.c,$(LEX_SRCS))
-GEN_H     = $(patsubst grammar/%.y,$(BUILD)/grammar/%.tab.h,$(YACC_SRCS)) \
-            $(patsubst grammar/%.l,$(BUILD)/grammar/%.lex.h,$(LEX_SRCS))
+GEN_C     = $(patsubst grammar/%.y,$(GEN_DIR)/%.tab.c,$(YACC_SRCS)) \
+            $(patsubst grammar/%.l,$(GEN_DIR)/%.lex.c,$(LEX_SRCS))
+GEN_H     = $(patsubst grammar/%.y,$(GEN_DIR)/%.tab.h,$(YACC_SRCS)) \
+            $(patsubst grammar/%.l,$(GEN_DIR)/%.lex.h,$(LEX_SRCS))
 TOOL_LIB_SRCS = $(filter-out $(addprefix tools/,$(addsuffix .c,$(PROGRAM_NAMES))),$(wildcard tools/*.c))
 LIB_SRCS  = $(wildcard ir/*.c grammar/*.c checks/*.c checks/*/*.c) $(TOOL_LIB_SRCS)
-LIB_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(GEN_C:.c=.o)
+LIB_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(patsubst $(GEN_DIR)/%.c,$(BUILD)/obj/gen/%.o,$(GEN_C))
 LIB       = $(BUILD)/libdiagramir.a
 
 UNIT_SRCS = $(wildcard tests/unit/*.c)
@@ -46,25 +76,44 @@ UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_SRCS = $(filter-out tests/fuzz/driver.c,$(wildcard tests/fuzz/*.c))
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: all check check-fast check-san check-clang agreement check-tex demo bench fuzz install deps clean
+.PHONY: FORCE all check check-fast check-san check-clang agreement check-tex demo bench fuzz install deps clean
 .SECONDARY:
 
 all: $(BINS)
 
-$(BUILD)/grammar/%.tab.c $(BUILD)/grammar/%.tab.h: grammar/%.y
+$(GEN_DIR)/%.tab.c $(GEN_DIR)/%.tab.h: grammar/%.y
 	@mkdir -p $(dir $@)
-	bison -Wall -Werror --defines=$(BUILD)/grammar/$*.tab.h -o $(BUILD)/grammar/$*.tab.c $<
+	bison -Wall -Werror --defines=$(GEN_DIR)/$*.tab.h -o $(GEN_DIR)/$*.tab.c $<
 
-$(BUILD)/grammar/%.lex.c $(BUILD)/grammar/%.lex.h: grammar/%.l $(patsubst grammar/%.y,$(BUILD)/grammar/%.tab.h,$(YACC_SRCS))
+$(GEN_DIR)/%.lex.c $(GEN_DIR)/%.lex.h: grammar/%.l $(patsubst grammar/%.y,$(GEN_DIR)/%.tab.h,$(YACC_SRCS))
 	@mkdir -p $(dir $@)
-	flex --header-file=$(BUILD)/grammar/$*.lex.h -o $(BUILD)/grammar/$*.lex.c $<
+	flex --header-file=$(GEN_DIR)/$*.lex.h -o $(GEN_DIR)/$*.lex.c $<
 
-$(BUILD)/grammar/%.o: $(BUILD)/grammar/%.c $(GEN_H)
+$(BUILD)/obj/gen/%.o: $(GEN_DIR)/%.c $(GEN_H) $(PGO_STAMP)
+	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(GEN_CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/%.o: %.c $(GEN_H) $(wildcard */*.h */*/*.h)
+$(BUILD)/obj/%.o: %.c $(GEN_H) $(wildcard */*.h */*/*.h) $(PGO_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+ifeq ($(PGO),1)
+# The instrumented programs are a build of their own (PGO=gen there), asked
+# for on every run; the training run and its counts are made anew only when
+# they, or the training items, are newer than the last counts.
+PGO_GEN_BINS = $(BUILD)/pgo-gen/bin/tikz2ir $(BUILD)/pgo-gen/bin/irlint
+$(PGO_STAMP): FORCE $(GEN_C) $(GEN_H)
+	@$(MAKE) --no-print-directory PGO=gen BUILD=$(BUILD)/pgo-gen GEN_DIR=$(GEN_DIR) \
+	    PGO_DATA=$(PGO_DATA) PGO_AUX=$(PGO_AUX) -s $(PGO_GEN_BINS)
+	@if [ -f $@ ] && [ -z "$$(find $(PGO_GEN_BINS) $(PGO_TRAIN) -newer $@ | head -1)" ]; then exit 0; fi; \
+	  rm -rf $(PGO_DATA); \
+	  echo "PGO: training on $(PGO_TRAIN)"; \
+	  $(BUILD)/pgo-gen/bin/tikz2ir -q $(PGO_TRAIN)/*.tex > $(BUILD)/pgo-gen/train.ir || exit 1; \
+	  $(BUILD)/pgo-gen/bin/irlint --rubric geom --format tsv < $(BUILD)/pgo-gen/train.ir > /dev/null; \
+	  [ $$? -le 1 ] || exit 1; \
+	  touch $@
+endif
+FORCE:
 
 $(LIB): $(LIB_OBJS)
 	@rm -f $@

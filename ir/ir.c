@@ -182,10 +182,8 @@ typedef struct {
 ir_diagram *ir_diagram_new(const char *id)
 {
     diagram_mem *m = xrealloc(NULL, sizeof *m);
-    memset(&m->d, 0, sizeof m->d);
+    memset(m, 0, sizeof *m);
     ar_init(&m->a.a, NULL, 0, AR_DIAGRAM_FIRST);
-    memset(m->a.recent, 0, sizeof m->a.recent);
-    memset(m->a.tag, 0, sizeof m->a.tag);
     ir_diagram *d = &m->d;
     d->arena = &m->a.a;
     d->id = xstrdup(id ? id : "");

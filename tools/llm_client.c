@@ -1075,8 +1075,10 @@ static void fail_job(llm_client *c, job *j, llm_status st, long http, const char
     r.latency = j->latency;
     r.content = "";
     r.finish = "";
-    char buf[300];
-    snprintf(buf, sizeof buf, "%s", msg);
+    char buf[300];                     /* msg cut short to fit */
+    size_t n = strnlen(msg, sizeof buf - 1);
+    memcpy(buf, msg, n);
+    buf[n] = '\0';
     scrub(c, buf);
     r.error = buf;
     finish(c, j, &r);

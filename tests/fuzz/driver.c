@@ -319,6 +319,7 @@ static void run_one(const uint8_t *p, size_t n)
     uint8_t *copy = malloc(n ? n : 1);
     if (!copy) exit(2);
     if (n) memcpy(copy, p, n);
+    else copy[0] = 0;   /* nothing to read, but never uninitialized */
     cur_data = copy;
     cur_size = n;
     LLVMFuzzerTestOneInput(copy, n);
