@@ -89,11 +89,18 @@ $(GEN_DIR)/%.lex.c $(GEN_DIR)/%.lex.h: grammar/%.l $(patsubst grammar/%.y,$(GEN_
 	@mkdir -p $(dir $@)
 	flex --header-file=$(GEN_DIR)/$*.lex.h -o $(GEN_DIR)/$*.lex.c $<
 
-$(BUILD)/obj/gen/%.o: $(GEN_DIR)/%.c $(GEN_H) $(PGO_STAMP)
+# The flags the objects were compiled with: when they change (PGO=0 after
+# PGO=1, another OPT), everything is compiled again.
+FLAGS_FILE = $(BUILD)/cflags
+$(FLAGS_FILE): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(ALL_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(ALL_CFLAGS)' > $@
+
+$(BUILD)/obj/gen/%.o: $(GEN_DIR)/%.c $(GEN_H) $(PGO_STAMP) $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(GEN_CFLAGS) -c -o $@ $<
 
-$(BUILD)/obj/%.o: %.c $(GEN_H) $(wildcard */*.h */*/*.h) $(PGO_STAMP)
+$(BUILD)/obj/%.o: %.c $(GEN_H) $(wildcard */*.h */*/*.h) $(PGO_STAMP) $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 

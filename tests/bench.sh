@@ -51,7 +51,9 @@ done
 /usr/bin/time -f '%M' -o "$tmp/rss" "$T" -q $args > /dev/null 2>&1
 /usr/bin/time -f '%M' -o "$tmp/rss1" "$T" -q $DATA/219.tex > /dev/null 2>&1
 t1=$(median < "$tmp/t1"); t2=$(median < "$tmp/t2")
-echo "bench: $nitems dev items x $PASSES passes = $ndiag diagrams, median of $RUNS runs"
+pgo="without a profile (PGO=0)"
+grep -q -- -fprofile-use "$BUILD/cflags" 2>/dev/null && pgo="profile-guided (PGO=1, trained on $DATA)"
+echo "bench: $nitems dev items x $PASSES passes = $ndiag diagrams, median of $RUNS runs; build $pgo"
 awk -v n="$ndiag" -v t="$t1" 'BEGIN { printf "tikz2ir                    %8.3f s   %9.0f diagrams/s   %7.1f us/diagram\n", t, n/t, 1e6*t/n }'
 awk -v n="$ndiag" -v t="$t2" 'BEGIN { printf "tikz2ir | irlint --rubric  %8.3f s   %9.0f diagrams/s   %7.1f us/diagram\n", t, n/t, 1e6*t/n }'
 if [ -n "$one" ]; then
