@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define MAX_PIECES 20000       /* elements one path may produce */
 #define MAX_GRID_LINES 2000
@@ -2679,13 +2682,64 @@ static void let_subst(const char *s, size_t n, const int *ln, int line, const le
     }
 }
 
-/* Returns the rewritten text (and *lines_out) when text has a let
- * operation, else NULL. */
-static char *expand_let(tikz *T, const char *text, const int *lines, int line, int **lines_out)
+/* Whether "let" occurs in s[0,n) (strstr(s, "let") != NULL for a text
+ * of length n without NUL): 16 positions at a step with SSE2 (the three
+ * loads at i, i+1, i+2 read s[i, i+18), so within s[0,n)), the rest one by
+ * one. Most paths have no "let" anywhere. */
+static int has_let(const char *s, size_t n)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i l = _mm_set1_epi8('l'), e = _mm_set1_epi8('e'), t = _mm_set1_epi8('t');
+    for (; i + 18 <= n; i += 16) {
+        __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + i)), l);
+        __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + i + 1)), e);
+        __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + i + 2)), t);
+        if (_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(a, b), c))) return 1;
+    }
+#endif
+    for (; i + 3 <= n; i++)
+        if (s[i] == 'l' && s[i + 1] == 'e' && s[i + 2] == 't') return 1;
+    return 0;
+}
+
+/* For tests/unit/test_path_let: has_let against strstr on iters random
+ * texts (letters of "let" and others, lengths 0 to 80, in a buffer of
+ * exactly that length so that ASan sees any read past it); the number of
+ * texts, or -1 at the first difference. */
+long tk_haslet_check(unsigned long long seed, long iters);
+long tk_haslet_check(unsigned long long seed, long iters)
+{
+    static const char alpha[] = "leetltx ";
+    unsigned long long x = seed ? seed : 1;
+    for (long it = 0; it < iters; it++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        size_t n = (size_t)(x % 81);
+        char *b = tk_xrealloc(NULL, n + 1);
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            b[i] = alpha[x % (sizeof alpha - 1)];
+        }
+        b[n] = 0;
+        int want = strstr(b, "let") != NULL;
+        /* the scan must not read b[n] either: it gets n, not the NUL */
+        char *c = tk_xrealloc(NULL, n ? n : 1);
+        memcpy(c, b, n);
+        int got = has_let(c, n);
+        free(b);
+        free(c);
+        if (got != want) return -1;
+    }
+    return iters;
+}
+
+/* Returns the rewritten text (and *lines_out, *nout: its length) when
+ * text[0,n) has a let operation, else NULL. */
+static char *expand_let(tikz *T, const char *text, size_t n, const int *lines, int line, int **lines_out,
+                        size_t *nout)
 {
     /* most paths have no "let" anywhere: one fast scan says so */
-    if (!strstr(text, "let")) return NULL;
-    size_t n = strlen(text);
+    if (!has_let(text, n)) return NULL;
     long at = let_find_word(text, n, 0, "let");
     if (at < 0) return NULL;
     long in = let_find_word(text, n, (size_t)at + 3, "in");
@@ -2766,6 +2820,7 @@ static char *expand_let(tikz *T, const char *text, const int *lines, int line, i
     if (out.n + 1 > lcap) lo = tk_xrealloc(lo, (out.n + 1) * sizeof *lo);
     lo[out.n] = out.n ? lo[out.n - 1] : line;
     *lines_out = lo;
+    *nout = out.n;
     return out.s ? out.s : tp_strndup("", 0);
 }
 
@@ -2773,15 +2828,18 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
 {
     char *let_text = NULL;
     int *let_lines = NULL;
+    size_t text_n = strlen(text);
     for (int round = 0; round < 16; round++) {
         /* one let at a time: a later let sees the values of an earlier one */
         int *nl = NULL;
-        char *nt = expand_let(T, text, lines, line, &nl);
+        size_t nn = 0;
+        char *nt = expand_let(T, text, text_n, lines, line, &nl, &nn);
         if (!nt) break;
         free(let_text);
         free(let_lines);
         text = let_text = nt;
         lines = let_lines = nl;
+        text_n = nn;
     }
     struct tp_state st;
     memset(&st, 0, offsetof(struct tp_state, pts));   /* not the points: see there */
@@ -2824,7 +2882,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
         sc = T->path_scanner;
     }
     T->path_busy++;
-    tp_parse_path(sc, text, strlen(text), &st);
+    tp_parse_path(sc, text, text_n, &st);
     T->path_busy--;
     if (sc != T->path_scanner) tp_scanner_free(sc);
     place_pending(&st, 0);
@@ -2912,11 +2970,15 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
             e->t1 = pc->t1;
             e->t2 = pc->t2;
             e->line = pc->line;
+            /* a piece's role stands in for the path's while its attributes
+             * are written (tk_emit_attrs does not change g->role) */
             char saved[24];
-            strcpy(saved, g->role);
-            if (pc->role) snprintf(g->role, sizeof g->role, "%s", pc->role);
+            if (pc->role) {
+                strcpy(saved, g->role);
+                snprintf(g->role, sizeof g->role, "%s", pc->role);
+            }
             tk_emit_attrs(T, e, d2, fill && pc->kind != IR_POLY ? 1 : fill && (pc->closed || pc->n > 2));
-            strcpy(g->role, saved);
+            if (pc->role) strcpy(g->role, saved);
             if (pc->p3) set_xyz(T, e, pc->p3, pc->n);
             if (pc->kind == IR_ARC && strcmp(ir_elem_get(e, "role") ? ir_elem_get(e, "role") : "", "angle-mark") == 0)
                 tk_set_nums(e, "vertex", (double[]){ pc->p[0].x, pc->p[0].y }, 2);
