@@ -2686,7 +2686,10 @@ static void let_subst(const char *s, size_t n, const int *ln, int line, const le
  * of length n without NUL): 16 positions at a step with SSE2 (the three
  * loads at i, i+1, i+2 read s[i, i+18), so within s[0,n)), the rest one by
  * one. Most paths have no "let" anywhere. */
-static int has_let(const char *s, size_t n)
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int has_let(const char *s, size_t n)
 {
     size_t i = 0;
 #if defined(__SSE2__)
