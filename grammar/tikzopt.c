@@ -63,7 +63,74 @@ void tk_gs_init(gstate *g)
     g->ra_len = 0.125 * 72.27;
     g->s3 = 1;
     g->ok3 = 1;
-    strcpy(g->node_distance, "1cm and 1cm");
+    g->node_distance = "1cm and 1cm";
+    g->pin_edge = "";
+}
+
+/* tk_intern's texts: a list, and its length. The list stays short: a text
+ * is interned only when pin edge= or node distance= is set, and once it
+ * reaches limit, the texts no graphics state on the stack points to are
+ * freed (a gstate is the only holder of an interned text between two calls
+ * of tk_intern; there are no copies of a gstate off the stack). */
+struct tk_interned_text {
+    struct tk_interned_text *next;
+    size_t n;
+    char text[];
+};
+struct tk_interned {
+    struct tk_interned_text *head;
+    size_t n, limit;
+};
+
+static int intern_used(const tikz *T, const char *t)
+{
+    for (size_t i = 0; i < T->ngs; i++)
+        if (T->gs[i].pin_edge == t || T->gs[i].node_distance == t) return 1;
+    return 0;
+}
+
+const char *tk_intern(tikz *T, const char *s, size_t n)
+{
+    struct tk_interned *I = T->interned;
+    if (!I) {
+        I = T->interned = tk_xrealloc(NULL, sizeof *I);
+        I->head = NULL;
+        I->n = 0;
+        I->limit = 64;
+    }
+    for (struct tk_interned_text *t = I->head; t; t = t->next)
+        if (t->n == n && memcmp(t->text, s, n) == 0) return t->text;
+    if (I->n >= I->limit) {
+        for (struct tk_interned_text **pp = &I->head; *pp;) {
+            struct tk_interned_text *t = *pp;
+            if (intern_used(T, t->text)) { pp = &t->next; continue; }
+            *pp = t->next;
+            free(t);
+            I->n--;
+        }
+        if (I->n >= I->limit / 2) I->limit *= 2;
+    }
+    struct tk_interned_text *t = tk_xrealloc(NULL, sizeof *t + n + 1);
+    t->n = n;
+    memcpy(t->text, s, n);
+    t->text[n] = 0;
+    t->next = I->head;
+    I->head = t;
+    I->n++;
+    return t->text;
+}
+
+void tk_intern_free(tikz *T)
+{
+    struct tk_interned *I = T->interned;
+    if (!I) return;
+    while (I->head) {
+        struct tk_interned_text *t = I->head;
+        I->head = t->next;
+        free(t);
+    }
+    free(I);
+    T->interned = NULL;
 }
 
 void tk_gs_push(tikz *T)
@@ -1073,7 +1140,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
     }
     case K_NODE_DISTANCE: {
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        setstr(g->node_distance, sizeof g->node_distance, w, wn);
+        g->node_distance = tk_intern(T, w, wn < TK_NODE_DISTANCE_MAX ? wn : TK_NODE_DISTANCE_MAX - 1);
         return;
     }
     case K_ON_GRID: {

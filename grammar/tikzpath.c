@@ -734,13 +734,12 @@ int tk_apply_lib_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn
         const char *w = v;
         size_t wn = vn;
         tk_unbrace(&w, &wn);
-        if (wn >= sizeof g->pin_edge) {
+        if (wn >= TK_PIN_EDGE_MAX) {
             tk_warn(T, T->cmd_line, "pin edge options longer than %d bytes ignored",
-                    (int)sizeof g->pin_edge - 1);
+                    TK_PIN_EDGE_MAX - 1);
             return 1;
         }
-        memcpy(g->pin_edge, w, wn);
-        g->pin_edge[wn] = 0;
+        g->pin_edge = tk_intern(T, w, wn);
         return 1;
     }
     return 0;
@@ -2070,8 +2069,7 @@ static void pin_edge(tikz *T, const tk_node *main, const tk_node *pn, int line)
     if (vlen(d) < 1e-9) return;
     double a = atan2(d.y, d.x) / DEG;
     vec2 p[2] = { vadd(main->c, node_border(main, a)), vadd(pn->c, node_border(pn, a + 180)) };
-    char opts[sizeof GS(T)->pin_edge];
-    memcpy(opts, GS(T)->pin_edge, sizeof opts);
+    const char *opts = GS(T)->pin_edge;   /* interned: stays */
     tk_gs_push(T);
     gstate *g = GS(T);
     g->role[0] = 0;
@@ -2146,7 +2144,7 @@ static void place_label(tikz *T, const char *spec, const tk_node *main, int line
         gstate *pg = GS(T);
         pg->pin_distance = outer->pin_distance;
         pg->lib_set = (pg->lib_set & ~(unsigned)TK_SET_PIN_DISTANCE) | (outer->lib_set & TK_SET_PIN_DISTANCE);
-        memcpy(pg->pin_edge, outer->pin_edge, sizeof pg->pin_edge);
+        pg->pin_edge = outer->pin_edge;
         static const char every_pin[] = "draw=none,fill=none,every pin";
         tk_apply_opts(T, every_pin, sizeof every_pin - 1, &no, 0);
     }
@@ -2599,6 +2597,7 @@ void tk_path_scanner_free(tikz *T)
     T->xyzcache = NULL;
     tp_scanner_free(T->path_scanner);
     T->path_scanner = NULL;
+    tk_intern_free(T);
     tk_pathbufs_free(&T->pbufs);
 }
 
