@@ -2682,27 +2682,40 @@ static void let_subst(const char *s, size_t n, const int *ln, int line, const le
 }
 
 /* Whether "let" occurs in s[0,n) (strstr(s, "let") != NULL for a text
- * of length n without NUL): 16 positions at a step with SSE2 (the three
- * loads at i, i+1, i+2 read s[i, i+18), so within s[0,n)), the rest one by
- * one. Most paths have no "let" anywhere. */
+ * of length n without NUL). With SSE2: 16 positions at a step (the three
+ * loads at i, i+1, i+2 read s[i, i+18), so within s[0,n)); the last step
+ * at n-18, overlapping the one before (a yes/no answer does not mind); a
+ * text shorter than 18 bytes is copied into a zeroed buffer (a NUL matches
+ * none of the three letters) and takes one step. Most paths have no "let"
+ * anywhere. */
+#if defined(__SSE2__)
+static inline int let_step(const char *p)
+{
+    __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), _mm_set1_epi8('l'));
+    __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 1)), _mm_set1_epi8('e'));
+    __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 2)), _mm_set1_epi8('t'));
+    return _mm_movemask_epi8(_mm_and_si128(_mm_and_si128(a, b), c)) != 0;
+}
+#endif
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline int has_let(const char *s, size_t n)
 {
-    size_t i = 0;
 #if defined(__SSE2__)
-    const __m128i l = _mm_set1_epi8('l'), e = _mm_set1_epi8('e'), t = _mm_set1_epi8('t');
-    for (; i + 18 <= n; i += 16) {
-        __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + i)), l);
-        __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + i + 1)), e);
-        __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(s + i + 2)), t);
-        if (_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(a, b), c))) return 1;
+    if (n < 18) {
+        char b[32] = { 0 };
+        memcpy(b, s, n);
+        return let_step(b);
     }
-#endif
-    for (; i + 3 <= n; i++)
+    for (size_t i = 0; i + 18 <= n; i += 16)
+        if (let_step(s + i)) return 1;
+    return let_step(s + n - 18);
+#else
+    for (size_t i = 0; i + 3 <= n; i++)
         if (s[i] == 'l' && s[i + 1] == 'e' && s[i + 2] == 't') return 1;
     return 0;
+#endif
 }
 
 /* For tests/unit/test_path_let: has_let against strstr on iters random
