@@ -824,7 +824,13 @@ static void set_xyz(tikz *T, ir_elem *e, const vec3 *p, size_t n)
         char *start = o;
         if (T->xyzcache->e[h].len && T->xyzcache->e[h].k[0] == k[0] &&
             T->xyzcache->e[h].k[1] == k[1] && T->xyzcache->e[h].k[2] == k[2]) {
-            memcpy(o, T->xyzcache->e[h].text, T->xyzcache->e[h].len);
+            /* the whole slot's text, a fixed size (a few vector moves; a
+             * copy of len bytes is a rep movs, slow to start): the bytes past
+             * len are overwritten or past the end. Room: a point's text is at
+             * most 3 * 31 + 2 bytes (and the cache keeps none of 96 or more)
+             * and its ';' one more, so before point i o is at most b + 96 * i,
+             * and b has 96 * n + 32 bytes. */
+            memcpy(o, T->xyzcache->e[h].text, sizeof T->xyzcache->e[h].text);
             o += T->xyzcache->e[h].len;
             continue;
         }
@@ -835,7 +841,7 @@ static void set_xyz(tikz *T, ir_elem *e, const vec3 *p, size_t n)
             else { size_t l = strlen(t); memmove(o, t, l); o += l; }
         }
         size_t len = (size_t)(o - start);
-        if (len > 0 && len <= sizeof T->xyzcache->e[h].text) {
+        if (len > 0 && len < sizeof T->xyzcache->e[h].text) {
             memcpy(T->xyzcache->e[h].k, k, sizeof k);
             T->xyzcache->e[h].len = (unsigned char)len;
             memcpy(T->xyzcache->e[h].text, start, len);
