@@ -141,7 +141,7 @@ void tk_gs_push(tikz *T)
     }
     if (T->ngs == 0) tk_gs_init(&T->gs[0]);
     else {
-        T->gs[T->ngs] = T->gs[T->ngs - 1];
+        tk_copy_big(&T->gs[T->ngs], &T->gs[T->ngs - 1], sizeof *T->gs);
         gstate *g = &T->gs[T->ngs];
         if (g->every_node) g->every_node = xstrndup(g->every_node, strlen(g->every_node));
         if (g->every_label) g->every_label = xstrndup(g->every_label, strlen(g->every_label));
