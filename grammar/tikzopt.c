@@ -155,10 +155,11 @@ void tk_gs_pop(tikz *T)
 {
     if (T->ngs == 0) return;
     gstate *g = GS(T);
-    free(g->every_node);
-    free(g->every_label);
-    free(g->name_path);
-    free(g->name_isect);
+    /* usually all NULL: no call to free then */
+    if (g->every_node) free(g->every_node);
+    if (g->every_label) free(g->every_label);
+    if (g->name_path) free(g->name_path);
+    if (g->name_isect) free(g->name_isect);
     T->ngs--;
 }
 

@@ -3006,14 +3006,14 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
         }
     }
     for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) piece_free(&((piece *)st.b.pieces)[i]);
-    free(st.pend);
+    if (st.pend) free(st.pend);   /* usually NULL, as let_text and let_lines: no call then */
     if (reuse) {
         st.b.poolwant = st.b.poolused + (st.b.poolwant - st.b.poolcap);
         T->pbufs = st.b;
     } else {
         tk_pathbufs_free(&st.b);
     }
-    free(let_text);
-    free(let_lines);
+    if (let_text) free(let_text);
+    if (let_lines) free(let_lines);
     tk_gs_pop(T);
 }
