@@ -37,7 +37,7 @@ static inline int opt_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'
 static void setstr(char *dst, size_t cap, const char *s, size_t n)
 {
     if (n >= cap) n = cap - 1;
-    memcpy(dst, s, n);
+    tk_copy_big(dst, s, n);   /* n is bounded: gcc would expand a rep movsb */
     dst[n] = 0;
 }
 
@@ -63,7 +63,74 @@ void tk_gs_init(gstate *g)
     g->ra_len = 0.125 * 72.27;
     g->s3 = 1;
     g->ok3 = 1;
-    strcpy(g->node_distance, "1cm and 1cm");
+    g->node_distance = "1cm and 1cm";
+    g->pin_edge = "";
+}
+
+/* tk_intern's texts: a list, and its length. The list stays short: a text
+ * is interned only when pin edge= or node distance= is set, and once it
+ * reaches limit, the texts no graphics state on the stack points to are
+ * freed (a gstate is the only holder of an interned text between two calls
+ * of tk_intern; there are no copies of a gstate off the stack). */
+struct tk_interned_text {
+    struct tk_interned_text *next;
+    size_t n;
+    char text[];
+};
+struct tk_interned {
+    struct tk_interned_text *head;
+    size_t n, limit;
+};
+
+static int intern_used(const tikz *T, const char *t)
+{
+    for (size_t i = 0; i < T->ngs; i++)
+        if (T->gs[i].pin_edge == t || T->gs[i].node_distance == t) return 1;
+    return 0;
+}
+
+const char *tk_intern(tikz *T, const char *s, size_t n)
+{
+    struct tk_interned *I = T->interned;
+    if (!I) {
+        I = T->interned = tk_xrealloc(NULL, sizeof *I);
+        I->head = NULL;
+        I->n = 0;
+        I->limit = 64;
+    }
+    for (struct tk_interned_text *t = I->head; t; t = t->next)
+        if (t->n == n && memcmp(t->text, s, n) == 0) return t->text;
+    if (I->n >= I->limit) {
+        for (struct tk_interned_text **pp = &I->head; *pp;) {
+            struct tk_interned_text *t = *pp;
+            if (intern_used(T, t->text)) { pp = &t->next; continue; }
+            *pp = t->next;
+            free(t);
+            I->n--;
+        }
+        if (I->n >= I->limit / 2) I->limit *= 2;
+    }
+    struct tk_interned_text *t = tk_xrealloc(NULL, sizeof *t + n + 1);
+    t->n = n;
+    memcpy(t->text, s, n);
+    t->text[n] = 0;
+    t->next = I->head;
+    I->head = t;
+    I->n++;
+    return t->text;
+}
+
+void tk_intern_free(tikz *T)
+{
+    struct tk_interned *I = T->interned;
+    if (!I) return;
+    while (I->head) {
+        struct tk_interned_text *t = I->head;
+        I->head = t->next;
+        free(t);
+    }
+    free(I);
+    T->interned = NULL;
 }
 
 void tk_gs_push(tikz *T)
@@ -74,7 +141,7 @@ void tk_gs_push(tikz *T)
     }
     if (T->ngs == 0) tk_gs_init(&T->gs[0]);
     else {
-        T->gs[T->ngs] = T->gs[T->ngs - 1];
+        tk_copy_big(&T->gs[T->ngs], &T->gs[T->ngs - 1], sizeof *T->gs);
         gstate *g = &T->gs[T->ngs];
         if (g->every_node) g->every_node = xstrndup(g->every_node, strlen(g->every_node));
         if (g->every_label) g->every_label = xstrndup(g->every_label, strlen(g->every_label));
@@ -88,10 +155,11 @@ void tk_gs_pop(tikz *T)
 {
     if (T->ngs == 0) return;
     gstate *g = GS(T);
-    free(g->every_node);
-    free(g->every_label);
-    free(g->name_path);
-    free(g->name_isect);
+    /* usually all NULL: no call to free then */
+    if (g->every_node) free(g->every_node);
+    if (g->every_label) free(g->every_label);
+    if (g->name_path) free(g->name_path);
+    if (g->name_isect) free(g->name_isect);
     T->ngs--;
 }
 
@@ -224,8 +292,18 @@ static unsigned opt_cache_slot(const char *s, size_t n)
     if (n >= 8) {
         memcpy(&a, s, 8);
         memcpy(&b, s + n - 8, 8);
+    } else if (n >= 4) {
+        /* two 4-byte loads that overlap (a copy of n bytes into a, read as
+         * one word, stalls on the store forwarding) */
+        uint32_t x, y;
+        memcpy(&x, s, 4);
+        memcpy(&y, s + n - 4, 4);
+        a = x | (uint64_t)y << 32;
+        b = a;
     } else {
-        memcpy(&a, s, n);
+        /* every byte of a text of 1 to 3 (n = 0: none) */
+        if (n) a = (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2] << 8 |
+                   (uint64_t)(unsigned char)s[n - 1] << 16;
         b = a;
     }
     uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + n) * 0xC2B2AE3D27D4EB4Full;
@@ -849,7 +927,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                     free(x);
                 } else if (sl < 256) {
                     char x[256];
-                    memcpy(x, st, sl + 1);
+                    tk_copy_big(x, st, sl + 1);   /* not a rep movsb */
                     tk_apply_opts(T, x, sl, no, depth + 1);
                 } else {
                     char *x = xstrndup(st, sl);
@@ -1073,7 +1151,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
     }
     case K_NODE_DISTANCE: {
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        setstr(g->node_distance, sizeof g->node_distance, w, wn);
+        g->node_distance = tk_intern(T, w, wn < TK_NODE_DISTANCE_MAX ? wn : TK_NODE_DISTANCE_MAX - 1);
         return;
     }
     case K_ON_GRID: {
@@ -1289,7 +1367,7 @@ void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
             /* copied: applying an option can apply other lists (styles), which
              * may take the slot */
             m = T->optcache->e[slot].nitems;
-            memcpy(it, T->optcache->e[slot].it, (size_t)m * sizeof *it);
+            tk_copy_big(it, T->optcache->e[slot].it, (size_t)m * sizeof *it);   /* not a rep movsq */
         }
     }
     if (m < 0) {
@@ -1302,8 +1380,8 @@ void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
         if (cacheable && m <= OPT_CACHE_ITEMS) {
             T->optcache->e[slot].n = (unsigned short)n;
             T->optcache->e[slot].nitems = (unsigned short)m;
-            memcpy(T->optcache->e[slot].text, s, n);
-            memcpy(T->optcache->e[slot].it, it, (size_t)m * sizeof *it);
+            tk_copy_big(T->optcache->e[slot].text, s, n);
+            tk_copy_big(T->optcache->e[slot].it, it, (size_t)m * sizeof *it);
         }
     }
     /* The text is split before its first option is applied (it was split

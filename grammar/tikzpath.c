@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define MAX_PIECES 20000       /* elements one path may produce */
 #define MAX_GRID_LINES 2000
@@ -731,13 +734,12 @@ int tk_apply_lib_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn
         const char *w = v;
         size_t wn = vn;
         tk_unbrace(&w, &wn);
-        if (wn >= sizeof g->pin_edge) {
+        if (wn >= TK_PIN_EDGE_MAX) {
             tk_warn(T, T->cmd_line, "pin edge options longer than %d bytes ignored",
-                    (int)sizeof g->pin_edge - 1);
+                    TK_PIN_EDGE_MAX - 1);
             return 1;
         }
-        memcpy(g->pin_edge, w, wn);
-        g->pin_edge[wn] = 0;
+        g->pin_edge = tk_intern(T, w, wn);
         return 1;
     }
     return 0;
@@ -822,7 +824,13 @@ static void set_xyz(tikz *T, ir_elem *e, const vec3 *p, size_t n)
         char *start = o;
         if (T->xyzcache->e[h].len && T->xyzcache->e[h].k[0] == k[0] &&
             T->xyzcache->e[h].k[1] == k[1] && T->xyzcache->e[h].k[2] == k[2]) {
-            memcpy(o, T->xyzcache->e[h].text, T->xyzcache->e[h].len);
+            /* the whole slot's text, a fixed size (a few vector moves; a
+             * copy of len bytes is a rep movs, slow to start): the bytes past
+             * len are overwritten or past the end. Room: a point's text is at
+             * most 3 * 31 + 2 bytes (and the cache keeps none of 96 or more)
+             * and its ';' one more, so before point i o is at most b + 96 * i,
+             * and b has 96 * n + 32 bytes. */
+            memcpy(o, T->xyzcache->e[h].text, sizeof T->xyzcache->e[h].text);
             o += T->xyzcache->e[h].len;
             continue;
         }
@@ -833,7 +841,7 @@ static void set_xyz(tikz *T, ir_elem *e, const vec3 *p, size_t n)
             else { size_t l = strlen(t); memmove(o, t, l); o += l; }
         }
         size_t len = (size_t)(o - start);
-        if (len > 0 && len <= sizeof T->xyzcache->e[h].text) {
+        if (len > 0 && len < sizeof T->xyzcache->e[h].text) {
             memcpy(T->xyzcache->e[h].k, k, sizeof k);
             T->xyzcache->e[h].len = (unsigned char)len;
             memcpy(T->xyzcache->e[h].text, start, len);
@@ -2067,8 +2075,7 @@ static void pin_edge(tikz *T, const tk_node *main, const tk_node *pn, int line)
     if (vlen(d) < 1e-9) return;
     double a = atan2(d.y, d.x) / DEG;
     vec2 p[2] = { vadd(main->c, node_border(main, a)), vadd(pn->c, node_border(pn, a + 180)) };
-    char opts[sizeof GS(T)->pin_edge];
-    memcpy(opts, GS(T)->pin_edge, sizeof opts);
+    const char *opts = GS(T)->pin_edge;   /* interned: stays */
     tk_gs_push(T);
     gstate *g = GS(T);
     g->role[0] = 0;
@@ -2143,7 +2150,7 @@ static void place_label(tikz *T, const char *spec, const tk_node *main, int line
         gstate *pg = GS(T);
         pg->pin_distance = outer->pin_distance;
         pg->lib_set = (pg->lib_set & ~(unsigned)TK_SET_PIN_DISTANCE) | (outer->lib_set & TK_SET_PIN_DISTANCE);
-        memcpy(pg->pin_edge, outer->pin_edge, sizeof pg->pin_edge);
+        pg->pin_edge = outer->pin_edge;
         static const char every_pin[] = "draw=none,fill=none,every pin";
         tk_apply_opts(T, every_pin, sizeof every_pin - 1, &no, 0);
     }
@@ -2596,6 +2603,7 @@ void tk_path_scanner_free(tikz *T)
     T->xyzcache = NULL;
     tp_scanner_free(T->path_scanner);
     T->path_scanner = NULL;
+    tk_intern_free(T);
     tk_pathbufs_free(&T->pbufs);
 }
 
@@ -2679,13 +2687,80 @@ static void let_subst(const char *s, size_t n, const int *ln, int line, const le
     }
 }
 
-/* Returns the rewritten text (and *lines_out) when text has a let
- * operation, else NULL. */
-static char *expand_let(tikz *T, const char *text, const int *lines, int line, int **lines_out)
+/* Whether "let" occurs in s[0,n) (strstr(s, "let") != NULL for a text
+ * of length n without NUL). With SSE2: 16 positions at a step (the three
+ * loads at i, i+1, i+2 read s[i, i+18), so within s[0,n)); the last step
+ * at n-18, overlapping the one before (a yes/no answer does not mind); a
+ * text shorter than 18 bytes is copied into a zeroed buffer (a NUL matches
+ * none of the three letters) and takes one step. Most paths have no "let"
+ * anywhere. */
+#if defined(__SSE2__)
+static inline int let_step(const char *p)
+{
+    __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), _mm_set1_epi8('l'));
+    __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 1)), _mm_set1_epi8('e'));
+    __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 2)), _mm_set1_epi8('t'));
+    return _mm_movemask_epi8(_mm_and_si128(_mm_and_si128(a, b), c)) != 0;
+}
+#endif
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int has_let(const char *s, size_t n)
+{
+#if defined(__SSE2__)
+    if (n < 18) {
+        char b[32] = { 0 };
+        memcpy(b, s, n);
+        return let_step(b);
+    }
+    for (size_t i = 0; i + 18 <= n; i += 16)
+        if (let_step(s + i)) return 1;
+    return let_step(s + n - 18);
+#else
+    for (size_t i = 0; i + 3 <= n; i++)
+        if (s[i] == 'l' && s[i + 1] == 'e' && s[i + 2] == 't') return 1;
+    return 0;
+#endif
+}
+
+/* For tests/unit/test_path_let: has_let against strstr on iters random
+ * texts (letters of "let" and others, lengths 0 to 80, in a buffer of
+ * exactly that length so that ASan sees any read past it); the number of
+ * texts, or -1 at the first difference. */
+long tk_haslet_check(unsigned long long seed, long iters);
+long tk_haslet_check(unsigned long long seed, long iters)
+{
+    static const char alpha[] = "leetltx ";
+    unsigned long long x = seed ? seed : 1;
+    for (long it = 0; it < iters; it++) {
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        size_t n = (size_t)(x % 81);
+        char *b = tk_xrealloc(NULL, n + 1);
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            b[i] = alpha[x % (sizeof alpha - 1)];
+        }
+        b[n] = 0;
+        int want = strstr(b, "let") != NULL;
+        /* the scan must not read b[n] either: it gets n, not the NUL */
+        char *c = tk_xrealloc(NULL, n ? n : 1);
+        memcpy(c, b, n);
+        int got = has_let(c, n);
+        free(b);
+        free(c);
+        if (got != want) return -1;
+    }
+    return iters;
+}
+
+/* Returns the rewritten text (and *lines_out, *nout: its length) when
+ * text[0,n) has a let operation, else NULL. */
+static char *expand_let(tikz *T, const char *text, size_t n, const int *lines, int line, int **lines_out,
+                        size_t *nout)
 {
     /* most paths have no "let" anywhere: one fast scan says so */
-    if (!strstr(text, "let")) return NULL;
-    size_t n = strlen(text);
+    if (!has_let(text, n)) return NULL;
     long at = let_find_word(text, n, 0, "let");
     if (at < 0) return NULL;
     long in = let_find_word(text, n, (size_t)at + 3, "in");
@@ -2766,6 +2841,7 @@ static char *expand_let(tikz *T, const char *text, const int *lines, int line, i
     if (out.n + 1 > lcap) lo = tk_xrealloc(lo, (out.n + 1) * sizeof *lo);
     lo[out.n] = out.n ? lo[out.n - 1] : line;
     *lines_out = lo;
+    *nout = out.n;
     return out.s ? out.s : tp_strndup("", 0);
 }
 
@@ -2773,18 +2849,21 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
 {
     char *let_text = NULL;
     int *let_lines = NULL;
+    size_t text_n = strlen(text);
     for (int round = 0; round < 16; round++) {
         /* one let at a time: a later let sees the values of an earlier one */
         int *nl = NULL;
-        char *nt = expand_let(T, text, lines, line, &nl);
+        size_t nn = 0;
+        char *nt = expand_let(T, text, text_n, lines, line, &nl, &nn);
         if (!nt) break;
         free(let_text);
         free(let_lines);
         text = let_text = nt;
         lines = let_lines = nl;
+        text_n = nn;
     }
     struct tp_state st;
-    memset(&st, 0, offsetof(struct tp_state, pts));   /* not the points: see there */
+    tk_zero_big(&st, offsetof(struct tp_state, pts));   /* not the points: see there */
     /* the buffers of the previous path, reused (a path run from inside
      * another, none today, gets its own) */
     int reuse = !T->path_busy;
@@ -2824,7 +2903,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
         sc = T->path_scanner;
     }
     T->path_busy++;
-    tp_parse_path(sc, text, strlen(text), &st);
+    tp_parse_path(sc, text, text_n, &st);
     T->path_busy--;
     if (sc != T->path_scanner) tp_scanner_free(sc);
     place_pending(&st, 0);
@@ -2912,25 +2991,29 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
             e->t1 = pc->t1;
             e->t2 = pc->t2;
             e->line = pc->line;
+            /* a piece's role stands in for the path's while its attributes
+             * are written (tk_emit_attrs does not change g->role) */
             char saved[24];
-            strcpy(saved, g->role);
-            if (pc->role) snprintf(g->role, sizeof g->role, "%s", pc->role);
+            if (pc->role) {
+                strcpy(saved, g->role);
+                snprintf(g->role, sizeof g->role, "%s", pc->role);
+            }
             tk_emit_attrs(T, e, d2, fill && pc->kind != IR_POLY ? 1 : fill && (pc->closed || pc->n > 2));
-            strcpy(g->role, saved);
+            if (pc->role) strcpy(g->role, saved);
             if (pc->p3) set_xyz(T, e, pc->p3, pc->n);
             if (pc->kind == IR_ARC && strcmp(ir_elem_get(e, "role") ? ir_elem_get(e, "role") : "", "angle-mark") == 0)
                 tk_set_nums(e, "vertex", (double[]){ pc->p[0].x, pc->p[0].y }, 2);
         }
     }
     for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) piece_free(&((piece *)st.b.pieces)[i]);
-    free(st.pend);
+    if (st.pend) free(st.pend);   /* usually NULL, as let_text and let_lines: no call then */
     if (reuse) {
         st.b.poolwant = st.b.poolused + (st.b.poolwant - st.b.poolcap);
         T->pbufs = st.b;
     } else {
         tk_pathbufs_free(&st.b);
     }
-    free(let_text);
-    free(let_lines);
+    if (let_text) free(let_text);
+    if (let_lines) free(let_lines);
     tk_gs_pop(T);
 }

@@ -73,6 +73,8 @@ static inline double vlen(vec2 a) { return hypot(a.x, a.y); }
 
 
 #define TK_COLOR 40
+#define TK_PIN_EDGE_MAX 160       /* pin edge= options: at most this less one byte */
+#define TK_NODE_DISTANCE_MAX 64   /* node distance=: the first this less one bytes */
 #define TK_MAXPTS 64
 
 enum { TK_SET_ANGLE_RADIUS = 1, TK_SET_ANGLE_ECC = 2, TK_SET_PIN_DISTANCE = 4 };
@@ -91,14 +93,16 @@ typedef struct {
     int overlay;
     double font_size;
     int bold;
-    char font[64];
     double label_distance;
     double inner_sep, outer_sep;
     double min_w, min_h;
     int poly_sides;           /* regular polygon sides= of a scope (0: unset) */
     double aspect;            /* aspect= of a scope (0: unset) */
     double border_rotate;     /* shape border rotate= of a scope */
-    char node_distance[64];   /* positioning: node distance= (as written) */
+    /* Texts set rarely and read rarely, kept out of the struct (tk_gs_push
+     * copies it for every path and scope): interned by tk_intern, never
+     * written through, shared by every state that has them. */
+    const char *node_distance;   /* positioning: node distance= (as written, at most 63 bytes) */
     int on_grid;              /* positioning: on grid */
     char *every_node;         /* option text applied to every node (owned) */
     char *every_label;
@@ -131,7 +135,7 @@ typedef struct {
     double angle_ecc;         /* angle eccentricity= (default .6) */
     double pin_distance;      /* pt (pin distance=; default 3ex) */
     unsigned lib_set;         /* which of the three are set (TK_SET_...) */
-    char pin_edge[160];       /* pin edge= options */
+    const char *pin_edge;     /* pin edge= options (interned, at most TK_PIN_EDGE_MAX - 1 bytes) */
     /* the 3D frame: a point (x,y,z) written in this scope is s3*(x,y,z)+t3 in
      * the picture's xyz frame (picture-plane shifts do not change it; rotations
      * and non-uniform scales end it: ok3 = 0) */
@@ -235,6 +239,7 @@ typedef struct tikz {
     size_t ncskind;
     struct tk_optcache *optcache;   /* tikzopt.c: option lists split, by text */
     struct tk_xyzcache *xyzcache;   /* tikzpath.c: xyz= texts of points */
+    struct tk_interned *interned;   /* tikzopt.c: tk_intern's texts, freed with the scanner */
 } tikz;
 
 #define GS(T) (&(T)->gs[(T)->ngs - 1])
@@ -251,6 +256,23 @@ long tk_find_top(const char *s, size_t n, char ch);  /* first ch outside (), {},
 static inline int tk_space(unsigned char c)
 {
     return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+/* memcpy and memset of a large block (a gstate, a path's state) by libc's
+ * vector code: gcc expands a copy or clear of a size it knows (hundreds of
+ * bytes, or a struct assignment) as rep movsq / rep stosq, slow to start on
+ * current x86 (perf: two thirds of tk_gs_push's samples were on it). The
+ * empty asm hides the size, so gcc calls libc. */
+static inline void tk_copy_big(void *d, const void *s, size_t n)
+{
+    __asm__("" : "+r"(n));
+    memcpy(d, s, n);
+}
+
+static inline void tk_zero_big(void *d, size_t n)
+{
+    __asm__("" : "+r"(n));
+    memset(d, 0, n);
 }
 
 /* spaces off both ends of a view */
@@ -276,6 +298,14 @@ char *tk_expand_text(tikz *T, const char *s, size_t n);
 void tk_gs_push(tikz *T);
 void tk_gs_pop(tikz *T);
 void tk_gs_init(gstate *g);
+/* s[0,n) as a NUL-terminated text, one copy per distinct text, for the
+ * graphics state's rarely set texts (pin_edge, node_distance). It lives
+ * while a graphics state on T's stack points to it: a later tk_intern may
+ * free the texts none points to (tk_path_scanner_free frees them all), so
+ * hold one nowhere else across a call that may set pin edge= or node
+ * distance=. */
+const char *tk_intern(tikz *T, const char *s, size_t n);
+void tk_intern_free(tikz *T);
 /* Applies an option list. node: node options collected here when non-NULL. */
 struct tk_nodeopts;
 void tk_apply_opts(tikz *T, const char *s, size_t n, struct tk_nodeopts *no, int depth);
