@@ -428,8 +428,13 @@ __attribute__((noinline)) static int overlap_not_behind(sface *A, sface *B, doub
     sface *S = is_convex(B) ? A : is_convex(A) ? B : NULL;
     if (!S || !is_strict(S)) return 0;
     sface *C = S == A ? B : A;
-    double X = fmax(fmax(fmax(fabs(A->box.x1), fabs(A->box.x2)), fmax(fabs(A->box.y1), fabs(A->box.y2))),
-                    fmax(fmax(fabs(B->box.x1), fabs(B->box.x2)), fmax(fabs(B->box.y1), fabs(B->box.y2))));
+    /* the largest magnitude of the boxes' coordinates (a NaN among them
+     * comes from a NaN corner, which gap_max returns: no skip) */
+    const double co[8] = {A->box.x1, A->box.x2, A->box.y1, A->box.y2,
+                          B->box.x1, B->box.x2, B->box.y1, B->box.y2};
+    double X = 0;
+    for (int i = 0; i < 8; i++)
+        if (fabs(co[i]) > X) X = fabs(co[i]);
     double size = A->adc[0] + B->adc[0] + (A->adc[1] + B->adc[1] + A->adc[2] + B->adc[2]) * 2 * X;
     double grad = fabs(A->dc[1] - B->dc[1]) + fabs(A->dc[2] - B->dc[2]);
     double m = 1e-12 * size + grad * (1e-10 * (double)(A->f->n + B->f->n) * X * X * X / small);
