@@ -892,12 +892,24 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
     char *key[FAST_MAX_ATTRS], *val[FAST_MAX_ATTRS];
     size_t klen[FAST_MAX_ATTRS];
     size_t na = 0;
+    /* distinct keys: equal keys have equal (length, first two bytes), so
+     * when no two keys share a bit of that hash none are equal; else every
+     * pair is compared (below) */
+    unsigned long long seen = 0;
+    int clash = 0;
     while (*p && *p != '@') {
         if ((!is_alpha(*p) && *p != '_') || na == FAST_MAX_ATTRS) return 0;
         char *k = p++;
         CLS_SCAN(p, IS_KEY_BYTE);
         if (*p != '=') return 0;
         klen[na] = (size_t)(p - k);
+        {
+            /* a one-byte key's second byte: the NUL it is cut with below */
+            unsigned h = ((unsigned char)k[0] + 3u * (unsigned char)(klen[na] > 1 ? k[1] : 0) +
+                          17u * (unsigned)klen[na]) & 63u;
+            clash |= (seen >> h) & 1;
+            seen |= 1ULL << h;
+        }
         *p++ = '\0';
         char *v = p;
         p = val_end(p);
@@ -923,16 +935,6 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
     /* p is at the line's first NUL: every byte before it was looked at
      * (the NULs written above are all behind it) */
     *stop = p;
-    /* distinct keys: equal keys have equal (length, first two bytes), so
-     * when no two keys share a bit of that hash none are equal; else every
-     * pair is compared */
-    unsigned long long seen = 0;
-    int clash = 0;
-    for (size_t j = 0; j < na; j++) {
-        unsigned h = ((unsigned char)key[j][0] + 3u * (unsigned char)key[j][1] + 17u * (unsigned)klen[j]) & 63u;
-        clash |= (seen >> h) & 1;
-        seen |= 1ULL << h;
-    }
     if (clash)
         for (size_t j = 1; j < na; j++)
             for (size_t i = 0; i < j; i++)
