@@ -864,25 +864,28 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
     } else {
         return 0;
     }
-    /* the numbers */
+    /* the numbers: each takes a byte and a blank or the end, so the line
+     * (r->len bytes) holds at most r->len / 2 + 1 of them */
+    if (r->len / 2 + 1 > r->fncap) {
+        size_t cap = r->fncap ? r->fncap : 64;
+        while (cap < r->len / 2 + 1) cap *= 2;
+        if (cap > SIZE_MAX / sizeof *r->fnum) oom();
+        double *v = realloc(r->fnum, cap * sizeof *v);
+        if (!v) oom();
+        r->fnum = v;
+        r->fncap = cap;
+    }
     size_t nv = 0;
     for (;;) {
         while (is_blank(*p)) p++;
         char c = *p;
-        if (!c || is_alpha(c) || c == '_' || c == '@') break;
+        /* a digit or '-' starts a number: none of the bytes that end them */
+        if (!ir_num_dig_(c) && c != '-' && (!c || is_alpha(c) || c == '_' || c == '@')) break;
         int neg;
         unsigned long long m;
         size_t ndig, frac;
         p += ir_num_scan_(p, &neg, &m, &ndig, &frac) - p;
         if (ndig == 0 || ndig > 15 || (*p && !is_blank(*p))) return 0;
-        if (nv == r->fncap) {
-            size_t cap = r->fncap ? 2 * r->fncap : 64;
-            if (cap > SIZE_MAX / sizeof *r->fnum) oom();
-            double *v = realloc(r->fnum, cap * sizeof *v);
-            if (!v) oom();
-            r->fnum = v;
-            r->fncap = cap;
-        }
         r->fnum[nv++] = ir_num_value_(neg, m, frac);
         if (*p) *p++ = '\0';
     }
