@@ -72,7 +72,8 @@ int main(void)
         for (size_t i = 0; i < nf; i++) {
             geom_face *f = &faces[i];
             memset(f, 0, sizeof *f);
-            ir_pt c = ir_v(scale * (uni() * 2), scale * (uni() * 2));
+            double cx = scale * (uni() * 2), cy = scale * (uni() * 2);   /* in this order */
+            ir_pt c = ir_v(cx, cy);
             if (uni() < 0.1) c = ir_v(c.x + 1e3 * scale, c.y - 1e3 * scale);
             f->n = outline(p2[i], c, scale * (0.3 + 1.5 * uni()));
             f->p2 = p2[i];

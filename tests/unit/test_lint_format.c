@@ -30,7 +30,8 @@ static double rnum(void)
     if (u < 0.3) {
         /* a halfway case or its neighbour, at 0, 1 or 2 decimals */
         int prec = (int)(uni() * 3);
-        double k = floor(uni() * pow(10.0, 1 + uni() * 8));
+        double u1 = uni(), u2 = uni();   /* in this order on every compiler */
+        double k = floor(u1 * pow(10.0, 1 + u2 * 8));
         x = (k + 0.5) / (prec == 0 ? 1 : prec == 1 ? 10 : 100);
         double w = uni();
         if (w < 0.3) x = nextafter(x, INFINITY);
@@ -68,7 +69,8 @@ int main(void)
         double a = rnum(), b = rnum(), c = rnum();
         int d = (int)(xorshift64(&rng) >> 32);
         if (it % 97 == 0) d = it % 2 ? INT_MIN : INT_MAX;
-        size_t z = (size_t)xorshift64(&rng) >> (xorshift64(&rng) % 64);
+        uint64_t z0 = xorshift64(&rng), z1 = xorshift64(&rng);
+        size_t z = (size_t)(z0 >> (z1 % 64));
         if (it % 89 == 0) z = SIZE_MAX;
         char ch = (char)(32 + xorshift64(&rng) % 95);
         if (it % 13 == 0) ch = '\t';

@@ -32,8 +32,15 @@ int main(void)
         double x1 = off + scale * (uni() - 0.5), y1 = off + scale * (uni() - 0.5);
         double w = uni() < 0.1 ? 0 : scale * uni(), h = uni() < 0.1 ? 0 : scale * uni();
         t.box = ir_box_make(x1, y1, x1 + w, y1 + h);
-        g.a = ir_v(off + scale * 2 * (uni() - 0.5), off + scale * 2 * (uni() - 0.5));
-        g.b = uni() < 0.1 ? g.a : ir_v(off + scale * 2 * (uni() - 0.5), off + scale * 2 * (uni() - 0.5));
+        /* the draws in this order on every compiler */
+        double ax = off + scale * 2 * (uni() - 0.5), ay = off + scale * 2 * (uni() - 0.5);
+        g.a = ir_v(ax, ay);
+        if (uni() < 0.1) {
+            g.b = g.a;
+        } else {
+            double bx = off + scale * 2 * (uni() - 0.5), by = off + scale * 2 * (uni() - 0.5);
+            g.b = ir_v(bx, by);
+        }
         if (uni() < 0.1) g.b.x = g.a.x;                 /* vertical */
         if (uni() < 0.1) g.a.x = t.box.x2;              /* on the box's side */
         if (uni() < 0.05) g.a.y = nextafter(t.box.y2, INFINITY);
