@@ -864,25 +864,28 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
     } else {
         return 0;
     }
-    /* the numbers */
+    /* the numbers: each takes a byte and a blank or the end, so the line
+     * (r->len bytes) holds at most r->len / 2 + 1 of them */
+    if (r->len / 2 + 1 > r->fncap) {
+        size_t cap = r->fncap ? r->fncap : 64;
+        while (cap < r->len / 2 + 1) cap *= 2;
+        if (cap > SIZE_MAX / sizeof *r->fnum) oom();
+        double *v = realloc(r->fnum, cap * sizeof *v);
+        if (!v) oom();
+        r->fnum = v;
+        r->fncap = cap;
+    }
     size_t nv = 0;
     for (;;) {
         while (is_blank(*p)) p++;
         char c = *p;
-        if (!c || is_alpha(c) || c == '_' || c == '@') break;
+        /* a digit or '-' starts a number: none of the bytes that end them */
+        if (!ir_num_dig_(c) && c != '-' && (!c || is_alpha(c) || c == '_' || c == '@')) break;
         int neg;
         unsigned long long m;
         size_t ndig, frac;
         p += ir_num_scan_(p, &neg, &m, &ndig, &frac) - p;
         if (ndig == 0 || ndig > 15 || (*p && !is_blank(*p))) return 0;
-        if (nv == r->fncap) {
-            size_t cap = r->fncap ? 2 * r->fncap : 64;
-            if (cap > SIZE_MAX / sizeof *r->fnum) oom();
-            double *v = realloc(r->fnum, cap * sizeof *v);
-            if (!v) oom();
-            r->fnum = v;
-            r->fncap = cap;
-        }
         r->fnum[nv++] = ir_num_value_(neg, m, frac);
         if (*p) *p++ = '\0';
     }
@@ -892,12 +895,24 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
     char *key[FAST_MAX_ATTRS], *val[FAST_MAX_ATTRS];
     size_t klen[FAST_MAX_ATTRS];
     size_t na = 0;
+    /* distinct keys: equal keys have equal (length, first two bytes), so
+     * when no two keys share a bit of that hash none are equal; else every
+     * pair is compared (below) */
+    unsigned long long seen = 0;
+    int clash = 0;
     while (*p && *p != '@') {
         if ((!is_alpha(*p) && *p != '_') || na == FAST_MAX_ATTRS) return 0;
         char *k = p++;
         CLS_SCAN(p, IS_KEY_BYTE);
         if (*p != '=') return 0;
         klen[na] = (size_t)(p - k);
+        {
+            /* a one-byte key's second byte: the NUL it is cut with below */
+            unsigned h = ((unsigned char)k[0] + 3u * (unsigned char)(klen[na] > 1 ? k[1] : 0) +
+                          17u * (unsigned)klen[na]) & 63u;
+            clash |= (seen >> h) & 1;
+            seen |= 1ULL << h;
+        }
         *p++ = '\0';
         char *v = p;
         p = val_end(p);
@@ -923,16 +938,6 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
     /* p is at the line's first NUL: every byte before it was looked at
      * (the NULs written above are all behind it) */
     *stop = p;
-    /* distinct keys: equal keys have equal (length, first two bytes), so
-     * when no two keys share a bit of that hash none are equal; else every
-     * pair is compared */
-    unsigned long long seen = 0;
-    int clash = 0;
-    for (size_t j = 0; j < na; j++) {
-        unsigned h = ((unsigned char)key[j][0] + 3u * (unsigned char)key[j][1] + 17u * (unsigned)klen[j]) & 63u;
-        clash |= (seen >> h) & 1;
-        seen |= 1ULL << h;
-    }
     if (clash)
         for (size_t j = 1; j < na; j++)
             for (size_t i = 0; i < j; i++)

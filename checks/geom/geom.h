@@ -323,6 +323,22 @@ static inline double geom_text_seg_dist(const geom_text *t, const geom_seg *g)
 /* A printable name for a point: the coordinate/vertex name at it, else a
  * nearby one-letter label, else "(x,y)". */
 const char *geom_point_name(const geom_scene *s, ir_pt p, char *buf, size_t n);
+/* A lower bound of geom_text_seg_dist(t, g) as computed: the gap between
+ * the segment's extent and the text box along x or along y (no point of
+ * one is nearer the other), less 1e-9 (1 + the sum of the coordinates'
+ * magnitudes), far above the rounding of either computation. NaN when a
+ * coordinate is. A search may pass over a segment whose bound already
+ * exceeds what it looks for (tests/unit/test_lint_seg_gap.c). */
+static inline double geom_text_seg_gap(const geom_text *t, const geom_seg *g)
+{
+    double lox = g->a.x < g->b.x ? g->a.x : g->b.x, hix = g->a.x < g->b.x ? g->b.x : g->a.x;
+    double loy = g->a.y < g->b.y ? g->a.y : g->b.y, hiy = g->a.y < g->b.y ? g->b.y : g->a.y;
+    double gx = t->box.x1 - hix > lox - t->box.x2 ? t->box.x1 - hix : lox - t->box.x2;
+    double gy = t->box.y1 - hiy > loy - t->box.y2 ? t->box.y1 - hiy : loy - t->box.y2;
+    double c = fabs(t->box.x1) + fabs(t->box.x2) + fabs(t->box.y1) + fabs(t->box.y2) +
+               fabs(g->a.x) + fabs(g->a.y) + fabs(g->b.x) + fabs(g->b.y);
+    return (gx > gy ? gx : gy) - 1e-9 * (1 + c);
+}
 /* 1 when segment i may carry a length label (figure or dimension line,
  * straight, visible). */
 static inline int geom_seg_measurable(const geom_seg *g)

@@ -186,6 +186,9 @@ void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v
                 /* a label is read against a line it stands beside, not one
                  * it lies beyond the end of */
                 if (!beside(t, g)) continue;
+                /* certainly farther than the second nearest (d1 <= d2):
+                 * neither is replaced */
+                if (geom_text_seg_gap(t, g) > d2) continue;
                 double dd = geom_text_seg_dist(t, g);
                 if (dd < d1) {
                     if (s1 && !same_line(s1, g)) { d2 = d1; s2 = s1; }

@@ -207,6 +207,8 @@ static int measure_length(const geom_scene *s, const geom_text *t, meas *m)
         ir_pt ab = ir_v_sub(g->b, g->a);
         double proj = ir_v_dot(ir_v_sub(t->c, g->a), ab) / (g->len * g->len);
         if (proj < -0.05 || proj > 1.05) continue;
+        /* certainly out of reach (dd is at least the bound): pass over */
+        if (geom_text_seg_gap(t, g) > GEOM_LABEL_REACH_EM * em) continue;
         double dd = geom_text_seg_dist(t, g);
         if (dd > GEOM_LABEL_REACH_EM * em) continue;
         /* prefer dimension lines: they say what is measured */

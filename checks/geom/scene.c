@@ -347,14 +347,20 @@ static int ray_seg(const geom_seg *g)
     return (g->cls == SEG_FIGURE || g->cls == SEG_DIM) && !g->curved;
 }
 
+/* The scene's buffer for rays_excl's segments near a point (kept from call
+ * to call, freed with the scene; rays_excl calls nothing that uses it). */
+static size_t **ray_near(const geom_scene *s, size_t **cap);
+
 static size_t rays_excl(const geom_scene *s, ir_pt v, double min_len, double *dirs, size_t max,
                         size_t excl)
 {
     size_t n = 0;
     double tmp[256];
-    size_t *near = NULL, cap = 0;
+    size_t *capp;
+    size_t **nearp = ray_near(s, &capp);
     size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
-                               &near, &cap);
+                               nearp, capp);
+    const size_t *near = *nearp;
     for (size_t q = 0; q < nn; q++) {
         const geom_seg *g = &s->segs[near[q]];
         if (!ray_seg(g) || g->elem == excl || g->len < min_len) continue;
@@ -371,7 +377,6 @@ static size_t rays_excl(const geom_scene *s, ir_pt v, double min_len, double *di
             }
         }
     }
-    free(near);
     sort_doubles(tmp, n);
     /* merge near-equal directions (also across 0/360) */
     size_t k = 0;
@@ -502,7 +507,16 @@ typedef struct {
                             (NULL while no class has changed since: then
                             the classes are those; snapshot_cls) */
     seg_grid grid;
+    size_t *ray_near;  /* rays_excl's buffer (ray_near) */
+    size_t ray_cap;
 } scene_priv;
+
+static size_t **ray_near(const geom_scene *s, size_t **cap)
+{
+    scene_priv *p = (scene_priv *)(void *)s;
+    *cap = &p->ray_cap;
+    return &p->ray_near;
+}
 
 void *geom_scene_alloc(geom_scene *s, size_t bytes)
 {
@@ -1910,6 +1924,7 @@ void geom_scene_free(geom_scene *s)
     }
     free(p->corner);
     free(p->cls0);
+    free(p->ray_near);
     grid_free(&p->grid);
     free(p);
 }
