@@ -13,7 +13,14 @@
  *   - the expansion of a macro whose body takes no arguments is not copied
  *     at all: its input level reads the macro's body in place (the macro is
  *     reference-counted, so redefining it while its body is being read is
- *     safe) and gives every token the position of the macro's use. */
+ *     safe) and gives every token the position of the macro's use;
+ *   - the expansion of a macro whose body takes arguments copies only the
+ *     arguments: its input level is a list of pieces (runs), the literal
+ *     parts of the body read in place as above and the arguments' copies on
+ *     the token stack. It counts as one level of as many tokens as the
+ *     copied expansion had, so the depth and work bounds trip at the same
+ *     points; tex_set_copying_expansion turns the copying back on for the
+ *     unit test that compares the two (tests/unit/test_texexp_runs.c). */
 #include "grammar/texexp.h"
 #include "tex.lex.h"
 
@@ -82,13 +89,26 @@ typedef struct macro {
 
 typedef struct { int name; macro *old; } saved;
 
-/* An input level: tokens [pos,n) still to be read. Either a region of the
- * token stack (m == NULL; tokens at ts[base..base+n)) or a macro's body read
- * in place (m != NULL; ovr: tokens get line/col). */
+/* A piece of a runs level: tokens [start, start+len) (len > 0) of the
+ * level's macro body (inbody) or of the token stack. */
+typedef struct { size_t start, len; int inbody; } run;
+
+/* An input level: tokens [pos,n) of its current piece still to be read.
+ * The piece is a region of the token stack (inbody 0; tokens at
+ * ts[base..base+n)) or of the body of macro m read in place (inbody 1;
+ * tokens at m->body.v[base..base+n); ovr: tokens get line/col). A level
+ * made of several pieces (a macro with arguments: runs c->runs[rfirst,
+ * rend), rcur the current one; other levels have rcur == rend) moves to its
+ * next piece when one is read to its end and is popped after its last; it
+ * reads as the one copied list of its pieces would (tex_push_tok steps back
+ * over a piece boundary). bovr: the body pieces' ovr. mark, rfirst: c->nts
+ * and c->nruns when pushed (restored when popped; the token stack above
+ * mark holds the level's own tokens). */
 typedef struct {
     macro *m;
     size_t base, n, pos;
-    int ovr, line, col;
+    int inbody, ovr, bovr, line, col;
+    size_t mark, rfirst, rcur, rend;
 } level;
 
 struct tex_ctx {
@@ -108,8 +128,11 @@ struct tex_ctx {
     /* input */
     level *in;
     size_t nin, capin;
-    tex_tok *ts;          /* token stack holding the levels without a macro */
+    tex_tok *ts;          /* token stack holding the levels' copied tokens */
     size_t nts, capts;
+    run *runs;            /* the runs levels' pieces (a stack, as ts) */
+    size_t nruns, capruns;
+    int copying;          /* tex_set_copying_expansion */
     /* the top level's tokens: start, next, end (rp == re == NULL: no input);
      * rovr: they get line/col rline/rcol. in[nin-1].pos is only up to date
      * after save_top. */
@@ -224,6 +247,7 @@ static void drop_input(tex_ctx *c)
     for (size_t i = 0; i < c->nin; i++) macro_unref(c->in[i].m);
     c->nin = 0;
     c->nts = 0;
+    c->nruns = 0;
     c->rs = c->rp = c->re = NULL;
     c->rovr = 0;
 }
@@ -243,6 +267,7 @@ void tex_free(tex_ctx *c)
     free(c->groups);
     free(c->in);
     free(c->ts);
+    free(c->runs);
     for (int i = 0; i < 10; i++) tl_free(&c->args[i]);
     if (c->scanner) texlex_destroy(c->scanner);
     free(c->st_s);
@@ -654,7 +679,7 @@ static void load_top(tex_ctx *c)
         return;
     }
     const level *lv = &c->in[c->nin - 1];
-    c->rs = lv->m ? lv->m->body.v : c->ts + lv->base;
+    c->rs = lv->inbody ? lv->m->body.v + lv->base : c->ts + lv->base;
     c->rp = c->rs + lv->pos;
     c->re = c->rs + lv->n;
     c->rovr = lv->ovr;
@@ -710,7 +735,10 @@ static void push_top(tex_ctx *c, size_t n)
     lv->base = c->nts;
     lv->n = n;
     lv->pos = 0;
+    lv->inbody = 0;
     lv->ovr = 0;
+    lv->mark = c->nts;
+    lv->rfirst = lv->rcur = lv->rend = c->nruns;
     c->nts += n;
     c->rs = c->rp = c->ts + lv->base;
     c->re = c->rs + n;
@@ -727,10 +755,22 @@ static void push_body(tex_ctx *c, macro *m, const tex_tok *cs)
     lv->base = 0;
     lv->n = m->body.n;
     lv->pos = 0;
-    lv->ovr = !m->let_tok;
+    lv->inbody = 1;
+    lv->ovr = lv->bovr = !m->let_tok;
     lv->line = cs->line;
     lv->col = cs->col;
+    lv->mark = c->nts;
+    lv->rfirst = lv->rcur = lv->rend = c->nruns;
     load_top(c);
+}
+
+/* lv's current piece is run r */
+static inline void set_piece(level *lv, const run *r)
+{
+    lv->inbody = r->inbody;
+    lv->base = r->start;
+    lv->n = r->len;
+    lv->ovr = r->inbody ? lv->bovr : 0;
 }
 
 void tex_push_list(tex_ctx *c, const toklist *l)
@@ -767,8 +807,23 @@ static void pop_level(tex_ctx *c)
 {
     level *lv = &c->in[--c->nin];
     if (lv->m) macro_unref(lv->m);
-    else c->nts = lv->base;
+    c->nts = lv->mark;
+    c->nruns = lv->rfirst;
     load_top(c);
+}
+
+/* The top level's current piece has been read to its end: its next piece,
+ * or the level is popped. */
+static void piece_end(tex_ctx *c)
+{
+    level *lv = &c->in[c->nin - 1];
+    if (lv->rcur + 1 < lv->rend) {
+        set_piece(lv, &c->runs[++lv->rcur]);
+        lv->pos = 0;
+        load_top(c);
+        return;
+    }
+    pop_level(c);
 }
 
 static void tex_push_tok_slow(tex_ctx *c, tex_tok t);
@@ -776,10 +831,18 @@ static void tex_push_tok_slow(tex_ctx *c, tex_tok t);
 void tex_push_tok(tex_ctx *c, tex_tok t)
 {
     if (c->failed) return;
+    /* at the start of a piece that is not its level's first: the token
+     * before is the end of the previous piece (as in the copied list) */
+    if (c->rp == c->rs && c->nin && c->in[c->nin - 1].rcur > c->in[c->nin - 1].rfirst) {
+        level *lv = &c->in[c->nin - 1];
+        set_piece(lv, &c->runs[--lv->rcur]);
+        lv->pos = lv->n;
+        load_top(c);
+    }
     /* put back into the current level when possible */
     if (c->rp > c->rs) {
         level *lv = &c->in[c->nin - 1];
-        if (!lv->m) {
+        if (!lv->inbody) {
             c->rp--;
             c->ts[lv->base + (size_t)(c->rp - c->rs)] = t;
             return;
@@ -800,21 +863,46 @@ void tex_push_tok(tex_ctx *c, tex_tok t)
 }
 
 /* Pushing a different token back into a macro body read in place: the level
- * becomes a copy on the token stack (same length and position), then takes
- * the token as a copy would. */
+ * becomes a copy on the token stack (same length and position: the copied
+ * list of all its pieces), then takes the token as a copy would. */
 static void tex_push_tok_slow(tex_ctx *c, tex_tok t)
 {
     save_top(c);
     level *lv = &c->in[c->nin - 1];
     macro *m = lv->m;
-    tex_tok *d = ts_reserve(c, lv->n);
-    memcpy(d, m->body.v, lv->n * sizeof *d);
-    if (lv->ovr)
-        for (size_t i = 0; i < lv->n; i++) { d[i].line = lv->line; d[i].col = lv->col; }
+    run one = { lv->base, lv->n, lv->inbody };
+    const run *r0 = &one, *re = r0 + 1;
+    size_t pos = lv->pos;
+    if (lv->rcur < lv->rend) {
+        r0 = c->runs + lv->rfirst;
+        re = c->runs + lv->rend;
+        for (const run *r = r0; r < c->runs + lv->rcur; r++) pos += r->len;
+    }
+    size_t n = 0;
+    for (const run *r = r0; r < re; r++) n += r->len;
+    /* built above the level's own tokens, then moved down onto them */
+    tex_tok *d = ts_reserve(c, n);
+    lv = &c->in[c->nin - 1];
+    for (const run *r = r0; r < re; r++) {
+        if (!r->inbody) {
+            memcpy(d, c->ts + r->start, r->len * sizeof *d);
+        } else {
+            memcpy(d, m->body.v + r->start, r->len * sizeof *d);
+            if (lv->bovr)
+                for (size_t i = 0; i < r->len; i++) { d[i].line = lv->line; d[i].col = lv->col; }
+        }
+        d += r->len;
+    }
+    memmove(c->ts + lv->mark, d - n, n * sizeof *d);
     lv->m = NULL;
-    lv->base = c->nts;
+    lv->base = lv->mark;
+    lv->n = n;
+    lv->pos = pos;
+    lv->inbody = 0;
     lv->ovr = 0;
-    c->nts += lv->n;
+    lv->rcur = lv->rend = lv->rfirst;
+    c->nts = lv->mark + n;
+    c->nruns = lv->rfirst;
     macro_unref(m);
     c->ts[lv->base + --lv->pos] = t;
     load_top(c);
@@ -825,7 +913,7 @@ static inline int next_tok(tex_ctx *c, tex_tok *t)
     if (c->rp == c->re) return 0;
     *t = *c->rp++;
     if (c->rovr) { t->line = c->rline; t->col = c->rcol; }
-    if (c->rp == c->re) pop_level(c);
+    if (c->rp == c->re) piece_end(c);
     if (t->line > 0) { c->cur_line = t->line; c->cur_col = t->col; }
     return 1;
 }
@@ -1028,8 +1116,52 @@ __attribute__((noinline)) static int expand_macro(tex_ctx *c, const tex_tok *cs,
         if (m->body.n) push_body(c, m, cs);
         return 1;
     }
-    size_t need = m->nlit;
     const seg *sg = m->segs, *se = sg + m->nsegs;
+    if (!c->copying) {
+        /* one runs level: the literal pieces of the body in place, the
+         * arguments copied (in the order they come) */
+        size_t na = 0;
+        for (const seg *g = sg; g < se; g++)
+            if (g->arg) na += args[g->arg - 1].n;
+        if (m->nlit + na == 0 || !push_check(c, m->nlit + na)) return 1;
+        tex_tok *d = ts_reserve(c, na);
+        if (c->nruns + m->nsegs > c->capruns) {
+            size_t nc = c->capruns ? c->capruns : 64;
+            while (nc < c->nruns + m->nsegs) nc *= 2;
+            c->runs = xrealloc(c->runs, nc * sizeof *c->runs);
+            c->capruns = nc;
+        }
+        size_t mark = c->nts, off = mark;
+        run *r = c->runs + c->nruns, *r0 = r;
+        for (const seg *g = sg; g < se; g++) {
+            if (g->arg) {
+                const toklist *a = &args[g->arg - 1];
+                if (!a->n) continue;
+                memcpy(d, a->v, a->n * sizeof *d);
+                d += a->n;
+                *r++ = (run){ off, a->n, 0 };
+                off += a->n;
+            } else {
+                *r++ = (run){ g->start, g->len, 1 };
+            }
+        }
+        level *lv = &c->in[c->nin++];
+        m->refs++;
+        lv->m = m;
+        lv->bovr = !m->let_tok;
+        lv->line = cs->line;
+        lv->col = cs->col;
+        lv->mark = mark;
+        lv->rfirst = lv->rcur = c->nruns;
+        lv->rend = c->nruns + (size_t)(r - r0);
+        set_piece(lv, r0);
+        lv->pos = 0;
+        c->nts = off;
+        c->nruns = lv->rend;
+        load_top(c);
+        return 1;
+    }
+    size_t need = m->nlit;
     for (const seg *g = sg; g < se; g++)
         if (g->arg) need += args[g->arg - 1].n;
     tex_tok *out = ts_reserve(c, need), *o = out;
@@ -1086,6 +1218,8 @@ static inline int next_xf(tex_ctx *c, tex_tok *t)
 }
 
 int tex_next_x(tex_ctx *c, tex_tok *t) { return next_xf(c, t); }
+
+void tex_set_copying_expansion(tex_ctx *c, int on) { c->copying = on; }
 
 /* ---- statements ---------------------------------------------------------- */
 
