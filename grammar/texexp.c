@@ -818,9 +818,13 @@ static void piece_end(tex_ctx *c)
 {
     level *lv = &c->in[c->nin - 1];
     if (lv->rcur + 1 < lv->rend) {
-        set_piece(lv, &c->runs[++lv->rcur]);
+        /* (load_top's work for a piece of the same level) */
+        const run *r = &c->runs[++lv->rcur];
+        set_piece(lv, r);
         lv->pos = 0;
-        load_top(c);
+        c->rs = c->rp = r->inbody ? lv->m->body.v + r->start : c->ts + r->start;
+        c->re = c->rs + r->len;
+        c->rovr = lv->ovr;
         return;
     }
     pop_level(c);
@@ -1333,7 +1337,7 @@ int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **t
     for (;;) {
         const tex_tok *p = c->rp, *e = c->re;
         if (e - p > 1 && count <= MAX_STATEMENT_TOKENS) {
-            e--;   /* the level's last token pops the level: next_x reads it */
+            e--;   /* the piece's last token may pop the level: next_x reads it */
             if ((size_t)(e - p) > MAX_STATEMENT_TOKENS + 1 - count)
                 e = p + (MAX_STATEMENT_TOKENS + 1 - count);
             const tex_tok *p0 = p;
@@ -1485,7 +1489,7 @@ const char *tex_read_opt_text(tex_ctx *c, int *present)
     for (;;) {
         const tex_tok *p = c->rp, *e = c->re;
         if (e - p > 1 && count < MAX_TOKENS_PER_ARG) {
-            e--;   /* the level's last token pops the level: next_x reads it */
+            e--;   /* the piece's last token may pop the level: next_x reads it */
             if ((size_t)(e - p) > MAX_TOKENS_PER_ARG - count) e = p + (MAX_TOKENS_PER_ARG - count);
             const tex_tok *p0 = p;
             if (n + 2 * (size_t)(e - p) + 3 > c->op_cap) {
