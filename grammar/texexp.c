@@ -84,6 +84,11 @@ typedef struct macro {
     size_t nsegs, nlit; /* nlit: body tokens outside arguments */
     int refs;         /* the definition table (or a save slot) + input levels reading the body */
     char *text;       /* cached body text for parameterless macros */
+    /* the statement reader's view of a long body (made on first use; the
+     * body never changes once defined): prun[i], the number of tokens from
+     * i on that are plain (is_plain); ptext[i], token i's character */
+    unsigned *prun;
+    char *ptext;
     int nargs;        /* expand_macro uses (reads or substitutes) args[0..nargs) only */
 } macro;
 
@@ -238,6 +243,7 @@ static void macro_unref(macro *m)
     tl_free(&m->optdef);
     free(m->segs);
     free(m->text);
+    free(m->prun);
     free(m);
 }
 
@@ -1274,6 +1280,25 @@ static inline int is_plain(const tex_tok *p)
     return ((PLAIN_TYPES >> p->type) & 1) && p->ch != ';' && p->ch != -2;
 }
 
+/* Makes m's prun and ptext (one block). */
+static void make_plain_runs(macro *m)
+{
+    size_t n = m->body.n;
+    m->prun = xrealloc(NULL, n * sizeof *m->prun + n);
+    m->ptext = (char *)(m->prun + n);
+    unsigned run = 0;
+    for (size_t i = n; i-- > 0;) {
+        const tex_tok *t = &m->body.v[i];
+        run = is_plain(t) ? run + 1 : 0;
+        m->prun[i] = run;
+        m->ptext[i] = (char)t->ch;
+    }
+}
+
+/* Bodies at least this long get make_plain_runs when a statement reads
+ * them in place (shorter ones, often redefined, are not worth a malloc). */
+#define PLAIN_RUNS_MIN 16
+
 /* A token whose text is its one character and that does not end an
  * optional argument. */
 static inline int is_plain_opt(const tex_tok *p)
@@ -1360,7 +1385,20 @@ int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **t
             for (;;) {
                 /* most tokens: one byte of text */
                 if (ovr) {
-                    for (; p < e && is_plain(p); p++) { s[n] = (char)p->ch; ln[n] = oli; n++; }
+                    /* (ovr: the piece is part of the top level's macro's
+                     * body, read in place) */
+                    macro *m = c->in[c->nin - 1].m;
+                    if (m->body.n >= PLAIN_RUNS_MIN) {
+                        if (!m->prun) make_plain_runs(m);
+                        size_t i = (size_t)(p - m->body.v), k = m->prun[i];
+                        if (k > (size_t)(e - p)) k = (size_t)(e - p);
+                        memcpy(s + n, m->ptext + i, k);
+                        for (size_t j = 0; j < k; j++) ln[n + j] = oli;
+                        n += k;
+                        p += k;
+                    } else {
+                        for (; p < e && is_plain(p); p++) { s[n] = (char)p->ch; ln[n] = oli; n++; }
+                    }
                 } else {
                     char *ds = s + n;
                     int *dl = ln + n;

@@ -4,7 +4,8 @@
  * reference (tex_set_copying_expansion on) copies the whole body with the
  * arguments substituted. Two expanders get the same random input and the
  * same random sequence of reads (tex_next_x, tex_next, statements, optional
- * and plain arguments), tokens pushed back (the one just read, or another:
+ * and plain arguments; the reference reads statements token by token),
+ * tokens pushed back (the one just read, or another:
  * a piece read in place is then copied), redefinitions of macros while
  * their bodies are being read, and runaway macros (depth, expansion and
  * token bounds). Everything they return must agree: tokens with their
@@ -33,7 +34,7 @@ static const char *const pieces[] = {
     "a", "b", "xy", " ", "\n", "(", ")", "--", ";", ";", "{", "}", "[", "]", "1", ",", "=",
     "\\m", "\\n{z}", "\\n{\\m}", "\\n q", "\\n{}", "\\t{a}{bc}", "\\t{}{}", "\\t x{y}",
     "\\d 1.", "\\d{a.}.", "\\d.", "\\e{p}", "\\s{u}v", "\\w{1}{2}{3}", "\\k", "\\foo",
-    "\\begin", "\\end", "$", "~", "#", "%c\n", "\\n{\\t{a}{\\m}}", "\\e{abcdefghijklmnopq}",
+    "\\begin", "\\end", "$", "~", "#", "%c\n", "\\n{\\t{a}{\\m}}", "\\e{abcdefghijklmnopq}", "\\L", "\\L;", "\\n{\\L}",
 };
 
 static void rand_text(uint64_t *s, char *buf, size_t cap, int maxp)
@@ -84,6 +85,8 @@ static void define(tex_ctx *c, const char *name, const char *params, int np, con
 static const char *const bodies[] = {
     "#1", "a#1b", "#1#1", "#2#1", "{#1}x#2", "\\m#1;", "#1\\m", "(#1,#2)--", "#0#1#9", "[#1]",
     "#1 #1y", "#2", "x#2y#1z", "\\n{#1}", "{#1}", "#1;#1", "\\n{#2}#1",
+    /* long literal pieces (the statement reader's cached plain runs) */
+    "(0,0) -- (1,1) -- (2,2) -- #1 (3,3) -- cycle", "#1 node[a=b] {text} -- (4,5) -- ++(1,0) |- (0,0);",
 };
 
 /* a body for macro name with np parameters (\n's never calls itself: the
@@ -107,10 +110,63 @@ static void setup(tex_ctx *c, uint64_t *s)
         define(c, names[i], params[i], np[i], pick_body(s, names[i], np[i]), 1);
     }
     define(c, "d", "#1.", 1, "<#1>", 1);   /* delimited */
+    define(c, "L", "", 0, "(0,0) rectangle (1,1) -- (2,2) node {x;y} -- (3,3); (5,5) \\m -- (4,4) {a}b", 1);
     if (xorshift64(s) % 61 == 0) define(c, "k", "", 0, "\\n{\\k}", 1);          /* depth */
     if (xorshift64(s) % 61 == 0) define(c, "e", "#1", 1, "#1#1#1#1\\e{#1}", 1); /* tokens */
     if (xorshift64(s) % 61 == 0) define(c, "s", "#1#2", 2, "#2\\s{#1}{#2}", 1); /* expansions */
     tex_group_begin(c);
+}
+
+/* The statement reader's reference: tex_next_x per token, then
+ * tex_to_text_ex (as tests/unit/test_texstmt.c's). */
+static int ref_statement(tex_ctx *c, const char *prefix, int prefix_line, char **text, int **lines)
+{
+    int b = tex_intern(c, "begin", 5), e = tex_intern(c, "end", 3);
+    toklist out = { 0 };
+    int depth = 0, bline = 0, bcol = 0, ret = 0;
+    for (;;) {
+        tex_tok t;
+        int r = tex_next_x(c, &t);
+        if (r <= 0) {
+            if (r < 0) { tl_free(&out); return -1; }
+            if (depth > 0) {
+                tex_error(c, bline, bcol, "unbalanced braces: end of input inside a group opened here");
+                tl_free(&out);
+                return -1;
+            }
+            ret = 0;
+            break;
+        }
+        int stop = 0;
+        switch (t.type) {
+        case T_OTHER:
+            if (t.ch == -2) { tex_push_tok(c, t); stop = 1; }
+            else if (t.ch == ';' && depth == 0) { stop = 1; ret = 1; }
+            break;
+        case T_CS:
+            if (depth == 0 && (t.name == b || t.name == e)) { tex_push_tok(c, t); stop = 1; }
+            break;
+        case T_BEGIN:
+            if (depth++ == 0) { bline = t.line; bcol = t.col; }
+            break;
+        case T_END:
+            if (depth == 0) { tex_push_tok(c, t); stop = 1; }
+            else depth--;
+            break;
+        default:
+            break;
+        }
+        if (stop) break;
+        if (out.n > 2000000) {
+            tex_error(c, t.line, t.col, "statement longer than %d tokens", 2000000);
+            tl_free(&out);
+            return -1;
+        }
+        tl_push(&out, t);
+    }
+    *text = tex_to_text_ex(c, &out, 0, out.n, prefix, prefix_line, lines);
+    tl_free(&out);
+    return ret;
 }
 
 static int same_tok(const tex_tok *a, const tex_tok *b)
@@ -171,15 +227,19 @@ int main(void)
                 tex_push_tok(a, t);
                 tex_push_tok(r, t);
             } else if (op < 72) {
+                /* the reference reads token by token */
                 char *ta, *tr;
                 int *la, *lr;
-                int ra = tex_read_statement(a, "", 3, &ta, &la);
-                int rr = tex_read_statement(r, "", 3, &tr, &lr);
+                const char *prefix = step % 2 ? "node " : "";
+                int ra = tex_read_statement(a, prefix, 3, &ta, &la);
+                int rr = ref_statement(r, prefix, 3, &tr, &lr);
                 check(ra == rr, "statement status", iter, step);
                 if (ra >= 0 && rr >= 0) {
                     int same = strcmp(ta, tr) == 0;
                     check(same, "statement text", iter, step);
                     if (same) check(memcmp(la, lr, (strlen(ta) + 1) * sizeof *la) == 0, "lines", iter, step);
+                    free(tr);
+                    free(lr);
                 }
             } else if (op < 80) {
                 int pa, pr;
