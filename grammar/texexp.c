@@ -1393,7 +1393,11 @@ int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **t
                         size_t i = (size_t)(p - m->body.v), k = m->prun[i];
                         if (k > (size_t)(e - p)) k = (size_t)(e - p);
                         memcpy(s + n, m->ptext + i, k);
-                        for (size_t j = 0; j < k; j++) ln[n + j] = oli;
+                        int *d = ln + n;
+                        size_t j = 0;
+                        for (; j + 8 <= k; j += 8)
+                            d[j] = d[j + 1] = d[j + 2] = d[j + 3] = d[j + 4] = d[j + 5] = d[j + 6] = d[j + 7] = oli;
+                        for (; j < k; j++) d[j] = oli;
                         n += k;
                         p += k;
                     } else {
