@@ -955,12 +955,41 @@ static inline int next_e_nonspace(tex_ctx *c, tex_tok *t, int expand)
     return r;
 }
 
+static void run_taken(tex_ctx *c, const tex_tok *p0, const tex_tok *p);
+
 /* Reads a balanced group body after an opening brace already consumed. */
 static int read_group_body(tex_ctx *c, toklist *out, int expand, int line, int col)
 {
     int depth = 1;
     tex_tok t;
     for (;;) {
+        const tex_tok *p = c->rp, *e = c->re;
+        if (!expand && e - p > 1 && out->n + (size_t)(e - p) < MAX_TOKENS_PER_ARG) {
+            /* without expansion, the tokens of the current piece up to the
+             * closing brace are taken at once (as next_tok gives them; not
+             * the piece's last token, which may pop the level; the bound
+             * cannot trip within them) */
+            e--;
+            const tex_tok *q = p;
+            for (; q < e; q++) {
+                if (q->type == T_BEGIN) depth++;
+                else if (q->type == T_END && --depth == 0) break;
+            }
+            size_t k = (size_t)(q - p);
+            if (k) {
+                tl_reserve(out, k);
+                tex_tok *d = out->v + out->n;
+                memcpy(d, p, k * sizeof *d);
+                if (c->rovr)
+                    for (size_t j = 0; j < k; j++) { d[j].line = c->rline; d[j].col = c->rcol; }
+                out->n += k;
+            }
+            if (q < e) {
+                run_taken(c, p, q + 1);
+                return 1;
+            }
+            run_taken(c, p, q);
+        }
         int r = next_e(c, &t, expand);
         if (r < 0) return -1;
         if (r == 0) {

@@ -169,6 +169,35 @@ static int ref_statement(tex_ctx *c, const char *prefix, int prefix_line, char *
     return ret;
 }
 
+/* tex_read_arg without expansion, token by token (the reference for its
+ * fast path) */
+static int ref_read_arg(tex_ctx *c, toklist *out)
+{
+    tex_tok t;
+    int r;
+    do r = tex_next(c, &t);
+    while (r > 0 && t.type == T_SPACE);
+    if (r <= 0) return r;
+    if (t.type == T_END) {
+        tex_error(c, t.line, t.col, "argument expected, found '}'");
+        return -1;
+    }
+    if (t.type != T_BEGIN) {
+        tl_push(out, t);
+        return 1;
+    }
+    int depth = 1, line = t.line, col = t.col;
+    for (;;) {
+        if (tex_next(c, &t) <= 0) {
+            tex_error(c, line, col, "unbalanced braces: end of input inside a group opened here");
+            return -1;
+        }
+        if (t.type == T_BEGIN) depth++;
+        else if (t.type == T_END && --depth == 0) return 1;
+        tl_push(out, t);
+    }
+}
+
 static int same_tok(const tex_tok *a, const tex_tok *b)
 {
     return a->type == b->type && a->ch == b->ch && a->name == b->name && a->line == b->line &&
@@ -246,6 +275,14 @@ int main(void)
                 const char *oa = tex_read_opt_text(a, &pa);
                 const char *orf = tex_read_opt_text(r, &pr);
                 check(pa == pr && strcmp(oa, orf) == 0, "optional argument", iter, step);
+            } else if (op < 84) {
+                toklist la = { 0 }, lr = { 0 };
+                int ra = tex_read_arg(a, &la, 0), rr = ref_read_arg(r, &lr);
+                check(ra == rr && la.n == lr.n, "argument status", iter, step);
+                for (size_t i = 0; i < la.n && i < lr.n; i++)
+                    if (!same_tok(&la.v[i], &lr.v[i])) { check(0, "argument token", iter, step); break; }
+                tl_free(&la);
+                tl_free(&lr);
             } else if (op < 88) {
                 int ex = (int)(xorshift64(&seed) % 2);
                 const char *aa = tex_read_arg_text(a, ex);
