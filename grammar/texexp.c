@@ -48,9 +48,15 @@ void tl_grow(toklist *l)
     l->v = xrealloc(l->v, l->cap * sizeof *l->v);
 }
 
-static void tl_reserve(toklist *l, size_t more)
+static void tl_reserve_slow(toklist *l, size_t more);
+
+static inline void tl_reserve(toklist *l, size_t more)
 {
-    if (l->n + more <= l->cap) return;
+    if (l->n + more > l->cap) tl_reserve_slow(l, more);
+}
+
+static void tl_reserve_slow(toklist *l, size_t more)
+{
     size_t nc = l->cap ? l->cap : 16;
     while (nc < l->n + more) nc *= 2;
     l->v = xrealloc(l->v, nc * sizeof *l->v);
@@ -321,13 +327,14 @@ void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len)
     toklist *o = x->out;
     if (o->n + len > o->cap) tl_reserve(o, len);
     tex_tok *d = o->v + o->n;
-    int line = x->line, col = (int)(x->off - x->lstart + 1);
+    int col = (int)(x->off - x->lstart + 1);
+    /* (one template: only ch and col change from token to token) */
+    tex_tok t;
+    memset(&t, 0, sizeof t);
+    t.type = (unsigned char)type;
+    t.line = x->line;
     for (size_t i = 0; i < len; i++) {
-        tex_tok t;
-        memset(&t, 0, sizeof t);
-        t.type = (unsigned char)type;
         t.ch = (unsigned char)text[i];
-        t.line = line;
         t.col = col + (int)i;
         d[i] = t;
     }
