@@ -1660,6 +1660,33 @@ const char *tex_read_arg_text(tex_ctx *c, int expand)
     int depth = 1, line = t.line, col = t.col;
     if (c->at_cap < 64) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, 64);
     for (;;) {
+        const tex_tok *p = c->rp, *e = c->re;
+        if (!pend && e - p > 1 && count < MAX_TOKENS_PER_ARG) {
+            /* as tex_read_statement: the tokens of the current piece (not
+             * its last) whose text is their character, braces included,
+             * taken at once up to the closing brace; a control sequence
+             * (a macro, or a pending space after it) goes the slow way */
+            e--;
+            if ((size_t)(e - p) > MAX_TOKENS_PER_ARG - count) e = p + (MAX_TOKENS_PER_ARG - count);
+            if (n + (size_t)(e - p) + 3 > c->at_cap)
+                tb_grow(&c->at_s, &c->at_ln, &c->at_cap, n + (size_t)(e - p) + 3);
+            char *sd = c->at_s;
+            const tex_tok *p0 = p;
+            int closed = 0;
+            for (; p < e; p++) {
+                int ty = p->type;
+                if (!((PLAIN_TYPES | 1u << T_BEGIN | 1u << T_END) >> ty & 1)) break;
+                if (ty == T_BEGIN) depth++;
+                else if (ty == T_END && --depth == 0) { closed = 1; break; }
+                sd[n++] = (char)p->ch;
+            }
+            count += (size_t)(p - p0);
+            if (closed) {
+                run_taken(c, p0, p + 1);
+                break;
+            }
+            run_taken(c, p0, p);
+        }
         r = next_e(c, &t, expand);
         if (r < 0) return NULL;
         if (r == 0) {
