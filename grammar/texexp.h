@@ -52,6 +52,9 @@ struct texlex_extra {
 };
 void texlex_one(struct texlex_extra *x, int type, int ch, size_t len);
 void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len);
+/* texlex_run for a run of letters (T_LETTER) and other characters
+ * (T_OTHER), each byte by its class. */
+void texlex_chars(struct texlex_extra *x, const char *text, size_t len);
 void texlex_space(struct texlex_extra *x, const char *text, size_t len);
 void texlex_skip(struct texlex_extra *x, const char *text, size_t len);
 void texlex_cs(struct texlex_extra *x, const char *text, size_t len);
