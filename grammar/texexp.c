@@ -92,8 +92,9 @@ typedef struct macro {
     char *text;       /* cached body text for parameterless macros */
     /* the statement reader's view of a long body (made on first use; the
      * body never changes once defined): prun[i], the number of tokens from
-     * i on that are plain (is_plain); ptext[i], token i's character */
-    unsigned *prun;
+     * i on that are plain (is_plain); orun[i], the same for is_plain_opt
+     * (tex_read_opt_text); ptext[i], token i's character */
+    unsigned *prun, *orun;
     char *ptext;
     int nargs;        /* expand_macro uses (reads or substitutes) args[0..nargs) only */
 } macro;
@@ -1336,17 +1337,22 @@ static inline int is_plain(const tex_tok *p)
     return ((PLAIN_TYPES >> p->type) & 1) && p->ch != ';' && p->ch != -2;
 }
 
-/* Makes m's prun and ptext (one block). */
+static inline int is_plain_opt(const tex_tok *p);
+
+/* Makes m's prun, orun and ptext (one block). */
 static void make_plain_runs(macro *m)
 {
     size_t n = m->body.n;
-    m->prun = xrealloc(NULL, n * sizeof *m->prun + n);
-    m->ptext = (char *)(m->prun + n);
-    unsigned run = 0;
+    m->prun = xrealloc(NULL, 2 * n * sizeof *m->prun + n);
+    m->orun = m->prun + n;
+    m->ptext = (char *)(m->orun + n);
+    unsigned run = 0, orun = 0;
     for (size_t i = n; i-- > 0;) {
         const tex_tok *t = &m->body.v[i];
         run = is_plain(t) ? run + 1 : 0;
+        orun = is_plain_opt(t) ? orun + 1 : 0;
         m->prun[i] = run;
+        m->orun[i] = orun;
         m->ptext[i] = (char)t->ch;
     }
 }
@@ -1600,8 +1606,21 @@ const char *tex_read_opt_text(tex_ctx *c, int *present)
                 if (p->type == T_LETTER) s[n++] = ' ';
                 pend = 0;
             }
+            /* (c->rovr: a piece of the top level's macro's body, as in
+             * tex_read_statement) */
+            macro *om = c->rovr ? c->in[c->nin - 1].m : NULL;
+            if (om && om->body.n < PLAIN_RUNS_MIN) om = NULL;
+            if (om && !om->prun) make_plain_runs(om);
             for (; p < e; p++) {
-                for (; p < e && is_plain_opt(p); p++) s[n++] = (char)p->ch;
+                if (om) {
+                    size_t i = (size_t)(p - om->body.v), k = om->orun[i];
+                    if (k > (size_t)(e - p)) k = (size_t)(e - p);
+                    memcpy(s + n, om->ptext + i, k);
+                    n += k;
+                    p += k;
+                } else {
+                    for (; p < e && is_plain_opt(p); p++) s[n++] = (char)p->ch;
+                }
                 if (p == e) break;
                 int ty = p->type;
                 if ((PLAIN_TYPES >> ty) & 1) {

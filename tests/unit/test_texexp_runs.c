@@ -4,7 +4,8 @@
  * reference (tex_set_copying_expansion on) copies the whole body with the
  * arguments substituted. Two expanders get the same random input and the
  * same random sequence of reads (tex_next_x, tex_next, statements, optional
- * and plain arguments; the reference reads statements token by token),
+ * and plain arguments; the reference reads statements token by token and
+ * optional arguments as a token list),
  * tokens pushed back (the one just read, or another:
  * a piece read in place is then copied), redefinitions of macros while
  * their bodies are being read, and runaway macros (depth, expansion and
@@ -34,7 +35,7 @@ static const char *const pieces[] = {
     "a", "b", "xy", " ", "\n", "(", ")", "--", ";", ";", "{", "}", "[", "]", "1", ",", "=",
     "\\m", "\\n{z}", "\\n{\\m}", "\\n q", "\\n{}", "\\t{a}{bc}", "\\t{}{}", "\\t x{y}",
     "\\d 1.", "\\d{a.}.", "\\d.", "\\e{p}", "\\s{u}v", "\\w{1}{2}{3}", "\\k", "\\foo",
-    "\\begin", "\\end", "$", "~", "#", "%c\n", "\\n{\\t{a}{\\m}}", "\\e{abcdefghijklmnopq}", "\\L", "\\L;", "\\n{\\L}",
+    "\\begin", "\\end", "$", "~", "#", "%c\n", "\\n{\\t{a}{\\m}}", "\\e{abcdefghijklmnopq}", "\\L", "\\L;", "\\n{\\L}", "\\O", "\\n{\\O}",
 };
 
 static void rand_text(uint64_t *s, char *buf, size_t cap, int maxp)
@@ -110,6 +111,7 @@ static void setup(tex_ctx *c, uint64_t *s)
         define(c, names[i], params[i], np[i], pick_body(s, names[i], np[i]), 1);
     }
     define(c, "d", "#1.", 1, "<#1>", 1);   /* delimited */
+    define(c, "O", "", 0, "[draw=red, line width=2pt; fill=blue!20, \\m x=1cm] a {b]} c] d;", 1);
     define(c, "L", "", 0, "(0,0) rectangle (1,1) -- (2,2) node {x;y} -- (3,3); (5,5) \\m -- (4,4) {a}b", 1);
     if (xorshift64(s) % 61 == 0) define(c, "k", "", 0, "\\n{\\k}", 1);          /* depth */
     if (xorshift64(s) % 61 == 0) define(c, "e", "#1", 1, "#1#1#1#1\\e{#1}", 1); /* tokens */
@@ -271,10 +273,15 @@ int main(void)
                     free(lr);
                 }
             } else if (op < 80) {
+                /* the reference: tex_read_opt, then tex_to_text */
                 int pa, pr;
                 const char *oa = tex_read_opt_text(a, &pa);
-                const char *orf = tex_read_opt_text(r, &pr);
+                toklist l = { 0 };
+                pr = tex_read_opt(r, &l, 1) > 0;
+                char *orf = tex_to_text(r, &l, 0, l.n, NULL);
                 check(pa == pr && strcmp(oa, orf) == 0, "optional argument", iter, step);
+                free(orf);
+                tl_free(&l);
             } else if (op < 84) {
                 toklist la = { 0 }, lr = { 0 };
                 int ra = tex_read_arg(a, &la, 0), rr = ref_read_arg(r, &lr);
