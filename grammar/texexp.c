@@ -439,6 +439,7 @@ void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, tokl
     }
     struct tokcache *e = &c->tokcache[(h ^ (h >> 16)) & (TOKCACHE_SLOTS - 1)];
     if (e->len == len && e->line == first_line && memcmp(e->text, text, len) == 0) {
+        if (e->n == 0) return;   /* (a comment only: out->v may be NULL) */
         tl_reserve(out, e->n);
         memcpy(out->v + out->n, e->v, e->n * sizeof *e->v);
         out->n += e->n;
