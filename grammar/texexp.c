@@ -13,7 +13,14 @@
  *   - the expansion of a macro whose body takes no arguments is not copied
  *     at all: its input level reads the macro's body in place (the macro is
  *     reference-counted, so redefining it while its body is being read is
- *     safe) and gives every token the position of the macro's use. */
+ *     safe) and gives every token the position of the macro's use;
+ *   - the expansion of a macro whose body takes arguments copies only the
+ *     arguments: its input level is a list of pieces (runs), the literal
+ *     parts of the body read in place as above and the arguments' copies on
+ *     the token stack. It counts as one level of as many tokens as the
+ *     copied expansion had, so the depth and work bounds trip at the same
+ *     points; tex_set_copying_expansion turns the copying back on for the
+ *     unit test that compares the two (tests/unit/test_texexp_runs.c). */
 #include "grammar/texexp.h"
 #include "tex.lex.h"
 
@@ -41,9 +48,15 @@ void tl_grow(toklist *l)
     l->v = xrealloc(l->v, l->cap * sizeof *l->v);
 }
 
-static void tl_reserve(toklist *l, size_t more)
+static void tl_reserve_slow(toklist *l, size_t more);
+
+static inline void tl_reserve(toklist *l, size_t more)
 {
-    if (l->n + more <= l->cap) return;
+    if (l->n + more > l->cap) tl_reserve_slow(l, more);
+}
+
+static void tl_reserve_slow(toklist *l, size_t more)
+{
     size_t nc = l->cap ? l->cap : 16;
     while (nc < l->n + more) nc *= 2;
     l->v = xrealloc(l->v, nc * sizeof *l->v);
@@ -77,18 +90,37 @@ typedef struct macro {
     size_t nsegs, nlit; /* nlit: body tokens outside arguments */
     int refs;         /* the definition table (or a save slot) + input levels reading the body */
     char *text;       /* cached body text for parameterless macros */
+    /* the statement reader's view of a long body (made on first use; the
+     * body never changes once defined): prun[i], the number of tokens from
+     * i on that are plain (is_plain); orun[i], the same for is_plain_opt
+     * (tex_read_opt_text); ptext[i], token i's character */
+    unsigned *prun, *orun;
+    char *ptext;
     int nargs;        /* expand_macro uses (reads or substitutes) args[0..nargs) only */
 } macro;
 
 typedef struct { int name; macro *old; } saved;
 
-/* An input level: tokens [pos,n) still to be read. Either a region of the
- * token stack (m == NULL; tokens at ts[base..base+n)) or a macro's body read
- * in place (m != NULL; ovr: tokens get line/col). */
+/* A piece of a runs level: tokens [start, start+len) (len > 0) of the
+ * level's macro body (inbody) or of the token stack. */
+typedef struct { size_t start, len; int inbody; } run;
+
+/* An input level: tokens [pos,n) of its current piece still to be read.
+ * The piece is a region of the token stack (inbody 0; tokens at
+ * ts[base..base+n)) or of the body of macro m read in place (inbody 1;
+ * tokens at m->body.v[base..base+n); ovr: tokens get line/col). A level
+ * made of several pieces (a macro with arguments: runs c->runs[rfirst,
+ * rend), rcur the current one; other levels have rcur == rend) moves to its
+ * next piece when one is read to its end and is popped after its last; it
+ * reads as the one copied list of its pieces would (tex_push_tok steps back
+ * over a piece boundary). bovr: the body pieces' ovr. mark, rfirst: c->nts
+ * and c->nruns when pushed (restored when popped; the token stack above
+ * mark holds the level's own tokens). */
 typedef struct {
     macro *m;
     size_t base, n, pos;
-    int ovr, line, col;
+    int inbody, ovr, bovr, line, col;
+    size_t mark, rfirst, rcur, rend;
 } level;
 
 struct tex_ctx {
@@ -108,8 +140,11 @@ struct tex_ctx {
     /* input */
     level *in;
     size_t nin, capin;
-    tex_tok *ts;          /* token stack holding the levels without a macro */
+    tex_tok *ts;          /* token stack holding the levels' copied tokens */
     size_t nts, capts;
+    run *runs;            /* the runs levels' pieces (a stack, as ts) */
+    size_t nruns, capruns;
+    int copying;          /* tex_set_copying_expansion */
     /* the top level's tokens: start, next, end (rp == re == NULL: no input);
      * rovr: they get line/col rline/rcol. in[nin-1].pos is only up to date
      * after save_top. */
@@ -215,6 +250,7 @@ static void macro_unref(macro *m)
     tl_free(&m->optdef);
     free(m->segs);
     free(m->text);
+    free(m->prun);
     free(m);
 }
 
@@ -224,6 +260,7 @@ static void drop_input(tex_ctx *c)
     for (size_t i = 0; i < c->nin; i++) macro_unref(c->in[i].m);
     c->nin = 0;
     c->nts = 0;
+    c->nruns = 0;
     c->rs = c->rp = c->re = NULL;
     c->rovr = 0;
 }
@@ -243,6 +280,7 @@ void tex_free(tex_ctx *c)
     free(c->groups);
     free(c->in);
     free(c->ts);
+    free(c->runs);
     for (int i = 0; i < 10; i++) tl_free(&c->args[i]);
     if (c->scanner) texlex_destroy(c->scanner);
     free(c->st_s);
@@ -290,13 +328,34 @@ void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len)
     toklist *o = x->out;
     if (o->n + len > o->cap) tl_reserve(o, len);
     tex_tok *d = o->v + o->n;
-    int line = x->line, col = (int)(x->off - x->lstart + 1);
+    int col = (int)(x->off - x->lstart + 1);
+    /* (one template: only ch and col change from token to token) */
+    tex_tok t;
+    memset(&t, 0, sizeof t);
+    t.type = (unsigned char)type;
+    t.line = x->line;
     for (size_t i = 0; i < len; i++) {
-        tex_tok t;
-        memset(&t, 0, sizeof t);
-        t.type = (unsigned char)type;
         t.ch = (unsigned char)text[i];
-        t.line = line;
+        t.col = col + (int)i;
+        d[i] = t;
+    }
+    o->n += len;
+    x->off += len;
+}
+
+void texlex_chars(struct texlex_extra *x, const char *text, size_t len)
+{
+    toklist *o = x->out;
+    if (o->n + len > o->cap) tl_reserve(o, len);
+    tex_tok *d = o->v + o->n;
+    int col = (int)(x->off - x->lstart + 1);
+    tex_tok t;
+    memset(&t, 0, sizeof t);
+    t.line = x->line;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        t.type = (unsigned char)((unsigned char)((ch | 0x20) - 'a') < 26 ? T_LETTER : T_OTHER);
+        t.ch = ch;
         t.col = col + (int)i;
         d[i] = t;
     }
@@ -380,6 +439,7 @@ void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, tokl
     }
     struct tokcache *e = &c->tokcache[(h ^ (h >> 16)) & (TOKCACHE_SLOTS - 1)];
     if (e->len == len && e->line == first_line && memcmp(e->text, text, len) == 0) {
+        if (e->n == 0) return;   /* (a comment only: out->v may be NULL) */
         tl_reserve(out, e->n);
         memcpy(out->v + out->n, e->v, e->n * sizeof *e->v);
         out->n += e->n;
@@ -654,7 +714,7 @@ static void load_top(tex_ctx *c)
         return;
     }
     const level *lv = &c->in[c->nin - 1];
-    c->rs = lv->m ? lv->m->body.v : c->ts + lv->base;
+    c->rs = lv->inbody ? lv->m->body.v + lv->base : c->ts + lv->base;
     c->rp = c->rs + lv->pos;
     c->re = c->rs + lv->n;
     c->rovr = lv->ovr;
@@ -710,7 +770,10 @@ static void push_top(tex_ctx *c, size_t n)
     lv->base = c->nts;
     lv->n = n;
     lv->pos = 0;
+    lv->inbody = 0;
     lv->ovr = 0;
+    lv->mark = c->nts;
+    lv->rfirst = lv->rcur = lv->rend = c->nruns;
     c->nts += n;
     c->rs = c->rp = c->ts + lv->base;
     c->re = c->rs + n;
@@ -727,10 +790,22 @@ static void push_body(tex_ctx *c, macro *m, const tex_tok *cs)
     lv->base = 0;
     lv->n = m->body.n;
     lv->pos = 0;
-    lv->ovr = !m->let_tok;
+    lv->inbody = 1;
+    lv->ovr = lv->bovr = !m->let_tok;
     lv->line = cs->line;
     lv->col = cs->col;
+    lv->mark = c->nts;
+    lv->rfirst = lv->rcur = lv->rend = c->nruns;
     load_top(c);
+}
+
+/* lv's current piece is run r */
+static inline void set_piece(level *lv, const run *r)
+{
+    lv->inbody = r->inbody;
+    lv->base = r->start;
+    lv->n = r->len;
+    lv->ovr = r->inbody ? lv->bovr : 0;
 }
 
 void tex_push_list(tex_ctx *c, const toklist *l)
@@ -767,8 +842,27 @@ static void pop_level(tex_ctx *c)
 {
     level *lv = &c->in[--c->nin];
     if (lv->m) macro_unref(lv->m);
-    else c->nts = lv->base;
+    c->nts = lv->mark;
+    c->nruns = lv->rfirst;
     load_top(c);
+}
+
+/* The top level's current piece has been read to its end: its next piece,
+ * or the level is popped. */
+static void piece_end(tex_ctx *c)
+{
+    level *lv = &c->in[c->nin - 1];
+    if (lv->rcur + 1 < lv->rend) {
+        /* (load_top's work for a piece of the same level) */
+        const run *r = &c->runs[++lv->rcur];
+        set_piece(lv, r);
+        lv->pos = 0;
+        c->rs = c->rp = r->inbody ? lv->m->body.v + r->start : c->ts + r->start;
+        c->re = c->rs + r->len;
+        c->rovr = lv->ovr;
+        return;
+    }
+    pop_level(c);
 }
 
 static void tex_push_tok_slow(tex_ctx *c, tex_tok t);
@@ -776,10 +870,18 @@ static void tex_push_tok_slow(tex_ctx *c, tex_tok t);
 void tex_push_tok(tex_ctx *c, tex_tok t)
 {
     if (c->failed) return;
+    /* at the start of a piece that is not its level's first: the token
+     * before is the end of the previous piece (as in the copied list) */
+    if (c->rp == c->rs && c->nin && c->in[c->nin - 1].rcur > c->in[c->nin - 1].rfirst) {
+        level *lv = &c->in[c->nin - 1];
+        set_piece(lv, &c->runs[--lv->rcur]);
+        lv->pos = lv->n;
+        load_top(c);
+    }
     /* put back into the current level when possible */
     if (c->rp > c->rs) {
         level *lv = &c->in[c->nin - 1];
-        if (!lv->m) {
+        if (!lv->inbody) {
             c->rp--;
             c->ts[lv->base + (size_t)(c->rp - c->rs)] = t;
             return;
@@ -800,21 +902,46 @@ void tex_push_tok(tex_ctx *c, tex_tok t)
 }
 
 /* Pushing a different token back into a macro body read in place: the level
- * becomes a copy on the token stack (same length and position), then takes
- * the token as a copy would. */
+ * becomes a copy on the token stack (same length and position: the copied
+ * list of all its pieces), then takes the token as a copy would. */
 static void tex_push_tok_slow(tex_ctx *c, tex_tok t)
 {
     save_top(c);
     level *lv = &c->in[c->nin - 1];
     macro *m = lv->m;
-    tex_tok *d = ts_reserve(c, lv->n);
-    memcpy(d, m->body.v, lv->n * sizeof *d);
-    if (lv->ovr)
-        for (size_t i = 0; i < lv->n; i++) { d[i].line = lv->line; d[i].col = lv->col; }
+    run one = { lv->base, lv->n, lv->inbody };
+    const run *r0 = &one, *re = r0 + 1;
+    size_t pos = lv->pos;
+    if (lv->rcur < lv->rend) {
+        r0 = c->runs + lv->rfirst;
+        re = c->runs + lv->rend;
+        for (const run *r = r0; r < c->runs + lv->rcur; r++) pos += r->len;
+    }
+    size_t n = 0;
+    for (const run *r = r0; r < re; r++) n += r->len;
+    /* built above the level's own tokens, then moved down onto them */
+    tex_tok *d = ts_reserve(c, n);
+    lv = &c->in[c->nin - 1];
+    for (const run *r = r0; r < re; r++) {
+        if (!r->inbody) {
+            memcpy(d, c->ts + r->start, r->len * sizeof *d);
+        } else {
+            memcpy(d, m->body.v + r->start, r->len * sizeof *d);
+            if (lv->bovr)
+                for (size_t i = 0; i < r->len; i++) { d[i].line = lv->line; d[i].col = lv->col; }
+        }
+        d += r->len;
+    }
+    memmove(c->ts + lv->mark, d - n, n * sizeof *d);
     lv->m = NULL;
-    lv->base = c->nts;
+    lv->base = lv->mark;
+    lv->n = n;
+    lv->pos = pos;
+    lv->inbody = 0;
     lv->ovr = 0;
-    c->nts += lv->n;
+    lv->rcur = lv->rend = lv->rfirst;
+    c->nts = lv->mark + n;
+    c->nruns = lv->rfirst;
     macro_unref(m);
     c->ts[lv->base + --lv->pos] = t;
     load_top(c);
@@ -825,7 +952,7 @@ static inline int next_tok(tex_ctx *c, tex_tok *t)
     if (c->rp == c->re) return 0;
     *t = *c->rp++;
     if (c->rovr) { t->line = c->rline; t->col = c->rcol; }
-    if (c->rp == c->re) pop_level(c);
+    if (c->rp == c->re) piece_end(c);
     if (t->line > 0) { c->cur_line = t->line; c->cur_col = t->col; }
     return 1;
 }
@@ -857,12 +984,41 @@ static inline int next_e_nonspace(tex_ctx *c, tex_tok *t, int expand)
     return r;
 }
 
+static void run_taken(tex_ctx *c, const tex_tok *p0, const tex_tok *p);
+
 /* Reads a balanced group body after an opening brace already consumed. */
 static int read_group_body(tex_ctx *c, toklist *out, int expand, int line, int col)
 {
     int depth = 1;
     tex_tok t;
     for (;;) {
+        const tex_tok *p = c->rp, *e = c->re;
+        if (!expand && e - p > 1 && out->n + (size_t)(e - p) < MAX_TOKENS_PER_ARG) {
+            /* without expansion, the tokens of the current piece up to the
+             * closing brace are taken at once (as next_tok gives them; not
+             * the piece's last token, which may pop the level; the bound
+             * cannot trip within them) */
+            e--;
+            const tex_tok *q = p;
+            for (; q < e; q++) {
+                if (q->type == T_BEGIN) depth++;
+                else if (q->type == T_END && --depth == 0) break;
+            }
+            size_t k = (size_t)(q - p);
+            if (k) {
+                tl_reserve(out, k);
+                tex_tok *d = out->v + out->n;
+                memcpy(d, p, k * sizeof *d);
+                if (c->rovr)
+                    for (size_t j = 0; j < k; j++) { d[j].line = c->rline; d[j].col = c->rcol; }
+                out->n += k;
+            }
+            if (q < e) {
+                run_taken(c, p, q + 1);
+                return 1;
+            }
+            run_taken(c, p, q);
+        }
         int r = next_e(c, &t, expand);
         if (r < 0) return -1;
         if (r == 0) {
@@ -1028,8 +1184,52 @@ __attribute__((noinline)) static int expand_macro(tex_ctx *c, const tex_tok *cs,
         if (m->body.n) push_body(c, m, cs);
         return 1;
     }
-    size_t need = m->nlit;
     const seg *sg = m->segs, *se = sg + m->nsegs;
+    if (!c->copying) {
+        /* one runs level: the literal pieces of the body in place, the
+         * arguments copied (in the order they come) */
+        size_t na = 0;
+        for (const seg *g = sg; g < se; g++)
+            if (g->arg) na += args[g->arg - 1].n;
+        if (m->nlit + na == 0 || !push_check(c, m->nlit + na)) return 1;
+        tex_tok *d = ts_reserve(c, na);
+        if (c->nruns + m->nsegs > c->capruns) {
+            size_t nc = c->capruns ? c->capruns : 64;
+            while (nc < c->nruns + m->nsegs) nc *= 2;
+            c->runs = xrealloc(c->runs, nc * sizeof *c->runs);
+            c->capruns = nc;
+        }
+        size_t mark = c->nts, off = mark;
+        run *r = c->runs + c->nruns, *r0 = r;
+        for (const seg *g = sg; g < se; g++) {
+            if (g->arg) {
+                const toklist *a = &args[g->arg - 1];
+                if (!a->n) continue;
+                memcpy(d, a->v, a->n * sizeof *d);
+                d += a->n;
+                *r++ = (run){ off, a->n, 0 };
+                off += a->n;
+            } else {
+                *r++ = (run){ g->start, g->len, 1 };
+            }
+        }
+        level *lv = &c->in[c->nin++];
+        m->refs++;
+        lv->m = m;
+        lv->bovr = !m->let_tok;
+        lv->line = cs->line;
+        lv->col = cs->col;
+        lv->mark = mark;
+        lv->rfirst = lv->rcur = c->nruns;
+        lv->rend = c->nruns + (size_t)(r - r0);
+        set_piece(lv, r0);
+        lv->pos = 0;
+        c->nts = off;
+        c->nruns = lv->rend;
+        load_top(c);
+        return 1;
+    }
+    size_t need = m->nlit;
     for (const seg *g = sg; g < se; g++)
         if (g->arg) need += args[g->arg - 1].n;
     tex_tok *out = ts_reserve(c, need), *o = out;
@@ -1087,6 +1287,8 @@ static inline int next_xf(tex_ctx *c, tex_tok *t)
 
 int tex_next_x(tex_ctx *c, tex_tok *t) { return next_xf(c, t); }
 
+void tex_set_copying_expansion(tex_ctx *c, int on) { c->copying = on; }
+
 /* ---- statements ---------------------------------------------------------- */
 
 /* Room for need bytes (and their lines) in a text buffer. */
@@ -1135,6 +1337,30 @@ static inline int is_plain(const tex_tok *p)
 {
     return ((PLAIN_TYPES >> p->type) & 1) && p->ch != ';' && p->ch != -2;
 }
+
+static inline int is_plain_opt(const tex_tok *p);
+
+/* Makes m's prun, orun and ptext (one block). */
+static void make_plain_runs(macro *m)
+{
+    size_t n = m->body.n;
+    m->prun = xrealloc(NULL, 2 * n * sizeof *m->prun + n);
+    m->orun = m->prun + n;
+    m->ptext = (char *)(m->orun + n);
+    unsigned run = 0, orun = 0;
+    for (size_t i = n; i-- > 0;) {
+        const tex_tok *t = &m->body.v[i];
+        run = is_plain(t) ? run + 1 : 0;
+        orun = is_plain_opt(t) ? orun + 1 : 0;
+        m->prun[i] = run;
+        m->orun[i] = orun;
+        m->ptext[i] = (char)t->ch;
+    }
+}
+
+/* Bodies at least this long get make_plain_runs when a statement reads
+ * them in place (shorter ones, often redefined, are not worth a malloc). */
+#define PLAIN_RUNS_MIN 16
 
 /* A token whose text is its one character and that does not end an
  * optional argument. */
@@ -1199,7 +1425,7 @@ int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **t
     for (;;) {
         const tex_tok *p = c->rp, *e = c->re;
         if (e - p > 1 && count <= MAX_STATEMENT_TOKENS) {
-            e--;   /* the level's last token pops the level: next_x reads it */
+            e--;   /* the piece's last token may pop the level: next_x reads it */
             if ((size_t)(e - p) > MAX_STATEMENT_TOKENS + 1 - count)
                 e = p + (MAX_STATEMENT_TOKENS + 1 - count);
             const tex_tok *p0 = p;
@@ -1222,7 +1448,24 @@ int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **t
             for (;;) {
                 /* most tokens: one byte of text */
                 if (ovr) {
-                    for (; p < e && is_plain(p); p++) { s[n] = (char)p->ch; ln[n] = oli; n++; }
+                    /* (ovr: the piece is part of the top level's macro's
+                     * body, read in place) */
+                    macro *m = c->in[c->nin - 1].m;
+                    if (m->body.n >= PLAIN_RUNS_MIN) {
+                        if (!m->prun) make_plain_runs(m);
+                        size_t i = (size_t)(p - m->body.v), k = m->prun[i];
+                        if (k > (size_t)(e - p)) k = (size_t)(e - p);
+                        memcpy(s + n, m->ptext + i, k);
+                        int *d = ln + n;
+                        size_t j = 0;
+                        for (; j + 8 <= k; j += 8)
+                            d[j] = d[j + 1] = d[j + 2] = d[j + 3] = d[j + 4] = d[j + 5] = d[j + 6] = d[j + 7] = oli;
+                        for (; j < k; j++) d[j] = oli;
+                        n += k;
+                        p += k;
+                    } else {
+                        for (; p < e && is_plain(p); p++) { s[n] = (char)p->ch; ln[n] = oli; n++; }
+                    }
                 } else {
                     char *ds = s + n;
                     int *dl = ln + n;
@@ -1351,7 +1594,7 @@ const char *tex_read_opt_text(tex_ctx *c, int *present)
     for (;;) {
         const tex_tok *p = c->rp, *e = c->re;
         if (e - p > 1 && count < MAX_TOKENS_PER_ARG) {
-            e--;   /* the level's last token pops the level: next_x reads it */
+            e--;   /* the piece's last token may pop the level: next_x reads it */
             if ((size_t)(e - p) > MAX_TOKENS_PER_ARG - count) e = p + (MAX_TOKENS_PER_ARG - count);
             const tex_tok *p0 = p;
             if (n + 2 * (size_t)(e - p) + 3 > c->op_cap) {
@@ -1364,8 +1607,21 @@ const char *tex_read_opt_text(tex_ctx *c, int *present)
                 if (p->type == T_LETTER) s[n++] = ' ';
                 pend = 0;
             }
+            /* (c->rovr: a piece of the top level's macro's body, as in
+             * tex_read_statement) */
+            macro *om = c->rovr ? c->in[c->nin - 1].m : NULL;
+            if (om && om->body.n < PLAIN_RUNS_MIN) om = NULL;
+            if (om && !om->prun) make_plain_runs(om);
             for (; p < e; p++) {
-                for (; p < e && is_plain_opt(p); p++) s[n++] = (char)p->ch;
+                if (om) {
+                    size_t i = (size_t)(p - om->body.v), k = om->orun[i];
+                    if (k > (size_t)(e - p)) k = (size_t)(e - p);
+                    memcpy(s + n, om->ptext + i, k);
+                    n += k;
+                    p += k;
+                } else {
+                    for (; p < e && is_plain_opt(p); p++) s[n++] = (char)p->ch;
+                }
                 if (p == e) break;
                 int ty = p->type;
                 if ((PLAIN_TYPES >> ty) & 1) {
@@ -1444,6 +1700,33 @@ const char *tex_read_arg_text(tex_ctx *c, int expand)
     int depth = 1, line = t.line, col = t.col;
     if (c->at_cap < 64) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, 64);
     for (;;) {
+        const tex_tok *p = c->rp, *e = c->re;
+        if (!pend && e - p > 1 && count < MAX_TOKENS_PER_ARG) {
+            /* as tex_read_statement: the tokens of the current piece (not
+             * its last) whose text is their character, braces included,
+             * taken at once up to the closing brace; a control sequence
+             * (a macro, or a pending space after it) goes the slow way */
+            e--;
+            if ((size_t)(e - p) > MAX_TOKENS_PER_ARG - count) e = p + (MAX_TOKENS_PER_ARG - count);
+            if (n + (size_t)(e - p) + 3 > c->at_cap)
+                tb_grow(&c->at_s, &c->at_ln, &c->at_cap, n + (size_t)(e - p) + 3);
+            char *sd = c->at_s;
+            const tex_tok *p0 = p;
+            int closed = 0;
+            for (; p < e; p++) {
+                int ty = p->type;
+                if (!((PLAIN_TYPES | 1u << T_BEGIN | 1u << T_END) >> ty & 1)) break;
+                if (ty == T_BEGIN) depth++;
+                else if (ty == T_END && --depth == 0) { closed = 1; break; }
+                sd[n++] = (char)p->ch;
+            }
+            count += (size_t)(p - p0);
+            if (closed) {
+                run_taken(c, p0, p + 1);
+                break;
+            }
+            run_taken(c, p0, p);
+        }
         r = next_e(c, &t, expand);
         if (r < 0) return NULL;
         if (r == 0) {
