@@ -212,6 +212,11 @@ int ir_write_json(FILE *f, const ir_diagram *d);
  * more). Returns a malloc'd buffer (not NUL-terminated) or NULL on a read
  * error or when out of memory. */
 char *ir_read_all(FILE *f, size_t max, size_t *len, int *too_big);
+/* The same for the file at path (fopen(path, "rb"), ir_read_all, fclose,
+ * in fewer system calls for regular files): NULL with *open_failed set
+ * when it cannot be opened, NULL with *open_failed 0 on a read error;
+ * errno tells why in both cases. */
+char *ir_read_file(const char *path, size_t max, size_t *len, int *too_big, int *open_failed);
 
 /* --- reader ------------------------------------------------------------- */
 typedef struct ir_reader ir_reader;

@@ -117,17 +117,16 @@ int main(int argc, char **argv)
     for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
         const char *path = nfiles ? argv[optind + i] : "-";
         int is_stdin = strcmp(path, "-") == 0;
-        FILE *f = is_stdin ? stdin : fopen(path, "rb");
-        if (!f) {
+        size_t len = 0;
+        int too_big = 0, open_failed = 0;
+        /* a little over the front end's own limit, so that it reports the size */
+        char *src = is_stdin ? ir_read_all(stdin, (size_t)17 << 20, &len, &too_big)
+                             : ir_read_file(path, (size_t)17 << 20, &len, &too_big, &open_failed);
+        if (open_failed) {
             fprintf(stderr, "tikz2ir: %s: %s\n", path, strerror(errno));
             rc = 2;
             continue;
         }
-        size_t len = 0;
-        int too_big = 0;
-        /* a little over the front end's own limit, so that it reports the size */
-        char *src = ir_read_all(f, (size_t)17 << 20, &len, &too_big);
-        if (!is_stdin) fclose(f);
         if (!src) {
             fprintf(stderr, "tikz2ir: %s: read error: %s\n", path, strerror(errno));
             rc = 2;
