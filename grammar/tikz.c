@@ -163,17 +163,6 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
     if (opts) tk_apply_opts(T, opts, n, NULL, 0);
 }
 
-static ir_box clip_box(const ir_diagram *d, int id)
-{
-    for (size_t i = 0; i < d->nelems; i++) {
-        const ir_elem *e = &d->elems[i];
-        if (e->kind != IR_CLIP) continue;
-        const char *v = ir_elem_get(e, "id");
-        if (v && atoi(v) == id) return ir_elem_box(e);
-    }
-    return ir_box_empty();
-}
-
 /* The visible extent of an element cut by a clip rectangle: the parts of its
  * outline inside the clip, plus the clip's corners inside a filled shape. */
 static ir_box clipped_box(const ir_elem *e, ir_box whole, ir_box c, double pad)
@@ -206,28 +195,123 @@ static ir_box clipped_box(const ir_elem *e, ir_box whole, ir_box c, double pad)
     return r;
 }
 
+/* atoi(s), without the library call for the usual plain digits */
+static int clip_id(const char *s)
+{
+    int v = 0;
+    for (int i = 0; i < 9; i++) {
+        unsigned dg = (unsigned)(unsigned char)s[i] - '0';
+        if (dg > 9) return i > 0 && s[i] == '\0' ? v : atoi(s);
+        v = v * 10 + (int)dg;
+    }
+    return atoi(s);
+}
+
+/* The clips of a diagram, in element order, for compute_bbox: the id
+ * (atoi of the id= attribute) of each that has one, and its box once it
+ * is asked for. */
+typedef struct {
+    const ir_elem *e;
+    int id;
+    int have_box;
+    ir_box box;
+} clip_ref;
+
+/* The box of the first clip with this id (as a scan of the elements for
+ * the first IR_CLIP whose atoi(id=) is id), or an empty box. */
+static ir_box clip_box(clip_ref *c, size_t n, int id)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].id != id) continue;
+        if (!c[i].have_box) {
+            c[i].box = ir_elem_box(c[i].e);
+            c[i].have_box = 1;
+        }
+        return c[i].box;
+    }
+    return ir_box_empty();
+}
+
 static void compute_bbox(ir_diagram *d)
 {
     ir_box all = ir_box_empty();
+    clip_ref small[16], *clips = small;
+    size_t nclips = 0, capclips = 16;
+    int clips_known = 0;
+    /* the clip= text last looked up (attribute texts of a diagram are
+     * often shared records, never changed) and its box */
+    const char *last_cl = NULL;
+    ir_box last_c = ir_box_empty();
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         if (e->kind == IR_CLIP || e->kind == IR_UNPARSED || e->kind == IR_COORD ||
             e->kind == IR_OTHER || e->kind == IR_EDGE || e->kind == IR_VERTEX)
             continue;
-        if (ir_elem_get(e, "overlay")) continue;
-        ir_box b = ir_elem_box(e);
-        if (b.empty) continue;
-        const char *dr = ir_elem_get(e, "draw");
+        /* overlay=, draw=, lw= and clip= in one pass (the first of each, as
+         * ir_elem_get finds them) */
+        const char *ov = NULL, *dr = NULL, *lw = NULL, *cl = NULL;
+        for (size_t k = 0; k < e->nattrs; k++) {
+            const char *key = e->attrs[k].key;
+            switch (key[0]) {
+            case 'o':
+                if (!ov && strcmp(key, "overlay") == 0) ov = e->attrs[k].val;
+                break;
+            case 'd':
+                if (!dr && key[1] == 'r' && key[2] == 'a' && key[3] == 'w' && key[4] == '\0')
+                    dr = e->attrs[k].val;
+                break;
+            case 'l':
+                if (!lw && key[1] == 'w' && key[2] == '\0') lw = e->attrs[k].val;
+                break;
+            case 'c':
+                if (!cl && strcmp(key, "clip") == 0) cl = e->attrs[k].val;
+                break;
+            default:
+                break;
+            }
+        }
+        if (ov) continue;
+        ir_box b0 = ir_elem_box(e);
+        if (b0.empty) continue;
+        ir_box b = b0;
         if (e->kind != IR_TEXT && dr && strcmp(dr, "none") != 0) {
-            double hw = ir_elem_getnum(e, "lw", 0.4) / 2;
+            double lwv;
+            double hw = (ir_parse_num(lw, &lwv) ? lwv : 0.4) / 2;
             b.x1 -= hw; b.y1 -= hw; b.x2 += hw; b.y2 += hw;
         }
-        const char *cl = ir_elem_get(e, "clip");
         if (cl) {
-            ir_box c = clip_box(d, atoi(cl));
+            if (!clips_known) {
+                for (size_t j = 0; j < d->nelems; j++) {
+                    const ir_elem *ce = &d->elems[j];
+                    if (ce->kind != IR_CLIP) continue;
+                    const char *v = ir_elem_get(ce, "id");
+                    if (!v) continue;
+                    if (nclips == capclips) {
+                        capclips *= 2;
+                        clip_ref *nc = malloc(capclips * sizeof *nc);
+                        if (!nc) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+                        memcpy(nc, clips, nclips * sizeof *nc);
+                        if (clips != small) free(clips);
+                        clips = nc;
+                    }
+                    clips[nclips].e = ce;
+                    clips[nclips].id = clip_id(v);
+                    clips[nclips].have_box = 0;
+                    nclips++;
+                }
+                clips_known = 1;
+            }
+            ir_box c;
+            if (cl == last_cl) {
+                c = last_c;
+            } else {
+                c = clip_box(clips, nclips, clip_id(cl));
+                last_cl = cl;
+                last_c = c;
+            }
             if (!c.empty) {
                 if (b.x1 < c.x1 || b.y1 < c.y1 || b.x2 > c.x2 || b.y2 > c.y2)
-                    b = clipped_box(e, b, c, b.x1 - (ir_elem_box(e)).x1);
+                    b = clipped_box(e, b, c, b.x1 - b0.x1);
                 b.x1 = fmax(b.x1, c.x1); b.y1 = fmax(b.y1, c.y1);
                 b.x2 = fmin(b.x2, c.x2); b.y2 = fmin(b.y2, c.y2);
                 if (b.empty || b.x1 > b.x2 || b.y1 > b.y2) continue;
@@ -235,6 +319,7 @@ static void compute_bbox(ir_diagram *d)
         }
         ir_box_union(&all, b);
     }
+    if (clips != small) free(clips);
     if (!all.empty) {
         d->has_bbox = 1;
         d->bbox[0] = all.x1; d->bbox[1] = all.y1; d->bbox[2] = all.x2; d->bbox[3] = all.y2;
