@@ -242,6 +242,10 @@ static void compute_bbox(ir_diagram *d)
      * often shared records, never changed) and its box */
     const char *last_cl = NULL;
     ir_box last_c = ir_box_empty();
+    /* the same for lw= (NULL too) and its half */
+    const char *last_lw = NULL;
+    double last_hw = 0;
+    int have_hw = 0;
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         if (e->kind == IR_CLIP || e->kind == IR_UNPARSED || e->kind == IR_COORD ||
@@ -264,7 +268,8 @@ static void compute_bbox(ir_diagram *d)
                 if (!lw && key[1] == 'w' && key[2] == '\0') lw = e->attrs[k].val;
                 break;
             case 'c':
-                if (!cl && strcmp(key, "clip") == 0) cl = e->attrs[k].val;
+                if (!cl && key[1] == 'l' && key[2] == 'i' && key[3] == 'p' && key[4] == '\0')
+                    cl = e->attrs[k].val;
                 break;
             default:
                 break;
@@ -274,9 +279,15 @@ static void compute_bbox(ir_diagram *d)
         ir_box b0 = ir_elem_box(e);
         if (b0.empty) continue;
         ir_box b = b0;
-        if (e->kind != IR_TEXT && dr && strcmp(dr, "none") != 0) {
-            double lwv;
-            double hw = (ir_parse_num(lw, &lwv) ? lwv : 0.4) / 2;
+        if (e->kind != IR_TEXT && dr &&
+            !(dr[0] == 'n' && dr[1] == 'o' && dr[2] == 'n' && dr[3] == 'e' && dr[4] == '\0')) {
+            if (!have_hw || lw != last_lw) {
+                double lwv;
+                last_hw = (ir_parse_num(lw, &lwv) ? lwv : 0.4) / 2;
+                last_lw = lw;
+                have_hw = 1;
+            }
+            double hw = last_hw;
             b.x1 -= hw; b.y1 -= hw; b.x2 += hw; b.y2 += hw;
         }
         if (cl) {
@@ -613,8 +624,19 @@ static int is_number(const char *s, double *v)
 static char *fmt_num(double v)
 {
     char buf[64];
-    if (fabs(v - round(v)) < 1e-9) snprintf(buf, sizeof buf, "%.0f", round(v));
-    else {
+    if (fabs(v - round(v)) < 1e-9) {
+        double r = round(v);
+        if (fabs(r) < 1e15) {
+            /* "%.0f" of a whole number below 2^53: its digits ("-0" for -0) */
+            long long u = (long long)fabs(r);
+            char *p = buf + sizeof buf;
+            *--p = '\0';
+            do { *--p = (char)('0' + u % 10); u /= 10; } while (u);
+            if (signbit(r)) *--p = '-';
+            return xstrdup(p);
+        }
+        snprintf(buf, sizeof buf, "%.0f", r);
+    } else {
         snprintf(buf, sizeof buf, "%.6f", v);
         char *p = buf + strlen(buf) - 1;
         while (*p == '0') *p-- = 0;
@@ -644,7 +666,9 @@ static int foreach_items(tikz *T, const char *s, strlist *out, int line)
     for (size_t k = 0; k < raw.n; k++) {
         if (skip_end) { skip_end = 0; continue; }
         if (strcmp(raw.v[k], "...") != 0) {
-            sl_push(out, xstrdup(raw.v[k]));
+            /* the item moves to out (only later items of raw are read) */
+            sl_push(out, raw.v[k]);
+            raw.v[k] = NULL;
             continue;
         }
         /* a range whose end is its start ({0,...,0}, {a,...,a}) has one item */
@@ -826,9 +850,14 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
             const char *p = it;
             size_t pn = len;
             tk_unbrace(&p, &pn);
-            char *val = tp_strndup(p, pn);
+            char vbuf[256];
+            char *val = pn < sizeof vbuf ? vbuf : tp_strndup(p, pn);
+            if (val == vbuf) {
+                memcpy(vbuf, p, pn);
+                vbuf[pn] = '\0';
+            }
             tex_define_text(T->tex, tex_name(T->tex, vn[v]), val, 0);
-            free(val);
+            if (val != vbuf) free(val);
             if (slash) it = slash + 1;
         }
         /* options */
