@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,7 @@ struct ir_arena {
 
 typedef struct ar_chunk {
     struct ar_chunk *next;
-    void *pad;  /* the data after the header stays 16-byte aligned */
+    size_t size;  /* data bytes (then AR_SLACK); the header keeps the data 16-byte aligned */
 } ar_chunk;
 
 static void ar_init(struct ir_arena *a, char *mem, size_t n, size_t next)
@@ -124,6 +125,7 @@ static void *ar_alloc_slow(struct ir_arena *a, size_t n, size_t align)
     int own_chunk = want > a->next / 4;  /* big: a chunk of its own, the current one stays */
     size_t size = own_chunk ? want : a->next;
     ar_chunk *c = xrealloc(NULL, sizeof *c + size + AR_SLACK);
+    c->size = size;
     c->next = a->chunks;
     a->chunks = c;
     char *mem = (char *)(c + 1);
@@ -179,14 +181,40 @@ typedef struct {
     struct ir_darena a;
 } diagram_mem;
 
+/* The memory of the diagram ir_diagram_free freed last, for the next
+ * ir_diagram_new (a program makes, writes and frees one diagram after the
+ * other): its diagram_mem with one chunk of its arena (a->chunks, the
+ * largest, at most SPARE_CHUNK_MAX bytes, or NULL) and its element array
+ * (d.elems, d.cap; NULL, 0 when none). Taken and put back with an atomic
+ * exchange, so threads that make diagrams never share one. */
+#define SPARE_CHUNK_MAX ((size_t)256 * 1024)
+static _Atomic(diagram_mem *) spare_mem;
+
 ir_diagram *ir_diagram_new(const char *id)
 {
-    diagram_mem *m = xrealloc(NULL, sizeof *m);
+    diagram_mem *m = atomic_exchange(&spare_mem, NULL);
+    ir_elem *elems = NULL;
+    size_t cap = 0;
+    if (m) {
+        elems = m->d.elems;
+        cap = m->d.cap;
+        ar_chunk *c = m->a.a.chunks;
+        if (c) {  /* the kept chunk: the current one again, all free */
+            ar_init(&m->a.a, (char *)(c + 1), c->size, c->size < AR_MAX_CHUNK ? c->size * 2 : c->size);
+            m->a.a.chunks = c;
+        } else {
+            ar_init(&m->a.a, NULL, 0, AR_DIAGRAM_FIRST);
+        }
+    } else {
+        m = xrealloc(NULL, sizeof *m);
+        ar_init(&m->a.a, NULL, 0, AR_DIAGRAM_FIRST);
+    }
     memset(&m->d, 0, sizeof m->d);
-    ar_init(&m->a.a, NULL, 0, AR_DIAGRAM_FIRST);
     memset(m->a.recent, 0, sizeof m->a.recent);
     memset(m->a.tag, 0, sizeof m->a.tag);
     ir_diagram *d = &m->d;
+    d->elems = elems;
+    d->cap = cap;
     d->arena = &m->a.a;
     d->id = xstrdup(id ? id : "");
     d->unit = xstrdup("pt");
@@ -567,16 +595,42 @@ void ir_elem_clear(ir_elem *e)
     memset(e, 0, sizeof *e);
 }
 
+/* Frees a diagram_mem (spare_mem's form: one chunk, elems and cap). */
+static void spare_free(diagram_mem *m)
+{
+    if (!m) return;
+    free(m->d.elems);
+    ar_free(&m->a.a);
+    free(m);
+}
+
 void ir_diagram_free(ir_diagram *d)
 {
     if (!d) return;
     for (size_t i = 0; i < d->nelems; i++) elem_free(&d->elems[i]);
-    free(d->elems);
     free_attrs(d->attrs, d->nattrs);
     free(d->id);
     free(d->unit);
-    if (d->arena) ar_free(d->arena);  /* part of d's allocation (ir_diagram_new) */
-    free(d);
+    if (!d->arena) {
+        free(d->elems);
+        free(d);
+        return;
+    }
+    /* made by ir_diagram_new: d is the start of a diagram_mem; it becomes
+     * the spare one, with its element array and its largest chunk */
+    diagram_mem *m = (diagram_mem *)(void *)d;
+    struct ir_arena *a = &m->a.a;
+    ar_chunk *keep = NULL;
+    for (ar_chunk *c = a->chunks; c; c = c->next)
+        if (c->size <= SPARE_CHUNK_MAX && (!keep || c->size > keep->size)) keep = c;
+    for (ar_chunk *c = a->chunks, *next; c; c = next) {
+        next = c->next;
+        if (c != keep) free(c);
+    }
+    if (keep) keep->next = NULL;
+    a->chunks = keep;
+    if (!d->elems) d->cap = 0;
+    spare_free(atomic_exchange(&spare_mem, m));
 }
 
 ir_elem *ir_add(ir_diagram *d, ir_kind kind)
