@@ -138,7 +138,6 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
     T->d = ir_diagram_new(id);
     T->d->irline = line;
     ir_set_attr(&T->d->attrs, &T->d->nattrs, "src", T->cfg->fname);
-    ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", "");
     char buf[32];
     snprintf(buf, sizeof buf, "%d", line);
     ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", buf);

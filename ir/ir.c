@@ -989,9 +989,18 @@ static void ellipse_pt(const ir_pt *p, double tdeg, double *x, double *y)
     *y = p[0].y + p[1].y * c + p[2].y * s;
 }
 
+/* hypot(a, b), which is |a| exactly when b is a zero (and |b| when a
+ * is): axis-aligned ellipses need no call */
+static inline double hypot0(double a, double b)
+{
+    if (b == 0) return fabs(a);
+    if (a == 0) return fabs(b);
+    return hypot(a, b);
+}
+
 static void box_ellipse(ir_box *b, const ir_pt *p)
 {
-    double rx = hypot(p[1].x, p[2].x), ry = hypot(p[1].y, p[2].y);
+    double rx = hypot0(p[1].x, p[2].x), ry = hypot0(p[1].y, p[2].y);
     ir_box_add(b, p[0].x - rx, p[0].y - ry);
     ir_box_add(b, p[0].x + rx, p[0].y + ry);
 }
@@ -1073,6 +1082,22 @@ static void box_curve(ir_box *b, const ir_pt *p)
  * compares below or above, so never a NaN). */
 static ir_box box_pts(const ir_pt *p, size_t n)
 {
+#if defined(__SSE2__)
+    /* both coordinates at once: _mm_min_pd(v, lo) is v < lo ? v : lo per
+     * lane (lo when unordered), _mm_max_pd(v, hi) is v > hi ? v : hi:
+     * the same comparisons as the loop below */
+    __m128d lo = _mm_loadu_pd(&p[0].x), hi = lo;
+    for (size_t i = 1; i < n; i++) {
+        __m128d v = _mm_loadu_pd(&p[i].x);
+        lo = _mm_min_pd(v, lo);
+        hi = _mm_max_pd(v, hi);
+    }
+    double l[2], h[2];
+    _mm_storeu_pd(l, lo);
+    _mm_storeu_pd(h, hi);
+    ir_box b = {l[0], l[1], h[0], h[1], 0};
+    return b;
+#else
     double x1 = p[0].x, x2 = x1, y1 = p[0].y, y2 = y1;
     for (size_t i = 1; i < n; i++) {
         double x = p[i].x, y = p[i].y;
@@ -1083,6 +1108,7 @@ static ir_box box_pts(const ir_pt *p, size_t n)
     }
     ir_box b = {x1, y1, x2, y2, 0};
     return b;
+#endif
 }
 
 static ir_box shape_box(ir_kind kind, const ir_elem *e)
