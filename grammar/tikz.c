@@ -592,21 +592,42 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
 
 /* ---- \foreach ---- */
 
-typedef struct { char **v; size_t n, cap; } strlist;
+/* A list of strings whose bytes live in chunks the list owns (chained
+ * through their first word; a string never moves once added). */
+typedef struct { char **v; size_t n, cap; void *chunks; char *p, *end; size_t next; } strlist;
 
-static void sl_push(strlist *l, char *s)
+/* Appends a copy of s[0..n) (NUL-terminated). */
+static void sl_push_copy(strlist *l, const char *s, size_t n)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 16;
         l->v = realloc(l->v, l->cap * sizeof *l->v);
         if (!l->v) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
     }
-    l->v[l->n++] = s;
+    if ((size_t)(l->end - l->p) < n + 1 || !l->p) {
+        size_t size = l->next ? l->next : 512;
+        if (size < n + 1) size = n + 1;
+        if (l->next < 65536) l->next = l->next ? l->next * 2 : 1024;
+        void **c = malloc(sizeof(void *) + size);
+        if (!c) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+        *c = l->chunks;
+        l->chunks = c;
+        l->p = (char *)(c + 1);
+        l->end = l->p + size;
+    }
+    char *d = l->p;
+    if (n) memcpy(d, s, n);
+    d[n] = '\0';
+    l->p = d + n + 1;
+    l->v[l->n++] = d;
 }
 
 static void sl_free(strlist *l)
 {
-    for (size_t i = 0; i < l->n; i++) free(l->v[i]);
+    for (void *c = l->chunks, *next; c; c = next) {
+        next = *(void **)c;
+        free(c);
+    }
     free(l->v);
 }
 
@@ -620,7 +641,9 @@ static int is_number(const char *s, double *v)
     return *end == 0;
 }
 
-static char *fmt_num(double v)
+/* Appends v as a \foreach range item: a whole number as "%.0f", else
+ * "%.6f" without trailing zeros. */
+static void push_num(strlist *out, double v)
 {
     char buf[64];
     if (fabs(v - round(v)) < 1e-9) {
@@ -629,10 +652,10 @@ static char *fmt_num(double v)
             /* "%.0f" of a whole number below 2^53: its digits ("-0" for -0) */
             long long u = (long long)fabs(r);
             char *p = buf + sizeof buf;
-            *--p = '\0';
             do { *--p = (char)('0' + u % 10); u /= 10; } while (u);
             if (signbit(r)) *--p = '-';
-            return xstrdup(p);
+            sl_push_copy(out, p, (size_t)(buf + sizeof buf - p));
+            return;
         }
         snprintf(buf, sizeof buf, "%.0f", r);
     } else {
@@ -640,7 +663,7 @@ static char *fmt_num(double v)
         char *p = buf + strlen(buf) - 1;
         while (*p == '0') *p-- = 0;
     }
-    return xstrdup(buf);
+    sl_push_copy(out, buf, strlen(buf));
 }
 
 /* Splits a \foreach list and expands "..." ranges. Returns -1 when too long. */
@@ -656,7 +679,7 @@ static int foreach_items(tikz *T, const char *s, strlist *out, int line)
         tk_trim(&it, &itn);
         if (itn) {
             tk_unbrace(&it, &itn);
-            sl_push(&raw, tp_strndup(it, itn));
+            sl_push_copy(&raw, it, itn);
         }
         i += len + 1;
         if (c < 0) break;
@@ -665,9 +688,7 @@ static int foreach_items(tikz *T, const char *s, strlist *out, int line)
     for (size_t k = 0; k < raw.n; k++) {
         if (skip_end) { skip_end = 0; continue; }
         if (strcmp(raw.v[k], "...") != 0) {
-            /* the item moves to out (only later items of raw are read) */
-            sl_push(out, raw.v[k]);
-            raw.v[k] = NULL;
+            sl_push_copy(out, raw.v[k], strlen(raw.v[k]));
             continue;
         }
         /* a range whose end is its start ({0,...,0}, {a,...,a}) has one item */
@@ -689,13 +710,12 @@ static int foreach_items(tikz *T, const char *s, strlist *out, int line)
             long cnt = 0;
             for (double x = b + step; step > 0 ? x <= end + 1e-9 : x >= end - 1e-9; x += step) {
                 if (fabs(x - end) < 1e-9) break;   /* the end item follows */
-                sl_push(out, fmt_num(x));
+                push_num(out, x);
                 if (++cnt > MAX_LIST_ITEMS) break;
             }
         } else if (strlen(last) == 1 && strlen(nxt) == 1 && isalpha((unsigned char)last[0])) {
             for (char ch = (char)(last[0] + 1); ch < nxt[0]; ch++) {
-                char one[2] = { ch, 0 };
-                sl_push(out, xstrdup(one));
+                sl_push_copy(out, &ch, 1);
             }
         }
         if (out->n > MAX_LIST_ITEMS) break;
