@@ -6,6 +6,9 @@
 
 #include <errno.h>
 #include <getopt.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +108,12 @@ int main(int argc, char **argv)
         }
     }
     int rc = 0, unparsed = 0;
+#if defined(__GLIBC__) && defined(M_TRIM_THRESHOLD)
+    /* Many files in one process: the heap grows to the same peak for each
+     * larger input; without this glibc gives the top back (brk) after each
+     * and the next one faults the pages in again. */
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
     if (header && !json) ir_write_header(stdout);
     int nfiles = argc - optind;
     t2l_fallback *fb = NULL;
