@@ -436,8 +436,30 @@ static inline void am_fill(ir_attr *a, char *p, size_t kl, const char *val, size
     } else
 #endif
     {
-        memcpy(p + kl + 1, val, vl + 1);
-        if (k32 == kl && am_bare(p + kl + 1, vl)) v32 |= AM_BARE;  /* on the copy (am_bare reads before it) */
+        char *d = p + kl + 1;
+        size_t n = vl + 1;
+        if (n <= 16) {  /* the usual short value: no call */
+            if (n >= 8) {
+                uint64_t w0, w1;
+                memcpy(&w0, val, 8);
+                memcpy(&w1, val + n - 8, 8);
+                memcpy(d, &w0, 8);
+                memcpy(d + n - 8, &w1, 8);
+            } else if (n >= 4) {
+                uint32_t w0, w1;
+                memcpy(&w0, val, 4);
+                memcpy(&w1, val + n - 4, 4);
+                memcpy(d, &w0, 4);
+                memcpy(d + n - 4, &w1, 4);
+            } else {
+                d[0] = val[0];
+                d[n - 1] = val[n - 1];
+                d[n / 2] = val[n / 2];
+            }
+        } else {
+            memcpy(d, val, n);
+        }
+        if (k32 == kl && am_bare(d, vl)) v32 |= AM_BARE;  /* on the copy (am_bare reads before it) */
     }
     memcpy(p - 4, &v32, 4);
     a->key = p;
@@ -491,7 +513,8 @@ static inline const char *am_same(const char *r, uint32_t rtag, uint32_t tag, co
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void am_record_new(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
+static inline void am_record_new_tagged(struct ir_attrmem *m, ir_attr *a, const char *key,
+                                        const char *val, int tagged, uint32_t tag, unsigned slot)
 {
     struct ir_arena *ar = m->a;
     size_t vl = strlen(val);
@@ -523,11 +546,18 @@ long_key:;
 made:
     if (ar != &m->own) {  /* a diagram's arena (am_init) */
         struct ir_darena *da = (struct ir_darena *)ar;
-        unsigned slot;
-        uint32_t tag = am_tag(key, &slot);
+        if (!tagged) tag = am_tag(key, &slot);
         da->recent[slot] = a->key;
         da->tag[slot] = tag;
     }
+}
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void am_record_new(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
+{
+    am_record_new_tagged(m, a, key, val, 0, 0, 0);
 }
 
 /* A record for key=val in e's arena (or, in a diagram's arena, the recent
@@ -799,9 +829,10 @@ static void elem_set_slow(ir_elem *e, const char *key, const char *val)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void elem_append_new(ir_elem *e, struct ir_attrmem *m, const char *key, const char *val)
+static void elem_append_new(ir_elem *e, struct ir_attrmem *m, const char *key, const char *val,
+                            uint32_t tag, unsigned slot)
 {
-    am_record_new(m, &e->attrs[e->nattrs], key, val);
+    am_record_new_tagged(m, &e->attrs[e->nattrs], key, val, 1, tag, slot);  /* key's am_tag */
     e->nattrs++;
 }
 
@@ -823,7 +854,7 @@ void ir_elem_set(ir_elem *e, const char *key, const char *val)
                 e->attrs[n].val = (char *)rv;
                 e->nattrs = n + 1;
             } else {
-                elem_append_new(e, m, key, val);
+                elem_append_new(e, m, key, val, tag, slot);
             }
             return;
         }
