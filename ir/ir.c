@@ -495,7 +495,13 @@ static inline const char *am_same(const char *r, uint32_t rtag, uint32_t tag, co
             if (!key[i]) break;
         }
     } else {  /* the same key of under four bytes: its length from the tag */
+#if defined(__GNUC__)
+        /* its length is the number of the tag's nonzero bytes, which are its
+         * lowest ones (0 for the empty key) */
+        i = tag ? (size_t)(39 - __builtin_clz(tag)) >> 3 : 0;
+#else
         i = (size_t)((tag & 0xff) != 0) + ((tag & 0xff00) != 0) + ((tag & 0xff0000) != 0);
+#endif
     }
     const char *rv = r + i + 1;
     for (i = 0;; i += 2) {
