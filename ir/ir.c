@@ -748,21 +748,23 @@ ir_elem *ir_add_copy(ir_diagram *d, const ir_elem *src)
     return e;
 }
 
-/* The attributes of e as " key=value" at o (room up to end) when all of
- * them are records in e's arena with bare values; the end of the text, or
- * NULL (then what is at o is garbage and the writer goes the long way). */
-char *ir__attrs_text(const ir_elem *e, char *o, char *end)
+/* The attributes of e from *i on as " key=value" at o (room up to end)
+ * while they are records in e's arena with bare values (as b_word would
+ * write them) and fit; *i becomes the first one not written (e->nattrs
+ * after the last) and the end of the text is returned (what lies after
+ * it is garbage). e has its attrmem. */
+char *ir__attrs_text(const ir_elem *e, size_t *ip, char *o, char *end)
 {
-    if (!e->attrmem) return NULL;
     const ir_attr *a = e->attrs;
-    for (size_t i = 0, n = e->nattrs; i < n; i++) {
+    size_t i = *ip, n = e->nattrs;
+    for (; i < n; i++) {
         const char *k = a[i].key;
         uint32_t kl, vf;
         memcpy(&kl, k - AM_HDR, 4);
         memcpy(&vf, k - AM_HDR + 4, 4);
-        if (!(vf & AM_BARE) || a[i].val != k + kl + 1) return NULL;
+        if (!(vf & AM_BARE) || a[i].val != k + kl + 1) break;
         size_t len = (size_t)kl + 1 + (vf & ~AM_BARE);  /* key=value */
-        if ((size_t)(end - o) <= len + 16) return NULL;
+        if ((size_t)(end - o) <= len + 16) break;
         *o = ' ';
         if (len <= 16)  /* a fixed-size copy: it may read into the arena's slack */
             memcpy(o + 1, k, 16);
@@ -771,6 +773,7 @@ char *ir__attrs_text(const ir_elem *e, char *o, char *end)
         o[1 + kl] = '=';
         o += len + 1;
     }
+    *ip = i;
     return o;
 }
 

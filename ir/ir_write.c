@@ -611,11 +611,16 @@ static void b_elem(wbuf *b, const ir_elem *e)
         break;
     }
     if (e->attrmem && e->nattrs) {
-        /* attributes ir_elem_set made: mostly written in one piece */
-        char *o = wb_room(b, 2048);
-        char *end = ir__attrs_text(e, o, b->end);
-        if (end) b->p = end;
-        else put_attrs(b, e->attrs, e->nattrs);
+        /* attributes ir_elem_set made: copied as they are, in runs; one
+         * that needs b_word (quotes) or more room goes the long way */
+        size_t i = 0;
+        for (;;) {
+            char *o = wb_room(b, 2048);
+            b->p = ir__attrs_text(e, &i, o, b->end);
+            if (i >= e->nattrs) break;
+            put_attrs(b, &e->attrs[i], 1);
+            i++;
+        }
     } else {
         put_attrs(b, e->attrs, e->nattrs);
     }
