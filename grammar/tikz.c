@@ -438,8 +438,10 @@ static int read_cs_arg(tikz *T, tex_tok *out)
 /* Macro parameter text: tokens up to the body's '{'; #n become T_ARG. */
 static void params_to_args(toklist *l)
 {
-    size_t o = 0;
-    for (size_t i = 0; i < l->n; i++) {
+    /* the tokens before the first '#' stay where they are */
+    size_t o = 0, n = l->n;
+    while (o < n && l->v[o].type != T_PARAM) o++;
+    for (size_t i = o; i < l->n; i++) {
         if (l->v[i].type == T_PARAM && i + 1 < l->n) {
             tex_tok nx = l->v[i + 1];
             if (nx.ch >= '1' && nx.ch <= '9' && nx.type == T_OTHER) {
