@@ -36,8 +36,9 @@ char *ir_read_all(FILE *f, size_t max, size_t *len, int *too_big)
  * of its size plus one byte: a short read of a regular file is its end, so
  * open, fstat, read, close are all the system calls (fopen + fread make
  * three reads, the FILE and its buffer). Everything else (stdio's way)
- * goes through fdopen and ir_read_all, so pipes, directories, devices and
- * big files give the same results and errors as fopen + ir_read_all. */
+ * goes through fdopen and ir_read_all, so pipes, directories, devices,
+ * big files and files of size 0 (empty, or /proc files whose size says
+ * nothing) give the same results and errors as fopen + ir_read_all. */
 char *ir_read_file(const char *path, size_t max, size_t *len, int *too_big, int *open_failed)
 {
     *open_failed = 0;
@@ -48,7 +49,7 @@ char *ir_read_file(const char *path, size_t max, size_t *len, int *too_big, int 
         return NULL;
     }
     struct stat st;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
         (unsigned long long)st.st_size < max && (unsigned long long)st.st_size < SIZE_MAX / 4) {
         size_t cap = (size_t)st.st_size + 1, n = 0;
         char *buf = malloc(cap);

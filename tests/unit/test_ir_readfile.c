@@ -3,7 +3,7 @@
  * ir_read_all, fclose. Same bytes, length, too_big, and the same failure
  * (open or read) with the same errno, for regular files of sizes around
  * the old reader's 64 KiB steps and max, an empty file, a directory, a
- * missing file and /dev/null. */
+ * missing file, /dev/null and /proc/version (fstat says size 0). */
 #include "ir/ir.h"
 #include "tests/unit/check.h"
 #include "tests/unit/xorshift.h"
@@ -88,6 +88,7 @@ int main(void)
     snprintf(missing, sizeof missing, "%s/missing", dir);
     compare(missing, (size_t)17 << 20);
     compare("/dev/null", (size_t)17 << 20);
+    compare("/proc/version", (size_t)17 << 20);  /* size 0 in fstat, text to read */
     unlink(path);
     rmdir(dir);
     printf("test_ir_readfile: %d passed, %d failed\n", checks - failures, failures);
