@@ -136,14 +136,33 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
 {
     T->npictures++;
     char id[256];
-    if (T->npictures == 1) snprintf(id, sizeof id, "%s", T->cfg->id);
-    else snprintf(id, sizeof id, "%s.%d", T->cfg->id, T->npictures);
-    T->d = ir_diagram_new(id);
+    if (T->npictures == 1) {
+        /* the id cut to 255 bytes (as snprintf into id would) */
+        size_t n = strlen(T->cfg->id);
+        if (n < sizeof id) {
+            T->d = ir_diagram_new(T->cfg->id);
+        } else {
+            memcpy(id, T->cfg->id, sizeof id - 1);
+            id[sizeof id - 1] = '\0';
+            T->d = ir_diagram_new(id);
+        }
+    } else {
+        snprintf(id, sizeof id, "%s.%d", T->cfg->id, T->npictures);
+        T->d = ir_diagram_new(id);
+    }
     T->d->irline = line;
     ir_set_attr(&T->d->attrs, &T->d->nattrs, "src", T->cfg->fname);
     char buf[32];
-    snprintf(buf, sizeof buf, "%d", line);
-    ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", buf);
+    if (line >= 0) {  /* "%d" */
+        char *p = buf + sizeof buf;
+        unsigned u = (unsigned)line;
+        *--p = '\0';
+        do { *--p = (char)('0' + u % 10); u /= 10; } while (u);
+        ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", p);
+    } else {
+        snprintf(buf, sizeof buf, "%d", line);
+        ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", buf);
+    }
     T->nclips = 0;
     T->any3d = 0;
     T->pic_base = T->ngs;
