@@ -660,6 +660,18 @@ static int is_number(const char *s, double *v)
     char *end;
     while (isspace((unsigned char)*s)) s++;
     if (!*s) return 0;
+    {
+        /* the usual item, [-]digits (at most 15) and nothing else: exactly
+         * the double strtod reads (-0 for "-0") */
+        const char *p = s + (*s == '-');
+        unsigned long long m = 0;
+        int nd = 0;
+        while (*p >= '0' && *p <= '9' && nd < 16) m = m * 10 + (unsigned)(*p++ - '0'), nd++;
+        if (nd > 0 && nd <= 15 && *p == '\0') {
+            *v = *s == '-' ? -(double)m : (double)m;
+            return 1;
+        }
+    }
     *v = strtod(s, &end);
     while (isspace((unsigned char)*end)) end++;
     return *end == 0;
