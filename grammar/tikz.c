@@ -979,13 +979,29 @@ out:
 
 /* The environment name after \begin or \end: in buf (cap bytes) when it
  * fits, else malloc'd (free it when it is not buf). */
-static char *read_env_name(tikz *T, char *buf, size_t cap)
+static char *read_env_name(tikz *T, char *buf, size_t cap, size_t *len)
 {
     const char *s = tex_read_arg_text(T->tex, 1);
     if (!s) s = "";
     size_t n = strlen(s);
+    *len = n;
     if (n < cap) { memcpy(buf, s, n + 1); return buf; }
     return tp_strndup(s, n);
+}
+
+/* The environments do_begin and do_end know, by name (strcmp(env, name) == 0
+ * as a length and a memcmp) */
+enum { ENV_OTHER, ENV_TIKZPICTURE, ENV_SCOPE, ENV_AXIS, ENV_DOCUMENT };
+
+static int env_kind(const char *env, size_t n)
+{
+    switch (n) {
+    case 11: return memcmp(env, "tikzpicture", 11) == 0 ? ENV_TIKZPICTURE : ENV_OTHER;
+    case 5: return memcmp(env, "scope", 5) == 0 ? ENV_SCOPE : ENV_OTHER;
+    case 4: return memcmp(env, "axis", 4) == 0 ? ENV_AXIS : ENV_OTHER;
+    case 8: return memcmp(env, "document", 8) == 0 ? ENV_DOCUMENT : ENV_OTHER;
+    default: return ENV_OTHER;
+    }
 }
 
 /* The options after \begin{env}: the expander's buffer, valid until the
@@ -999,10 +1015,12 @@ static const char *read_opts_text(tikz *T, int *present)
 static void do_begin(tikz *T, const tex_tok *cmd)
 {
     char ebuf[64];
-    char *env = read_env_name(T, ebuf, sizeof ebuf);
+    size_t envn;
+    char *env = read_env_name(T, ebuf, sizeof ebuf, &envn);
+    int kind = env_kind(env, envn);
     int present;
     T->cmd_line = cmd->line;
-    if (strcmp(env, "tikzpicture") == 0) {
+    if (kind == ENV_TIKZPICTURE) {
         if (T->d) {
             tex_error(T->tex, cmd->line, cmd->col, "nested tikzpicture%s", "");
         } else {
@@ -1010,19 +1028,19 @@ static void do_begin(tikz *T, const tex_tok *cmd)
             picture_begin(T, o, strlen(o), cmd->line);
         }
         open_group(T, 2, cmd->line, cmd->col);
-    } else if (strcmp(env, "scope") == 0) {
+    } else if (kind == ENV_SCOPE) {
         const char *o = read_opts_text(T, &present);
         tk_gs_push(T);
         if (T->d) tk_apply_opts(T, o, strlen(o), NULL, 0);
         open_group(T, 2, cmd->line, cmd->col);
-    } else if (strcmp(env, "axis") == 0) {
+    } else if (kind == ENV_AXIS) {
         const char *o = read_opts_text(T, &present);
         tk_gs_push(T);
         if (T->d) tk_axis_begin(T, o, strlen(o), cmd->line);
         open_group(T, 2, cmd->line, cmd->col);
     } else {
         open_group(T, 2, cmd->line, cmd->col);
-        if (T->d && strcmp(env, "document") != 0)
+        if (T->d && kind != ENV_DOCUMENT)
             tk_warn(T, cmd->line, "environment '%s' inside a picture ignored", env);
     }
     if (env != ebuf) free(env);
@@ -1031,18 +1049,20 @@ static void do_begin(tikz *T, const tex_tok *cmd)
 static void do_end(tikz *T, const tex_tok *cmd)
 {
     char ebuf[64];
-    char *env = read_env_name(T, ebuf, sizeof ebuf);
+    size_t envn;
+    char *env = read_env_name(T, ebuf, sizeof ebuf, &envn);
     /* the \end{...} text only for close_group's error message (it needs
      * none when the innermost group is an environment) */
     char what[96] = "";
     if (T->ngk == 0 || T->gk[T->ngk - 1].kind != 2)
         snprintf(what, sizeof what, "\\end{%.60s}", env);
     if (!close_group(T, 2, cmd, what)) { if (env != ebuf) free(env); return; }
-    if (strcmp(env, "tikzpicture") == 0) {
+    int kind = env_kind(env, envn);
+    if (kind == ENV_TIKZPICTURE) {
         picture_end(T);
-    } else if (strcmp(env, "scope") == 0) {
+    } else if (kind == ENV_SCOPE) {
         if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
-    } else if (strcmp(env, "axis") == 0) {
+    } else if (kind == ENV_AXIS) {
         if (T->d) tk_axis_end(T);
         if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
     }
