@@ -11,6 +11,9 @@
 
 #include <ctype.h>
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,15 +136,33 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
 {
     T->npictures++;
     char id[256];
-    if (T->npictures == 1) snprintf(id, sizeof id, "%s", T->cfg->id);
-    else snprintf(id, sizeof id, "%s.%d", T->cfg->id, T->npictures);
-    T->d = ir_diagram_new(id);
+    if (T->npictures == 1) {
+        /* the id cut to 255 bytes (as snprintf into id would) */
+        size_t n = strlen(T->cfg->id);
+        if (n < sizeof id) {
+            T->d = ir_diagram_new(T->cfg->id);
+        } else {
+            memcpy(id, T->cfg->id, sizeof id - 1);
+            id[sizeof id - 1] = '\0';
+            T->d = ir_diagram_new(id);
+        }
+    } else {
+        snprintf(id, sizeof id, "%s.%d", T->cfg->id, T->npictures);
+        T->d = ir_diagram_new(id);
+    }
     T->d->irline = line;
     ir_set_attr(&T->d->attrs, &T->d->nattrs, "src", T->cfg->fname);
-    ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", "");
     char buf[32];
-    snprintf(buf, sizeof buf, "%d", line);
-    ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", buf);
+    if (line >= 0) {  /* "%d" */
+        char *p = buf + sizeof buf;
+        unsigned u = (unsigned)line;
+        *--p = '\0';
+        do { *--p = (char)('0' + u % 10); u /= 10; } while (u);
+        ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", p);
+    } else {
+        snprintf(buf, sizeof buf, "%d", line);
+        ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", buf);
+    }
     T->nclips = 0;
     T->any3d = 0;
     T->pic_base = T->ngs;
@@ -161,17 +182,6 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
     g->label_distance = -0.1 * 28.452756;
     T->cmd_line = line;
     if (opts) tk_apply_opts(T, opts, n, NULL, 0);
-}
-
-static ir_box clip_box(const ir_diagram *d, int id)
-{
-    for (size_t i = 0; i < d->nelems; i++) {
-        const ir_elem *e = &d->elems[i];
-        if (e->kind != IR_CLIP) continue;
-        const char *v = ir_elem_get(e, "id");
-        if (v && atoi(v) == id) return ir_elem_box(e);
-    }
-    return ir_box_empty();
 }
 
 /* The visible extent of an element cut by a clip rectangle: the parts of its
@@ -206,28 +216,134 @@ static ir_box clipped_box(const ir_elem *e, ir_box whole, ir_box c, double pad)
     return r;
 }
 
+/* atoi(s), without the library call for the usual plain digits */
+static int clip_id(const char *s)
+{
+    int v = 0;
+    for (int i = 0; i < 9; i++) {
+        unsigned dg = (unsigned)(unsigned char)s[i] - '0';
+        if (dg > 9) return i > 0 && s[i] == '\0' ? v : atoi(s);
+        v = v * 10 + (int)dg;
+    }
+    return atoi(s);
+}
+
+/* The clips of a diagram, in element order, for compute_bbox: the id
+ * (atoi of the id= attribute) of each that has one, and its box once it
+ * is asked for. */
+typedef struct {
+    const ir_elem *e;
+    int id;
+    int have_box;
+    ir_box box;
+} clip_ref;
+
+/* The box of the first clip with this id (as a scan of the elements for
+ * the first IR_CLIP whose atoi(id=) is id), or an empty box. */
+static ir_box clip_box(clip_ref *c, size_t n, int id)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (c[i].id != id) continue;
+        if (!c[i].have_box) {
+            c[i].box = ir_elem_box(c[i].e);
+            c[i].have_box = 1;
+        }
+        return c[i].box;
+    }
+    return ir_box_empty();
+}
+
 static void compute_bbox(ir_diagram *d)
 {
     ir_box all = ir_box_empty();
+    clip_ref small[16], *clips = small;
+    size_t nclips = 0, capclips = 16;
+    int clips_known = 0;
+    /* the clip= text last looked up (attribute texts of a diagram are
+     * often shared records, never changed) and its box */
+    const char *last_cl = NULL;
+    ir_box last_c = ir_box_empty();
+    /* the same for lw= (NULL too) and its half */
+    const char *last_lw = NULL;
+    double last_hw = 0;
+    int have_hw = 0;
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         if (e->kind == IR_CLIP || e->kind == IR_UNPARSED || e->kind == IR_COORD ||
             e->kind == IR_OTHER || e->kind == IR_EDGE || e->kind == IR_VERTEX)
             continue;
-        if (ir_elem_get(e, "overlay")) continue;
-        ir_box b = ir_elem_box(e);
-        if (b.empty) continue;
-        const char *dr = ir_elem_get(e, "draw");
-        if (e->kind != IR_TEXT && dr && strcmp(dr, "none") != 0) {
-            double hw = ir_elem_getnum(e, "lw", 0.4) / 2;
+        /* overlay=, draw=, lw= and clip= in one pass (the first of each, as
+         * ir_elem_get finds them) */
+        const char *ov = NULL, *dr = NULL, *lw = NULL, *cl = NULL;
+        for (size_t k = 0; k < e->nattrs; k++) {
+            const char *key = e->attrs[k].key;
+            switch (key[0]) {
+            case 'o':
+                if (!ov && strcmp(key, "overlay") == 0) ov = e->attrs[k].val;
+                break;
+            case 'd':
+                if (!dr && key[1] == 'r' && key[2] == 'a' && key[3] == 'w' && key[4] == '\0')
+                    dr = e->attrs[k].val;
+                break;
+            case 'l':
+                if (!lw && key[1] == 'w' && key[2] == '\0') lw = e->attrs[k].val;
+                break;
+            case 'c':
+                if (!cl && key[1] == 'l' && key[2] == 'i' && key[3] == 'p' && key[4] == '\0')
+                    cl = e->attrs[k].val;
+                break;
+            default:
+                break;
+            }
+        }
+        if (ov) continue;
+        ir_box b0 = ir_elem_box(e);
+        if (b0.empty) continue;
+        ir_box b = b0;
+        if (e->kind != IR_TEXT && dr &&
+            !(dr[0] == 'n' && dr[1] == 'o' && dr[2] == 'n' && dr[3] == 'e' && dr[4] == '\0')) {
+            if (!have_hw || lw != last_lw) {
+                double lwv;
+                last_hw = (ir_parse_num(lw, &lwv) ? lwv : 0.4) / 2;
+                last_lw = lw;
+                have_hw = 1;
+            }
+            double hw = last_hw;
             b.x1 -= hw; b.y1 -= hw; b.x2 += hw; b.y2 += hw;
         }
-        const char *cl = ir_elem_get(e, "clip");
         if (cl) {
-            ir_box c = clip_box(d, atoi(cl));
+            if (!clips_known) {
+                for (size_t j = 0; j < d->nelems; j++) {
+                    const ir_elem *ce = &d->elems[j];
+                    if (ce->kind != IR_CLIP) continue;
+                    const char *v = ir_elem_get(ce, "id");
+                    if (!v) continue;
+                    if (nclips == capclips) {
+                        capclips *= 2;
+                        clip_ref *nc = malloc(capclips * sizeof *nc);
+                        if (!nc) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+                        memcpy(nc, clips, nclips * sizeof *nc);
+                        if (clips != small) free(clips);
+                        clips = nc;
+                    }
+                    clips[nclips].e = ce;
+                    clips[nclips].id = clip_id(v);
+                    clips[nclips].have_box = 0;
+                    nclips++;
+                }
+                clips_known = 1;
+            }
+            ir_box c;
+            if (cl == last_cl) {
+                c = last_c;
+            } else {
+                c = clip_box(clips, nclips, clip_id(cl));
+                last_cl = cl;
+                last_c = c;
+            }
             if (!c.empty) {
                 if (b.x1 < c.x1 || b.y1 < c.y1 || b.x2 > c.x2 || b.y2 > c.y2)
-                    b = clipped_box(e, b, c, b.x1 - (ir_elem_box(e)).x1);
+                    b = clipped_box(e, b, c, b.x1 - b0.x1);
                 b.x1 = fmax(b.x1, c.x1); b.y1 = fmax(b.y1, c.y1);
                 b.x2 = fmin(b.x2, c.x2); b.y2 = fmin(b.y2, c.y2);
                 if (b.empty || b.x1 > b.x2 || b.y1 > b.y2) continue;
@@ -235,6 +351,7 @@ static void compute_bbox(ir_diagram *d)
         }
         ir_box_union(&all, b);
     }
+    if (clips != small) free(clips);
     if (!all.empty) {
         d->has_bbox = 1;
         d->bbox[0] = all.x1; d->bbox[1] = all.y1; d->bbox[2] = all.x2; d->bbox[3] = all.y2;
@@ -343,8 +460,10 @@ static int read_cs_arg(tikz *T, tex_tok *out)
 /* Macro parameter text: tokens up to the body's '{'; #n become T_ARG. */
 static void params_to_args(toklist *l)
 {
-    size_t o = 0;
-    for (size_t i = 0; i < l->n; i++) {
+    /* the tokens before the first '#' stay where they are */
+    size_t o = 0, n = l->n;
+    while (o < n && l->v[o].type != T_PARAM) o++;
+    for (size_t i = o; i < l->n; i++) {
         if (l->v[i].type == T_PARAM && i + 1 < l->n) {
             tex_tok nx = l->v[i + 1];
             if (nx.ch >= '1' && nx.ch <= '9' && nx.type == T_OTHER) {
@@ -497,21 +616,42 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
 
 /* ---- \foreach ---- */
 
-typedef struct { char **v; size_t n, cap; } strlist;
+/* A list of strings whose bytes live in chunks the list owns (chained
+ * through their first word; a string never moves once added). */
+typedef struct { char **v; size_t n, cap; void *chunks; char *p, *end; size_t next; } strlist;
 
-static void sl_push(strlist *l, char *s)
+/* Appends a copy of s[0..n) (NUL-terminated). */
+static void sl_push_copy(strlist *l, const char *s, size_t n)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 16;
         l->v = realloc(l->v, l->cap * sizeof *l->v);
         if (!l->v) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
     }
-    l->v[l->n++] = s;
+    if ((size_t)(l->end - l->p) < n + 1 || !l->p) {
+        size_t size = l->next ? l->next : 512;
+        if (size < n + 1) size = n + 1;
+        if (l->next < 65536) l->next = l->next ? l->next * 2 : 1024;
+        void **c = malloc(sizeof(void *) + size);
+        if (!c) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+        *c = l->chunks;
+        l->chunks = c;
+        l->p = (char *)(c + 1);
+        l->end = l->p + size;
+    }
+    char *d = l->p;
+    if (n) memcpy(d, s, n);
+    d[n] = '\0';
+    l->p = d + n + 1;
+    l->v[l->n++] = d;
 }
 
 static void sl_free(strlist *l)
 {
-    for (size_t i = 0; i < l->n; i++) free(l->v[i]);
+    for (void *c = l->chunks, *next; c; c = next) {
+        next = *(void **)c;
+        free(c);
+    }
     free(l->v);
 }
 
@@ -520,21 +660,46 @@ static int is_number(const char *s, double *v)
     char *end;
     while (isspace((unsigned char)*s)) s++;
     if (!*s) return 0;
+    {
+        /* the usual item, [-]digits (at most 15) and nothing else: exactly
+         * the double strtod reads (-0 for "-0") */
+        const char *p = s + (*s == '-');
+        unsigned long long m = 0;
+        int nd = 0;
+        while (*p >= '0' && *p <= '9' && nd < 16) m = m * 10 + (unsigned)(*p++ - '0'), nd++;
+        if (nd > 0 && nd <= 15 && *p == '\0') {
+            *v = *s == '-' ? -(double)m : (double)m;
+            return 1;
+        }
+    }
     *v = strtod(s, &end);
     while (isspace((unsigned char)*end)) end++;
     return *end == 0;
 }
 
-static char *fmt_num(double v)
+/* Appends v as a \foreach range item: a whole number as "%.0f", else
+ * "%.6f" without trailing zeros. */
+static void push_num(strlist *out, double v)
 {
     char buf[64];
-    if (fabs(v - round(v)) < 1e-9) snprintf(buf, sizeof buf, "%.0f", round(v));
-    else {
+    if (fabs(v - round(v)) < 1e-9) {
+        double r = round(v);
+        if (fabs(r) < 1e15) {
+            /* "%.0f" of a whole number below 2^53: its digits ("-0" for -0) */
+            long long u = (long long)fabs(r);
+            char *p = buf + sizeof buf;
+            do { *--p = (char)('0' + u % 10); u /= 10; } while (u);
+            if (signbit(r)) *--p = '-';
+            sl_push_copy(out, p, (size_t)(buf + sizeof buf - p));
+            return;
+        }
+        snprintf(buf, sizeof buf, "%.0f", r);
+    } else {
         snprintf(buf, sizeof buf, "%.6f", v);
         char *p = buf + strlen(buf) - 1;
         while (*p == '0') *p-- = 0;
     }
-    return xstrdup(buf);
+    sl_push_copy(out, buf, strlen(buf));
 }
 
 /* Splits a \foreach list and expands "..." ranges. Returns -1 when too long. */
@@ -550,7 +715,7 @@ static int foreach_items(tikz *T, const char *s, strlist *out, int line)
         tk_trim(&it, &itn);
         if (itn) {
             tk_unbrace(&it, &itn);
-            sl_push(&raw, tp_strndup(it, itn));
+            sl_push_copy(&raw, it, itn);
         }
         i += len + 1;
         if (c < 0) break;
@@ -559,7 +724,7 @@ static int foreach_items(tikz *T, const char *s, strlist *out, int line)
     for (size_t k = 0; k < raw.n; k++) {
         if (skip_end) { skip_end = 0; continue; }
         if (strcmp(raw.v[k], "...") != 0) {
-            sl_push(out, xstrdup(raw.v[k]));
+            sl_push_copy(out, raw.v[k], strlen(raw.v[k]));
             continue;
         }
         /* a range whose end is its start ({0,...,0}, {a,...,a}) has one item */
@@ -581,13 +746,12 @@ static int foreach_items(tikz *T, const char *s, strlist *out, int line)
             long cnt = 0;
             for (double x = b + step; step > 0 ? x <= end + 1e-9 : x >= end - 1e-9; x += step) {
                 if (fabs(x - end) < 1e-9) break;   /* the end item follows */
-                sl_push(out, fmt_num(x));
+                push_num(out, x);
                 if (++cnt > MAX_LIST_ITEMS) break;
             }
         } else if (strlen(last) == 1 && strlen(nxt) == 1 && isalpha((unsigned char)last[0])) {
             for (char ch = (char)(last[0] + 1); ch < nxt[0]; ch++) {
-                char one[2] = { ch, 0 };
-                sl_push(out, xstrdup(one));
+                sl_push_copy(out, &ch, 1);
             }
         }
         if (out->n > MAX_LIST_ITEMS) break;
@@ -741,9 +905,14 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
             const char *p = it;
             size_t pn = len;
             tk_unbrace(&p, &pn);
-            char *val = tp_strndup(p, pn);
+            char vbuf[256];
+            char *val = pn < sizeof vbuf ? vbuf : tp_strndup(p, pn);
+            if (val == vbuf) {
+                memcpy(vbuf, p, pn);
+                vbuf[pn] = '\0';
+            }
             tex_define_text(T->tex, tex_name(T->tex, vn[v]), val, 0);
-            free(val);
+            if (val != vbuf) free(val);
             if (slash) it = slash + 1;
         }
         /* options */
@@ -810,13 +979,29 @@ out:
 
 /* The environment name after \begin or \end: in buf (cap bytes) when it
  * fits, else malloc'd (free it when it is not buf). */
-static char *read_env_name(tikz *T, char *buf, size_t cap)
+static char *read_env_name(tikz *T, char *buf, size_t cap, size_t *len)
 {
     const char *s = tex_read_arg_text(T->tex, 1);
     if (!s) s = "";
     size_t n = strlen(s);
+    *len = n;
     if (n < cap) { memcpy(buf, s, n + 1); return buf; }
     return tp_strndup(s, n);
+}
+
+/* The environments do_begin and do_end know, by name (strcmp(env, name) == 0
+ * as a length and a memcmp) */
+enum { ENV_OTHER, ENV_TIKZPICTURE, ENV_SCOPE, ENV_AXIS, ENV_DOCUMENT };
+
+static int env_kind(const char *env, size_t n)
+{
+    switch (n) {
+    case 11: return memcmp(env, "tikzpicture", 11) == 0 ? ENV_TIKZPICTURE : ENV_OTHER;
+    case 5: return memcmp(env, "scope", 5) == 0 ? ENV_SCOPE : ENV_OTHER;
+    case 4: return memcmp(env, "axis", 4) == 0 ? ENV_AXIS : ENV_OTHER;
+    case 8: return memcmp(env, "document", 8) == 0 ? ENV_DOCUMENT : ENV_OTHER;
+    default: return ENV_OTHER;
+    }
 }
 
 /* The options after \begin{env}: the expander's buffer, valid until the
@@ -830,10 +1015,12 @@ static const char *read_opts_text(tikz *T, int *present)
 static void do_begin(tikz *T, const tex_tok *cmd)
 {
     char ebuf[64];
-    char *env = read_env_name(T, ebuf, sizeof ebuf);
+    size_t envn;
+    char *env = read_env_name(T, ebuf, sizeof ebuf, &envn);
+    int kind = env_kind(env, envn);
     int present;
     T->cmd_line = cmd->line;
-    if (strcmp(env, "tikzpicture") == 0) {
+    if (kind == ENV_TIKZPICTURE) {
         if (T->d) {
             tex_error(T->tex, cmd->line, cmd->col, "nested tikzpicture%s", "");
         } else {
@@ -841,19 +1028,19 @@ static void do_begin(tikz *T, const tex_tok *cmd)
             picture_begin(T, o, strlen(o), cmd->line);
         }
         open_group(T, 2, cmd->line, cmd->col);
-    } else if (strcmp(env, "scope") == 0) {
+    } else if (kind == ENV_SCOPE) {
         const char *o = read_opts_text(T, &present);
         tk_gs_push(T);
         if (T->d) tk_apply_opts(T, o, strlen(o), NULL, 0);
         open_group(T, 2, cmd->line, cmd->col);
-    } else if (strcmp(env, "axis") == 0) {
+    } else if (kind == ENV_AXIS) {
         const char *o = read_opts_text(T, &present);
         tk_gs_push(T);
         if (T->d) tk_axis_begin(T, o, strlen(o), cmd->line);
         open_group(T, 2, cmd->line, cmd->col);
     } else {
         open_group(T, 2, cmd->line, cmd->col);
-        if (T->d && strcmp(env, "document") != 0)
+        if (T->d && kind != ENV_DOCUMENT)
             tk_warn(T, cmd->line, "environment '%s' inside a picture ignored", env);
     }
     if (env != ebuf) free(env);
@@ -862,18 +1049,20 @@ static void do_begin(tikz *T, const tex_tok *cmd)
 static void do_end(tikz *T, const tex_tok *cmd)
 {
     char ebuf[64];
-    char *env = read_env_name(T, ebuf, sizeof ebuf);
+    size_t envn;
+    char *env = read_env_name(T, ebuf, sizeof ebuf, &envn);
     /* the \end{...} text only for close_group's error message (it needs
      * none when the innermost group is an environment) */
     char what[96] = "";
     if (T->ngk == 0 || T->gk[T->ngk - 1].kind != 2)
         snprintf(what, sizeof what, "\\end{%.60s}", env);
     if (!close_group(T, 2, cmd, what)) { if (env != ebuf) free(env); return; }
-    if (strcmp(env, "tikzpicture") == 0) {
+    int kind = env_kind(env, envn);
+    if (kind == ENV_TIKZPICTURE) {
         picture_end(T);
-    } else if (strcmp(env, "scope") == 0) {
+    } else if (kind == ENV_SCOPE) {
         if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
-    } else if (strcmp(env, "axis") == 0) {
+    } else if (kind == ENV_AXIS) {
         if (T->d) tk_axis_end(T);
         if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
     }
@@ -1138,6 +1327,27 @@ static void collect(void *ctx, ir_diagram *d)
     done->v[done->n++] = d;
 }
 
+/* The number of '\n' in s[0..n): 16 bytes a step with SSE2 (byte counts
+ * summed every 255 steps, before they can wrap), the rest one by one. */
+static size_t count_newlines(const char *s, size_t n)
+{
+    size_t c = 0, i = 0;
+#if defined(__SSE2__)
+    const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+    while (n - i >= 16) {
+        size_t blocks = (n - i) / 16;
+        if (blocks > 255) blocks = 255;
+        __m128i acc = zero;
+        for (size_t b = 0; b < blocks; b++, i += 16)
+            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), nl));
+        __m128i sums = _mm_sad_epu8(acc, zero);
+        c += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_extract_epi16(sums, 4);
+    }
+#endif
+    for (; i < n; i++) c += s[i] == '\n';
+    return c;
+}
+
 int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, void *sink_ctx)
 {
     cfg->nwarnings = 0;
@@ -1158,7 +1368,7 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
         }
     }
     /* the number of the last line */
-    for (const char *p = src, *e = src + len; len && (p = memchr(p, '\n', (size_t)(e - p))); p++) line++;
+    line += (int)count_newlines(src, len);
     tikz_session *own = cfg->session ? NULL : tikz_session_new();
     tikz_session *S = cfg->session ? cfg->session : own;
     tikz *T = &S->T;

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,7 @@ struct ir_arena {
 
 typedef struct ar_chunk {
     struct ar_chunk *next;
-    void *pad;  /* the data after the header stays 16-byte aligned */
+    size_t size;  /* data bytes (then AR_SLACK); the header keeps the data 16-byte aligned */
 } ar_chunk;
 
 static void ar_init(struct ir_arena *a, char *mem, size_t n, size_t next)
@@ -124,6 +125,7 @@ static void *ar_alloc_slow(struct ir_arena *a, size_t n, size_t align)
     int own_chunk = want > a->next / 4;  /* big: a chunk of its own, the current one stays */
     size_t size = own_chunk ? want : a->next;
     ar_chunk *c = xrealloc(NULL, sizeof *c + size + AR_SLACK);
+    c->size = size;
     c->next = a->chunks;
     a->chunks = c;
     char *mem = (char *)(c + 1);
@@ -179,12 +181,40 @@ typedef struct {
     struct ir_darena a;
 } diagram_mem;
 
+/* The memory of the diagram ir_diagram_free freed last, for the next
+ * ir_diagram_new (a program makes, writes and frees one diagram after the
+ * other): its diagram_mem with one chunk of its arena (a->chunks, the
+ * largest, at most SPARE_CHUNK_MAX bytes, or NULL) and its element array
+ * (d.elems, d.cap; NULL, 0 when none). Taken and put back with an atomic
+ * exchange, so threads that make diagrams never share one. */
+#define SPARE_CHUNK_MAX ((size_t)256 * 1024)
+static _Atomic(diagram_mem *) spare_mem;
+
 ir_diagram *ir_diagram_new(const char *id)
 {
-    diagram_mem *m = xrealloc(NULL, sizeof *m);
-    memset(m, 0, sizeof *m);
-    ar_init(&m->a.a, NULL, 0, AR_DIAGRAM_FIRST);
+    diagram_mem *m = atomic_exchange(&spare_mem, NULL);
+    ir_elem *elems = NULL;
+    size_t cap = 0;
+    if (m) {
+        elems = m->d.elems;
+        cap = m->d.cap;
+        ar_chunk *c = m->a.a.chunks;
+        if (c) {  /* the kept chunk: the current one again, all free */
+            ar_init(&m->a.a, (char *)(c + 1), c->size, c->size < AR_MAX_CHUNK ? c->size * 2 : c->size);
+            m->a.a.chunks = c;
+        } else {
+            ar_init(&m->a.a, NULL, 0, AR_DIAGRAM_FIRST);
+        }
+    } else {
+        m = xrealloc(NULL, sizeof *m);
+        ar_init(&m->a.a, NULL, 0, AR_DIAGRAM_FIRST);
+    }
+    memset(&m->d, 0, sizeof m->d);
+    memset(m->a.recent, 0, sizeof m->a.recent);
+    memset(m->a.tag, 0, sizeof m->a.tag);
     ir_diagram *d = &m->d;
+    d->elems = elems;
+    d->cap = cap;
     d->arena = &m->a.a;
     d->id = xstrdup(id ? id : "");
     d->unit = xstrdup("pt");
@@ -406,8 +436,30 @@ static inline void am_fill(ir_attr *a, char *p, size_t kl, const char *val, size
     } else
 #endif
     {
-        memcpy(p + kl + 1, val, vl + 1);
-        if (k32 == kl && am_bare(p + kl + 1, vl)) v32 |= AM_BARE;  /* on the copy (am_bare reads before it) */
+        char *d = p + kl + 1;
+        size_t n = vl + 1;
+        if (n <= 16) {  /* the usual short value: no call */
+            if (n >= 8) {
+                uint64_t w0, w1;
+                memcpy(&w0, val, 8);
+                memcpy(&w1, val + n - 8, 8);
+                memcpy(d, &w0, 8);
+                memcpy(d + n - 8, &w1, 8);
+            } else if (n >= 4) {
+                uint32_t w0, w1;
+                memcpy(&w0, val, 4);
+                memcpy(&w1, val + n - 4, 4);
+                memcpy(d, &w0, 4);
+                memcpy(d + n - 4, &w1, 4);
+            } else {
+                d[0] = val[0];
+                d[n - 1] = val[n - 1];
+                d[n / 2] = val[n / 2];
+            }
+        } else {
+            memcpy(d, val, n);
+        }
+        if (k32 == kl && am_bare(d, vl)) v32 |= AM_BARE;  /* on the copy (am_bare reads before it) */
     }
     memcpy(p - 4, &v32, 4);
     a->key = p;
@@ -443,7 +495,13 @@ static inline const char *am_same(const char *r, uint32_t rtag, uint32_t tag, co
             if (!key[i]) break;
         }
     } else {  /* the same key of under four bytes: its length from the tag */
+#if defined(__GNUC__)
+        /* its length is the number of the tag's nonzero bytes, which are its
+         * lowest ones (0 for the empty key) */
+        i = tag ? (size_t)(39 - __builtin_clz(tag)) >> 3 : 0;
+#else
         i = (size_t)((tag & 0xff) != 0) + ((tag & 0xff00) != 0) + ((tag & 0xff0000) != 0);
+#endif
     }
     const char *rv = r + i + 1;
     for (i = 0;; i += 2) {
@@ -461,7 +519,8 @@ static inline const char *am_same(const char *r, uint32_t rtag, uint32_t tag, co
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void am_record_new(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
+static inline void am_record_new_tagged(struct ir_attrmem *m, ir_attr *a, const char *key,
+                                        const char *val, int tagged, uint32_t tag, unsigned slot)
 {
     struct ir_arena *ar = m->a;
     size_t vl = strlen(val);
@@ -493,11 +552,18 @@ long_key:;
 made:
     if (ar != &m->own) {  /* a diagram's arena (am_init) */
         struct ir_darena *da = (struct ir_darena *)ar;
-        unsigned slot;
-        uint32_t tag = am_tag(key, &slot);
+        if (!tagged) tag = am_tag(key, &slot);
         da->recent[slot] = a->key;
         da->tag[slot] = tag;
     }
+}
+
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void am_record_new(struct ir_attrmem *m, ir_attr *a, const char *key, const char *val)
+{
+    am_record_new_tagged(m, a, key, val, 0, 0, 0);
 }
 
 /* A record for key=val in e's arena (or, in a diagram's arena, the recent
@@ -565,16 +631,42 @@ void ir_elem_clear(ir_elem *e)
     memset(e, 0, sizeof *e);
 }
 
+/* Frees a diagram_mem (spare_mem's form: one chunk, elems and cap). */
+static void spare_free(diagram_mem *m)
+{
+    if (!m) return;
+    free(m->d.elems);
+    ar_free(&m->a.a);
+    free(m);
+}
+
 void ir_diagram_free(ir_diagram *d)
 {
     if (!d) return;
     for (size_t i = 0; i < d->nelems; i++) elem_free(&d->elems[i]);
-    free(d->elems);
     free_attrs(d->attrs, d->nattrs);
     free(d->id);
     free(d->unit);
-    if (d->arena) ar_free(d->arena);  /* part of d's allocation (ir_diagram_new) */
-    free(d);
+    if (!d->arena) {
+        free(d->elems);
+        free(d);
+        return;
+    }
+    /* made by ir_diagram_new: d is the start of a diagram_mem; it becomes
+     * the spare one, with its element array and its largest chunk */
+    diagram_mem *m = (diagram_mem *)(void *)d;
+    struct ir_arena *a = &m->a.a;
+    ar_chunk *keep = NULL;
+    for (ar_chunk *c = a->chunks; c; c = c->next)
+        if (c->size <= SPARE_CHUNK_MAX && (!keep || c->size > keep->size)) keep = c;
+    for (ar_chunk *c = a->chunks, *next; c; c = next) {
+        next = c->next;
+        if (c != keep) free(c);
+    }
+    if (keep) keep->next = NULL;
+    a->chunks = keep;
+    if (!d->elems) d->cap = 0;
+    spare_free(atomic_exchange(&spare_mem, m));
 }
 
 ir_elem *ir_add(ir_diagram *d, ir_kind kind)
@@ -656,21 +748,23 @@ ir_elem *ir_add_copy(ir_diagram *d, const ir_elem *src)
     return e;
 }
 
-/* The attributes of e as " key=value" at o (room up to end) when all of
- * them are records in e's arena with bare values; the end of the text, or
- * NULL (then what is at o is garbage and the writer goes the long way). */
-char *ir__attrs_text(const ir_elem *e, char *o, char *end)
+/* The attributes of e from *i on as " key=value" at o (room up to end)
+ * while they are records in e's arena with bare values (as b_word would
+ * write them) and fit; *i becomes the first one not written (e->nattrs
+ * after the last) and the end of the text is returned (what lies after
+ * it is garbage). e has its attrmem. */
+char *ir__attrs_text(const ir_elem *e, size_t *ip, char *o, char *end)
 {
-    if (!e->attrmem) return NULL;
     const ir_attr *a = e->attrs;
-    for (size_t i = 0, n = e->nattrs; i < n; i++) {
+    size_t i = *ip, n = e->nattrs;
+    for (; i < n; i++) {
         const char *k = a[i].key;
         uint32_t kl, vf;
         memcpy(&kl, k - AM_HDR, 4);
         memcpy(&vf, k - AM_HDR + 4, 4);
-        if (!(vf & AM_BARE) || a[i].val != k + kl + 1) return NULL;
+        if (!(vf & AM_BARE) || a[i].val != k + kl + 1) break;
         size_t len = (size_t)kl + 1 + (vf & ~AM_BARE);  /* key=value */
-        if ((size_t)(end - o) <= len + 16) return NULL;
+        if ((size_t)(end - o) <= len + 16) break;
         *o = ' ';
         if (len <= 16)  /* a fixed-size copy: it may read into the arena's slack */
             memcpy(o + 1, k, 16);
@@ -679,6 +773,7 @@ char *ir__attrs_text(const ir_elem *e, char *o, char *end)
         o[1 + kl] = '=';
         o += len + 1;
     }
+    *ip = i;
     return o;
 }
 
@@ -743,9 +838,10 @@ static void elem_set_slow(ir_elem *e, const char *key, const char *val)
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static void elem_append_new(ir_elem *e, struct ir_attrmem *m, const char *key, const char *val)
+static void elem_append_new(ir_elem *e, struct ir_attrmem *m, const char *key, const char *val,
+                            uint32_t tag, unsigned slot)
 {
-    am_record_new(m, &e->attrs[e->nattrs], key, val);
+    am_record_new_tagged(m, &e->attrs[e->nattrs], key, val, 1, tag, slot);  /* key's am_tag */
     e->nattrs++;
 }
 
@@ -767,7 +863,7 @@ void ir_elem_set(ir_elem *e, const char *key, const char *val)
                 e->attrs[n].val = (char *)rv;
                 e->nattrs = n + 1;
             } else {
-                elem_append_new(e, m, key, val);
+                elem_append_new(e, m, key, val, tag, slot);
             }
             return;
         }
@@ -933,9 +1029,18 @@ static void ellipse_pt(const ir_pt *p, double tdeg, double *x, double *y)
     *y = p[0].y + p[1].y * c + p[2].y * s;
 }
 
+/* hypot(a, b), which is |a| exactly when b is a zero (and |b| when a
+ * is): axis-aligned ellipses need no call */
+static inline double hypot0(double a, double b)
+{
+    if (b == 0) return fabs(a);
+    if (a == 0) return fabs(b);
+    return hypot(a, b);
+}
+
 static void box_ellipse(ir_box *b, const ir_pt *p)
 {
-    double rx = hypot(p[1].x, p[2].x), ry = hypot(p[1].y, p[2].y);
+    double rx = hypot0(p[1].x, p[2].x), ry = hypot0(p[1].y, p[2].y);
     ir_box_add(b, p[0].x - rx, p[0].y - ry);
     ir_box_add(b, p[0].x + rx, p[0].y + ry);
 }
@@ -1017,6 +1122,22 @@ static void box_curve(ir_box *b, const ir_pt *p)
  * compares below or above, so never a NaN). */
 static ir_box box_pts(const ir_pt *p, size_t n)
 {
+#if defined(__SSE2__)
+    /* both coordinates at once: _mm_min_pd(v, lo) is v < lo ? v : lo per
+     * lane (lo when unordered), _mm_max_pd(v, hi) is v > hi ? v : hi:
+     * the same comparisons as the loop below */
+    __m128d lo = _mm_loadu_pd(&p[0].x), hi = lo;
+    for (size_t i = 1; i < n; i++) {
+        __m128d v = _mm_loadu_pd(&p[i].x);
+        lo = _mm_min_pd(v, lo);
+        hi = _mm_max_pd(v, hi);
+    }
+    double l[2], h[2];
+    _mm_storeu_pd(l, lo);
+    _mm_storeu_pd(h, hi);
+    ir_box b = {l[0], l[1], h[0], h[1], 0};
+    return b;
+#else
     double x1 = p[0].x, x2 = x1, y1 = p[0].y, y2 = y1;
     for (size_t i = 1; i < n; i++) {
         double x = p[i].x, y = p[i].y;
@@ -1027,6 +1148,7 @@ static ir_box box_pts(const ir_pt *p, size_t n)
     }
     ir_box b = {x1, y1, x2, y2, 0};
     return b;
+#endif
 }
 
 static ir_box shape_box(ir_kind kind, const ir_elem *e)

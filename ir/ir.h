@@ -189,10 +189,11 @@ int ir_parse_nums(const char *s, char sep, double *out, size_t max);
 void ir_write_header(FILE *f);
 void ir_write_diagram(FILE *f, const ir_diagram *d);
 void ir_write_elem(FILE *f, const ir_elem *e);
-/* For ir_write.c only: the attributes of e as " key=value"... at o (room
- * up to end) when ir.c can give them in one piece; the end of the text, or
- * NULL (nothing usable written: write them one by one). */
-char *ir__attrs_text(const ir_elem *e, char *o, char *end);
+/* For ir_write.c only (e->attrmem not NULL): the attributes of e from *i
+ * on as " key=value"... at o (room up to end) while ir.c can copy them as
+ * they are; *i becomes the first one it did not write (the writer writes
+ * that one itself) and the end of the text is returned. */
+char *ir__attrs_text(const ir_elem *e, size_t *i, char *o, char *end);
 /* Formats a number as the writer does into buf (>= 32 bytes). */
 char *ir_fmt_num(char *buf, double v);
 /* Writes s as a quoted IR string: \" \\ \n \r \t escapes, other control
@@ -212,6 +213,11 @@ int ir_write_json(FILE *f, const ir_diagram *d);
  * more). Returns a malloc'd buffer (not NUL-terminated) or NULL on a read
  * error or when out of memory. */
 char *ir_read_all(FILE *f, size_t max, size_t *len, int *too_big);
+/* The same for the file at path (fopen(path, "rb"), ir_read_all, fclose,
+ * in fewer system calls for regular files): NULL with *open_failed set
+ * when it cannot be opened, NULL with *open_failed 0 on a read error;
+ * errno tells why in both cases. */
+char *ir_read_file(const char *path, size_t max, size_t *len, int *too_big, int *open_failed);
 
 /* --- reader ------------------------------------------------------------- */
 typedef struct ir_reader ir_reader;

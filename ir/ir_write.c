@@ -178,13 +178,40 @@ static inline char *fmt_num_fast(char *p, double v)
     return put_thousandths(p, (uint64_t)t);  /* at most 10^12 */
 }
 
+/* The texts of recently formatted numbers, by the bits of the double
+ * (a direct-mapped cache, one per thread): a diagram's coordinates repeat
+ * a lot (shared corners, the same radius or line width), and a hit is a
+ * 16-byte copy. An entry's txt holds the text (at most 15 bytes for
+ * |v| < 1e9: sign, 10 digits, '.', 3 digits) and in txt[15] its length;
+ * length 0 is an empty entry. Only numbers of the fast path go in, so the
+ * text is always the one fmt_num_fast gives for those bits. */
+#define NC_BITS 8
+typedef struct {
+    uint64_t bits;
+    char txt[16];
+} num_cache_entry;
+static _Thread_local num_cache_entry num_cache[1 << NC_BITS];
+
+/* Writes the IR form of v at p (room for 32 bytes; up to p + 16 may be
+ * overwritten, as by fmt_num_fast); returns the end. */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
 static inline char *fmt_num(char *p, double v)
 {
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    num_cache_entry *c = &num_cache[(bits * 0x9E3779B97F4A7C15ull) >> (64 - NC_BITS)];
+    if (c->bits == bits && c->txt[15]) {
+        memcpy(p, c->txt, 16);
+        return p + (unsigned char)c->txt[15];
+    }
     if (!(fabs(v) < 1e9)) return fmt_num_slow(p, v);
-    return fmt_num_fast(p, v);
+    char *e = fmt_num_fast(p, v);
+    memcpy(c->txt, p, 15);  /* the text and what follows it (never read) */
+    c->txt[15] = (char)(e - p);
+    c->bits = bits;
+    return e;
 }
 
 #if defined(__GNUC__)
@@ -200,7 +227,7 @@ char *ir_fmt_num(char *buf, double v)
 {
     /* the rare numbers as a tail call: the usual ones need no stack frame */
     if (!(fabs(v) < 1e9)) return fmt_num_slow_nul(buf, v);
-    *fmt_num_fast(buf, v) = '\0';
+    *fmt_num(buf, v) = '\0';
     return buf;
 }
 
@@ -584,11 +611,16 @@ static void b_elem(wbuf *b, const ir_elem *e)
         break;
     }
     if (e->attrmem && e->nattrs) {
-        /* attributes ir_elem_set made: mostly written in one piece */
-        char *o = wb_room(b, 2048);
-        char *end = ir__attrs_text(e, o, b->end);
-        if (end) b->p = end;
-        else put_attrs(b, e->attrs, e->nattrs);
+        /* attributes ir_elem_set made: copied as they are, in runs; one
+         * that needs b_word (quotes) or more room goes the long way */
+        size_t i = 0;
+        for (;;) {
+            char *o = wb_room(b, 2048);
+            b->p = ir__attrs_text(e, &i, o, b->end);
+            if (i >= e->nattrs) break;
+            put_attrs(b, &e->attrs[i], 1);
+            i++;
+        }
     } else {
         put_attrs(b, e->attrs, e->nattrs);
     }

@@ -2336,7 +2336,8 @@ double tm_font_size(const char *opt, double base_pt, int *bold)
 
 typedef struct {
     const char *s;
-    char *b;
+    char *b;        /* the output: sbuf until it needs more, then malloc'd */
+    char *sbuf;     /* tm_plain_text's stack buffer (not freed) */
     size_t n, cap;
     size_t floor;  /* no space is written at this offset (start of a part) */
     int oom, depth, got_right;
@@ -2349,8 +2350,9 @@ static void pt_put(PT *t, const char *s, size_t n)
     if (t->n + n + 1 > t->cap) {
         size_t cap = t->cap ? t->cap : 64;
         while (t->n + n + 1 > cap) cap *= 2;
-        char *b = realloc(t->b, cap);
+        char *b = t->b == t->sbuf ? malloc(cap) : realloc(t->b, cap);
         if (!b) { t->oom = 1; return; }
+        if (t->b == t->sbuf && t->n) memcpy(b, t->b, t->n);
         t->b = b;
         t->cap = cap;
     }
@@ -2885,14 +2887,17 @@ static void pt_run(PT *t, int math, int kind)
 char *tm_plain_text(const char *tex)
 {
     PT t;
+    char sbuf[512];
     memset(&t, 0, sizeof t);
     t.s = tex ? tex : "";
+    t.b = t.sbuf = sbuf;
+    t.cap = sizeof sbuf;
     pt_put(&t, "", 0);
     pt_run(&t, 0, MK_GROUP + 100);
-    if (t.oom) { free(t.b); return NULL; }
+    if (t.oom) { if (t.b != sbuf) free(t.b); return NULL; }
     /* trim each line; drop trailing empty lines */
     char *out = malloc(t.n + 1);
-    if (!out) { free(t.b); return NULL; }
+    if (!out) { if (t.b != sbuf) free(t.b); return NULL; }
     size_t o = 0, i = 0;
     while (i < t.n) {
         size_t e = i;
@@ -2907,6 +2912,6 @@ char *tm_plain_text(const char *tex)
     }
     while (o > 0 && out[o - 1] == '\n') o--;
     out[o] = 0;
-    free(t.b);
+    if (t.b != sbuf) free(t.b);
     return out;
 }

@@ -6,6 +6,9 @@
 
 #include <errno.h>
 #include <getopt.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +108,12 @@ int main(int argc, char **argv)
         }
     }
     int rc = 0, unparsed = 0;
+#if defined(__GLIBC__) && defined(M_TRIM_THRESHOLD)
+    /* Many files in one process: the heap grows to the same peak for each
+     * larger input; without this glibc gives the top back (brk) after each
+     * and the next one faults the pages in again. */
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
     if (header && !json) ir_write_header(stdout);
     int nfiles = argc - optind;
     t2l_fallback *fb = NULL;
@@ -117,17 +126,16 @@ int main(int argc, char **argv)
     for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
         const char *path = nfiles ? argv[optind + i] : "-";
         int is_stdin = strcmp(path, "-") == 0;
-        FILE *f = is_stdin ? stdin : fopen(path, "rb");
-        if (!f) {
+        size_t len = 0;
+        int too_big = 0, open_failed = 0;
+        /* a little over the front end's own limit, so that it reports the size */
+        char *src = is_stdin ? ir_read_all(stdin, (size_t)17 << 20, &len, &too_big)
+                             : ir_read_file(path, (size_t)17 << 20, &len, &too_big, &open_failed);
+        if (open_failed) {
             fprintf(stderr, "tikz2ir: %s: %s\n", path, strerror(errno));
             rc = 2;
             continue;
         }
-        size_t len = 0;
-        int too_big = 0;
-        /* a little over the front end's own limit, so that it reports the size */
-        char *src = ir_read_all(f, (size_t)17 << 20, &len, &too_big);
-        if (!is_stdin) fclose(f);
         if (!src) {
             fprintf(stderr, "tikz2ir: %s: read error: %s\n", path, strerror(errno));
             rc = 2;
