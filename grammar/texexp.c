@@ -323,26 +323,6 @@ void texlex_one(struct texlex_extra *x, int type, int ch, size_t len)
     x->off += len;
 }
 
-void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len)
-{
-    toklist *o = x->out;
-    if (o->n + len > o->cap) tl_reserve(o, len);
-    tex_tok *d = o->v + o->n;
-    int col = (int)(x->off - x->lstart + 1);
-    /* (one template: only ch and col change from token to token) */
-    tex_tok t;
-    memset(&t, 0, sizeof t);
-    t.type = (unsigned char)type;
-    t.line = x->line;
-    for (size_t i = 0; i < len; i++) {
-        t.ch = (unsigned char)text[i];
-        t.col = col + (int)i;
-        d[i] = t;
-    }
-    o->n += len;
-    x->off += len;
-}
-
 void texlex_chars(struct texlex_extra *x, const char *text, size_t len)
 {
     toklist *o = x->out;

@@ -51,9 +51,8 @@ struct texlex_extra {
     size_t off, lstart;   /* offset of the match, of the line's start */
 };
 void texlex_one(struct texlex_extra *x, int type, int ch, size_t len);
-void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len);
-/* texlex_run for a run of letters (T_LETTER) and other characters
- * (T_OTHER), each byte by its class. */
+/* a run of letters (T_LETTER) and other characters (T_OTHER), one token
+ * per byte by its class */
 void texlex_chars(struct texlex_extra *x, const char *text, size_t len);
 void texlex_space(struct texlex_extra *x, const char *text, size_t len);
 void texlex_skip(struct texlex_extra *x, const char *text, size_t len);

@@ -13,6 +13,7 @@
  * line/col, texts, per-byte lines, errors and their positions, the current
  * line. */
 #include "grammar/texexp.h"
+#include "ref_statement.h"
 #include "xorshift.h"
 
 #include <stdio.h>
@@ -117,58 +118,6 @@ static void setup(tex_ctx *c, uint64_t *s)
     if (xorshift64(s) % 61 == 0) define(c, "e", "#1", 1, "#1#1#1#1\\e{#1}", 1); /* tokens */
     if (xorshift64(s) % 61 == 0) define(c, "s", "#1#2", 2, "#2\\s{#1}{#2}", 1); /* expansions */
     tex_group_begin(c);
-}
-
-/* The statement reader's reference: tex_next_x per token, then
- * tex_to_text_ex (as tests/unit/test_texstmt.c's). */
-static int ref_statement(tex_ctx *c, const char *prefix, int prefix_line, char **text, int **lines)
-{
-    int b = tex_intern(c, "begin", 5), e = tex_intern(c, "end", 3);
-    toklist out = { 0 };
-    int depth = 0, bline = 0, bcol = 0, ret = 0;
-    for (;;) {
-        tex_tok t;
-        int r = tex_next_x(c, &t);
-        if (r <= 0) {
-            if (r < 0) { tl_free(&out); return -1; }
-            if (depth > 0) {
-                tex_error(c, bline, bcol, "unbalanced braces: end of input inside a group opened here");
-                tl_free(&out);
-                return -1;
-            }
-            ret = 0;
-            break;
-        }
-        int stop = 0;
-        switch (t.type) {
-        case T_OTHER:
-            if (t.ch == -2) { tex_push_tok(c, t); stop = 1; }
-            else if (t.ch == ';' && depth == 0) { stop = 1; ret = 1; }
-            break;
-        case T_CS:
-            if (depth == 0 && (t.name == b || t.name == e)) { tex_push_tok(c, t); stop = 1; }
-            break;
-        case T_BEGIN:
-            if (depth++ == 0) { bline = t.line; bcol = t.col; }
-            break;
-        case T_END:
-            if (depth == 0) { tex_push_tok(c, t); stop = 1; }
-            else depth--;
-            break;
-        default:
-            break;
-        }
-        if (stop) break;
-        if (out.n > 2000000) {
-            tex_error(c, t.line, t.col, "statement longer than %d tokens", 2000000);
-            tl_free(&out);
-            return -1;
-        }
-        tl_push(&out, t);
-    }
-    *text = tex_to_text_ex(c, &out, 0, out.n, prefix, prefix_line, lines);
-    tl_free(&out);
-    return ret;
 }
 
 /* tex_read_arg without expansion, token by token (the reference for its
