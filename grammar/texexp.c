@@ -343,17 +343,16 @@ void texlex_chars(struct texlex_extra *x, const char *text, size_t len)
     x->off += len;
 }
 
-void texlex_space(struct texlex_extra *x, const char *text, size_t len)
-{
-    lx_push(x, T_SPACE, ' ', 0);
-    lx_lines(x, text, 0, len);
-    x->off += len;
-}
-
 void texlex_skip(struct texlex_extra *x, const char *text, size_t len)
 {
     lx_lines(x, text, 0, len);
     x->off += len;
+}
+
+void texlex_space(struct texlex_extra *x, const char *text, size_t len)
+{
+    lx_push(x, T_SPACE, ' ', 0);
+    texlex_skip(x, text, len);
 }
 
 static int is_cs_letter(unsigned char ch)
