@@ -55,14 +55,17 @@ done
 /usr/bin/time -f '%M' -o "$tmp/rss" "$T" -q $args > /dev/null 2>&1
 /usr/bin/time -f '%M' -o "$tmp/rss1" "$T" -q $DATA/219.tex > /dev/null 2>&1
 t1=$(median < "$tmp/t1"); t2=$(median < "$tmp/t2")
+# the spread of the runs, slowest to fastest in diagrams/s: on a shared
+# machine a single figure hides how far apart the runs were
+spread() { sort -n "$1" | awk -v n="$ndiag" 'NR==1 {lo=$1} {hi=$1} END {printf "runs %.0f-%.0f/s", n/hi, n/lo}'; }
 pgo="without a profile (PGO=0)"
 grep -q -- -fprofile-use "$BUILD/cflags" 2>/dev/null && pgo="profile-guided (PGO=1, trained on $DATA)"
 echo "bench: $nitems dev items x $PASSES passes = $ndiag diagrams, median of $RUNS runs; build $pgo"
-awk -v n="$ndiag" -v t="$t1" 'BEGIN { printf "tikz2ir                    %8.3f s   %9.0f diagrams/s   %7.1f us/diagram\n", t, n/t, 1e6*t/n }'
-awk -v n="$ndiag" -v t="$t2" 'BEGIN { printf "tikz2ir | irlint --rubric  %8.3f s   %9.0f diagrams/s   %7.1f us/diagram\n", t, n/t, 1e6*t/n }'
+awk -v n="$ndiag" -v t="$t1" -v r="$(spread "$tmp/t1")" 'BEGIN { printf "tikz2ir                    %8.3f s   %9.0f diagrams/s   %7.1f us/diagram  (%s)\n", t, n/t, 1e6*t/n, r }'
+awk -v n="$ndiag" -v t="$t2" -v r="$(spread "$tmp/t2")" 'BEGIN { printf "tikz2ir | irlint --rubric  %8.3f s   %9.0f diagrams/s   %7.1f us/diagram  (%s)\n", t, n/t, 1e6*t/n, r }'
 if [ -n "$one" ]; then
     t3=$(median < "$tmp/t3")
-    awk -v n="$ndiag" -v t="$t3" 'BEGIN { printf "the same on one core        %8.3f s   %9.0f diagrams/s   %7.1f us/diagram  (taskset -c 0)\n", t, n/t, 1e6*t/n }'
+    awk -v n="$ndiag" -v t="$t3" -v r="$(spread "$tmp/t3")" 'BEGIN { printf "the same on one core        %8.3f s   %9.0f diagrams/s   %7.1f us/diagram  (%s; taskset -c 0)\n", t, n/t, 1e6*t/n, r }'
 fi
 echo "tikz2ir peak memory (max RSS): $(cat "$tmp/rss") KiB over all passes; $(cat "$tmp/rss1") KiB for one item"
 [ -f tests/bench-kappa.sh ] && BUILD=$BUILD sh tests/bench-kappa.sh
