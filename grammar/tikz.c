@@ -136,33 +136,18 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
 {
     T->npictures++;
     char id[256];
-    if (T->npictures == 1) {
-        /* the id cut to 255 bytes (as snprintf into id would) */
-        size_t n = strlen(T->cfg->id);
-        if (n < sizeof id) {
-            T->d = ir_diagram_new(T->cfg->id);
-        } else {
-            memcpy(id, T->cfg->id, sizeof id - 1);
-            id[sizeof id - 1] = '\0';
-            T->d = ir_diagram_new(id);
-        }
+    if (T->npictures == 1) {  /* snprintf's "%s" cut, without its cost */
+        size_t n = strnlen(T->cfg->id, sizeof id - 1);
+        memcpy(id, T->cfg->id, n);
+        id[n] = '\0';
     } else {
         snprintf(id, sizeof id, "%s.%d", T->cfg->id, T->npictures);
-        T->d = ir_diagram_new(id);
     }
+    T->d = ir_diagram_new(id);
     T->d->irline = line;
     ir_set_attr(&T->d->attrs, &T->d->nattrs, "src", T->cfg->fname);
-    char buf[32];
-    if (line >= 0) {  /* "%d" */
-        char *p = buf + sizeof buf;
-        unsigned u = (unsigned)line;
-        *--p = '\0';
-        do { *--p = (char)('0' + u % 10); u /= 10; } while (u);
-        ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", p);
-    } else {
-        snprintf(buf, sizeof buf, "%d", line);
-        ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", buf);
-    }
+    char buf[32];  /* an int: ir_fmt_num gives the digits "%d" gives */
+    ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", ir_fmt_num(buf, (double)line));
     T->nclips = 0;
     T->any3d = 0;
     T->pic_base = T->ngs;
@@ -256,8 +241,8 @@ static ir_box clip_box(clip_ref *c, size_t n, int id)
 static void compute_bbox(ir_diagram *d)
 {
     ir_box all = ir_box_empty();
-    clip_ref small[16], *clips = small;
-    size_t nclips = 0, capclips = 16;
+    clip_ref *clips = NULL;
+    size_t nclips = 0, capclips = 0;
     int clips_known = 0;
     /* the clip= text last looked up (attribute texts of a diagram are
      * often shared records, never changed) and its box */
@@ -319,12 +304,8 @@ static void compute_bbox(ir_diagram *d)
                     const char *v = ir_elem_get(ce, "id");
                     if (!v) continue;
                     if (nclips == capclips) {
-                        capclips *= 2;
-                        clip_ref *nc = malloc(capclips * sizeof *nc);
-                        if (!nc) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
-                        memcpy(nc, clips, nclips * sizeof *nc);
-                        if (clips != small) free(clips);
-                        clips = nc;
+                        capclips = capclips ? capclips * 2 : 16;
+                        clips = tk_xrealloc(clips, capclips * sizeof *clips);
                     }
                     clips[nclips].e = ce;
                     clips[nclips].id = clip_id(v);
@@ -351,7 +332,7 @@ static void compute_bbox(ir_diagram *d)
         }
         ir_box_union(&all, b);
     }
-    if (clips != small) free(clips);
+    free(clips);
     if (!all.empty) {
         d->has_bbox = 1;
         d->bbox[0] = all.x1; d->bbox[1] = all.y1; d->bbox[2] = all.x2; d->bbox[3] = all.y2;
@@ -625,15 +606,13 @@ static void sl_push_copy(strlist *l, const char *s, size_t n)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 16;
-        l->v = realloc(l->v, l->cap * sizeof *l->v);
-        if (!l->v) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+        l->v = tk_xrealloc(l->v, l->cap * sizeof *l->v);
     }
     if ((size_t)(l->end - l->p) < n + 1 || !l->p) {
         size_t size = l->next ? l->next : 512;
         if (size < n + 1) size = n + 1;
         if (l->next < 65536) l->next = l->next ? l->next * 2 : 1024;
-        void **c = malloc(sizeof(void *) + size);
-        if (!c) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+        void **c = tk_xrealloc(NULL, sizeof(void *) + size);
         *c = l->chunks;
         l->chunks = c;
         l->p = (char *)(c + 1);
