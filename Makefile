@@ -3,6 +3,7 @@
 #   make                 build every program into build/bin
 #   make check           every test: unit, golden, man-page examples, fuzz smoke runs,
 #                        and the same suite again under AddressSanitizer + UBSan
+#   make same-update     rewrite the output digests of the equivalence check
 #   make agreement       kappa of tikz2ir | irlint against the human raters (dev split)
 #   make check-tex       tikz2ir's picture extents against what TeX draws (needs TeX)
 #   make bench           speed figures
@@ -76,7 +77,7 @@ UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_SRCS = $(filter-out tests/fuzz/driver.c,$(wildcard tests/fuzz/*.c))
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: FORCE all check check-fast check-san check-clang agreement check-tex demo bench fuzz install deps clean
+.PHONY: FORCE same-update all check check-fast check-san check-clang agreement check-tex demo bench fuzz install deps clean
 .SECONDARY:
 
 all: $(BINS)
@@ -160,6 +161,12 @@ check-clang:
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-san:
 	@$(MAKE) --no-print-directory BUILD=build/san SAN="$(SAN_FLAGS)" OPT=-O1 check-fast
+
+# Rewrite tests/same/expected.tsv, the digests of every program's output that
+# the equivalence check (tests/same/run.sh, part of make check) compares with:
+# only for a change meant to change output, named in its commit message.
+same-update: all
+	@SAME_UPDATE=1 BUILD=$(BUILD) sh tests/same/run.sh
 
 agreement: all
 	@BUILD=$(BUILD) sh tests/agreement.sh
