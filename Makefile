@@ -6,7 +6,8 @@
 #   make same-update     rewrite the output digests of the equivalence check
 #   make agreement       kappa of tikz2ir | irlint against the human raters (dev split)
 #   make check-tex       tikz2ir's picture extents against what TeX draws (needs TeX)
-#   make bench           speed figures
+#   make bench           speed figures (BENCH_BASE=DIR: side by side with the
+#                        tikz2ir and irlint in DIR, with the ratio)
 #   make fuzz            long libFuzzer runs (clang), FUZZ_SECONDS each
 #   make install PREFIX=/usr/local
 #   make deps            install the Debian build and test dependencies when missing
