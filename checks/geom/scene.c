@@ -428,68 +428,57 @@ static void fit_projection(geom_scene *s)
     free(shift);
 }
 
-geom_scene *geom_scene_build(const ir_diagram *d)
+/* The room the build has in the scene's growing arrays. */
+typedef struct {
+    size_t segs, texts, marks, shapes, clips, dots, faces;
+} scene_caps;
+
+/* Each element's attributes, once; the flattened outlines start empty. */
+static void read_all_attrs(geom_scene *s)
 {
-    scene_priv *p = calloc(1, sizeof *p);
-    if (!p) abort();
-    geom_scene *s = &p->pub;
-    s->d = d;
-    const char *src = ir_get_attr(d->attrs, d->nattrs, "src");
-    s->src = src ? src : (d->id ? d->id : "-");
-    s->ink = ir_box_empty();
-    s->figure = ir_box_empty();
-    size_t segcap = 0, tcap = 0, mcap = 0, scap = 0, ccap = 0, dcap = 0, fcap = 0;
-
-    s->attrs = malloc((d->nelems ? d->nelems : 1) * sizeof *s->attrs);
-    s->flat = calloc(d->nelems ? d->nelems : 1, sizeof *s->flat);
-    s->nflat = calloc(d->nelems ? d->nelems : 1, sizeof *s->nflat);
-    if (!s->attrs || !s->flat || !s->nflat) abort();
+    const ir_diagram *d = s->d;
+    s->attrs = xmalloc(d->nelems * sizeof *s->attrs);
+    s->flat = xcalloc(d->nelems, sizeof *s->flat);
+    s->nflat = xcalloc(d->nelems, sizeof *s->nflat);
     for (size_t i = 0; i < d->nelems; i++) read_attrs(&d->elems[i], &s->attrs[i]);
+}
 
-    /* room for the segments: a polyline has at most as many as points, a
-     * rectangle 4, a flattened curve 24; ellipses and arcs take a guess
-     * (the array grows when it is wrong) */
-    size_t nseg_guess = 0;
+/* Room for the segments: a polyline has at most as many as points, a
+ * rectangle 4, a flattened curve 24; ellipses and arcs take a guess (the
+ * array grows when it is wrong). Room for the faces (polylines with xyz=)
+ * and closed shapes (drawn outlines), counted: at most one of each per
+ * element. */
+static void size_arrays(geom_scene *s, scene_caps *cap)
+{
+    const ir_diagram *d = s->d;
+    size_t nseg = 0, nf = 0, ns = 0;
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         switch (e->kind) {
-        case IR_POLY: nseg_guess += e->npts; break;
-        case IR_RECT: nseg_guess += 4; break;
-        case IR_CURVE: nseg_guess += 24; break;
-        case IR_ELLIPSE: case IR_ARC: nseg_guess += 64; break;
+        case IR_POLY: nseg += e->npts; break;
+        case IR_RECT: nseg += 4; break;
+        case IR_CURVE: nseg += 24; break;
+        case IR_ELLIPSE: case IR_ARC: nseg += 64; break;
         default: break;
         }
+        ir_kind k = e->kind;
+        nf += k == IR_POLY && s->attrs[i].xyz;
+        ns += k == IR_POLY || k == IR_RECT || k == IR_ELLIPSE || k == IR_ARC || k == IR_CURVE;
     }
-    if (nseg_guess) {
-        s->segs = malloc(nseg_guess * sizeof *s->segs);
-        if (!s->segs) abort();
-        segcap = nseg_guess;
-    }
-    /* room for the faces (polylines with xyz=) and closed shapes (drawn
-     * outlines), counted: at most one of each per element */
-    {
-        size_t nf = 0, ns = 0;
-        for (size_t i = 0; i < d->nelems; i++) {
-            ir_kind k = d->elems[i].kind;
-            nf += k == IR_POLY && s->attrs[i].xyz;
-            ns += k == IR_POLY || k == IR_RECT || k == IR_ELLIPSE || k == IR_ARC || k == IR_CURVE;
-        }
-        if (nf) {
-            s->faces = malloc(nf * sizeof *s->faces);
-            if (!s->faces) abort();
-            fcap = nf;
-        }
-        if (ns) {
-            s->shapes = malloc(ns * sizeof *s->shapes);
-            if (!s->shapes) abort();
-            scap = ns;
-        }
-    }
+    if (nseg) s->segs = xmalloc(nseg * sizeof *s->segs);
+    if (nf) s->faces = xmalloc(nf * sizeof *s->faces);
+    if (ns) s->shapes = xmalloc(ns * sizeof *s->shapes);
+    cap->segs = nseg;
+    cap->faces = nf;
+    cap->shapes = ns;
+}
 
-    /* text node outlines: a shape drawn for a node, right before the node's
-     * text, from the same source line, around the text */
-    s->frame = calloc(d->nelems ? d->nelems : 1, 1);
-    if (!s->frame) abort();
+/* Text node outlines (frame[]): a shape drawn for a node, right before the
+ * node's text, from the same source line, around the text. */
+static void find_frames(geom_scene *s)
+{
+    const ir_diagram *d = s->d;
+    s->frame = xcalloc(d->nelems, 1);
     for (size_t i = 0; i + 1 < d->nelems; i++) {
         const ir_elem *e = &d->elems[i], *t = &d->elems[i + 1];
         if (t->kind != IR_TEXT || t->npts < 2 || t->line != e->line) continue;
@@ -499,11 +488,16 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         ir_box tb = ir_box_make(t->pts[0].x, t->pts[0].y, t->pts[1].x, t->pts[1].y);
         if (ir_box_inside(tb, sb, 1.0)) s->frame[i] = 1;
     }
+}
 
+/* The clip regions, and the one each element is drawn in. */
+static void read_clips(geom_scene *s, scene_caps *cap)
+{
+    const ir_diagram *d = s->d;
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         if (e->kind != IR_CLIP) continue;
-        GROW(s->clips, s->nclips, ccap);
+        GROW(s->clips, s->nclips, cap->clips);
         geom_clip *c = &s->clips[s->nclips++];
         memset(c, 0, sizeof *c);
         c->elem = i;
@@ -521,150 +515,174 @@ geom_scene *geom_scene_build(const ir_diagram *d)
         }
     }
     resolve_clips(s);
+}
 
-    for (size_t i = 0; i < d->nelems; i++) {
-        const ir_elem *e = &d->elems[i];
-        if (e->kind == IR_CLIP) continue;
-        if (e->kind == IR_TEXT) {
-            if (e->npts < 2) continue;
-            /* axis tick labels are part of the axes, not labels */
-            const geom_attrs *at = &s->attrs[i];
-            if (at->role == ROLE_TICK) continue;
-            /* a text the clip hides entirely is not seen */
-            if (text_clipped_away(s, i)) continue;
-            GROW(s->texts, s->ntexts, tcap);
-            geom_text *t = &s->texts[s->ntexts];
-            memset(t, 0, sizeof *t);
-            t->elem = i;
-            t->line = e->line;
-            t->box = ir_box_make(e->pts[0].x, e->pts[0].y, e->pts[1].x, e->pts[1].y);
-            t->c = ir_box_center(t->box);
-            if (!ir_parse_num(at->size, &t->size)) t->size = GEOM_DEFAULT_FONT_PT;
-            if (!(t->size > 0) || !isfinite(t->size)) t->size = GEOM_DEFAULT_FONT_PT;
-            geom_parse_label(e->str, at->tex, t);
-            if (t->kind == TXT_EMPTY) continue;
-            const char *of = at->of;
-            if (of && scene_parse_pts(of, &t->of, 1)) t->has_of = 1;
-            const char *al = at->along;
-            ir_pt ab[2];
-            if (al && scene_parse_pts(al, ab, 2)) {
-                t->has_along = 1;
-                t->along_a = ab[0];
-                t->along_b = ab[1];
-            }
-            t->axis_label = at->role == ROLE_AXIS_LABEL;
-            t->opaque = at->filled || (i > 0 && s->frame[i - 1] && s->attrs[i - 1].filled);
-            if (i > 0 && s->frame[i - 1]) {
-                /* the outline belongs to the label: it takes the label's room */
-                ir_box fb = ir_elem_box(&d->elems[i - 1]);
-                t->framed = 1;
-                t->frame_box = fb;
-            }
-            ir_box_union(&s->ink, t->box);
-            s->ntexts++;
-            continue;
-        }
-        if (e->kind != IR_POLY && e->kind != IR_RECT && e->kind != IR_ELLIPSE &&
-            e->kind != IR_ARC && e->kind != IR_CURVE)
-            continue;
-        const geom_attrs *at = &s->attrs[i];
-        int stroked = at->stroked, filled = at->filled;
-        if (!stroked && !filled) continue;
-        if (at->xyz) s->is3d = 1;
-        if (is_dot(e, at)) {
-            GROW(s->dots, s->ndots, dcap);
-            s->dots[s->ndots++] = e->npts ? e->pts[0] : ir_v(0, 0);
-            ir_box_union(&s->ink, ir_elem_box(e));
-            continue;
-        }
-        geom_seg_class cls = s->frame[i] ? SEG_FRAME : scene_elem_class(at);
-        /* the outline: a polyline's own points, else flattened */
-        const ir_pt *pts;
-        int closed;
-        size_t n;
-        if (e->kind == IR_POLY) {
-            pts = e->pts;
-            n = e->npts;
-            closed = e->closed;
-        } else {
-            /* flattened into the scene's memory, kept for the checks */
-            size_t cnt = ir_elem_flatten_count(e);
-            ir_pt *fl = cnt ? geom_scene_alloc(s, cnt * sizeof *fl) : NULL;
-            n = cnt ? ir_elem_flatten_to(e, fl, &closed) : 0;
-            pts = fl;
-            s->flat[i] = fl;
-            s->nflat[i] = n;
-        }
-        if (n == 0) continue;
-        /* the outline's box: ir_box_add of its points, in order */
-        ir_box eb = {pts[0].x, pts[0].y, pts[0].x, pts[0].y, 0};
-        for (size_t k = 1; k < n; k++) {
-            double x = pts[k].x, y = pts[k].y;
-            if (x < eb.x1) eb.x1 = x;
-            if (x > eb.x2) eb.x2 = x;
-            if (y < eb.y1) eb.y1 = y;
-            if (y > eb.y2) eb.y2 = y;
-        }
-        int curved = e->kind == IR_ELLIPSE || e->kind == IR_ARC || e->kind == IR_CURVE;
-        ir_pt3 *xyz = NULL;   /* the 3D coordinates, kept for the face */
-        const double *face_sarea = NULL;   /* its face's signed area (pts, n) */
-        if (e->kind == IR_POLY && at->xyz) {
-            ir_pt3 *p3 = geom_scene_alloc(s, e->npts * sizeof *p3);
-            if (parse_xyz(at->xyz, e->npts, p3)) xyz = p3;
-        }
-        if (xyz && cls != SEG_FRAME) {
-            GROW(s->faces, s->nfaces, fcap);
-            geom_face *f = &s->faces[s->nfaces++];
-            memset(f, 0, sizeof *f);
-            f->elem = i;
-            f->line = e->line;
-            f->n = e->npts;
-            f->p2 = e->pts;
-            f->p3 = xyz;
-            f->box = eb;   /* a polyline: pts are e->pts */
-            f->closed = e->closed && e->npts >= 3;
-            f->filled = filled && f->closed;
-            if (f->filled) {
-                f->sarea = ir_poly_area(e->pts, e->npts);
-                face_sarea = &f->sarea;
-            }
-            f->stroked = stroked;
-            f->dashed = at->dashed;
-            f->group = 0;
-        }
-        for (size_t k = 0; k + 1 < n; k++)
-            add_seg(s, &segcap, e, i, pts[k], pts[k + 1], cls, curved,
-                    xyz ? xyz + k : NULL, xyz ? xyz + (k + 1) : NULL);
-        if (closed && n > 2)
-            add_seg(s, &segcap, e, i, pts[n - 1], pts[0], cls, curved,
-                    xyz ? xyz + (n - 1) : NULL, xyz ? xyz : NULL);
-        ir_box_union(&s->ink, eb);
-        if (cls == SEG_FIGURE) ir_box_union(&s->figure, eb);
-        /* closed regions */
-        if (cls == SEG_FIGURE && (closed || (e->kind == IR_POLY && n > 3 &&
-                                             ir_v_dist(pts[0], pts[n - 1]) <= GEOM_JOIN_EPS_PT)) &&
-            n >= 3) {
-            GROW(s->shapes, s->nshapes, scap);
-            geom_shape *sh = &s->shapes[s->nshapes++];
-            sh->elem = i;
-            sh->line = e->line;
-            sh->pts = pts;
-            sh->n = n;
-            sh->area = fabs(face_sarea ? *face_sarea : ir_poly_area(pts, n));
-            sh->round = e->kind == IR_ELLIPSE;
-            sh->centre = e->kind == IR_ELLIPSE ? e->pts[0] : ir_v(0, 0);
-            sh->radius = e->kind == IR_ELLIPSE ? (ir_v_len(e->pts[1]) + ir_v_len(e->pts[2])) / 2 : 0;
-        }
+/* Text element i as a label, unless it is a tick label, hidden by its
+ * clip, or empty. */
+static void add_text(geom_scene *s, size_t i, scene_caps *cap)
+{
+    const ir_diagram *d = s->d;
+    const ir_elem *e = &d->elems[i];
+    if (e->npts < 2) return;
+    /* axis tick labels are part of the axes, not labels */
+    const geom_attrs *at = &s->attrs[i];
+    if (at->role == ROLE_TICK) return;
+    /* a text the clip hides entirely is not seen */
+    if (text_clipped_away(s, i)) return;
+    GROW(s->texts, s->ntexts, cap->texts);
+    geom_text *t = &s->texts[s->ntexts];
+    memset(t, 0, sizeof *t);
+    t->elem = i;
+    t->line = e->line;
+    t->box = ir_box_make(e->pts[0].x, e->pts[0].y, e->pts[1].x, e->pts[1].y);
+    t->c = ir_box_center(t->box);
+    if (!ir_parse_num(at->size, &t->size)) t->size = GEOM_DEFAULT_FONT_PT;
+    if (!(t->size > 0) || !isfinite(t->size)) t->size = GEOM_DEFAULT_FONT_PT;
+    geom_parse_label(e->str, at->tex, t);
+    if (t->kind == TXT_EMPTY) return;
+    const char *of = at->of;
+    if (of && scene_parse_pts(of, &t->of, 1)) t->has_of = 1;
+    const char *al = at->along;
+    ir_pt ab[2];
+    if (al && scene_parse_pts(al, ab, 2)) {
+        t->has_along = 1;
+        t->along_a = ab[0];
+        t->along_b = ab[1];
     }
-    /* the visible extent stops at the clip */
-    if (s->nclips > 0 && !s->clips[0].box.empty) {
-        ir_box inter = ir_box_isect(s->ink, s->clips[0].box);
-        if (!inter.empty) s->ink = inter;
-        inter = ir_box_isect(s->figure, s->clips[0].box);
-        if (!inter.empty) s->figure = inter;
+    t->axis_label = at->role == ROLE_AXIS_LABEL;
+    t->opaque = at->filled || (i > 0 && s->frame[i - 1] && s->attrs[i - 1].filled);
+    if (i > 0 && s->frame[i - 1]) {
+        /* the outline belongs to the label: it takes the label's room */
+        t->framed = 1;
+        t->frame_box = ir_elem_box(&d->elems[i - 1]);
     }
+    ir_box_union(&s->ink, t->box);
+    s->ntexts++;
+}
 
-    /* the grid over the segments is built on first use (geom_segs_near) */
+/* The face of polyline element i with 3D coordinates xyz (its outline's
+ * box eb); returns its signed area when it is filled, else NULL. */
+static const double *add_face(geom_scene *s, size_t i, ir_pt3 *xyz, ir_box eb,
+                              scene_caps *cap)
+{
+    const ir_elem *e = &s->d->elems[i];
+    const geom_attrs *at = &s->attrs[i];
+    GROW(s->faces, s->nfaces, cap->faces);
+    geom_face *f = &s->faces[s->nfaces++];
+    memset(f, 0, sizeof *f);
+    f->elem = i;
+    f->line = e->line;
+    f->n = e->npts;
+    f->p2 = e->pts;
+    f->p3 = xyz;
+    f->box = eb;
+    f->closed = e->closed && e->npts >= 3;
+    f->filled = at->filled && f->closed;
+    f->stroked = at->stroked;
+    f->dashed = at->dashed;
+    f->group = 0;
+    if (!f->filled) return NULL;
+    f->sarea = ir_poly_area(e->pts, e->npts);
+    return &f->sarea;
+}
+
+/* A closed figure outline (pts, n) of element i as a shape; sarea its
+ * signed area when known. */
+static void add_shape(geom_scene *s, size_t i, const ir_pt *pts, size_t n, const double *sarea,
+                      scene_caps *cap)
+{
+    const ir_elem *e = &s->d->elems[i];
+    GROW(s->shapes, s->nshapes, cap->shapes);
+    geom_shape *sh = &s->shapes[s->nshapes++];
+    sh->elem = i;
+    sh->line = e->line;
+    sh->pts = pts;
+    sh->n = n;
+    sh->area = fabs(sarea ? *sarea : ir_poly_area(pts, n));
+    sh->round = e->kind == IR_ELLIPSE;
+    sh->centre = e->kind == IR_ELLIPSE ? e->pts[0] : ir_v(0, 0);
+    sh->radius = e->kind == IR_ELLIPSE ? (ir_v_len(e->pts[1]) + ir_v_len(e->pts[2])) / 2 : 0;
+}
+
+/* A drawn element i (polyline, rectangle, ellipse, arc, curve): a vertex
+ * dot, or its outline broken into segments, with its face when it has 3D
+ * coordinates and its shape when it closes a figure region. */
+static void add_drawn(geom_scene *s, size_t i, scene_caps *cap)
+{
+    const ir_elem *e = &s->d->elems[i];
+    const geom_attrs *at = &s->attrs[i];
+    if (!at->stroked && !at->filled) return;
+    if (at->xyz) s->is3d = 1;
+    if (is_dot(e, at)) {
+        GROW(s->dots, s->ndots, cap->dots);
+        s->dots[s->ndots++] = e->npts ? e->pts[0] : ir_v(0, 0);
+        ir_box_union(&s->ink, ir_elem_box(e));
+        return;
+    }
+    geom_seg_class cls = s->frame[i] ? SEG_FRAME : scene_elem_class(at);
+    /* the outline: a polyline's own points, else flattened */
+    const ir_pt *pts;
+    int closed;
+    size_t n;
+    if (e->kind == IR_POLY) {
+        pts = e->pts;
+        n = e->npts;
+        closed = e->closed;
+    } else {
+        /* flattened into the scene's memory, kept for the checks */
+        size_t cnt = ir_elem_flatten_count(e);
+        ir_pt *fl = cnt ? geom_scene_alloc(s, cnt * sizeof *fl) : NULL;
+        n = cnt ? ir_elem_flatten_to(e, fl, &closed) : 0;
+        pts = fl;
+        s->flat[i] = fl;
+        s->nflat[i] = n;
+    }
+    if (n == 0) return;
+    /* the outline's box: ir_box_add of its points, in order */
+    ir_box eb = {pts[0].x, pts[0].y, pts[0].x, pts[0].y, 0};
+    for (size_t k = 1; k < n; k++) {
+        double x = pts[k].x, y = pts[k].y;
+        if (x < eb.x1) eb.x1 = x;
+        if (x > eb.x2) eb.x2 = x;
+        if (y < eb.y1) eb.y1 = y;
+        if (y > eb.y2) eb.y2 = y;
+    }
+    int curved = e->kind == IR_ELLIPSE || e->kind == IR_ARC || e->kind == IR_CURVE;
+    ir_pt3 *xyz = NULL;   /* the 3D coordinates, kept for the face */
+    const double *face_sarea = NULL;   /* its face's signed area (pts, n) */
+    if (e->kind == IR_POLY && at->xyz) {
+        ir_pt3 *p3 = geom_scene_alloc(s, e->npts * sizeof *p3);
+        if (parse_xyz(at->xyz, e->npts, p3)) xyz = p3;
+    }
+    if (xyz && cls != SEG_FRAME) face_sarea = add_face(s, i, xyz, eb, cap);
+    for (size_t k = 0; k + 1 < n; k++)
+        add_seg(s, &cap->segs, e, i, pts[k], pts[k + 1], cls, curved,
+                xyz ? xyz + k : NULL, xyz ? xyz + (k + 1) : NULL);
+    if (closed && n > 2)
+        add_seg(s, &cap->segs, e, i, pts[n - 1], pts[0], cls, curved,
+                xyz ? xyz + (n - 1) : NULL, xyz ? xyz : NULL);
+    ir_box_union(&s->ink, eb);
+    if (cls == SEG_FIGURE) ir_box_union(&s->figure, eb);
+    /* closed regions */
+    if (cls == SEG_FIGURE && n >= 3 &&
+        (closed || (e->kind == IR_POLY && n > 3 && ir_v_dist(pts[0], pts[n - 1]) <= GEOM_JOIN_EPS_PT)))
+        add_shape(s, i, pts, n, face_sarea, cap);
+}
+
+/* The visible extent stops at the clip. */
+static void clip_extents(geom_scene *s)
+{
+    if (s->nclips == 0 || s->clips[0].box.empty) return;
+    ir_box inter = ir_box_isect(s->ink, s->clips[0].box);
+    if (!inter.empty) s->ink = inter;
+    inter = ir_box_isect(s->figure, s->clips[0].box);
+    if (!inter.empty) s->figure = inter;
+}
+
+/* Depth: cube lattices recovered from the picture, the projection of the
+ * 3D coordinates, and which side of it the viewer is on. */
+static void find_depth(geom_scene *s)
+{
     geom_infer_lattice(s);
     fit_projection(s);
     if (s->has_proj && s->nfaces && s->faces[0].inferred) {
@@ -677,14 +695,11 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             s->has_proj = 0;
         }
     }
+}
 
-    /* corner candidates come from the lines as they are before marks are
-     * found (need_cand) */
-    p->cls_frozen = 1;   /* from here on a class changes after snapshot_cls */
-
-    scene_find_marks(s, &mcap);
-    scene_find_ticks(s);
-    /* an unknown ("?", "x") written inside an angle arc names the angle */
+/* An unknown ("?", "x") written inside an angle arc names the angle. */
+static void name_arc_unknowns(geom_scene *s)
+{
     for (size_t i = 0; i < s->ntexts; i++) {
         geom_text *t = &s->texts[i];
         if (t->kind != TXT_VAR) continue;
@@ -702,6 +717,39 @@ geom_scene *geom_scene_build(const ir_diagram *d)
             }
         }
     }
+}
+
+geom_scene *geom_scene_build(const ir_diagram *d)
+{
+    scene_priv *p = xcalloc(1, sizeof *p);
+    geom_scene *s = &p->pub;
+    s->d = d;
+    const char *src = ir_get_attr(d->attrs, d->nattrs, "src");
+    s->src = src ? src : (d->id ? d->id : "-");
+    s->ink = ir_box_empty();
+    s->figure = ir_box_empty();
+    scene_caps cap = {0, 0, 0, 0, 0, 0, 0};
+
+    read_all_attrs(s);
+    size_arrays(s, &cap);
+    find_frames(s);
+    read_clips(s, &cap);
+    for (size_t i = 0; i < d->nelems; i++) {
+        ir_kind k = d->elems[i].kind;
+        if (k == IR_TEXT) add_text(s, i, &cap);
+        else if (k == IR_POLY || k == IR_RECT || k == IR_ELLIPSE || k == IR_ARC || k == IR_CURVE)
+            add_drawn(s, i, &cap);
+    }
+    clip_extents(s);
+    /* the grid over the segments is built on first use (geom_segs_near) */
+    find_depth(s);
+
+    /* corner candidates come from the lines as they are before marks are
+     * found (need_cand) */
+    p->cls_frozen = 1;   /* from here on a class changes after snapshot_cls */
+    scene_find_marks(s, &cap.marks);
+    scene_find_ticks(s);
+    name_arc_unknowns(s);
     scene_mark_shared(s);
     /* the segments' components (comp, ncomps) are found on first use:
      * geom_need_comps */
