@@ -191,7 +191,9 @@ static int parse_xyz(const char *s, size_t n, ir_pt3 *v)
     return 1;
 }
 
-
+/* The scene's memory: blocks of 16 KiB (or one as large as a request),
+ * handed out in 16-byte steps, all freed with the scene. The flattened
+ * outlines and the faces' 3D points live there. */
 void *geom_scene_alloc(geom_scene *s, size_t bytes)
 {
     scene_priv *p = (scene_priv *)(void *)s;
@@ -199,8 +201,7 @@ void *geom_scene_alloc(geom_scene *s, size_t bytes)
     arena_blk *b = p->arena;
     if (!b || b->cap - b->used < bytes) {
         size_t cap = bytes > 16384 ? bytes : 16384;
-        b = malloc(sizeof *b + cap);
-        if (!b) abort();
+        b = xmalloc(sizeof *b + cap);
         b->used = 0;
         b->cap = cap;
         b->next = p->arena;
@@ -330,8 +331,7 @@ int geom_clip_relation(const geom_scene *s, size_t elem, const ir_pt *p, size_t 
 static void resolve_clips(geom_scene *s)
 {
     const ir_diagram *d = s->d;
-    s->clip_of = malloc((d->nelems ? d->nelems : 1) * sizeof *s->clip_of);
-    if (!s->clip_of) abort();
+    s->clip_of = xmalloc(d->nelems * sizeof *s->clip_of);
     int with_ids = 0;
     for (size_t c = 0; c < s->nclips; c++)
         if (s->attrs[s->clips[c].elem].id) with_ids = 1;
@@ -384,11 +384,10 @@ static void fit_projection(geom_scene *s)
     size_t n = 0;
     for (size_t i = 0; i < s->nfaces; i++) n += s->faces[i].n;
     if (n < 4) return;
-    ir_pt3 *p3 = malloc(n * sizeof *p3);
-    ir_pt *p2 = malloc(n * sizeof *p2);
-    size_t *off = malloc((s->nfaces + 1) * sizeof *off);
-    ir_pt *tr = malloc(s->nfaces * sizeof *tr);
-    if (!p3 || !p2 || !off || !tr) abort();
+    ir_pt3 *p3 = xmalloc(n * sizeof *p3);
+    ir_pt *p2 = xmalloc(n * sizeof *p2);
+    size_t *off = xmalloc((s->nfaces + 1) * sizeof *off);
+    ir_pt *tr = xmalloc(s->nfaces * sizeof *tr);
     size_t k = 0;
     for (size_t i = 0; i < s->nfaces; i++) {
         off[i] = k;
@@ -401,8 +400,7 @@ static void fit_projection(geom_scene *s)
     off[s->nfaces] = k;
     double resid = 0;
     /* shift[i]: the mean of face i's picture points minus their images */
-    ir_pt *shift = malloc(s->nfaces * sizeof *shift);
-    if (!shift) abort();
+    ir_pt *shift = xmalloc(s->nfaces * sizeof *shift);
     s->has_proj = ir_fit_projection_shifts(p3, p2, off, s->nfaces, s->proj_m, &resid, shift) &&
                   resid <= GEOM_PROJ_FIT_TOL_PT;
     if (s->has_proj) {

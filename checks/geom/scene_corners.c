@@ -266,9 +266,8 @@ static void need_cand(const geom_scene *s)
     }
     add_crossings(s, &p->cand);
     ptlist_dedupe(&p->cand);
-    p->corner = malloc(p->cand.n ? p->cand.n : 1);
-    if (!p->corner) abort();
-    memset(p->corner, 0xff, p->cand.n ? p->cand.n : 1);
+    p->corner = xmalloc(p->cand.n);
+    memset(p->corner, 0xff, p->cand.n);   /* -1: not known yet */
 }
 
 static int cand_is_corner(const geom_scene *s, size_t i)

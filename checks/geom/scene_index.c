@@ -18,11 +18,10 @@ void pt_hash_init(pt_hash *h, size_t cap)
     unsigned bits = 4;
     while (((size_t)1 << bits) < 2 * cap) bits++;
     h->bits = bits;
-    h->head = calloc((size_t)1 << bits, sizeof *h->head);
-    h->next = malloc((cap ? cap : 1) * sizeof *h->next);
-    h->cx = malloc((cap ? cap : 1) * sizeof *h->cx);
-    h->cy = malloc((cap ? cap : 1) * sizeof *h->cy);
-    if (!h->head || !h->next || !h->cx || !h->cy) abort();
+    h->head = xcalloc((size_t)1 << bits, sizeof *h->head);
+    h->next = xmalloc(cap * sizeof *h->next);
+    h->cx = xmalloc(cap * sizeof *h->cx);
+    h->cy = xmalloc(cap * sizeof *h->cy);
     h->n = 0;
 }
 
@@ -110,10 +109,9 @@ static void grid_build(geom_scene *s, seg_grid *g)
     geom_grid_plan pl = geom_grid_layout(all, s->nsegs, 2.0, 128);
     g->pl = pl;
     size_t ncell = (size_t)g->pl.nx * (size_t)g->pl.ny;
-    g->start = calloc(ncell + 1, sizeof *g->start);
-    g->stamp = calloc(s->nsegs, sizeof *g->stamp);
-    g->range = malloc(s->nsegs * sizeof *g->range);
-    if (!g->start || !g->stamp || !g->range) abort();
+    g->start = xcalloc(ncell + 1, sizeof *g->start);
+    g->stamp = xcalloc(s->nsegs, sizeof *g->stamp);
+    g->range = xmalloc(s->nsegs * sizeof *g->range);
     for (size_t k = 0; k < s->nsegs; k++) {
         int *r = g->range[k];
         geom_grid_cells(&g->pl, seg_box(&s->segs[k], GEOM_JOIN_EPS_PT), &r[0], &r[1], &r[2], &r[3]);
@@ -121,9 +119,8 @@ static void grid_build(geom_scene *s, seg_grid *g)
             for (int i = r[0]; i <= r[2]; i++) g->start[(size_t)j * (size_t)g->pl.nx + (size_t)i + 1]++;
     }
     for (size_t c = 0; c < ncell; c++) g->start[c + 1] += g->start[c];
-    g->idx = malloc((g->start[ncell] ? g->start[ncell] : 1) * sizeof *g->idx);
-    size_t *fill = malloc(ncell * sizeof *fill);
-    if (!g->idx || !fill) abort();
+    g->idx = xmalloc(g->start[ncell] * sizeof *g->idx);
+    size_t *fill = xmalloc(ncell * sizeof *fill);
     memcpy(fill, g->start, ncell * sizeof *fill);
     for (size_t k = 0; k < s->nsegs; k++) {
         const int *r = g->range[k];
@@ -167,9 +164,7 @@ size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
         if (n > *cap) {
             size_t nc = *cap ? *cap : 64;
             while (nc < n) nc *= 2;
-            size_t *nb = realloc(*buf, nc * sizeof *nb);
-            if (!nb) abort();
-            *buf = nb;
+            *buf = xrealloc(*buf, nc * sizeof **buf);
             *cap = nc;
         }
         if (n) memcpy(*buf, g->idx + g->start[c], n * sizeof **buf);
@@ -188,9 +183,7 @@ size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
                 g->stamp[k] = g->cur;
                 if (n >= *cap) {
                     size_t nc = *cap ? *cap * 2 : 64;
-                    size_t *nb = realloc(*buf, nc * sizeof *nb);
-                    if (!nb) abort();
-                    *buf = nb;
+                    *buf = xrealloc(*buf, nc * sizeof **buf);
                     *cap = nc;
                 }
                 (*buf)[n++] = k;

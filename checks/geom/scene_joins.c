@@ -56,8 +56,7 @@ static void components(geom_scene *s)
     /* only once, on first use (geom_need_comps) */
     size_t n = s->nsegs;
     if (n == 0) return;
-    int *p = malloc(n * sizeof *p);
-    if (!p) return;
+    int *p = xmalloc(n * sizeof *p);
     for (size_t i = 0; i < n; i++) p[i] = (int)i;
     size_t *near = NULL, cap = 0;
     size_t prev = (size_t)-1;   /* previous figure segment */
@@ -73,8 +72,7 @@ static void components(geom_scene *s)
     }
     /* lines meet where they share an end: ends at the same point are one
      * cluster, and clusters closer than GEOM_JOIN_EPS_PT meet ... */
-    endref *ends = malloc(2 * n * sizeof *ends);
-    if (!ends) abort();
+    endref *ends = xmalloc(2 * n * sizeof *ends);
     size_t ne = 0;
     for (size_t i = 0; i < n; i++) {
         if (s->segs[i].cls != SEG_FIGURE) continue;
@@ -83,12 +81,11 @@ static void components(geom_scene *s)
     }
     /* clusters, numbered in order of appearance, hashed by their cell;
      * each holds a list of its ends */
-    unsigned *first = malloc((ne ? ne : 1) * sizeof *first);   /* per cluster */
-    unsigned *count = malloc((ne ? ne : 1) * sizeof *count);
-    unsigned *nextend = malloc((ne ? ne : 1) * sizeof *nextend);   /* per end */
+    unsigned *first = xmalloc(ne * sizeof *first);   /* per cluster */
+    unsigned *count = xmalloc(ne * sizeof *count);
+    unsigned *nextend = xmalloc(ne * sizeof *nextend);   /* per end */
     /* per cluster: a segment of its set, the set's root when last joined */
-    int *croot = malloc((ne ? ne : 1) * sizeof *croot);
-    if (!first || !count || !nextend || !croot) abort();
+    int *croot = xmalloc(ne * sizeof *croot);
     pt_hash h;
     pt_hash_init(&h, ne);
     size_t ncl = 0;
@@ -161,8 +158,7 @@ static void components(geom_scene *s)
     free(ends);
     free(near);
     int nc = 0;
-    int *id = malloc(n * sizeof *id);
-    if (!id) { free(p); return; }
+    int *id = xmalloc(n * sizeof *id);
     for (size_t i = 0; i < n; i++) id[i] = -1;
     for (size_t i = 0; i < n; i++) {
         if (s->segs[i].cls != SEG_FIGURE) continue;
@@ -202,10 +198,9 @@ static void mark_shared_all(geom_scene *s)
      * cluster + 1 in its bucket, its ends and its visible ends; per end
      * (2 per segment, a then b): its cluster */
     typedef struct { ir_pt p; unsigned next, count, nvis; } cluster;
-    unsigned *head = calloc((size_t)1 << bits, sizeof *head);
-    cluster *cl = malloc(2 * nf * sizeof *cl);
-    unsigned *cid = malloc(2 * n * sizeof *cid);
-    if (!head || !cl || !cid) abort();
+    unsigned *head = xcalloc((size_t)1 << bits, sizeof *head);
+    cluster *cl = xmalloc(2 * nf * sizeof *cl);
+    unsigned *cid = xmalloc(2 * n * sizeof *cid);
     size_t ncl = 0;
     const geom_seg *prev = NULL;   /* the segment before, if a figure one */
     for (size_t i = 0; i < n; i++) {

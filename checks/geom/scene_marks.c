@@ -33,8 +33,7 @@ static void snapshot_cls(geom_scene *s)
 {
     scene_priv *p = (scene_priv *)(void *)s;
     if (!p->cls_frozen || p->cls0) return;
-    p->cls0 = malloc(s->nsegs ? s->nsegs : 1);
-    if (!p->cls0) abort();
+    p->cls0 = xmalloc(s->nsegs);
     for (size_t i = 0; i < s->nsegs; i++) p->cls0[i] = (unsigned char)s->segs[i].cls;
 }
 
