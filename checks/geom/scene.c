@@ -106,14 +106,15 @@ int scene_parse_pts(const char *s, ir_pt *out, size_t max)
     return 1;
 }
 
-/* One number of xyz= at *sp into *out, then the separator after it
- * unless it is the last; 0 when malformed. */
-/* c is ',', ';' or the NUL (what may end a number of xyz=) */
+/* What may end a number of xyz=: ',', ';' or the end of the text. */
 static inline int xyz_end(char c)
 {
-    return (unsigned char)c < 64u && ((0x0800100000000001ULL >> (unsigned char)c) & 1u);
+    return c == ',' || c == ';' || c == '\0';
 }
 
+/* One number of xyz= at *sp into *out, then the separator after it
+ * unless it is the last; 0 when malformed. Always inlined into
+ * parse_xyz's three calls: most of a scene's numbers are read here. */
 static inline __attribute__((always_inline)) int xyz_num(const char **sp, double *out, int last)
 {
     const char *s = *sp;
@@ -779,7 +780,6 @@ void geom_scene_free(geom_scene *s)
     }
     free(p->corner);
     free(p->cls0);
-    free(p->ray_near);
     scene_grid_free(&p->grid);
     free(p);
 }

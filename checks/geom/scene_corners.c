@@ -61,20 +61,14 @@ static int pt_less(ir_pt p, ir_pt q)
 SORT_FN(sort_pts, ir_pt, pt_less)
 
 /* --- rays and corners ------------------------------------------------------ */
-/* The scene's buffer for scene_rays_excl's segments near a point (kept from call
- * to call, freed with the scene; scene_rays_excl calls nothing that uses it). */
-static size_t **ray_near(const geom_scene *s, size_t **cap);
-
 size_t scene_rays_excl(const geom_scene *s, ir_pt v, double min_len, double *dirs, size_t max,
                         size_t excl)
 {
     size_t n = 0;
     double tmp[256];
-    size_t *capp;
-    size_t **nearp = ray_near(s, &capp);
+    size_t *near = NULL, cap = 0;
     size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
-                               nearp, capp);
-    const size_t *near = *nearp;
+                               &near, &cap);
     for (size_t q = 0; q < nn; q++) {
         const geom_seg *g = &s->segs[near[q]];
         if (!ray_seg(g) || g->elem == excl || g->len < min_len) continue;
@@ -91,6 +85,7 @@ size_t scene_rays_excl(const geom_scene *s, ir_pt v, double min_len, double *dir
             }
         }
     }
+    free(near);
     sort_doubles(tmp, n);
     /* merge near-equal directions (also across 0/360) */
     size_t k = 0;
@@ -183,13 +178,6 @@ static void ptlist_dedupe(ptlist *l)
     }
     pt_hash_free(&h);
     l->n = k;
-}
-
-static size_t **ray_near(const geom_scene *s, size_t **cap)
-{
-    scene_priv *p = (scene_priv *)(void *)s;
-    *cap = &p->ray_cap;
-    return &p->ray_near;
 }
 
 /* Adds to the corner candidates the points where straight figure lines of

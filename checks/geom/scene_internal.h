@@ -77,8 +77,6 @@ typedef struct {
                             (NULL while no class has changed since: then
                             the classes are those; snapshot_cls) */
     seg_grid grid;
-    size_t *ray_near;  /* rays_excl's buffer (ray_near) */
-    size_t ray_cap;
 } scene_priv;
 
 static inline scene_priv *scene_priv_of(const geom_scene *s)
