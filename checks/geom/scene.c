@@ -15,7 +15,7 @@
 #include "ir/ir_num.h"
 #include "ir/xalloc.h"
 
-/* Short string equality without a library call. */
+/* Whether strings a and b are equal (the values compared are short). */
 static int streq(const char *a, const char *b)
 {
     while (*a && *a == *b) a++, b++;

@@ -35,15 +35,7 @@ void pt_hash_free(pt_hash *h)
 
 long long pt_hash_cell(double v, double *frac)
 {
-    double q = v / PH_CELL, c;
-    if (q > -1e15 && q < 1e15) {
-        /* floor(q), exactly, without the library call (a -0.0 comes out
-         * as 0.0: the same cell and the same comparisons of *frac) */
-        c = (double)(long long)q;
-        if (c > q) c -= 1.0;
-    } else {
-        c = floor(q);
-    }
+    double q = v / PH_CELL, c = floor(q);
     if (frac) *frac = q - c;
     if (c > 1e15) c = 1e15;
     if (c < -1e15) c = -1e15;
