@@ -197,7 +197,7 @@ static int parse_xyz(const char *s, size_t n, ir_pt3 *v)
  * outlines and the faces' 3D points live there. */
 void *geom_scene_alloc(geom_scene *s, size_t bytes)
 {
-    scene_priv *p = (scene_priv *)(void *)s;
+    scene_priv *p = scene_priv_of(s);
     bytes = (bytes + 15) & ~(size_t)15;
     arena_blk *b = p->arena;
     if (!b || b->cap - b->used < bytes) {
@@ -758,7 +758,7 @@ geom_scene *geom_scene_build(const ir_diagram *d)
 void geom_scene_free(geom_scene *s)
 {
     if (!s) return;
-    scene_priv *p = (scene_priv *)(void *)s;
+    scene_priv *p = scene_priv_of(s);
     free(s->shapes);
     free(s->segs);
     free(s->texts);

@@ -191,7 +191,7 @@ static int ray_seg0(const scene_priv *p, size_t i)
 
 static void add_crossings(const geom_scene *s, ptlist *cand)
 {
-    scene_priv *p = (scene_priv *)(void *)s;
+    scene_priv *p = scene_priv_of(s);
     scene_need_grid(p);
     const seg_grid *g = &p->grid;
     if (!g->start) return;
@@ -244,7 +244,7 @@ static void add_crossings(const geom_scene *s, ptlist *cand)
  * use. */
 static void need_cand(const geom_scene *s)
 {
-    scene_priv *p = (scene_priv *)(void *)s;
+    scene_priv *p = scene_priv_of(s);
     if (p->cand_done) return;
     p->cand_done = 1;
     for (size_t i = 0; i < s->nsegs; i++) {
@@ -260,7 +260,7 @@ static void need_cand(const geom_scene *s)
 
 static int cand_is_corner(const geom_scene *s, size_t i)
 {
-    scene_priv *p = (scene_priv *)(void *)s;
+    scene_priv *p = scene_priv_of(s);
     if (p->corner[i] < 0) p->corner[i] = (char)scene_is_corner(s, p->cand.p[i]);
     return p->corner[i];
 }
@@ -276,7 +276,7 @@ double geom_mark_angle(const geom_scene *s, const geom_mark *m, double *r1, doub
 size_t geom_corners(const geom_scene *s, ir_box zone, ir_pt *out, size_t max)
 {
     need_cand(s);
-    const scene_priv *p = (const scene_priv *)(const void *)s;
+    const scene_priv *p = scene_priv_of(s);
     size_t n = 0;
     for (size_t i = 0; i < p->cand.n; i++) {
         if (!ir_box_contains_pt(zone, p->cand.p[i])) continue;
@@ -290,7 +290,7 @@ size_t geom_corners(const geom_scene *s, ir_box zone, ir_pt *out, size_t max)
 int geom_nearest_corner(const geom_scene *s, ir_pt q, double reach, ir_pt *v, double *dist)
 {
     need_cand(s);
-    const scene_priv *p = (const scene_priv *)(const void *)s;
+    const scene_priv *p = scene_priv_of(s);
     double best = reach;
     int found = 0;
     for (size_t i = 0; i < p->cand.n; i++) {

@@ -141,7 +141,7 @@ void scene_need_grid(scene_priv *p)
 
 size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
 {
-    scene_priv *p = (scene_priv *)(void *)s;
+    scene_priv *p = scene_priv_of(s);
     scene_need_grid(p);
     seg_grid *g = &p->grid;
     size_t n = 0;

@@ -63,7 +63,9 @@ typedef struct arena_blk {
     double data[];
 } arena_blk;
 
-/* corner candidates are computed once and cached in the scene's private part */
+/* A scene and what only its own files see: its memory, and the parts
+ * found on first use (the segment grid, the corner candidates, the
+ * components). */
 typedef struct {
     geom_scene pub;
     arena_blk *arena;
@@ -79,11 +81,13 @@ typedef struct {
     seg_grid grid;
 } scene_priv;
 
+/* The private part of a scene geom_scene_build made (its pub member). */
 static inline scene_priv *scene_priv_of(const geom_scene *s)
 {
     return (scene_priv *)(void *)s;
 }
 
+/* A segment's box grown by grow on each side. */
 static inline ir_box seg_box(const geom_seg *g, double grow)
 {
     ir_box b;

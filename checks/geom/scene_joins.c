@@ -324,7 +324,7 @@ void scene_mark_shared(geom_scene *s)
 
 void geom_need_comps(const geom_scene *s)
 {
-    scene_priv *p = (scene_priv *)(void *)s;
+    scene_priv *p = scene_priv_of(s);
     if (p->comps_done) return;
     p->comps_done = 1;
     components(&p->pub);

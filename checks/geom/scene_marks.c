@@ -11,27 +11,11 @@
 #include "checks/geom/scene_internal.h"
 #include "ir/xalloc.h"
 
-/* ir_elem_box, a polyline's without a call per point (the same min/max
- * steps as ir_box_add). */
-static ir_box elem_box(const ir_elem *e)
-{
-    if (e->kind != IR_POLY || !e->pts || e->npts == 0) return ir_elem_box(e);
-    ir_box b = {e->pts[0].x, e->pts[0].y, e->pts[0].x, e->pts[0].y, 0};
-    for (size_t i = 1; i < e->npts; i++) {
-        double x = e->pts[i].x, y = e->pts[i].y;
-        if (x < b.x1) b.x1 = x;
-        if (x > b.x2) b.x2 = x;
-        if (y < b.y1) b.y1 = y;
-        if (y > b.y2) b.y2 = y;
-    }
-    return b;
-}
-
 /* Keeps the segments' classes as they are (cls0), once, before the first
  * change after the scene's segments are in place. */
 static void snapshot_cls(geom_scene *s)
 {
-    scene_priv *p = (scene_priv *)(void *)s;
+    scene_priv *p = scene_priv_of(s);
     if (!p->cls_frozen || p->cls0) return;
     p->cls0 = xmalloc(s->nsegs);
     for (size_t i = 0; i < s->nsegs; i++) p->cls0[i] = (unsigned char)s->segs[i].cls;
@@ -132,7 +116,7 @@ void scene_find_marks(geom_scene *s, size_t *mcap)
         m.elem = i;
         m.line = e->line;
         m.explicit_role = explicit_ra || explicit_am;
-        ir_box bx = elem_box(e);
+        ir_box bx = ir_elem_box(e);
         m.c = ir_box_center(bx);
         ir_pt vv;
         int hv = 0;
