@@ -92,22 +92,6 @@ static double depth_at(const sface *f, ir_pt p)
     return f->dc[0] + f->dc[1] * p.x + f->dc[2] * p.y;
 }
 
-/* 1 when depth_at(A, p) - depth_at(B, p), as computed, is certainly not
- * above tol at any corner p of box bx: the affine difference's largest
- * value over the box plus a margin of 1e-12 times the size of the terms
- * (rounding moves each value by some 1e-15 of it) stays below tol. 0 when
- * that is not certain (or not finite): look at the corners themselves. */
-static int depth_gap_below(const sface *A, const sface *B, ir_box bx, double tol)
-{
-    double d0 = A->dc[0] - B->dc[0], d1 = A->dc[1] - B->dc[1], d2 = A->dc[2] - B->dc[2];
-    double mx = d1 * bx.x1 > d1 * bx.x2 ? d1 * bx.x1 : d1 * bx.x2;
-    double my = d2 * bx.y1 > d2 * bx.y2 ? d2 * bx.y1 : d2 * bx.y2;
-    double ax = fabs(bx.x1) + fabs(bx.x2), ay = fabs(bx.y1) + fabs(bx.y2);
-    double size = A->adc[0] + B->adc[0] + (A->adc[1] + B->adc[1]) * ax +
-                  (A->adc[2] + B->adc[2]) * ay;
-    return d0 + mx + my + 1e-12 * size < tol;
-}
-
 /* The filled faces, in drawing order, and a grid over their boxes (at most
  * 64 x 64 cells). Each cell has four lists of the faces covering it, each
  * in drawing order: FS_ALL every one; FS_ROW those whose first row of
@@ -508,26 +492,16 @@ static void face_order(const face_set *g, int use_skip, geom_depth_tally *t)
                     double tol = GEOM_DEPTH_TOL * (A->size > B->size ? A->size : B->size);
                     /* a nowhere nearer than b by tol over their whole boxes,
                      * which hold the overlap's corners: no corner below finds
-                     * b behind a (as depth_gap_below would tell, dearer) */
+                     * b behind a */
                     if (A->dmax - B->dmin < tol) continue;
-                    /* ir_box_isect and ir_box_area of the two boxes (never
-                     * empty: a face has points) */
-                    ir_box bx;
-                    bx.x1 = A->box.x1 > bb.x1 ? A->box.x1 : bb.x1;
-                    bx.x2 = A->box.x2 < bb.x2 ? A->box.x2 : bb.x2;
-                    bx.y1 = A->box.y1 > bb.y1 ? A->box.y1 : bb.y1;
-                    bx.y2 = A->box.y2 < bb.y2 ? A->box.y2 : bb.y2;
-                    if (bx.x1 > bx.x2 || bx.y1 > bx.y2) continue;
-                    bx.empty = 0;
+                    ir_box bx = ir_box_isect(A->box, bb);
+                    if (bx.empty) continue;
                     double small = A->area < B->area ? A->area : B->area;
                     /* the boxes' overlap bounds the faces' overlap */
-                    if (!((bx.x2 - bx.x1) * (bx.y2 - bx.y1) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
+                    if (!(ir_box_area(bx) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
                     const geom_face *a = A->f;
                     /* b behind a anywhere in the boxes' overlap? (the depth
                      * difference is affine: its largest value is at a corner) */
-                    /* nowhere near: the difference's largest value, with a
-                     * margin far above every rounding error, is below tol */
-                    if (depth_gap_below(A, B, bx, tol)) continue;
                     ir_pt cs4[4] = {{bx.x1, bx.y1}, {bx.x2, bx.y1}, {bx.x1, bx.y2}, {bx.x2, bx.y2}};
                     int behind = 0;
                     for (int k = 0; k < 4 && !behind; k++)
