@@ -84,8 +84,6 @@ static void components(geom_scene *s)
     unsigned *first = xmalloc(ne * sizeof *first);   /* per cluster */
     unsigned *count = xmalloc(ne * sizeof *count);
     unsigned *nextend = xmalloc(ne * sizeof *nextend);   /* per end */
-    /* per cluster: a segment of its set, the set's root when last joined */
-    int *croot = xmalloc(ne * sizeof *croot);
     pt_hash h;
     pt_hash_init(&h, ne);
     size_t ncl = 0;
@@ -101,12 +99,7 @@ static void components(geom_scene *s)
         if (c) {
             /* the same point: join the cluster */
             c--;
-            /* uf_union(p, ends[i].seg, ends[first[c]].seg): the second
-             * set's root is found from the one kept (same set, same root) */
-            int x = uf_find(p, (int)ends[i].seg), y = croot[c];
-            if (p[y] != y) y = uf_find(p, y);
-            if (x != y) p[x] = y;
-            croot[c] = y;
+            uf_union(p, ends[i].seg, ends[first[c]].seg);
             nextend[i] = first[c];
             first[c] = (unsigned)i;
             count[c]++;
@@ -114,7 +107,6 @@ static void components(geom_scene *s)
         }
         first[ncl] = (unsigned)i;
         count[ncl] = 1;
-        croot[ncl] = (int)ends[i].seg;
         nextend[i] = (unsigned)-1;
         h.cx[ncl] = cx;
         h.cy[ncl] = cy;
@@ -137,7 +129,6 @@ static void components(geom_scene *s)
     free(first);
     free(count);
     free(nextend);
-    free(croot);
     /* ... or where an end lies on the other line (T junctions) */
     for (size_t e = 0; e < ne; e++) {
         if (ends[e].paired) continue;
