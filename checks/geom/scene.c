@@ -637,15 +637,8 @@ static void add_drawn(geom_scene *s, size_t i, scene_caps *cap)
         s->nflat[i] = n;
     }
     if (n == 0) return;
-    /* the outline's box: ir_box_add of its points, in order */
-    ir_box eb = {pts[0].x, pts[0].y, pts[0].x, pts[0].y, 0};
-    for (size_t k = 1; k < n; k++) {
-        double x = pts[k].x, y = pts[k].y;
-        if (x < eb.x1) eb.x1 = x;
-        if (x > eb.x2) eb.x2 = x;
-        if (y < eb.y1) eb.y1 = y;
-        if (y > eb.y2) eb.y2 = y;
-    }
+    ir_box eb = ir_box_empty();   /* the outline's box */
+    for (size_t k = 0; k < n; k++) ir_box_add(&eb, pts[k].x, pts[k].y);
     int curved = e->kind == IR_ELLIPSE || e->kind == IR_ARC || e->kind == IR_CURVE;
     ir_pt3 *xyz = NULL;   /* the 3D coordinates, kept for the face */
     const double *face_sarea = NULL;   /* its face's signed area (pts, n) */
