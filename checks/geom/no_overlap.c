@@ -487,8 +487,8 @@ static void face_order(const face_set *g, int use_skip, geom_depth_tally *t)
                     if (ai >= jj) break;
                     sface *A = &g->f[ai];
                     if (A->group != bgroup) continue;
-                    /* (the tests before the clip are pure: the cheapest
-                     * that most often says no first) */
+                    /* (the tests before the clip only pass pairs over that
+                     * the clip would find nothing behind in) */
                     double tol = GEOM_DEPTH_TOL * (A->size > B->size ? A->size : B->size);
                     /* a nowhere nearer than b by tol over their whole boxes,
                      * which hold the overlap's corners: no corner below finds
