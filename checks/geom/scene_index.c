@@ -149,19 +149,7 @@ size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
     int i0, j0, i1, j1;
     geom_grid_cells(&g->pl, b, &i0, &j0, &i1, &j1);
     if (i0 > i1 || j0 > j1) return 0;
-    if (i0 == i1 && j0 == j1) {
-        /* one cell: its segments, each once, in order */
-        size_t c = (size_t)j0 * (size_t)g->pl.nx + (size_t)i0;
-        n = g->start[c + 1] - g->start[c];
-        if (n > *cap) {
-            size_t nc = *cap ? *cap : 64;
-            while (nc < n) nc *= 2;
-            *buf = xrealloc(*buf, nc * sizeof **buf);
-            *cap = nc;
-        }
-        if (n) memcpy(*buf, g->idx + g->start[c], n * sizeof **buf);
-        return n;
-    }
+    /* the segments of the cells, each once (stamped with this query) */
     if (++g->cur == 0) {        /* stamps wrapped: reset */
         memset(g->stamp, 0, s->nsegs * sizeof *g->stamp);
         g->cur = 1;
