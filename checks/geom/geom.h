@@ -1,7 +1,8 @@
 /* geom.h — the "geom" rubric (DiagramIR): its checks, its tolerances, and
  * the per-diagram scene every check reads.
  *
- * The scene is built once per diagram (scene.c): the drawn strokes broken
+ * The scene is built once per diagram (scene.c and its parts scene_*.c,
+ * which share scene_internal.h): the drawn strokes broken
  * into straight segments and classified (figure line, mark, tick, grid…),
  * the texts parsed into labels (names, lengths, areas, angles), right-angle
  * and angle-arc marks (tikz2ir's roles, plus hand-drawn ones recognised
@@ -364,7 +365,8 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v);
 
 /* Cells of a uniform grid over the box all for n items: about one item per
  * cell, cells at least min_cs wide, at most max_cells per side, with a 1pt
- * margin (scene.c; no_overlap.c's face grid and the segment grid use it). */
+ * margin (scene_index.c; no_overlap.c's face grid and the segment grid
+ * use it). */
 typedef struct { double cs, inv, x0, y0; int nx, ny; } geom_grid_plan;
 geom_grid_plan geom_grid_layout(ir_box all, size_t n, double min_cs, int max_cells);
 /* The cells [i0..i1] x [j0..j1] a box covers, clamped to the grid. */

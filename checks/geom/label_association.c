@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "ir/xalloc.h"
 
 typedef struct {
     ir_pt *p;
@@ -39,9 +40,8 @@ static points collect_points(const geom_scene *s)
     if (zone.empty) return pts;
     size_t nc = geom_corners(s, zone, NULL, 0);
     size_t cap = s->ndots + nc + 1;
-    pts.p = malloc(cap * sizeof *pts.p);
-    ir_pt *c = malloc((nc + 1) * sizeof *c);
-    if (!pts.p || !c) { free(c); free(pts.p); pts.p = NULL; return pts; }
+    pts.p = xmalloc(cap * sizeof *pts.p);
+    ir_pt *c = xmalloc((nc + 1) * sizeof *c);
     nc = geom_corners(s, zone, c, nc);
     for (size_t i = 0; i < s->ndots + nc; i++) {
         ir_pt p = i < s->ndots ? s->dots[i] : c[i - s->ndots];

@@ -365,146 +365,169 @@ static void set_show(geom_text *t, const char *plain, const char *tex)
     t->show[k] = 0;
 }
 
-void geom_parse_label(const char *plain, const char *tex, geom_text *t)
+/* A normalised label's tokens and what kinds they are. */
+typedef struct {
+    const char *nb;   /* the normalised text */
+    int flags;        /* F_* found while normalising */
+    const tok *tk;
+    size_t n;
+    size_t nnum, nword, ndeg, nq, ngreek, neq, nother_sym;
+    size_t first_num; /* the first number's token, n when none */
+} label_toks;
+
+static void count_tokens(label_toks *L)
 {
-    char nb[512];
-    nbuf b = {nb, 0, sizeof nb, 0};
-    nb[0] = 0;
-    const char *src = tex && *tex ? tex : (plain ? plain : "");
-    norm(&b, src, strlen(src));
-    set_show(t, plain, tex);
-    t->kind = TXT_OTHER;
-    t->has_value = 0;
-    t->value = 0;
-    t->unit[0] = 0;
-    t->quantity = 0;
-    t->ndims = 0;
-
-    tok tk[48];
-    size_t n = tokenize(nb, tk, sizeof tk / sizeof tk[0]);
-    n = fold_numbers(tk, n);
-
-    size_t nnum = 0, nword = 0, ndeg = 0, nq = 0, ngreek = 0, neq = 0, nother_sym = 0;
-    size_t first_num = n;
-    for (size_t i = 0; i < n; i++) {
-        if (tk[i].k == T_NUM) { if (nnum++ == 0) first_num = i; }
-        else if (tk[i].k == T_WORD) nword++;
-        else switch (tk[i].sym) {
-            case MK_DEG: ndeg++; break;
-            case '?': nq++; break;
-            case MK_GREEK: ngreek++; break;
-            case '=': case ':': neq++; break;
+    L->first_num = L->n;
+    for (size_t i = 0; i < L->n; i++) {
+        const tok *k = &L->tk[i];
+        if (k->k == T_NUM) { if (L->nnum++ == 0) L->first_num = i; }
+        else if (k->k == T_WORD) L->nword++;
+        else switch (k->sym) {
+            case MK_DEG: L->ndeg++; break;
+            case '?': L->nq++; break;
+            case MK_GREEK: L->ngreek++; break;
+            case '=': case ':': L->neq++; break;
             case MK_SQ: case MK_CUBE: case MK_TRI: case '\'': case '"': case ',': case '.': case '(':
             case ')': case '-': case '+': case '/': break;
-            default: nother_sym++; break;
+            default: L->nother_sym++; break;
         }
     }
-    if (n == 0) { t->kind = TXT_EMPTY; return; }
+}
 
-    /* coordinates: ( a , b ) possibly after a name */
-    for (size_t i = 0; i + 4 < n; i++) {
+/* A point's coordinates: "( a , b )", possibly after a name. */
+static int label_coord(const label_toks *L, geom_text *t)
+{
+    const tok *tk = L->tk;
+    if (L->nnum != 2) return 0;
+    for (size_t i = 0; i + 4 < L->n; i++) {
         if (tk[i].k == T_SYM && tk[i].sym == '(' && tk[i + 1].k == T_NUM &&
             tk[i + 2].k == T_SYM && tk[i + 2].sym == ',' && tk[i + 3].k == T_NUM &&
-            tk[i + 4].k == T_SYM && tk[i + 4].sym == ')' && nnum == 2) {
+            tk[i + 4].k == T_SYM && tk[i + 4].sym == ')') {
             t->kind = TXT_COORD;
             t->dims[0] = tk[i + 1].v;
             t->dims[1] = tk[i + 3].v;
             t->ndims = 2;
-            return;
+            return 1;
         }
     }
+    return 0;
+}
 
-    /* angles */
-    if (ndeg > 0 || (b.flags & (F_ANGLE | F_GREEK))) {
-        /* a letter on the value's side makes it an expression ((x + 10)°,
-         * 2x°): it names the angle without stating it */
-        size_t eq_at = 0;
-        for (size_t i = 0; i < n; i++)
-            if (tk[i].k == T_SYM && tk[i].sym == '=') eq_at = i + 1;
-        int expr = 0;
-        for (size_t i = eq_at; i < n; i++)
-            if (tk[i].k == T_WORD || (tk[i].k == T_SYM && tk[i].sym == MK_GREEK)) expr = 1;
-        if (nnum == 1 && expr) { t->kind = TXT_ANGLE_NAME; return; }
-        if (nnum == 1) {
-            t->kind = TXT_ANGLE;
-            t->value = tk[first_num].v;
-            t->has_value = 1;
-            return;
-        }
-        if (nnum == 0) { t->kind = TXT_ANGLE_NAME; return; }
+/* An angle: a degree sign, an angle command or a Greek letter. */
+static int label_angle(const label_toks *L, geom_text *t)
+{
+    const tok *tk = L->tk;
+    if (L->ndeg == 0 && !(L->flags & (F_ANGLE | F_GREEK))) return 0;
+    /* a letter on the value's side makes it an expression ((x + 10)°,
+     * 2x°): it names the angle without stating it */
+    size_t eq_at = 0;
+    for (size_t i = 0; i < L->n; i++)
+        if (tk[i].k == T_SYM && tk[i].sym == '=') eq_at = i + 1;
+    int expr = 0;
+    for (size_t i = eq_at; i < L->n; i++)
+        if (tk[i].k == T_WORD || (tk[i].k == T_SYM && tk[i].sym == MK_GREEK)) expr = 1;
+    if (L->nnum == 1 && expr) {
+        t->kind = TXT_ANGLE_NAME;
+    } else if (L->nnum == 1) {
+        t->kind = TXT_ANGLE;
+        t->value = tk[L->first_num].v;
+        t->has_value = 1;
+    } else if (L->nnum == 0) {
+        t->kind = TXT_ANGLE_NAME;
+    } else {
         t->kind = TXT_OTHER;
-        return;
     }
-    if (b.flags & F_TRI) { t->kind = TXT_OTHER; return; }
+    return 1;
+}
 
-    if (nnum == 0) {
-        if (nq > 0 && nword == 0) { t->kind = TXT_VAR; return; }
-        if (nword == 1 && nother_sym == 0) {
-            const tok *w = NULL;
-            for (size_t i = 0; i < n; i++) if (tk[i].k == T_WORD) w = &tk[i];
-            size_t wl = strlen(w->w);
-            if (w->sym == 'U' && wl <= 2 && neq == 0) { t->kind = TXT_NAME; return; }
-            if (w->sym == 'U' && wl == 3 && neq == 0) {
-                /* ABC: all capitals names a triangle or an angle's points */
-                t->kind = TXT_NAME;
-                return;
-            }
-            if (w->sym == 'l' && wl == 1) { t->kind = TXT_VAR; return; }
-            /* a word naming a length ("height", "base") labels that length */
-            if (is_length_word(w->w) && neq == 0) { t->kind = TXT_VAR; return; }
-        }
-        /* "x cm", "h = ?" */
-        if (nword >= 1 && nword <= 2 && nother_sym == 0) {
-            int ok = 1, var = 0;
-            for (size_t i = 0; i < n; i++) {
-                if (tk[i].k != T_WORD) continue;
-                if (strlen(tk[i].w) == 1 && !var) var = 1;
-                else if (!is_unit(tk[i].w)) ok = 0;
-            }
-            if (ok && (var || nq)) { t->kind = TXT_VAR; return; }
-        }
-        t->kind = TXT_OTHER;
-        return;
+/* A text without numbers: a point's name, an unknown, or other text. */
+static void label_without_number(const label_toks *L, geom_text *t)
+{
+    const tok *tk = L->tk;
+    size_t n = L->n;
+    if (L->nq > 0 && L->nword == 0) { t->kind = TXT_VAR; return; }
+    if (L->nword == 1 && L->nother_sym == 0) {
+        const tok *w = NULL;
+        for (size_t i = 0; i < n; i++) if (tk[i].k == T_WORD) w = &tk[i];
+        size_t wl = strlen(w->w);
+        /* capitals: a point's name; ABC names a triangle or an angle's points */
+        if (w->sym == 'U' && wl <= 3 && L->neq == 0) { t->kind = TXT_NAME; return; }
+        if (w->sym == 'l' && wl == 1) { t->kind = TXT_VAR; return; }
+        /* a word naming a length ("height", "base") labels that length */
+        if (is_length_word(w->w) && L->neq == 0) { t->kind = TXT_VAR; return; }
     }
+    /* "x cm", "h = ?" */
+    if (L->nword >= 1 && L->nword <= 2 && L->nother_sym == 0) {
+        int ok = 1, var = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (tk[i].k != T_WORD) continue;
+            if (strlen(tk[i].w) == 1 && !var) var = 1;
+            else if (!is_unit(tk[i].w)) ok = 0;
+        }
+        if (ok && (var || L->nq)) { t->kind = TXT_VAR; return; }
+    }
+    t->kind = TXT_OTHER;
+}
 
-    /* dimensions: "3 x 4", "2 cm by 5 cm", "Length = 2, Width = 1.2": two or
-     * three numbers joined by x/by/commas, with units and names of sides;
-     * words before the first number name the shape ("Scaled 4 x 6") */
-    if ((nnum == 2 || nnum == 3) && nother_sym == 0 && ndeg == 0 && !(b.flags & (F_SQ | F_CUBE))) {
-        int ok = 1;
-        size_t k = 0, joins = 0;
-        for (size_t i = 0; i < n && ok; i++) {
-            if (tk[i].k == T_NUM) {
-                if (k < 3) t->dims[k++] = tk[i].v;
-                continue;
-            }
-            if (i < first_num) continue;
-            if (tk[i].k == T_WORD) {
-                const char *w = tk[i].w;
-                if (!strcmp(w, "x") || !strcmp(w, "by")) joins++;
-                else if (!is_unit(w) && !is_length_word(w) && strcmp(w, "l") && strcmp(w, "w") &&
-                         strcmp(w, "h"))
-                    ok = 0;
-            } else if (tk[i].sym == ',') {
-                joins++;
-            } else if (tk[i].sym != '=' && tk[i].sym != ':') {
+/* Dimensions: "3 x 4", "2 cm by 5 cm", "Length = 2, Width = 1.2": two or
+ * three positive numbers joined by x/by/commas, with units and names of
+ * sides; words before the first number name the shape ("Scaled 4 x 6"). */
+static int label_dims(const label_toks *L, geom_text *t)
+{
+    const tok *tk = L->tk;
+    if (!(L->nnum == 2 || L->nnum == 3) || L->nother_sym != 0 || L->ndeg != 0 ||
+        (L->flags & (F_SQ | F_CUBE)))
+        return 0;
+    int ok = 1;
+    size_t k = 0, joins = 0;
+    for (size_t i = 0; i < L->n && ok; i++) {
+        if (tk[i].k == T_NUM) {
+            if (k < 3) t->dims[k++] = tk[i].v;
+            continue;
+        }
+        if (i < L->first_num) continue;
+        if (tk[i].k == T_WORD) {
+            const char *w = tk[i].w;
+            if (!strcmp(w, "x") || !strcmp(w, "by")) joins++;
+            else if (!is_unit(w) && !is_length_word(w) && strcmp(w, "l") && strcmp(w, "w") &&
+                     strcmp(w, "h"))
                 ok = 0;
-            }
-        }
-        if (ok && joins + 1 >= nnum && k == nnum) {
-            int positive = 1;
-            for (size_t i = 0; i < k; i++) positive &= t->dims[i] > 0;
-            if (positive) {
-                t->kind = TXT_DIMS;
-                t->ndims = (int)k;
-                return;
-            }
+        } else if (tk[i].sym == ',') {
+            joins++;
+        } else if (tk[i].sym != '=' && tk[i].sym != ':') {
+            ok = 0;
         }
     }
-    if (nnum > 1 || nother_sym > 0) { t->kind = TXT_OTHER; return; }
+    if (!ok || joins + 1 < L->nnum || k != L->nnum) return 0;
+    for (size_t i = 0; i < k; i++)
+        if (!(t->dims[i] > 0)) return 0;
+    t->kind = TXT_DIMS;
+    t->ndims = (int)k;
+    return 1;
+}
 
-    /* exactly one number: what words surround it? */
-    int area = (b.flags & F_SQ) != 0, volume = (b.flags & F_CUBE) != 0, perim = 0;
+/* The unit's usual short name ("inches" -> "in"), in place. */
+static void canonical_unit(char *u)
+{
+    static const char *const names[][2] = {
+        {"inch", "in"},   {"inches", "in"}, {"feet", "ft"},   {"foot", "ft"},
+        {"unit", "units"}, {"u", "units"},  {"meters", "m"},  {"meter", "m"},
+        {"centimeters", "cm"}, {"yard", "yd"}, {"yards", "yd"}, {"miles", "mi"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(u, names[i][0])) {
+            strcpy(u, names[i][1]);
+            return;
+        }
+}
+
+/* Exactly one number: a length, an area, or other text, after the words
+ * around it (a unit after it, a quantity's name and = before it). */
+static void label_one_number(const label_toks *L, geom_text *t)
+{
+    const tok *tk = L->tk;
+    size_t n = L->n, first_num = L->first_num;
+    int area = (L->flags & F_SQ) != 0, volume = (L->flags & F_CUBE) != 0, perim = 0;
     int bad = 0;
     char quantity = 0;
     for (size_t i = 0; i < n; i++) {
@@ -540,7 +563,7 @@ void geom_parse_label(const char *plain, const char *tex, geom_text *t)
         }
         /* before the number: a quantity's name followed by = (a letter, a
          * segment's name such as AB, or a word naming a length) */
-        if (before_eq && (strlen(w) == 1 || (tk[i].sym == 'U' && strlen(w) <= 3 && upper_word(nb, w)) ||
+        if (before_eq && (strlen(w) == 1 || (tk[i].sym == 'U' && strlen(w) <= 3 && upper_word(L->nb, w)) ||
                           is_length_word(w))) {
             if (!strcmp(w, "r") || !strcmp(w, "radius")) quantity = 'r';
             else if (!strcmp(w, "d") || !strcmp(w, "diameter")) quantity = 'd';
@@ -557,14 +580,7 @@ void geom_parse_label(const char *plain, const char *tex, geom_text *t)
                   (first_num + 2 < n && tk[first_num + 2].k == T_SYM && tk[first_num + 2].sym == '\'');
         strcpy(t->unit, two ? "in" : "ft");
     }
-    /* canonical units */
-    if (!strcmp(t->unit, "inch") || !strcmp(t->unit, "inches")) strcpy(t->unit, "in");
-    else if (!strcmp(t->unit, "feet") || !strcmp(t->unit, "foot")) strcpy(t->unit, "ft");
-    else if (!strcmp(t->unit, "unit") || !strcmp(t->unit, "u")) strcpy(t->unit, "units");
-    else if (!strcmp(t->unit, "meters") || !strcmp(t->unit, "meter")) strcpy(t->unit, "m");
-    else if (!strcmp(t->unit, "centimeters")) strcpy(t->unit, "cm");
-    else if (!strcmp(t->unit, "yard") || !strcmp(t->unit, "yards")) strcpy(t->unit, "yd");
-    else if (!strcmp(t->unit, "miles")) strcpy(t->unit, "mi");
+    canonical_unit(t->unit);
     t->value = tk[first_num].v;
     t->has_value = 1;
     if (perim) { t->kind = TXT_OTHER; t->quantity = 'p'; return; }
@@ -572,4 +588,32 @@ void geom_parse_label(const char *plain, const char *tex, geom_text *t)
     if (t->value <= 0) { t->kind = TXT_OTHER; return; }
     t->kind = TXT_LENGTH;
     t->quantity = quantity;
+}
+
+void geom_parse_label(const char *plain, const char *tex, geom_text *t)
+{
+    char nb[512];
+    nbuf b = {nb, 0, sizeof nb, 0};
+    nb[0] = 0;
+    const char *src = tex && *tex ? tex : (plain ? plain : "");
+    norm(&b, src, strlen(src));
+    set_show(t, plain, tex);
+    t->kind = TXT_OTHER;
+    t->has_value = 0;
+    t->value = 0;
+    t->unit[0] = 0;
+    t->quantity = 0;
+    t->ndims = 0;
+
+    tok tk[48];
+    size_t n = tokenize(nb, tk, sizeof tk / sizeof tk[0]);
+    label_toks L = {nb, b.flags, tk, fold_numbers(tk, n), 0, 0, 0, 0, 0, 0, 0, 0};
+    count_tokens(&L);
+    if (L.n == 0) { t->kind = TXT_EMPTY; return; }
+    if (label_coord(&L, t) || label_angle(&L, t)) return;
+    if (L.flags & F_TRI) { t->kind = TXT_OTHER; return; }
+    if (L.nnum == 0) { label_without_number(&L, t); return; }
+    if (label_dims(&L, t)) return;
+    if (L.nnum > 1 || L.nother_sym > 0) { t->kind = TXT_OTHER; return; }
+    label_one_number(&L, t);
 }

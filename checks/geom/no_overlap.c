@@ -33,6 +33,8 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/no_overlap.h"
+#include "ir/xalloc.h"
 
 static ir_box core_box(const geom_text *t)
 {
@@ -83,7 +85,6 @@ typedef struct {
                             widened by a margin far above rounding (face_order) */
     int convex;          /* ir_poly_convex of its outline; -1 until asked (is_convex) */
     int strict;          /* strict_convex of its outline; -1 until asked (is_strict) */
-    int cell[4];         /* its grid cells: i0, j0, i1, j1 */
 } sface;
 
 static double depth_at(const sface *f, ir_pt p)
@@ -91,36 +92,40 @@ static double depth_at(const sface *f, ir_pt p)
     return f->dc[0] + f->dc[1] * p.x + f->dc[2] * p.y;
 }
 
-/* 1 when depth_at(A, p) - depth_at(B, p), as computed, is certainly not
- * above tol at any corner p of box bx: the affine difference's largest
- * value over the box plus a margin of 1e-12 times the size of the terms
- * (rounding moves each value by some 1e-15 of it) stays below tol. 0 when
- * that is not certain (or not finite): look at the corners themselves. */
-static int depth_gap_below(const sface *A, const sface *B, ir_box bx, double tol)
-{
-    double d0 = A->dc[0] - B->dc[0], d1 = A->dc[1] - B->dc[1], d2 = A->dc[2] - B->dc[2];
-    double mx = d1 * bx.x1 > d1 * bx.x2 ? d1 * bx.x1 : d1 * bx.x2;
-    double my = d2 * bx.y1 > d2 * bx.y2 ? d2 * bx.y1 : d2 * bx.y2;
-    double ax = fabs(bx.x1) + fabs(bx.x2), ay = fabs(bx.y1) + fabs(bx.y2);
-    double size = A->adc[0] + B->adc[0] + (A->adc[1] + B->adc[1]) * ax +
-                  (A->adc[2] + B->adc[2]) * ay;
-    return d0 + mx + my + 1e-12 * size < tol;
-}
-
 /* The filled faces, in drawing order, and a grid over their boxes (at most
  * 64 x 64 cells). Each cell has four lists of the faces covering it, each
  * in drawing order: FS_ALL every one; FS_ROW those whose first row of
  * cells is the cell's; FS_COL those whose first column is the cell's;
- * FS_FIRST those whose first cell (first row, first column) it is. */
-enum { FS_ALL, FS_ROW, FS_COL, FS_FIRST };
+ * FS_FIRST those whose first cell (first row, first column) it is (the
+ * enum is in no_overlap.h). */
 
 typedef struct {
     sface *f;
     size_t n;
     geom_grid_plan pl;   /* cells: size, origin, counts */
+    int (*cell)[4];      /* per face: its grid cells i0, j0, i1, j1 */
     size_t *start[4];    /* per cell, list L: idx[L][start[L][c] .. start[L][c+1]) */
     unsigned *idx[4];
 } face_set;
+
+void geom_depth_range(const double dc[3], ir_box b, double *dmin, double *dmax)
+{
+    double c00 = dc[0] + dc[1] * b.x1 + dc[2] * b.y1;
+    double c10 = dc[0] + dc[1] * b.x2 + dc[2] * b.y1;
+    double c01 = dc[0] + dc[1] * b.x1 + dc[2] * b.y2;
+    double c11 = dc[0] + dc[1] * b.x2 + dc[2] * b.y2;
+    /* the depth at any point of the box, as computed, is within some 1e-15
+     * of the terms' size of the affine function's value, whose extremes are
+     * at the corners: m covers that twice over */
+    double m = 1e-12 * (fabs(dc[0]) + fabs(dc[1]) * (fabs(b.x1) + fabs(b.x2)) +
+                        fabs(dc[2]) * (fabs(b.y1) + fabs(b.y2)));
+    *dmax = fmax(fmax(c00, c10), fmax(c01, c11)) + m;
+    *dmin = fmin(fmin(c00, c10), fmin(c01, c11)) - m;
+    if (!isfinite(*dmax) || !isfinite(*dmin) || !isfinite(m)) {
+        *dmax = INFINITY;   /* no bound */
+        *dmin = -INFINITY;
+    }
+}
 
 static double edge_size(const geom_face *f)
 {
@@ -146,11 +151,58 @@ static double edge_size(const geom_face *f)
             ADD(FS_FIRST, (size_t)(r)[1] * nx_ + (size_t)(r)[0]);                 \
     } while (0)
 
+void geom_face_cell_counts(size_t nx, size_t ny, const int (*r)[4], size_t n, size_t *count[4])
+{
+    /* A face's rectangle of cells (FS_ALL) as +1/-1 marks at its four
+     * corners of an (nx+1) x (ny+1) table, its first row (FS_ROW) as +1/-1
+     * at the row's two ends, its first column (FS_COL) likewise; a cell's
+     * count is then the sum of the marks at or before it (size_t wraps
+     * modulo 2^64 on the way and ends at the count). The guards for empty
+     * ranges are FS_EACH's. This is one pass over the faces and one over
+     * the cells, where FS_EACH's increments take one step per cell a face
+     * covers. */
+    size_t nA = (nx + 1) * (ny + 1), nR = (nx + 1) * ny, nC = nx * (ny + 1);
+    size_t *marks = xcalloc(nA + nR + nC, sizeof *marks);
+    size_t *dA = marks, *dR = marks + nA, *dC = marks + nA + nR;
+    size_t *sa = count[FS_ALL], *sr = count[FS_ROW], *sc = count[FS_COL], *sf = count[FS_FIRST];
+    for (size_t c = 0; c < nx * ny; c++) sf[c + 1] = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i0 = (size_t)r[k][0], j0 = (size_t)r[k][1];
+        size_t i1 = (size_t)r[k][2] + 1, j1 = (size_t)r[k][3] + 1;
+        int cols = r[k][0] <= r[k][2], rows = r[k][1] <= r[k][3];
+        if (cols) {
+            dR[j0 * (nx + 1) + i0]++;
+            dR[j0 * (nx + 1) + i1]--;
+        }
+        if (rows) {
+            dC[j0 * nx + i0]++;
+            dC[j1 * nx + i0]--;
+        }
+        if (cols && rows) {
+            dA[j0 * (nx + 1) + i0]++;
+            dA[j0 * (nx + 1) + i1]--;
+            dA[j1 * (nx + 1) + i0]--;
+            dA[j1 * (nx + 1) + i1]++;
+            sf[j0 * nx + i0 + 1]++;
+        }
+    }
+    for (size_t j = 0; j < ny; j++) {
+        size_t ra = 0, rr = 0;   /* the marks of row j so far */
+        for (size_t i = 0; i < nx; i++) {
+            ra += dA[j * (nx + 1) + i];
+            rr += dR[j * (nx + 1) + i];
+            sa[j * nx + i + 1] = ra + (j ? sa[(j - 1) * nx + i + 1] : 0);
+            sr[j * nx + i + 1] = rr;
+            sc[j * nx + i + 1] = dC[j * nx + i] + (j ? sc[(j - 1) * nx + i + 1] : 0);
+        }
+    }
+    free(marks);
+}
+
 static int fs_build(const geom_scene *s, face_set *g)
 {
     memset(g, 0, sizeof *g);
-    g->f = malloc((s->nfaces ? s->nfaces : 1) * sizeof *g->f);
-    if (!g->f) abort();
+    g->f = xmalloc(s->nfaces * sizeof *g->f);
     ir_box all = ir_box_empty();
     for (size_t i = 0; i < s->nfaces; i++) {
         const geom_face *f = &s->faces[i];
@@ -161,24 +213,7 @@ static int fs_build(const geom_scene *s, face_set *g)
         for (int k = 0; k < 3; k++) q->adc[k] = fabs(q->dc[k]);
         q->box = f->box;
         q->group = f->group;
-        {
-            const ir_box *b = &f->box;
-            double c00 = q->dc[0] + q->dc[1] * b->x1 + q->dc[2] * b->y1;
-            double c10 = q->dc[0] + q->dc[1] * b->x2 + q->dc[2] * b->y1;
-            double c01 = q->dc[0] + q->dc[1] * b->x1 + q->dc[2] * b->y2;
-            double c11 = q->dc[0] + q->dc[1] * b->x2 + q->dc[2] * b->y2;
-            double m = 1e-12 * (q->adc[0] + q->adc[1] * (fabs(b->x1) + fabs(b->x2)) +
-                                q->adc[2] * (fabs(b->y1) + fabs(b->y2)));
-            /* depth_at at any point of the box, as computed, is within some
-             * 1e-15 of those terms of the affine function's value, whose
-             * extremes are at the corners: m covers that twice over */
-            q->dmax = fmax(fmax(c00, c10), fmax(c01, c11)) + m;
-            q->dmin = fmin(fmin(c00, c10), fmin(c01, c11)) - m;
-            if (!isfinite(q->dmax) || !isfinite(q->dmin) || !isfinite(m)) {
-                q->dmax = INFINITY;   /* no bound */
-                q->dmin = -INFINITY;
-            }
-        }
+        geom_depth_range(q->dc, f->box, &q->dmin, &q->dmax);
         q->size = edge_size(f);
         double sa = f->sarea;   /* ir_poly_area(f->p2, f->n) */
         q->area = fabs(sa);
@@ -193,67 +228,27 @@ static int fs_build(const geom_scene *s, face_set *g)
     geom_grid_plan pl = geom_grid_layout(all, g->n, 1.0, 64);
     g->pl = pl;
     size_t nx = (size_t)g->pl.nx, ny = (size_t)g->pl.ny, ncell = nx * ny;
+    g->cell = xmalloc(g->n * sizeof *g->cell);
+    for (size_t k = 0; k < g->n; k++) {
+        int *r = g->cell[k];
+        geom_grid_cells(&g->pl, g->f[k].box, &r[0], &r[1], &r[2], &r[3]);
+    }
+    /* each list's count per cell, then where each cell's part of the list
+     * starts: start[L][c] is the count of the cells before c */
     for (int L = 0; L < 4; L++) {
-        g->start[L] = L == FS_FIRST ? calloc(ncell + 1, sizeof *g->start[L])
-                                    : malloc((ncell + 1) * sizeof *g->start[L]);
-        if (!g->start[L]) abort();
+        g->start[L] = xmalloc((ncell + 1) * sizeof *g->start[L]);
         g->start[L][0] = 0;
     }
-    /* The counts FS_EACH would add up, cell by cell, from differences:
-     * a face's rectangle of cells (FS_ALL) as +1/-1 at its four corners of
-     * an (nx+1) x (ny+1) table, its first row (FS_ROW) as +1/-1 at the
-     * row's two ends, its first column (FS_COL) likewise; a cell's count
-     * is then the sum of the differences at or before it (size_t wraps
-     * modulo 2^64 on the way and ends at the count). The same guards as
-     * FS_EACH's loops. fill holds the differences first. */
-    size_t nA = (nx + 1) * (ny + 1), nR = (nx + 1) * ny, nC = nx * (ny + 1);
-    size_t nfill = nA + nR + nC > 4 * ncell ? nA + nR + nC : 4 * ncell;
-    size_t *fill = malloc(nfill * sizeof *fill);
-    if (!fill) abort();
-    memset(fill, 0, (nA + nR + nC) * sizeof *fill);
-    {
-        size_t *dA = fill, *dR = fill + nA, *dC = fill + nA + nR, *first = g->start[FS_FIRST];
-        for (size_t k = 0; k < g->n; k++) {
-            int *r = g->f[k].cell;
-            geom_grid_cells(&g->pl, g->f[k].box, &r[0], &r[1], &r[2], &r[3]);
-            size_t i0 = (size_t)r[0], j0 = (size_t)r[1], i1 = (size_t)r[2] + 1, j1 = (size_t)r[3] + 1;
-            if (r[0] <= r[2]) {
-                dR[j0 * (nx + 1) + i0]++;
-                dR[j0 * (nx + 1) + i1]--;
-            }
-            if (r[1] <= r[3]) {
-                dC[j0 * nx + i0]++;
-                dC[j1 * nx + i0]--;
-            }
-            if (r[0] <= r[2] && r[1] <= r[3]) {
-                dA[j0 * (nx + 1) + i0]++;
-                dA[j0 * (nx + 1) + i1]--;
-                dA[j1 * (nx + 1) + i0]--;
-                dA[j1 * (nx + 1) + i1]++;
-                first[j0 * nx + i0 + 1]++;
-            }
-        }
-        size_t *sa = g->start[FS_ALL], *sr = g->start[FS_ROW], *sc = g->start[FS_COL];
-        for (size_t j = 0; j < ny; j++) {
-            size_t ra = 0, rr = 0;
-            for (size_t i = 0; i < nx; i++) {
-                ra += dA[j * (nx + 1) + i];
-                rr += dR[j * (nx + 1) + i];
-                sa[j * nx + i + 1] = ra + (j ? sa[(j - 1) * nx + i + 1] : 0);
-                sr[j * nx + i + 1] = rr;
-                sc[j * nx + i + 1] = dC[j * nx + i] + (j ? sc[(j - 1) * nx + i + 1] : 0);
-            }
-        }
-    }
+    geom_face_cell_counts(nx, ny, (const int(*)[4])g->cell, g->n, g->start);
+    size_t *fill = xmalloc(4 * ncell * sizeof *fill);   /* per list and cell: the next free entry */
     for (int L = 0; L < 4; L++) {
         size_t *st = g->start[L];
         for (size_t c = 0; c < ncell; c++) st[c + 1] += st[c];
-        g->idx[L] = malloc((st[ncell] ? st[ncell] : 1) * sizeof *g->idx[L]);
-        if (!g->idx[L]) abort();
+        g->idx[L] = xmalloc(st[ncell] * sizeof *g->idx[L]);
         memcpy(fill + (size_t)L * ncell, st, ncell * sizeof *fill);
     }
     for (size_t k = 0; k < g->n; k++) {
-        const int *r = g->f[k].cell;
+        const int *r = g->cell[k];
 #define FS_FILL(L, c) g->idx[L][fill[(size_t)(L) * ncell + (c)]++] = (unsigned)k
         FS_EACH(g, r, FS_FILL);
 #undef FS_FILL
@@ -265,6 +260,7 @@ static int fs_build(const geom_scene *s, face_set *g)
 static void fs_free(face_set *g)
 {
     free(g->f);
+    free(g->cell);
     for (int L = 0; L < 4; L++) {
         free(g->start[L]);
         free(g->idx[L]);
@@ -304,15 +300,9 @@ static const sface *top_at(const face_set *g, ir_pt p)
     return NULL;
 }
 
-typedef struct {
-    int n;
-    double worst;
-    chk_verdict why;
-} depth_tally;
-
-static void depth_note(depth_tally *t, double key, int line, const char *fmt, ...)
+static void depth_note(geom_depth_tally *t, double key, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-static void depth_note(depth_tally *t, double key, int line, const char *fmt, ...)
+static void depth_note(geom_depth_tally *t, double key, int line, const char *fmt, ...)
 {
     t->n++;
     if (!(key > t->worst)) return;
@@ -421,7 +411,6 @@ static double gap_max(const sface *A, const sface *B, const ir_pt *p, size_t n)
  * displacement of 1e-10 (ns + nc) X^3 / small, many thousand times their
  * rounding. Not finite: no skip. tests/unit/test_lint_face_skip.c runs
  * face_order with and without this on random faces. */
-static int face_skip = 1;   /* 0: never (the unit test's reference) */
 
 __attribute__((noinline)) static int overlap_not_behind(sface *A, sface *B, double tol, double small)
 {
@@ -470,13 +459,13 @@ static int convex_apart(const ir_pt *a, size_t na, double oa, const ir_pt *b, si
  * the overlap's centroid: the finished picture must not show a face behind
  * a there — looked at in the centroid and half way to each corner of the
  * overlap (a later, nearer face may have covered b again). */
-static void face_order(const face_set *g, depth_tally *t)
+static void face_order(const face_set *g, int use_skip, geom_depth_tally *t)
 {
     ir_pt buf[128];
     for (size_t j = 0; j < g->n; j++) {
         sface *B = &g->f[j];
         const geom_face *b = B->f;
-        const int *rb = B->cell;
+        const int *rb = g->cell[j];
         const unsigned jj = (unsigned)j;
         const ir_box bb = B->box;
         const int bgroup = B->group;
@@ -498,37 +487,27 @@ static void face_order(const face_set *g, depth_tally *t)
                     if (ai >= jj) break;
                     sface *A = &g->f[ai];
                     if (A->group != bgroup) continue;
-                    /* (the tests before the clip are pure: the cheapest
-                     * that most often says no first) */
+                    /* (the tests before the clip only pass pairs over that
+                     * the clip would find nothing behind in) */
                     double tol = GEOM_DEPTH_TOL * (A->size > B->size ? A->size : B->size);
                     /* a nowhere nearer than b by tol over their whole boxes,
                      * which hold the overlap's corners: no corner below finds
-                     * b behind a (as depth_gap_below would tell, dearer) */
+                     * b behind a */
                     if (A->dmax - B->dmin < tol) continue;
-                    /* ir_box_isect and ir_box_area of the two boxes (never
-                     * empty: a face has points) */
-                    ir_box bx;
-                    bx.x1 = A->box.x1 > bb.x1 ? A->box.x1 : bb.x1;
-                    bx.x2 = A->box.x2 < bb.x2 ? A->box.x2 : bb.x2;
-                    bx.y1 = A->box.y1 > bb.y1 ? A->box.y1 : bb.y1;
-                    bx.y2 = A->box.y2 < bb.y2 ? A->box.y2 : bb.y2;
-                    if (bx.x1 > bx.x2 || bx.y1 > bx.y2) continue;
-                    bx.empty = 0;
+                    ir_box bx = ir_box_isect(A->box, bb);
+                    if (bx.empty) continue;
                     double small = A->area < B->area ? A->area : B->area;
                     /* the boxes' overlap bounds the faces' overlap */
-                    if (!((bx.x2 - bx.x1) * (bx.y2 - bx.y1) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
+                    if (!(ir_box_area(bx) > GEOM_FACE_OVERLAP_FRAC * small)) continue;
                     const geom_face *a = A->f;
                     /* b behind a anywhere in the boxes' overlap? (the depth
                      * difference is affine: its largest value is at a corner) */
-                    /* nowhere near: the difference's largest value, with a
-                     * margin far above every rounding error, is below tol */
-                    if (depth_gap_below(A, B, bx, tol)) continue;
                     ir_pt cs4[4] = {{bx.x1, bx.y1}, {bx.x2, bx.y1}, {bx.x1, bx.y2}, {bx.x2, bx.y2}};
                     int behind = 0;
                     for (int k = 0; k < 4 && !behind; k++)
                         behind = depth_at(A, cs4[k]) - depth_at(B, cs4[k]) > tol;
                     if (!behind) continue;
-                    if (face_skip && overlap_not_behind(A, B, tol, small)) continue;
+                    if (use_skip && overlap_not_behind(A, B, tol, small)) continue;
                     size_t k = 0;
                     if (is_convex(B)) {
                         if (is_convex(A) && convex_apart(a->p2, a->n, A->orient, b->p2, b->n, B->orient)) continue;
@@ -565,7 +544,7 @@ static void face_order(const face_set *g, depth_tally *t)
  * lies in front of them, where no later face covers them, for more than
  * GEOM_HIDDEN_LINE_PT of their length: what the solid hides shows through
  * it. Dashed lines are hidden edges drawn as such. */
-static void line_order(const geom_scene *s, const face_set *g, depth_tally *t)
+static void line_order(const geom_scene *s, const face_set *g, geom_depth_tally *t)
 {
     for (size_t e = 0; e < s->nfaces; e++) {
         const geom_face *l = &s->faces[e];
@@ -615,23 +594,16 @@ static void line_order(const geom_scene *s, const face_set *g, depth_tally *t)
     }
 }
 
-/* Returns the number of depth-order errors; the worst goes into *why. */
-static int depth_order(const geom_scene *s, chk_verdict *why, double *worst)
+void geom_depth_order(const geom_scene *s, int use_skip, geom_depth_tally *t)
 {
-    if (!s->has_proj || s->nfaces < 2) return 0;
+    memset(t, 0, sizeof *t);
+    if (!s->has_proj || s->nfaces < 2) return;
     face_set g;
-    depth_tally t;
-    memset(&t, 0, sizeof t);
     if (fs_build(s, &g)) {
-        face_order(&g, &t);
-        line_order(s, &g, &t);
+        face_order(&g, use_skip, t);
+        line_order(s, &g, t);
     }
     fs_free(&g);
-    if (t.n > 0 && 2 + t.worst > *worst) {
-        *worst = 2 + t.worst;
-        *why = t.why;
-    }
-    return t.n;
 }
 
 /* Angle arcs that cross a side of their angle and run on past it by more
@@ -700,8 +672,7 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
     }
     /* the segments that draw a visible line: stroked (not only the edge of
      * a fill, nor stroked in the fill's own colour), not a grid */
-    unsigned char *draws_line = malloc(s->nsegs ? s->nsegs : 1);
-    if (!draws_line) abort();
+    unsigned char *draws_line = xmalloc(s->nsegs);
     for (size_t k = 0; k < s->nsegs && s->ntexts; k++) {   /* read only for texts */
         const geom_seg *g = &s->segs[k];
         const geom_attrs *at = &s->attrs[g->elem];
@@ -753,7 +724,13 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
         }
     }
     free(draws_line);
-    n += depth_order(s, &why, &worst);
+    geom_depth_tally dt;
+    geom_depth_order(s, 1, &dt);
+    if (dt.n > 0 && 2 + dt.worst > worst) {
+        worst = 2 + dt.worst;
+        why = dt.why;
+    }
+    n += dt.n;
     n += arcs_crossing(s, &why, &worst);
     if (n == 0) {
         chk_set(v, CHK_YES, 0, "no text overlaps another text, a line or a dot; no arc crosses a line; solids are painted in depth order");

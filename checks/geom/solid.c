@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "ir/xalloc.h"
 
 #define MAXDIR 8
 
@@ -87,8 +88,7 @@ void geom_infer_lattice(geom_scene *s)
     const ir_diagram *d = s->d;
     if (s->nfaces > 0) return;                 /* the IR gave 3D coordinates */
     /* candidate faces: closed four-sided figure outlines */
-    size_t *fe = malloc((d->nelems + 1) * sizeof *fe);
-    if (!fe) return;
+    size_t *fe = xmalloc((d->nelems + 1) * sizeof *fe);
     size_t nf = 0;
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
@@ -153,9 +153,7 @@ void geom_infer_lattice(geom_scene *s)
         if (!ok) continue;
         if (s->nfaces >= cap) {
             cap = cap ? 2 * cap : 64;
-            geom_face *nfp = realloc(s->faces, cap * sizeof *nfp);
-            if (!nfp) abort();
-            s->faces = nfp;
+            s->faces = xrealloc(s->faces, cap * sizeof *s->faces);
         }
         geom_face *g = &s->faces[s->nfaces++];
         memset(g, 0, sizeof *g);

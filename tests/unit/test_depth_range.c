@@ -1,15 +1,16 @@
 /* test_depth_range.c — the bound no-overlap's face_order relies on to pass
- * over a pair of faces (checks/geom/no_overlap.c, fs_build's dmax/dmin):
- * an affine depth dc0 + dc1 x + dc2 y, as computed at any point of a box,
- * lies between its smallest and largest value at the box's corners widened
- * by 1e-12 (|dc0| + |dc1| (|x1| + |x2|) + |dc2| (|y1| + |y2|)). Random
+ * over a pair of faces (checks/geom/no_overlap.c, geom_depth_range): an
+ * affine depth dc0 + dc1 x + dc2 y, as computed at any point of a box, lies
+ * within the range geom_depth_range gives for the box. Random
  * coefficients and boxes of many sizes, random points in them and on their
- * edges. The formulas are no-overlap's, written out again. */
+ * edges. */
 #include "tests/unit/xorshift.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "checks/geom/no_overlap.h"
 
 static int failures, checks;
 static uint64_t rng = 0xD1B54A32D192ED03ULL;
@@ -29,12 +30,8 @@ int main(void)
     for (int it = 0; it < 100000; it++) {
         double dc[3] = {num(-3, 4), num(-6, 2), num(-6, 2)};
         double x1 = num(-2, 3), x2 = x1 + fabs(num(-3, 3)), y1 = num(-2, 3), y2 = y1 + fabs(num(-3, 3));
-        double c00 = dc[0] + dc[1] * x1 + dc[2] * y1, c10 = dc[0] + dc[1] * x2 + dc[2] * y1;
-        double c01 = dc[0] + dc[1] * x1 + dc[2] * y2, c11 = dc[0] + dc[1] * x2 + dc[2] * y2;
-        double m = 1e-12 * (fabs(dc[0]) + fabs(dc[1]) * (fabs(x1) + fabs(x2)) +
-                            fabs(dc[2]) * (fabs(y1) + fabs(y2)));
-        double dmax = fmax(fmax(c00, c10), fmax(c01, c11)) + m;
-        double dmin = fmin(fmin(c00, c10), fmin(c01, c11)) - m;
+        double dmin, dmax;
+        geom_depth_range(dc, ir_box_make(x1, y1, x2, y2), &dmin, &dmax);
         for (int k = 0; k < 8; k++) {
             double x = x1 + (x2 - x1) * uni(), y = y1 + (y2 - y1) * uni();
             if (k == 1) x = x1;
