@@ -27,25 +27,12 @@ extern const double ir_num_p10_[16];
 
 static inline int ir_num_dig_(char c) { return (unsigned)(c - '0') < 10u; }
 
-/* The digits at p (NUL-terminated text) added to *m as while
- * (ir_num_dig_(*p)) m = m * 10 + (*p++ - '0') does (the same value modulo
- * 2^64), two at a time: the byte after a digit is still in the text.
- * Returns the first byte after them. */
+/* The digits at p added to *m (modulo 2^64); returns the first byte after
+ * them. */
 static inline const char *ir_num_digits_(const char *p, unsigned long long *m)
 {
     unsigned long long v = *m;
-    for (;;) {
-        unsigned d0 = (unsigned)(p[0] - '0');
-        if (d0 >= 10u) break;
-        unsigned d1 = (unsigned)(p[1] - '0');
-        if (d1 >= 10u) {
-            v = v * 10 + d0;
-            p++;
-            break;
-        }
-        v = v * 100 + (d0 * 10 + d1);
-        p += 2;
-    }
+    while (ir_num_dig_(*p)) v = v * 10 + (unsigned)(*p++ - '0');
     *m = v;
     return p;
 }
