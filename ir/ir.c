@@ -2,6 +2,7 @@
  * copying, number parsing and element extents. The reader is in ir_read.c,
  * the writer in ir_write.c; the contract is ir/ir.h. */
 #include "ir/ir_internal.h"
+#include "ir/ir_num.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,9 +11,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "ir/xalloc.h"
 
@@ -199,9 +197,8 @@ static void copy_into(ir_elem *dst, const ir_elem *src)
 
 void ir_elem_copy(ir_elem *dst, const ir_elem *src)
 {
-    dst->mem = NULL;
+    dst->mem = NULL;  /* made by the first point or attribute copied */
     copy_into(dst, src);
-    if (!dst->mem) elem_mem(dst);  /* nothing to copy: still its own */
 }
 
 ir_elem *ir_add_copy(ir_diagram *d, const ir_elem *src)
@@ -295,8 +292,8 @@ static void attr_record(struct ir_mem *m, ir_attr *a, const char *key, size_t kl
 
 /* An element's attribute array is in its memory, with room for
  * attr_cap(nattrs) entries. */
-void ir_elem_append_attr(ir_elem *e, const char *key, size_t keylen, const char *val,
-                         size_t vallen)
+static inline void elem_append(ir_elem *e, const char *key, size_t keylen, const char *val,
+                               size_t vallen)
 {
     struct ir_mem *m = elem_mem(e);
     size_t n = e->nattrs;
@@ -307,6 +304,12 @@ void ir_elem_append_attr(ir_elem *e, const char *key, size_t keylen, const char 
     }
     attr_record(m, &e->attrs[n], key, keylen, val, vallen);
     e->nattrs = n + 1;
+}
+
+void ir_elem_append_attr(ir_elem *e, const char *key, size_t keylen, const char *val,
+                         size_t vallen)
+{
+    elem_append(e, key, keylen, val, vallen);
 }
 
 void ir_elem_set(ir_elem *e, const char *key, const char *val)
@@ -323,7 +326,7 @@ void ir_elem_set(ir_elem *e, const char *key, const char *val)
         }
         return;
     }
-    if (val) ir_elem_append_attr(e, key, strlen(key), val, strlen(val));
+    if (val) elem_append(e, key, strlen(key), val, strlen(val));
 }
 
 void ir_elem_setf(ir_elem *e, const char *key, const char *fmt, ...)
@@ -360,72 +363,9 @@ const char *ir_elem_get(const ir_elem *e, const char *key)
 
 /* --- numbers ----------------------------------------------------------- */
 
-/* Length of the longest prefix of s (at most len bytes) that is a number in
- * the IR's grammar  [+-]? (D+ (. D*)? | . D+) ([eE] [+-]? D+)?  or 0. */
-static size_t num_span(const char *s, size_t len)
-{
-    size_t i = 0, digits = 0;
-    if (i < len && (s[i] == '+' || s[i] == '-')) i++;
-    while (i < len && s[i] >= '0' && s[i] <= '9') i++, digits++;
-    if (i < len && s[i] == '.') {
-        i++;
-        while (i < len && s[i] >= '0' && s[i] <= '9') i++, digits++;
-    }
-    if (digits == 0) return 0;
-    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-        size_t j = i + 1, ed = 0;
-        if (j < len && (s[j] == '+' || s[j] == '-')) j++;
-        while (j < len && s[j] >= '0' && s[j] <= '9') j++, ed++;
-        if (ed) i = j;
-    }
-    return i;
-}
-
 int ir_parse_num_n(const char *s, size_t len, double *out)
 {
-    /* the usual short form (at most 15 digits, no exponent) exactly: a
-     * whole number below 2^53 over a power of ten up to 1e22 is one
-     * correctly rounded division, as strtod would round it */
-    static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                 1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    if (!s || len == 0) return 0;
-    {
-        /* one pass for [+-]? digits with at most one '.' somewhere, at
-         * least one digit and at most 15, nothing else: all of it is a
-         * number of the grammar (num_span) */
-        size_t i = 0;
-        int neg = 0, digits = 0, frac = 0, dot = 0;
-        unsigned long long m = 0;
-        if (s[0] == '-' || s[0] == '+') neg = s[i++] == '-';
-        for (; i < len; i++) {
-            unsigned d = (unsigned)(unsigned char)s[i] - '0';
-            if (d <= 9) {
-                m = m * 10 + d;
-                digits++;
-                frac += dot;
-            } else if (s[i] == '.' && !dot) {
-                dot = 1;
-            } else {
-                break;
-            }
-        }
-        if (i == len && digits > 0 && digits <= 15) {
-            double v = (double)m / p10[frac];
-            if (out) *out = neg ? -v : v;
-            return 1;
-        }
-    }
-    /* the rest: an exponent or more than 15 digits (or not a number) */
-    if (num_span(s, len) != len) return 0;
-    /* s[0..len) is a complete decimal number: strtod, which the programs
-     * only ever run in the C locale, stops exactly at its end. */
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end != s + len || !isfinite(v)) return 0;
-    if (out) *out = v;
-    return 1;
+    return ir_num_parse(s, len, out);
 }
 
 int ir_parse_num(const char *s, double *out)
@@ -484,18 +424,9 @@ static void ellipse_pt(const ir_pt *p, double tdeg, double *x, double *y)
     *y = p[0].y + p[1].y * c + p[2].y * s;
 }
 
-/* hypot(a, b), which is |a| exactly when b is a zero (and |b| when a
- * is): axis-aligned ellipses need no call */
-static inline double hypot0(double a, double b)
-{
-    if (b == 0) return fabs(a);
-    if (a == 0) return fabs(b);
-    return hypot(a, b);
-}
-
 static void box_ellipse(ir_box *b, const ir_pt *p)
 {
-    double rx = hypot0(p[1].x, p[2].x), ry = hypot0(p[1].y, p[2].y);
+    double rx = hypot(p[1].x, p[2].x), ry = hypot(p[1].y, p[2].y);
     ir_box_add(b, p[0].x - rx, p[0].y - ry);
     ir_box_add(b, p[0].x + rx, p[0].y + ry);
 }
@@ -572,27 +503,11 @@ static void box_curve(ir_box *b, const ir_pt *p)
     }
 }
 
-/* The box of n > 0 points: ir_box_add of each in turn, in registers (the
- * first point as it is, even NaN; a later coordinate only when it
- * compares below or above, so never a NaN). */
+/* The box of n > 0 points: ir_box_add of each in turn (the first point as
+ * it is, even NaN; a later coordinate only when it compares below or
+ * above, so never a NaN). */
 static ir_box box_pts(const ir_pt *p, size_t n)
 {
-#if defined(__SSE2__)
-    /* both coordinates at once: _mm_min_pd(v, lo) is v < lo ? v : lo per
-     * lane (lo when unordered), _mm_max_pd(v, hi) is v > hi ? v : hi:
-     * the same comparisons as the loop below */
-    __m128d lo = _mm_loadu_pd(&p[0].x), hi = lo;
-    for (size_t i = 1; i < n; i++) {
-        __m128d v = _mm_loadu_pd(&p[i].x);
-        lo = _mm_min_pd(v, lo);
-        hi = _mm_max_pd(v, hi);
-    }
-    double l[2], h[2];
-    _mm_storeu_pd(l, lo);
-    _mm_storeu_pd(h, hi);
-    ir_box b = {l[0], l[1], h[0], h[1], 0};
-    return b;
-#else
     double x1 = p[0].x, x2 = x1, y1 = p[0].y, y2 = y1;
     for (size_t i = 1; i < n; i++) {
         double x = p[i].x, y = p[i].y;
@@ -603,7 +518,6 @@ static ir_box box_pts(const ir_pt *p, size_t n)
     }
     ir_box b = {x1, y1, x2, y2, 0};
     return b;
-#endif
 }
 
 static ir_box shape_box(ir_kind kind, const ir_elem *e)

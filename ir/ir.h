@@ -1,7 +1,23 @@
 /* ir.h — the diagramir intermediate representation: types, reader, writer.
  *
- * This header is the whole contract of the IR library. The textual form is
- * specified normatively in man/diagramir.5; a summary:
+ * This header is the whole contract of the IR library (a program may also
+ * borrow diagrams from the reader: ir/ir_borrow.h).
+ *
+ * Memory, the one rule: a diagram owns everything reachable from it, and
+ * ir_diagram_free frees it all; an element outside any diagram
+ * (ir_elem_copy) owns what is reachable from it until ir_elem_clear.
+ * Strings and arrays handed to the library are copied. A pointer the
+ * library hands out (an attribute value, e->pts, e->attrs) stays valid
+ * until the diagram is freed or the element cleared; element pointers
+ * (ir_add) until the next ir_add or ir_add_copy on the diagram.
+ *   - Points and attributes are set only through ir_elem_set_pts and
+ *     ir_elem_set: they live in the diagram's memory (ir_elem.mem).
+ *   - e->str, e->name and e->raw are malloc'd strings the element owns; a
+ *     program may free one and put another malloc'd string in its place.
+ *   - A diagram's own attributes (d->attrs) are an ir_set_attr array.
+ * Out of memory ends the program with exit status 2, everywhere.
+ *
+ * The textual form is specified normatively in man/diagramir.5; a summary:
  *
  *   diagramir 1                         stream header (may repeat: cat a.ir b.ir works)
  *   diagram ID key=val...               starts a record (ID: no spaces; src=FILE)
@@ -44,19 +60,6 @@
  *   - right-angle marks role=right-angle, angle arcs (\pic angle, \drawarc)
  *     role=angle-mark with vertex=X,Y; grids role=grid; pgfplots axis lines role=axis;
  *   - named coordinates and nodes as "coord NAME X Y @L" records.
- */
-/* Memory: a diagram owns everything reachable from it and ir_diagram_free
- * frees it all; an element outside any diagram (ir_elem_copy) owns what is
- * reachable from it until ir_elem_clear. Strings and arrays handed to the
- * functions below are copied. A pointer the library hands out (an element,
- * an attribute value, e->pts) stays valid until the diagram is freed or
- * the element cleared, except elements, which ir_add may move.
- * Points and attributes are set only through ir_elem_set_pts and
- * ir_elem_set (they live in the diagram's memory); e->str, e->name and
- * e->raw are malloc'd strings the element owns, which a program may also
- * free and replace with malloc'd strings of its own. A diagram borrowed
- * from the reader (ir_borrow.h) belongs to the reader instead. Out of
- * memory ends the program (exit status 2), everywhere in the library.
  */
 #ifndef DIAGRAMIR_IR_H
 #define DIAGRAMIR_IR_H

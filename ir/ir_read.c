@@ -694,10 +694,11 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
 {
     while (is_blank(*p)) p++;
     int closed;
-    if (strncmp(p, "open", 4) == 0 && (!p[4] || is_blank(p[4]))) {
+    if (p[0] == 'o' && p[1] == 'p' && p[2] == 'e' && p[3] == 'n' && (!p[4] || is_blank(p[4]))) {
         closed = 0;
         p += 4;
-    } else if (strncmp(p, "closed", 6) == 0 && (!p[6] || is_blank(p[6]))) {
+    } else if (p[0] == 'c' && p[1] == 'l' && p[2] == 'o' && p[3] == 's' && p[4] == 'e' &&
+               p[5] == 'd' && (!p[6] || is_blank(p[6]))) {
         closed = 1;
         p += 6;
     } else {
@@ -762,7 +763,9 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
     *stop = p;
     for (size_t j = 1; j < na; j++)
         for (size_t i = 0; i < j; i++)
-            if (klen[i] == klen[j] && memcmp(key[i], key[j], klen[j]) == 0) return 0;
+            if (klen[i] == klen[j] && key[i][0] == key[j][0] &&
+                memcmp(key[i], key[j], klen[j]) == 0)
+                return 0;
     ir_elem *e = d_add(r, d, IR_POLY);
     e->irline = (int)r->lineno;
     e->closed = closed;
@@ -975,7 +978,8 @@ static int read_line(ir_reader *r, ir_diagram **dp)
     ir_diagram *d = *dp;
     char *line = r->buf, *p = line;
     while (is_blank(*p)) p++;
-    if (r->borrow && d && strncmp(p, "poly", 4) == 0 && is_blank(p[4])) {
+    if (r->borrow && d && p[0] == 'p' && p[1] == 'o' && p[2] == 'l' && p[3] == 'y' &&
+        is_blank(p[4])) {
         int got = try_fast_poly(r, d, line, p);
         if (got) return got < 0 ? LINE_ERR : LINE_NEXT;
     }
