@@ -275,9 +275,10 @@ static void attr_record(struct ir_mem *m, ir_attr *a, const char *key, size_t kl
             return;
         }
     }
-    ir_attr_head h = {(uint32_t)kl, (uint32_t)vl};
-    if (kl >= IR_ATTR_BARE || vl >= IR_ATTR_BARE) h.keylen = h.vallen = 0;  /* never shared or copied as it is */
-    else if (ascii_bare(val, vl)) h.vallen |= IR_ATTR_BARE;
+    /* lengths from 2^31 on: a head of zeros, never shared or copied as it is */
+    int big = kl >= IR_ATTR_BARE || vl >= IR_ATTR_BARE;
+    ir_attr_head h = {big ? 0 : (uint32_t)kl, big ? 0 : (uint32_t)vl};
+    if (!big && ascii_bare(val, vl)) h.vallen |= IR_ATTR_BARE;
     char *p = ir_arena_alloc(&m->arena, sizeof h + kl + vl + 2, _Alignof(ir_attr_head));
     memcpy(p, &h, sizeof h);
     p += sizeof h;
@@ -287,7 +288,7 @@ static void attr_record(struct ir_mem *m, ir_attr *a, const char *key, size_t kl
     p[kl + 1 + vl] = '\0';
     a->key = p;
     a->val = p + kl + 1;
-    m->recent[slot] = p;
+    if (!big) m->recent[slot] = p;
 }
 
 /* An element's attribute array is in its memory, with room for

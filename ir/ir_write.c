@@ -10,8 +10,8 @@
  *
  * A record is formatted straight into one fixed output buffer (on the
  * writer's stack) which goes to the FILE with one fwrite when it is full
- * and at the end of the diagram: no per-field stdio calls, strlen or
- * temporary strings. */
+ * and at the end of the diagram: no per-field stdio calls or temporary
+ * strings. */
 #include "ir/ir_internal.h"
 
 #include <math.h>
@@ -49,9 +49,6 @@ static char *put_u32(char *p, uint32_t v)
 }
 
 /* The rare numbers: NaN, infinities and magnitudes from 1e9 on. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
 static char *fmt_num_slow(char *p, double v)
 {
     char buf[32];
@@ -492,29 +489,11 @@ static void put_pts(wbuf *b, const ir_elem *e, size_t n)
 {
     size_t have = e->pts ? e->npts : 0, i = 0;
     if (have > n) have = n;
-    const ir_pt *pt = e->pts;
-    char *o = b->p;
     for (; i < have; i++) {
-        if ((size_t)(b->end - o) < 64) {
-            b->p = o;
-            wb_flush(b);
-            o = b->p;
-        }
-        *o++ = ' ';
-        o = fmt_num(o, pt[i].x);
-        *o++ = ' ';
-        o = fmt_num(o, pt[i].y);
+        put_num(b, e->pts[i].x);
+        put_num(b, e->pts[i].y);
     }
-    for (; i < n; i++) {
-        if ((size_t)(b->end - o) < 4) {
-            b->p = o;
-            wb_flush(b);
-            o = b->p;
-        }
-        memcpy(o, " 0 0", 4);
-        o += 4;
-    }
-    b->p = o;
+    for (; i < n; i++) WB_LIT(b, " 0 0");
 }
 
 static void put_shape(wbuf *b, ir_kind kind, const ir_elem *e)
@@ -606,7 +585,7 @@ static void b_elem(wbuf *b, const ir_elem *e)
     if (e->line > 0) {
         o[0] = ' ';
         o[1] = '@';
-        o = e->line < 1000 ? put_small(o + 2, (uint32_t)e->line) : put_u32(o + 2, (uint32_t)e->line);
+        o = put_u32(o + 2, (uint32_t)e->line);
     }
     *o++ = '\n';
     b->p = o;
