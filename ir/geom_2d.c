@@ -71,10 +71,10 @@ double ir_seg_box_dist(ir_pt a, ir_pt b, ir_box box)
 double ir_poly_area(const ir_pt *p, size_t n)
 {
     double s = 0;
-    if (n == 0) return s / 2;
-    /* each point with the next, the last with the first (no % per step) */
-    for (size_t i = 0; i + 1 < n; i++) s += p[i].x * p[i + 1].y - p[i + 1].x * p[i].y;
-    s += p[n - 1].x * p[0].y - p[0].x * p[n - 1].y;
+    for (size_t i = 0; i < n; i++) {
+        const ir_pt *q = &p[(i + 1) % n];
+        s += p[i].x * q->y - q->x * p[i].y;
+    }
     return s / 2;
 }
 
@@ -100,7 +100,7 @@ ir_pt ir_poly_centroid_a(const ir_pt *p, size_t n, double a)
         return ir_v(cx / (double)n, cy / (double)n);
     }
     for (size_t i = 0; i < n; i++) {
-        const ir_pt *q = i + 1 < n ? &p[i + 1] : &p[0];
+        const ir_pt *q = &p[(i + 1) % n];
         double c = p[i].x * q->y - q->x * p[i].y;
         cx += (p[i].x + q->x) * c;
         cy += (p[i].y + q->y) * c;
@@ -126,19 +126,12 @@ int ir_poly_convex(const ir_pt *p, size_t n)
     int sign = 0;
     if (n < 3) return 0;
     double scale = 0;
-    for (size_t i = 0; i + 1 < n; i++) scale += ir_v_dist(p[i], p[i + 1]);
-    scale += ir_v_dist(p[n - 1], p[0]);
+    for (size_t i = 0; i < n; i++) scale += ir_v_dist(p[i], p[(i + 1) % n]);
     scale /= (double)n;
-    const double tol = 1e-6 * scale * scale;
-    /* corners a b c: p[i], p[i + 1], p[i + 2], around (no % per step) */
-    ir_pt a = p[0], b = p[1];
     for (size_t i = 0; i < n; i++) {
-        size_t k = i + 2 < n ? i + 2 : i + 2 - n;
-        ir_pt c = p[k];
+        ir_pt a = p[i], b = p[(i + 1) % n], c = p[(i + 2) % n];
         double cr = ir_v_cross(ir_v_sub(b, a), ir_v_sub(c, b));
-        a = b;
-        b = c;
-        if (fabs(cr) <= tol) continue;
+        if (fabs(cr) <= 1e-6 * scale * scale) continue;
         int s = cr > 0 ? 1 : -1;
         if (sign == 0) sign = s;
         else if (s != sign) return 0;

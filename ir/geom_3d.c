@@ -95,30 +95,18 @@ int ir_fit_projection_shifts(const ir_pt3 *p3, const ir_pt *p2, const size_t *of
             size_t a = off[e], b = off[e + 1];
             if (b <= a) continue;
             double tx = 0, ty = 0;
-            /* each point's offset from its image, kept for the residuals
-             * (the same values computed again: the same sums) */
-            enum { KEEP = 64 };
-            ir_pt off2[KEEP];
             for (size_t i = a; i < b; i++) {
                 ir_pt q = ir_project(m, p3[i]);
-                double ox = p2[i].x - q.x, oy = p2[i].y - q.y;
-                if (i - a < KEEP) off2[i - a] = (ir_pt){ox, oy};
-                tx += ox;
-                ty += oy;
+                tx += p2[i].x - q.x;
+                ty += p2[i].y - q.y;
             }
             tx /= (double)(b - a);
             ty /= (double)(b - a);
             if (shift) shift[e] = (ir_pt){tx, ty};
             if (!resid) continue;
             for (size_t i = a; i < b; i++) {
-                ir_pt o;
-                if (i - a < KEEP) {
-                    o = off2[i - a];
-                } else {
-                    ir_pt q = ir_project(m, p3[i]);
-                    o = (ir_pt){p2[i].x - q.x, p2[i].y - q.y};
-                }
-                double dx = o.x - tx, dy = o.y - ty;
+                ir_pt q = ir_project(m, p3[i]);
+                double dx = p2[i].x - q.x - tx, dy = p2[i].y - q.y - ty;
                 double dd = dx * dx + dy * dy;
                 if (dd > worst2) worst2 = dd;
             }

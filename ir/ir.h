@@ -1,7 +1,23 @@
 /* ir.h — the diagramir intermediate representation: types, reader, writer.
  *
- * This header is the whole contract of the IR library. The textual form is
- * specified normatively in man/diagramir.5; a summary:
+ * This header is the whole contract of the IR library (a program may also
+ * borrow diagrams from the reader: ir/ir_borrow.h).
+ *
+ * Memory, the one rule: a diagram owns everything reachable from it, and
+ * ir_diagram_free frees it all; an element outside any diagram
+ * (ir_elem_copy) owns what is reachable from it until ir_elem_clear.
+ * Strings and arrays handed to the library are copied. A pointer the
+ * library hands out (an attribute value, e->pts, e->attrs) stays valid
+ * until the diagram is freed or the element cleared; element pointers
+ * (ir_add) until the next ir_add or ir_add_copy on the diagram.
+ *   - Points and attributes are set only through ir_elem_set_pts and
+ *     ir_elem_set: they live in the diagram's memory (ir_elem.mem).
+ *   - e->str, e->name and e->raw are malloc'd strings the element owns; a
+ *     program may free one and put another malloc'd string in its place.
+ *   - A diagram's own attributes (d->attrs) are an ir_set_attr array.
+ * Out of memory ends the program with exit status 2, everywhere.
+ *
+ * The textual form is specified normatively in man/diagramir.5; a summary:
  *
  *   diagramir 1                         stream header (may repeat: cat a.ir b.ir works)
  *   diagram ID key=val...               starts a record (ID: no spaces; src=FILE)
@@ -90,17 +106,7 @@ typedef struct ir_elem {
     size_t nattrs;
     int line;             /* source line (@L), 0 unknown */
     int irline;           /* line in the IR stream it was read from (reader), 0 otherwise */
-    /* Not NULL when attrs (and their strings) are in blocks the element owns:
-     * those of elements that had no attributes when ir_elem_set first added
-     * one, and of copies. Only ir.c looks at it. */
-    struct ir_attrmem *attrmem;
-    /* The arena of the diagram the element belongs to (set by ir_add), or
-     * NULL. An element's attribute memory and small point arrays may live
-     * in it: move elements only within their diagram (ir_add_copy and
-     * ir_elem_copy make independent copies), and free e->pts only through
-     * ir_elem_set_pts, ir_elem_clear or ir_diagram_free. Only ir.c looks
-     * at it. */
-    struct ir_arena *arena;
+    struct ir_mem *mem;   /* the library's: where pts and attrs live (NULL in a zeroed element) */
 } ir_elem;
 
 typedef struct ir_diagram {
@@ -113,42 +119,36 @@ typedef struct ir_diagram {
     ir_elem *elems;
     size_t nelems, cap;
     int irline;           /* line of the "diagram" record in the IR stream */
-    /* Memory for its elements' attributes and points, freed with the
-     * diagram (ir_diagram_new makes it; NULL in diagrams made otherwise).
-     * Only ir.c looks at it, and it takes a non-NULL one for the arena
-     * ir_diagram_new made (with its cache of recent attribute records):
-     * never set it to anything else. */
-    struct ir_arena *arena;
+    struct ir_mem *mem;   /* the library's: the memory of its elements */
 } ir_diagram;
 
 /* --- construction ------------------------------------------------------ */
 /* A new empty diagram with unit "pt" (the reader leaves unit NULL when the
- * record has no unit line). Out of memory aborts, everywhere in the library. */
+ * record has no unit line). */
 ir_diagram *ir_diagram_new(const char *id);
+/* Frees d and everything it owns (NULL: nothing). */
 void ir_diagram_free(ir_diagram *d);
 /* Appends a zeroed element of the given kind and returns it (owned by d).
  * The pointer is valid until the next ir_add/ir_add_copy on d. */
 ir_elem *ir_add(ir_diagram *d, ir_kind kind);
-/* Appends a deep copy of src (which may be an element of d itself). */
+/* Appends a deep copy of src (which may be an element of d itself, or of
+ * another diagram). */
 ir_elem *ir_add_copy(ir_diagram *d, const ir_elem *src);
-/* Deep copy into *dst (whose old contents are not freed). */
+/* Deep copy into *dst, an element outside any diagram (its old contents
+ * are not freed): free it with ir_elem_clear. */
 void ir_elem_copy(ir_elem *dst, const ir_elem *src);
-/* Frees what e owns and zeroes it. */
+/* Frees what e owns and zeroes it; the memory of its points and
+ * attributes in its diagram stays until the diagram is freed. */
 void ir_elem_clear(ir_elem *e);
+/* Sets e's points to a copy of pts[0..n). */
 void ir_elem_set_pts(ir_elem *e, const ir_pt *pts, size_t n);
-/* Sets (or replaces, keeping its place) an attribute; copies key and value.
- * val NULL removes the attribute. ir_set_attr is for arrays in the
- * reader's form (below): a diagram's attributes, arrays a program builds.
- * An element's attributes are set with ir_elem_set, not ir_set_attr: they
- * may live in the element's own blocks (attrmem). */
-void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val);
+/* Sets (or replaces, keeping its place) an attribute of e; copies key and
+ * value. val NULL removes the attribute. */
 void ir_elem_set(ir_elem *e, const char *key, const char *val);
-/* For code that builds attribute arrays itself (the reader): an attribute
- * is one allocation holding key and value (free(a->key) frees both), and an
- * array of n > 0 attributes has room for ir_attr_cap(n) entries. Such an
- * array goes only into an element whose attrmem is NULL. */
-void ir_attr_init(ir_attr *a, const char *key, const char *val);
-size_t ir_attr_cap(size_t n);
+/* The same for an attribute array of a program's own, such as a diagram's
+ * (d->attrs, d->nattrs; both zero at first): each entry is one malloc'd
+ * block (free(a->key) frees key and value), the array is malloc'd. */
+void ir_set_attr(ir_attr **attrs, size_t *n, const char *key, const char *val);
 void ir_elem_setf(ir_elem *e, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *ir_get_attr(const ir_attr *attrs, size_t n, const char *key);
@@ -189,11 +189,6 @@ int ir_parse_nums(const char *s, char sep, double *out, size_t max);
 void ir_write_header(FILE *f);
 void ir_write_diagram(FILE *f, const ir_diagram *d);
 void ir_write_elem(FILE *f, const ir_elem *e);
-/* For ir_write.c only (e->attrmem not NULL): the attributes of e from *i
- * on as " key=value"... at o (room up to end) while ir.c can copy them as
- * they are; *i becomes the first one it did not write (the writer writes
- * that one itself) and the end of the text is returned. */
-char *ir__attrs_text(const ir_elem *e, size_t *i, char *o, char *end);
 /* Formats a number as the writer does into buf (>= 32 bytes). */
 char *ir_fmt_num(char *buf, double v);
 /* Writes s as a quoted IR string: \" \\ \n \r \t escapes, other control

@@ -1,11 +1,11 @@
 /* ir_borrow.h — reading diagrams into the reader's own memory.
  *
- * ir_read_diagram (ir.h) gives the caller a diagram to own and free: one
- * allocation per string, point array and attribute. A program that looks
- * at one diagram at a time (irlint) can instead borrow it from the reader:
- * everything the diagram holds then lives in memory the reader reuses, and
- * reading costs no allocation once that memory has grown to the largest
- * diagram. Same syntax, same errors, same diagram contents. */
+ * ir_read_diagram (ir.h) gives the caller a diagram to own and free. A
+ * program that looks at one diagram at a time (irlint) can instead borrow
+ * it from the reader: everything the diagram holds then lives in the
+ * reader's arena, which it reuses for the next diagram, so reading costs
+ * no allocation once that arena has grown to the largest diagram. Same
+ * syntax, same errors, same diagram contents. */
 #ifndef DIAGRAMIR_IR_BORROW_H
 #define DIAGRAMIR_IR_BORROW_H
 

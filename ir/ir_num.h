@@ -5,8 +5,9 @@
  * digits, no exponent) on a fast exact path: a whole number below 10^15
  * over a power of ten of at most 15 is exact in binary, so one division
  * rounds it correctly, as strtod does. Every other input goes to the
- * reference function itself. The inline forms are the functions' bodies
- * (tests/unit/test_num.c checks the functions against the references). */
+ * reference function itself (tests/unit/test_num.c checks the functions
+ * against the references). ir_num_strtod_inline is ir_num_strtod's body,
+ * and the scan helpers its parts, for callers that read many numbers. */
 #ifndef DIAGRAMIR_IR_NUM_H
 #define DIAGRAMIR_IR_NUM_H
 
@@ -16,9 +17,12 @@
 
 #include "ir/ir.h"
 
-/* Exactly ir_parse_num_n(s, len, out) (ir.h): 1 and *out (may be NULL)
- * when all of s[0..len) is an IR number, else 0. */
+/* ir_parse_num_n (ir.h) is ir_num_parse: 1 and *out (may be NULL) when
+ * all of s[0..len) is an IR number, else 0. ir_num_parse_ref is the plain
+ * reference (the grammar checked, then strtod) that ir_num_parse takes
+ * every input but the short forms to. */
 int ir_num_parse(const char *s, size_t len, double *out);
+int ir_num_parse_ref(const char *s, size_t len, double *out);
 
 /* Exactly strtod(s, end) in the C locale (end may not be NULL). */
 double ir_num_strtod(const char *s, char **end);
@@ -27,25 +31,12 @@ extern const double ir_num_p10_[16];
 
 static inline int ir_num_dig_(char c) { return (unsigned)(c - '0') < 10u; }
 
-/* The digits at p (NUL-terminated text) added to *m as while
- * (ir_num_dig_(*p)) m = m * 10 + (*p++ - '0') does (the same value modulo
- * 2^64), two at a time: the byte after a digit is still in the text.
- * Returns the first byte after them. */
+/* The digits at p added to *m (modulo 2^64); returns the first byte after
+ * them. */
 static inline const char *ir_num_digits_(const char *p, unsigned long long *m)
 {
     unsigned long long v = *m;
-    for (;;) {
-        unsigned d0 = (unsigned)(p[0] - '0');
-        if (d0 >= 10u) break;
-        unsigned d1 = (unsigned)(p[1] - '0');
-        if (d1 >= 10u) {
-            v = v * 10 + d0;
-            p++;
-            break;
-        }
-        v = v * 100 + (d0 * 10 + d1);
-        p += 2;
-    }
+    while (ir_num_dig_(*p)) v = v * 10 + (unsigned)(*p++ - '0');
     *m = v;
     return p;
 }
@@ -80,33 +71,6 @@ static inline double ir_num_value_(int neg, unsigned long long m, size_t frac)
 {
     double v = (double)m / ir_num_p10_[frac];
     return neg ? -v : v;
-}
-
-static inline int ir_num_parse_inline(const char *s, size_t len, double *out)
-{
-    if (s && len > 0) {
-        size_t i = 0;
-        int neg = 0;
-        if (s[0] == '-' || s[0] == '+') neg = s[i++] == '-';
-        unsigned long long m = 0;
-        size_t d0 = i;
-        while (i < len && ir_num_dig_(s[i])) m = m * 10 + (unsigned)(s[i++] - '0');
-        size_t ndig = i - d0, frac = 0;
-        if (i < len && s[i] == '.') {
-            size_t f0 = ++i;
-            while (i < len && ir_num_dig_(s[i])) m = m * 10 + (unsigned)(s[i++] - '0');
-            frac = i - f0;
-            ndig += frac;
-        }
-        /* [+-]? (D+ (. D*)? | . D+), at most 15 digits: ir_parse_num_n's
-         * own exact short form, computed the same way */
-        if (i == len && ndig > 0 && ndig <= 15) {
-            double v = (double)m / ir_num_p10_[frac];
-            if (out) *out = neg ? -v : v;
-            return 1;
-        }
-    }
-    return ir_parse_num_n(s, len, out);
 }
 
 static inline double ir_num_strtod_inline(const char *s, char **end)

@@ -12,14 +12,15 @@
  * of ir_parse_num (ir_num_parse: the same results, the usual short forms
  * without a library call).
  *
- * A diagram is built either in memory the caller owns (ir_read_diagram:
- * the layout ir.h describes, one allocation per string, point array and
- * attribute) or in the reader's arena (ir_read_diagram_borrowed,
- * ir_borrow.h), which is reset for every diagram and so stops allocating
- * once it has grown to the largest one. The parsing is the same. */
-#include "ir/ir.h"
+ * A diagram is built either for the caller (ir_read_diagram: made as a
+ * program makes one, ir.h) or in the reader's arena
+ * (ir_read_diagram_borrowed, ir_borrow.h), which is reset for every
+ * diagram and so stops allocating once it has grown to the largest one.
+ * The parsing is the same. */
+#include "ir/ir_internal.h"
 #include "ir/ir_borrow.h"
 #include "ir/ir_num.h"
+#include "ir/xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -43,13 +44,6 @@ typedef struct {
     double v;    /* ... its value */
 } tok;
 
-/* A block of the arena; its bytes follow the header. */
-typedef struct arena_blk {
-    struct arena_blk *next;
-    size_t cap, used;
-    double align_;       /* keeps the bytes after the header 8-aligned */
-} arena_blk;
-
 struct ir_reader {
     FILE *f;
     char *fname;
@@ -64,7 +58,7 @@ struct ir_reader {
     size_t ntoks, tcap;
     /* borrowed diagrams */
     int borrow;        /* the diagram being read goes into the arena */
-    arena_blk *arena;  /* newest block first */
+    ir_arena arena;
     ir_diagram bd;     /* the borrowed diagram */
     ir_elem *belems;   /* its elements (kept across diagrams) */
     size_t becap;
@@ -72,103 +66,22 @@ struct ir_reader {
     size_t fncap;
 };
 
-static void oom(void)
-{
-    fputs("diagramir: out of memory\n", stderr);
-    abort();
-}
-
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (!p) oom();
-    memcpy(p, s, n);
-    return p;
-}
-
 /* --- memory of the diagram being read ------------------------------------ */
 
-#define ARENA_MIN ((size_t)64 * 1024)
-
-/* ar_alloc when the newest block has no room: a new block. */
-static void *ar_alloc_block(ir_reader *r, size_t n)
-{
-    arena_blk *b = r->arena;
-    size_t cap = ARENA_MIN;
-    if (b && b->cap > cap / 2) cap = b->cap * 2 > b->cap ? b->cap * 2 : b->cap;
-    if (n > cap) cap = n;
-    if (cap > SIZE_MAX - sizeof *b) oom();
-    b = malloc(sizeof *b + cap);
-    if (!b) oom();
-    b->next = r->arena;
-    b->cap = cap;
-    b->used = n;
-    r->arena = b;
-    return b + 1;
-}
-
-/* n bytes aligned to align (a power of two, at most 8) from the arena. */
-static inline void *ar_alloc(ir_reader *r, size_t n, size_t align)
-{
-    arena_blk *b = r->arena;
-    if (b) {
-        size_t off = (b->used + align - 1) & ~(align - 1);
-        if (off <= b->cap && n <= b->cap - off) {
-            b->used = off + n;
-            return (char *)(b + 1) + off;
-        }
-    }
-    return ar_alloc_block(r, n);
-}
-
-/* Makes the whole arena free again: one block as large as all of it was. */
-static void ar_reset(ir_reader *r)
-{
-    arena_blk *b = r->arena;
-    if (!b) return;
-    if (b->next) {
-        size_t total = 0;
-        while (b) {
-            arena_blk *n = b->next;
-            total += b->cap;
-            free(b);
-            b = n;
-        }
-        b = malloc(sizeof *b + total);
-        if (!b) oom();
-        b->next = NULL;
-        b->cap = total;
-        r->arena = b;
-    }
-    b->used = 0;
-}
-
-static void ar_free(ir_reader *r)
-{
-    while (r->arena) {
-        arena_blk *n = r->arena->next;
-        free(r->arena);
-        r->arena = n;
-    }
-}
+#define ARENA_FIRST ((size_t)64 * 1024)
 
 /* s[0..n) as a NUL-terminated string of the diagram. */
 static char *d_strdup(ir_reader *r, const char *s, size_t n)
 {
-    char *p = r->borrow ? ar_alloc(r, n + 1, 1) : malloc(n + 1);
-    if (!p) oom();
-    memcpy(p, s, n);
-    p[n] = '\0';
-    return p;
+    return r->borrow ? ir_arena_strndup(&r->arena, s, n) : xstrndup(s, n);
 }
 
-static ir_pt *d_pts(ir_reader *r, size_t n)
+/* Room for e's n points. */
+static ir_pt *d_pts(ir_reader *r, ir_elem *e, size_t n)
 {
-    if (n > SIZE_MAX / sizeof(ir_pt)) oom();
-    ir_pt *p = r->borrow ? ar_alloc(r, n * sizeof *p, 8) : malloc(n * sizeof *p);
-    if (!p) oom();
-    return p;
+    if (!r->borrow) return ir_elem_alloc_pts(e, n);
+    size_t bytes = n <= SIZE_MAX / sizeof(ir_pt) ? n * sizeof(ir_pt) : SIZE_MAX;
+    return ir_arena_alloc(&r->arena, bytes, _Alignof(ir_pt));
 }
 
 /* A token's text (NUL-terminated, n bytes) as a string of the diagram:
@@ -184,10 +97,7 @@ static ir_elem *d_add(ir_reader *r, ir_diagram *d, ir_kind kind)
     if (!r->borrow) return ir_add(d, kind);
     if (d->nelems == r->becap) {
         size_t cap = r->becap ? r->becap * 2 : 64;
-        if (cap > SIZE_MAX / sizeof *r->belems) oom();
-        ir_elem *e = realloc(r->belems, cap * sizeof *e);
-        if (!e) oom();
-        r->belems = e;
+        r->belems = xrealloc(r->belems, cap * sizeof *r->belems);
         r->becap = cap;
     }
     d->elems = r->belems;
@@ -200,8 +110,8 @@ static ir_elem *d_add(ir_reader *r, ir_diagram *d, ir_kind kind)
 
 ir_reader *ir_reader_new(FILE *f, const char *fname)
 {
-    ir_reader *r = calloc(1, sizeof *r);
-    if (!r) oom();
+    ir_reader *r = xcalloc(1, sizeof *r);
+    ir_arena_init(&r->arena, ARENA_FIRST);
     r->f = f;
     r->fname = xstrdup(fname ? fname : "<stdin>");
     return r;
@@ -216,7 +126,7 @@ void ir_reader_free(ir_reader *r)
     free(r->toks);
     free(r->belems);
     free(r->fnum);
-    ar_free(r);
+    ir_arena_free(&r->arena);
     free(r);
 }
 
@@ -237,8 +147,7 @@ static int fail(ir_reader *r, int col, const char *fmt, ...)
     va_end(ap);
     size_t n = strlen(r->fname) + strlen(msg) + 64;
     free(r->err);
-    r->err = malloc(n);
-    if (!r->err) oom();
+    r->err = xmalloc(n);
     snprintf(r->err, n, "%s:%ld:%d: error: %s", r->fname, r->lineno, col < 1 ? 1 : col, msg);
     r->failed = 1;
     return -1;
@@ -304,21 +213,6 @@ static const unsigned char cls[256] = {
 };
 #define CLS(c) cls[(unsigned char)(c)]
 
-/* Moves p to the first byte at or after it that fails test; four bytes a
- * step, each looked at only when the one before passed (so never past the
- * NUL, which fails every test used here). */
-#define CLS_SCAN(p, test)                                                      \
-    do {                                                                      \
-        for (;;) {                                                            \
-            if (!(test((p)[0]))) break;                                       \
-            if (!(test((p)[1]))) { (p) += 1; break; }                         \
-            if (!(test((p)[2]))) { (p) += 2; break; }                         \
-            if (!(test((p)[3]))) { (p) += 3; break; }                         \
-            (p) += 4;                                                         \
-        }                                                                     \
-    } while (0)
-#define IS_VAL_BYTE(c) (!(CLS(c) & VAL_END))
-#define IS_KEY_BYTE(c) (CLS(c) & KEY)
 
 /* Unquotes the string whose opening quote is at *pp, in place. On success
  * the text (NUL-terminated, *len bytes) starts at the old quote position
@@ -385,9 +279,7 @@ static tok *new_tok(ir_reader *r)
 {
     if (r->ntoks == r->tcap) {
         size_t cap = r->tcap ? r->tcap * 2 : 32;
-        tok *t = realloc(r->toks, cap * sizeof *t);
-        if (!t) oom();
-        r->toks = t;
+        r->toks = xrealloc(r->toks, cap * sizeof *r->toks);
         r->tcap = cap;
     }
     tok *t = &r->toks[r->ntoks++];
@@ -411,19 +303,10 @@ static int tokenize(ir_reader *r, char *line, char *p)
         /* a word may be a number of the short form [+-]? D* (. D*)? with 1
          * to 15 digits: its value is read on the way (as ir_num_parse
          * reads it); the scan for the word's end goes on from there */
-        char *q = p;
-        int neg = 0;
-        if (*q == '-' || *q == '+') neg = *q++ == '-';
-        unsigned long long m = 0;
-        char *d0 = q;
-        while (ir_num_dig_(*q)) m = m * 10 + (unsigned)(*q++ - '0');
-        size_t ndig = (size_t)(q - d0), frac = 0;
-        if (*q == '.') {
-            char *f0 = ++q;
-            while (ir_num_dig_(*q)) m = m * 10 + (unsigned)(*q++ - '0');
-            frac = (size_t)(q - f0);
-            ndig += frac;
-        }
+        int neg;
+        unsigned long long m;
+        size_t ndig, frac;
+        char *q = p + (ir_num_scan_(p, &neg, &m, &ndig, &frac) - p);
         int numeric = (CLS(*q) & WORD_END) && ndig > 0 && ndig <= 15;
         while (!(CLS(*q) & WORD_END)) q++;
         if (*p == '"') {                          /* "string" */
@@ -475,8 +358,7 @@ static int tokenize(ir_reader *r, char *line, char *p)
             t->s = p;
             t->len = (size_t)(q - p);
             if (numeric) {
-                double v = (double)m / ir_num_p10_[frac];
-                t->v = neg ? -v : v;
+                t->v = ir_num_value_(neg, m, frac);
                 t->isnum = 1;
             }
             p = q;
@@ -583,8 +465,7 @@ static const tok *first_dup(const tok *t, size_t na)
     }
     /* many: sorted by key, then column; the duplicate with the smallest
      * column */
-    const tok **v = malloc(na * sizeof *v);
-    if (!v) oom();
+    const tok **v = xmalloc(na * sizeof *v);
     for (size_t k = 0; k < na; k++) v[k] = &t[k];
     qsort(v, na, sizeof *v, by_key_then_col);
     const tok *dup = NULL;
@@ -594,42 +475,35 @@ static const tok *first_dup(const tok *t, size_t na)
     return dup;
 }
 
-/* Appends the na attribute tokens t to *attrs. */
-static void add_attrs(ir_reader *r, ir_attr **attrs, size_t *nattrs, const tok *t, size_t na)
+/* Appends the na attribute tokens t to the attributes of e, or of the
+ * diagram (*attrs, *nattrs) when e is NULL. */
+static void add_attrs(ir_reader *r, ir_elem *e, ir_attr **attrs, size_t *nattrs, const tok *t,
+                      size_t na)
 {
-    size_t n0 = *nattrs;
-    ir_attr *a;
     if (r->borrow) {
         /* the line is in the arena: keys and values stay where they are */
-        if (n0 + na > SIZE_MAX / sizeof *a) oom();
-        a = ar_alloc(r, (n0 + na) * sizeof *a, 8);
+        size_t n0 = *nattrs;
+        ir_attr *a = ir_arena_alloc(&r->arena, (n0 + na) * sizeof *a, _Alignof(ir_attr));
         if (n0) memcpy(a, *attrs, n0 * sizeof *a);
         for (size_t k = 0; k < na; k++) {
             a[n0 + k].key = t[k].s;
             a[n0 + k].val = t[k].val;
         }
+        *attrs = a;
+        *nattrs = n0 + na;
+    } else if (e) {
+        for (size_t k = 0; k < na; k++)
+            ir_elem_append_attr(e, t[k].s, t[k].len, t[k].val, t[k].vlen);
     } else {
-        /* the layout ir.h describes: ir_attr_cap(n) entries, one
-         * allocation per attribute holding key and value */
-        a = realloc(*attrs, ir_attr_cap(n0 + na) * sizeof *a);
-        if (!a) oom();
-        for (size_t k = 0; k < na; k++) {
-            char *p = malloc(t[k].len + t[k].vlen + 2);
-            if (!p) oom();
-            memcpy(p, t[k].s, t[k].len + 1);
-            memcpy(p + t[k].len + 1, t[k].val, t[k].vlen + 1);
-            a[n0 + k].key = p;
-            a[n0 + k].val = p + t[k].len + 1;
-        }
+        for (size_t k = 0; k < na; k++)
+            ir_attrs_append(attrs, nattrs, t[k].s, t[k].len, t[k].val, t[k].vlen);
     }
-    *attrs = a;
-    *nattrs = n0 + na;
 }
 
-/* The tokens left must be attributes (none when attrs is NULL, which must
- * be empty before); line_ok: the record may carry @LINE (already taken off
+/* The tokens left must be attributes of e or, when e is NULL, of *attrs
+ * (none when attrs is NULL too); line_ok: the record may carry @LINE (already taken off
  * the end). Linear but for a sort, however many attributes there are. */
-static int get_attrs(cur *c, ir_attr **attrs, size_t *nattrs, int line_ok)
+static int get_attrs(cur *c, ir_elem *e, ir_attr **attrs, size_t *nattrs, int line_ok)
 {
     char b[200];
     size_t first = c->i, stop = c->i;
@@ -659,7 +533,7 @@ static int get_attrs(cur *c, ir_attr **attrs, size_t *nattrs, int line_ok)
                         attrs ? "key=value" : "end of line");
         }
     }
-    if (na) add_attrs(c->r, attrs, nattrs, &c->r->toks[first], na);
+    if (na) add_attrs(c->r, e, attrs, nattrs, &c->r->toks[first], na);
     c->i = c->n;
     return 0;
 }
@@ -669,10 +543,9 @@ static int get_pts(cur *c, ir_elem *e, int npts, double *extra, int nextra)
 {
     double v[10];
     if (get_nums(c, v, 2 * npts + nextra) < 0) return -1;
-    ir_pt *p = d_pts(c->r, (size_t)npts);
+    ir_pt *p = d_pts(c->r, e, (size_t)npts);
     for (int k = 0; k < npts; k++) p[k].x = v[2 * k], p[k].y = v[2 * k + 1];
     for (int k = 0; k < nextra; k++) extra[k] = v[2 * npts + k];
-    if (!c->r->borrow) free(e->pts);
     e->pts = p;
     e->npts = (size_t)npts;
     return 0;
@@ -692,23 +565,19 @@ static int get_poly(cur *c, ir_elem *e)
     size_t nw = k - first;
     /* the numbers, read once, straight into the points (room for an odd
      * one, which is an error below) */
-    ir_pt *pts = d_pts(c->r, nw / 2 + 1);
+    ir_pt *pts = d_pts(c->r, e, nw / 2 + 1);
     for (size_t j = 0; j < nw; j++) {
         const tok *w = &c->r->toks[first + j];
-        if (!tok_num(w, j % 2 ? &pts[j / 2].y : &pts[j / 2].x)) {
-            if (!c->r->borrow) free(pts);
+        if (!tok_num(w, j % 2 ? &pts[j / 2].y : &pts[j / 2].x))
             return fail(c->r, w->col, "expected a number, got '%s'", show(b, w->s));
-        }
     }
     c->i = k;
     if (nw % 2 || nw < 4) {
-        if (!c->r->borrow) free(pts);
         if (nw % 2)
             return fail(c->r, c->r->toks[k - 1].col,
                         "'%s' has an odd number of coordinates (%zu)", c->kind, nw);
         return fail(c->r, at_col(c), "'%s' needs at least 2 points, found %zu", c->kind, nw / 2);
     }
-    if (!c->r->borrow) free(e->pts);
     e->pts = pts;
     e->npts = nw / 2;
     return 0;
@@ -808,40 +677,10 @@ static int get_elem(cur *c, ir_kind kind, ir_elem *e)
     default:
         break;
     }
-    return get_attrs(c, &e->attrs, &e->nattrs, 1);
+    return get_attrs(c, e, &e->attrs, &e->nattrs, 1);
 }
 
 /* --- the usual poly record, the short way --------------------------------- */
-
-/* fast_poly's line is followed by FAST_PAD bytes (zeros) after its NUL, so
- * eight bytes may be loaded at any byte up to the NUL. */
-enum { FAST_PAD = 7 };
-
-/* A bare value's end (the first byte failing IS_VAL_BYTE) at or after p,
- * in a fast_poly line. Bytes of 0x23 ('#') and above all pass the test
- * (its failing bytes are NUL, blank, tab and '"'), so eight bytes at a
- * time are passed over while none is below 0x23: the lowest byte the
- * test w - 0x23.. & ~w & 0x80.. flags is the first below 0x23 (a borrow
- * only runs up from a byte below it); from there byte by byte. Never
- * loads past the NUL plus FAST_PAD. */
-static inline char *val_end(char *p)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    for (;;) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        uint64_t m = (w - 0x23 * ones) & ~w & highs;
-        if (m) {
-            p += __builtin_ctzll(m) >> 3;
-            break;
-        }
-        p += 8;
-    }
-#endif
-    CLS_SCAN(p, IS_VAL_BYTE);
-    return p;
-}
 
 /* A borrowed poly record of the form tikz2ir writes: "open" or "closed",
  * numbers of the short form (ir_num.h), bare key=value attributes with
@@ -849,7 +688,8 @@ static inline char *val_end(char *p)
  * copy, p just after "poly") is cut in place as tokenize would cut it; the
  * element is what get_elem makes of such a line. Returns 1 with the element
  * added, or 0 (d untouched, line perhaps changed) for any other line, which
- * the caller then reads the usual way from a fresh copy. */
+ * the caller then reads the usual way from a fresh copy. *stop is where it
+ * stopped: the line's first NUL byte. */
 static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
 {
     while (is_blank(*p)) p++;
@@ -869,18 +709,13 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
     if (r->len / 2 + 1 > r->fncap) {
         size_t cap = r->fncap ? r->fncap : 64;
         while (cap < r->len / 2 + 1) cap *= 2;
-        if (cap > SIZE_MAX / sizeof *r->fnum) oom();
-        double *v = realloc(r->fnum, cap * sizeof *v);
-        if (!v) oom();
-        r->fnum = v;
+        r->fnum = xrealloc(r->fnum, cap * sizeof *r->fnum);
         r->fncap = cap;
     }
     size_t nv = 0;
     for (;;) {
         while (is_blank(*p)) p++;
-        char c = *p;
-        /* a digit or '-' starts a number: none of the bytes that end them */
-        if (!ir_num_dig_(c) && c != '-' && (!c || is_alpha(c) || c == '_' || c == '@')) break;
+        if (!ir_num_dig_(*p) && *p != '-' && *p != '+' && *p != '.') break;
         int neg;
         unsigned long long m;
         size_t ndig, frac;
@@ -895,27 +730,15 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
     char *key[FAST_MAX_ATTRS], *val[FAST_MAX_ATTRS];
     size_t klen[FAST_MAX_ATTRS];
     size_t na = 0;
-    /* distinct keys: equal keys have equal (length, first two bytes), so
-     * when no two keys share a bit of that hash none are equal; else every
-     * pair is compared (below) */
-    unsigned long long seen = 0;
-    int clash = 0;
     while (*p && *p != '@') {
         if ((!is_alpha(*p) && *p != '_') || na == FAST_MAX_ATTRS) return 0;
         char *k = p++;
-        CLS_SCAN(p, IS_KEY_BYTE);
+        while (CLS(*p) & KEY) p++;
         if (*p != '=') return 0;
         klen[na] = (size_t)(p - k);
-        {
-            /* a one-byte key's second byte: the NUL it is cut with below */
-            unsigned h = ((unsigned char)k[0] + 3u * (unsigned char)(klen[na] > 1 ? k[1] : 0) +
-                          17u * (unsigned)klen[na]) & 63u;
-            clash |= (seen >> h) & 1;
-            seen |= 1ULL << h;
-        }
         *p++ = '\0';
         char *v = p;
-        p = val_end(p);
+        while (!(CLS(*p) & VAL_END)) p++;
         if (*p == '"') return 0;
         if (*p) *p++ = '\0';
         key[na] = k;
@@ -938,22 +761,21 @@ static int fast_poly(ir_reader *r, ir_diagram *d, char *p, const char **stop)
     /* p is at the line's first NUL: every byte before it was looked at
      * (the NULs written above are all behind it) */
     *stop = p;
-    if (clash)
-        for (size_t j = 1; j < na; j++)
-            for (size_t i = 0; i < j; i++)
-                if (klen[i] == klen[j] && key[i][0] == key[j][0] &&
-                    memcmp(key[i], key[j], klen[j]) == 0)
-                    return 0;
+    for (size_t j = 1; j < na; j++)
+        for (size_t i = 0; i < j; i++)
+            if (klen[i] == klen[j] && key[i][0] == key[j][0] &&
+                memcmp(key[i], key[j], klen[j]) == 0)
+                return 0;
     ir_elem *e = d_add(r, d, IR_POLY);
     e->irline = (int)r->lineno;
     e->closed = closed;
     e->line = lineno;
-    ir_pt *pts = ar_alloc(r, nv / 2 * sizeof *pts, 8);
+    ir_pt *pts = d_pts(r, e, nv / 2);
     for (size_t j = 0; j < nv / 2; j++) pts[j].x = r->fnum[2 * j], pts[j].y = r->fnum[2 * j + 1];
     e->pts = pts;
     e->npts = nv / 2;
     if (na) {
-        ir_attr *a = ar_alloc(r, na * sizeof *a, 8);
+        ir_attr *a = ir_arena_alloc(&r->arena, na * sizeof *a, _Alignof(ir_attr));
         for (size_t k = 0; k < na; k++) a[k].key = key[k], a[k].val = val[k];
         e->attrs = a;
         e->nattrs = na;
@@ -1050,164 +872,198 @@ static void discard(ir_reader *r, ir_diagram *d)
     if (!r->borrow) ir_diagram_free(d);
 }
 
+/* What reading one line did. */
+enum { LINE_NEXT, LINE_END, LINE_ERR };
+
+/* A borrowed diagram's poly line the short way (fast_poly) from a copy in
+ * the arena (p: the line's "poly"): 1 when it was read, 0 when the line must go the usual way,
+ * -1 on an error (a NUL byte stops fast_poly short of the line's end and
+ * fails as line_nul would). */
+static int try_fast_poly(ir_reader *r, ir_diagram *d, const char *line, const char *p)
+{
+    char *copy = ir_arena_alloc(&r->arena, r->len + 1, 1);
+    memcpy(copy, line, r->len + 1);
+    const char *stop = NULL;
+    if (!fast_poly(r, d, copy + (p - line) + 4, &stop)) return 0;
+    if (stop == copy + r->len) return 1;
+    return fail(r, (int)(stop - copy) + 1, "NUL byte in input");
+}
+
+/* "diagramir VERSION": the stream header. */
+static int header_record(cur *c, const ir_diagram *d, int col0)
+{
+    char b[200];
+    ir_reader *r = c->r;
+    if (d)
+        return fail(r, col0, "stream header inside diagram '%s' (line %d has no 'end')",
+                    show(b, d->id), d->irline);
+    tok *t = c->n ? &r->toks[0] : NULL;
+    if (!t || t->type != TK_WORD)
+        return fail(r, at_col(c), "'diagramir' needs a version number (this reader reads %d)",
+                    IR_VERSION);
+    char *e;
+    errno = 0;
+    long v = is_digit(t->s[0]) ? strtol(t->s, &e, 10) : -1;
+    if (v < 0 || *e || errno) return fail(r, t->col, "bad IR version '%s'", show(b, t->s));
+    if (v != IR_VERSION)
+        return fail(r, t->col, "unsupported IR version %s (this reader reads version %d)",
+                    show(b, t->s), IR_VERSION);
+    c->i = 1;
+    if (get_attrs(c, NULL, NULL, NULL, 0) < 0) return -1;
+    r->seen_header = 1;
+    return 0;
+}
+
+/* "diagram ID attrs": starts *dp. */
+static int diagram_record(cur *c, ir_diagram **dp, int col0)
+{
+    char b[200];
+    ir_reader *r = c->r;
+    if (*dp)
+        return fail(r, col0, "'diagram' before the 'end' of diagram '%s' (line %d)",
+                    show(b, (*dp)->id), (*dp)->irline);
+    if (!r->seen_header)
+        return fail(r, col0, "missing 'diagramir %d' header before the first diagram", IR_VERSION);
+    ir_diagram *d;
+    if (r->borrow) {
+        d = *dp = &r->bd;
+        memset(d, 0, sizeof *d);
+        if (get_name(c, &d->id, "an ID") < 0) return -1;
+    } else {
+        char *id = NULL;
+        if (get_name(c, &id, "an ID") < 0) return -1;
+        d = *dp = ir_diagram_new(id);
+        free(id);
+        free(d->unit);
+        d->unit = NULL;
+    }
+    d->irline = (int)r->lineno;
+    return get_attrs(c, NULL, &d->attrs, &d->nattrs, 0);
+}
+
+/* "unit NAME" */
+static int unit_record(cur *c, ir_diagram *d, int col0)
+{
+    char b[200];
+    if (d->unit) return fail(c->r, col0, "second 'unit' line in diagram '%s'", show(b, d->id));
+    if (get_name(c, &d->unit, "a unit name") < 0) return -1;
+    return get_attrs(c, NULL, NULL, NULL, 0);
+}
+
+/* "bbox X1 Y1 X2 Y2" */
+static int bbox_record(cur *c, ir_diagram *d, int col0)
+{
+    char b[200];
+    if (d->has_bbox)
+        return fail(c->r, col0, "second 'bbox' line in diagram '%s'", show(b, d->id));
+    if (get_nums(c, d->bbox, 4) < 0 || get_attrs(c, NULL, NULL, NULL, 0) < 0) return -1;
+    d->has_bbox = 1;
+    return 0;
+}
+
+/* An element record: a new element of d. */
+static int elem_record(cur *c, ir_diagram *d, ir_kind kind)
+{
+    ir_elem *e = d_add(c->r, d, kind);
+    e->irline = (int)c->r->lineno;
+    if (kind == IR_CLIP) e->sub = IR_RECT;
+    return get_elem(c, kind, e);
+}
+
+/* Reads the line in r->buf into the diagram being read (*dp, NULL before
+ * its "diagram" line). */
+static int read_line(ir_reader *r, ir_diagram **dp)
+{
+    char b[200];
+    ir_diagram *d = *dp;
+    char *line = r->buf, *p = line;
+    while (is_blank(*p)) p++;
+    if (r->borrow && d && p[0] == 'p' && p[1] == 'o' && p[2] == 'l' && p[3] == 'y' &&
+        is_blank(p[4])) {
+        int got = try_fast_poly(r, d, line, p);
+        if (got) return got < 0 ? LINE_ERR : LINE_NEXT;
+    }
+    if (line_nul(r) < 0) return LINE_ERR;
+    if (!*p || *p == '#') return LINE_NEXT;
+    /* the record kind */
+    char *w = p;
+    while (*w && !is_blank(*w)) w++;
+    size_t wl = (size_t)(w - p);
+    int col0 = (int)(p - line) + 1;
+    if (!valid_kind(p, wl)) {
+        *w = '\0';
+        fail(r, col0, "expected a record kind at the start of the line, got '%s'", show(b, p));
+        return LINE_ERR;
+    }
+    ir_kind kind = IR_OTHER;
+    int rk = rec_kind(p, wl, &kind);
+    if (rk == REC_UNKNOWN) {
+        if (!d) {
+            *w = '\0';
+            fail(r, col0, "'%s' record outside a diagram (expected 'diagram ID' before it)",
+                 show(b, p));
+            return LINE_ERR;
+        }
+        add_other(d, r, p);
+        return LINE_NEXT;
+    }
+    /* the rest of the line as tokens; borrowed, they are cut in a copy in
+     * the arena, so the diagram's strings are the tokens themselves */
+    const char *kw = rk == REC_ELEM ? ir_kind_name(kind) : rec_name[rk];
+    if (r->borrow) {
+        char *copy = ir_arena_alloc(&r->arena, r->len + 1, 1);
+        memcpy(copy, line, r->len + 1);
+        w = copy + (w - line);
+        line = copy;
+    }
+    if (tokenize(r, line, w) < 0) return LINE_ERR;
+    cur c = {r, kw, 0, r->ntoks};
+    int rc;
+    if (rk == REC_HEADER) {
+        rc = header_record(&c, d, col0);
+    } else if (rk == REC_DIAGRAM) {
+        rc = diagram_record(&c, dp, col0);
+    } else if (!d) {
+        rc = fail(r, col0, "'%s' record outside a diagram (expected 'diagram ID' before it)", kw);
+    } else if (rk == REC_END) {
+        if (get_attrs(&c, NULL, NULL, NULL, 0) < 0) return LINE_ERR;
+        return LINE_END;
+    } else if (rk == REC_UNIT) {
+        rc = unit_record(&c, d, col0);
+    } else if (rk == REC_BBOX) {
+        rc = bbox_record(&c, d, col0);
+    } else {
+        rc = elem_record(&c, d, kind);
+    }
+    return rc < 0 ? LINE_ERR : LINE_NEXT;
+}
+
 static int read_diagram(ir_reader *r, ir_diagram **out)
 {
     char b[200];
     ir_diagram *d = NULL;
     *out = NULL;
     if (r->failed) return -1;
-    if (r->borrow) ar_reset(r);
+    if (r->borrow) ir_arena_reset(&r->arena);
     for (;;) {
-        int got = next_line(r);
-        if (got < 0) goto bad;
+        int got = next_line(r), st;
+        if (got == 0 && !d) return 0;
         if (got == 0) {
-            if (!d) return 0;
             r->lineno = d->irline;
             fail(r, 1, "diagram '%s' has no 'end' (input ends first)", show(b, d->id));
-            goto bad;
+            st = LINE_ERR;
+        } else {
+            st = got < 0 ? LINE_ERR : read_line(r, &d);
         }
-        char *line = r->buf, *p = line;
-        while (is_blank(*p)) p++;
-        /* the usual poly record, the short way: a NUL byte in it stops
-         * fast_poly short of the line's end, and fails as line_nul would */
-        if (r->borrow && d && p[0] == 'p' && p[1] == 'o' && p[2] == 'l' && p[3] == 'y' &&
-            is_blank(p[4])) {
-            char *copy = ar_alloc(r, r->len + 1 + FAST_PAD, 1);
-            memcpy(copy, line, r->len + 1);
-            memset(copy + r->len + 1, 0, FAST_PAD);
-            const char *stop = NULL;
-            if (fast_poly(r, d, copy + (p + 4 - line), &stop)) {
-                if (stop == copy + r->len) continue;
-                fail(r, (int)(stop - copy) + 1, "NUL byte in input");
-                goto bad;
-            }
-        }
-        if (line_nul(r) < 0) goto bad;
-        if (!*p || *p == '#') continue;
-        char *w = p;
-        while (*w && !is_blank(*w)) w++;
-        size_t wl = (size_t)(w - p);
-        if (!valid_kind(p, wl)) {
-            *w = '\0';
-            fail(r, (int)(p - line) + 1, "expected a record kind at the start of the line, got '%s'",
-                 show(b, p));
-            goto bad;
-        }
-        ir_kind kind = IR_OTHER;
-        int rk = rec_kind(p, wl, &kind);
-        if (rk == REC_UNKNOWN) {
-            if (!d) {
-                *w = '\0';
-                fail(r, (int)(p - line) + 1, "'%s' record outside a diagram "
-                     "(expected 'diagram ID' before it)", show(b, p));
-                goto bad;
-            }
-            add_other(d, r, p);
-            continue;
-        }
-        const char *kw = rk == REC_ELEM ? ir_kind_name(kind) : rec_name[rk];
-        int col0 = (int)(p - line) + 1;
-        if (r->borrow) {
-            /* cut the line into tokens in the arena: the diagram's strings
-             * are then the tokens themselves */
-            char *copy = ar_alloc(r, r->len + 1, 1);
-            memcpy(copy, line, r->len + 1);
-            w = copy + (w - line);
-            line = copy;
-        }
-        if (tokenize(r, line, w) < 0) goto bad;
-        cur c = {r, kw, 0, r->ntoks};
-
-        if (rk == REC_HEADER) {
-            if (d) {
-                fail(r, col0, "stream header inside diagram '%s' (line %d has no 'end')",
-                     show(b, d->id), d->irline);
-                goto bad;
-            }
-            tok *t = c.n ? &r->toks[0] : NULL;
-            if (!t || t->type != TK_WORD) {
-                fail(r, at_col(&c), "'diagramir' needs a version number (this reader reads %d)",
-                     IR_VERSION);
-                goto bad;
-            }
-            char *e;
-            errno = 0;
-            long v = is_digit(t->s[0]) ? strtol(t->s, &e, 10) : -1;
-            if (v < 0 || *e || errno) {
-                fail(r, t->col, "bad IR version '%s'", show(b, t->s));
-                goto bad;
-            }
-            if (v != IR_VERSION) {
-                fail(r, t->col, "unsupported IR version %s (this reader reads version %d)",
-                     show(b, t->s), IR_VERSION);
-                goto bad;
-            }
-            c.i = 1;
-            if (get_attrs(&c, NULL, NULL, 0) < 0) goto bad;
-            r->seen_header = 1;
-            continue;
-        }
-        if (rk == REC_DIAGRAM) {
-            if (d) {
-                fail(r, col0, "'diagram' before the 'end' of diagram '%s' (line %d)",
-                     show(b, d->id), d->irline);
-                goto bad;
-            }
-            if (!r->seen_header) {
-                fail(r, col0, "missing 'diagramir %d' header before the first diagram", IR_VERSION);
-                goto bad;
-            }
-            if (r->borrow) {
-                d = &r->bd;
-                memset(d, 0, sizeof *d);
-                if (get_name(&c, &d->id, "an ID") < 0) goto bad;
-            } else {
-                char *id = NULL;
-                if (get_name(&c, &id, "an ID") < 0) goto bad;
-                d = ir_diagram_new(id);
-                free(id);
-                free(d->unit);
-                d->unit = NULL;
-            }
-            d->irline = (int)r->lineno;
-            if (get_attrs(&c, &d->attrs, &d->nattrs, 0) < 0) goto bad;
-            continue;
-        }
-        if (!d) {
-            fail(r, col0, "'%s' record outside a diagram (expected 'diagram ID' before it)", kw);
-            goto bad;
-        }
-        if (rk == REC_END) {
-            if (get_attrs(&c, NULL, NULL, 0) < 0) goto bad;
+        if (st == LINE_END) {
             *out = d;
             return 1;
         }
-        if (rk == REC_UNIT) {
-            if (d->unit) {
-                fail(r, col0, "second 'unit' line in diagram '%s'", show(b, d->id));
-                goto bad;
-            }
-            if (get_name(&c, &d->unit, "a unit name") < 0 || get_attrs(&c, NULL, NULL, 0) < 0)
-                goto bad;
-            continue;
+        if (st == LINE_ERR) {
+            discard(r, d);
+            return -1;
         }
-        if (rk == REC_BBOX) {
-            if (d->has_bbox) {
-                fail(r, col0, "second 'bbox' line in diagram '%s'", show(b, d->id));
-                goto bad;
-            }
-            if (get_nums(&c, d->bbox, 4) < 0 || get_attrs(&c, NULL, NULL, 0) < 0) goto bad;
-            d->has_bbox = 1;
-            continue;
-        }
-        ir_elem *e = d_add(r, d, kind);
-        e->irline = (int)r->lineno;
-        if (kind == IR_CLIP) e->sub = IR_RECT;
-        if (get_elem(&c, kind, e) < 0) goto bad;
     }
-bad:
-    discard(r, d);
-    return -1;
 }
 
 int ir_read_diagram(ir_reader *r, ir_diagram **out)

@@ -10,9 +10,9 @@
  *
  * A record is formatted straight into one fixed output buffer (on the
  * writer's stack) which goes to the FILE with one fwrite when it is full
- * and at the end of the diagram: no per-field stdio calls, strlen or
- * temporary strings. */
-#include "ir/ir.h"
+ * and at the end of the diagram: no per-field stdio calls or temporary
+ * strings. */
+#include "ir/ir_internal.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -49,9 +49,6 @@ static char *put_u32(char *p, uint32_t v)
 }
 
 /* The rare numbers: NaN, infinities and magnitudes from 1e9 on. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
 static char *fmt_num_slow(char *p, double v)
 {
     char buf[32];
@@ -158,9 +155,6 @@ static inline char *put_thousandths(char *p, uint64_t u)
  * end may be overwritten too, but never beyond p + 16 (sign, 10 digits
  * when v rounds to 1e9, then one 4-byte store): the callers' 32 bytes of
  * room hold that. */
-#if defined(__GNUC__)
-__attribute__((always_inline))  /* into the writer's loops and ir_fmt_num */
-#endif
 static inline char *fmt_num_fast(char *p, double v)
 {
     /* |v| < 1e9. r = llround(x): |x| < 1e12 < 2^53, so t = trunc(x) is exact, and so
@@ -178,55 +172,16 @@ static inline char *fmt_num_fast(char *p, double v)
     return put_thousandths(p, (uint64_t)t);  /* at most 10^12 */
 }
 
-/* The texts of recently formatted numbers, by the bits of the double
- * (a direct-mapped cache, one per thread): a diagram's coordinates repeat
- * a lot (shared corners, the same radius or line width), and a hit is a
- * 16-byte copy. An entry's txt holds the text (at most 15 bytes for
- * |v| < 1e9: sign, 10 digits, '.', 3 digits) and in txt[15] its length;
- * length 0 is an empty entry. Only numbers of the fast path go in, so the
- * text is always the one fmt_num_fast gives for those bits. */
-#define NC_BITS 8
-typedef struct {
-    uint64_t bits;
-    char txt[16];
-} num_cache_entry;
-static _Thread_local num_cache_entry num_cache[1 << NC_BITS];
-
 /* Writes the IR form of v at p (room for 32 bytes; up to p + 16 may be
  * overwritten, as by fmt_num_fast); returns the end. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
 static inline char *fmt_num(char *p, double v)
 {
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    num_cache_entry *c = &num_cache[(bits * 0x9E3779B97F4A7C15ull) >> (64 - NC_BITS)];
-    if (c->bits == bits && c->txt[15]) {
-        memcpy(p, c->txt, 16);
-        return p + (unsigned char)c->txt[15];
-    }
     if (!(fabs(v) < 1e9)) return fmt_num_slow(p, v);
-    char *e = fmt_num_fast(p, v);
-    memcpy(c->txt, p, 15);  /* the text and what follows it (never read) */
-    c->txt[15] = (char)(e - p);
-    c->bits = bits;
-    return e;
-}
-
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static char *fmt_num_slow_nul(char *buf, double v)
-{
-    *fmt_num_slow(buf, v) = '\0';
-    return buf;
+    return fmt_num_fast(p, v);
 }
 
 char *ir_fmt_num(char *buf, double v)
 {
-    /* the rare numbers as a tail call: the usual ones need no stack frame */
-    if (!(fabs(v) < 1e9)) return fmt_num_slow_nul(buf, v);
     *fmt_num(buf, v) = '\0';
     return buf;
 }
@@ -324,22 +279,18 @@ static size_t utf8_len(const unsigned char *s, size_t n)
     return len;
 }
 
-/* Byte classes of a bare word: W_OK is written as it is; W_END is the NUL;
- * W_BAD (blank, control, '"', '\\', '=') needs quotes; W_HI starts a UTF-8
- * sequence that must be valid. */
-enum { W_OK, W_END, W_BAD, W_HI };
 #define R4(x) x, x, x, x
 #define R16(x) R4(x), R4(x), R4(x), R4(x)
 #define R64(x) R16(x), R16(x), R16(x), R16(x)
-static const unsigned char wclass[256] = {
-    W_END, W_BAD, W_BAD, W_BAD, R4(W_BAD), R4(W_BAD), R4(W_BAD), R16(W_BAD),
-    /* 0x20 */ W_BAD, W_OK, W_BAD, W_OK, R4(W_OK), R4(W_OK), R4(W_OK),
-    /* 0x30 */ R4(W_OK), R4(W_OK), R4(W_OK), W_OK, W_BAD, W_OK, W_OK,
-    /* 0x40 */ R16(W_OK),
-    /* 0x50 */ R4(W_OK), R4(W_OK), R4(W_OK), W_BAD, W_OK, W_OK, W_OK,
-    /* 0x60 */ R16(W_OK),
-    /* 0x70 */ R4(W_OK), R4(W_OK), R4(W_OK), W_OK, W_OK, W_OK, W_BAD,
-    R64(W_HI), R64(W_HI),
+const unsigned char ir_word_class[256] = {
+    IR_W_END, IR_W_BAD, IR_W_BAD, IR_W_BAD, R4(IR_W_BAD), R4(IR_W_BAD), R4(IR_W_BAD), R16(IR_W_BAD),
+    /* 0x20 */ IR_W_BAD, IR_W_OK, IR_W_BAD, IR_W_OK, R4(IR_W_OK), R4(IR_W_OK), R4(IR_W_OK),
+    /* 0x30 */ R4(IR_W_OK), R4(IR_W_OK), R4(IR_W_OK), IR_W_OK, IR_W_BAD, IR_W_OK, IR_W_OK,
+    /* 0x40 */ R16(IR_W_OK),
+    /* 0x50 */ R4(IR_W_OK), R4(IR_W_OK), R4(IR_W_OK), IR_W_BAD, IR_W_OK, IR_W_OK, IR_W_OK,
+    /* 0x60 */ R16(IR_W_OK),
+    /* 0x70 */ R4(IR_W_OK), R4(IR_W_OK), R4(IR_W_OK), IR_W_OK, IR_W_OK, IR_W_OK, IR_W_BAD,
+    R64(IR_W_HI), R64(IR_W_HI),
 };
 
 int ir_word_is_bare(const char *s)
@@ -347,13 +298,13 @@ int ir_word_is_bare(const char *s)
     if (!s || !*s || *s == '@') return 0;
     const unsigned char *p = (const unsigned char *)s;
     for (;;) {
-        unsigned k = wclass[*p];
-        if (k == W_OK) {
+        unsigned k = ir_word_class[*p];
+        if (k == IR_W_OK) {
             p++;
             continue;
         }
-        if (k == W_END) return 1;
-        if (k == W_BAD) return 0;
+        if (k == IR_W_END) return 1;
+        if (k == IR_W_BAD) return 0;
         size_t l = utf8_len(p, 4);
         if (l == 0) return 0;
         p += l;
@@ -439,7 +390,7 @@ static void b_word(wbuf *b, const char *s)
     }
     /* the usual word, plain ASCII: scanned, then copied in one piece */
     const unsigned char *t = q;
-    while (wclass[*t] == W_OK) t++;
+    while (ir_word_class[*t] == IR_W_OK) t++;
     if (*t == 0 && (size_t)(t - q) <= (size_t)(b->end - b->p)) {
         memcpy(b->p, s, (size_t)(t - q));
         b->p += t - q;
@@ -449,18 +400,18 @@ static void b_word(wbuf *b, const char *s)
     char *o = b->p, *lim = b->end;
     for (;;) {
         unsigned c = *q;
-        unsigned k = wclass[c];
-        if (k == W_OK) {
+        unsigned k = ir_word_class[c];
+        if (k == IR_W_OK) {
             if (o == lim) break;
             *o++ = (char)c;
             q++;
             continue;
         }
-        if (k == W_END) {
+        if (k == IR_W_END) {
             b->p = o;
             return;
         }
-        if (k == W_BAD) {
+        if (k == IR_W_BAD) {
             b_quoted(b, s);
             return;
         }
@@ -479,13 +430,50 @@ static void b_word(wbuf *b, const char *s)
     else b_quoted(b, s);
 }
 
+/* " key=value" for each attribute (keys are written as they are: the
+ * reader and ir_elem_set only make valid ones) */
 static void put_attrs(wbuf *b, const ir_attr *a, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        wb_putc(b, ' ');
-        if (a[i].key) wb_str(b, a[i].key);
-        wb_putc(b, '=');
+        const char *k = a[i].key ? a[i].key : "";
+        size_t kl = strlen(k);
+        if (kl + 2 <= WB_SIZE) {
+            char *o = wb_room(b, kl + 2);
+            o[0] = ' ';
+            memcpy(o + 1, k, kl);
+            o[kl + 1] = '=';
+            b->p = o + kl + 2;
+        } else {
+            wb_putc(b, ' ');
+            wb_str(b, k);
+            wb_putc(b, '=');
+        }
         b_word(b, a[i].val ? a[i].val : "");
+    }
+}
+
+/* An element's attributes: records (ir_internal.h) with a bare value are
+ * copied as they are, " key=value" in one piece; the others as put_attrs
+ * writes them. */
+static void put_elem_attrs(wbuf *b, const ir_elem *e)
+{
+    if (!e->mem) {
+        put_attrs(b, e->attrs, e->nattrs);
+        return;
+    }
+    for (size_t i = 0; i < e->nattrs; i++) {
+        const ir_attr *a = &e->attrs[i];
+        const ir_attr_head *h = ir_attr_head_of(a);
+        size_t len = (size_t)h->keylen + 1 + (h->vallen & ~IR_ATTR_BARE);  /* key=value */
+        if (!(h->vallen & IR_ATTR_BARE) || len >= WB_SIZE) {
+            put_attrs(b, a, 1);
+            continue;
+        }
+        char *o = wb_room(b, len + 1);
+        o[0] = ' ';
+        memcpy(o + 1, a->key, len);
+        o[1 + h->keylen] = '=';
+        b->p = o + 1 + len;
     }
 }
 
@@ -501,29 +489,11 @@ static void put_pts(wbuf *b, const ir_elem *e, size_t n)
 {
     size_t have = e->pts ? e->npts : 0, i = 0;
     if (have > n) have = n;
-    const ir_pt *pt = e->pts;
-    char *o = b->p;
     for (; i < have; i++) {
-        if ((size_t)(b->end - o) < 64) {
-            b->p = o;
-            wb_flush(b);
-            o = b->p;
-        }
-        *o++ = ' ';
-        o = fmt_num(o, pt[i].x);
-        *o++ = ' ';
-        o = fmt_num(o, pt[i].y);
+        put_num(b, e->pts[i].x);
+        put_num(b, e->pts[i].y);
     }
-    for (; i < n; i++) {
-        if ((size_t)(b->end - o) < 4) {
-            b->p = o;
-            wb_flush(b);
-            o = b->p;
-        }
-        memcpy(o, " 0 0", 4);
-        o += 4;
-    }
-    b->p = o;
+    for (; i < n; i++) WB_LIT(b, " 0 0");
 }
 
 static void put_shape(wbuf *b, ir_kind kind, const ir_elem *e)
@@ -610,25 +580,12 @@ static void b_elem(wbuf *b, const ir_elem *e)
     default:  /* not a kind: just its attributes */
         break;
     }
-    if (e->attrmem && e->nattrs) {
-        /* attributes ir_elem_set made: copied as they are, in runs; one
-         * that needs b_word (quotes) or more room goes the long way */
-        size_t i = 0;
-        for (;;) {
-            char *o = wb_room(b, 2048);
-            b->p = ir__attrs_text(e, &i, o, b->end);
-            if (i >= e->nattrs) break;
-            put_attrs(b, &e->attrs[i], 1);
-            i++;
-        }
-    } else {
-        put_attrs(b, e->attrs, e->nattrs);
-    }
+    put_elem_attrs(b, e);
     char *o = wb_room(b, 16);
     if (e->line > 0) {
         o[0] = ' ';
         o[1] = '@';
-        o = e->line < 1000 ? put_small(o + 2, (uint32_t)e->line) : put_u32(o + 2, (uint32_t)e->line);
+        o = put_u32(o + 2, (uint32_t)e->line);
     }
     *o++ = '\n';
     b->p = o;

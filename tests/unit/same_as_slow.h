@@ -24,8 +24,7 @@ static char *written(const ir_elem *e, size_t *len)
 static void same_as_slow(const ir_elem *e)
 {
     ir_elem ref = *e;
-    ref.attrmem = NULL;
-    ref.arena = NULL;
+    ref.mem = NULL;  /* attributes without records: the writer checks each value */
     ref.attrs = NULL;
     ref.nattrs = 0;
     for (size_t i = 0; i < e->nattrs; i++) ir_set_attr(&ref.attrs, &ref.nattrs, e->attrs[i].key, e->attrs[i].val);

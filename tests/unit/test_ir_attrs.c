@@ -1,11 +1,10 @@
 /* test_ir_attrs.c — element attributes against a model.
  *
- * ir_elem_set keeps the attributes it adds to an element in blocks the
- * element owns (ir_elem.attrmem); elements the reader built keep their
- * per-attribute allocations. Random sequences of sets, replacements and
- * removals (short and long values, more entries than the first block
- * holds), copies of both kinds of element, and clears must behave like a
- * plain ordered list of key=value pairs. Run under ASan by check-san. */
+ * ir_elem_set keeps an element's attributes as records in its diagram's
+ * memory (or the element's own, outside a diagram); the reader fills the
+ * same memory. Random sequences of sets, replacements and removals (short
+ * and long values, arrays that must grow), copies, and clears must behave
+ * like a plain ordered list of key=value pairs. Run under ASan by check-san. */
 #include "ir/ir.h"
 #include "tests/unit/xorshift.h"
 
@@ -111,7 +110,7 @@ static void test_owned(void)
         CHECK(same(&d->elems[0], &m));
         /* clearing one leaves the other intact */
         ir_elem_clear(&d->elems[0]);
-        CHECK(d->elems[0].nattrs == 0 && d->elems[0].attrs == NULL && d->elems[0].attrmem == NULL);
+        CHECK(d->elems[0].nattrs == 0 && d->elems[0].attrs == NULL && d->elems[0].mem == NULL);
         CHECK(same(&d->elems[1], &mc));
         /* a cleared element takes attributes again */
         m_free(&m);
@@ -122,8 +121,8 @@ static void test_owned(void)
     }
 }
 
-/* elements the reader built: their attributes stay in the reader's form
- * and still take sets, removals and copies */
+/* elements the reader built: their attributes are in the diagram's memory
+ * and take sets, removals and copies */
 static void test_read(void)
 {
     const char *text = "diagramir 1\ndiagram a src=x\n"
@@ -140,9 +139,9 @@ static void test_read(void)
         m_set(&m, "lw", "0.4");
         m_set(&m, "role", "grid");
         CHECK(same(&d->elems[0], &m));
-        CHECK(d->elems[0].attrmem == NULL);
+        CHECK(d->elems[0].mem == d->mem);
         churn(&d->elems[0], &m, 200, 12);
-        CHECK(d->elems[0].attrmem == NULL);
+        CHECK(d->elems[0].mem == d->mem);
         ir_elem *c = ir_add_copy(d, &d->elems[0]);
         CHECK(same(c, &m));
         model m2 = {0};

@@ -1,14 +1,14 @@
 /* test_ir_attrtext.c — attributes written in one piece against one by one.
  *
- * Attributes that ir_elem_set stores in an element's arena carry their
- * lengths and a flag "the value is a bare word" (computed eight bytes at
- * a time); the writer then copies " key=value" in one piece
- * (ir__attrs_text). Elements whose attributes the reader built go the
- * long way (every value checked and quoted as needed while written). The
+ * Attribute records in an element's memory carry their lengths and a flag
+ * "the value is a bare word" (ir/ir_internal.h); the writer then copies
+ * " key=value" in one piece. Attributes without records (a borrowed
+ * diagram's) go the long way (every value checked and quoted as needed
+ * while written). The
  * same attributes must give the same bytes both ways: every byte value at
  * every position of short and long values, '@' and empty values, random
  * values, replaced and removed attributes (and ir_elem_get of them),
- * copies, elements of a diagram (its arena) and elements of their own,
+ * copies, elements of a diagram (its memory) and elements of their own,
  * and values longer than the room the writer reserves for one piece.
  * Run under ASan by check-san. */
 #include "ir/ir.h"
@@ -49,7 +49,7 @@ static void test_bytes(void)
                 same_as_slow(e);
             }
         }
-        /* one diagram arena per byte value */
+        /* one diagram per byte value */
         ir_diagram_free(d);
         d = ir_diagram_new("t");
     }
@@ -122,7 +122,7 @@ static void test_random(void)
             if (rnd() % 2) ir_elem_set_pts(e, p, np / 2);
             same_as_slow(e);
         }
-        /* copies have their own arenas */
+        /* copies, in the diagram's memory */
         ir_elem *c = ir_add_copy(d, &d->elems[rnd() % (uint64_t)n]);
         same_as_slow(c);
         churn(c, 5);

@@ -1,8 +1,7 @@
-/* test_ir_reuse.c — ir_diagram_free keeps the memory of the diagram it
- * frees (element array, one arena chunk) for the next ir_diagram_new. A
- * diagram made on reused memory must write the same text as one made on
- * fresh memory, whatever the previous diagram's size was, and diagrams
- * alive at the same time must not share anything. */
+/* test_ir_reuse.c — diagrams made one after the other (on memory malloc
+ * may hand out again) must write the same text as one made on fresh
+ * memory, whatever the previous diagram's size was, and diagrams alive at
+ * the same time must not share anything. */
 #include "ir/ir.h"
 #include "tests/unit/check.h"
 #include "tests/unit/xorshift.h"
@@ -20,7 +19,7 @@ static ir_diagram *make(uint64_t seed, size_t n)
     uint64_t s = seed | 1;
     for (size_t i = 0; i < n; i++) {
         ir_elem *e = ir_add(d, (ir_kind)(xorshift64(&s) % 5));
-        size_t np = 1 + xorshift64(&s) % 90;  /* some above the arena's limit */
+        size_t np = 1 + xorshift64(&s) % 90;
         ir_pt pts[100];
         for (size_t k = 0; k < np; k++) {
             pts[k].x = (double)(xorshift64(&s) % 100000) / 7.0;

@@ -1,7 +1,7 @@
 /* test_ir_shared.c — attribute records shared between elements.
  *
- * In a diagram's arena ir_elem_set reuses the record it last made for a
- * key's slot when key and value are the same (ir.c, struct ir_darena), so
+ * In a diagram's memory ir_elem_set reuses the record it last made for a
+ * key's slot when key and value are the same (struct ir_mem), so
  * entries of several elements point at one record. Every element must
  * still read back exactly what was set on it, in order, whatever was set,
  * replaced or removed on the others: random operations on many elements of

@@ -1,6 +1,7 @@
 /* test_num.c — ir/ir_num.h against the reference parsers: ir_num_parse
- * must give what ir_parse_num_n gives (accepts the same strings, the same
- * bits), ir_num_strtod what strtod gives (value bits and end), on edge
+ * (which is ir_parse_num_n) must give what ir_num_parse_ref gives
+ * (accepts the same strings, the same bits), ir_num_strtod what strtod
+ * gives (value bits and end), on edge
  * cases and on many random strings. */
 #include "ir/ir.h"
 #include "tests/unit/xorshift.h"
@@ -23,11 +24,11 @@ static uint64_t bits(double v)
 static void compare(const char *s, size_t len)
 {
     double a = 12345.0, b = 12345.0;
-    int ra = ir_num_parse(s, len, &a), rb = ir_parse_num_n(s, len, &b);
+    int ra = ir_num_parse(s, len, &a), rb = ir_num_parse_ref(s, len, &b);
     checks++;
     if (ra != rb || (ra && bits(a) != bits(b))) {
         failures++;
-        fprintf(stderr, "ir_num_parse(\"%.*s\"): %d %.17g, ir_parse_num_n: %d %.17g\n", (int)len,
+        fprintf(stderr, "ir_num_parse(\"%.*s\"): %d %.17g, ir_num_parse_ref: %d %.17g\n", (int)len,
                 s, ra, a, rb, b);
     }
     /* and without an output */
