@@ -22,6 +22,7 @@
  *     points; tex_set_copying_expansion turns the copying back on for the
  *     unit test that compares the two (tests/unit/test_texexp_runs.c). */
 #include "grammar/texexp.h"
+#include "ir/xalloc.h"
 #include "tex.lex.h"
 
 #include <stdarg.h>
@@ -34,13 +35,6 @@
 #define MAX_EXPANSIONS 200000     /* macro expansions per document */
 #define MAX_TOKENS_PER_ARG 1000000
 #define MAX_PUSHED_TOKENS 10000000 /* tokens produced by expansion per document */
-
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
-    return q;
-}
 
 void tl_grow(toklist *l)
 {
@@ -186,7 +180,7 @@ static unsigned long hash_str(const char *s, size_t n)
 static void rehash(tex_ctx *c)
 {
     size_t nc = c->hcap ? c->hcap * 2 : 256;
-    int *h = xrealloc(NULL, nc * sizeof *h);
+    int *h = xmalloc(nc * sizeof *h);
     for (size_t i = 0; i < nc; i++) h[i] = -1;
     for (size_t i = 0; i < c->nnames; i++) {
         size_t k = hash_str(c->names[i], c->lens[i]) & (nc - 1);
@@ -214,7 +208,7 @@ int tex_intern(tex_ctx *c, const char *name, size_t len)
         c->names = xrealloc(c->names, c->capnames * sizeof *c->names);
         c->lens = xrealloc(c->lens, c->capnames * sizeof *c->lens);
     }
-    char *s = xrealloc(NULL, len + 1);
+    char *s = xmalloc(len + 1);
     memcpy(s, name, len);
     s[len] = 0;
     c->names[c->nnames] = s;
@@ -235,8 +229,7 @@ static size_t name_len(const tex_ctx *c, int id)
 
 tex_ctx *tex_new(void)
 {
-    tex_ctx *c = xrealloc(NULL, sizeof *c);
-    memset(c, 0, sizeof *c);
+    tex_ctx *c = xcalloc(1, sizeof *c);
     c->id_begin = tex_intern(c, "begin", 5);
     c->id_end = tex_intern(c, "end", 3);
     return c;
@@ -413,7 +406,7 @@ void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, tokl
     unsigned h = 2166136261u ^ (unsigned)first_line;
     for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)text[i]) * 16777619u;
     if (!c->tokcache) {
-        c->tokcache = xrealloc(NULL, TOKCACHE_SLOTS * sizeof *c->tokcache);
+        c->tokcache = xmalloc(TOKCACHE_SLOTS * sizeof *c->tokcache);
         for (size_t i = 0; i < TOKCACHE_SLOTS; i++) c->tokcache[i].len = 0;
     }
     struct tokcache *e = &c->tokcache[(h ^ (h >> 16)) & (TOKCACHE_SLOTS - 1)];
@@ -451,8 +444,8 @@ char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
     /* Room: the prefix, the NUL, 2 bytes a token, plus each control
      * sequence's name (grown as names come). */
     size_t pl = strlen(prefix), cap = pl + 1 + 2 * (to - from) + 32, bound = cap - 32;
-    char *s = xrealloc(NULL, cap);
-    int *ln = lines ? xrealloc(NULL, cap * sizeof *ln) : NULL;
+    char *s = xmalloc(cap);
+    int *ln = lines ? xmalloc(cap * sizeof *ln) : NULL;
     memcpy(s, prefix, pl);
     size_t n = pl;
     if (ln) for (size_t j = 0; j < pl; j++) ln[j] = prefix_line;
@@ -566,8 +559,7 @@ static macro *get_macro(const tex_ctx *c, int name)
 
 static macro *macro_new(void)
 {
-    macro *m = xrealloc(NULL, sizeof *m);
-    memset(m, 0, sizeof *m);
+    macro *m = xcalloc(1, sizeof *m);
     m->refs = 1;
     return m;
 }
@@ -591,7 +583,7 @@ static void note_body_args(macro *m)
     if (!m->body_args) return;
     const tex_tok *b = m->body.v;
     size_t n = m->body.n, ns = 0;
-    m->segs = xrealloc(NULL, n * sizeof *m->segs);
+    m->segs = xmalloc(n * sizeof *m->segs);
     for (size_t i = 0; i < n;) {
         if (b[i].type == T_ARG) {
             if (b[i].ch >= 1 && b[i].ch <= 9) m->segs[ns++] = (seg){ b[i].ch, i, 0 };
@@ -1323,7 +1315,7 @@ static inline int is_plain_opt(const tex_tok *p);
 static void make_plain_runs(macro *m)
 {
     size_t n = m->body.n;
-    m->prun = xrealloc(NULL, 2 * n * sizeof *m->prun + n);
+    m->prun = xmalloc(2 * n * sizeof *m->prun + n);
     m->orun = m->prun + n;
     m->ptext = (char *)(m->orun + n);
     unsigned run = 0, orun = 0;
