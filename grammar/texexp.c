@@ -316,23 +316,15 @@ void texlex_one(struct texlex_extra *x, int type, int ch, size_t len)
     x->off += len;
 }
 
-void texlex_chars(struct texlex_extra *x, const char *text, size_t len)
+void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len)
 {
-    toklist *o = x->out;
-    if (o->n + len > o->cap) tl_reserve(o, len);
-    tex_tok *d = o->v + o->n;
+    tl_reserve(x->out, len);
+    tex_tok *d = x->out->v + x->out->n;
     int col = (int)(x->off - x->lstart + 1);
-    tex_tok t;
-    memset(&t, 0, sizeof t);
-    t.line = x->line;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)text[i];
-        t.type = (unsigned char)((unsigned char)((ch | 0x20) - 'a') < 26 ? T_LETTER : T_OTHER);
-        t.ch = ch;
-        t.col = col + (int)i;
-        d[i] = t;
-    }
-    o->n += len;
+    for (size_t i = 0; i < len; i++)
+        d[i] = (tex_tok){ .type = (unsigned char)type, .ch = (unsigned char)text[i],
+                          .line = x->line, .col = col + (int)i };
+    x->out->n += len;
     x->off += len;
 }
 

@@ -51,9 +51,9 @@ struct texlex_extra {
     size_t off, lstart;   /* offset of the match, of the line's start */
 };
 void texlex_one(struct texlex_extra *x, int type, int ch, size_t len);
-/* a run of letters (T_LETTER) and other characters (T_OTHER), one token
- * per byte by its class */
-void texlex_chars(struct texlex_extra *x, const char *text, size_t len);
+/* a run of letters (type T_LETTER) or of other characters (T_OTHER): one
+ * token per byte */
+void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len);
 void texlex_space(struct texlex_extra *x, const char *text, size_t len);
 void texlex_skip(struct texlex_extra *x, const char *text, size_t len);
 void texlex_cs(struct texlex_extra *x, const char *text, size_t len);
