@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grammar/tikzopt_keys.h"
+
 #define MAX_STYLE_DEPTH 32
 
 
@@ -431,14 +433,9 @@ enum {
     K_RIGHT_ANGLE_QUADRANT, K_RIGHT_ANGLE_LENGTH, K_IR_ROLE,
 };
 
-/* The keys apply_one knows, listed by their first byte (opt_keys[c]: the keys starting
- * with c, ending with OPT_END); tk_opt_keys_check (run by tests/unit/test_tikzopt) checks
- * that each key is in its list and found.  arg: the index into widths, dashes, dirs or
- * text_aligns. */
+/* The keys apply_one knows (tikzopt_keys.h), sorted by name. */
 #define OPT_KEY(name, id, arg) { name, sizeof name - 1, id, arg }
-#define OPT_END { NULL, 0, K_NONE, 0 }
-struct opt_key { const char *name; unsigned char len, id, arg; };
-static const struct opt_key opt_keys_a[] = {
+const struct opt_key tk_opt_keys[] = {
     OPT_KEY("above", K_DIR, 0),
     OPT_KEY("above left", K_DIR, 4),
     OPT_KEY("above right", K_DIR, 5),
@@ -448,18 +445,12 @@ static const struct opt_key opt_keys_a[] = {
     OPT_KEY("aspect", K_ASPECT, 0),
     OPT_KEY("at end", K_AT_END, 0),
     OPT_KEY("at start", K_AT_START, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_b[] = {
     OPT_KEY("behind path", K_IGNORE, 0),
     OPT_KEY("below", K_DIR, 1),
     OPT_KEY("below left", K_DIR, 6),
     OPT_KEY("below right", K_DIR, 7),
     OPT_KEY("bend left", K_BEND_LEFT, 0),
     OPT_KEY("bend right", K_BEND_RIGHT, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_c[] = {
     OPT_KEY("chamfered rectangle", K_SHAPENAME, 0),
     OPT_KEY("circle", K_SHAPENAME, 0),
     OPT_KEY("circle cross split", K_SHAPENAME, 0),
@@ -470,9 +461,6 @@ static const struct opt_key opt_keys_c[] = {
     OPT_KEY("color", K_COLOR, 0),
     OPT_KEY("correct forbidden sign", K_SHAPENAME, 0),
     OPT_KEY("cylinder", K_SHAPENAME, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_d[] = {
     OPT_KEY("dart", K_SHAPENAME, 0),
     OPT_KEY("dash dot", K_DASH, 8),
     OPT_KEY("dash pattern", K_DASH_PATTERN, 0),
@@ -486,56 +474,32 @@ static const struct opt_key opt_keys_d[] = {
     OPT_KEY("dotted", K_DASH, 2),
     OPT_KEY("double arrow", K_SHAPENAME, 0),
     OPT_KEY("draw", K_DRAW, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_e[] = {
     OPT_KEY("ellipse", K_SHAPENAME, 0),
     OPT_KEY("ellipse split", K_SHAPENAME, 0),
     OPT_KEY("end angle", K_END_ANGLE, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_f[] = {
     OPT_KEY("fill", K_FILL, 0),
     OPT_KEY("font", K_FONT, 0),
     OPT_KEY("forbidden sign", K_SHAPENAME, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_h[] = {
     OPT_KEY("help lines", K_HELP_LINES, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_i[] = {
     OPT_KEY("in", K_IN, 0),
     OPT_KEY("inner sep", K_INNER_SEP, 0),
     OPT_KEY("inner xsep", K_INNER_XSEP, 0),
     OPT_KEY("inner ysep", K_INNER_YSEP, 0),
     OPT_KEY("ir role", K_IR_ROLE, 0),
     OPT_KEY("isosceles triangle", K_SHAPENAME, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_k[] = {
     OPT_KEY("kite", K_SHAPENAME, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_l[] = {
     OPT_KEY("label", K_LABEL, 0),
     OPT_KEY("label distance", K_LABEL_DISTANCE, 0),
     OPT_KEY("left", K_DIR, 2),
     OPT_KEY("line width", K_LINE_WIDTH, 0),
     OPT_KEY("loosely dashed", K_DASH, 4),
     OPT_KEY("loosely dotted", K_DASH, 6),
-    OPT_END
-};
-static const struct opt_key opt_keys_m[] = {
     OPT_KEY("magnifying glass", K_SHAPENAME, 0),
     OPT_KEY("mark options", K_IGNORE, 0),
     OPT_KEY("midway", K_MIDWAY, 0),
     OPT_KEY("minimum height", K_MINIMUM_HEIGHT, 0),
     OPT_KEY("minimum size", K_MINIMUM_SIZE, 0),
     OPT_KEY("minimum width", K_MINIMUM_WIDTH, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_n[] = {
     OPT_KEY("name", K_NAME, 0),
     OPT_KEY("name intersections", K_NAME_INTERSECTIONS, 0),
     OPT_KEY("name path", K_NAME_PATH, 0),
@@ -544,23 +508,14 @@ static const struct opt_key opt_keys_n[] = {
     OPT_KEY("near start", K_NEAR_START, 0),
     OPT_KEY("node distance", K_NODE_DISTANCE, 0),
     OPT_KEY("nodes near coords", K_IGNORE, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_o[] = {
     OPT_KEY("on background layer", K_IGNORE, 0),
     OPT_KEY("on grid", K_ON_GRID, 0),
     OPT_KEY("only marks", K_IGNORE, 0),
     OPT_KEY("out", K_OUT, 0),
     OPT_KEY("outer sep", K_OUTER_SEP, 0),
     OPT_KEY("overlay", K_OVERLAY, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_p[] = {
     OPT_KEY("pin", K_PIN, 0),
     OPT_KEY("pos", K_POS, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_r[] = {
     OPT_KEY("radius", K_RADIUS, 0),
     OPT_KEY("rectangle", K_SHAPENAME, 0),
     OPT_KEY("rectangle split", K_SHAPENAME, 0),
@@ -574,9 +529,6 @@ static const struct opt_key opt_keys_r[] = {
     OPT_KEY("rotate around", K_ROTATE_AROUND, 0),
     OPT_KEY("rounded corners", K_ROUNDED_CORNERS, 0),
     OPT_KEY("rounded rectangle", K_SHAPENAME, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_s[] = {
     OPT_KEY("samples", K_SAMPLES, 0),
     OPT_KEY("scale", K_SCALE, 0),
     OPT_KEY("scale only axis", K_SCALE_ONLY_AXIS, 0),
@@ -596,9 +548,6 @@ static const struct opt_key opt_keys_s[] = {
     OPT_KEY("starburst", K_SHAPENAME, 0),
     OPT_KEY("start angle", K_START_ANGLE, 0),
     OPT_KEY("step", K_STEP, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_t[] = {
     OPT_KEY("tape", K_SHAPENAME, 0),
     OPT_KEY("text", K_TEXT, 0),
     OPT_KEY("text badly centered", K_TEXTALIGN, 5),
@@ -613,80 +562,49 @@ static const struct opt_key opt_keys_t[] = {
     OPT_KEY("thin", K_WIDTH, 2),
     OPT_KEY("transform shape", K_IGNORE, 0),
     OPT_KEY("trapezium", K_SHAPENAME, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_u[] = {
     OPT_KEY("ultra thick", K_WIDTH, 6),
     OPT_KEY("ultra thin", K_WIDTH, 0),
     OPT_KEY("use as bounding box", K_IGNORE, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_v[] = {
     OPT_KEY("very near end", K_VERY_NEAR_END, 0),
     OPT_KEY("very near start", K_VERY_NEAR_START, 0),
     OPT_KEY("very thick", K_WIDTH, 5),
     OPT_KEY("very thin", K_WIDTH, 1),
-    OPT_END
-};
-static const struct opt_key opt_keys_x[] = {
     OPT_KEY("x", K_X, 0),
     OPT_KEY("x radius", K_X_RADIUS, 0),
     OPT_KEY("xscale", K_XSCALE, 0),
     OPT_KEY("xshift", K_XSHIFT, 0),
     OPT_KEY("xslant", K_XSLANT, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_y[] = {
     OPT_KEY("y", K_Y, 0),
     OPT_KEY("y radius", K_Y_RADIUS, 0),
     OPT_KEY("yscale", K_YSCALE, 0),
     OPT_KEY("yshift", K_YSHIFT, 0),
     OPT_KEY("yslant", K_YSLANT, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_z[] = {
     OPT_KEY("z", K_Z, 0),
-    OPT_END
 };
-static const struct opt_key *const opt_keys[128] = {
-    ['a'] = opt_keys_a, ['b'] = opt_keys_b, ['c'] = opt_keys_c, ['d'] = opt_keys_d,
-    ['e'] = opt_keys_e, ['f'] = opt_keys_f, ['h'] = opt_keys_h, ['i'] = opt_keys_i,
-    ['k'] = opt_keys_k, ['l'] = opt_keys_l, ['m'] = opt_keys_m, ['n'] = opt_keys_n,
-    ['o'] = opt_keys_o, ['p'] = opt_keys_p, ['r'] = opt_keys_r, ['s'] = opt_keys_s,
-    ['t'] = opt_keys_t, ['u'] = opt_keys_u, ['v'] = opt_keys_v, ['x'] = opt_keys_x,
-    ['y'] = opt_keys_y, ['z'] = opt_keys_z,
-};
+const size_t tk_opt_nkeys = sizeof tk_opt_keys / sizeof *tk_opt_keys;
 
-/* The key k[0..kn): a scan of the (few) keys with its first byte. */
-static const struct opt_key *opt_key_find(const char *k, size_t kn)
+/* The order of the table: k[0,kn) against an entry's name, byte by byte,
+ * a prefix first (as strcmp orders them). */
+static int opt_key_cmp(const char *k, size_t kn, const struct opt_key *e)
 {
-    if (kn == 0 || (unsigned char)k[0] >= 128) return NULL;
-    const struct opt_key *e = opt_keys[(unsigned char)k[0]];
-    if (!e) return NULL;
-    if (kn == 1) {
-        for (; e->name; e++)
-            if (e->len == 1) return e;
-        return NULL;
-    }
-    for (; e->name; e++)
-        if (e->len == kn && e->name[1] == k[1] && memcmp(e->name + 2, k + 2, kn - 2) == 0)
-            return e;
-    return NULL;
+    size_t n = kn < e->len ? kn : e->len;
+    for (size_t i = 0; i < n; i++)
+        if (k[i] != e->name[i]) return (unsigned char)k[i] < (unsigned char)e->name[i] ? -1 : 1;
+    return (kn > e->len) - (kn < e->len);
 }
 
-/* For tests/unit/test_tikzopt: 0 when every key is in its first byte's list, its length
- * is right, and it is found (a key listed twice would be found at its first place). */
-int tk_opt_keys_check(void);
-int tk_opt_keys_check(void)
+/* binary search */
+const struct opt_key *tk_opt_key_find(const char *k, size_t kn)
 {
-    int nkeys = 0;
-    for (int c = 0; c < 128; c++) {
-        if (!opt_keys[c]) continue;
-        for (const struct opt_key *e = opt_keys[c]; e->name; e++, nkeys++)
-            if ((unsigned char)e->name[0] != c || e->len != strlen(e->name) ||
-                opt_key_find(e->name, e->len) != e) return -1;
+    size_t lo = 0, hi = tk_opt_nkeys;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int r = opt_key_cmp(k, kn, &tk_opt_keys[mid]);
+        if (r == 0) return &tk_opt_keys[mid];
+        if (r < 0) hi = mid;
+        else lo = mid + 1;
     }
-    return nkeys > 100 ? 0 : -1;
+    return NULL;
 }
 
 /* An arrow spec like ->, <->, -{Stealth}, |-|, -latex, {Latex[]}-{Latex[]} */
@@ -869,7 +787,7 @@ static void apply_direction(tikz *T, int i, const char *k, size_t kn, const char
 
 /* One option. slash and key are what the key alone gives (tk_apply_opts
  * finds them once per text): slash = has_v ? memchr(k, '/', kn) : NULL,
- * key = opt_key_find(k, kn). */
+ * key = tk_opt_key_find(k, kn). */
 static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t vn,
                       int has_v, tk_nodeopts *no, int depth, const char *slash,
                       const struct opt_key *key)
@@ -1321,7 +1239,7 @@ static void apply_opts_long(tikz *T, const char *s, size_t n, tk_nodeopts *no, i
     size_t i = 0, kn, vn;
     const char *k, *v, *slash;
     while (opt_next(s, n, &i, &k, &kn, &v, &vn, &slash))
-        apply_one(T, k, kn, v, vn, v != NULL, no, depth, slash, opt_key_find(k, kn));
+        apply_one(T, k, kn, v, vn, v != NULL, no, depth, slash, tk_opt_key_find(k, kn));
 }
 
 #define OPT_MAX_ITEMS 64
@@ -1343,7 +1261,7 @@ static int opt_split(const char *s, size_t n, struct opt_item *it, int max)
         o->vn = (unsigned short)vn;
         o->has_v = v != NULL;
         o->slash = (short)(slash ? slash - k : -1);
-        o->key = opt_key_find(k, kn);
+        o->key = tk_opt_key_find(k, kn);
     }
     return m;
 }
