@@ -251,7 +251,22 @@ int tk_is_color(const char *s, size_t n)
 
 /* ---- caches --------------------------------------------------------------------- */
 
-/* One option of a list as tk_apply_opts splits it: key and value as offsets
+/* Two caches of results that are a pure function of a short text, both
+ * direct-mapped tables in T->optcache (made on first use, freed by
+ * tk_optcache_free). A text has one slot (text_slot); a slot keeps the text
+ * last stored in it whole, and a lookup hits only when the whole text (and
+ * whatever else the result depends on) is equal, so a hit gives exactly what
+ * computing the result again would give. The same texts come again and
+ * again: the option list of every path of a loop, the same numbers in them.
+ *  - option lists (tk_apply_opts): the split of a list into its options, by
+ *    the list's text. Only the split is kept (opt_split reads nothing but
+ *    the text); every option is applied again each time, as styles, values
+ *    and the state may have changed.
+ *  - values (tk_eval): pgfmath_eval's value and unit flag, by the text and
+ *    the font (em and ex, pgfmath's only state, pgfmath.h). Only successes
+ *    are kept (a failure may leave anything in *v). */
+
+/* One option of a list as opt_split splits it: key and value as offsets
  * into the list's text, and what apply_one derives from the key alone. */
 struct opt_item {
     unsigned short k, kn, v, vn;
@@ -260,56 +275,37 @@ struct opt_item {
     const struct opt_key *key;
 };
 
-/* The split of the option lists last applied, by their exact text: the same
- * list ("rounded corners=.1mm,fill=LBlue" on every path of a loop) is split
- * once. Only the split is kept, a pure function of the text: every option is
- * applied again each time (styles, values and the state may have changed). */
-#define OPT_CACHE_SLOTS 256
-#define OPT_CACHE_TEXT 96
-#define OPT_CACHE_ITEMS 8
-/* Also tk_eval's values by their exact text (and the font, pgfmath's only
- * state): pgfmath_eval is a pure function of the two (pgfmath.h). Only
- * successes are kept (a failure may leave anything in *v, so it is
- * evaluated again). */
-#define EVAL_CACHE_SLOTS 256
-#define EVAL_CACHE_TEXT 32
+#define CACHE_SLOTS 256           /* each table's; text_slot's range */
+#define LIST_CACHE_TEXT 96        /* longer lists are not kept */
+#define LIST_CACHE_ITEMS 8        /* nor lists of more options */
+#define VALUE_CACHE_TEXT 32       /* values of texts shorter than this are kept */
+
 struct tk_optcache {
     struct {
         unsigned short n, nitems;  /* n = 0: empty */
-        char text[OPT_CACHE_TEXT];
-        struct opt_item it[OPT_CACHE_ITEMS];
-    } e[OPT_CACHE_SLOTS];
+        char text[LIST_CACHE_TEXT];
+        struct opt_item it[LIST_CACHE_ITEMS];
+    } list[CACHE_SLOTS];
     struct {
-        double v, em, ex;
-        int hu;
         unsigned char n;           /* 0: empty */
-        char text[EVAL_CACHE_TEXT];
-    } ev[EVAL_CACHE_SLOTS];
+        char text[VALUE_CACHE_TEXT];
+        double em, ex;             /* the font it was evaluated with */
+        double v;
+        int hu;
+    } value[CACHE_SLOTS];
 };
 
-/* a slot of OPT_CACHE_SLOTS (= EVAL_CACHE_SLOTS) for the text s[0,n) */
-static unsigned opt_cache_slot(const char *s, size_t n)
+/* The slot of the text s[0,n): a hash of its length and its first and last
+ * (up to) 8 bytes. Which hash does not change a result, only which texts
+ * share a slot. */
+static unsigned text_slot(const char *s, size_t n)
 {
-    uint64_t a = 0, b;
-    if (n >= 8) {
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-    } else if (n >= 4) {
-        /* two 4-byte loads that overlap (a copy of n bytes into a, read as
-         * one word, stalls on the store forwarding) */
-        uint32_t x, y;
-        memcpy(&x, s, 4);
-        memcpy(&y, s + n - 4, 4);
-        a = x | (uint64_t)y << 32;
-        b = a;
-    } else {
-        /* every byte of a text of 1 to 3 (n = 0: none) */
-        if (n) a = (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2] << 8 |
-                   (uint64_t)(unsigned char)s[n - 1] << 16;
-        b = a;
-    }
+    uint64_t a = 0, b = 0;
+    size_t m = n < 8 ? n : 8;
+    memcpy(&a, s, m);
+    memcpy(&b, s + n - m, m);
     uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + n) * 0xC2B2AE3D27D4EB4Full;
-    return (unsigned)(h >> 56) & (OPT_CACHE_SLOTS - 1);
+    return (unsigned)(h >> 56) % CACHE_SLOTS;
 }
 
 static struct tk_optcache *opt_cache(tikz *T)
@@ -319,6 +315,64 @@ static struct tk_optcache *opt_cache(tikz *T)
         memset(T->optcache, 0, sizeof *T->optcache);
     }
     return T->optcache;
+}
+
+void tk_optcache_free(tikz *T)
+{
+    free(T->optcache);
+    T->optcache = NULL;
+}
+
+/* The option list s[0,n)'s split, copied into it (room for LIST_CACHE_ITEMS):
+ * its number of options, or -1 when it is not in the cache. */
+static int list_cache_get(tikz *T, const char *s, size_t n, struct opt_item *it)
+{
+    if (n == 0 || n > LIST_CACHE_TEXT) return -1;
+    struct tk_optcache *c = opt_cache(T);
+    unsigned k = text_slot(s, n);
+    if (c->list[k].n != n || memcmp(c->list[k].text, s, n) != 0) return -1;
+    memcpy(it, c->list[k].it, c->list[k].nitems * sizeof *it);
+    return c->list[k].nitems;
+}
+
+/* Keeps the split it[0,m) of the option list s[0,n) (when it fits). */
+static void list_cache_put(tikz *T, const char *s, size_t n, const struct opt_item *it, int m)
+{
+    if (n == 0 || n > LIST_CACHE_TEXT || m > LIST_CACHE_ITEMS) return;
+    struct tk_optcache *c = opt_cache(T);
+    unsigned k = text_slot(s, n);
+    c->list[k].n = (unsigned short)n;
+    c->list[k].nitems = (unsigned short)m;
+    memcpy(c->list[k].text, s, n);
+    memcpy(c->list[k].it, it, (size_t)m * sizeof *it);
+}
+
+/* 1 with the value and unit flag of the text s[0,n) under the font em, ex
+ * in *v, *hu when it is in the cache; else 0. */
+static int value_cache_get(tikz *T, const char *s, size_t n, double em, double ex, double *v, int *hu)
+{
+    if (n == 0 || n >= VALUE_CACHE_TEXT) return 0;
+    struct tk_optcache *c = opt_cache(T);
+    unsigned k = text_slot(s, n);
+    if (c->value[k].n != n || memcmp(c->value[k].text, s, n) != 0 ||
+        c->value[k].em != em || c->value[k].ex != ex) return 0;
+    *v = c->value[k].v;
+    *hu = c->value[k].hu;
+    return 1;
+}
+
+/* Keeps the value v and unit flag hu of the text s[0,n) under the font em, ex. */
+static void value_cache_put(tikz *T, const char *s, size_t n, double em, double ex, double v, int hu)
+{
+    if (n == 0 || n >= VALUE_CACHE_TEXT) return;
+    struct tk_optcache *c = opt_cache(T);
+    unsigned k = text_slot(s, n);
+    c->value[k].n = (unsigned char)n;
+    memcpy(c->value[k].text, s, n);
+    c->value[k].em = em;
+    c->value[k].ex = ex;
+    c->value[k].v = v;
+    c->value[k].hu = hu;
 }
 
 /* ---- numbers -------------------------------------------------------------------- */
@@ -338,36 +392,19 @@ int tk_eval(tikz *T, const char *s, size_t n, double *v, int *has_unit)
             return 0;
         }
     }
-    double em = 0, ex = 0;
-    unsigned slot = 0;
-    const char *key = s;
-    size_t keyn = n;
-    if (n > 0 && n < EVAL_CACHE_TEXT) {
-        struct tk_optcache *c = opt_cache(T);
-        pgfmath_get_font(&em, &ex);
-        slot = opt_cache_slot(s, n);
-        if (c->ev[slot].n == n && memcmp(c->ev[slot].text, s, n) == 0 &&
-            c->ev[slot].em == em && c->ev[slot].ex == ex) {
-            *v = c->ev[slot].v;
-            if (has_unit) *has_unit = c->ev[slot].hu;
-            return 0;
-        }
+    double em, ex;
+    pgfmath_get_font(&em, &ex);
+    if (value_cache_get(T, s, n, em, ex, v, &hu)) {
+        if (has_unit) *has_unit = hu;
+        return 0;
     }
-    /* tk_unbrace changes nothing when the text starts with neither a space nor a
-     * brace and does not end in a space */
-    if (n == 0 || opt_space(s[0]) || s[0] == '{' || opt_space(s[n - 1])) tk_unbrace(&s, &n);
-    if (n == 0) return -1;
-    if (pgfmath_eval(s, n, v, &hu, NULL, 0) != 0)   /* the message is not used */
+    const char *w = s;
+    size_t wn = n;
+    tk_unbrace(&w, &wn);
+    if (wn == 0) return -1;
+    if (pgfmath_eval(w, wn, v, &hu, NULL, 0) != 0)   /* the message is not used */
         return -1;
-    if (keyn > 0 && keyn < EVAL_CACHE_TEXT) {
-        struct tk_optcache *c = T->optcache;
-        c->ev[slot].n = (unsigned char)keyn;
-        memcpy(c->ev[slot].text, key, keyn);
-        c->ev[slot].v = *v;
-        c->ev[slot].hu = hu;
-        c->ev[slot].em = em;
-        c->ev[slot].ex = ex;
-    }
+    value_cache_put(T, s, n, em, ex, *v, hu);
     if (has_unit) *has_unit = hu;
     return 0;
 }
@@ -1266,100 +1303,27 @@ static int opt_split(const char *s, size_t n, struct opt_item *it, int max)
     return m;
 }
 
-void tk_optcache_free(tikz *T)
-{
-    free(T->optcache);
-    T->optcache = NULL;
-}
-
 void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
 {
+    /* a copy of the split, not the cache's own: applying an option can apply
+     * other lists (styles), which may take the slot */
     struct opt_item it[OPT_MAX_ITEMS];
-    int m = -1;
-    unsigned slot = 0;
-    int cacheable = n > 0 && n <= OPT_CACHE_TEXT;
-    if (cacheable) {
-        opt_cache(T);
-        slot = opt_cache_slot(s, n);
-        if (T->optcache->e[slot].n == n && memcmp(T->optcache->e[slot].text, s, n) == 0) {
-            /* copied: applying an option can apply other lists (styles), which
-             * may take the slot */
-            m = T->optcache->e[slot].nitems;
-            tk_copy_big(it, T->optcache->e[slot].it, (size_t)m * sizeof *it);   /* not a rep movsq */
-        }
-    }
+    int m = list_cache_get(T, s, n, it);
     if (m < 0) {
         m = opt_split(s, n, it, OPT_MAX_ITEMS);
         if (m < 0) {
-            /* more options than it holds: split and apply one by one */
             apply_opts_long(T, s, n, no, depth);
             return;
         }
-        if (cacheable && m <= OPT_CACHE_ITEMS) {
-            T->optcache->e[slot].n = (unsigned short)n;
-            T->optcache->e[slot].nitems = (unsigned short)m;
-            tk_copy_big(T->optcache->e[slot].text, s, n);
-            tk_copy_big(T->optcache->e[slot].it, it, (size_t)m * sizeof *it);
-        }
+        list_cache_put(T, s, n, it, m);
     }
-    /* The text is split before its first option is applied (it was split
-     * option by option): the same, as applying an option never writes into
-     * the text of the list being applied. */
+    /* The whole list is split before its first option is applied: the same
+     * as splitting option by option, as applying an option never writes
+     * into the text of the list being applied. */
     for (int j = 0; j < m; j++) {
         const struct opt_item *o = &it[j];
         const char *k = s + o->k;
         apply_one(T, k, o->kn, o->has_v ? s + o->v : NULL, o->vn, o->has_v, no, depth,
                   o->slash >= 0 ? k + o->slash : NULL, o->key);
     }
-}
-
-/* For tests/unit/test_coordfast: tk_eval (its value cache cold, then warm)
- * and pgfmath_eval on iters random texts of digits, units, operators,
- * braces and spaces: the number of texts, or -1 when a result (return value,
- * value bit for bit, unit flag) differs. */
-long tk_evalcache_check(unsigned long long seed, long iters);
-long tk_evalcache_check(unsigned long long seed, long iters)
-{
-    static const char *const parts[] = {
-        "0", "1", "2", "7", "12", ".5", "1.25", "-", "+", "*", "/", "(", ")", " ", "{", "}",
-        "pt", "cm", "mm", "em", "ex", "in", "sin", "2^", "e3", "x", ",", "pi"
-    };
-    tikz T;
-    memset(&T, 0, sizeof T);
-    unsigned long long x = seed ? seed : 1;
-    long done = 0;
-    for (long it = 0; it < iters; it++, done++) {
-        char buf[64];
-        size_t n = 0;
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-        int np = 1 + (int)(x % 6);
-        for (int p = 0; p < np; p++) {
-            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-            const char *w = parts[x % (sizeof parts / sizeof *parts)];
-            size_t wl = strlen(w);
-            if (n + wl >= sizeof buf) break;
-            memcpy(buf + n, w, wl);
-            n += wl;
-        }
-        buf[n] = 0;
-        for (int round = 0; round < 2; round++) {
-            double a = 0, b = 0;
-            int ha = 0, hb = 0;
-            int ra = tk_eval(&T, buf, n, &a, &ha);
-            /* the uncached evaluation, as tk_eval did it before its cache */
-            const char *s = buf;
-            size_t sn = n;
-            int rb;
-            if (sn == 0 || opt_space(s[0]) || s[0] == '{' || opt_space(s[sn - 1])) tk_unbrace(&s, &sn);
-            if (sn == 0) rb = -1;
-            else rb = pgfmath_eval(s, sn, &b, &hb, NULL, 0) != 0 ? -1 : 0;
-            int digits = n > 0 && n < 10 && strspn(buf, "0123456789") == n;
-            if (ra != rb || (ra == 0 && (memcmp(&a, &b, sizeof a) != 0 || (!digits && ha != hb)))) {
-                tk_optcache_free(&T);
-                return -1;
-            }
-        }
-    }
-    tk_optcache_free(&T);
-    return done;
 }
