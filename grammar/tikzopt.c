@@ -822,6 +822,392 @@ static void apply_direction(tikz *T, int i, const char *k, size_t kn, const char
     no->shift_y = dirs[i].dy * f * sum.y;
 }
 
+/* k=v where k is name/.handler (slash: the first '/' in k): .style and
+ * .append style define a style (every node and every label are kept in the
+ * graphics state); other handlers are ignored. 1 when k is such a key. */
+static int apply_handler_key(tikz *T, const char *k, size_t kn, const char *slash,
+                             const char *v, size_t vn)
+{
+    gstate *g = GS(T);
+    size_t nn = (size_t)(slash - k);
+    const char *h = slash + 1;
+    size_t hn = kn - nn - 1;
+    if (tk_is(h, hn, ".style") || tk_is(h, hn, ".append style")) {
+        int append = tk_is(h, hn, ".append style");
+        if (tk_is(k, nn, "every node")) {
+            const char *w = v; size_t wn = vn;
+            tk_unbrace(&w, &wn);
+            if (append && g->every_node) {
+                size_t ol = strlen(g->every_node);
+                g->every_node = tk_xrealloc(g->every_node, ol + wn + 2);
+                g->every_node[ol] = ',';
+                memcpy(g->every_node + ol + 1, w, wn);
+                g->every_node[ol + 1 + wn] = 0;
+            } else {
+                free(g->every_node);
+                g->every_node = xstrndup(w, wn);
+            }
+        } else if (tk_is(k, nn, "every label")) {
+            const char *w = v; size_t wn = vn;
+            tk_unbrace(&w, &wn);
+            free(g->every_label);
+            g->every_label = xstrndup(w, wn);
+        } else {
+            tk_define_style(T, k, nn, v, vn, append);
+        }
+        return 1;
+    }
+    if (hn >= 1 && h[0] == '.') return 1;   /* other handlers: ignore */
+    return 0;
+}
+
+/* A key without a value (a line width, dash, direction or shape name, a node
+ * position, a flag, a color, an arrow spec); other keys without a value are
+ * ignored. */
+static void apply_key_alone(tikz *T, const struct opt_key *key, const char *k, size_t kn,
+                            tk_nodeopts *no)
+{
+    gstate *g = GS(T);
+    int id = key ? key->id : K_NONE;
+    switch (id) {
+    case K_WIDTH: g->lw = widths[key->arg].lw; if (no) no->lw = g->lw; return;
+    case K_DASH: strcpy(g->dash, dashes[key->arg].dash); return;
+    case K_DIR: apply_direction(T, key->arg, k, kn, NULL, 0, 0, no); return;
+    case K_DRAW: g->draw = 1; g->drawc[0] = 0; if (no) { no->draw = 1; no->drawc[0] = 0; } return;
+    case K_FILL: g->fill = 1; g->fillc[0] = 0; if (no) { no->fill = 1; no->fillc[0] = 0; } return;
+    case K_SHAPENAME: shape_key(T, k, kn, no); return;
+    case K_MIDWAY: if (no) { no->pos = 0.5; no->has_pos = 1; } return;
+    case K_NEAR_START: if (no) { no->pos = 0.25; no->has_pos = 1; } return;
+    case K_NEAR_END: if (no) { no->pos = 0.75; no->has_pos = 1; } return;
+    case K_VERY_NEAR_START: if (no) { no->pos = 0.125; no->has_pos = 1; } return;
+    case K_VERY_NEAR_END: if (no) { no->pos = 0.875; no->has_pos = 1; } return;
+    case K_AT_START: if (no) { no->pos = 0; no->has_pos = 1; } return;
+    case K_AT_END: if (no) { no->pos = 1; no->has_pos = 1; } return;
+    case K_SLOPED: if (no) no->sloped = 1; return;
+    case K_ON_GRID: g->on_grid = 1; return;
+    case K_TEXTALIGN: if (no) no->align = text_aligns[key->arg]; return;
+    case K_OVERLAY: g->overlay = 1; return;
+    case K_ROUNDED_CORNERS: g->rounded = 4; return;
+    case K_SHARP_CORNERS: g->rounded = 0; return;
+    case K_HELP_LINES: strcpy(g->color, "gray"); g->lw = 0.2; return;
+    case K_BEND_LEFT: g->bend = 30; return;
+    case K_BEND_RIGHT: g->bend = -30; return;
+    case K_SCALE_ONLY_AXIS: g->scale_only_axis = 1; return;
+    case K_IGNORE: return;
+    default: break;
+    }
+    if (tk_is_color(k, kn)) {
+        setstr(g->color, sizeof g->color, k, kn);
+        if (no) setstr(no->textc, sizeof no->textc, k, kn);
+        return;
+    }
+    char arr[24];
+    if (arrow_spec(k, kn, arr, sizeof arr)) { strcpy(g->arrows, arr); return; }
+    if (kn == 1 && k[0] == '-') { g->arrows[0] = 0; return; }
+    /* unknown key without value: ignored (does not change geometry) */
+}
+
+/* A key with a value for paths (positioning directions, draw, fill, colors,
+ * line width, dashes, corners, arrows, radii, angles, grid steps, bends,
+ * plot domain and samples, names of paths, right angles, the IR role): 1 when
+ * key is one. */
+static int apply_path_key(tikz *T, const struct opt_key *key, const char *k, size_t kn,
+                          const char *v, size_t vn, tk_nodeopts *no)
+{
+    gstate *g = GS(T);
+    double d;
+    int hu;
+    vec2 p;
+    switch (key->id) {
+    case K_DIR: apply_direction(T, key->arg, k, kn, v, vn, 1, no); return 1;
+    case K_DRAW: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        if (tk_is(w, wn, "none")) { g->draw = 0; if (no) no->draw = 0; }
+        else {
+            g->draw = 1; setstr(g->drawc, sizeof g->drawc, w, wn);
+            if (no) { no->draw = 1; setstr(no->drawc, sizeof no->drawc, w, wn); }
+        }
+        return 1;
+    }
+    case K_FILL: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        if (tk_is(w, wn, "none")) { g->fill = 0; if (no) no->fill = 0; }
+        else {
+            g->fill = 1; setstr(g->fillc, sizeof g->fillc, w, wn);
+            if (no) { no->fill = 1; setstr(no->fillc, sizeof no->fillc, w, wn); }
+        }
+        return 1;
+    }
+    case K_COLOR: { setstr(g->color, sizeof g->color, v, vn); if (no) setstr(no->textc, sizeof no->textc, v, vn); return 1; }
+    case K_TEXT: { if (no) setstr(no->textc, sizeof no->textc, v, vn); return 1; }
+    case K_LINE_WIDTH: { g->lw = tk_eval_dim(T, v, vn, g->lw); if (no) no->lw = g->lw; return 1; }
+    case K_DASH_PATTERN: { strcpy(g->dash, "dashed"); return 1; }
+    case K_ROUNDED_CORNERS: { g->rounded = tk_eval_dim(T, v, vn, 4); return 1; }
+    case K_ARROWS: { char arr[24]; if (arrow_spec(v, vn, arr, sizeof arr)) strcpy(g->arrows, arr); return 1; }
+    case K_RADIUS: case K_X_RADIUS: case K_Y_RADIUS: {
+        if (tk_eval(T, v, vn, &d, &hu) != 0) {
+            tk_warn(T, T->cmd_line, "cannot evaluate radius '%.*s'", (int)(vn > 60 ? 60 : vn), v);
+            return 1;
+        }
+        if (key->id != K_Y_RADIUS) { g->radius_x = d; g->radius_x_unit = hu; }
+        if (key->id != K_X_RADIUS) { g->radius_y = d; g->radius_y_unit = hu; }
+        g->has_radius = 1;
+        return 1;
+    }
+    case K_START_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->start_angle = d; g->has_start = 1; } return 1; }
+    case K_END_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->end_angle = d; g->has_end = 1; } return 1; }
+    case K_DELTA_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->delta_angle = d; g->has_delta = 1; } return 1; }
+    case K_STEP: {
+        if (opt_vector(T, v, vn, &p) == 0) { g->step = p; g->has_step = 2; }
+        else if (tk_eval(T, v, vn, &d, &hu) == 0) { g->step = v2(d, d); g->has_step = hu ? 2 : 1; }
+        return 1;
+    }
+    case K_BEND_LEFT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = d; return 1; }
+    case K_BEND_RIGHT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = -d; return 1; }
+    case K_IN: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->in_a = d; g->has_in = 1; } return 1; }
+    case K_OUT: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->out_a = d; g->has_out = 1; } return 1; }
+    case K_DOMAIN: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        const char *colon = memchr(w, ':', wn);
+        double a, b;
+        if (colon && tk_eval(T, w, (size_t)(colon - w), &a, NULL) == 0 &&
+            tk_eval(T, colon + 1, wn - (size_t)(colon - w) - 1, &b, NULL) == 0) {
+            g->dom0 = a; g->dom1 = b;
+        }
+        return 1;
+    }
+    case K_SAMPLES: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 2 && d <= 10000) g->samples = (int)d;
+        return 1;
+    }
+    case K_NAME_PATH: case K_NAME_PATH_GLOBAL: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        free(g->name_path);
+        g->name_path = xstrndup(w, wn);
+        return 1;
+    }
+    case K_NAME_INTERSECTIONS: {
+        /* kept whole ("of=A and B, by={P,Q}"); the path reads it */
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        free(g->name_isect);
+        g->name_isect = xstrndup(w, wn);
+        return 1;
+    }
+    case K_RIGHT_ANGLE_QUADRANT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->ra_quadrant = (int)d; return 1; }
+    case K_RIGHT_ANGLE_LENGTH: { g->ra_len = tk_eval_dim(T, v, vn, g->ra_len); return 1; }
+    case K_IR_ROLE: {
+        setstr(g->role, sizeof g->role, v, vn);
+        if (no) setstr(no->role, sizeof no->role, v, vn);
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+/* A key with a value that transforms the coordinates (scale, shift, rotate,
+ * slant, cm, the x, y and z vectors): 1 when key is one. */
+static int apply_transform_key(tikz *T, const struct opt_key *key, const char *k, size_t kn,
+                               const char *v, size_t vn, tk_nodeopts *no)
+{
+    gstate *g = GS(T);
+    double d;
+    vec2 p;
+    switch (key->id) {
+    case K_SCALE: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->s3 *= d; }
+        return 1;
+    }
+    case K_XSCALE: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, 1, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
+        return 1;
+    }
+    case K_YSCALE: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
+        return 1;
+    }
+    case K_XSHIFT: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, 1, d, 0 }; g->ctm = mat_mul(g->ctm, s); }
+        return 1;
+    }
+    case K_YSHIFT: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, 1, 0, d }; g->ctm = mat_mul(g->ctm, s); }
+        return 1;
+    }
+    case K_SHIFT: {
+        if (opt_vector(T, v, vn, &p) == 0) {
+            mat s = { 1, 0, 0, 1, p.x, p.y };
+            g->ctm = mat_mul(g->ctm, s);
+            if (T->last3_kind == 1 || T->last3_kind == 2) {
+                g->t3.x += g->s3 * T->last3.x;
+                g->t3.y += g->s3 * T->last3.y;
+                g->t3.z += g->s3 * T->last3.z;
+            }
+        }
+        else tk_warn(T, T->cmd_line, "cannot evaluate shift '%.*s'", (int)vn, v);
+        return 1;
+    }
+    case K_ROTATE: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) {
+            if (no) no->rotate = d;
+            else { rotate_by(g, d); g->ok3 = 0; }
+        }
+        return 1;
+    }
+    case K_ROTATE_AROUND: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        long colon = -1;
+        for (size_t i = 0; i < wn; i++) if (w[i] == ':') { colon = (long)i; break; }
+        if (colon > 0 && tk_eval(T, w, (size_t)colon, &d, NULL) == 0 &&
+            opt_vector(T, w + colon + 1, wn - (size_t)colon - 1, &p) == 0) {
+            mat t1 = { 1, 0, 0, 1, p.x, p.y }, t2 = { 1, 0, 0, 1, -p.x, -p.y };
+            g->ctm = mat_mul(g->ctm, t1);
+            rotate_by(g, d);
+            g->ctm = mat_mul(g->ctm, t2);
+            g->ok3 = 0;
+        }
+        return 1;
+    }
+    case K_XSLANT: case K_YSLANT: {
+        /* \pgftransformxslant: x' = x + s y; yslant: y' = s x + y */
+        if (tk_eval(T, v, vn, &d, NULL) == 0) {
+            mat s = { 1, key->id == K_YSLANT ? d : 0, key->id == K_XSLANT ? d : 0, 1, 0, 0 };
+            g->ctm = mat_mul(g->ctm, s);
+            g->ok3 = 0;
+        }
+        else tk_warn(T, T->cmd_line, "cannot evaluate %.*s '%.*s'", (int)kn, k, (int)vn, v);
+        return 1;
+    }
+    case K_CM: {
+        /* cm={a,b,c,d,(point)}: x' = a x + c y + px, y' = b x + d y + py */
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        double m[4];
+        int ok = 1;
+        for (int i = 0; i < 4 && ok; i++) {
+            long c = tk_find_top(w, wn, ',');
+            if (c < 0 || tk_eval(T, w, (size_t)c, &m[i], NULL) != 0) ok = 0;
+            else { w += c + 1; wn -= (size_t)c + 1; }
+        }
+        if (ok && opt_vector(T, w, wn, &p) == 0) {
+            mat s = { m[0], m[1], m[2], m[3], p.x, p.y };
+            g->ctm = mat_mul(g->ctm, s);
+            g->ok3 = 0;
+        }
+        else tk_warn(T, T->cmd_line, "cannot evaluate cm '%.*s' (want {a,b,c,d,(x,y)})", (int)vn, v);
+        return 1;
+    }
+    case K_X: { set_axis_vector(T, &g->xv, v, vn, v2(1, 0)); return 1; }
+    case K_Y: { set_axis_vector(T, &g->yv, v, vn, v2(0, 1)); return 1; }
+    case K_Z: { set_axis_vector(T, &g->zv, v, vn, v2(1, 1)); return 1; }
+    default: return 0;
+    }
+}
+
+/* A key with a value for nodes (font, anchor, pos, separations, sizes, shape,
+ * text width, align, node distance, on grid, polygon and shape parameters,
+ * label, pin, name): 1 when key is one. */
+static int apply_node_key(tikz *T, const struct opt_key *key, const char *v, size_t vn,
+                          tk_nodeopts *no)
+{
+    gstate *g = GS(T);
+    double d;
+    switch (key->id) {
+    case K_FONT: {
+        int bold = 0;
+        char buf[64];
+        setstr(buf, sizeof buf, v, vn);
+        double fs = tm_font_size(buf, g->font_size, &bold);
+        if (no) { no->font_size = fs; no->bold = bold; }
+        else { g->font_size = fs; g->bold = bold; }
+        return 1;
+    }
+    case K_ANCHOR: {
+        if (no) { setstr(no->anchor, sizeof no->anchor, v, vn); no->has_anchor = 1; }
+        return 1;
+    }
+    case K_POS: { if (no && tk_eval(T, v, vn, &d, NULL) == 0) { no->pos = d; no->has_pos = 1; } return 1; }
+    case K_INNER_SEP: {
+        d = tk_eval_dim(T, v, vn, 3.33);
+        if (no) no->inner_sep_x = no->inner_sep_y = d; else g->inner_sep = d;
+        return 1;
+    }
+    case K_INNER_XSEP: { if (no) no->inner_sep_x = tk_eval_dim(T, v, vn, 3.33); return 1; }
+    case K_INNER_YSEP: { if (no) no->inner_sep_y = tk_eval_dim(T, v, vn, 3.33); return 1; }
+    case K_OUTER_SEP: { d = tk_eval_dim(T, v, vn, 0.5); if (no) no->outer_sep = d; else g->outer_sep = d; return 1; }
+    case K_MINIMUM_SIZE: { d = tk_eval_dim(T, v, vn, 0); if (no) no->min_w = no->min_h = d; return 1; }
+    case K_MINIMUM_WIDTH: { if (no) no->min_w = tk_eval_dim(T, v, vn, 0); return 1; }
+    case K_MINIMUM_HEIGHT: { if (no) no->min_h = tk_eval_dim(T, v, vn, 0); return 1; }
+    case K_SHAPE: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        if (!shape_key(T, w, wn, no) && no) {
+            tk_warn(T, T->cmd_line, "shape '%.*s' not supported; its node is taken as a rectangle",
+                    (int)(wn > 40 ? 40 : wn), w);
+            no->shape = TK_SH_RECT;
+        }
+        return 1;
+    }
+    case K_TEXT_WIDTH: {
+        if (no) {
+            const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+            if (wn == 0) no->text_width = 0;
+            else if (tk_eval(T, w, wn, &d, NULL) == 0 && d > 0 && d < 16384) no->text_width = d;
+            else tk_warn(T, T->cmd_line, "cannot evaluate text width '%.*s'; the text is set on one line",
+                         (int)(wn > 60 ? 60 : wn), w);
+        }
+        return 1;
+    }
+    case K_ALIGN: {
+        static const struct { const char *k; int a; } al[] = {
+            { "left", TK_ALIGN_LEFT }, { "center", TK_ALIGN_CENTER }, { "right", TK_ALIGN_RIGHT },
+            { "justify", TK_ALIGN_JUSTIFY }, { "none", TK_ALIGN_NONE },
+            { "flush left", TK_ALIGN_FLUSH_LEFT }, { "flush center", TK_ALIGN_FLUSH_CENTER },
+            { "flush right", TK_ALIGN_FLUSH_RIGHT }, { NULL, 0 }
+        };
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        for (int i = 0; al[i].k; i++)
+            if (tk_is(w, wn, al[i].k)) { if (no) no->align = al[i].a; return 1; }
+        tk_warn(T, T->cmd_line, "align '%.*s' unknown (left, center, right, justify, ...)",
+                (int)(wn > 40 ? 40 : wn), w);
+        return 1;
+    }
+    case K_NODE_DISTANCE: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        g->node_distance = tk_intern(T, w, wn < TK_NODE_DISTANCE_MAX ? wn : TK_NODE_DISTANCE_MAX - 1);
+        return 1;
+    }
+    case K_ON_GRID: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        g->on_grid = !tk_is(w, wn, "false");
+        return 1;
+    }
+    case K_REGULAR_POLYGON_SIDES: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 3 && d <= 1000) {
+            if (no) no->sides = (int)d; else g->poly_sides = (int)d;
+        }
+        else tk_warn(T, T->cmd_line, "regular polygon sides '%.*s' ignored (want 3 to 1000)", (int)vn, v);
+        return 1;
+    }
+    case K_SHAPE_BORDER_ROTATE: case K_REGULAR_POLYGON_ROTATE: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { if (no) no->border_rotate = d; else g->border_rotate = d; }
+        return 1;
+    }
+    case K_ASPECT: case K_SHAPE_ASPECT: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0 && d > 0) { if (no) no->aspect = d; else g->aspect = d; }
+        return 1;
+    }
+    case K_LABEL: case K_PIN: {
+        if (no) { const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn); tk_nodeopts_add_label(T, no, w, wn, key->id == K_PIN); }
+        return 1;
+    }
+    case K_LABEL_DISTANCE: { g->label_distance = tk_eval_dim(T, v, vn, 0); return 1; }
+    case K_NAME: {
+        if (no) { free(no->name); const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn); no->name = xstrndup(w, wn); }
+        return 1;
+    }
+    /* radius keys: a plain number is in xy units, a dimension in pt */
+    default: return 0;
+    }
+}
+
 /* One option. slash and key are what the key alone gives (tk_apply_opts
  * finds them once per text): slash = has_v ? memchr(k, '/', kn) : NULL,
  * key = tk_opt_key_find(k, kn). */
@@ -829,45 +1215,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                       int has_v, tk_nodeopts *no, int depth, const char *slash,
                       const struct opt_key *key)
 {
-    gstate *g = GS(T);
-    double d;
-    int hu;
-    vec2 p;
-
-    /* .style / .append style definitions inside option lists */
-    {
-        if (slash && has_v) {
-            size_t nn = (size_t)(slash - k);
-            const char *h = slash + 1;
-            size_t hn = kn - nn - 1;
-            if (tk_is(h, hn, ".style") || tk_is(h, hn, ".append style")) {
-                int append = tk_is(h, hn, ".append style");
-                if (tk_is(k, nn, "every node")) {
-                    const char *w = v; size_t wn = vn;
-                    tk_unbrace(&w, &wn);
-                    if (append && g->every_node) {
-                        size_t ol = strlen(g->every_node);
-                        g->every_node = tk_xrealloc(g->every_node, ol + wn + 2);
-                        g->every_node[ol] = ',';
-                        memcpy(g->every_node + ol + 1, w, wn);
-                        g->every_node[ol + 1 + wn] = 0;
-                    } else {
-                        free(g->every_node);
-                        g->every_node = xstrndup(w, wn);
-                    }
-                } else if (tk_is(k, nn, "every label")) {
-                    const char *w = v; size_t wn = vn;
-                    tk_unbrace(&w, &wn);
-                    free(g->every_label);
-                    g->every_label = xstrndup(w, wn);
-                } else {
-                    tk_define_style(T, k, nn, v, vn, append);
-                }
-                return;
-            }
-            if (hn >= 1 && h[0] == '.') return;   /* other handlers: ignore */
-        }
-    }
+    if (slash && has_v && apply_handler_key(T, k, kn, slash, v, vn)) return;
     /* user styles */
     if (!has_v || (vn && v[0] != '(')) {
         const char *st = tk_find_style(T, k, kn);
@@ -894,309 +1242,14 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
             return;
         }
     }
-    int id = key ? key->id : K_NONE;
     if (!has_v) {
-        switch (id) {
-        case K_WIDTH: g->lw = widths[key->arg].lw; if (no) no->lw = g->lw; return;
-        case K_DASH: strcpy(g->dash, dashes[key->arg].dash); return;
-        case K_DIR: apply_direction(T, key->arg, k, kn, v, vn, 0, no); return;
-        case K_DRAW: g->draw = 1; g->drawc[0] = 0; if (no) { no->draw = 1; no->drawc[0] = 0; } return;
-        case K_FILL: g->fill = 1; g->fillc[0] = 0; if (no) { no->fill = 1; no->fillc[0] = 0; } return;
-        case K_SHAPENAME: shape_key(T, k, kn, no); return;
-        case K_MIDWAY: if (no) { no->pos = 0.5; no->has_pos = 1; } return;
-        case K_NEAR_START: if (no) { no->pos = 0.25; no->has_pos = 1; } return;
-        case K_NEAR_END: if (no) { no->pos = 0.75; no->has_pos = 1; } return;
-        case K_VERY_NEAR_START: if (no) { no->pos = 0.125; no->has_pos = 1; } return;
-        case K_VERY_NEAR_END: if (no) { no->pos = 0.875; no->has_pos = 1; } return;
-        case K_AT_START: if (no) { no->pos = 0; no->has_pos = 1; } return;
-        case K_AT_END: if (no) { no->pos = 1; no->has_pos = 1; } return;
-        case K_SLOPED: if (no) no->sloped = 1; return;
-        case K_ON_GRID: g->on_grid = 1; return;
-        case K_TEXTALIGN: if (no) no->align = text_aligns[key->arg]; return;
-        case K_OVERLAY: g->overlay = 1; return;
-        case K_ROUNDED_CORNERS: g->rounded = 4; return;
-        case K_SHARP_CORNERS: g->rounded = 0; return;
-        case K_HELP_LINES: strcpy(g->color, "gray"); g->lw = 0.2; return;
-        case K_BEND_LEFT: g->bend = 30; return;
-        case K_BEND_RIGHT: g->bend = -30; return;
-        case K_SCALE_ONLY_AXIS: g->scale_only_axis = 1; return;
-        case K_IGNORE: return;
-        default: break;
-        }
-        if (tk_is_color(k, kn)) {
-            setstr(g->color, sizeof g->color, k, kn);
-            if (no) setstr(no->textc, sizeof no->textc, k, kn);
-            return;
-        }
-        char arr[24];
-        if (arrow_spec(k, kn, arr, sizeof arr)) { strcpy(g->arrows, arr); return; }
-        if (kn == 1 && k[0] == '-') { g->arrows[0] = 0; return; }
-        /* unknown key without value: ignored (does not change geometry) */
+        apply_key_alone(T, key, k, kn, no);
         return;
     }
-    /* keys with values */
-    switch (id) {
-    case K_DIR: apply_direction(T, key->arg, k, kn, v, vn, 1, no); return;
-    case K_DRAW: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        if (tk_is(w, wn, "none")) { g->draw = 0; if (no) no->draw = 0; }
-        else {
-            g->draw = 1; setstr(g->drawc, sizeof g->drawc, w, wn);
-            if (no) { no->draw = 1; setstr(no->drawc, sizeof no->drawc, w, wn); }
-        }
+    if (key && (apply_path_key(T, key, k, kn, v, vn, no) ||
+                apply_transform_key(T, key, k, kn, v, vn, no) ||
+                apply_node_key(T, key, v, vn, no)))
         return;
-    }
-    case K_FILL: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        if (tk_is(w, wn, "none")) { g->fill = 0; if (no) no->fill = 0; }
-        else {
-            g->fill = 1; setstr(g->fillc, sizeof g->fillc, w, wn);
-            if (no) { no->fill = 1; setstr(no->fillc, sizeof no->fillc, w, wn); }
-        }
-        return;
-    }
-    case K_COLOR: { setstr(g->color, sizeof g->color, v, vn); if (no) setstr(no->textc, sizeof no->textc, v, vn); return; }
-    case K_TEXT: { if (no) setstr(no->textc, sizeof no->textc, v, vn); return; }
-    case K_LINE_WIDTH: { g->lw = tk_eval_dim(T, v, vn, g->lw); if (no) no->lw = g->lw; return; }
-    case K_DASH_PATTERN: { strcpy(g->dash, "dashed"); return; }
-    case K_ROUNDED_CORNERS: { g->rounded = tk_eval_dim(T, v, vn, 4); return; }
-    case K_ARROWS: { char arr[24]; if (arrow_spec(v, vn, arr, sizeof arr)) strcpy(g->arrows, arr); return; }
-    case K_SCALE: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->s3 *= d; }
-        return;
-    }
-    case K_XSCALE: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, 1, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
-        return;
-    }
-    case K_YSCALE: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
-        return;
-    }
-    case K_XSHIFT: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, 1, d, 0 }; g->ctm = mat_mul(g->ctm, s); }
-        return;
-    }
-    case K_YSHIFT: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, 1, 0, d }; g->ctm = mat_mul(g->ctm, s); }
-        return;
-    }
-    case K_SHIFT: {
-        if (opt_vector(T, v, vn, &p) == 0) {
-            mat s = { 1, 0, 0, 1, p.x, p.y };
-            g->ctm = mat_mul(g->ctm, s);
-            if (T->last3_kind == 1 || T->last3_kind == 2) {
-                g->t3.x += g->s3 * T->last3.x;
-                g->t3.y += g->s3 * T->last3.y;
-                g->t3.z += g->s3 * T->last3.z;
-            }
-        }
-        else tk_warn(T, T->cmd_line, "cannot evaluate shift '%.*s'", (int)vn, v);
-        return;
-    }
-    case K_ROTATE: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) {
-            if (no) no->rotate = d;
-            else { rotate_by(g, d); g->ok3 = 0; }
-        }
-        return;
-    }
-    case K_ROTATE_AROUND: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        long colon = -1;
-        for (size_t i = 0; i < wn; i++) if (w[i] == ':') { colon = (long)i; break; }
-        if (colon > 0 && tk_eval(T, w, (size_t)colon, &d, NULL) == 0 &&
-            opt_vector(T, w + colon + 1, wn - (size_t)colon - 1, &p) == 0) {
-            mat t1 = { 1, 0, 0, 1, p.x, p.y }, t2 = { 1, 0, 0, 1, -p.x, -p.y };
-            g->ctm = mat_mul(g->ctm, t1);
-            rotate_by(g, d);
-            g->ctm = mat_mul(g->ctm, t2);
-            g->ok3 = 0;
-        }
-        return;
-    }
-    case K_XSLANT: case K_YSLANT: {
-        /* \pgftransformxslant: x' = x + s y; yslant: y' = s x + y */
-        if (tk_eval(T, v, vn, &d, NULL) == 0) {
-            mat s = { 1, k[0] == 'y' ? d : 0, k[0] == 'x' ? d : 0, 1, 0, 0 };
-            g->ctm = mat_mul(g->ctm, s);
-            g->ok3 = 0;
-        }
-        else tk_warn(T, T->cmd_line, "cannot evaluate %.*s '%.*s'", (int)kn, k, (int)vn, v);
-        return;
-    }
-    case K_CM: {
-        /* cm={a,b,c,d,(point)}: x' = a x + c y + px, y' = b x + d y + py */
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        double m[4];
-        int ok = 1;
-        for (int i = 0; i < 4 && ok; i++) {
-            long c = tk_find_top(w, wn, ',');
-            if (c < 0 || tk_eval(T, w, (size_t)c, &m[i], NULL) != 0) ok = 0;
-            else { w += c + 1; wn -= (size_t)c + 1; }
-        }
-        if (ok && opt_vector(T, w, wn, &p) == 0) {
-            mat s = { m[0], m[1], m[2], m[3], p.x, p.y };
-            g->ctm = mat_mul(g->ctm, s);
-            g->ok3 = 0;
-        }
-        else tk_warn(T, T->cmd_line, "cannot evaluate cm '%.*s' (want {a,b,c,d,(x,y)})", (int)vn, v);
-        return;
-    }
-    case K_X: { set_axis_vector(T, &g->xv, v, vn, v2(1, 0)); return; }
-    case K_Y: { set_axis_vector(T, &g->yv, v, vn, v2(0, 1)); return; }
-    case K_Z: { set_axis_vector(T, &g->zv, v, vn, v2(1, 1)); return; }
-    case K_FONT: {
-        int bold = 0;
-        char buf[64];
-        setstr(buf, sizeof buf, v, vn);
-        double fs = tm_font_size(buf, g->font_size, &bold);
-        if (no) { no->font_size = fs; no->bold = bold; }
-        else { g->font_size = fs; g->bold = bold; }
-        return;
-    }
-    case K_ANCHOR: {
-        if (no) { setstr(no->anchor, sizeof no->anchor, v, vn); no->has_anchor = 1; }
-        return;
-    }
-    case K_POS: { if (no && tk_eval(T, v, vn, &d, NULL) == 0) { no->pos = d; no->has_pos = 1; } return; }
-    case K_INNER_SEP: {
-        d = tk_eval_dim(T, v, vn, 3.33);
-        if (no) no->inner_sep_x = no->inner_sep_y = d; else g->inner_sep = d;
-        return;
-    }
-    case K_INNER_XSEP: { if (no) no->inner_sep_x = tk_eval_dim(T, v, vn, 3.33); return; }
-    case K_INNER_YSEP: { if (no) no->inner_sep_y = tk_eval_dim(T, v, vn, 3.33); return; }
-    case K_OUTER_SEP: { d = tk_eval_dim(T, v, vn, 0.5); if (no) no->outer_sep = d; else g->outer_sep = d; return; }
-    case K_MINIMUM_SIZE: { d = tk_eval_dim(T, v, vn, 0); if (no) no->min_w = no->min_h = d; return; }
-    case K_MINIMUM_WIDTH: { if (no) no->min_w = tk_eval_dim(T, v, vn, 0); return; }
-    case K_MINIMUM_HEIGHT: { if (no) no->min_h = tk_eval_dim(T, v, vn, 0); return; }
-    case K_SHAPE: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        if (!shape_key(T, w, wn, no) && no) {
-            tk_warn(T, T->cmd_line, "shape '%.*s' not supported; its node is taken as a rectangle",
-                    (int)(wn > 40 ? 40 : wn), w);
-            no->shape = TK_SH_RECT;
-        }
-        return;
-    }
-    case K_TEXT_WIDTH: {
-        if (no) {
-            const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-            if (wn == 0) no->text_width = 0;
-            else if (tk_eval(T, w, wn, &d, NULL) == 0 && d > 0 && d < 16384) no->text_width = d;
-            else tk_warn(T, T->cmd_line, "cannot evaluate text width '%.*s'; the text is set on one line",
-                         (int)(wn > 60 ? 60 : wn), w);
-        }
-        return;
-    }
-    case K_ALIGN: {
-        static const struct { const char *k; int a; } al[] = {
-            { "left", TK_ALIGN_LEFT }, { "center", TK_ALIGN_CENTER }, { "right", TK_ALIGN_RIGHT },
-            { "justify", TK_ALIGN_JUSTIFY }, { "none", TK_ALIGN_NONE },
-            { "flush left", TK_ALIGN_FLUSH_LEFT }, { "flush center", TK_ALIGN_FLUSH_CENTER },
-            { "flush right", TK_ALIGN_FLUSH_RIGHT }, { NULL, 0 }
-        };
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        for (int i = 0; al[i].k; i++)
-            if (tk_is(w, wn, al[i].k)) { if (no) no->align = al[i].a; return; }
-        tk_warn(T, T->cmd_line, "align '%.*s' unknown (left, center, right, justify, ...)",
-                (int)(wn > 40 ? 40 : wn), w);
-        return;
-    }
-    case K_NODE_DISTANCE: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        g->node_distance = tk_intern(T, w, wn < TK_NODE_DISTANCE_MAX ? wn : TK_NODE_DISTANCE_MAX - 1);
-        return;
-    }
-    case K_ON_GRID: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        g->on_grid = !tk_is(w, wn, "false");
-        return;
-    }
-    case K_REGULAR_POLYGON_SIDES: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 3 && d <= 1000) {
-            if (no) no->sides = (int)d; else g->poly_sides = (int)d;
-        }
-        else tk_warn(T, T->cmd_line, "regular polygon sides '%.*s' ignored (want 3 to 1000)", (int)vn, v);
-        return;
-    }
-    case K_SHAPE_BORDER_ROTATE: case K_REGULAR_POLYGON_ROTATE: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { if (no) no->border_rotate = d; else g->border_rotate = d; }
-        return;
-    }
-    case K_ASPECT: case K_SHAPE_ASPECT: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0 && d > 0) { if (no) no->aspect = d; else g->aspect = d; }
-        return;
-    }
-    case K_LABEL: case K_PIN: {
-        if (no) { const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn); tk_nodeopts_add_label(T, no, w, wn, k[0] == 'p'); }
-        return;
-    }
-    case K_LABEL_DISTANCE: { g->label_distance = tk_eval_dim(T, v, vn, 0); return; }
-    case K_NAME: {
-        if (no) { free(no->name); const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn); no->name = xstrndup(w, wn); }
-        return;
-    }
-    /* radius keys: a plain number is in xy units, a dimension in pt */
-    case K_RADIUS: case K_X_RADIUS: case K_Y_RADIUS: {
-        if (tk_eval(T, v, vn, &d, &hu) != 0) {
-            tk_warn(T, T->cmd_line, "cannot evaluate radius '%.*s'", (int)(vn > 60 ? 60 : vn), v);
-            return;
-        }
-        if (k[0] != 'y') { g->radius_x = d; g->radius_x_unit = hu; }
-        if (k[0] != 'x') { g->radius_y = d; g->radius_y_unit = hu; }
-        g->has_radius = 1;
-        return;
-    }
-    case K_START_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->start_angle = d; g->has_start = 1; } return; }
-    case K_END_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->end_angle = d; g->has_end = 1; } return; }
-    case K_DELTA_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->delta_angle = d; g->has_delta = 1; } return; }
-    case K_STEP: {
-        if (opt_vector(T, v, vn, &p) == 0) { g->step = p; g->has_step = 2; }
-        else if (tk_eval(T, v, vn, &d, &hu) == 0) { g->step = v2(d, d); g->has_step = hu ? 2 : 1; }
-        return;
-    }
-    case K_BEND_LEFT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = d; return; }
-    case K_BEND_RIGHT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = -d; return; }
-    case K_IN: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->in_a = d; g->has_in = 1; } return; }
-    case K_OUT: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->out_a = d; g->has_out = 1; } return; }
-    case K_DOMAIN: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        const char *colon = memchr(w, ':', wn);
-        double a, b;
-        if (colon && tk_eval(T, w, (size_t)(colon - w), &a, NULL) == 0 &&
-            tk_eval(T, colon + 1, wn - (size_t)(colon - w) - 1, &b, NULL) == 0) {
-            g->dom0 = a; g->dom1 = b;
-        }
-        return;
-    }
-    case K_SAMPLES: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 2 && d <= 10000) g->samples = (int)d;
-        return;
-    }
-    case K_NAME_PATH: case K_NAME_PATH_GLOBAL: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        free(g->name_path);
-        g->name_path = xstrndup(w, wn);
-        return;
-    }
-    case K_NAME_INTERSECTIONS: {
-        /* kept whole ("of=A and B, by={P,Q}"); the path reads it */
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        free(g->name_isect);
-        g->name_isect = xstrndup(w, wn);
-        return;
-    }
-    case K_RIGHT_ANGLE_QUADRANT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->ra_quadrant = (int)d; return; }
-    case K_RIGHT_ANGLE_LENGTH: { g->ra_len = tk_eval_dim(T, v, vn, g->ra_len); return; }
-    case K_IR_ROLE: {
-        setstr(g->role, sizeof g->role, v, vn);
-        if (no) setstr(no->role, sizeof no->role, v, vn);
-        return;
-    }
-    default: break;
-    }
     if (tk_apply_lib_key(T, k, kn, v, vn)) return;
     /* everything else (opacity, pattern, decorations, text width, align, ...) does
      * not change geometry; ignored */
