@@ -19,9 +19,16 @@
  *     parts of the body read in place as above and the arguments' copies on
  *     the token stack. It counts as one level of as many tokens as the
  *     copied expansion had, so the depth and work bounds trip at the same
- *     points; tex_set_copying_expansion turns the copying back on for the
- *     unit test that compares the two (tests/unit/test_texexp_runs.c). */
+ *     points; tex_set_copying_expansion (texexp_internal.h) turns the
+ *     copying back on for the unit test that compares the two
+ *     (tests/unit/test_texexp_runs.c);
+ *   - the readers of a statement, an optional argument and an argument's
+ *     group write its text as they read, taking the tokens that need no
+ *     expansion in runs (take_run);
+ *   - the tokens of short texts tokenized again and again are kept
+ *     (tex_tokenize's tokcache). */
 #include "grammar/texexp.h"
+#include "grammar/texexp_internal.h"
 #include "ir/xalloc.h"
 #include "tex.lex.h"
 
@@ -1055,33 +1062,71 @@ static void strip_braces(toklist *a)
     a->n -= 2;
 }
 
-/* Reads m's arguments (only tex_next: no expansion, so the scratch
- * argument lists are never in use twice) and pushes the expansion. */
-__attribute__((noinline)) static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
+/* Reads a delimited argument of \cs into a: tokens (no expansion) up to
+ * the delimiter P->v[dstart, dend) at brace depth 0 (dropped), then one
+ * pair of braces around the whole stripped. 0 on error. */
+static int read_delimited_arg(tex_ctx *c, const tex_tok *cs, toklist *a, const toklist *P,
+                              size_t dstart, size_t dend)
+{
+    size_t dl = dend - dstart;
+    int depth = 0;
+    tex_tok t;
+    for (;;) {
+        if (next_tok(c, &t) <= 0) {
+            tex_error(c, cs->line, cs->col, "end of input while reading a delimited argument of \\%s",
+                      tex_name(c, cs->name));
+            return 0;
+        }
+        if (t.type == T_BEGIN) depth++;
+        else if (t.type == T_END) {
+            if (depth == 0) {
+                tex_error(c, t.line, t.col, "unbalanced '}' in an argument of \\%s",
+                          tex_name(c, cs->name));
+                return 0;
+            }
+            depth--;
+        }
+        tl_push(a, t);
+        if (a->n >= MAX_TOKENS_PER_ARG) {
+            tex_error(c, cs->line, cs->col, "runaway argument of \\%s", tex_name(c, cs->name));
+            return 0;
+        }
+        if (depth == 0 && a->n >= dl) {
+            size_t j;
+            for (j = 0; j < dl; j++)
+                if (!tok_eq(&a->v[a->n - dl + j], &P->v[dstart + j])) break;
+            if (j == dl) { a->n -= dl; break; }
+        }
+    }
+    strip_braces(a);
+    return 1;
+}
+
+/* Reads the arguments of \cs, macro m, into c->args (only tex_next: no
+ * expansion, so the scratch argument lists are never in use twice): the
+ * optional one, then the parameter text (literal tokens must match; #n
+ * undelimited or delimited by the tokens up to the next #). 0 on error. */
+static int read_macro_args(tex_ctx *c, const tex_tok *cs, const macro *m)
 {
     toklist *args = c->args;
     for (int i = 0; i < m->nargs; i++) args[i].n = 0;
-    int ok = 1;
-    size_t pi = 0;
     const toklist *P = &m->params;
-
+    size_t pi = 0;
     if (m->has_opt) {
         int r = tex_read_opt(c, &args[0], 0);
-        if (r < 0) ok = 0;
-        else if (r == 0) tl_append(&args[0], &m->optdef);
+        if (r < 0) return 0;
+        if (r == 0) tl_append(&args[0], &m->optdef);
     }
     /* literal tokens before the first parameter must match */
-    while (ok && pi < P->n && P->v[pi].type != T_ARG) {
+    for (; pi < P->n && P->v[pi].type != T_ARG; pi++) {
         tex_tok t;
         if (next_tok(c, &t) <= 0 || !tok_eq(&t, &P->v[pi])) {
             tex_error(c, cs->line, cs->col, "use of \\%s does not match its definition",
                       tex_name(c, cs->name));
-            ok = 0;
-            break;
+            return 0;
         }
-        pi++;
     }
-    while (ok && pi < P->n) {
+    while (pi < P->n) {
         /* P->v[pi] is T_ARG */
         int k = P->v[pi].ch;
         pi++;
@@ -1094,99 +1139,70 @@ __attribute__((noinline)) static int expand_macro(tex_ctx *c, const tex_tok *cs,
                 if (r == 0)
                     tex_error(c, cs->line, cs->col, "end of input while reading an argument of \\%s",
                               tex_name(c, cs->name));
-                ok = 0;
+                return 0;
             }
         } else {
-            /* delimited: read until the delimiter sequence at depth 0 */
-            size_t dl = dend - dstart;
-            int depth = 0;
-            tex_tok t;
-            for (;;) {
-                if (next_tok(c, &t) <= 0) {
-                    tex_error(c, cs->line, cs->col,
-                              "end of input while reading a delimited argument of \\%s",
-                              tex_name(c, cs->name));
-                    ok = 0;
-                    break;
-                }
-                if (t.type == T_BEGIN) depth++;
-                else if (t.type == T_END) {
-                    if (depth == 0) {
-                        tex_error(c, t.line, t.col, "unbalanced '}' in an argument of \\%s",
-                                  tex_name(c, cs->name));
-                        ok = 0;
-                        break;
-                    }
-                    depth--;
-                }
-                tl_push(a, t);
-                if (a->n >= MAX_TOKENS_PER_ARG) {
-                    tex_error(c, cs->line, cs->col, "runaway argument of \\%s",
-                              tex_name(c, cs->name));
-                    ok = 0;
-                    break;
-                }
-                if (depth == 0 && a->n >= dl) {
-                    size_t j;
-                    for (j = 0; j < dl; j++)
-                        if (!tok_eq(&a->v[a->n - dl + j], &P->v[dstart + j])) break;
-                    if (j == dl) { a->n -= dl; break; }
-                }
-            }
-            if (ok) strip_braces(a);
+            if (!read_delimited_arg(c, cs, a, P, dstart, dend)) return 0;
             pi = dend;
         }
     }
-    if (!ok) return -1;
-    if (!m->body_args) {
-        if (m->body.n) push_body(c, m, cs);
-        return 1;
-    }
+    return 1;
+}
+
+/* The expansion of \cs, macro m with arguments in its body, as one runs
+ * level: the literal pieces of the body read in place, the arguments copied
+ * onto the token stack (in the order they come). */
+static void push_runs_level(tex_ctx *c, const tex_tok *cs, macro *m)
+{
+    const toklist *args = c->args;
     const seg *sg = m->segs, *se = sg + m->nsegs;
-    if (!c->copying) {
-        /* one runs level: the literal pieces of the body in place, the
-         * arguments copied (in the order they come) */
-        size_t na = 0;
-        for (const seg *g = sg; g < se; g++)
-            if (g->arg) na += args[g->arg - 1].n;
-        if (m->nlit + na == 0 || !push_check(c, m->nlit + na)) return 1;
-        tex_tok *d = ts_reserve(c, na);
-        if (c->nruns + m->nsegs > c->capruns) {
-            size_t nc = c->capruns ? c->capruns : 64;
-            while (nc < c->nruns + m->nsegs) nc *= 2;
-            c->runs = xrealloc(c->runs, nc * sizeof *c->runs);
-            c->capruns = nc;
-        }
-        size_t mark = c->nts, off = mark;
-        run *r = c->runs + c->nruns, *r0 = r;
-        for (const seg *g = sg; g < se; g++) {
-            if (g->arg) {
-                const toklist *a = &args[g->arg - 1];
-                if (!a->n) continue;
-                memcpy(d, a->v, a->n * sizeof *d);
-                d += a->n;
-                *r++ = (run){ off, a->n, 0 };
-                off += a->n;
-            } else {
-                *r++ = (run){ g->start, g->len, 1 };
-            }
-        }
-        level *lv = &c->in[c->nin++];
-        m->refs++;
-        lv->m = m;
-        lv->bovr = !m->let_tok;
-        lv->line = cs->line;
-        lv->col = cs->col;
-        lv->mark = mark;
-        lv->rfirst = lv->rcur = c->nruns;
-        lv->rend = c->nruns + (size_t)(r - r0);
-        set_piece(lv, r0);
-        lv->pos = 0;
-        c->nts = off;
-        c->nruns = lv->rend;
-        load_top(c);
-        return 1;
+    size_t na = 0;
+    for (const seg *g = sg; g < se; g++)
+        if (g->arg) na += args[g->arg - 1].n;
+    if (m->nlit + na == 0 || !push_check(c, m->nlit + na)) return;
+    tex_tok *d = ts_reserve(c, na);
+    if (c->nruns + m->nsegs > c->capruns) {
+        size_t nc = c->capruns ? c->capruns : 64;
+        while (nc < c->nruns + m->nsegs) nc *= 2;
+        c->runs = xrealloc(c->runs, nc * sizeof *c->runs);
+        c->capruns = nc;
     }
+    size_t mark = c->nts, off = mark;
+    run *r = c->runs + c->nruns, *r0 = r;
+    for (const seg *g = sg; g < se; g++) {
+        if (g->arg) {
+            const toklist *a = &args[g->arg - 1];
+            if (!a->n) continue;
+            memcpy(d, a->v, a->n * sizeof *d);
+            d += a->n;
+            *r++ = (run){ off, a->n, 0 };
+            off += a->n;
+        } else {
+            *r++ = (run){ g->start, g->len, 1 };
+        }
+    }
+    level *lv = &c->in[c->nin++];
+    m->refs++;
+    lv->m = m;
+    lv->bovr = !m->let_tok;
+    lv->line = cs->line;
+    lv->col = cs->col;
+    lv->mark = mark;
+    lv->rfirst = lv->rcur = c->nruns;
+    lv->rend = c->nruns + (size_t)(r - r0);
+    set_piece(lv, r0);
+    lv->pos = 0;
+    c->nts = off;
+    c->nruns = lv->rend;
+    load_top(c);
+}
+
+/* The same expansion copied whole onto the token stack (the reference
+ * tex_set_copying_expansion turns on for the tests). */
+static void push_copied_expansion(tex_ctx *c, const tex_tok *cs, const macro *m)
+{
+    const toklist *args = c->args;
+    const seg *sg = m->segs, *se = sg + m->nsegs;
     size_t need = m->nlit;
     for (const seg *g = sg; g < se; g++)
         if (g->arg) need += args[g->arg - 1].n;
@@ -1205,6 +1221,19 @@ __attribute__((noinline)) static int expand_macro(tex_ctx *c, const tex_tok *cs,
         o += g->len;
     }
     push_top(c, need);
+}
+
+/* Reads the arguments of \cs, macro m, and pushes its expansion. */
+static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
+{
+    if (!read_macro_args(c, cs, m)) return -1;
+    if (!m->body_args) {
+        if (m->body.n) push_body(c, m, cs);
+    } else if (!c->copying) {
+        push_runs_level(c, cs, m);
+    } else {
+        push_copied_expansion(c, cs, m);
+    }
     return 1;
 }
 
