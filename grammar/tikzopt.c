@@ -157,11 +157,10 @@ void tk_gs_pop(tikz *T)
 {
     if (T->ngs == 0) return;
     gstate *g = GS(T);
-    /* usually all NULL: no call to free then */
-    if (g->every_node) free(g->every_node);
-    if (g->every_label) free(g->every_label);
-    if (g->name_path) free(g->name_path);
-    if (g->name_isect) free(g->name_isect);
+    free(g->every_node);
+    free(g->every_label);
+    free(g->name_path);
+    free(g->name_isect);
     T->ngs--;
 }
 
@@ -380,18 +379,6 @@ static void value_cache_put(tikz *T, const char *s, size_t n, double em, double 
 int tk_eval(tikz *T, const char *s, size_t n, double *v, int *has_unit)
 {
     int hu = 0;
-    /* an unsigned integer of up to 9 digits, the most common text by far, is the integer
-     * (pgfmath reads digits alone as a decimal number, exactly) */
-    if (n - 1 < 9) {
-        unsigned m = 0;
-        size_t i = 0;
-        for (; i < n && (unsigned)(s[i] - '0') <= 9; i++) m = m * 10 + (unsigned)(s[i] - '0');
-        if (i == n) {
-            *v = (double)m;
-            if (has_unit) *has_unit = 0;
-            return 0;
-        }
-    }
     double em, ex;
     pgfmath_get_font(&em, &ex);
     if (value_cache_get(T, s, n, em, ex, v, &hu)) {
