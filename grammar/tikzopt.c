@@ -33,8 +33,6 @@ const char *tk_memmem(const char *s, size_t n, const char *w)
 }
 
 
-/* tk_trim's notion of a space: isspace in the C locale (no program calls setlocale) */
-static inline int opt_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 static void setstr(char *dst, size_t cap, const char *s, size_t n)
 {
@@ -1248,13 +1246,6 @@ static const unsigned char opt_class[256] = {
     ['{'] = 1, ['('] = 1, ['['] = 1, ['}'] = 2, [')'] = 2, [']'] = 2, [','] = 3, ['='] = 4
 };
 
-/* tk_trim, inline */
-static inline void opt_trim(const char **s, size_t *n)
-{
-    while (*n && opt_space(**s)) { (*s)++; (*n)--; }
-    while (*n && opt_space((*s)[*n - 1])) (*n)--;
-}
-
 /* The next option of s[0,n) from *i on: one option runs up to the first ','
  * outside {} () []; its key ends at the first '=' outside them. Sets the
  * key (without a /tikz/-style family when there is no value; unbraced),
@@ -1281,7 +1272,7 @@ static inline int opt_next(const char *s, size_t n, size_t *pi, const char **pk,
         const char *item = s + st;
         size_t in = i - st;
         i++;
-        opt_trim(&item, &in);
+        tk_trim(&item, &in);
         if (in == 0) continue;
         const char *k = item, *v = NULL, *slash = NULL;
         size_t kn, vn = 0;
@@ -1298,8 +1289,8 @@ static inline int opt_next(const char *s, size_t n, size_t *pi, const char **pk,
             v = s + eq + 1;
             kn = (size_t)(s + eq - item);
             vn = (size_t)(item + in - v);
-            opt_trim(&k, &kn);
-            opt_trim(&v, &vn);
+            tk_trim(&k, &kn);
+            tk_trim(&v, &vn);
             slash = memchr(k, '/', kn);
         }
         *pi = i;
