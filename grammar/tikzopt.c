@@ -293,14 +293,18 @@ struct tk_optcache {
 };
 
 /* The slot of the text s[0,n): a hash of its length and its first and last
- * (up to) 8 bytes. Which hash does not change a result, only which texts
- * share a slot. */
+ * 8 bytes (every byte of a shorter text). Which hash does not change a
+ * result, only which texts share a slot. */
 static unsigned text_slot(const char *s, size_t n)
 {
-    uint64_t a = 0, b = 0;
-    size_t m = n < 8 ? n : 8;
-    memcpy(&a, s, m);
-    memcpy(&b, s + n - m, m);
+    uint64_t a = 0, b;
+    if (n >= 8) {
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+    } else {
+        for (size_t i = 0; i < n; i++) a = a << 8 | (unsigned char)s[i];
+        b = a;
+    }
     uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + n) * 0xC2B2AE3D27D4EB4Full;
     return (unsigned)(h >> 56) % CACHE_SLOTS;
 }
