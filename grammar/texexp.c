@@ -430,61 +430,85 @@ char *tex_to_text(const tex_ctx *c, const toklist *l, size_t from, size_t to, in
 
 static int is_letter_ch(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
 
+static void tb_grow(textbuf *b, size_t more)
+{
+    size_t nc = b->cap ? b->cap : 256;
+    while (nc < b->n + more) nc *= 2;
+    b->s = xrealloc(b->s, nc);
+    b->ln = xrealloc(b->ln, nc * sizeof *b->ln);
+    b->cap = nc;
+}
+
+/* Room for more bytes (and their lines) after the text. */
+static inline void tb_reserve(textbuf *b, size_t more)
+{
+    if (b->n + more > b->cap) tb_grow(b, more);
+}
+
+static void tb_start(textbuf *b)
+{
+    b->n = 0;
+    b->pend = 0;
+    tb_reserve(b, 64);
+}
+
+/* Ends the text with a NUL (its line: the last byte's, or line). */
+static void tb_end(textbuf *b, int line)
+{
+    tb_reserve(b, 1);
+    b->s[b->n] = 0;
+    b->ln[b->n] = b->n ? b->ln[b->n - 1] : line;
+}
+
+/* Appends the text of token t, line li, as tex_to_text_ex writes it. */
+static inline void tb_put(const tex_ctx *c, textbuf *b, const tex_tok *t, int li)
+{
+    tb_reserve(b, 3 + (t->type == T_CS ? name_len(c, t->name) : 0));
+    char *s = b->s;
+    int *ln = b->ln;
+    size_t n = b->n;
+    if (b->pend) {
+        if (t->type == T_LETTER) { s[n] = ' '; ln[n] = b->pend_ln; n++; }
+        b->pend = 0;
+    }
+    if (t->type == T_CS) {
+        size_t k = name_len(c, t->name);
+        const char *nm = tex_name(c, t->name);
+        s[n] = '\\';
+        memcpy(s + n + 1, nm, k);
+        for (size_t j = 0; j <= k; j++) ln[n + j] = li;
+        n += k + 1;
+        if (k > 0 && is_letter_ch(nm[k - 1])) { b->pend = 1; b->pend_ln = li; }
+    } else if (t->type == T_ARG) {
+        s[n] = '#';
+        s[n + 1] = (char)('0' + (t->ch % 10));
+        ln[n] = ln[n + 1] = li;
+        n += 2;
+    } else {
+        s[n] = (char)t->ch;
+        ln[n] = li;
+        n++;
+    }
+    b->n = n;
+}
+
 char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
                      const char *prefix, int prefix_line, int **lines)
 {
     if (to > l->n) to = l->n;
     if (from > to) from = to;
-    /* Room: the prefix, the NUL, 2 bytes a token, plus each control
-     * sequence's name (grown as names come). */
-    size_t pl = strlen(prefix), cap = pl + 1 + 2 * (to - from) + 32, bound = cap - 32;
-    char *s = xmalloc(cap);
-    int *ln = lines ? xmalloc(cap * sizeof *ln) : NULL;
-    memcpy(s, prefix, pl);
-    size_t n = pl;
-    if (ln) for (size_t j = 0; j < pl; j++) ln[j] = prefix_line;
-    const tex_tok *v = l->v;
-    size_t i = from;
-    for (;;) {
-        /* a run of one-character tokens (most tokens) */
-        if (ln) {
-            for (; i < to && v[i].type != T_CS && v[i].type != T_ARG; i++) {
-                ln[n] = v[i].line > 0 ? v[i].line : prefix_line;
-                s[n++] = (char)v[i].ch;
-            }
-        } else {
-            for (; i < to && v[i].type != T_CS && v[i].type != T_ARG; i++) s[n++] = (char)v[i].ch;
-        }
-        if (i == to) break;
-        const tex_tok *t = &v[i];
-        int li = t->line > 0 ? t->line : prefix_line;
-        size_t start = n;
-        if (t->type == T_ARG) {
-            s[n++] = '#';
-            s[n++] = (char)('0' + (t->ch % 10));
-        } else {
-            size_t k = name_len(c, t->name);
-            const char *nm = tex_name(c, t->name);
-            bound += k;
-            if (bound > cap) {
-                cap = bound > 2 * cap ? bound : 2 * cap;
-                s = xrealloc(s, cap);
-                if (ln) ln = xrealloc(ln, cap * sizeof *ln);
-            }
-            s[n++] = '\\';
-            memcpy(s + n, nm, k);
-            n += k;
-            /* \name followed by a letter needs a separating space */
-            if (k > 0 && is_letter_ch(nm[k - 1]) && i + 1 < to && v[i + 1].type == T_LETTER)
-                s[n++] = ' ';
-        }
-        if (ln) for (size_t j = start; j < n; j++) ln[j] = li;
-        i++;
-    }
-    s[n] = 0;
-    if (ln) ln[n] = n ? ln[n - 1] : prefix_line;
-    if (lines) *lines = ln;
-    return s;
+    textbuf b = { 0 };
+    size_t pl = strlen(prefix);
+    tb_reserve(&b, pl + 2 * (to - from) + 1);
+    memcpy(b.s, prefix, pl);
+    for (size_t j = 0; j < pl; j++) b.ln[j] = prefix_line;
+    b.n = pl;
+    for (size_t i = from; i < to; i++)
+        tb_put(c, &b, &l->v[i], l->v[i].line > 0 ? l->v[i].line : prefix_line);
+    tb_end(&b, prefix_line);
+    if (lines) *lines = b.ln;
+    else free(b.ln);
+    return b.s;
 }
 
 /* ---- errors -------------------------------------------------------------- */
@@ -1277,68 +1301,6 @@ int tex_next_x(tex_ctx *c, tex_tok *t) { return next_xf(c, t); }
 void tex_set_copying_expansion(tex_ctx *c, int on) { c->copying = on; }
 
 /* ---- statements and arguments as text ------------------------------------ */
-
-static void tb_grow(textbuf *b, size_t more)
-{
-    size_t nc = b->cap ? b->cap : 256;
-    while (nc < b->n + more) nc *= 2;
-    b->s = xrealloc(b->s, nc);
-    b->ln = xrealloc(b->ln, nc * sizeof *b->ln);
-    b->cap = nc;
-}
-
-/* Room for more bytes (and their lines) after the text. */
-static inline void tb_reserve(textbuf *b, size_t more)
-{
-    if (b->n + more > b->cap) tb_grow(b, more);
-}
-
-static void tb_start(textbuf *b)
-{
-    b->n = 0;
-    b->pend = 0;
-    tb_reserve(b, 64);
-}
-
-/* Ends the text with a NUL (its line: the last byte's, or line). */
-static void tb_end(textbuf *b, int line)
-{
-    tb_reserve(b, 1);
-    b->s[b->n] = 0;
-    b->ln[b->n] = b->n ? b->ln[b->n - 1] : line;
-}
-
-/* Appends the text of token t, line li, as tex_to_text_ex writes it. */
-static inline void tb_put(const tex_ctx *c, textbuf *b, const tex_tok *t, int li)
-{
-    tb_reserve(b, 3 + (t->type == T_CS ? name_len(c, t->name) : 0));
-    char *s = b->s;
-    int *ln = b->ln;
-    size_t n = b->n;
-    if (b->pend) {
-        if (t->type == T_LETTER) { s[n] = ' '; ln[n] = b->pend_ln; n++; }
-        b->pend = 0;
-    }
-    if (t->type == T_CS) {
-        size_t k = name_len(c, t->name);
-        const char *nm = tex_name(c, t->name);
-        s[n] = '\\';
-        memcpy(s + n + 1, nm, k);
-        for (size_t j = 0; j <= k; j++) ln[n + j] = li;
-        n += k + 1;
-        if (k > 0 && is_letter_ch(nm[k - 1])) { b->pend = 1; b->pend_ln = li; }
-    } else if (t->type == T_ARG) {
-        s[n] = '#';
-        s[n + 1] = (char)('0' + (t->ch % 10));
-        ln[n] = ln[n + 1] = li;
-        n += 2;
-    } else {
-        s[n] = (char)t->ch;
-        ln[n] = li;
-        n++;
-    }
-    b->n = n;
-}
 
 /* After a run of tokens [p0,p) of the current level taken without next_x:
  * the read position and cur_line/cur_col as next_tok leaves them. */
