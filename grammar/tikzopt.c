@@ -10,13 +10,9 @@
 #include <string.h>
 
 #include "grammar/tikzopt_keys.h"
+#include "ir/xalloc.h"
 
 #define MAX_STYLE_DEPTH 32
-
-
-static char *xstrndup(const char *s, size_t n) { return tp_strndup(s, n); }
-
-
 
 const char *tk_memmem(const char *s, size_t n, const char *w)
 {
@@ -93,7 +89,7 @@ const char *tk_intern(tikz *T, const char *s, size_t n)
 {
     struct tk_interned *I = T->interned;
     if (!I) {
-        I = T->interned = tk_xrealloc(NULL, sizeof *I);
+        I = T->interned = xmalloc(sizeof *I);
         I->head = NULL;
         I->n = 0;
         I->limit = 64;
@@ -110,7 +106,7 @@ const char *tk_intern(tikz *T, const char *s, size_t n)
         }
         if (I->n >= I->limit / 2) I->limit *= 2;
     }
-    struct tk_interned_text *t = tk_xrealloc(NULL, sizeof *t + n + 1);
+    struct tk_interned_text *t = xmalloc(sizeof *t + n + 1);
     t->n = n;
     memcpy(t->text, s, n);
     t->text[n] = 0;
@@ -137,14 +133,14 @@ void tk_gs_push(tikz *T)
 {
     if (T->ngs == T->capgs) {
         T->capgs = T->capgs ? T->capgs * 2 : 16;
-        T->gs = tk_xrealloc(T->gs, T->capgs * sizeof *T->gs);
+        T->gs = xrealloc(T->gs, T->capgs * sizeof *T->gs);
     }
     if (T->ngs == 0) tk_gs_init(&T->gs[0]);
     else {
         tk_copy_big(&T->gs[T->ngs], &T->gs[T->ngs - 1], sizeof *T->gs);
         gstate *g = &T->gs[T->ngs];
-        if (g->every_node) g->every_node = xstrndup(g->every_node, strlen(g->every_node));
-        if (g->every_label) g->every_label = xstrndup(g->every_label, strlen(g->every_label));
+        g->every_node = xstrdup(g->every_node);
+        g->every_label = xstrdup(g->every_label);
         g->name_path = NULL;
         g->name_isect = NULL;
     }
@@ -191,7 +187,7 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
         if (i < T->style_floor) { old = s->val; break; }   /* shadow, do not modify */
         if (append) {
             size_t ol = strlen(s->val);
-            s->val = tk_xrealloc(s->val, ol + vn + 2);
+            s->val = xrealloc(s->val, ol + vn + 2);
             s->val[ol] = ',';
             memcpy(s->val + ol + 1, val, vn);
             s->val[ol + 1 + vn] = 0;
@@ -203,7 +199,7 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
     }
     if (T->nstyles == T->capstyles) {
         T->capstyles = T->capstyles ? T->capstyles * 2 : 32;
-        T->styles = tk_xrealloc(T->styles, T->capstyles * sizeof *T->styles);
+        T->styles = xrealloc(T->styles, T->capstyles * sizeof *T->styles);
     }
     T->styles[T->nstyles].name = xstrndup(name, nn);
     T->styles[T->nstyles].nlen = strlen(T->styles[T->nstyles].name);   /* nn unless a NUL is inside */
@@ -213,7 +209,7 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
     }
     if (append && old) {
         size_t ol = strlen(old);
-        char *v = tk_xrealloc(NULL, ol + vn + 2);
+        char *v = xmalloc(ol + vn + 2);
         memcpy(v, old, ol);
         v[ol] = ',';
         memcpy(v + ol + 1, val, vn);
@@ -311,10 +307,7 @@ static unsigned text_slot(const char *s, size_t n)
 
 static struct tk_optcache *opt_cache(tikz *T)
 {
-    if (!T->optcache) {
-        T->optcache = tk_xrealloc(NULL, sizeof *T->optcache);
-        memset(T->optcache, 0, sizeof *T->optcache);
-    }
+    if (!T->optcache) T->optcache = xcalloc(1, sizeof *T->optcache);
     return T->optcache;
 }
 
@@ -828,7 +821,7 @@ static int apply_handler_key(tikz *T, const char *k, size_t kn, const char *slas
             tk_unbrace(&w, &wn);
             if (append && g->every_node) {
                 size_t ol = strlen(g->every_node);
-                g->every_node = tk_xrealloc(g->every_node, ol + wn + 2);
+                g->every_node = xrealloc(g->every_node, ol + wn + 2);
                 g->every_node[ol] = ',';
                 memcpy(g->every_node + ol + 1, w, wn);
                 g->every_node[ol + 1 + wn] = 0;
