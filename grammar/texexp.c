@@ -19,9 +19,17 @@
  *     parts of the body read in place as above and the arguments' copies on
  *     the token stack. It counts as one level of as many tokens as the
  *     copied expansion had, so the depth and work bounds trip at the same
- *     points; tex_set_copying_expansion turns the copying back on for the
- *     unit test that compares the two (tests/unit/test_texexp_runs.c). */
+ *     points; tex_set_copying_expansion (texexp_internal.h) turns the
+ *     copying back on for the unit test that compares the two
+ *     (tests/unit/test_texexp_runs.c);
+ *   - the readers of a statement, an optional argument and an argument's
+ *     group write its text as they read, taking the tokens that need no
+ *     expansion in runs (take_run);
+ *   - the tokens of short texts tokenized again and again are kept
+ *     (tex_tokenize's tokcache). */
 #include "grammar/texexp.h"
+#include "grammar/texexp_internal.h"
+#include "ir/xalloc.h"
 #include "tex.lex.h"
 
 #include <stdarg.h>
@@ -34,13 +42,6 @@
 #define MAX_EXPANSIONS 200000     /* macro expansions per document */
 #define MAX_TOKENS_PER_ARG 1000000
 #define MAX_PUSHED_TOKENS 10000000 /* tokens produced by expansion per document */
-
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
-    return q;
-}
 
 void tl_grow(toklist *l)
 {
@@ -90,16 +91,24 @@ typedef struct macro {
     size_t nsegs, nlit; /* nlit: body tokens outside arguments */
     int refs;         /* the definition table (or a save slot) + input levels reading the body */
     char *text;       /* cached body text for parameterless macros */
-    /* the statement reader's view of a long body (made on first use; the
-     * body never changes once defined): prun[i], the number of tokens from
-     * i on that are plain (is_plain); orun[i], the same for is_plain_opt
-     * (tex_read_opt_text); ptext[i], token i's character */
-    unsigned *prun, *orun;
+    /* the statement reader's view of a long body (make_plain_runs) */
+    unsigned *prun;
     char *ptext;
     int nargs;        /* expand_macro uses (reads or substitutes) args[0..nargs) only */
 } macro;
 
 typedef struct { int name; macro *old; } saved;
+
+/* A text written from tokens as tex_to_text_ex writes them: s[0,n), the
+ * source line of each byte in ln[0,n). pend: the last token written was a
+ * control sequence whose name ends in a letter (a letter token after it
+ * gets a separating space, line pend_ln). */
+typedef struct {
+    char *s;
+    int *ln;
+    size_t n, cap;
+    int pend, pend_ln;
+} textbuf;
 
 /* A piece of a runs level: tokens [start, start+len) (len > 0) of the
  * level's macro body (inbody) or of the token stack. */
@@ -159,20 +168,11 @@ struct tex_ctx {
     /* the flex scanner (made on first use) and its extra data */
     yyscan_t scanner;
     struct texlex_extra lx;
-    /* the text of the statement tex_read_statement read last (reused) */
-    char *st_s;
-    int *st_ln;
-    size_t st_cap;
     int id_begin, id_end; /* the names begin and end (statement stops) */
     struct tokcache *tokcache; /* tex_tokenize's (made on first use) */
-    /* tex_read_arg_text's text */
-    char *at_s;
-    int *at_ln;
-    size_t at_cap;
-    /* the text of the optional argument tex_read_opt_text read last */
-    char *op_s;
-    int *op_ln;
-    size_t op_cap;
+    /* the texts tex_read_statement, tex_read_opt_text and tex_read_arg_text
+     * read last (the buffers are reused) */
+    textbuf st, op, at;
     char err[512];
 };
 
@@ -186,7 +186,7 @@ static unsigned long hash_str(const char *s, size_t n)
 static void rehash(tex_ctx *c)
 {
     size_t nc = c->hcap ? c->hcap * 2 : 256;
-    int *h = xrealloc(NULL, nc * sizeof *h);
+    int *h = xmalloc(nc * sizeof *h);
     for (size_t i = 0; i < nc; i++) h[i] = -1;
     for (size_t i = 0; i < c->nnames; i++) {
         size_t k = hash_str(c->names[i], c->lens[i]) & (nc - 1);
@@ -214,7 +214,7 @@ int tex_intern(tex_ctx *c, const char *name, size_t len)
         c->names = xrealloc(c->names, c->capnames * sizeof *c->names);
         c->lens = xrealloc(c->lens, c->capnames * sizeof *c->lens);
     }
-    char *s = xrealloc(NULL, len + 1);
+    char *s = xmalloc(len + 1);
     memcpy(s, name, len);
     s[len] = 0;
     c->names[c->nnames] = s;
@@ -235,8 +235,7 @@ static size_t name_len(const tex_ctx *c, int id)
 
 tex_ctx *tex_new(void)
 {
-    tex_ctx *c = xrealloc(NULL, sizeof *c);
-    memset(c, 0, sizeof *c);
+    tex_ctx *c = xcalloc(1, sizeof *c);
     c->id_begin = tex_intern(c, "begin", 5);
     c->id_end = tex_intern(c, "end", 3);
     return c;
@@ -283,13 +282,9 @@ void tex_free(tex_ctx *c)
     free(c->runs);
     for (int i = 0; i < 10; i++) tl_free(&c->args[i]);
     if (c->scanner) texlex_destroy(c->scanner);
-    free(c->st_s);
-    free(c->st_ln);
     free(c->tokcache);
-    free(c->at_s);
-    free(c->at_ln);
-    free(c->op_s);
-    free(c->op_ln);
+    textbuf *bufs[] = { &c->st, &c->op, &c->at };
+    for (int i = 0; i < 3; i++) { free(bufs[i]->s); free(bufs[i]->ln); }
     free(c);
 }
 
@@ -323,23 +318,15 @@ void texlex_one(struct texlex_extra *x, int type, int ch, size_t len)
     x->off += len;
 }
 
-void texlex_chars(struct texlex_extra *x, const char *text, size_t len)
+void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len)
 {
-    toklist *o = x->out;
-    if (o->n + len > o->cap) tl_reserve(o, len);
-    tex_tok *d = o->v + o->n;
+    tl_reserve(x->out, len);
+    tex_tok *d = x->out->v + x->out->n;
     int col = (int)(x->off - x->lstart + 1);
-    tex_tok t;
-    memset(&t, 0, sizeof t);
-    t.line = x->line;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char ch = (unsigned char)text[i];
-        t.type = (unsigned char)((unsigned char)((ch | 0x20) - 'a') < 26 ? T_LETTER : T_OTHER);
-        t.ch = ch;
-        t.col = col + (int)i;
-        d[i] = t;
-    }
-    o->n += len;
+    for (size_t i = 0; i < len; i++)
+        d[i] = (tex_tok){ .type = (unsigned char)type, .ch = (unsigned char)text[i],
+                          .line = x->line, .col = col + (int)i };
+    x->out->n += len;
     x->off += len;
 }
 
@@ -413,7 +400,7 @@ void tex_tokenize(tex_ctx *c, const char *text, size_t len, int first_line, tokl
     unsigned h = 2166136261u ^ (unsigned)first_line;
     for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)text[i]) * 16777619u;
     if (!c->tokcache) {
-        c->tokcache = xrealloc(NULL, TOKCACHE_SLOTS * sizeof *c->tokcache);
+        c->tokcache = xmalloc(TOKCACHE_SLOTS * sizeof *c->tokcache);
         for (size_t i = 0; i < TOKCACHE_SLOTS; i++) c->tokcache[i].len = 0;
     }
     struct tokcache *e = &c->tokcache[(h ^ (h >> 16)) & (TOKCACHE_SLOTS - 1)];
@@ -443,61 +430,85 @@ char *tex_to_text(const tex_ctx *c, const toklist *l, size_t from, size_t to, in
 
 static int is_letter_ch(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
 
+static void tb_grow(textbuf *b, size_t more)
+{
+    size_t nc = b->cap ? b->cap : 256;
+    while (nc < b->n + more) nc *= 2;
+    b->s = xrealloc(b->s, nc);
+    b->ln = xrealloc(b->ln, nc * sizeof *b->ln);
+    b->cap = nc;
+}
+
+/* Room for more bytes (and their lines) after the text. */
+static inline void tb_reserve(textbuf *b, size_t more)
+{
+    if (b->n + more > b->cap) tb_grow(b, more);
+}
+
+static void tb_start(textbuf *b)
+{
+    b->n = 0;
+    b->pend = 0;
+    tb_reserve(b, 64);
+}
+
+/* Ends the text with a NUL (its line: the last byte's, or line). */
+static void tb_end(textbuf *b, int line)
+{
+    tb_reserve(b, 1);
+    b->s[b->n] = 0;
+    b->ln[b->n] = b->n ? b->ln[b->n - 1] : line;
+}
+
+/* Appends the text of token t, line li, as tex_to_text_ex writes it. */
+static inline void tb_put(const tex_ctx *c, textbuf *b, const tex_tok *t, int li)
+{
+    tb_reserve(b, 3 + (t->type == T_CS ? name_len(c, t->name) : 0));
+    char *s = b->s;
+    int *ln = b->ln;
+    size_t n = b->n;
+    if (b->pend) {
+        if (t->type == T_LETTER) { s[n] = ' '; ln[n] = b->pend_ln; n++; }
+        b->pend = 0;
+    }
+    if (t->type == T_CS) {
+        size_t k = name_len(c, t->name);
+        const char *nm = tex_name(c, t->name);
+        s[n] = '\\';
+        memcpy(s + n + 1, nm, k);
+        for (size_t j = 0; j <= k; j++) ln[n + j] = li;
+        n += k + 1;
+        if (k > 0 && is_letter_ch(nm[k - 1])) { b->pend = 1; b->pend_ln = li; }
+    } else if (t->type == T_ARG) {
+        s[n] = '#';
+        s[n + 1] = (char)('0' + (t->ch % 10));
+        ln[n] = ln[n + 1] = li;
+        n += 2;
+    } else {
+        s[n] = (char)t->ch;
+        ln[n] = li;
+        n++;
+    }
+    b->n = n;
+}
+
 char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
                      const char *prefix, int prefix_line, int **lines)
 {
     if (to > l->n) to = l->n;
     if (from > to) from = to;
-    /* Room: the prefix, the NUL, 2 bytes a token, plus each control
-     * sequence's name (grown as names come). */
-    size_t pl = strlen(prefix), cap = pl + 1 + 2 * (to - from) + 32, bound = cap - 32;
-    char *s = xrealloc(NULL, cap);
-    int *ln = lines ? xrealloc(NULL, cap * sizeof *ln) : NULL;
-    memcpy(s, prefix, pl);
-    size_t n = pl;
-    if (ln) for (size_t j = 0; j < pl; j++) ln[j] = prefix_line;
-    const tex_tok *v = l->v;
-    size_t i = from;
-    for (;;) {
-        /* a run of one-character tokens (most tokens) */
-        if (ln) {
-            for (; i < to && v[i].type != T_CS && v[i].type != T_ARG; i++) {
-                ln[n] = v[i].line > 0 ? v[i].line : prefix_line;
-                s[n++] = (char)v[i].ch;
-            }
-        } else {
-            for (; i < to && v[i].type != T_CS && v[i].type != T_ARG; i++) s[n++] = (char)v[i].ch;
-        }
-        if (i == to) break;
-        const tex_tok *t = &v[i];
-        int li = t->line > 0 ? t->line : prefix_line;
-        size_t start = n;
-        if (t->type == T_ARG) {
-            s[n++] = '#';
-            s[n++] = (char)('0' + (t->ch % 10));
-        } else {
-            size_t k = name_len(c, t->name);
-            const char *nm = tex_name(c, t->name);
-            bound += k;
-            if (bound > cap) {
-                cap = bound > 2 * cap ? bound : 2 * cap;
-                s = xrealloc(s, cap);
-                if (ln) ln = xrealloc(ln, cap * sizeof *ln);
-            }
-            s[n++] = '\\';
-            memcpy(s + n, nm, k);
-            n += k;
-            /* \name followed by a letter needs a separating space */
-            if (k > 0 && is_letter_ch(nm[k - 1]) && i + 1 < to && v[i + 1].type == T_LETTER)
-                s[n++] = ' ';
-        }
-        if (ln) for (size_t j = start; j < n; j++) ln[j] = li;
-        i++;
-    }
-    s[n] = 0;
-    if (ln) ln[n] = n ? ln[n - 1] : prefix_line;
-    if (lines) *lines = ln;
-    return s;
+    textbuf b = { 0 };
+    size_t pl = strlen(prefix);
+    tb_reserve(&b, pl + 2 * (to - from) + 1);
+    memcpy(b.s, prefix, pl);
+    for (size_t j = 0; j < pl; j++) b.ln[j] = prefix_line;
+    b.n = pl;
+    for (size_t i = from; i < to; i++)
+        tb_put(c, &b, &l->v[i], l->v[i].line > 0 ? l->v[i].line : prefix_line);
+    tb_end(&b, prefix_line);
+    if (lines) *lines = b.ln;
+    else free(b.ln);
+    return b.s;
 }
 
 /* ---- errors -------------------------------------------------------------- */
@@ -566,8 +577,7 @@ static macro *get_macro(const tex_ctx *c, int name)
 
 static macro *macro_new(void)
 {
-    macro *m = xrealloc(NULL, sizeof *m);
-    memset(m, 0, sizeof *m);
+    macro *m = xcalloc(1, sizeof *m);
     m->refs = 1;
     return m;
 }
@@ -591,7 +601,7 @@ static void note_body_args(macro *m)
     if (!m->body_args) return;
     const tex_tok *b = m->body.v;
     size_t n = m->body.n, ns = 0;
-    m->segs = xrealloc(NULL, n * sizeof *m->segs);
+    m->segs = xmalloc(n * sizeof *m->segs);
     for (size_t i = 0; i < n;) {
         if (b[i].type == T_ARG) {
             if (b[i].ch >= 1 && b[i].ch <= 9) m->segs[ns++] = (seg){ b[i].ch, i, 0 };
@@ -1076,33 +1086,71 @@ static void strip_braces(toklist *a)
     a->n -= 2;
 }
 
-/* Reads m's arguments (only tex_next: no expansion, so the scratch
- * argument lists are never in use twice) and pushes the expansion. */
-__attribute__((noinline)) static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
+/* Reads a delimited argument of \cs into a: tokens (no expansion) up to
+ * the delimiter P->v[dstart, dend) at brace depth 0 (dropped), then one
+ * pair of braces around the whole stripped. 0 on error. */
+static int read_delimited_arg(tex_ctx *c, const tex_tok *cs, toklist *a, const toklist *P,
+                              size_t dstart, size_t dend)
+{
+    size_t dl = dend - dstart;
+    int depth = 0;
+    tex_tok t;
+    for (;;) {
+        if (next_tok(c, &t) <= 0) {
+            tex_error(c, cs->line, cs->col, "end of input while reading a delimited argument of \\%s",
+                      tex_name(c, cs->name));
+            return 0;
+        }
+        if (t.type == T_BEGIN) depth++;
+        else if (t.type == T_END) {
+            if (depth == 0) {
+                tex_error(c, t.line, t.col, "unbalanced '}' in an argument of \\%s",
+                          tex_name(c, cs->name));
+                return 0;
+            }
+            depth--;
+        }
+        tl_push(a, t);
+        if (a->n >= MAX_TOKENS_PER_ARG) {
+            tex_error(c, cs->line, cs->col, "runaway argument of \\%s", tex_name(c, cs->name));
+            return 0;
+        }
+        if (depth == 0 && a->n >= dl) {
+            size_t j;
+            for (j = 0; j < dl; j++)
+                if (!tok_eq(&a->v[a->n - dl + j], &P->v[dstart + j])) break;
+            if (j == dl) { a->n -= dl; break; }
+        }
+    }
+    strip_braces(a);
+    return 1;
+}
+
+/* Reads the arguments of \cs, macro m, into c->args (only tex_next: no
+ * expansion, so the scratch argument lists are never in use twice): the
+ * optional one, then the parameter text (literal tokens must match; #n
+ * undelimited or delimited by the tokens up to the next #). 0 on error. */
+static int read_macro_args(tex_ctx *c, const tex_tok *cs, const macro *m)
 {
     toklist *args = c->args;
     for (int i = 0; i < m->nargs; i++) args[i].n = 0;
-    int ok = 1;
-    size_t pi = 0;
     const toklist *P = &m->params;
-
+    size_t pi = 0;
     if (m->has_opt) {
         int r = tex_read_opt(c, &args[0], 0);
-        if (r < 0) ok = 0;
-        else if (r == 0) tl_append(&args[0], &m->optdef);
+        if (r < 0) return 0;
+        if (r == 0) tl_append(&args[0], &m->optdef);
     }
     /* literal tokens before the first parameter must match */
-    while (ok && pi < P->n && P->v[pi].type != T_ARG) {
+    for (; pi < P->n && P->v[pi].type != T_ARG; pi++) {
         tex_tok t;
         if (next_tok(c, &t) <= 0 || !tok_eq(&t, &P->v[pi])) {
             tex_error(c, cs->line, cs->col, "use of \\%s does not match its definition",
                       tex_name(c, cs->name));
-            ok = 0;
-            break;
+            return 0;
         }
-        pi++;
     }
-    while (ok && pi < P->n) {
+    while (pi < P->n) {
         /* P->v[pi] is T_ARG */
         int k = P->v[pi].ch;
         pi++;
@@ -1115,99 +1163,70 @@ __attribute__((noinline)) static int expand_macro(tex_ctx *c, const tex_tok *cs,
                 if (r == 0)
                     tex_error(c, cs->line, cs->col, "end of input while reading an argument of \\%s",
                               tex_name(c, cs->name));
-                ok = 0;
+                return 0;
             }
         } else {
-            /* delimited: read until the delimiter sequence at depth 0 */
-            size_t dl = dend - dstart;
-            int depth = 0;
-            tex_tok t;
-            for (;;) {
-                if (next_tok(c, &t) <= 0) {
-                    tex_error(c, cs->line, cs->col,
-                              "end of input while reading a delimited argument of \\%s",
-                              tex_name(c, cs->name));
-                    ok = 0;
-                    break;
-                }
-                if (t.type == T_BEGIN) depth++;
-                else if (t.type == T_END) {
-                    if (depth == 0) {
-                        tex_error(c, t.line, t.col, "unbalanced '}' in an argument of \\%s",
-                                  tex_name(c, cs->name));
-                        ok = 0;
-                        break;
-                    }
-                    depth--;
-                }
-                tl_push(a, t);
-                if (a->n >= MAX_TOKENS_PER_ARG) {
-                    tex_error(c, cs->line, cs->col, "runaway argument of \\%s",
-                              tex_name(c, cs->name));
-                    ok = 0;
-                    break;
-                }
-                if (depth == 0 && a->n >= dl) {
-                    size_t j;
-                    for (j = 0; j < dl; j++)
-                        if (!tok_eq(&a->v[a->n - dl + j], &P->v[dstart + j])) break;
-                    if (j == dl) { a->n -= dl; break; }
-                }
-            }
-            if (ok) strip_braces(a);
+            if (!read_delimited_arg(c, cs, a, P, dstart, dend)) return 0;
             pi = dend;
         }
     }
-    if (!ok) return -1;
-    if (!m->body_args) {
-        if (m->body.n) push_body(c, m, cs);
-        return 1;
-    }
+    return 1;
+}
+
+/* The expansion of \cs, macro m with arguments in its body, as one runs
+ * level: the literal pieces of the body read in place, the arguments copied
+ * onto the token stack (in the order they come). */
+static void push_runs_level(tex_ctx *c, const tex_tok *cs, macro *m)
+{
+    const toklist *args = c->args;
     const seg *sg = m->segs, *se = sg + m->nsegs;
-    if (!c->copying) {
-        /* one runs level: the literal pieces of the body in place, the
-         * arguments copied (in the order they come) */
-        size_t na = 0;
-        for (const seg *g = sg; g < se; g++)
-            if (g->arg) na += args[g->arg - 1].n;
-        if (m->nlit + na == 0 || !push_check(c, m->nlit + na)) return 1;
-        tex_tok *d = ts_reserve(c, na);
-        if (c->nruns + m->nsegs > c->capruns) {
-            size_t nc = c->capruns ? c->capruns : 64;
-            while (nc < c->nruns + m->nsegs) nc *= 2;
-            c->runs = xrealloc(c->runs, nc * sizeof *c->runs);
-            c->capruns = nc;
-        }
-        size_t mark = c->nts, off = mark;
-        run *r = c->runs + c->nruns, *r0 = r;
-        for (const seg *g = sg; g < se; g++) {
-            if (g->arg) {
-                const toklist *a = &args[g->arg - 1];
-                if (!a->n) continue;
-                memcpy(d, a->v, a->n * sizeof *d);
-                d += a->n;
-                *r++ = (run){ off, a->n, 0 };
-                off += a->n;
-            } else {
-                *r++ = (run){ g->start, g->len, 1 };
-            }
-        }
-        level *lv = &c->in[c->nin++];
-        m->refs++;
-        lv->m = m;
-        lv->bovr = !m->let_tok;
-        lv->line = cs->line;
-        lv->col = cs->col;
-        lv->mark = mark;
-        lv->rfirst = lv->rcur = c->nruns;
-        lv->rend = c->nruns + (size_t)(r - r0);
-        set_piece(lv, r0);
-        lv->pos = 0;
-        c->nts = off;
-        c->nruns = lv->rend;
-        load_top(c);
-        return 1;
+    size_t na = 0;
+    for (const seg *g = sg; g < se; g++)
+        if (g->arg) na += args[g->arg - 1].n;
+    if (m->nlit + na == 0 || !push_check(c, m->nlit + na)) return;
+    tex_tok *d = ts_reserve(c, na);
+    if (c->nruns + m->nsegs > c->capruns) {
+        size_t nc = c->capruns ? c->capruns : 64;
+        while (nc < c->nruns + m->nsegs) nc *= 2;
+        c->runs = xrealloc(c->runs, nc * sizeof *c->runs);
+        c->capruns = nc;
     }
+    size_t mark = c->nts, off = mark;
+    run *r = c->runs + c->nruns, *r0 = r;
+    for (const seg *g = sg; g < se; g++) {
+        if (g->arg) {
+            const toklist *a = &args[g->arg - 1];
+            if (!a->n) continue;
+            memcpy(d, a->v, a->n * sizeof *d);
+            d += a->n;
+            *r++ = (run){ off, a->n, 0 };
+            off += a->n;
+        } else {
+            *r++ = (run){ g->start, g->len, 1 };
+        }
+    }
+    level *lv = &c->in[c->nin++];
+    m->refs++;
+    lv->m = m;
+    lv->bovr = !m->let_tok;
+    lv->line = cs->line;
+    lv->col = cs->col;
+    lv->mark = mark;
+    lv->rfirst = lv->rcur = c->nruns;
+    lv->rend = c->nruns + (size_t)(r - r0);
+    set_piece(lv, r0);
+    lv->pos = 0;
+    c->nts = off;
+    c->nruns = lv->rend;
+    load_top(c);
+}
+
+/* The same expansion copied whole onto the token stack (the reference
+ * tex_set_copying_expansion turns on for the tests). */
+static void push_copied_expansion(tex_ctx *c, const tex_tok *cs, const macro *m)
+{
+    const toklist *args = c->args;
+    const seg *sg = m->segs, *se = sg + m->nsegs;
     size_t need = m->nlit;
     for (const seg *g = sg; g < se; g++)
         if (g->arg) need += args[g->arg - 1].n;
@@ -1226,6 +1245,19 @@ __attribute__((noinline)) static int expand_macro(tex_ctx *c, const tex_tok *cs,
         o += g->len;
     }
     push_top(c, need);
+}
+
+/* Reads the arguments of \cs, macro m, and pushes its expansion. */
+static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
+{
+    if (!read_macro_args(c, cs, m)) return -1;
+    if (!m->body_args) {
+        if (m->body.n) push_body(c, m, cs);
+    } else if (!c->copying) {
+        push_runs_level(c, cs, m);
+    } else {
+        push_copied_expansion(c, cs, m);
+    }
     return 1;
 }
 
@@ -1268,19 +1300,7 @@ int tex_next_x(tex_ctx *c, tex_tok *t) { return next_xf(c, t); }
 
 void tex_set_copying_expansion(tex_ctx *c, int on) { c->copying = on; }
 
-/* ---- statements ---------------------------------------------------------- */
-
-/* Room for need bytes (and their lines) in a text buffer. */
-static void tb_grow(char **s, int **ln, size_t *cap, size_t need)
-{
-    size_t nc = *cap ? *cap : 256;
-    while (nc < need) nc *= 2;
-    *s = xrealloc(*s, nc);
-    *ln = xrealloc(*ln, nc * sizeof **ln);
-    *cap = nc;
-}
-
-static void st_grow(tex_ctx *c, size_t need) { tb_grow(&c->st_s, &c->st_ln, &c->st_cap, need); }
+/* ---- statements and arguments as text ------------------------------------ */
 
 /* After a run of tokens [p0,p) of the current level taken without next_x:
  * the read position and cur_line/cur_col as next_tok leaves them. */
@@ -1310,420 +1330,289 @@ _Static_assert((PLAIN_TYPES | 1u << T_CS | 1u << T_BEGIN | 1u << T_END | 1u << T
 _Static_assert((PLAIN_TYPES & (1u << T_CS | 1u << T_BEGIN | 1u << T_END | 1u << T_ARG)) == 0,
                "T_CS, T_BEGIN, T_END and T_ARG are never plain");
 
-/* A token whose text is its one character and that neither ends a statement
- * nor opens or closes a group. */
-static inline int is_plain(const tex_tok *p)
+/* The texts read and written as they are read: a TikZ statement
+ * (tex_read_statement), an optional argument (tex_read_opt_text) and the
+ * group of an argument (tex_read_arg_text). */
+enum { TEXT_STATEMENT, TEXT_OPT, TEXT_ARG };
+
+typedef struct {
+    int kind;           /* TEXT_STATEMENT, TEXT_OPT or TEXT_ARG */
+    int depth;          /* braces open (in an argument's group: inside it) */
+    int bline, bcol;    /* where the outermost open brace opened */
+    int prefix_line;    /* the line of tokens without one */
+    size_t count, limit; /* tokens read; how many may be */
+} text_read;
+
+/* A token whose text is its one character and that cannot end the text: in
+ * a statement not ';' nor the sentinel (ch -2), in an optional argument not
+ * ']'. */
+static inline int is_plain(const tex_tok *p, int kind)
 {
-    return ((PLAIN_TYPES >> p->type) & 1) && p->ch != ';' && p->ch != -2;
+    if (!((PLAIN_TYPES >> p->type) & 1)) return 0;
+    if (kind == TEXT_STATEMENT) return p->ch != ';' && p->ch != -2;
+    if (kind == TEXT_OPT) return p->ch != ']' || p->type != T_OTHER;
+    return 1;
 }
 
-static inline int is_plain_opt(const tex_tok *p);
+/* Bodies at least this long get make_plain_runs when a statement reads them
+ * in place (shorter ones, often redefined, are not worth a malloc). */
+#define PLAIN_RUNS_MIN 16
 
-/* Makes m's prun, orun and ptext (one block). */
+/* Makes m's prun and ptext (one block): prun[i], the number of tokens from
+ * i on that are plain in a statement; ptext[i], token i's character. Made
+ * on first use: a body never changes once defined. */
 static void make_plain_runs(macro *m)
 {
     size_t n = m->body.n;
-    m->prun = xrealloc(NULL, 2 * n * sizeof *m->prun + n);
-    m->orun = m->prun + n;
-    m->ptext = (char *)(m->orun + n);
-    unsigned run = 0, orun = 0;
+    m->prun = xmalloc(n * sizeof *m->prun + n);
+    m->ptext = (char *)(m->prun + n);
+    unsigned run = 0;
     for (size_t i = n; i-- > 0;) {
         const tex_tok *t = &m->body.v[i];
-        run = is_plain(t) ? run + 1 : 0;
-        orun = is_plain_opt(t) ? orun + 1 : 0;
+        run = is_plain(t, TEXT_STATEMENT) ? run + 1 : 0;
         m->prun[i] = run;
-        m->orun[i] = orun;
         m->ptext[i] = (char)t->ch;
     }
 }
 
-/* Bodies at least this long get make_plain_runs when a statement reads
- * them in place (shorter ones, often redefined, are not worth a malloc). */
-#define PLAIN_RUNS_MIN 16
-
-/* A token whose text is its one character and that does not end an
- * optional argument. */
-static inline int is_plain_opt(const tex_tok *p)
+/* For a token that is not plain in the text being read: 1 when the text's
+ * reader must take it through next_x (a macro, or a token that may end the
+ * text: a statement's or an argument's '}' at depth 0); else 0, with the
+ * brace depth counted. */
+static int needs_next_x(const tex_ctx *c, const tex_tok *p, text_read *R)
 {
-    return ((PLAIN_TYPES >> p->type) & 1) && (p->ch != ']' || p->type != T_OTHER);
+    switch (p->type) {
+    case T_CS:
+        if (get_macro(c, p->name)) return 1;
+        return R->kind == TEXT_STATEMENT && R->depth == 0 &&
+               (p->name == c->id_begin || p->name == c->id_end);
+    case T_BEGIN:
+        if (R->depth++ == 0) {
+            R->bline = c->rovr ? c->rline : p->line;
+            R->bcol = c->rovr ? c->rcol : p->col;
+        }
+        return 0;
+    case T_END:
+        if (R->kind != TEXT_OPT && R->depth == 0) return 1;
+        R->depth--;
+        return 0;
+    case T_ARG:
+        return 0;
+    default:
+        /* ';' or the sentinel in a statement, ']' in an optional argument */
+        if (R->kind == TEXT_STATEMENT) return (p->ch == ';' && R->depth == 0) || p->ch == -2;
+        return R->depth == 0;
+    }
 }
 
-/* The text of one token appended at s[n] (lines ln[n..]) as tex_to_text_ex
- * writes it; *pend: the previous token was a control sequence whose name
- * ends in a letter (a letter token after it gets a separating space, line
- * *pend_ln). The caller made room for the token's text plus 2 bytes. */
-static inline size_t st_put(const tex_ctx *c, char *s, int *ln, size_t n, const tex_tok *t,
-                            int li, int *pend, int *pend_ln)
+/* The fast part of reading a text: the tokens of the current piece from
+ * c->rp on that next_x (or next_tok) would give as they are (not a macro;
+ * not the piece's last token, which may pop the level) and that do not end
+ * the text are
+ * taken at once and their text written, most of them one character each (a
+ * macro body read in place: the characters of a run of them copied from its
+ * ptext). Stops before the first token the reader must take through next_x;
+ * the text, depth, count and position are what the reader's per-token logic
+ * would have made of the tokens taken. */
+static inline void take_run(tex_ctx *c, textbuf *b, text_read *R, const int kind)
 {
-    if (*pend) {
-        if (t->type == T_LETTER) { s[n] = ' '; ln[n] = *pend_ln; n++; }
-        *pend = 0;
+    const tex_tok *p = c->rp, *e = c->re;
+    if (e - p <= 1 || R->count >= R->limit) return;
+    e--;
+    if ((size_t)(e - p) > R->limit - R->count) e = p + (R->limit - R->count);
+    const tex_tok *p0 = p;
+    /* (rovr: the tokens get the line of the macro's use) */
+    const int ovr = c->rovr, oli = c->rline > 0 ? c->rline : R->prefix_line;
+    macro *m = ovr && kind == TEXT_STATEMENT ? c->in[c->nin - 1].m : NULL;
+    if (m && m->body.n < PLAIN_RUNS_MIN) m = NULL;
+    if (m && !m->prun) make_plain_runs(m);
+    /* a token's text is at most 2 bytes (a letter after a space, #n) but a
+     * control sequence's (tb_put makes room for its name) */
+    tb_reserve(b, 2 * (size_t)(e - p) + 3);
+    while (p < e) {
+        if (!b->pend) {
+            char *s = b->s + b->n;
+            int *ln = b->ln + b->n;
+            const tex_tok *q = p;
+            if (m) {
+                size_t i = (size_t)(p - m->body.v), k = m->prun[i];
+                if (k > (size_t)(e - p)) k = (size_t)(e - p);
+                memcpy(s, m->ptext + i, k);
+                /* every byte's line is the macro's use (in blocks of 8 first) */
+                size_t j = 0;
+                for (; j + 8 <= k; j += 8)
+                    for (int u = 0; u < 8; u++) ln[j + u] = oli;
+                for (; j < k; j++) ln[j] = oli;
+                q = p + k;
+            } else if (ovr) {
+                for (; q < e && is_plain(q, kind); q++) { *s++ = (char)q->ch; *ln++ = oli; }
+            } else {
+                for (; q < e && is_plain(q, kind); q++) {
+                    *s++ = (char)q->ch;
+                    *ln++ = q->line > 0 ? q->line : R->prefix_line;
+                }
+            }
+            b->n += (size_t)(q - p);
+            p = q;
+            if (p == e) break;
+        }
+        if (!is_plain(p, kind) && needs_next_x(c, p, R)) break;
+        tb_put(c, b, p, ovr ? oli : p->line > 0 ? p->line : R->prefix_line);
+        p++;
     }
-    if (t->type == T_CS) {
-        size_t k = name_len(c, t->name);
-        const char *nm = tex_name(c, t->name);
-        s[n] = '\\';
-        ln[n] = li;
-        memcpy(s + n + 1, nm, k);
-        for (size_t j = 1; j <= k; j++) ln[n + j] = li;
-        n += k + 1;
-        if (k > 0 && is_letter_ch(nm[k - 1])) { *pend = 1; *pend_ln = li; }
-    } else if (t->type == T_ARG) {
-        s[n] = '#';
-        s[n + 1] = (char)('0' + (t->ch % 10));
-        ln[n] = ln[n + 1] = li;
-        n += 2;
-    } else {
-        s[n] = (char)t->ch;
-        ln[n] = li;
-        n++;
-    }
-    return n;
+    R->count += (size_t)(p - p0);
+    run_taken(c, p0, p);
 }
 
-/* The statement reader is the token loop the interpreter had (tex_next_x
- * per token, then tex_to_text_ex of the tokens) with the two fused and a
- * fast path: the tokens of the current input level that tex_next_x would
- * return as they are (not the level's last token, not a macro) and that
- * neither end the statement nor need a look by the slow path are taken in
- * one run, their text written at once. Every other token goes through
- * next_x and the original per-token logic, so errors, pushed-back tokens,
- * popped levels and cur_line/cur_col come out as before. */
+/* The per-token logic of a statement for a token t read through next_x: 1
+ * when t is the ';' that ends it; 0 when t ends it and is pushed back (the
+ * sentinel, '}' at depth 0, \begin or \end at depth 0); else -1, with the
+ * brace depth counted. */
+static int statement_end(tex_ctx *c, const tex_tok *t, text_read *R)
+{
+    switch (t->type) {
+    case T_OTHER:
+        if (t->ch == -2) { tex_push_tok(c, *t); return 0; }
+        if (t->ch == ';' && R->depth == 0) return 1;
+        return -1;
+    case T_CS:
+        if (R->depth == 0 && (t->name == c->id_begin || t->name == c->id_end)) {
+            tex_push_tok(c, *t);
+            return 0;
+        }
+        return -1;
+    case T_BEGIN:
+        if (R->depth++ == 0) { R->bline = t->line; R->bcol = t->col; }
+        return -1;
+    case T_END:
+        if (R->depth == 0) { tex_push_tok(c, *t); return 0; }
+        R->depth--;
+        return -1;
+    default:
+        return -1;
+    }
+}
+
+/* What the interpreter's token loop did (tex_next_x per token up to the end
+ * of the statement, then tex_to_text_ex of the tokens; the reference in
+ * tests/unit/ref_statement.h), with the text written as the tokens come and
+ * runs of tokens taken at once (take_run). */
 int tex_read_statement(tex_ctx *c, const char *prefix, int prefix_line, char **text, int **lines)
 {
-    const int stop_a = c->id_begin, stop_b = c->id_end;
+    textbuf *b = &c->st;
     size_t pl = strlen(prefix);
-    if (pl + 64 > c->st_cap) st_grow(c, pl + 64);
-    char *s = c->st_s;
-    int *ln = c->st_ln;
-    memcpy(s, prefix, pl);
-    for (size_t j = 0; j < pl; j++) ln[j] = prefix_line;
-    size_t n = pl, count = 0;
-    int depth = 0, bline = 0, bcol = 0, pend = 0, pend_ln = 0, ret;
-    tex_tok t;
+    tb_start(b);
+    tb_reserve(b, pl);
+    memcpy(b->s, prefix, pl);
+    for (size_t j = 0; j < pl; j++) b->ln[j] = prefix_line;
+    b->n = pl;
+    text_read R = { .kind = TEXT_STATEMENT, .prefix_line = prefix_line,
+                    .limit = MAX_STATEMENT_TOKENS + 1 };
+    int ret;
     for (;;) {
-        const tex_tok *p = c->rp, *e = c->re;
-        if (e - p > 1 && count <= MAX_STATEMENT_TOKENS) {
-            e--;   /* the piece's last token may pop the level: next_x reads it */
-            if ((size_t)(e - p) > MAX_STATEMENT_TOKENS + 1 - count)
-                e = p + (MAX_STATEMENT_TOKENS + 1 - count);
-            const tex_tok *p0 = p;
-            int ovr = c->rovr, oline = c->rline;
-            /* a token's text is at most 2 bytes (a letter after a space,
-             * #n) but for a control sequence's (checked there) */
-            if (n + 2 * (size_t)(e - p) + 3 > c->st_cap) {
-                st_grow(c, n + 2 * (size_t)(e - p) + 3);
-                s = c->st_s;
-                ln = c->st_ln;
-            }
-            const int oli = oline > 0 ? oline : prefix_line;
-            /* (pend, the previous token a control sequence whose name ends
-             * in a letter: only ever set here before a token that is not
-             * plain, so the plain loops need not look at it) */
-            if (pend && p < e && is_plain(p)) {
-                if (p->type == T_LETTER) { s[n] = ' '; ln[n] = pend_ln; n++; }
-                pend = 0;
-            }
-            for (;;) {
-                /* most tokens: one byte of text */
-                if (ovr) {
-                    /* (ovr: the piece is part of the top level's macro's
-                     * body, read in place) */
-                    macro *m = c->in[c->nin - 1].m;
-                    if (m->body.n >= PLAIN_RUNS_MIN) {
-                        if (!m->prun) make_plain_runs(m);
-                        size_t i = (size_t)(p - m->body.v), k = m->prun[i];
-                        if (k > (size_t)(e - p)) k = (size_t)(e - p);
-                        memcpy(s + n, m->ptext + i, k);
-                        int *d = ln + n;
-                        size_t j = 0;
-                        for (; j + 8 <= k; j += 8)
-                            d[j] = d[j + 1] = d[j + 2] = d[j + 3] = d[j + 4] = d[j + 5] = d[j + 6] = d[j + 7] = oli;
-                        for (; j < k; j++) d[j] = oli;
-                        n += k;
-                        p += k;
-                    } else {
-                        for (; p < e && is_plain(p); p++) { s[n] = (char)p->ch; ln[n] = oli; n++; }
-                    }
-                } else {
-                    char *ds = s + n;
-                    int *dl = ln + n;
-                    const tex_tok *q = p;
-                    for (; q < e && is_plain(q); q++) {
-                        int l = q->line;
-                        *ds++ = (char)q->ch;
-                        *dl++ = l > 0 ? l : prefix_line;
-                    }
-                    n += (size_t)(q - p);
-                    p = q;
-                }
-                if (p == e) break;
-                int li = ovr ? oli : p->line > 0 ? p->line : prefix_line;
-                switch (p->type) {
-                case T_OTHER:
-                    if ((p->ch == ';' && depth == 0) || p->ch == -2) goto slow;
-                    break;
-                case T_BEGIN:
-                    if (depth++ == 0) {
-                        bline = ovr ? oline : p->line;
-                        bcol = ovr ? c->rcol : p->col;
-                    }
-                    break;
-                case T_END:
-                    if (depth == 0) goto slow;
-                    depth--;
-                    break;
-                case T_CS:
-                    if (get_macro(c, p->name) ||
-                        (depth == 0 && (p->name == stop_a || p->name == stop_b)))
-                        goto slow;
-                    if (n + name_len(c, p->name) + 2 * (size_t)(e - p) + 3 > c->st_cap) {
-                        st_grow(c, n + name_len(c, p->name) + 2 * (size_t)(e - p) + 3);
-                        s = c->st_s;
-                        ln = c->st_ln;
-                    }
-                    break;
-                default:
-                    break;
-                }
-                n = st_put(c, s, ln, n, p, li, &pend, &pend_ln);
-                p++;
-                if (pend && p < e && is_plain(p)) {
-                    if (p->type == T_LETTER) { s[n] = ' '; ln[n] = pend_ln; n++; }
-                    pend = 0;
-                }
-            }
-        slow:
-            count += (size_t)(p - p0);
-            run_taken(c, p0, p);
-        }
+        take_run(c, b, &R, TEXT_STATEMENT);
+        tex_tok t;
         int r = next_x(c, &t);
-        if (r <= 0) {
-            if (r < 0) return -1;
-            if (depth > 0) {
+        if (r < 0) return -1;
+        if (r == 0) {
+            if (R.depth > 0) {
                 /* TeX: "File ended while scanning use of ..." */
-                tex_error(c, bline, bcol, "unbalanced braces: end of input inside a group opened here");
+                tex_error(c, R.bline, R.bcol, "unbalanced braces: end of input inside a group opened here");
                 return -1;
             }
             ret = 0;
             break;
         }
-        int stop = 0;
-        switch (t.type) {
-        case T_OTHER:
-            if (t.ch == -2) { tex_push_tok(c, t); stop = 1; ret = 0; }
-            else if (t.ch == ';' && depth == 0) { stop = 1; ret = 1; }
-            break;
-        case T_CS:
-            if (depth == 0 && (t.name == stop_a || t.name == stop_b)) {
-                tex_push_tok(c, t);
-                stop = 1;
-                ret = 0;
-            }
-            break;
-        case T_BEGIN:
-            if (depth++ == 0) { bline = t.line; bcol = t.col; }
-            break;
-        case T_END:
-            if (depth == 0) { tex_push_tok(c, t); stop = 1; ret = 0; }
-            else depth--;
-            break;
-        default:
-            break;
-        }
-        if (stop) break;
-        if (count > MAX_STATEMENT_TOKENS) {
+        ret = statement_end(c, &t, &R);
+        if (ret >= 0) break;
+        if (R.count >= R.limit) {
             tex_error(c, t.line, t.col, "statement longer than %d tokens", MAX_STATEMENT_TOKENS);
             return -1;
         }
-        count++;
-        size_t need = n + 3 + (t.type == T_CS ? name_len(c, t.name) : 0);
-        if (need > c->st_cap) {
-            st_grow(c, need);
-            s = c->st_s;
-            ln = c->st_ln;
-        }
-        n = st_put(c, s, ln, n, &t, t.line > 0 ? t.line : prefix_line, &pend, &pend_ln);
+        R.count++;
+        tb_put(c, b, &t, t.line > 0 ? t.line : prefix_line);
     }
-    s[n] = 0;
-    ln[n] = n ? ln[n - 1] : prefix_line;
-    *text = s;
-    *lines = ln;
+    tb_end(b, prefix_line);
+    *text = b->s;
+    *lines = b->ln;
     return ret;
 }
 
-/* tex_read_opt(expand) and tex_to_text of what it read, fused as the
- * statement reader is: runs of plain tokens of the current level at once,
- * every other token (macros, ']', the level's last token) through next_x
- * and tex_read_opt's per-token logic. */
+/* tex_read_opt(expand) and tex_to_text of what it read, the text written as
+ * the tokens come and runs of tokens taken at once (take_run). */
 const char *tex_read_opt_text(tex_ctx *c, int *present)
 {
-    if (c->op_cap < 64) tb_grow(&c->op_s, &c->op_ln, &c->op_cap, 64);
-    char *s = c->op_s;
-    int *ln = c->op_ln;
-    size_t n = 0, count = 0;
-    int pend = 0, pend_ln = 0;
-    tex_tok t;
-    int r;
+    textbuf *b = &c->op;
+    tb_start(b);
     *present = 0;
-    r = next_e_nonspace(c, &t, 1);
+    tex_tok t;
+    int r = next_e_nonspace(c, &t, 1);
     if (r <= 0) goto done;
     if (!(t.type == T_OTHER && t.ch == '[')) { tex_push_tok(c, t); goto done; }
-    int depth = 0, line = t.line, col = t.col;
+    int line = t.line, col = t.col;
+    text_read R = { .kind = TEXT_OPT, .limit = MAX_TOKENS_PER_ARG };
     for (;;) {
-        const tex_tok *p = c->rp, *e = c->re;
-        if (e - p > 1 && count < MAX_TOKENS_PER_ARG) {
-            e--;   /* the piece's last token may pop the level: next_x reads it */
-            if ((size_t)(e - p) > MAX_TOKENS_PER_ARG - count) e = p + (MAX_TOKENS_PER_ARG - count);
-            const tex_tok *p0 = p;
-            if (n + 2 * (size_t)(e - p) + 3 > c->op_cap) {
-                tb_grow(&c->op_s, &c->op_ln, &c->op_cap, n + 2 * (size_t)(e - p) + 3);
-                s = c->op_s;
-                ln = c->op_ln;
-            }
-            /* (pend: as in tex_read_statement) */
-            if (pend && p < e && is_plain_opt(p)) {
-                if (p->type == T_LETTER) s[n++] = ' ';
-                pend = 0;
-            }
-            /* (c->rovr: a piece of the top level's macro's body, as in
-             * tex_read_statement) */
-            macro *om = c->rovr ? c->in[c->nin - 1].m : NULL;
-            if (om && om->body.n < PLAIN_RUNS_MIN) om = NULL;
-            if (om && !om->prun) make_plain_runs(om);
-            for (; p < e; p++) {
-                if (om) {
-                    size_t i = (size_t)(p - om->body.v), k = om->orun[i];
-                    if (k > (size_t)(e - p)) k = (size_t)(e - p);
-                    memcpy(s + n, om->ptext + i, k);
-                    n += k;
-                    p += k;
-                } else {
-                    for (; p < e && is_plain_opt(p); p++) s[n++] = (char)p->ch;
-                }
-                if (p == e) break;
-                int ty = p->type;
-                if ((PLAIN_TYPES >> ty) & 1) {
-                    break;   /* ']' */
-                } else if (ty == T_BEGIN) {
-                    depth++;
-                } else if (ty == T_END) {
-                    depth--;
-                } else if (ty == T_CS) {
-                    if (get_macro(c, p->name)) break;
-                    if (n + name_len(c, p->name) + 2 * (size_t)(e - p) + 3 > c->op_cap) {
-                        tb_grow(&c->op_s, &c->op_ln, &c->op_cap,
-                                n + name_len(c, p->name) + 2 * (size_t)(e - p) + 3);
-                        s = c->op_s;
-                        ln = c->op_ln;
-                    }
-                }
-                n = st_put(c, s, ln, n, p, 0, &pend, &pend_ln);
-                if (pend && p + 1 < e && is_plain_opt(p + 1)) {
-                    if (p[1].type == T_LETTER) s[n++] = ' ';
-                    pend = 0;
-                }
-            }
-            count += (size_t)(p - p0);
-            run_taken(c, p0, p);
-        }
+        take_run(c, b, &R, TEXT_OPT);
         r = next_x(c, &t);
         if (r < 0) goto done;
         if (r == 0) {
             tex_error(c, line, col, "end of input inside an optional argument [ opened here");
             goto done;
         }
-        if (t.type == T_BEGIN) depth++;
-        else if (t.type == T_END) depth--;
-        else if (depth == 0 && t.type == T_OTHER && t.ch == ']') { *present = 1; goto done; }
-        if (count >= MAX_TOKENS_PER_ARG) {
+        if (t.type == T_BEGIN) R.depth++;
+        else if (t.type == T_END) R.depth--;
+        else if (R.depth == 0 && t.type == T_OTHER && t.ch == ']') { *present = 1; goto done; }
+        if (R.count >= R.limit) {
             tex_error(c, line, col, "optional argument longer than %d tokens", MAX_TOKENS_PER_ARG);
             goto done;
         }
-        count++;
-        size_t need = n + 3 + (t.type == T_CS ? name_len(c, t.name) : 0);
-        if (need > c->op_cap) {
-            tb_grow(&c->op_s, &c->op_ln, &c->op_cap, need);
-            s = c->op_s;
-            ln = c->op_ln;
-        }
-        n = st_put(c, s, ln, n, &t, 0, &pend, &pend_ln);
+        R.count++;
+        tb_put(c, b, &t, 0);
     }
 done:
-    s[n] = 0;
-    return s;
+    tb_end(b, 0);
+    return b->s;
 }
 
 /* tex_read_arg, then the text of the tokens (as tex_to_text) into c's
- * buffer, fused: the text is written as the tokens come (tex_read_arg's and
- * read_group_body's per-token logic and errors), no list between. */
+ * buffer, the text written as the tokens come (tex_read_arg's and
+ * read_group_body's per-token logic and errors) and runs of tokens taken at
+ * once (take_run). */
 const char *tex_read_arg_text(tex_ctx *c, int expand)
 {
     tex_tok t;
-    int r;
-    r = next_e_nonspace(c, &t, expand);
+    int r = next_e_nonspace(c, &t, expand);
     if (r <= 0) return NULL;
     if (t.type == T_END) {
         tex_error(c, t.line, t.col, "argument expected, found '}'");
         return NULL;
     }
-    size_t n = 0, count = 0;
-    int pend = 0, pend_ln = 0;
+    textbuf *b = &c->at;
+    tb_start(b);
     if (t.type != T_BEGIN) {
-        size_t need = 3 + (t.type == T_CS ? name_len(c, t.name) : 0);
-        if (need > c->at_cap) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, need);
-        n = st_put(c, c->at_s, c->at_ln, n, &t, 0, &pend, &pend_ln);
-        c->at_s[n] = 0;
-        return c->at_s;
+        tb_put(c, b, &t, 0);
+        tb_end(b, 0);
+        return b->s;
     }
-    int depth = 1, line = t.line, col = t.col;
-    if (c->at_cap < 64) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, 64);
+    int line = t.line, col = t.col;
+    text_read R = { .kind = TEXT_ARG, .limit = MAX_TOKENS_PER_ARG };
     for (;;) {
-        const tex_tok *p = c->rp, *e = c->re;
-        if (!pend && e - p > 1 && count < MAX_TOKENS_PER_ARG) {
-            /* as tex_read_statement: the tokens of the current piece (not
-             * its last) whose text is their character, braces included,
-             * taken at once up to the closing brace; a control sequence
-             * (a macro, or a pending space after it) goes the slow way */
-            e--;
-            if ((size_t)(e - p) > MAX_TOKENS_PER_ARG - count) e = p + (MAX_TOKENS_PER_ARG - count);
-            if (n + (size_t)(e - p) + 3 > c->at_cap)
-                tb_grow(&c->at_s, &c->at_ln, &c->at_cap, n + (size_t)(e - p) + 3);
-            char *sd = c->at_s;
-            const tex_tok *p0 = p;
-            int closed = 0;
-            for (; p < e; p++) {
-                int ty = p->type;
-                if (!((PLAIN_TYPES | 1u << T_BEGIN | 1u << T_END) >> ty & 1)) break;
-                if (ty == T_BEGIN) depth++;
-                else if (ty == T_END && --depth == 0) { closed = 1; break; }
-                sd[n++] = (char)p->ch;
-            }
-            count += (size_t)(p - p0);
-            if (closed) {
-                run_taken(c, p0, p + 1);
-                break;
-            }
-            run_taken(c, p0, p);
-        }
+        take_run(c, b, &R, TEXT_ARG);
         r = next_e(c, &t, expand);
         if (r < 0) return NULL;
         if (r == 0) {
             tex_error(c, line, col, "unbalanced braces: end of input inside a group opened here");
             return NULL;
         }
-        if (t.type == T_BEGIN) depth++;
-        else if (t.type == T_END && --depth == 0) break;
-        if (count >= MAX_TOKENS_PER_ARG) {
+        if (t.type == T_BEGIN) R.depth++;
+        else if (t.type == T_END && R.depth-- == 0) break;
+        if (R.count >= R.limit) {
             tex_error(c, line, col, "argument longer than %d tokens", MAX_TOKENS_PER_ARG);
             return NULL;
         }
-        count++;
-        size_t need = n + 3 + (t.type == T_CS ? name_len(c, t.name) : 0);
-        if (need > c->at_cap) tb_grow(&c->at_s, &c->at_ln, &c->at_cap, need);
-        if (!pend && t.type != T_CS && t.type != T_ARG) c->at_s[n++] = (char)t.ch;
-        else n = st_put(c, c->at_s, c->at_ln, n, &t, 0, &pend, &pend_ln);
+        R.count++;
+        tb_put(c, b, &t, 0);
     }
-    c->at_s[n] = 0;
-    return c->at_s;
+    tb_end(b, 0);
+    return b->s;
 }

@@ -51,9 +51,9 @@ struct texlex_extra {
     size_t off, lstart;   /* offset of the match, of the line's start */
 };
 void texlex_one(struct texlex_extra *x, int type, int ch, size_t len);
-/* a run of letters (T_LETTER) and other characters (T_OTHER), one token
- * per byte by its class */
-void texlex_chars(struct texlex_extra *x, const char *text, size_t len);
+/* a run of letters (type T_LETTER) or of other characters (T_OTHER): one
+ * token per byte */
+void texlex_run(struct texlex_extra *x, int type, const char *text, size_t len);
 void texlex_space(struct texlex_extra *x, const char *text, size_t len);
 void texlex_skip(struct texlex_extra *x, const char *text, size_t len);
 void texlex_cs(struct texlex_extra *x, const char *text, size_t len);
@@ -100,11 +100,6 @@ void tex_push_list_tok(tex_ctx *c, const toklist *l, tex_tok t);
 /* tex_tokenize(text) and tex_push_list of the tokens, without a list
  * between. */
 void tex_push_text(tex_ctx *c, const char *text, size_t len, int first_line);
-/* For tests only: on, a macro whose body takes arguments is expanded by
- * copying its body with the arguments substituted onto the token stack (the
- * reference); off (the default), its literal pieces are read in place. Both
- * read the same tokens with the same errors. */
-void tex_set_copying_expansion(tex_ctx *c, int on);
 /* Next raw token; 0 at end of input. */
 int tex_next(tex_ctx *c, tex_tok *t);
 /* Next token with user macros expanded; 0 at end of input, -1 on error. */

@@ -9,12 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grammar/tikzopt_keys.h"
+#include "ir/xalloc.h"
+
 #define MAX_STYLE_DEPTH 32
-
-
-static char *xstrndup(const char *s, size_t n) { return tp_strndup(s, n); }
-
-
 
 const char *tk_memmem(const char *s, size_t n, const char *w)
 {
@@ -31,8 +29,6 @@ const char *tk_memmem(const char *s, size_t n, const char *w)
 }
 
 
-/* tk_trim's notion of a space: isspace in the C locale (no program calls setlocale) */
-static inline int opt_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 static void setstr(char *dst, size_t cap, const char *s, size_t n)
 {
@@ -93,7 +89,7 @@ const char *tk_intern(tikz *T, const char *s, size_t n)
 {
     struct tk_interned *I = T->interned;
     if (!I) {
-        I = T->interned = tk_xrealloc(NULL, sizeof *I);
+        I = T->interned = xmalloc(sizeof *I);
         I->head = NULL;
         I->n = 0;
         I->limit = 64;
@@ -110,7 +106,7 @@ const char *tk_intern(tikz *T, const char *s, size_t n)
         }
         if (I->n >= I->limit / 2) I->limit *= 2;
     }
-    struct tk_interned_text *t = tk_xrealloc(NULL, sizeof *t + n + 1);
+    struct tk_interned_text *t = xmalloc(sizeof *t + n + 1);
     t->n = n;
     memcpy(t->text, s, n);
     t->text[n] = 0;
@@ -137,14 +133,14 @@ void tk_gs_push(tikz *T)
 {
     if (T->ngs == T->capgs) {
         T->capgs = T->capgs ? T->capgs * 2 : 16;
-        T->gs = tk_xrealloc(T->gs, T->capgs * sizeof *T->gs);
+        T->gs = xrealloc(T->gs, T->capgs * sizeof *T->gs);
     }
     if (T->ngs == 0) tk_gs_init(&T->gs[0]);
     else {
         tk_copy_big(&T->gs[T->ngs], &T->gs[T->ngs - 1], sizeof *T->gs);
         gstate *g = &T->gs[T->ngs];
-        if (g->every_node) g->every_node = xstrndup(g->every_node, strlen(g->every_node));
-        if (g->every_label) g->every_label = xstrndup(g->every_label, strlen(g->every_label));
+        g->every_node = xstrdup(g->every_node);
+        g->every_label = xstrdup(g->every_label);
         g->name_path = NULL;
         g->name_isect = NULL;
     }
@@ -155,11 +151,10 @@ void tk_gs_pop(tikz *T)
 {
     if (T->ngs == 0) return;
     gstate *g = GS(T);
-    /* usually all NULL: no call to free then */
-    if (g->every_node) free(g->every_node);
-    if (g->every_label) free(g->every_label);
-    if (g->name_path) free(g->name_path);
-    if (g->name_isect) free(g->name_isect);
+    free(g->every_node);
+    free(g->every_label);
+    free(g->name_path);
+    free(g->name_isect);
     T->ngs--;
 }
 
@@ -192,7 +187,7 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
         if (i < T->style_floor) { old = s->val; break; }   /* shadow, do not modify */
         if (append) {
             size_t ol = strlen(s->val);
-            s->val = tk_xrealloc(s->val, ol + vn + 2);
+            s->val = xrealloc(s->val, ol + vn + 2);
             s->val[ol] = ',';
             memcpy(s->val + ol + 1, val, vn);
             s->val[ol + 1 + vn] = 0;
@@ -204,7 +199,7 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
     }
     if (T->nstyles == T->capstyles) {
         T->capstyles = T->capstyles ? T->capstyles * 2 : 32;
-        T->styles = tk_xrealloc(T->styles, T->capstyles * sizeof *T->styles);
+        T->styles = xrealloc(T->styles, T->capstyles * sizeof *T->styles);
     }
     T->styles[T->nstyles].name = xstrndup(name, nn);
     T->styles[T->nstyles].nlen = strlen(T->styles[T->nstyles].name);   /* nn unless a NUL is inside */
@@ -214,7 +209,7 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
     }
     if (append && old) {
         size_t ol = strlen(old);
-        char *v = tk_xrealloc(NULL, ol + vn + 2);
+        char *v = xmalloc(ol + vn + 2);
         memcpy(v, old, ol);
         v[ol] = ',';
         memcpy(v + ol + 1, val, vn);
@@ -249,7 +244,22 @@ int tk_is_color(const char *s, size_t n)
 
 /* ---- caches --------------------------------------------------------------------- */
 
-/* One option of a list as tk_apply_opts splits it: key and value as offsets
+/* Two caches of results that are a pure function of a short text, both
+ * direct-mapped tables in T->optcache (made on first use, freed by
+ * tk_optcache_free). A text has one slot (text_slot); a slot keeps the text
+ * last stored in it whole, and a lookup hits only when the whole text (and
+ * whatever else the result depends on) is equal, so a hit gives exactly what
+ * computing the result again would give. The same texts come again and
+ * again: the option list of every path of a loop, the same numbers in them.
+ *  - option lists (tk_apply_opts): the split of a list into its options, by
+ *    the list's text. Only the split is kept (opt_split reads nothing but
+ *    the text); every option is applied again each time, as styles, values
+ *    and the state may have changed.
+ *  - values (tk_eval): pgfmath_eval's value and unit flag, by the text and
+ *    the font (em and ex, pgfmath's only state, pgfmath.h). Only successes
+ *    are kept (a failure may leave anything in *v). */
+
+/* One option of a list as opt_split splits it: key and value as offsets
  * into the list's text, and what apply_one derives from the key alone. */
 struct opt_item {
     unsigned short k, kn, v, vn;
@@ -258,65 +268,105 @@ struct opt_item {
     const struct opt_key *key;
 };
 
-/* The split of the option lists last applied, by their exact text: the same
- * list ("rounded corners=.1mm,fill=LBlue" on every path of a loop) is split
- * once. Only the split is kept, a pure function of the text: every option is
- * applied again each time (styles, values and the state may have changed). */
-#define OPT_CACHE_SLOTS 256
-#define OPT_CACHE_TEXT 96
-#define OPT_CACHE_ITEMS 8
-/* Also tk_eval's values by their exact text (and the font, pgfmath's only
- * state): pgfmath_eval is a pure function of the two (pgfmath.h). Only
- * successes are kept (a failure may leave anything in *v, so it is
- * evaluated again). */
-#define EVAL_CACHE_SLOTS 256
-#define EVAL_CACHE_TEXT 32
+#define CACHE_SLOTS 256           /* each table's; text_slot's range */
+#define LIST_CACHE_TEXT 96        /* longer lists are not kept */
+#define LIST_CACHE_ITEMS 8        /* nor lists of more options */
+#define VALUE_CACHE_TEXT 32       /* values of texts shorter than this are kept */
+
 struct tk_optcache {
     struct {
         unsigned short n, nitems;  /* n = 0: empty */
-        char text[OPT_CACHE_TEXT];
-        struct opt_item it[OPT_CACHE_ITEMS];
-    } e[OPT_CACHE_SLOTS];
+        char text[LIST_CACHE_TEXT];
+        struct opt_item it[LIST_CACHE_ITEMS];
+    } list[CACHE_SLOTS];
     struct {
-        double v, em, ex;
-        int hu;
         unsigned char n;           /* 0: empty */
-        char text[EVAL_CACHE_TEXT];
-    } ev[EVAL_CACHE_SLOTS];
+        char text[VALUE_CACHE_TEXT];
+        double em, ex;             /* the font it was evaluated with */
+        double v;
+        int hu;
+    } value[CACHE_SLOTS];
 };
 
-/* a slot of OPT_CACHE_SLOTS (= EVAL_CACHE_SLOTS) for the text s[0,n) */
-static unsigned opt_cache_slot(const char *s, size_t n)
+/* The slot of the text s[0,n): a hash of its length and its first and last
+ * 8 bytes (every byte of a shorter text). Which hash does not change a
+ * result, only which texts share a slot. */
+static unsigned text_slot(const char *s, size_t n)
 {
     uint64_t a = 0, b;
     if (n >= 8) {
         memcpy(&a, s, 8);
         memcpy(&b, s + n - 8, 8);
-    } else if (n >= 4) {
-        /* two 4-byte loads that overlap (a copy of n bytes into a, read as
-         * one word, stalls on the store forwarding) */
-        uint32_t x, y;
-        memcpy(&x, s, 4);
-        memcpy(&y, s + n - 4, 4);
-        a = x | (uint64_t)y << 32;
-        b = a;
     } else {
-        /* every byte of a text of 1 to 3 (n = 0: none) */
-        if (n) a = (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2] << 8 |
-                   (uint64_t)(unsigned char)s[n - 1] << 16;
+        for (size_t i = 0; i < n; i++) a = a << 8 | (unsigned char)s[i];
         b = a;
     }
     uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + n) * 0xC2B2AE3D27D4EB4Full;
-    return (unsigned)(h >> 56) & (OPT_CACHE_SLOTS - 1);
+    return (unsigned)(h >> 56) % CACHE_SLOTS;
 }
 
 static struct tk_optcache *opt_cache(tikz *T)
 {
-    if (!T->optcache) {
-        T->optcache = tk_xrealloc(NULL, sizeof *T->optcache);
-        memset(T->optcache, 0, sizeof *T->optcache);
-    }
+    if (!T->optcache) T->optcache = xcalloc(1, sizeof *T->optcache);
     return T->optcache;
+}
+
+void tk_optcache_free(tikz *T)
+{
+    free(T->optcache);
+    T->optcache = NULL;
+}
+
+/* The option list s[0,n)'s split, copied into it (room for LIST_CACHE_ITEMS):
+ * its number of options, or -1 when it is not in the cache. */
+static int list_cache_get(tikz *T, const char *s, size_t n, struct opt_item *it)
+{
+    if (n == 0 || n > LIST_CACHE_TEXT) return -1;
+    struct tk_optcache *c = opt_cache(T);
+    unsigned k = text_slot(s, n);
+    if (c->list[k].n != n || memcmp(c->list[k].text, s, n) != 0) return -1;
+    memcpy(it, c->list[k].it, c->list[k].nitems * sizeof *it);
+    return c->list[k].nitems;
+}
+
+/* Keeps the split it[0,m) of the option list s[0,n) (when it fits). */
+static void list_cache_put(tikz *T, const char *s, size_t n, const struct opt_item *it, int m)
+{
+    if (n == 0 || n > LIST_CACHE_TEXT || m > LIST_CACHE_ITEMS) return;
+    struct tk_optcache *c = opt_cache(T);
+    unsigned k = text_slot(s, n);
+    c->list[k].n = (unsigned short)n;
+    c->list[k].nitems = (unsigned short)m;
+    memcpy(c->list[k].text, s, n);
+    memcpy(c->list[k].it, it, (size_t)m * sizeof *it);
+}
+
+/* 1 with the value and unit flag of the text s[0,n) under the font em, ex
+ * in *v, *hu when it is in the cache; else 0. */
+static int value_cache_get(tikz *T, const char *s, size_t n, double em, double ex, double *v, int *hu)
+{
+    if (n == 0 || n >= VALUE_CACHE_TEXT) return 0;
+    struct tk_optcache *c = opt_cache(T);
+    unsigned k = text_slot(s, n);
+    if (c->value[k].n != n || memcmp(c->value[k].text, s, n) != 0 ||
+        c->value[k].em != em || c->value[k].ex != ex) return 0;
+    *v = c->value[k].v;
+    *hu = c->value[k].hu;
+    return 1;
+}
+
+/* Keeps the value v and unit flag hu of the text s[0,n) under the font em, ex. */
+static void value_cache_put(tikz *T, const char *s, size_t n, double em, double ex, double v, int hu)
+{
+    if (n == 0 || n >= VALUE_CACHE_TEXT) return;
+    struct tk_optcache *c = opt_cache(T);
+    unsigned k = text_slot(s, n);
+    c->value[k].n = (unsigned char)n;
+    memcpy(c->value[k].text, s, n);
+    c->value[k].em = em;
+    c->value[k].ex = ex;
+    c->value[k].v = v;
+    c->value[k].hu = hu;
 }
 
 /* ---- numbers -------------------------------------------------------------------- */
@@ -324,48 +374,19 @@ static struct tk_optcache *opt_cache(tikz *T)
 int tk_eval(tikz *T, const char *s, size_t n, double *v, int *has_unit)
 {
     int hu = 0;
-    /* an unsigned integer of up to 9 digits, the most common text by far, is the integer
-     * (pgfmath reads digits alone as a decimal number, exactly) */
-    if (n - 1 < 9) {
-        unsigned m = 0;
-        size_t i = 0;
-        for (; i < n && (unsigned)(s[i] - '0') <= 9; i++) m = m * 10 + (unsigned)(s[i] - '0');
-        if (i == n) {
-            *v = (double)m;
-            if (has_unit) *has_unit = 0;
-            return 0;
-        }
+    double em, ex;
+    pgfmath_get_font(&em, &ex);
+    if (value_cache_get(T, s, n, em, ex, v, &hu)) {
+        if (has_unit) *has_unit = hu;
+        return 0;
     }
-    double em = 0, ex = 0;
-    unsigned slot = 0;
-    const char *key = s;
-    size_t keyn = n;
-    if (n > 0 && n < EVAL_CACHE_TEXT) {
-        struct tk_optcache *c = opt_cache(T);
-        pgfmath_get_font(&em, &ex);
-        slot = opt_cache_slot(s, n);
-        if (c->ev[slot].n == n && memcmp(c->ev[slot].text, s, n) == 0 &&
-            c->ev[slot].em == em && c->ev[slot].ex == ex) {
-            *v = c->ev[slot].v;
-            if (has_unit) *has_unit = c->ev[slot].hu;
-            return 0;
-        }
-    }
-    /* tk_unbrace changes nothing when the text starts with neither a space nor a
-     * brace and does not end in a space */
-    if (n == 0 || opt_space(s[0]) || s[0] == '{' || opt_space(s[n - 1])) tk_unbrace(&s, &n);
-    if (n == 0) return -1;
-    if (pgfmath_eval(s, n, v, &hu, NULL, 0) != 0)   /* the message is not used */
+    const char *w = s;
+    size_t wn = n;
+    tk_unbrace(&w, &wn);
+    if (wn == 0) return -1;
+    if (pgfmath_eval(w, wn, v, &hu, NULL, 0) != 0)   /* the message is not used */
         return -1;
-    if (keyn > 0 && keyn < EVAL_CACHE_TEXT) {
-        struct tk_optcache *c = T->optcache;
-        c->ev[slot].n = (unsigned char)keyn;
-        memcpy(c->ev[slot].text, key, keyn);
-        c->ev[slot].v = *v;
-        c->ev[slot].hu = hu;
-        c->ev[slot].em = em;
-        c->ev[slot].ex = ex;
-    }
+    value_cache_put(T, s, n, em, ex, *v, hu);
     if (has_unit) *has_unit = hu;
     return 0;
 }
@@ -431,14 +452,9 @@ enum {
     K_RIGHT_ANGLE_QUADRANT, K_RIGHT_ANGLE_LENGTH, K_IR_ROLE,
 };
 
-/* The keys apply_one knows, listed by their first byte (opt_keys[c]: the keys starting
- * with c, ending with OPT_END); tk_opt_keys_check (run by tests/unit/test_tikzopt) checks
- * that each key is in its list and found.  arg: the index into widths, dashes, dirs or
- * text_aligns. */
+/* The keys apply_one knows (tikzopt_keys.h), sorted by name. */
 #define OPT_KEY(name, id, arg) { name, sizeof name - 1, id, arg }
-#define OPT_END { NULL, 0, K_NONE, 0 }
-struct opt_key { const char *name; unsigned char len, id, arg; };
-static const struct opt_key opt_keys_a[] = {
+const struct opt_key tk_opt_keys[] = {
     OPT_KEY("above", K_DIR, 0),
     OPT_KEY("above left", K_DIR, 4),
     OPT_KEY("above right", K_DIR, 5),
@@ -448,18 +464,12 @@ static const struct opt_key opt_keys_a[] = {
     OPT_KEY("aspect", K_ASPECT, 0),
     OPT_KEY("at end", K_AT_END, 0),
     OPT_KEY("at start", K_AT_START, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_b[] = {
     OPT_KEY("behind path", K_IGNORE, 0),
     OPT_KEY("below", K_DIR, 1),
     OPT_KEY("below left", K_DIR, 6),
     OPT_KEY("below right", K_DIR, 7),
     OPT_KEY("bend left", K_BEND_LEFT, 0),
     OPT_KEY("bend right", K_BEND_RIGHT, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_c[] = {
     OPT_KEY("chamfered rectangle", K_SHAPENAME, 0),
     OPT_KEY("circle", K_SHAPENAME, 0),
     OPT_KEY("circle cross split", K_SHAPENAME, 0),
@@ -470,9 +480,6 @@ static const struct opt_key opt_keys_c[] = {
     OPT_KEY("color", K_COLOR, 0),
     OPT_KEY("correct forbidden sign", K_SHAPENAME, 0),
     OPT_KEY("cylinder", K_SHAPENAME, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_d[] = {
     OPT_KEY("dart", K_SHAPENAME, 0),
     OPT_KEY("dash dot", K_DASH, 8),
     OPT_KEY("dash pattern", K_DASH_PATTERN, 0),
@@ -486,56 +493,32 @@ static const struct opt_key opt_keys_d[] = {
     OPT_KEY("dotted", K_DASH, 2),
     OPT_KEY("double arrow", K_SHAPENAME, 0),
     OPT_KEY("draw", K_DRAW, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_e[] = {
     OPT_KEY("ellipse", K_SHAPENAME, 0),
     OPT_KEY("ellipse split", K_SHAPENAME, 0),
     OPT_KEY("end angle", K_END_ANGLE, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_f[] = {
     OPT_KEY("fill", K_FILL, 0),
     OPT_KEY("font", K_FONT, 0),
     OPT_KEY("forbidden sign", K_SHAPENAME, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_h[] = {
     OPT_KEY("help lines", K_HELP_LINES, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_i[] = {
     OPT_KEY("in", K_IN, 0),
     OPT_KEY("inner sep", K_INNER_SEP, 0),
     OPT_KEY("inner xsep", K_INNER_XSEP, 0),
     OPT_KEY("inner ysep", K_INNER_YSEP, 0),
     OPT_KEY("ir role", K_IR_ROLE, 0),
     OPT_KEY("isosceles triangle", K_SHAPENAME, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_k[] = {
     OPT_KEY("kite", K_SHAPENAME, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_l[] = {
     OPT_KEY("label", K_LABEL, 0),
     OPT_KEY("label distance", K_LABEL_DISTANCE, 0),
     OPT_KEY("left", K_DIR, 2),
     OPT_KEY("line width", K_LINE_WIDTH, 0),
     OPT_KEY("loosely dashed", K_DASH, 4),
     OPT_KEY("loosely dotted", K_DASH, 6),
-    OPT_END
-};
-static const struct opt_key opt_keys_m[] = {
     OPT_KEY("magnifying glass", K_SHAPENAME, 0),
     OPT_KEY("mark options", K_IGNORE, 0),
     OPT_KEY("midway", K_MIDWAY, 0),
     OPT_KEY("minimum height", K_MINIMUM_HEIGHT, 0),
     OPT_KEY("minimum size", K_MINIMUM_SIZE, 0),
     OPT_KEY("minimum width", K_MINIMUM_WIDTH, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_n[] = {
     OPT_KEY("name", K_NAME, 0),
     OPT_KEY("name intersections", K_NAME_INTERSECTIONS, 0),
     OPT_KEY("name path", K_NAME_PATH, 0),
@@ -544,23 +527,14 @@ static const struct opt_key opt_keys_n[] = {
     OPT_KEY("near start", K_NEAR_START, 0),
     OPT_KEY("node distance", K_NODE_DISTANCE, 0),
     OPT_KEY("nodes near coords", K_IGNORE, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_o[] = {
     OPT_KEY("on background layer", K_IGNORE, 0),
     OPT_KEY("on grid", K_ON_GRID, 0),
     OPT_KEY("only marks", K_IGNORE, 0),
     OPT_KEY("out", K_OUT, 0),
     OPT_KEY("outer sep", K_OUTER_SEP, 0),
     OPT_KEY("overlay", K_OVERLAY, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_p[] = {
     OPT_KEY("pin", K_PIN, 0),
     OPT_KEY("pos", K_POS, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_r[] = {
     OPT_KEY("radius", K_RADIUS, 0),
     OPT_KEY("rectangle", K_SHAPENAME, 0),
     OPT_KEY("rectangle split", K_SHAPENAME, 0),
@@ -574,9 +548,6 @@ static const struct opt_key opt_keys_r[] = {
     OPT_KEY("rotate around", K_ROTATE_AROUND, 0),
     OPT_KEY("rounded corners", K_ROUNDED_CORNERS, 0),
     OPT_KEY("rounded rectangle", K_SHAPENAME, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_s[] = {
     OPT_KEY("samples", K_SAMPLES, 0),
     OPT_KEY("scale", K_SCALE, 0),
     OPT_KEY("scale only axis", K_SCALE_ONLY_AXIS, 0),
@@ -596,9 +567,6 @@ static const struct opt_key opt_keys_s[] = {
     OPT_KEY("starburst", K_SHAPENAME, 0),
     OPT_KEY("start angle", K_START_ANGLE, 0),
     OPT_KEY("step", K_STEP, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_t[] = {
     OPT_KEY("tape", K_SHAPENAME, 0),
     OPT_KEY("text", K_TEXT, 0),
     OPT_KEY("text badly centered", K_TEXTALIGN, 5),
@@ -613,80 +581,49 @@ static const struct opt_key opt_keys_t[] = {
     OPT_KEY("thin", K_WIDTH, 2),
     OPT_KEY("transform shape", K_IGNORE, 0),
     OPT_KEY("trapezium", K_SHAPENAME, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_u[] = {
     OPT_KEY("ultra thick", K_WIDTH, 6),
     OPT_KEY("ultra thin", K_WIDTH, 0),
     OPT_KEY("use as bounding box", K_IGNORE, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_v[] = {
     OPT_KEY("very near end", K_VERY_NEAR_END, 0),
     OPT_KEY("very near start", K_VERY_NEAR_START, 0),
     OPT_KEY("very thick", K_WIDTH, 5),
     OPT_KEY("very thin", K_WIDTH, 1),
-    OPT_END
-};
-static const struct opt_key opt_keys_x[] = {
     OPT_KEY("x", K_X, 0),
     OPT_KEY("x radius", K_X_RADIUS, 0),
     OPT_KEY("xscale", K_XSCALE, 0),
     OPT_KEY("xshift", K_XSHIFT, 0),
     OPT_KEY("xslant", K_XSLANT, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_y[] = {
     OPT_KEY("y", K_Y, 0),
     OPT_KEY("y radius", K_Y_RADIUS, 0),
     OPT_KEY("yscale", K_YSCALE, 0),
     OPT_KEY("yshift", K_YSHIFT, 0),
     OPT_KEY("yslant", K_YSLANT, 0),
-    OPT_END
-};
-static const struct opt_key opt_keys_z[] = {
     OPT_KEY("z", K_Z, 0),
-    OPT_END
 };
-static const struct opt_key *const opt_keys[128] = {
-    ['a'] = opt_keys_a, ['b'] = opt_keys_b, ['c'] = opt_keys_c, ['d'] = opt_keys_d,
-    ['e'] = opt_keys_e, ['f'] = opt_keys_f, ['h'] = opt_keys_h, ['i'] = opt_keys_i,
-    ['k'] = opt_keys_k, ['l'] = opt_keys_l, ['m'] = opt_keys_m, ['n'] = opt_keys_n,
-    ['o'] = opt_keys_o, ['p'] = opt_keys_p, ['r'] = opt_keys_r, ['s'] = opt_keys_s,
-    ['t'] = opt_keys_t, ['u'] = opt_keys_u, ['v'] = opt_keys_v, ['x'] = opt_keys_x,
-    ['y'] = opt_keys_y, ['z'] = opt_keys_z,
-};
+const size_t tk_opt_nkeys = sizeof tk_opt_keys / sizeof *tk_opt_keys;
 
-/* The key k[0..kn): a scan of the (few) keys with its first byte. */
-static const struct opt_key *opt_key_find(const char *k, size_t kn)
+/* The order of the table: k[0,kn) against an entry's name, byte by byte,
+ * a prefix first (as strcmp orders them). */
+static int opt_key_cmp(const char *k, size_t kn, const struct opt_key *e)
 {
-    if (kn == 0 || (unsigned char)k[0] >= 128) return NULL;
-    const struct opt_key *e = opt_keys[(unsigned char)k[0]];
-    if (!e) return NULL;
-    if (kn == 1) {
-        for (; e->name; e++)
-            if (e->len == 1) return e;
-        return NULL;
-    }
-    for (; e->name; e++)
-        if (e->len == kn && e->name[1] == k[1] && memcmp(e->name + 2, k + 2, kn - 2) == 0)
-            return e;
-    return NULL;
+    size_t n = kn < e->len ? kn : e->len;
+    for (size_t i = 0; i < n; i++)
+        if (k[i] != e->name[i]) return (unsigned char)k[i] < (unsigned char)e->name[i] ? -1 : 1;
+    return (kn > e->len) - (kn < e->len);
 }
 
-/* For tests/unit/test_tikzopt: 0 when every key is in its first byte's list, its length
- * is right, and it is found (a key listed twice would be found at its first place). */
-int tk_opt_keys_check(void);
-int tk_opt_keys_check(void)
+/* binary search */
+const struct opt_key *tk_opt_key_find(const char *k, size_t kn)
 {
-    int nkeys = 0;
-    for (int c = 0; c < 128; c++) {
-        if (!opt_keys[c]) continue;
-        for (const struct opt_key *e = opt_keys[c]; e->name; e++, nkeys++)
-            if ((unsigned char)e->name[0] != c || e->len != strlen(e->name) ||
-                opt_key_find(e->name, e->len) != e) return -1;
+    size_t lo = 0, hi = tk_opt_nkeys;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int r = opt_key_cmp(k, kn, &tk_opt_keys[mid]);
+        if (r == 0) return &tk_opt_keys[mid];
+        if (r < 0) hi = mid;
+        else lo = mid + 1;
     }
-    return nkeys > 100 ? 0 : -1;
+    return NULL;
 }
 
 /* An arrow spec like ->, <->, -{Stealth}, |-|, -latex, {Latex[]}-{Latex[]} */
@@ -867,52 +804,400 @@ static void apply_direction(tikz *T, int i, const char *k, size_t kn, const char
     no->shift_y = dirs[i].dy * f * sum.y;
 }
 
-/* One option. slash and key are what the key alone gives (tk_apply_opts
- * finds them once per text): slash = has_v ? memchr(k, '/', kn) : NULL,
- * key = opt_key_find(k, kn). */
-static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t vn,
-                      int has_v, tk_nodeopts *no, int depth, const char *slash,
-                      const struct opt_key *key)
+/* k=v where k is name/.handler (slash: the first '/' in k): .style and
+ * .append style define a style (every node and every label are kept in the
+ * graphics state); other handlers are ignored. 1 when k is such a key. */
+static int apply_handler_key(tikz *T, const char *k, size_t kn, const char *slash,
+                             const char *v, size_t vn)
+{
+    gstate *g = GS(T);
+    size_t nn = (size_t)(slash - k);
+    const char *h = slash + 1;
+    size_t hn = kn - nn - 1;
+    if (tk_is(h, hn, ".style") || tk_is(h, hn, ".append style")) {
+        int append = tk_is(h, hn, ".append style");
+        if (tk_is(k, nn, "every node")) {
+            const char *w = v; size_t wn = vn;
+            tk_unbrace(&w, &wn);
+            if (append && g->every_node) {
+                size_t ol = strlen(g->every_node);
+                g->every_node = xrealloc(g->every_node, ol + wn + 2);
+                g->every_node[ol] = ',';
+                memcpy(g->every_node + ol + 1, w, wn);
+                g->every_node[ol + 1 + wn] = 0;
+            } else {
+                free(g->every_node);
+                g->every_node = xstrndup(w, wn);
+            }
+        } else if (tk_is(k, nn, "every label")) {
+            const char *w = v; size_t wn = vn;
+            tk_unbrace(&w, &wn);
+            free(g->every_label);
+            g->every_label = xstrndup(w, wn);
+        } else {
+            tk_define_style(T, k, nn, v, vn, append);
+        }
+        return 1;
+    }
+    if (hn >= 1 && h[0] == '.') return 1;   /* other handlers: ignore */
+    return 0;
+}
+
+/* A key without a value (a line width, dash, direction or shape name, a node
+ * position, a flag, a color, an arrow spec); other keys without a value are
+ * ignored. */
+static void apply_key_alone(tikz *T, const struct opt_key *key, const char *k, size_t kn,
+                            tk_nodeopts *no)
+{
+    gstate *g = GS(T);
+    int id = key ? key->id : K_NONE;
+    switch (id) {
+    case K_WIDTH: g->lw = widths[key->arg].lw; if (no) no->lw = g->lw; return;
+    case K_DASH: strcpy(g->dash, dashes[key->arg].dash); return;
+    case K_DIR: apply_direction(T, key->arg, k, kn, NULL, 0, 0, no); return;
+    case K_DRAW: g->draw = 1; g->drawc[0] = 0; if (no) { no->draw = 1; no->drawc[0] = 0; } return;
+    case K_FILL: g->fill = 1; g->fillc[0] = 0; if (no) { no->fill = 1; no->fillc[0] = 0; } return;
+    case K_SHAPENAME: shape_key(T, k, kn, no); return;
+    case K_MIDWAY: if (no) { no->pos = 0.5; no->has_pos = 1; } return;
+    case K_NEAR_START: if (no) { no->pos = 0.25; no->has_pos = 1; } return;
+    case K_NEAR_END: if (no) { no->pos = 0.75; no->has_pos = 1; } return;
+    case K_VERY_NEAR_START: if (no) { no->pos = 0.125; no->has_pos = 1; } return;
+    case K_VERY_NEAR_END: if (no) { no->pos = 0.875; no->has_pos = 1; } return;
+    case K_AT_START: if (no) { no->pos = 0; no->has_pos = 1; } return;
+    case K_AT_END: if (no) { no->pos = 1; no->has_pos = 1; } return;
+    case K_SLOPED: if (no) no->sloped = 1; return;
+    case K_ON_GRID: g->on_grid = 1; return;
+    case K_TEXTALIGN: if (no) no->align = text_aligns[key->arg]; return;
+    case K_OVERLAY: g->overlay = 1; return;
+    case K_ROUNDED_CORNERS: g->rounded = 4; return;
+    case K_SHARP_CORNERS: g->rounded = 0; return;
+    case K_HELP_LINES: strcpy(g->color, "gray"); g->lw = 0.2; return;
+    case K_BEND_LEFT: g->bend = 30; return;
+    case K_BEND_RIGHT: g->bend = -30; return;
+    case K_SCALE_ONLY_AXIS: g->scale_only_axis = 1; return;
+    case K_IGNORE: return;
+    default: break;
+    }
+    if (tk_is_color(k, kn)) {
+        setstr(g->color, sizeof g->color, k, kn);
+        if (no) setstr(no->textc, sizeof no->textc, k, kn);
+        return;
+    }
+    char arr[24];
+    if (arrow_spec(k, kn, arr, sizeof arr)) { strcpy(g->arrows, arr); return; }
+    if (kn == 1 && k[0] == '-') { g->arrows[0] = 0; return; }
+    /* unknown key without value: ignored (does not change geometry) */
+}
+
+/* A key with a value for paths (positioning directions, draw, fill, colors,
+ * line width, dashes, corners, arrows, radii, angles, grid steps, bends,
+ * plot domain and samples, names of paths, right angles, the IR role): 1 when
+ * key is one. */
+static int apply_path_key(tikz *T, const struct opt_key *key, const char *k, size_t kn,
+                          const char *v, size_t vn, tk_nodeopts *no)
 {
     gstate *g = GS(T);
     double d;
     int hu;
     vec2 p;
-
-    /* .style / .append style definitions inside option lists */
-    {
-        if (slash && has_v) {
-            size_t nn = (size_t)(slash - k);
-            const char *h = slash + 1;
-            size_t hn = kn - nn - 1;
-            if (tk_is(h, hn, ".style") || tk_is(h, hn, ".append style")) {
-                int append = tk_is(h, hn, ".append style");
-                if (tk_is(k, nn, "every node")) {
-                    const char *w = v; size_t wn = vn;
-                    tk_unbrace(&w, &wn);
-                    if (append && g->every_node) {
-                        size_t ol = strlen(g->every_node);
-                        g->every_node = tk_xrealloc(g->every_node, ol + wn + 2);
-                        g->every_node[ol] = ',';
-                        memcpy(g->every_node + ol + 1, w, wn);
-                        g->every_node[ol + 1 + wn] = 0;
-                    } else {
-                        free(g->every_node);
-                        g->every_node = xstrndup(w, wn);
-                    }
-                } else if (tk_is(k, nn, "every label")) {
-                    const char *w = v; size_t wn = vn;
-                    tk_unbrace(&w, &wn);
-                    free(g->every_label);
-                    g->every_label = xstrndup(w, wn);
-                } else {
-                    tk_define_style(T, k, nn, v, vn, append);
-                }
-                return;
-            }
-            if (hn >= 1 && h[0] == '.') return;   /* other handlers: ignore */
+    switch (key->id) {
+    case K_DIR: apply_direction(T, key->arg, k, kn, v, vn, 1, no); return 1;
+    case K_DRAW: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        if (tk_is(w, wn, "none")) { g->draw = 0; if (no) no->draw = 0; }
+        else {
+            g->draw = 1; setstr(g->drawc, sizeof g->drawc, w, wn);
+            if (no) { no->draw = 1; setstr(no->drawc, sizeof no->drawc, w, wn); }
         }
+        return 1;
     }
+    case K_FILL: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        if (tk_is(w, wn, "none")) { g->fill = 0; if (no) no->fill = 0; }
+        else {
+            g->fill = 1; setstr(g->fillc, sizeof g->fillc, w, wn);
+            if (no) { no->fill = 1; setstr(no->fillc, sizeof no->fillc, w, wn); }
+        }
+        return 1;
+    }
+    case K_COLOR: { setstr(g->color, sizeof g->color, v, vn); if (no) setstr(no->textc, sizeof no->textc, v, vn); return 1; }
+    case K_TEXT: { if (no) setstr(no->textc, sizeof no->textc, v, vn); return 1; }
+    case K_LINE_WIDTH: { g->lw = tk_eval_dim(T, v, vn, g->lw); if (no) no->lw = g->lw; return 1; }
+    case K_DASH_PATTERN: { strcpy(g->dash, "dashed"); return 1; }
+    case K_ROUNDED_CORNERS: { g->rounded = tk_eval_dim(T, v, vn, 4); return 1; }
+    case K_ARROWS: { char arr[24]; if (arrow_spec(v, vn, arr, sizeof arr)) strcpy(g->arrows, arr); return 1; }
+    case K_RADIUS: case K_X_RADIUS: case K_Y_RADIUS: {
+        if (tk_eval(T, v, vn, &d, &hu) != 0) {
+            tk_warn(T, T->cmd_line, "cannot evaluate radius '%.*s'", (int)(vn > 60 ? 60 : vn), v);
+            return 1;
+        }
+        if (key->id != K_Y_RADIUS) { g->radius_x = d; g->radius_x_unit = hu; }
+        if (key->id != K_X_RADIUS) { g->radius_y = d; g->radius_y_unit = hu; }
+        g->has_radius = 1;
+        return 1;
+    }
+    case K_START_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->start_angle = d; g->has_start = 1; } return 1; }
+    case K_END_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->end_angle = d; g->has_end = 1; } return 1; }
+    case K_DELTA_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->delta_angle = d; g->has_delta = 1; } return 1; }
+    case K_STEP: {
+        if (opt_vector(T, v, vn, &p) == 0) { g->step = p; g->has_step = 2; }
+        else if (tk_eval(T, v, vn, &d, &hu) == 0) { g->step = v2(d, d); g->has_step = hu ? 2 : 1; }
+        return 1;
+    }
+    case K_BEND_LEFT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = d; return 1; }
+    case K_BEND_RIGHT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = -d; return 1; }
+    case K_IN: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->in_a = d; g->has_in = 1; } return 1; }
+    case K_OUT: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->out_a = d; g->has_out = 1; } return 1; }
+    case K_DOMAIN: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        const char *colon = memchr(w, ':', wn);
+        double a, b;
+        if (colon && tk_eval(T, w, (size_t)(colon - w), &a, NULL) == 0 &&
+            tk_eval(T, colon + 1, wn - (size_t)(colon - w) - 1, &b, NULL) == 0) {
+            g->dom0 = a; g->dom1 = b;
+        }
+        return 1;
+    }
+    case K_SAMPLES: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 2 && d <= 10000) g->samples = (int)d;
+        return 1;
+    }
+    case K_NAME_PATH: case K_NAME_PATH_GLOBAL: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        free(g->name_path);
+        g->name_path = xstrndup(w, wn);
+        return 1;
+    }
+    case K_NAME_INTERSECTIONS: {
+        /* kept whole ("of=A and B, by={P,Q}"); the path reads it */
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        free(g->name_isect);
+        g->name_isect = xstrndup(w, wn);
+        return 1;
+    }
+    case K_RIGHT_ANGLE_QUADRANT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->ra_quadrant = (int)d; return 1; }
+    case K_RIGHT_ANGLE_LENGTH: { g->ra_len = tk_eval_dim(T, v, vn, g->ra_len); return 1; }
+    case K_IR_ROLE: {
+        setstr(g->role, sizeof g->role, v, vn);
+        if (no) setstr(no->role, sizeof no->role, v, vn);
+        return 1;
+    }
+    default: return 0;
+    }
+}
+
+/* A key with a value that transforms the coordinates (scale, shift, rotate,
+ * slant, cm, the x, y and z vectors): 1 when key is one. */
+static int apply_transform_key(tikz *T, const struct opt_key *key, const char *k, size_t kn,
+                               const char *v, size_t vn, tk_nodeopts *no)
+{
+    gstate *g = GS(T);
+    double d;
+    vec2 p;
+    switch (key->id) {
+    case K_SCALE: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->s3 *= d; }
+        return 1;
+    }
+    case K_XSCALE: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, 1, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
+        return 1;
+    }
+    case K_YSCALE: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
+        return 1;
+    }
+    case K_XSHIFT: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, 1, d, 0 }; g->ctm = mat_mul(g->ctm, s); }
+        return 1;
+    }
+    case K_YSHIFT: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, 1, 0, d }; g->ctm = mat_mul(g->ctm, s); }
+        return 1;
+    }
+    case K_SHIFT: {
+        if (opt_vector(T, v, vn, &p) == 0) {
+            mat s = { 1, 0, 0, 1, p.x, p.y };
+            g->ctm = mat_mul(g->ctm, s);
+            if (T->last3_kind == 1 || T->last3_kind == 2) {
+                g->t3.x += g->s3 * T->last3.x;
+                g->t3.y += g->s3 * T->last3.y;
+                g->t3.z += g->s3 * T->last3.z;
+            }
+        }
+        else tk_warn(T, T->cmd_line, "cannot evaluate shift '%.*s'", (int)vn, v);
+        return 1;
+    }
+    case K_ROTATE: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) {
+            if (no) no->rotate = d;
+            else { rotate_by(g, d); g->ok3 = 0; }
+        }
+        return 1;
+    }
+    case K_ROTATE_AROUND: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        long colon = -1;
+        for (size_t i = 0; i < wn; i++) if (w[i] == ':') { colon = (long)i; break; }
+        if (colon > 0 && tk_eval(T, w, (size_t)colon, &d, NULL) == 0 &&
+            opt_vector(T, w + colon + 1, wn - (size_t)colon - 1, &p) == 0) {
+            mat t1 = { 1, 0, 0, 1, p.x, p.y }, t2 = { 1, 0, 0, 1, -p.x, -p.y };
+            g->ctm = mat_mul(g->ctm, t1);
+            rotate_by(g, d);
+            g->ctm = mat_mul(g->ctm, t2);
+            g->ok3 = 0;
+        }
+        return 1;
+    }
+    case K_XSLANT: case K_YSLANT: {
+        /* \pgftransformxslant: x' = x + s y; yslant: y' = s x + y */
+        if (tk_eval(T, v, vn, &d, NULL) == 0) {
+            mat s = { 1, key->id == K_YSLANT ? d : 0, key->id == K_XSLANT ? d : 0, 1, 0, 0 };
+            g->ctm = mat_mul(g->ctm, s);
+            g->ok3 = 0;
+        }
+        else tk_warn(T, T->cmd_line, "cannot evaluate %.*s '%.*s'", (int)kn, k, (int)vn, v);
+        return 1;
+    }
+    case K_CM: {
+        /* cm={a,b,c,d,(point)}: x' = a x + c y + px, y' = b x + d y + py */
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        double m[4];
+        int ok = 1;
+        for (int i = 0; i < 4 && ok; i++) {
+            long c = tk_find_top(w, wn, ',');
+            if (c < 0 || tk_eval(T, w, (size_t)c, &m[i], NULL) != 0) ok = 0;
+            else { w += c + 1; wn -= (size_t)c + 1; }
+        }
+        if (ok && opt_vector(T, w, wn, &p) == 0) {
+            mat s = { m[0], m[1], m[2], m[3], p.x, p.y };
+            g->ctm = mat_mul(g->ctm, s);
+            g->ok3 = 0;
+        }
+        else tk_warn(T, T->cmd_line, "cannot evaluate cm '%.*s' (want {a,b,c,d,(x,y)})", (int)vn, v);
+        return 1;
+    }
+    case K_X: { set_axis_vector(T, &g->xv, v, vn, v2(1, 0)); return 1; }
+    case K_Y: { set_axis_vector(T, &g->yv, v, vn, v2(0, 1)); return 1; }
+    case K_Z: { set_axis_vector(T, &g->zv, v, vn, v2(1, 1)); return 1; }
+    default: return 0;
+    }
+}
+
+/* A key with a value for nodes (font, anchor, pos, separations, sizes, shape,
+ * text width, align, node distance, on grid, polygon and shape parameters,
+ * label, pin, name): 1 when key is one. */
+static int apply_node_key(tikz *T, const struct opt_key *key, const char *v, size_t vn,
+                          tk_nodeopts *no)
+{
+    gstate *g = GS(T);
+    double d;
+    switch (key->id) {
+    case K_FONT: {
+        int bold = 0;
+        char buf[64];
+        setstr(buf, sizeof buf, v, vn);
+        double fs = tm_font_size(buf, g->font_size, &bold);
+        if (no) { no->font_size = fs; no->bold = bold; }
+        else { g->font_size = fs; g->bold = bold; }
+        return 1;
+    }
+    case K_ANCHOR: {
+        if (no) { setstr(no->anchor, sizeof no->anchor, v, vn); no->has_anchor = 1; }
+        return 1;
+    }
+    case K_POS: { if (no && tk_eval(T, v, vn, &d, NULL) == 0) { no->pos = d; no->has_pos = 1; } return 1; }
+    case K_INNER_SEP: {
+        d = tk_eval_dim(T, v, vn, 3.33);
+        if (no) no->inner_sep_x = no->inner_sep_y = d; else g->inner_sep = d;
+        return 1;
+    }
+    case K_INNER_XSEP: { if (no) no->inner_sep_x = tk_eval_dim(T, v, vn, 3.33); return 1; }
+    case K_INNER_YSEP: { if (no) no->inner_sep_y = tk_eval_dim(T, v, vn, 3.33); return 1; }
+    case K_OUTER_SEP: { d = tk_eval_dim(T, v, vn, 0.5); if (no) no->outer_sep = d; else g->outer_sep = d; return 1; }
+    case K_MINIMUM_SIZE: { d = tk_eval_dim(T, v, vn, 0); if (no) no->min_w = no->min_h = d; return 1; }
+    case K_MINIMUM_WIDTH: { if (no) no->min_w = tk_eval_dim(T, v, vn, 0); return 1; }
+    case K_MINIMUM_HEIGHT: { if (no) no->min_h = tk_eval_dim(T, v, vn, 0); return 1; }
+    case K_SHAPE: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        if (!shape_key(T, w, wn, no) && no) {
+            tk_warn(T, T->cmd_line, "shape '%.*s' not supported; its node is taken as a rectangle",
+                    (int)(wn > 40 ? 40 : wn), w);
+            no->shape = TK_SH_RECT;
+        }
+        return 1;
+    }
+    case K_TEXT_WIDTH: {
+        if (no) {
+            const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+            if (wn == 0) no->text_width = 0;
+            else if (tk_eval(T, w, wn, &d, NULL) == 0 && d > 0 && d < 16384) no->text_width = d;
+            else tk_warn(T, T->cmd_line, "cannot evaluate text width '%.*s'; the text is set on one line",
+                         (int)(wn > 60 ? 60 : wn), w);
+        }
+        return 1;
+    }
+    case K_ALIGN: {
+        static const struct { const char *k; int a; } al[] = {
+            { "left", TK_ALIGN_LEFT }, { "center", TK_ALIGN_CENTER }, { "right", TK_ALIGN_RIGHT },
+            { "justify", TK_ALIGN_JUSTIFY }, { "none", TK_ALIGN_NONE },
+            { "flush left", TK_ALIGN_FLUSH_LEFT }, { "flush center", TK_ALIGN_FLUSH_CENTER },
+            { "flush right", TK_ALIGN_FLUSH_RIGHT }, { NULL, 0 }
+        };
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        for (int i = 0; al[i].k; i++)
+            if (tk_is(w, wn, al[i].k)) { if (no) no->align = al[i].a; return 1; }
+        tk_warn(T, T->cmd_line, "align '%.*s' unknown (left, center, right, justify, ...)",
+                (int)(wn > 40 ? 40 : wn), w);
+        return 1;
+    }
+    case K_NODE_DISTANCE: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        g->node_distance = tk_intern(T, w, wn < TK_NODE_DISTANCE_MAX ? wn : TK_NODE_DISTANCE_MAX - 1);
+        return 1;
+    }
+    case K_ON_GRID: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        g->on_grid = !tk_is(w, wn, "false");
+        return 1;
+    }
+    case K_REGULAR_POLYGON_SIDES: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 3 && d <= 1000) {
+            if (no) no->sides = (int)d; else g->poly_sides = (int)d;
+        }
+        else tk_warn(T, T->cmd_line, "regular polygon sides '%.*s' ignored (want 3 to 1000)", (int)vn, v);
+        return 1;
+    }
+    case K_SHAPE_BORDER_ROTATE: case K_REGULAR_POLYGON_ROTATE: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { if (no) no->border_rotate = d; else g->border_rotate = d; }
+        return 1;
+    }
+    case K_ASPECT: case K_SHAPE_ASPECT: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0 && d > 0) { if (no) no->aspect = d; else g->aspect = d; }
+        return 1;
+    }
+    case K_LABEL: case K_PIN: {
+        if (no) { const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn); tk_nodeopts_add_label(T, no, w, wn, key->id == K_PIN); }
+        return 1;
+    }
+    case K_LABEL_DISTANCE: { g->label_distance = tk_eval_dim(T, v, vn, 0); return 1; }
+    case K_NAME: {
+        if (no) { free(no->name); const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn); no->name = xstrndup(w, wn); }
+        return 1;
+    }
+    /* radius keys: a plain number is in xy units, a dimension in pt */
+    default: return 0;
+    }
+}
+
+/* One option. slash and key are what the key alone gives (tk_apply_opts
+ * finds them once per text): slash = has_v ? memchr(k, '/', kn) : NULL,
+ * key = tk_opt_key_find(k, kn). */
+static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t vn,
+                      int has_v, tk_nodeopts *no, int depth, const char *slash,
+                      const struct opt_key *key)
+{
+    if (slash && has_v && apply_handler_key(T, k, kn, slash, v, vn)) return;
     /* user styles */
     if (!has_v || (vn && v[0] != '(')) {
         const char *st = tk_find_style(T, k, kn);
@@ -939,309 +1224,14 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
             return;
         }
     }
-    int id = key ? key->id : K_NONE;
     if (!has_v) {
-        switch (id) {
-        case K_WIDTH: g->lw = widths[key->arg].lw; if (no) no->lw = g->lw; return;
-        case K_DASH: strcpy(g->dash, dashes[key->arg].dash); return;
-        case K_DIR: apply_direction(T, key->arg, k, kn, v, vn, 0, no); return;
-        case K_DRAW: g->draw = 1; g->drawc[0] = 0; if (no) { no->draw = 1; no->drawc[0] = 0; } return;
-        case K_FILL: g->fill = 1; g->fillc[0] = 0; if (no) { no->fill = 1; no->fillc[0] = 0; } return;
-        case K_SHAPENAME: shape_key(T, k, kn, no); return;
-        case K_MIDWAY: if (no) { no->pos = 0.5; no->has_pos = 1; } return;
-        case K_NEAR_START: if (no) { no->pos = 0.25; no->has_pos = 1; } return;
-        case K_NEAR_END: if (no) { no->pos = 0.75; no->has_pos = 1; } return;
-        case K_VERY_NEAR_START: if (no) { no->pos = 0.125; no->has_pos = 1; } return;
-        case K_VERY_NEAR_END: if (no) { no->pos = 0.875; no->has_pos = 1; } return;
-        case K_AT_START: if (no) { no->pos = 0; no->has_pos = 1; } return;
-        case K_AT_END: if (no) { no->pos = 1; no->has_pos = 1; } return;
-        case K_SLOPED: if (no) no->sloped = 1; return;
-        case K_ON_GRID: g->on_grid = 1; return;
-        case K_TEXTALIGN: if (no) no->align = text_aligns[key->arg]; return;
-        case K_OVERLAY: g->overlay = 1; return;
-        case K_ROUNDED_CORNERS: g->rounded = 4; return;
-        case K_SHARP_CORNERS: g->rounded = 0; return;
-        case K_HELP_LINES: strcpy(g->color, "gray"); g->lw = 0.2; return;
-        case K_BEND_LEFT: g->bend = 30; return;
-        case K_BEND_RIGHT: g->bend = -30; return;
-        case K_SCALE_ONLY_AXIS: g->scale_only_axis = 1; return;
-        case K_IGNORE: return;
-        default: break;
-        }
-        if (tk_is_color(k, kn)) {
-            setstr(g->color, sizeof g->color, k, kn);
-            if (no) setstr(no->textc, sizeof no->textc, k, kn);
-            return;
-        }
-        char arr[24];
-        if (arrow_spec(k, kn, arr, sizeof arr)) { strcpy(g->arrows, arr); return; }
-        if (kn == 1 && k[0] == '-') { g->arrows[0] = 0; return; }
-        /* unknown key without value: ignored (does not change geometry) */
+        apply_key_alone(T, key, k, kn, no);
         return;
     }
-    /* keys with values */
-    switch (id) {
-    case K_DIR: apply_direction(T, key->arg, k, kn, v, vn, 1, no); return;
-    case K_DRAW: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        if (tk_is(w, wn, "none")) { g->draw = 0; if (no) no->draw = 0; }
-        else {
-            g->draw = 1; setstr(g->drawc, sizeof g->drawc, w, wn);
-            if (no) { no->draw = 1; setstr(no->drawc, sizeof no->drawc, w, wn); }
-        }
+    if (key && (apply_path_key(T, key, k, kn, v, vn, no) ||
+                apply_transform_key(T, key, k, kn, v, vn, no) ||
+                apply_node_key(T, key, v, vn, no)))
         return;
-    }
-    case K_FILL: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        if (tk_is(w, wn, "none")) { g->fill = 0; if (no) no->fill = 0; }
-        else {
-            g->fill = 1; setstr(g->fillc, sizeof g->fillc, w, wn);
-            if (no) { no->fill = 1; setstr(no->fillc, sizeof no->fillc, w, wn); }
-        }
-        return;
-    }
-    case K_COLOR: { setstr(g->color, sizeof g->color, v, vn); if (no) setstr(no->textc, sizeof no->textc, v, vn); return; }
-    case K_TEXT: { if (no) setstr(no->textc, sizeof no->textc, v, vn); return; }
-    case K_LINE_WIDTH: { g->lw = tk_eval_dim(T, v, vn, g->lw); if (no) no->lw = g->lw; return; }
-    case K_DASH_PATTERN: { strcpy(g->dash, "dashed"); return; }
-    case K_ROUNDED_CORNERS: { g->rounded = tk_eval_dim(T, v, vn, 4); return; }
-    case K_ARROWS: { char arr[24]; if (arrow_spec(v, vn, arr, sizeof arr)) strcpy(g->arrows, arr); return; }
-    case K_SCALE: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->s3 *= d; }
-        return;
-    }
-    case K_XSCALE: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { d, 0, 0, 1, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
-        return;
-    }
-    case K_YSCALE: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, d, 0, 0 }; g->ctm = mat_mul(g->ctm, s); g->ok3 = 0; }
-        return;
-    }
-    case K_XSHIFT: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, 1, d, 0 }; g->ctm = mat_mul(g->ctm, s); }
-        return;
-    }
-    case K_YSHIFT: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { mat s = { 1, 0, 0, 1, 0, d }; g->ctm = mat_mul(g->ctm, s); }
-        return;
-    }
-    case K_SHIFT: {
-        if (opt_vector(T, v, vn, &p) == 0) {
-            mat s = { 1, 0, 0, 1, p.x, p.y };
-            g->ctm = mat_mul(g->ctm, s);
-            if (T->last3_kind == 1 || T->last3_kind == 2) {
-                g->t3.x += g->s3 * T->last3.x;
-                g->t3.y += g->s3 * T->last3.y;
-                g->t3.z += g->s3 * T->last3.z;
-            }
-        }
-        else tk_warn(T, T->cmd_line, "cannot evaluate shift '%.*s'", (int)vn, v);
-        return;
-    }
-    case K_ROTATE: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) {
-            if (no) no->rotate = d;
-            else { rotate_by(g, d); g->ok3 = 0; }
-        }
-        return;
-    }
-    case K_ROTATE_AROUND: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        long colon = -1;
-        for (size_t i = 0; i < wn; i++) if (w[i] == ':') { colon = (long)i; break; }
-        if (colon > 0 && tk_eval(T, w, (size_t)colon, &d, NULL) == 0 &&
-            opt_vector(T, w + colon + 1, wn - (size_t)colon - 1, &p) == 0) {
-            mat t1 = { 1, 0, 0, 1, p.x, p.y }, t2 = { 1, 0, 0, 1, -p.x, -p.y };
-            g->ctm = mat_mul(g->ctm, t1);
-            rotate_by(g, d);
-            g->ctm = mat_mul(g->ctm, t2);
-            g->ok3 = 0;
-        }
-        return;
-    }
-    case K_XSLANT: case K_YSLANT: {
-        /* \pgftransformxslant: x' = x + s y; yslant: y' = s x + y */
-        if (tk_eval(T, v, vn, &d, NULL) == 0) {
-            mat s = { 1, k[0] == 'y' ? d : 0, k[0] == 'x' ? d : 0, 1, 0, 0 };
-            g->ctm = mat_mul(g->ctm, s);
-            g->ok3 = 0;
-        }
-        else tk_warn(T, T->cmd_line, "cannot evaluate %.*s '%.*s'", (int)kn, k, (int)vn, v);
-        return;
-    }
-    case K_CM: {
-        /* cm={a,b,c,d,(point)}: x' = a x + c y + px, y' = b x + d y + py */
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        double m[4];
-        int ok = 1;
-        for (int i = 0; i < 4 && ok; i++) {
-            long c = tk_find_top(w, wn, ',');
-            if (c < 0 || tk_eval(T, w, (size_t)c, &m[i], NULL) != 0) ok = 0;
-            else { w += c + 1; wn -= (size_t)c + 1; }
-        }
-        if (ok && opt_vector(T, w, wn, &p) == 0) {
-            mat s = { m[0], m[1], m[2], m[3], p.x, p.y };
-            g->ctm = mat_mul(g->ctm, s);
-            g->ok3 = 0;
-        }
-        else tk_warn(T, T->cmd_line, "cannot evaluate cm '%.*s' (want {a,b,c,d,(x,y)})", (int)vn, v);
-        return;
-    }
-    case K_X: { set_axis_vector(T, &g->xv, v, vn, v2(1, 0)); return; }
-    case K_Y: { set_axis_vector(T, &g->yv, v, vn, v2(0, 1)); return; }
-    case K_Z: { set_axis_vector(T, &g->zv, v, vn, v2(1, 1)); return; }
-    case K_FONT: {
-        int bold = 0;
-        char buf[64];
-        setstr(buf, sizeof buf, v, vn);
-        double fs = tm_font_size(buf, g->font_size, &bold);
-        if (no) { no->font_size = fs; no->bold = bold; }
-        else { g->font_size = fs; g->bold = bold; }
-        return;
-    }
-    case K_ANCHOR: {
-        if (no) { setstr(no->anchor, sizeof no->anchor, v, vn); no->has_anchor = 1; }
-        return;
-    }
-    case K_POS: { if (no && tk_eval(T, v, vn, &d, NULL) == 0) { no->pos = d; no->has_pos = 1; } return; }
-    case K_INNER_SEP: {
-        d = tk_eval_dim(T, v, vn, 3.33);
-        if (no) no->inner_sep_x = no->inner_sep_y = d; else g->inner_sep = d;
-        return;
-    }
-    case K_INNER_XSEP: { if (no) no->inner_sep_x = tk_eval_dim(T, v, vn, 3.33); return; }
-    case K_INNER_YSEP: { if (no) no->inner_sep_y = tk_eval_dim(T, v, vn, 3.33); return; }
-    case K_OUTER_SEP: { d = tk_eval_dim(T, v, vn, 0.5); if (no) no->outer_sep = d; else g->outer_sep = d; return; }
-    case K_MINIMUM_SIZE: { d = tk_eval_dim(T, v, vn, 0); if (no) no->min_w = no->min_h = d; return; }
-    case K_MINIMUM_WIDTH: { if (no) no->min_w = tk_eval_dim(T, v, vn, 0); return; }
-    case K_MINIMUM_HEIGHT: { if (no) no->min_h = tk_eval_dim(T, v, vn, 0); return; }
-    case K_SHAPE: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        if (!shape_key(T, w, wn, no) && no) {
-            tk_warn(T, T->cmd_line, "shape '%.*s' not supported; its node is taken as a rectangle",
-                    (int)(wn > 40 ? 40 : wn), w);
-            no->shape = TK_SH_RECT;
-        }
-        return;
-    }
-    case K_TEXT_WIDTH: {
-        if (no) {
-            const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-            if (wn == 0) no->text_width = 0;
-            else if (tk_eval(T, w, wn, &d, NULL) == 0 && d > 0 && d < 16384) no->text_width = d;
-            else tk_warn(T, T->cmd_line, "cannot evaluate text width '%.*s'; the text is set on one line",
-                         (int)(wn > 60 ? 60 : wn), w);
-        }
-        return;
-    }
-    case K_ALIGN: {
-        static const struct { const char *k; int a; } al[] = {
-            { "left", TK_ALIGN_LEFT }, { "center", TK_ALIGN_CENTER }, { "right", TK_ALIGN_RIGHT },
-            { "justify", TK_ALIGN_JUSTIFY }, { "none", TK_ALIGN_NONE },
-            { "flush left", TK_ALIGN_FLUSH_LEFT }, { "flush center", TK_ALIGN_FLUSH_CENTER },
-            { "flush right", TK_ALIGN_FLUSH_RIGHT }, { NULL, 0 }
-        };
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        for (int i = 0; al[i].k; i++)
-            if (tk_is(w, wn, al[i].k)) { if (no) no->align = al[i].a; return; }
-        tk_warn(T, T->cmd_line, "align '%.*s' unknown (left, center, right, justify, ...)",
-                (int)(wn > 40 ? 40 : wn), w);
-        return;
-    }
-    case K_NODE_DISTANCE: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        g->node_distance = tk_intern(T, w, wn < TK_NODE_DISTANCE_MAX ? wn : TK_NODE_DISTANCE_MAX - 1);
-        return;
-    }
-    case K_ON_GRID: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        g->on_grid = !tk_is(w, wn, "false");
-        return;
-    }
-    case K_REGULAR_POLYGON_SIDES: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 3 && d <= 1000) {
-            if (no) no->sides = (int)d; else g->poly_sides = (int)d;
-        }
-        else tk_warn(T, T->cmd_line, "regular polygon sides '%.*s' ignored (want 3 to 1000)", (int)vn, v);
-        return;
-    }
-    case K_SHAPE_BORDER_ROTATE: case K_REGULAR_POLYGON_ROTATE: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0) { if (no) no->border_rotate = d; else g->border_rotate = d; }
-        return;
-    }
-    case K_ASPECT: case K_SHAPE_ASPECT: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0 && d > 0) { if (no) no->aspect = d; else g->aspect = d; }
-        return;
-    }
-    case K_LABEL: case K_PIN: {
-        if (no) { const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn); tk_nodeopts_add_label(T, no, w, wn, k[0] == 'p'); }
-        return;
-    }
-    case K_LABEL_DISTANCE: { g->label_distance = tk_eval_dim(T, v, vn, 0); return; }
-    case K_NAME: {
-        if (no) { free(no->name); const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn); no->name = xstrndup(w, wn); }
-        return;
-    }
-    /* radius keys: a plain number is in xy units, a dimension in pt */
-    case K_RADIUS: case K_X_RADIUS: case K_Y_RADIUS: {
-        if (tk_eval(T, v, vn, &d, &hu) != 0) {
-            tk_warn(T, T->cmd_line, "cannot evaluate radius '%.*s'", (int)(vn > 60 ? 60 : vn), v);
-            return;
-        }
-        if (k[0] != 'y') { g->radius_x = d; g->radius_x_unit = hu; }
-        if (k[0] != 'x') { g->radius_y = d; g->radius_y_unit = hu; }
-        g->has_radius = 1;
-        return;
-    }
-    case K_START_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->start_angle = d; g->has_start = 1; } return; }
-    case K_END_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->end_angle = d; g->has_end = 1; } return; }
-    case K_DELTA_ANGLE: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->delta_angle = d; g->has_delta = 1; } return; }
-    case K_STEP: {
-        if (opt_vector(T, v, vn, &p) == 0) { g->step = p; g->has_step = 2; }
-        else if (tk_eval(T, v, vn, &d, &hu) == 0) { g->step = v2(d, d); g->has_step = hu ? 2 : 1; }
-        return;
-    }
-    case K_BEND_LEFT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = d; return; }
-    case K_BEND_RIGHT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = -d; return; }
-    case K_IN: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->in_a = d; g->has_in = 1; } return; }
-    case K_OUT: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->out_a = d; g->has_out = 1; } return; }
-    case K_DOMAIN: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        const char *colon = memchr(w, ':', wn);
-        double a, b;
-        if (colon && tk_eval(T, w, (size_t)(colon - w), &a, NULL) == 0 &&
-            tk_eval(T, colon + 1, wn - (size_t)(colon - w) - 1, &b, NULL) == 0) {
-            g->dom0 = a; g->dom1 = b;
-        }
-        return;
-    }
-    case K_SAMPLES: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 2 && d <= 10000) g->samples = (int)d;
-        return;
-    }
-    case K_NAME_PATH: case K_NAME_PATH_GLOBAL: {
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        free(g->name_path);
-        g->name_path = xstrndup(w, wn);
-        return;
-    }
-    case K_NAME_INTERSECTIONS: {
-        /* kept whole ("of=A and B, by={P,Q}"); the path reads it */
-        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-        free(g->name_isect);
-        g->name_isect = xstrndup(w, wn);
-        return;
-    }
-    case K_RIGHT_ANGLE_QUADRANT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->ra_quadrant = (int)d; return; }
-    case K_RIGHT_ANGLE_LENGTH: { g->ra_len = tk_eval_dim(T, v, vn, g->ra_len); return; }
-    case K_IR_ROLE: {
-        setstr(g->role, sizeof g->role, v, vn);
-        if (no) setstr(no->role, sizeof no->role, v, vn);
-        return;
-    }
-    default: break;
-    }
     if (tk_apply_lib_key(T, k, kn, v, vn)) return;
     /* everything else (opacity, pattern, decorations, text width, align, ...) does
      * not change geometry; ignored */
@@ -1252,13 +1242,6 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
 static const unsigned char opt_class[256] = {
     ['{'] = 1, ['('] = 1, ['['] = 1, ['}'] = 2, [')'] = 2, [']'] = 2, [','] = 3, ['='] = 4
 };
-
-/* tk_trim, inline */
-static inline void opt_trim(const char **s, size_t *n)
-{
-    while (*n && opt_space(**s)) { (*s)++; (*n)--; }
-    while (*n && opt_space((*s)[*n - 1])) (*n)--;
-}
 
 /* The next option of s[0,n) from *i on: one option runs up to the first ','
  * outside {} () []; its key ends at the first '=' outside them. Sets the
@@ -1286,7 +1269,7 @@ static inline int opt_next(const char *s, size_t n, size_t *pi, const char **pk,
         const char *item = s + st;
         size_t in = i - st;
         i++;
-        opt_trim(&item, &in);
+        tk_trim(&item, &in);
         if (in == 0) continue;
         const char *k = item, *v = NULL, *slash = NULL;
         size_t kn, vn = 0;
@@ -1303,8 +1286,8 @@ static inline int opt_next(const char *s, size_t n, size_t *pi, const char **pk,
             v = s + eq + 1;
             kn = (size_t)(s + eq - item);
             vn = (size_t)(item + in - v);
-            opt_trim(&k, &kn);
-            opt_trim(&v, &vn);
+            tk_trim(&k, &kn);
+            tk_trim(&v, &vn);
             slash = memchr(k, '/', kn);
         }
         *pi = i;
@@ -1321,7 +1304,7 @@ static void apply_opts_long(tikz *T, const char *s, size_t n, tk_nodeopts *no, i
     size_t i = 0, kn, vn;
     const char *k, *v, *slash;
     while (opt_next(s, n, &i, &k, &kn, &v, &vn, &slash))
-        apply_one(T, k, kn, v, vn, v != NULL, no, depth, slash, opt_key_find(k, kn));
+        apply_one(T, k, kn, v, vn, v != NULL, no, depth, slash, tk_opt_key_find(k, kn));
 }
 
 #define OPT_MAX_ITEMS 64
@@ -1343,105 +1326,32 @@ static int opt_split(const char *s, size_t n, struct opt_item *it, int max)
         o->vn = (unsigned short)vn;
         o->has_v = v != NULL;
         o->slash = (short)(slash ? slash - k : -1);
-        o->key = opt_key_find(k, kn);
+        o->key = tk_opt_key_find(k, kn);
     }
     return m;
 }
 
-void tk_optcache_free(tikz *T)
-{
-    free(T->optcache);
-    T->optcache = NULL;
-}
-
 void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
 {
+    /* a copy of the split, not the cache's own: applying an option can apply
+     * other lists (styles), which may take the slot */
     struct opt_item it[OPT_MAX_ITEMS];
-    int m = -1;
-    unsigned slot = 0;
-    int cacheable = n > 0 && n <= OPT_CACHE_TEXT;
-    if (cacheable) {
-        opt_cache(T);
-        slot = opt_cache_slot(s, n);
-        if (T->optcache->e[slot].n == n && memcmp(T->optcache->e[slot].text, s, n) == 0) {
-            /* copied: applying an option can apply other lists (styles), which
-             * may take the slot */
-            m = T->optcache->e[slot].nitems;
-            tk_copy_big(it, T->optcache->e[slot].it, (size_t)m * sizeof *it);   /* not a rep movsq */
-        }
-    }
+    int m = list_cache_get(T, s, n, it);
     if (m < 0) {
         m = opt_split(s, n, it, OPT_MAX_ITEMS);
         if (m < 0) {
-            /* more options than it holds: split and apply one by one */
             apply_opts_long(T, s, n, no, depth);
             return;
         }
-        if (cacheable && m <= OPT_CACHE_ITEMS) {
-            T->optcache->e[slot].n = (unsigned short)n;
-            T->optcache->e[slot].nitems = (unsigned short)m;
-            tk_copy_big(T->optcache->e[slot].text, s, n);
-            tk_copy_big(T->optcache->e[slot].it, it, (size_t)m * sizeof *it);
-        }
+        list_cache_put(T, s, n, it, m);
     }
-    /* The text is split before its first option is applied (it was split
-     * option by option): the same, as applying an option never writes into
-     * the text of the list being applied. */
+    /* The whole list is split before its first option is applied: the same
+     * as splitting option by option, as applying an option never writes
+     * into the text of the list being applied. */
     for (int j = 0; j < m; j++) {
         const struct opt_item *o = &it[j];
         const char *k = s + o->k;
         apply_one(T, k, o->kn, o->has_v ? s + o->v : NULL, o->vn, o->has_v, no, depth,
                   o->slash >= 0 ? k + o->slash : NULL, o->key);
     }
-}
-
-/* For tests/unit/test_coordfast: tk_eval (its value cache cold, then warm)
- * and pgfmath_eval on iters random texts of digits, units, operators,
- * braces and spaces: the number of texts, or -1 when a result (return value,
- * value bit for bit, unit flag) differs. */
-long tk_evalcache_check(unsigned long long seed, long iters);
-long tk_evalcache_check(unsigned long long seed, long iters)
-{
-    static const char *const parts[] = {
-        "0", "1", "2", "7", "12", ".5", "1.25", "-", "+", "*", "/", "(", ")", " ", "{", "}",
-        "pt", "cm", "mm", "em", "ex", "in", "sin", "2^", "e3", "x", ",", "pi"
-    };
-    tikz T;
-    memset(&T, 0, sizeof T);
-    unsigned long long x = seed ? seed : 1;
-    long done = 0;
-    for (long it = 0; it < iters; it++, done++) {
-        char buf[64];
-        size_t n = 0;
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-        int np = 1 + (int)(x % 6);
-        for (int p = 0; p < np; p++) {
-            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-            const char *w = parts[x % (sizeof parts / sizeof *parts)];
-            size_t wl = strlen(w);
-            if (n + wl >= sizeof buf) break;
-            memcpy(buf + n, w, wl);
-            n += wl;
-        }
-        buf[n] = 0;
-        for (int round = 0; round < 2; round++) {
-            double a = 0, b = 0;
-            int ha = 0, hb = 0;
-            int ra = tk_eval(&T, buf, n, &a, &ha);
-            /* the uncached evaluation, as tk_eval did it before its cache */
-            const char *s = buf;
-            size_t sn = n;
-            int rb;
-            if (sn == 0 || opt_space(s[0]) || s[0] == '{' || opt_space(s[sn - 1])) tk_unbrace(&s, &sn);
-            if (sn == 0) rb = -1;
-            else rb = pgfmath_eval(s, sn, &b, &hb, NULL, 0) != 0 ? -1 : 0;
-            int digits = n > 0 && n < 10 && strspn(buf, "0123456789") == n;
-            if (ra != rb || (ra == 0 && (memcmp(&a, &b, sizeof a) != 0 || (!digits && ha != hb)))) {
-                tk_optcache_free(&T);
-                return -1;
-            }
-        }
-    }
-    tk_optcache_free(&T);
-    return done;
 }

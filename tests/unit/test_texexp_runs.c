@@ -12,7 +12,7 @@
  * token bounds). Everything they return must agree: tokens with their
  * line/col, texts, per-byte lines, errors and their positions, the current
  * line. */
-#include "grammar/texexp.h"
+#include "grammar/texexp_internal.h"
 #include "ref_statement.h"
 #include "xorshift.h"
 
