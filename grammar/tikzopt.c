@@ -37,7 +37,7 @@ static inline int opt_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'
 static void setstr(char *dst, size_t cap, const char *s, size_t n)
 {
     if (n >= cap) n = cap - 1;
-    tk_copy_big(dst, s, n);   /* n is bounded: gcc would expand a rep movsb */
+    memcpy(dst, s, n);
     dst[n] = 0;
 }
 
@@ -141,7 +141,7 @@ void tk_gs_push(tikz *T)
     }
     if (T->ngs == 0) tk_gs_init(&T->gs[0]);
     else {
-        tk_copy_big(&T->gs[T->ngs], &T->gs[T->ngs - 1], sizeof *T->gs);
+        memcpy(&T->gs[T->ngs], &T->gs[T->ngs - 1], sizeof *T->gs);
         gstate *g = &T->gs[T->ngs];
         if (g->every_node) g->every_node = xstrndup(g->every_node, strlen(g->every_node));
         if (g->every_label) g->every_label = xstrndup(g->every_label, strlen(g->every_label));
@@ -927,7 +927,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                     free(x);
                 } else if (sl < 256) {
                     char x[256];
-                    tk_copy_big(x, st, sl + 1);   /* not a rep movsb */
+                    memcpy(x, st, sl + 1);
                     tk_apply_opts(T, x, sl, no, depth + 1);
                 } else {
                     char *x = xstrndup(st, sl);
@@ -1367,7 +1367,7 @@ void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
             /* copied: applying an option can apply other lists (styles), which
              * may take the slot */
             m = T->optcache->e[slot].nitems;
-            tk_copy_big(it, T->optcache->e[slot].it, (size_t)m * sizeof *it);   /* not a rep movsq */
+            memcpy(it, T->optcache->e[slot].it, (size_t)m * sizeof *it);
         }
     }
     if (m < 0) {
@@ -1380,8 +1380,8 @@ void tk_apply_opts(tikz *T, const char *s, size_t n, tk_nodeopts *no, int depth)
         if (cacheable && m <= OPT_CACHE_ITEMS) {
             T->optcache->e[slot].n = (unsigned short)n;
             T->optcache->e[slot].nitems = (unsigned short)m;
-            tk_copy_big(T->optcache->e[slot].text, s, n);
-            tk_copy_big(T->optcache->e[slot].it, it, (size_t)m * sizeof *it);
+            memcpy(T->optcache->e[slot].text, s, n);
+            memcpy(T->optcache->e[slot].it, it, (size_t)m * sizeof *it);
         }
     }
     /* The text is split before its first option is applied (it was split

@@ -2863,7 +2863,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
         text_n = nn;
     }
     struct tp_state st;
-    tk_zero_big(&st, offsetof(struct tp_state, pts));   /* not the points: see there */
+    memset(&st, 0, offsetof(struct tp_state, pts));   /* not the points: see there */
     /* the buffers of the previous path, reused (a path run from inside
      * another, none today, gets its own) */
     int reuse = !T->path_busy;

@@ -258,23 +258,6 @@ static inline int tk_space(unsigned char c)
     return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-/* memcpy and memset of a large block (a gstate, a path's state) by libc's
- * vector code: gcc expands a copy or clear of a size it knows (hundreds of
- * bytes, or a struct assignment) as rep movsq / rep stosq, slow to start on
- * current x86 (perf: two thirds of tk_gs_push's samples were on it). The
- * empty asm hides the size, so gcc calls libc. */
-static inline void tk_copy_big(void *d, const void *s, size_t n)
-{
-    __asm__("" : "+r"(n));
-    memcpy(d, s, n);
-}
-
-static inline void tk_zero_big(void *d, size_t n)
-{
-    __asm__("" : "+r"(n));
-    memset(d, 0, n);
-}
-
 /* spaces off both ends of a view */
 static inline void tk_trim(const char **s, size_t *n)
 {
