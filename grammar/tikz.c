@@ -11,9 +11,6 @@
 
 #include <ctype.h>
 #include <math.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1306,24 +1303,11 @@ static void collect(void *ctx, ir_diagram *d)
     done->v[done->n++] = d;
 }
 
-/* The number of '\n' in s[0..n): 16 bytes a step with SSE2 (byte counts
- * summed every 255 steps, before they can wrap), the rest one by one. */
+/* The number of '\n' in s[0..n) */
 static size_t count_newlines(const char *s, size_t n)
 {
-    size_t c = 0, i = 0;
-#if defined(__SSE2__)
-    const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-    while (n - i >= 16) {
-        size_t blocks = (n - i) / 16;
-        if (blocks > 255) blocks = 255;
-        __m128i acc = zero;
-        for (size_t b = 0; b < blocks; b++, i += 16)
-            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), nl));
-        __m128i sums = _mm_sad_epu8(acc, zero);
-        c += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_extract_epi16(sums, 4);
-    }
-#endif
-    for (; i < n; i++) c += s[i] == '\n';
+    size_t c = 0;
+    for (const char *p = s, *end = s + n; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) c++;
     return c;
 }
 

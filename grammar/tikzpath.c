@@ -12,9 +12,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #define MAX_PIECES 20000       /* elements one path may produce */
 #define MAX_GRID_LINES 2000
@@ -2687,80 +2684,13 @@ static void let_subst(const char *s, size_t n, const int *ln, int line, const le
     }
 }
 
-/* Whether "let" occurs in s[0,n) (strstr(s, "let") != NULL for a text
- * of length n without NUL). With SSE2: 16 positions at a step (the three
- * loads at i, i+1, i+2 read s[i, i+18), so within s[0,n)); the last step
- * at n-18, overlapping the one before (a yes/no answer does not mind); a
- * text shorter than 18 bytes is copied into a zeroed buffer (a NUL matches
- * none of the three letters) and takes one step. Most paths have no "let"
- * anywhere. */
-#if defined(__SSE2__)
-static inline int let_step(const char *p)
-{
-    __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), _mm_set1_epi8('l'));
-    __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 1)), _mm_set1_epi8('e'));
-    __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 2)), _mm_set1_epi8('t'));
-    return _mm_movemask_epi8(_mm_and_si128(_mm_and_si128(a, b), c)) != 0;
-}
-#endif
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline int has_let(const char *s, size_t n)
-{
-#if defined(__SSE2__)
-    if (n < 18) {
-        char b[32] = { 0 };
-        memcpy(b, s, n);
-        return let_step(b);
-    }
-    for (size_t i = 0; i + 18 <= n; i += 16)
-        if (let_step(s + i)) return 1;
-    return let_step(s + n - 18);
-#else
-    for (size_t i = 0; i + 3 <= n; i++)
-        if (s[i] == 'l' && s[i + 1] == 'e' && s[i + 2] == 't') return 1;
-    return 0;
-#endif
-}
-
-/* For tests/unit/test_path_let: has_let against strstr on iters random
- * texts (letters of "let" and others, lengths 0 to 80, in a buffer of
- * exactly that length so that ASan sees any read past it); the number of
- * texts, or -1 at the first difference. */
-long tk_haslet_check(unsigned long long seed, long iters);
-long tk_haslet_check(unsigned long long seed, long iters)
-{
-    static const char alpha[] = "leetltx ";
-    unsigned long long x = seed ? seed : 1;
-    for (long it = 0; it < iters; it++) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-        size_t n = (size_t)(x % 81);
-        char *b = tk_xrealloc(NULL, n + 1);
-        for (size_t i = 0; i < n; i++) {
-            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-            b[i] = alpha[x % (sizeof alpha - 1)];
-        }
-        b[n] = 0;
-        int want = strstr(b, "let") != NULL;
-        /* the scan must not read b[n] either: it gets n, not the NUL */
-        char *c = tk_xrealloc(NULL, n ? n : 1);
-        memcpy(c, b, n);
-        int got = has_let(c, n);
-        free(b);
-        free(c);
-        if (got != want) return -1;
-    }
-    return iters;
-}
-
 /* Returns the rewritten text (and *lines_out, *nout: its length) when
  * text[0,n) has a let operation, else NULL. */
 static char *expand_let(tikz *T, const char *text, size_t n, const int *lines, int line, int **lines_out,
                         size_t *nout)
 {
-    /* most paths have no "let" anywhere: one fast scan says so */
-    if (!has_let(text, n)) return NULL;
+    /* most paths have no "let" anywhere (text[n] is its NUL) */
+    if (!strstr(text, "let")) return NULL;
     long at = let_find_word(text, n, 0, "let");
     if (at < 0) return NULL;
     long in = let_find_word(text, n, (size_t)at + 3, "in");
