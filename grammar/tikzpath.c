@@ -767,11 +767,8 @@ void tk_set_num(ir_elem *e, const char *key, double v) { tk_set_nums(e, key, &v,
  * the point: a point is on several faces and lines, and ir_fmt_num is a
  * pure function of the number. */
 #define XYZ_SLOTS 256
-#define NUM_SLOTS 16
 struct tk_xyzcache {
     struct { uint64_t k[3]; unsigned char len; char text[3 * 32]; } e[XYZ_SLOTS];  /* len 0: empty */
-    /* the same for the single numbers of tk_emit_attrs (lw=, rounded=) */
-    struct { uint64_t k; char text[32]; } num[NUM_SLOTS];                           /* text "": empty */
 };
 
 static struct tk_xyzcache *xyz_cache(tikz *T)
@@ -781,24 +778,6 @@ static struct tk_xyzcache *xyz_cache(tikz *T)
         memset(T->xyzcache, 0, sizeof *T->xyzcache);
     }
     return T->xyzcache;
-}
-
-/* tk_set_num through the cache of formatted numbers */
-static void set_num_cached(tikz *T, ir_elem *e, const char *key, double v)
-{
-    struct tk_xyzcache *c = xyz_cache(T);
-    uint64_t k;
-    memcpy(&k, &v, sizeof k);
-    unsigned h = (unsigned)((k * 0x9E3779B97F4A7C15ull) >> 60) & (NUM_SLOTS - 1);
-    if (c->num[h].text[0] == 0 || c->num[h].k != k) {
-        char num[32];
-        const char *t = ir_fmt_num(num, v);
-        size_t l = strlen(t);
-        if (l >= sizeof c->num[h].text) { tk_set_num(e, key, v); return; }
-        memcpy(c->num[h].text, t, l + 1);
-        c->num[h].k = k;
-    }
-    ir_elem_set(e, key, c->num[h].text);
 }
 
 /* xyz=X,Y,Z;X,Y,Z;... the 3D points of a polyline */
@@ -862,11 +841,11 @@ void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill)
     if (fill) color_attr(e, "fill", g->fillc[0] ? g->fillc : g->color);
     else ir_elem_set(e, "fill", "none");
     if (draw) {
-        set_num_cached(T, e, "lw", g->lw);
+        tk_set_num(e, "lw", g->lw);
         if (strcmp(g->dash, "solid") != 0) ir_elem_set(e, "dash", g->dash);
         if (g->arrows[0]) ir_elem_set(e, "arrows", g->arrows);
     }
-    if (g->rounded > 0) set_num_cached(T, e, "rounded", g->rounded);
+    if (g->rounded > 0) tk_set_num(e, "rounded", g->rounded);
     if (g->role[0]) ir_elem_set(e, "role", g->role);
     if (g->clip) tk_set_num(e, "clip", g->clip);
     if (g->overlay) ir_elem_set(e, "overlay", "1");
