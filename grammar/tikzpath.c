@@ -4,6 +4,7 @@
 #include "grammar/pgfmath.h"
 #include "ir/textmetrics.h"
 #include "ir/geom_2d.h"
+#include "ir/xalloc.h"
 #include "path.tab.h"
 
 #include <ctype.h>
@@ -763,67 +764,55 @@ void tk_set_nums(ir_elem *e, const char *key, const double *v, int n)
 
 void tk_set_num(ir_elem *e, const char *key, double v) { tk_set_nums(e, key, &v, 1); }
 
-/* The texts "X,Y,Z" of the 3D points last written to xyz=, by the bits of
- * the point: a point is on several faces and lines, and ir_fmt_num is a
- * pure function of the number. */
-#define XYZ_SLOTS 256
-struct tk_xyzcache {
-    struct { uint64_t k[3]; unsigned char len; char text[3 * 32]; } e[XYZ_SLOTS];  /* len 0: empty */
-};
-
-static struct tk_xyzcache *xyz_cache(tikz *T)
+size_t tk_xyz_text(char *o, vec3 p)
 {
-    if (!T->xyzcache) {
-        T->xyzcache = tk_xrealloc(NULL, sizeof *T->xyzcache);
-        memset(T->xyzcache, 0, sizeof *T->xyzcache);
+    const double v[3] = { p.x, p.y, p.z };
+    size_t k = 0;
+    for (int c = 0; c < 3; c++) {
+        char num[32];
+        const char *t = ir_fmt_num(num, v[c]);
+        size_t l = strlen(t);
+        if (c) o[k++] = ',';
+        memcpy(o + k, t, l);
+        k += l;
     }
-    return T->xyzcache;
+    o[k] = 0;
+    return k;
+}
+
+size_t tk_xyz_text_cached(struct tk_xyzcache *c, char *o, vec3 p)
+{
+    uint64_t k[3];
+    memcpy(&k[0], &p.x, sizeof k[0]);
+    memcpy(&k[1], &p.y, sizeof k[1]);
+    memcpy(&k[2], &p.z, sizeof k[2]);
+    unsigned h = (unsigned)((k[0] * 0x9E3779B97F4A7C15ull ^ k[1] * 0xC2B2AE3D27D4EB4Full ^
+                             k[2] * 0x165667B19E3779F9ull) >> 56) % TK_XYZ_SLOTS;
+    struct tk_xyzslot *e = &c->e[h];
+    if (e->len && memcmp(e->k, k, sizeof k) == 0) {
+        memcpy(o, e->text, (size_t)e->len + 1);
+        return e->len;
+    }
+    size_t len = tk_xyz_text(o, p);
+    memcpy(e->k, k, sizeof k);
+    e->len = (unsigned char)len;
+    memcpy(e->text, o, len + 1);
+    return len;
 }
 
 /* xyz=X,Y,Z;X,Y,Z;... the 3D points of a polyline */
 static void set_xyz(tikz *T, ir_elem *e, const vec3 *p, size_t n)
 {
     if (!n) return;
-    xyz_cache(T);
-    /* a number is at most 31 bytes, plus its separator */
+    if (!T->xyzcache) T->xyzcache = xcalloc(1, sizeof *T->xyzcache);
     char small[1024];
-    size_t cap = n * 3 * 32 + 32;
-    char *b = cap <= sizeof small ? small : tk_xrealloc(NULL, cap);
+    size_t cap = n * (TK_XYZ_MAX + 1);
+    char *b = cap <= sizeof small ? small : xmalloc(cap);
     char *o = b;
     for (size_t i = 0; i < n; i++) {
-        double v[3] = { p[i].x, p[i].y, p[i].z };
-        uint64_t k[3];
-        memcpy(k, v, sizeof k);
-        unsigned h = (unsigned)((k[0] * 0x9E3779B97F4A7C15ull ^ k[1] * 0xC2B2AE3D27D4EB4Full ^
-                                 k[2] * 0x165667B19E3779F9ull) >> 56) & (XYZ_SLOTS - 1);
         if (i) *o++ = ';';
-        char *start = o;
-        if (T->xyzcache->e[h].len && T->xyzcache->e[h].k[0] == k[0] &&
-            T->xyzcache->e[h].k[1] == k[1] && T->xyzcache->e[h].k[2] == k[2]) {
-            /* the whole slot's text, a fixed size (a few vector moves; a
-             * copy of len bytes is a rep movs, slow to start): the bytes past
-             * len are overwritten or past the end. Room: a point's text is at
-             * most 3 * 31 + 2 bytes (and the cache keeps none of 96 or more)
-             * and its ';' one more, so before point i o is at most b + 96 * i,
-             * and b has 96 * n + 32 bytes. */
-            memcpy(o, T->xyzcache->e[h].text, sizeof T->xyzcache->e[h].text);
-            o += T->xyzcache->e[h].len;
-            continue;
-        }
-        for (int c = 0; c < 3; c++) {
-            if (c) *o++ = ',';
-            const char *t = ir_fmt_num(o, v[c]);
-            if (t == o) o += strlen(o);
-            else { size_t l = strlen(t); memmove(o, t, l); o += l; }
-        }
-        size_t len = (size_t)(o - start);
-        if (len > 0 && len < sizeof T->xyzcache->e[h].text) {
-            memcpy(T->xyzcache->e[h].k, k, sizeof k);
-            T->xyzcache->e[h].len = (unsigned char)len;
-            memcpy(T->xyzcache->e[h].text, start, len);
-        }
+        o += tk_xyz_text_cached(T->xyzcache, o, p[i]);
     }
-    *o = 0;
     ir_elem_set(e, "xyz", b);
     if (b != small) free(b);
 }

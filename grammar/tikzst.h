@@ -361,6 +361,20 @@ void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill);
 void tk_set_nums(ir_elem *e, const char *key, const double *v, int n);
 void tk_set_num(ir_elem *e, const char *key, double v);
 
+/* xyz= texts. A point's text "X,Y,Z", each number as the IR writer formats
+ * it (ir_fmt_num), is at most 3 * 31 + 2 bytes and its NUL. */
+#define TK_XYZ_MAX (3 * 31 + 2)
+size_t tk_xyz_text(char *o, vec3 p);   /* writes it at o (TK_XYZ_MAX + 1 bytes); its length */
+/* The same through a cache of the texts of points already formatted, by the
+ * bits of the point (a point lies on several faces and lines of a 3D
+ * picture; the cache saves about 3% of tikz2ir's instructions): the text is
+ * what tk_xyz_text writes (tests/unit/test_xyztext compares them). */
+#define TK_XYZ_SLOTS 256
+struct tk_xyzcache {
+    struct tk_xyzslot { uint64_t k[3]; unsigned char len; char text[TK_XYZ_MAX + 1]; } e[TK_XYZ_SLOTS];
+};                                     /* len 0: an empty slot */
+size_t tk_xyz_text_cached(struct tk_xyzcache *c, char *o, vec3 p);
+
 /* tikztext.c: node text with text width= */
 enum { TK_ALIGN_NONE, TK_ALIGN_LEFT, TK_ALIGN_CENTER, TK_ALIGN_RIGHT, TK_ALIGN_JUSTIFY,
        TK_ALIGN_FLUSH_LEFT, TK_ALIGN_FLUSH_CENTER, TK_ALIGN_FLUSH_RIGHT };
