@@ -435,16 +435,13 @@ static int read_cs_arg(tikz *T, tex_tok *out)
     return r > 0 && ok;
 }
 
-/* Macro parameter text: tokens up to the body's '{'; #n become T_ARG. */
-static void params_to_args(toklist *l)
+void tk_params_to_args(toklist *l)
 {
-    /* the tokens before the first '#' stay where they are */
-    size_t o = 0, n = l->n;
-    while (o < n && l->v[o].type != T_PARAM) o++;
-    for (size_t i = o; i < l->n; i++) {
+    size_t o = 0;
+    for (size_t i = 0; i < l->n; i++) {
         if (l->v[i].type == T_PARAM && i + 1 < l->n) {
             tex_tok nx = l->v[i + 1];
-            if (nx.ch >= '1' && nx.ch <= '9' && nx.type == T_OTHER) {
+            if (nx.type == T_OTHER && nx.ch >= '1' && nx.ch <= '9') {
                 tex_tok a = l->v[i];
                 a.type = T_ARG;
                 a.ch = nx.ch - '0';
@@ -480,10 +477,10 @@ static void do_def(tikz *T, const tex_tok *cmd, int global, int expand)
         tl_push(&params, t);
     }
     tex_push_tok(T->tex, t);
-    params_to_args(&params);
+    tk_params_to_args(&params);
     for (size_t i = 0; i < params.n; i++) if (params.v[i].type == T_ARG) nparams++;
     if (tex_read_arg(T->tex, &body, expand) <= 0) { tl_free(&params); tl_free(&body); return; }
-    params_to_args(&body);
+    tk_params_to_args(&body);
     tex_define(T->tex, name.name, &params, nparams, &body, NULL, global);
     tl_free(&params);
     tl_free(&body);
@@ -509,7 +506,7 @@ static void do_newcommand(tikz *T, const tex_tok *cmd, int provide)
         has_def = tex_read_opt(T->tex, &def, 0) > 0;
     }
     if (tex_read_arg(T->tex, &body, 0) <= 0) { tl_free(&n); tl_free(&def); tl_free(&body); return; }
-    params_to_args(&body);
+    tk_params_to_args(&body);
     if (!(provide && tex_is_defined(T->tex, name.name))) {
         toklist params = { 0 };
         for (int i = has_def ? 2 : 1; i <= nparams; i++) {

@@ -234,7 +234,6 @@ static int anchor_offset(const char *a, size_t an, const tk_node *nd, vec2 *off)
 
 /* ---- coordinates -------------------------------------------------------------- */
 
-static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line);
 
 static int eval_num(tikz *T, const char *s, size_t n, double *v, int *hu, int line)
 {
@@ -300,7 +299,7 @@ static int calc_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
         long close = tk_find_top(s + i + 1, n - i - 1, ')');
         if (close < 0) return -1;
         vec2 p;
-        if (coord_user(T, s + i + 1, (size_t)close, &p, line)) return -1;
+        if (tk_coord_user(T, s + i + 1, (size_t)close, &p, line)) return -1;
         i += (size_t)close + 2;
         /* modifiers */
         for (;;) {
@@ -325,7 +324,7 @@ static int calc_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
             close = tk_find_top(s + i + 1, n - i - 1, ')');
             if (close < 0) return -1;
             vec2 q;
-            if (coord_user(T, s + i + 1, (size_t)close, &q, line)) return -1;
+            if (tk_coord_user(T, s + i + 1, (size_t)close, &q, line)) return -1;
             i += (size_t)close + 2;
             /* rotate q around p */
             if (rot != 0) {
@@ -339,7 +338,7 @@ static int calc_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
             if (spn && sp[0] == '(') {
                 /* projection of a point onto line p-q */
                 vec2 c3;
-                if (spn < 2 || coord_user(T, sp + 1, spn - 2, &c3, line)) return -1;
+                if (spn < 2 || tk_coord_user(T, sp + 1, spn - 2, &c3, line)) return -1;
                 vec2 d = vsub(q, p);
                 double L2 = d.x * d.x + d.y * d.y;
                 double t = L2 > 0 ? ((c3.x - p.x) * d.x + (c3.y - p.y) * d.y) / L2 : 0;
@@ -403,11 +402,7 @@ static int int_tuple(const char *s, size_t n, double v[3])
     }
 }
 
-/* the general reader of a coordinate (below) */
-static int coord_user_gen(tikz *T, const char *s, size_t n, vec2 *out, int line);
-
-/* A coordinate's point in user space (the CTM not applied); sets last3. */
-static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
+int tk_coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
 {
     double v[3];
     int k = int_tuple(s, n, v);
@@ -425,10 +420,10 @@ static int coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
         T->last3_kind = 1;
         return 0;
     }
-    return coord_user_gen(T, s, n, out, line);
+    return tk_coord_user_general(T, s, n, out, line);
 }
 
-static int coord_user_gen(tikz *T, const char *s, size_t n, vec2 *out, int line)
+int tk_coord_user_general(tikz *T, const char *s, size_t n, vec2 *out, int line)
 {
     gstate *g = GS(T);
     T->last3_kind = 0;
@@ -443,7 +438,7 @@ static int coord_user_gen(tikz *T, const char *s, size_t n, vec2 *out, int line)
         s += e + 2;
         n -= (size_t)e + 2;
         vec2 u;
-        if (coord_user(T, s, n, &u, line)) return -1;
+        if (tk_coord_user(T, s, n, &u, line)) return -1;
         mat old = g->ctm;
         tk_gs_push(T);
         tk_apply_opts(T, o, on, NULL, 0);
@@ -504,8 +499,8 @@ static int coord_user_gen(tikz *T, const char *s, size_t n, vec2 *out, int line)
         for (int k = 0; k < 2; k++) {
             const char *dd = tk_memmem(parts[k], plen[k], "--");
             if (!dd) return -1;
-            if (coord_user(T, parts[k], (size_t)(dd - parts[k]), &p[2 * k], line) ||
-                coord_user(T, dd + 2, plen[k] - (size_t)(dd + 2 - parts[k]), &p[2 * k + 1], line))
+            if (tk_coord_user(T, parts[k], (size_t)(dd - parts[k]), &p[2 * k], line) ||
+                tk_coord_user(T, dd + 2, plen[k] - (size_t)(dd + 2 - parts[k]), &p[2 * k + 1], line))
                 return -1;
         }
         vec2 d1 = vsub(p[1], p[0]), d2 = vsub(p[3], p[2]);
@@ -589,56 +584,6 @@ static int coord_user_gen(tikz *T, const char *s, size_t n, vec2 *out, int line)
     return -1;
 }
 
-/* For tests/unit/test_coordfast: coord_user (with int_tuple's fast path) and
- * coord_user_gen (without it) on iters random texts of digits, commas, spaces,
- * signs and periods, under random x, y, z vectors; the number of texts, or -1
- * when any result (return value, point, last3, last3_kind, any3d) differs. */
-long tk_coordfast_check(unsigned long long seed, long iters);
-static unsigned long long cf_next(unsigned long long *x)
-{
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    return *x;
-}
-long tk_coordfast_check(unsigned long long seed, long iters)
-{
-    static const char alpha[] = "0123456789012345678901234567890123456789,,,,,,,, -.+";
-    tikz T;
-    memset(&T, 0, sizeof T);
-    tk_gs_push(&T);
-    unsigned long long x = seed ? seed : 1;
-#define XS() cf_next(&x)
-    long bad = 0, done = 0;
-    for (long it = 0; it < iters && !bad; it++, done++) {
-        gstate *g = GS(&T);
-        g->xv = v2((double)(XS() % 2000) / 7.0 - 100, (double)(XS() % 2000) / 9.0 - 100);
-        g->yv = v2((double)(XS() % 2000) / 11.0 - 100, (double)(XS() % 2000) / 13.0 - 100);
-        g->zv = v2((double)(XS() % 2000) / 3.0 - 300, (double)(XS() % 2000) / 17.0 - 50);
-        char buf[40];
-        size_t n = 1 + XS() % 30;
-        for (size_t i = 0; i < n; i++) buf[i] = alpha[XS() % (sizeof alpha - 1)];
-        buf[n] = 0;
-        vec2 a = v2(1, 2), b = v2(1, 2);
-        T.last3 = (vec3){ 5, 6, 7 }; T.last3_kind = 9; T.any3d = 0;
-        int ra = coord_user(&T, buf, n, &a, 1);
-        vec3 la = T.last3; int ka = T.last3_kind, da = T.any3d;
-        T.last3 = (vec3){ 5, 6, 7 }; T.last3_kind = 9; T.any3d = 0;
-        int rb = coord_user_gen(&T, buf, n, &b, 1);
-        vec3 lb = T.last3; int kb = T.last3_kind, db = T.any3d;
-        if (ra != rb || ka != kb || da != db ||
-            (ra == 0 && (memcmp(&a, &b, sizeof a) != 0 ||
-                         (ka == 1 || ka == 2 ? memcmp(&la, &lb, sizeof la) != 0 : 0))))
-            bad = 1;
-    }
-#undef XS
-    tk_gs_pop(&T);
-    free(T.gs);
-    free(T.node_hash);
-    tk_optcache_free(&T);
-    return bad ? -1 : done;
-}
-
 /* TeX's largest dimension: a point beyond it is "Dimension too large" */
 #define MAX_DIMEN_PT 16383.99998
 
@@ -646,7 +591,7 @@ int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
 {
     vec2 u;
     T->cur3_ok = 0;
-    if (coord_user(T, s, n, &u, line)) return -1;
+    if (tk_coord_user(T, s, n, &u, line)) return -1;
     /* after coord_user: ([options]A) pushes a graphics state, which may move
      * the stack */
     gstate *g = GS(T);
@@ -1072,7 +1017,7 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
         if (close && tk_is(o, on, "turn")) {
             vec2 u, d;
             size_t rest = cn - (size_t)(close + 1 - cs);
-            if (coord_user(T, close + 1, rest, &u, line)) {
+            if (tk_coord_user(T, close + 1, rest, &u, line)) {
                 tk_unparsed(T, line, c->s, "cannot evaluate coordinate");
                 st->bad_coord = 1;
                 p = st->cur;
@@ -1096,7 +1041,7 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
     }
     if (rel) {
         vec2 u;
-        if (coord_user(T, c->s, (size_t)c->n, &u, line)) {
+        if (tk_coord_user(T, c->s, (size_t)c->n, &u, line)) {
             tk_unparsed(T, line, c->s, "cannot evaluate coordinate");
             st->bad_coord = 1;
             p = st->cur;
@@ -2705,7 +2650,7 @@ static char *expand_let(tikz *T, const char *text, size_t n, const int *lines, i
             if (v->kind == 'p') {
                 vec2 u;
                 ok = rvn >= 2 && rv[0] == '(' && rv[rvn - 1] == ')' &&
-                     coord_user(T, rv + 1, rvn - 2, &u, ll) == 0;
+                     tk_coord_user(T, rv + 1, rvn - 2, &u, ll) == 0;
                 if (ok) {
                     snprintf(v->xv, sizeof v->xv, "%.5fpt", u.x);
                     snprintf(v->yv, sizeof v->yv, "%.5fpt", u.y);

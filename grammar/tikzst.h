@@ -276,6 +276,9 @@ static inline int tk_is(const char *s, size_t n, const char *w)
 /* tikz.c */
 /* Expands the macros in a text (a style body, say), malloc'd. */
 char *tk_expand_text(tikz *T, const char *s, size_t n);
+/* A macro's parameter text or body as tex_define takes it: #1..#9 become
+ * T_ARG tokens, ## becomes #. */
+void tk_params_to_args(toklist *l);
 
 /* tikzopt.c */
 void tk_gs_push(tikz *T);
@@ -341,6 +344,14 @@ void tk_nodeopts_add_label(tikz *T, tk_nodeopts *no, const char *spec, size_t n,
 int tk_apply_lib_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn);
 /* Evaluates a coordinate (text inside the parentheses) to canvas coordinates. */
 int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line);
+/* A coordinate's point in user space (the CTM not applied); sets T->last3,
+ * last3_kind and any3d. 0 ok, -1 when it cannot be evaluated. The most
+ * common coordinates, two or three unsigned integers such as (1,0) or
+ * (1,0,1), take a short way (removing it costs about 5% of tikz2ir's
+ * instructions); tk_coord_user_general is the reader of every coordinate,
+ * which gives the same for them (tests/unit/test_coordfast compares the two). */
+int tk_coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line);
+int tk_coord_user_general(tikz *T, const char *s, size_t n, vec2 *out, int line);
 tk_node *tk_find_node(tikz *T, const char *name, size_t n);
 /* The canvas point of a node's anchor (compass name, corner N, angle, ...);
  * -1 when the anchor is unknown. */
