@@ -8,6 +8,7 @@
 #include "grammar/pgfmath.h"
 #include "ir/textmetrics.h"
 #include "ir/geom_2d.h"
+#include "ir/xalloc.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -54,7 +55,6 @@ void tp_buf_add(struct tp_buf *b, const char *s, size_t n)
     b->s[b->n] = 0;
 }
 
-static char *xstrdup(const char *s) { return tp_strndup(s, strlen(s)); }
 
 
 
@@ -600,13 +600,13 @@ static void sl_push_copy(strlist *l, const char *s, size_t n)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 16;
-        l->v = tk_xrealloc(l->v, l->cap * sizeof *l->v);
+        l->v = xrealloc(l->v, l->cap * sizeof *l->v);
     }
     if ((size_t)(l->end - l->p) < n + 1 || !l->p) {
         size_t size = l->next ? l->next : 512;
         if (size < n + 1) size = n + 1;
         if (l->next < 65536) l->next = l->next ? l->next * 2 : 1024;
-        void **c = tk_xrealloc(NULL, sizeof(void *) + size);
+        void **c = xrealloc(NULL, sizeof(void *) + size);
         *c = l->chunks;
         l->chunks = c;
         l->p = (char *)(c + 1);
@@ -633,18 +633,6 @@ static int is_number(const char *s, double *v)
     char *end;
     while (isspace((unsigned char)*s)) s++;
     if (!*s) return 0;
-    {
-        /* the usual item, [-]digits (at most 15) and nothing else: exactly
-         * the double strtod reads (-0 for "-0") */
-        const char *p = s + (*s == '-');
-        unsigned long long m = 0;
-        int nd = 0;
-        while (*p >= '0' && *p <= '9' && nd < 16) m = m * 10 + (unsigned)(*p++ - '0'), nd++;
-        if (nd > 0 && nd <= 15 && *p == '\0') {
-            *v = *s == '-' ? -(double)m : (double)m;
-            return 1;
-        }
-    }
     *v = strtod(s, &end);
     while (isspace((unsigned char)*end)) end++;
     return *end == 0;
