@@ -6,7 +6,7 @@
 #include "grammar/tikzst.h"
 #include "grammar/texexp.h"
 #include "grammar/pgfmath.h"
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 #include "ir/geom_2d.h"
 #include "ir/xalloc.h"
 

@@ -2,7 +2,7 @@
  * tick labels, and \addplot (coordinates and functions of x). Inside an
  * axis, unitless coordinates are data coordinates (pgfplots' axis cs). */
 #include "grammar/tikzst.h"
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 
 #include <ctype.h>
 #include <stdlib.h>

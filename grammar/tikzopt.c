@@ -2,7 +2,7 @@
  * state stack. */
 #include "grammar/tikzst.h"
 #include "grammar/pgfmath.h"
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 
 #include <ctype.h>
 #include <stdint.h>

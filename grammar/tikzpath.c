@@ -2,7 +2,7 @@
 #include "grammar/tikzst.h"
 #include "grammar/tikz_int.h"
 #include "grammar/pgfmath.h"
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 #include "ir/geom_2d.h"
 #include "ir/xalloc.h"
 #include "path.tab.h"

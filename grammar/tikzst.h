@@ -8,7 +8,7 @@
 #include "grammar/tikz_int.h"
 #include "grammar/texexp.h"
 #include "ir/ir.h"
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 
 typedef struct { double x, y; } vec2;
 typedef struct { double x, y, z; } vec3;

@@ -18,12 +18,12 @@
  * every line but the last to the width. \\ ends a line (a paragraph in the
  * ragged modes; \hfil\break when justified: the same here).
  *
- * Words are measured with ir/textmetrics; a word is a run between spaces
+ * Words are measured with grammar/textmetrics; a word is a run between spaces
  * outside braces and math, so a brace group or a formula never breaks.
  * Size and series switches written as words of their own (\small text)
  * carry on to the following words. */
 #include "grammar/tikzst.h"
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -10,14 +10,14 @@
  *    font selection (design sizes of the .fd files, \DeclareMathSizes,
  *    amsmath's scaled cmex);
  *  - lines: TikZ's align= \halign, baseline on the last line, interline glue.
- * Font tables: ir/textmetrics_table.c (generated, contrib/metrics/regen.sh).
+ * Font tables: grammar/textmetrics_table.c (generated, contrib/metrics/regen.sh).
  *
  * Robustness: every loop consumes input or returns; nesting deeper than
  * MAXDEPTH is flattened (groups skipped without recursion); look-ahead for
  * optional arguments is bounded.  No allocation in tm_measure_tex.
  */
 #define TM_TABLE_INTERNAL
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 
 #include <stdlib.h>
 #include <string.h>
