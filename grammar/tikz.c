@@ -31,23 +31,12 @@ enum {
 
 /* ---- small utilities ---------------------------------------------------- */
 
-char *tp_strndup(const char *s, size_t n)
-{
-    char *r = malloc(n + 1);
-    if (!r) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
-    if (n) memcpy(r, s, n);
-    r[n] = 0;
-    return r;
-}
-
 void tp_buf_add(struct tp_buf *b, const char *s, size_t n)
 {
     if (b->n + n + 1 > b->cap) {
         size_t nc = b->cap ? b->cap : 64;
         while (b->n + n + 1 > nc) nc *= 2;
-        char *p = realloc(b->s, nc);
-        if (!p) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
-        b->s = p;
+        b->s = xrealloc(b->s, nc);
         b->cap = nc;
     }
     memcpy(b->s + b->n, s, n);
@@ -302,7 +291,7 @@ static void compute_bbox(ir_diagram *d)
                     if (!v) continue;
                     if (nclips == capclips) {
                         capclips = capclips ? capclips * 2 : 16;
-                        clips = tk_xrealloc(clips, capclips * sizeof *clips);
+                        clips = xrealloc(clips, capclips * sizeof *clips);
                     }
                     clips[nclips].e = ce;
                     clips[nclips].id = clip_id(v);
@@ -361,8 +350,7 @@ static void open_group(tikz *T, int kind, int line, int col)
 {
     if (T->ngk == T->capgk) {
         T->capgk = T->capgk ? T->capgk * 2 : 32;
-        T->gk = realloc(T->gk, T->capgk * sizeof *T->gk);
-        if (!T->gk) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+        T->gk = xrealloc(T->gk, T->capgk * sizeof *T->gk);
     }
     T->gk[T->ngk].kind = kind;
     T->gk[T->ngk].line = line;
@@ -867,7 +855,7 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
             size_t pn = len;
             tk_unbrace(&p, &pn);
             char vbuf[256];
-            char *val = pn < sizeof vbuf ? vbuf : tp_strndup(p, pn);
+            char *val = pn < sizeof vbuf ? vbuf : xstrndup(p, pn);
             if (val == vbuf) {
                 memcpy(vbuf, p, pn);
                 vbuf[pn] = '\0';
@@ -947,7 +935,7 @@ static char *read_env_name(tikz *T, char *buf, size_t cap, size_t *len)
     size_t n = strlen(s);
     *len = n;
     if (n < cap) { memcpy(buf, s, n + 1); return buf; }
-    return tp_strndup(s, n);
+    return xstrndup(s, n);
 }
 
 /* The environments do_begin and do_end know, by name (strcmp(env, name) == 0
@@ -1057,8 +1045,7 @@ static void do_tikzstyle(tikz *T, const tex_tok *cmd)
     } else {
         char *n = toks_text(T, &name, NULL), *v = toks_text(T, &val, NULL);
         if (strcmp(n, "every node") == 0) {
-            char *opt = malloc(strlen(v) + 40);
-            if (!opt) exit(2);
+            char *opt = xmalloc(strlen(v) + 40);
             sprintf(opt, "every node/.style={%s}", v);
             tk_apply_opts(T, opt, strlen(opt), NULL, 0);
             free(opt);
@@ -1121,7 +1108,7 @@ static int cs_kind(tikz *T, int id)
     if ((size_t)id >= T->ncskind) {
         size_t n = T->ncskind ? T->ncskind : 256;
         while (n <= (size_t)id) n *= 2;
-        T->cskind = tk_xrealloc(T->cskind, n);
+        T->cskind = xrealloc(T->cskind, n);
         memset(T->cskind + T->ncskind, 0, n - T->ncskind);
         T->ncskind = n;
     }
@@ -1260,8 +1247,7 @@ static void tikz_fini(tikz *T)
 
 tikz_session *tikz_session_new(void)
 {
-    tikz_session *s = malloc(sizeof *s);
-    if (!s) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+    tikz_session *s = xmalloc(sizeof *s);
     tikz_init(&s->T);
     s->base_styles = s->T.nstyles;
     s->T.style_floor = s->T.nstyles;
@@ -1282,8 +1268,7 @@ static void collect(void *ctx, ir_diagram *d)
     diagram_list *done = ctx;
     if (done->n == done->cap) {
         done->cap = done->cap ? done->cap * 2 : 4;
-        done->v = realloc(done->v, done->cap * sizeof *done->v);
-        if (!done->v) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+        done->v = xrealloc(done->v, done->cap * sizeof *done->v);
     }
     done->v[done->n++] = d;
 }

@@ -32,7 +32,7 @@ struct tp_extra {
 
 struct tp_state;      /* the path builder, defined in tikz.c */
 
-char *tp_strndup(const char *s, size_t n);
+char *tp_strndup(const char *s, size_t n);   /* xstrndup (ir/xalloc.h), for tikzopt.c */
 void tp_buf_add(struct tp_buf *b, const char *s, size_t n);
 
 /* path.l: a scanner (its state in *x, which must outlive it), kept for a

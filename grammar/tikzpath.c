@@ -39,7 +39,7 @@ static unsigned long name_hash(const char *s, size_t n)
 static void node_index_rebuild(tikz *T, size_t cap)
 {
     free(T->node_hash);
-    T->node_hash = tk_xrealloc(NULL, cap * sizeof *T->node_hash);
+    T->node_hash = xrealloc(NULL, cap * sizeof *T->node_hash);
     memset(T->node_hash, 0, cap * sizeof *T->node_hash);
     T->node_hcap = cap;
     for (size_t i = 0; i < T->nnodes; i++) {
@@ -73,10 +73,10 @@ void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double
     if (!nd) {
         if (T->nnodes == T->capnodes) {
             T->capnodes = T->capnodes ? T->capnodes * 2 : 32;
-            T->nodes = tk_xrealloc(T->nodes, T->capnodes * sizeof *T->nodes);
+            T->nodes = xrealloc(T->nodes, T->capnodes * sizeof *T->nodes);
         }
         nd = &T->nodes[T->nnodes++];
-        nd->name = tp_strndup(name, n);
+        nd->name = xstrndup(name, n);
         /* keep the index current: insert, or rebuild when it is too full */
         if (T->node_hcap && T->node_hidx == T->nnodes - 1 && 2 * T->nnodes + 2 <= T->node_hcap) {
             size_t k = name_hash(name, n) & (T->node_hcap - 1);
@@ -96,7 +96,7 @@ void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double
     nd->rot = 0;
     if (T->d) {
         ir_elem *e = ir_add(T->d, IR_COORD);
-        e->name = tp_strndup(name, n);
+        e->name = xstrndup(name, n);
         ir_pt p = { c.x, c.y };
         ir_elem_set_pts(e, &p, 1);
         e->line = T->cmd_line;
@@ -648,9 +648,9 @@ void tk_nodeopts_add_label(tikz *T, tk_nodeopts *no, const char *spec, size_t n,
     }
     if (no->nlabels == no->caplabels) {
         no->caplabels = no->caplabels ? no->caplabels * 2 : 4;
-        no->labels = tk_xrealloc(no->labels, (size_t)no->caplabels * sizeof *no->labels);
+        no->labels = xrealloc(no->labels, (size_t)no->caplabels * sizeof *no->labels);
     }
-    no->labels[no->nlabels].spec = tp_strndup(spec, n);
+    no->labels[no->nlabels].spec = xstrndup(spec, n);
     no->labels[no->nlabels].pin = pin;
     no->nlabels++;
 }
@@ -867,7 +867,7 @@ static void *pool_take(struct tp_state *st, size_t n, unsigned char *own)
     }
     b->poolwant += n;
     *own = 1;
-    return tk_xrealloc(NULL, n);
+    return xrealloc(NULL, n);
 }
 
 static void piece_free(piece *pc)
@@ -904,7 +904,7 @@ static void add_piece(struct tp_state *st, ir_kind kind, int closed, const vec2 
     }
     if (st->npieces == st->b.cappieces) {
         st->b.cappieces = st->b.cappieces ? st->b.cappieces * 2 : 16;
-        st->b.pieces = tk_xrealloc(st->b.pieces, st->b.cappieces * sizeof(piece));
+        st->b.pieces = xrealloc(st->b.pieces, st->b.cappieces * sizeof(piece));
     }
     piece *pc = &((piece *)st->b.pieces)[st->npieces++];
     pc->kind = kind;
@@ -941,8 +941,8 @@ static void sub_add3(struct tp_state *st, vec2 p, const vec3 *p3)
     if (st->nsub == 0) { st->sub_line = st->line; st->sub3ok = 1; }
     if (st->nsub == st->b.capsub) {
         st->b.capsub = st->b.capsub ? st->b.capsub * 2 : 16;
-        st->b.sub = tk_xrealloc(st->b.sub, st->b.capsub * sizeof *st->b.sub);
-        st->b.sub3 = tk_xrealloc(st->b.sub3, st->b.capsub * sizeof *st->b.sub3);
+        st->b.sub = xrealloc(st->b.sub, st->b.capsub * sizeof *st->b.sub);
+        st->b.sub3 = xrealloc(st->b.sub3, st->b.capsub * sizeof *st->b.sub3);
     }
     if (p3) st->b.sub3[st->nsub] = *p3;
     else st->sub3ok = 0;
@@ -1539,7 +1539,7 @@ void tp_coordinate_op(struct tp_state *st)
         tk_nodeopts_init(T, &no);
         tk_gs_push(T);
         tk_apply_opts(T, pn->opts, strlen(pn->opts), &no, 0);
-        if (no.name && !pn->name) pn->name = tp_strndup(no.name, strlen(no.name));
+        if (no.name && !pn->name) pn->name = xstrndup(no.name, strlen(no.name));
         tk_node pt;
         memset(&pt, 0, sizeof pt);
         pt.c = p;
@@ -1583,7 +1583,7 @@ void tp_plot_coordinates(struct tp_state *st, const struct tp_str *opts, const s
         if (close < 0) break;
         vec2 p;
         if (tk_coord(T, s + i + 1, (size_t)close, &p, st->line) == 0) {
-            if (np == cap) { cap = cap ? cap * 2 : 16; pts = tk_xrealloc(pts, cap * sizeof *pts); }
+            if (np == cap) { cap = cap ? cap * 2 : 16; pts = xrealloc(pts, cap * sizeof *pts); }
             pts[np++] = p;
         }
         i += (size_t)close + 2;
@@ -1619,7 +1619,7 @@ void tp_plot_expr(struct tp_state *st, const struct tp_str *opts, const struct t
     gstate *g = GS(T);
     if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
     int ns = g->samples;
-    vec2 *pts = tk_xrealloc(NULL, (size_t)ns * sizeof *pts);
+    vec2 *pts = xrealloc(NULL, (size_t)ns * sizeof *pts);
     size_t np = 0;
     for (int k = 0; k < ns; k++) {
         double x = g->dom0 + (g->dom1 - g->dom0) * k / (ns - 1);
@@ -1664,9 +1664,9 @@ static void pic_options(const char *s, struct tp_buf *actions, char **text, char
             if (rn && rest[0] == '\'') { rest++; rn--; }
             tk_unbrace(&rest, &rn);
             free(*text);
-            *text = tp_strndup(it + 1, tl);
+            *text = xstrndup(it + 1, tl);
             free(*topts);
-            *topts = tk_xrealloc(NULL, rn + 20);
+            *topts = xrealloc(NULL, rn + 20);
             snprintf(*topts, rn + 20, "every pic quotes,%.*s", (int)rn, rest);
             continue;
         }
@@ -1676,8 +1676,8 @@ static void pic_options(const char *s, struct tp_buf *actions, char **text, char
             size_t kn = (size_t)eq, vn = in - (size_t)eq - 1;
             tk_trim(&k, &kn);
             tk_unbrace(&v, &vn);
-            if (tk_is(k, kn, "pic text")) { free(*text); *text = tp_strndup(v, vn); continue; }
-            if (tk_is(k, kn, "pic text options")) { free(*topts); *topts = tp_strndup(v, vn); continue; }
+            if (tk_is(k, kn, "pic text")) { free(*text); *text = xstrndup(v, vn); continue; }
+            if (tk_is(k, kn, "pic text options")) { free(*topts); *topts = xstrndup(v, vn); continue; }
         }
         if (actions->n) tp_buf_add(actions, ",", 1);
         tp_buf_add(actions, it, in);
@@ -1851,7 +1851,7 @@ void tp_node_opts(struct tp_state *st, const struct tp_str *opts)
 {
     pending_node *pn = &st->curnode;
     size_t ol = pn->opts ? strlen(pn->opts) : 0, nl = strlen(opts->s);
-    pn->opts = tk_xrealloc(pn->opts, ol + nl + 2);
+    pn->opts = xrealloc(pn->opts, ol + nl + 2);
     if (ol) pn->opts[ol++] = ',';
     memcpy(pn->opts + ol, opts->s, nl + 1);
     pn->line = off_line(st, opts->off);
@@ -1864,26 +1864,26 @@ void tp_node_name(struct tp_state *st, const struct tp_str *name)
     const char *s = name->s;
     size_t n = strlen(s);
     tk_trim(&s, &n);
-    pn->name = tp_strndup(s, n);
+    pn->name = xstrndup(s, n);
 }
 
 void tp_node_at(struct tp_state *st, const struct tp_str *c)
 {
     pending_node *pn = &st->curnode;
     free(pn->at);
-    pn->at = tp_strndup(c->s, strlen(c->s));
+    pn->at = xstrndup(c->s, strlen(c->s));
     pn->line = off_line(st, c->off);
 }
 
 void tp_node_op(struct tp_state *st, const struct tp_str *text)
 {
     pending_node *pn = &st->curnode;
-    pn->text = tp_strndup(text->s, strlen(text->s));
+    pn->text = xstrndup(text->s, strlen(text->s));
     if (pn->line == 0) pn->line = off_line(st, text->off);
     if (st->npend < MAX_PENDING) {
         if (st->npend == st->cappend) {
             st->cappend = st->cappend ? st->cappend * 2 : 8;
-            st->pend = tk_xrealloc(st->pend, (size_t)st->cappend * sizeof *st->pend);
+            st->pend = xrealloc(st->pend, (size_t)st->cappend * sizeof *st->pend);
         }
         st->pend[st->npend++] = *pn;
     } else {
@@ -1961,7 +1961,7 @@ static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
     } else {
         no.has_pos = 0;
     }
-    if (pn->name && !no.name) no.name = tp_strndup(pn->name, strlen(pn->name));
+    if (pn->name && !no.name) no.name = xstrndup(pn->name, strlen(pn->name));
     tk_place_node(T, &no, at, pn->text ? pn->text : "", pn->line, nseg ? seg : NULL, nseg);
     tk_gs_pop(T);
     tk_nodeopts_free(&no);
@@ -2045,7 +2045,7 @@ static void place_label(tikz *T, const char *spec, const tk_node *main, int line
         if (ang < 0) ang += 360;
     }
     vec2 c = main->c;
-    char *txt = tp_strndup(text, tn);
+    char *txt = xstrndup(text, tn);
     tk_nodeopts no;
     tk_nodeopts_init(T, &no);
     tk_gs_push(T);
@@ -2262,7 +2262,7 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
                  * corner (polygon) counter-clockwise */
                 int n = no->shape == TK_SH_DIAMOND ? 4 : sh.sides;
                 double a0 = no->shape == TK_SH_DIAMOND ? 0 : sh.start;
-                ir_pt *p = tk_xrealloc(NULL, (size_t)n * sizeof *p);
+                ir_pt *p = xrealloc(NULL, (size_t)n * sizeof *p);
                 static const int dia[4][2] = { { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } };
                 for (int i = 0; i < n; i++) {
                     double t = (a0 + i * 360.0 / n) * DEG;
@@ -2589,7 +2589,7 @@ static void let_subst(const char *s, size_t n, const int *ln, int line, const le
         int li = ln ? ln[i] : line;
         if (out->n + an + 1 > *lcap) {
             *lcap = (out->n + an + 1) * 2;
-            *lo = tk_xrealloc(*lo, *lcap * sizeof **lo);
+            *lo = xrealloc(*lo, *lcap * sizeof **lo);
         }
         for (size_t k = 0; k < an; k++) (*lo)[out->n + k] = li;
         tp_buf_add(out, add, an);
@@ -2676,16 +2676,16 @@ static char *expand_let(tikz *T, const char *text, size_t n, const int *lines, i
     }
     struct tp_buf out = { 0 };
     size_t lcap = (size_t)at + 16;
-    int *lo = tk_xrealloc(NULL, lcap * sizeof *lo);
+    int *lo = xrealloc(NULL, lcap * sizeof *lo);
     for (long i = 0; i < at; i++) lo[i] = lines ? lines[i] : line;
     tp_buf_add(&out, text, (size_t)at);
     let_subst(text + in + 2, n - (size_t)in - 2, lines ? lines + in + 2 : NULL, line, vars, nv,
               &out, &lo, &lcap);
-    if (out.n + 1 > lcap) lo = tk_xrealloc(lo, (out.n + 1) * sizeof *lo);
+    if (out.n + 1 > lcap) lo = xrealloc(lo, (out.n + 1) * sizeof *lo);
     lo[out.n] = out.n ? lo[out.n - 1] : line;
     *lines_out = lo;
     *nout = out.n;
-    return out.s ? out.s : tp_strndup("", 0);
+    return out.s ? out.s : xstrndup("", 0);
 }
 
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
@@ -2715,7 +2715,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
         if (st.b.poolwant > st.b.poolcap) {
             free(st.b.pool);
             st.b.poolcap = st.b.poolwant + st.b.poolwant / 2;
-            st.b.pool = tk_xrealloc(NULL, st.b.poolcap);
+            st.b.pool = xrealloc(NULL, st.b.poolcap);
         }
         st.b.poolwant = st.b.poolcap;
     }
@@ -2761,10 +2761,10 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
         /* remember the polyline for name intersections */
         if (T->npaths == T->cappaths) {
             T->cappaths = T->cappaths ? T->cappaths * 2 : 8;
-            T->paths = tk_xrealloc(T->paths, T->cappaths * sizeof *T->paths);
+            T->paths = xrealloc(T->paths, T->cappaths * sizeof *T->paths);
         }
         tk_namedpath *np = &T->paths[T->npaths++];
-        np->name = tp_strndup(g->name_path, strlen(g->name_path));
+        np->name = xstrndup(g->name_path, strlen(g->name_path));
         np->n = 0;
         np->pts = NULL;
         /* every piece as a polyline (curves, circles and arcs sampled finely),
@@ -2779,7 +2779,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
             tmp.t2 = pc->t2;
             ir_pt q[4];
             if (pc->kind == IR_POLY) {
-                np->pts = tk_xrealloc(np->pts, (np->n + pc->n + 2) * sizeof *np->pts);
+                np->pts = xrealloc(np->pts, (np->n + pc->n + 2) * sizeof *np->pts);
                 memcpy(np->pts + np->n, pc->p, pc->n * sizeof *np->pts);
                 np->n += pc->n;
                 if (pc->closed && pc->n > 2) np->pts[np->n++] = pc->p[0];
@@ -2790,12 +2790,12 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
                 ir_pt *fl = NULL;
                 int closed = 0;
                 size_t fn = ir_elem_flatten(&tmp, &fl, &closed);
-                np->pts = tk_xrealloc(np->pts, (np->n + fn + 2) * sizeof *np->pts);
+                np->pts = xrealloc(np->pts, (np->n + fn + 2) * sizeof *np->pts);
                 for (size_t k = 0; k < fn; k++) np->pts[np->n++] = v2(fl[k].x, fl[k].y);
                 if (closed && fn > 2) np->pts[np->n++] = v2(fl[0].x, fl[0].y);
                 free(fl);
             }
-            np->pts = tk_xrealloc(np->pts, (np->n + 1) * sizeof *np->pts);
+            np->pts = xrealloc(np->pts, (np->n + 1) * sizeof *np->pts);
             np->pts[np->n++] = v2(NAN, NAN);
         }
     }
@@ -2811,7 +2811,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
             ir_elem *e = ir_add(T->d, IR_CLIP);
             e->sub = pc->kind == IR_RECT ? IR_RECT : pc->kind == IR_ELLIPSE ? IR_ELLIPSE : IR_POLY;
             ir_pt small[64];
-            ir_pt *p = pc->n <= 64 ? small : tk_xrealloc(NULL, pc->n * sizeof *p);
+            ir_pt *p = pc->n <= 64 ? small : xrealloc(NULL, pc->n * sizeof *p);
             for (size_t k = 0; k < pc->n; k++) { p[k].x = pc->p[k].x; p[k].y = pc->p[k].y; }
             ir_elem_set_pts(e, p, pc->n);
             if (p != small) free(p);
@@ -2826,7 +2826,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
             if (!d2 && !fill) continue;
             ir_elem *e = ir_add(T->d, pc->kind);
             ir_pt small[64];
-            ir_pt *p = pc->n <= 64 ? small : tk_xrealloc(NULL, pc->n * sizeof *p);
+            ir_pt *p = pc->n <= 64 ? small : xrealloc(NULL, pc->n * sizeof *p);
             for (size_t k = 0; k < pc->n; k++) { p[k].x = pc->p[k].x; p[k].y = pc->p[k].y; }
             ir_elem_set_pts(e, p, pc->n);
             if (p != small) free(p);

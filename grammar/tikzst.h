@@ -248,7 +248,7 @@ void tk_warn(tikz *T, int line, const char *fmt, ...) __attribute__((format(prin
 void tk_unparsed(tikz *T, int line, const char *src, const char *why);
 
 /* tkutil.c: text helpers */
-void *tk_xrealloc(void *p, size_t n);          /* exits 2 when out of memory */
+void *tk_xrealloc(void *p, size_t n);          /* xrealloc (ir/xalloc.h), for tikzopt.c */
 void tk_unbrace(const char **s, size_t *n);    /* trims, strips enclosing {...} */
 long tk_find_top(const char *s, size_t n, char ch);  /* first ch outside (), {}, [] */
 

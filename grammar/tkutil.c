@@ -1,17 +1,11 @@
 /* tkutil.c — small text helpers the TikZ interpreter's parts share. */
 #include "grammar/tikzst.h"
+#include "ir/xalloc.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void *tk_xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (!q) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
-    return q;
-}
 
 void tk_unbrace(const char **s, size_t *n)
 {
@@ -41,3 +35,8 @@ long tk_find_top(const char *s, size_t n, char ch)
     }
     return -1;
 }
+
+/* The old names of ir/xalloc.h's xrealloc and xstrndup, for tikzopt.c,
+ * which still calls them; the rest of grammar/ calls ir/xalloc.h. */
+void *tk_xrealloc(void *p, size_t n) { return xrealloc(p, n); }
+char *tp_strndup(const char *s, size_t n) { return xstrndup(s, n); }
