@@ -76,6 +76,8 @@ static inline double vlen(vec2 a) { return hypot(a.x, a.y); }
 #define TK_PIN_EDGE_MAX 160       /* pin edge= options: at most this less one byte */
 #define TK_NODE_DISTANCE_MAX 64   /* node distance=: the first this less one bytes */
 #define TK_MAXPTS 64
+/* TeX's largest dimension: a point beyond it is "Dimension too large" */
+#define TK_MAX_DIMEN_PT 16383.99998
 
 enum { TK_SET_ANGLE_RADIUS = 1, TK_SET_ANGLE_ECC = 2, TK_SET_PIN_DISTANCE = 4 };
 
@@ -229,7 +231,7 @@ typedef struct tikz {
         vec2 *sub;            /* the subpath's points */
         vec3 *sub3;           /* their xyz */
         size_t capsub;
-        void *pieces;         /* the pieces (tikzpath.c) */
+        void *pieces;         /* the pieces (pathbuild.c) */
         size_t cappieces;
         char *pool;           /* the pieces' points */
         size_t poolcap, poolused, poolwant;
@@ -238,7 +240,7 @@ typedef struct tikz {
     unsigned char *cskind;    /* run()'s command of each control-sequence id (0: not yet known) */
     size_t ncskind;
     struct tk_optcache *optcache;   /* tikzopt.c: option lists split, by text */
-    struct tk_xyzcache *xyzcache;   /* tikzpath.c: xyz= texts of points */
+    struct tk_xyzcache *xyzcache;   /* emit.c: xyz= texts of points */
     struct tk_interned *interned;   /* tikzopt.c: tk_intern's texts, freed with the scanner */
 } tikz;
 
@@ -305,7 +307,7 @@ const char *tk_memmem(const char *s, size_t n, const char *w);
 int tk_eval(tikz *T, const char *s, size_t n, double *v, int *has_unit);
 double tk_eval_dim(tikz *T, const char *s, size_t n, double dflt);
 
-/* tikzpath.c */
+/* node.c: named nodes, node options, placing a node */
 typedef struct tk_nodeopts {
     char anchor[24];
     int has_anchor;
@@ -342,6 +344,21 @@ void tk_nodeopts_add_label(tikz *T, tk_nodeopts *no, const char *spec, size_t n,
 /* Keys of the angles and quotes libraries and of pins (angle radius, pin
  * distance, ...): 1 when the key was one of them. */
 int tk_apply_lib_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn);
+tk_node *tk_find_node(tikz *T, const char *name, size_t n);
+/* The canvas point of a node's anchor (compass name, corner N, angle, ...);
+ * -1 when the anchor is unknown. */
+int tk_node_anchor(tikz *T, const tk_node *nd, const char *a, size_t an, vec2 *out);
+void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double by, int shape);
+/* The same for a node of any shape: its geometry as in geom (name ignored). */
+void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);
+/* Places a node (text) at a canvas point with options; seg: the segment
+ * (nseg points) it sits on, for sloped and pos=. */
+void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
+                   const vec2 *seg, int nseg);
+/* Places a label= (pin = 0) or pin= (pin = 1) option's node around main. */
+void tk_place_label(tikz *T, const char *spec, const tk_node *main, int line, int pin);
+
+/* coord.c: coordinates */
 /* Evaluates a coordinate (text inside the parentheses) to canvas coordinates. */
 int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line);
 /* A coordinate's point in user space (the CTM not applied); sets T->last3,
@@ -352,26 +369,34 @@ int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line);
  * which gives the same for them (tests/unit/test_coordfast compares the two). */
 int tk_coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line);
 int tk_coord_user_general(tikz *T, const char *s, size_t n, vec2 *out, int line);
-tk_node *tk_find_node(tikz *T, const char *name, size_t n);
-/* The canvas point of a node's anchor (compass name, corner N, angle, ...);
- * -1 when the anchor is unknown. */
-int tk_node_anchor(tikz *T, const tk_node *nd, const char *a, size_t an, vec2 *out);
-void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double by, int shape);
-/* The same for a node of any shape: its geometry as in geom (name ignored). */
-void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);
+/* A named node or coordinate, or one of its anchors (A.north, A.30): its
+ * canvas point; -1 when there is none. */
+int tk_named_point(tikz *T, const char *s, size_t n, vec2 *canvas);
+
+/* pathbuild.c: the path builder (path.y's actions, in tikz_int.h) */
+enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
+       CMD_PIC, CMD_ADDPLOT };
 /* Runs the path grammar over a path text (a command's arguments up to ';'). */
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line);
 void tk_path_scanner_free(tikz *T);      /* frees the scanner, the builder's buffers and the caches */
 void tk_pathbufs_free(struct tk_pathbufs *b);
-enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
-       CMD_PIC, CMD_ADDPLOT };
-/* Places a node (text) at a canvas point with options. */
-void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
-                   const vec2 *seg, int nseg);
+
+/* let.c: the let operation. When text[0,n) has one, the text with its
+ * variables in place (malloc'd; *lines_out: each byte's line, *nout: its
+ * length); else NULL. */
+char *tk_expand_let(tikz *T, const char *text, size_t n, const int *lines, int line,
+                    int **lines_out, size_t *nout);
+
+/* pic.c: an angle or right angle pic (angles, quotes): the text in pic{...}
+ * with its options (or NULL) */
+void tk_pic(tikz *T, const char *opts, const char *body, int line);
+
+/* emit.c: attributes of IR elements */
 void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill);
 void tk_set_nums(ir_elem *e, const char *key, const double *v, int n);
 void tk_set_num(ir_elem *e, const char *key, double v);
-
+/* xyz=X,Y,Z;X,Y,Z;... of the n 3D points of a polyline */
+void tk_set_xyz(tikz *T, ir_elem *e, const vec3 *p, size_t n);
 /* xyz= texts. A point's text "X,Y,Z", each number as the IR writer formats
  * it (ir_fmt_num), is at most 3 * 31 + 2 bytes and its NUL. */
 #define TK_XYZ_MAX (3 * 31 + 2)

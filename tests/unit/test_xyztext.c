@@ -1,4 +1,4 @@
-/* Unit test for the xyz= texts of 3D points (grammar/tikzpath.c): through
+/* Unit test for the xyz= texts of 3D points (grammar/emit.c): through
  * the cache of texts by the point's bits, tk_xyz_text_cached writes what
  * tk_xyz_text (the plain formatting) writes, on random points drawn from a
  * pool small enough to repeat and large enough to make slots collide, with
