@@ -468,51 +468,61 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
 
 /* Places a node; geom (when not NULL) receives its centre, shape and half
  * sizes including the outer sep. */
-static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
-                            const vec2 *seg, int nseg, tk_node *geom)
+/* A node's text and box in its own frame, as place_node_geom's steps
+ * work them out */
+typedef struct {
+    int empty;                /* the text is blank */
+    double w, h, dp;          /* the text's width, height (to the first baseline's
+                                 top, plus the skip to the last) and depth */
+    double tx0, tx1;          /* the text's extent around the box centre */
+    tk_textbox lay;           /* text width=: the text broken into lines */
+    double hw, hh;            /* half sizes of the box; for a rotated rectangle
+                                 or circle, of the rotated box */
+    double dx, dy;            /* shapes.geometric: drawn radii / half diagonals */
+    double by;                /* the baseline below the centre */
+    double cr, sr;            /* cos and sin of rotate= */
+} node_box;
+
+/* The text's size: as TeX typesets it, or broken into lines of text width= */
+static void measure_node_text(tikz *T, const tk_nodeopts *no, const char *text, double fs,
+                              double em, int line, node_box *b)
 {
-    gstate *g = GS(T);
-    double fs = no->font_size > 0 ? no->font_size : 12;
     tm_extent ex;
     memset(&ex, 0, sizeof ex);
-    int empty = is_blank(text);
-    if (!empty) ex = tm_measure_tex(text, fs, no->bold);
-    /* the default inner sep, .3333em, is measured in the font around the
-     * node, not in the node's own font= */
-    double em = g->font_size > 0 ? g->font_size : 12;
-    double isx = no->inner_sep_x >= 0 ? no->inner_sep_x : 0.3333 * em;
-    double isy = no->inner_sep_y >= 0 ? no->inner_sep_y : 0.3333 * em;
-    double os = no->outer_sep >= 0 ? no->outer_sep : (g->outer_sep >= 0 ? g->outer_sep : 0.5 * g->lw);
+    b->empty = is_blank(text);
+    if (!b->empty) ex = tm_measure_tex(text, fs, no->bold);
     /* multi-line text: the base anchor sits on the last line's baseline;
      * ex.skip is the distance from the first baseline to the last */
-    double w = ex.width, h = ex.height + ex.skip, dp = ex.depth;
-    double tx0 = -w / 2, tx1 = w / 2;   /* the text's extent around the box centre */
-    tk_textbox tlay;
-    memset(&tlay, 0, sizeof tlay);
+    b->w = ex.width;
+    b->h = ex.height + ex.skip;
+    b->dp = ex.depth;
+    b->tx0 = -b->w / 2;
+    b->tx1 = b->w / 2;
+    memset(&b->lay, 0, sizeof b->lay);
     if (no->text_width > 0) {
         /* text width=: a minipage[t] that wide (even for empty text), the
          * lines broken as TeX breaks them; its baseline is the FIRST line's */
-        if (!empty) tk_text_layout(text, fs, no->bold, no->text_width, no->align, em, &tlay);
-        if (tlay.dropped)
+        if (!b->empty) tk_text_layout(text, fs, no->bold, no->text_width, no->align, em, &b->lay);
+        if (b->lay.dropped)
             tk_warn(T, line, "node text with more than 2000 words in one line; %d words left out of its lines",
-                    tlay.dropped);
-        w = no->text_width;
-        h = tlay.ex.height;
-        dp = tlay.ex.skip + tlay.ex.depth;
-        tx0 = tlay.x0 - w / 2;
-        tx1 = tlay.x1 - w / 2;
+                    b->lay.dropped);
+        b->w = no->text_width;
+        b->h = b->lay.ex.height;
+        b->dp = b->lay.ex.skip + b->lay.ex.depth;
+        b->tx0 = b->lay.x0 - b->w / 2;
+        b->tx1 = b->lay.x1 - b->w / 2;
     }
-    /* a rotated node (rotate=): its anchors are in its own, rotated frame */
-    double th = no->rotate * DEG, cr = cos(th), sr = sin(th);
-    double hw, hh, by;
-    double top = h + isy, bot = -(dp + isy);
-    double boxh = top - bot;
-    double boxw = w + 2 * isx;
-    /* the anchor geometry (outer sep included), in the node's own frame */
-    tk_node sh;
-    memset(&sh, 0, sizeof sh);
-    sh.shape = no->shape;
-    double dx = 0, dy = 0;    /* drawn radii / half diagonals of the new shapes */
+}
+
+/* The shape around a text box of boxw x boxh (inner sep included): b->hw,
+ * hh, dx, dy, and sh's shape, half sizes (outer sep os included) and
+ * polygon corners, in the node's own frame */
+static void size_node_shape(const tk_nodeopts *no, double boxw, double boxh, double os,
+                            node_box *b, tk_node *sh)
+{
+    double hw, hh;
+    b->dx = b->dy = 0;
+    sh->shape = no->shape;
     if (no->shape == TK_SH_CIRCLE) {
         double r = sqrt(boxw * boxw + boxh * boxh) / 2;
         double m = fmax(no->min_w, no->min_h) / 2;
@@ -522,10 +532,10 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
         /* shapes.geometric: the ellipse through the corners of the text
          * box plus inner sep (radii times sqrt 2), at least the minimum
          * size; anchors outer sep further out */
-        dx = fmax(M_SQRT2 * boxw / 2, no->min_w / 2);
-        dy = fmax(M_SQRT2 * boxh / 2, no->min_h / 2);
-        hw = dx;
-        hh = dy;
+        b->dx = fmax(M_SQRT2 * boxw / 2, no->min_w / 2);
+        b->dy = fmax(M_SQRT2 * boxh / 2, no->min_h / 2);
+        hw = b->dx;
+        hh = b->dy;
     } else if (no->shape == TK_SH_DIAMOND) {
         /* half diagonals x = a + aspect b, y = a / aspect + b of the box
          * half sizes a, b; the anchors outer sep further out, the border
@@ -535,8 +545,8 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
         double y = fmax(boxw / 2 / asp + boxh / 2, no->min_h / 2);
         hw = x;
         hh = y;
-        dx = x + os - M_SQRT2 * os;
-        dy = y + os - M_SQRT2 * os;
+        b->dx = x + os - M_SQRT2 * os;
+        b->dy = y + os - M_SQRT2 * os;
     } else if (no->shape == TK_SH_POLYGON) {
         /* radius: the incircle through the corners of the square around the
          * larger half size of the box, at least half the minimum size; the
@@ -547,21 +557,144 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
         double r = M_SQRT2 * fmax(boxw / 2, boxh / 2) / half;
         double m = fmax(no->min_w, no->min_h) / 2;
         if (r < m) r = m;
-        dx = dy = r;
+        b->dx = b->dy = r;
         hw = hh = r;
-        sh.sides = n;
-        sh.start = (n % 2 ? 90 : 90 - 180.0 / n) + no->border_rotate;
+        sh->sides = n;
+        sh->start = (n % 2 ? 90 : 90 - 180.0 / n) + no->border_rotate;
     } else {
         if (boxw < no->min_w) boxw = no->min_w;
         if (boxh < no->min_h) boxh = no->min_h;
         hw = boxw / 2;
         hh = boxh / 2;
     }
-    by = -(h - dp) / 2;   /* baseline relative to centre */
-    sh.hw = hw + os;
-    sh.hh = hh + os;
-    if (no->shape == TK_SH_POLYGON) sh.hw = sh.hh = hw + os / cos(180.0 / sh.sides * DEG);
-    sh.by = by;
+    b->hw = hw;
+    b->hh = hh;
+    sh->hw = hw + os;
+    sh->hh = hh + os;
+    if (no->shape == TK_SH_POLYGON) sh->hw = sh->hh = hw + os / cos(180.0 / sh->sides * DEG);
+}
+
+/* The node's outline (draw= or fill=) centred at c, with the node's
+ * colours, line width and role standing in for the state's while its
+ * attributes are written */
+static void draw_node_outline(tikz *T, const tk_nodeopts *no, const tk_node *sh, const node_box *b,
+                              vec2 c, int line)
+{
+    gstate *g = GS(T);
+    double hw = b->hw, hh = b->hh, dx = b->dx, dy = b->dy, cr = b->cr, sr = b->sr;
+    ir_elem *e;
+    if (no->shape == TK_SH_CIRCLE) {
+        e = ir_add(T->d, IR_ELLIPSE);
+        ir_pt p[3] = { { c.x, c.y }, { hw, 0 }, { 0, hh } };
+        ir_elem_set_pts(e, p, 3);
+    } else if (no->shape == TK_SH_ELLIPSE) {
+        e = ir_add(T->d, IR_ELLIPSE);
+        ir_pt p[3] = { { c.x, c.y }, { dx * cr, dx * sr }, { -dy * sr, dy * cr } };
+        ir_elem_set_pts(e, p, 3);
+    } else if (no->shape == TK_SH_DIAMOND || no->shape == TK_SH_POLYGON) {
+        /* pgf's path: from the east corner (diamond) or the first
+         * corner (polygon) counter-clockwise */
+        int n = no->shape == TK_SH_DIAMOND ? 4 : sh->sides;
+        double a0 = no->shape == TK_SH_DIAMOND ? 0 : sh->start;
+        ir_pt *p = xrealloc(NULL, (size_t)n * sizeof *p);
+        static const int dia[4][2] = { { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } };
+        for (int i = 0; i < n; i++) {
+            double t = (a0 + i * 360.0 / n) * DEG;
+            vec2 q = no->shape == TK_SH_DIAMOND ? v2(dia[i][0] * dx, dia[i][1] * dy)
+                                                : v2(dx * cos(t), dy * sin(t));
+            q = vadd(c, rot_deg(q, no->rotate));
+            p[i].x = q.x;
+            p[i].y = q.y;
+        }
+        e = ir_add(T->d, IR_POLY);
+        ir_elem_set_pts(e, p, (size_t)n);
+        e->closed = 1;
+        free(p);
+    } else {
+        e = ir_add(T->d, IR_RECT);
+        ir_pt p[2] = { { c.x - hw, c.y - hh }, { c.x + hw, c.y + hh } };
+        ir_elem_set_pts(e, p, 2);
+    }
+    e->line = line;
+    char saved_d[TK_COLOR], saved_f[TK_COLOR];
+    strcpy(saved_d, g->drawc);
+    strcpy(saved_f, g->fillc);
+    double saved_lw = g->lw;
+    if (no->drawc[0]) strcpy(g->drawc, no->drawc);
+    if (no->fillc[0]) strcpy(g->fillc, no->fillc);
+    g->lw = no->lw;
+    char saved_role[24];
+    strcpy(saved_role, g->role);
+    if (no->role[0]) strcpy(g->role, no->role);
+    if (strcmp(g->role, "label") == 0 || strcmp(g->role, "pin") == 0) g->role[0] = 0;
+    tk_emit_attrs(T, e, no->draw, no->fill);
+    strcpy(g->role, saved_role);
+    g->lw = saved_lw;
+    strcpy(g->drawc, saved_d);
+    strcpy(g->fillc, saved_f);
+}
+
+/* The node's text element: the box of the (rotated) text around the centre
+ * c, the plain text, and at=, anchor=, size=, id=, along=, pos=, ... */
+static void emit_node_text(tikz *T, const tk_nodeopts *no, const char *text, const node_box *b,
+                           vec2 c, vec2 at, double fs, const vec2 *seg, int nseg, int line)
+{
+    const char *a = no->anchor;
+    double cr = b->cr, sr = b->sr;
+    ir_elem *e = ir_add(T->d, IR_TEXT);
+    /* the text's box around the centre, rotated with the node */
+    double lx[2] = { b->tx0, b->tx1 }, ly[2] = { b->by - b->dp, b->by + b->h };
+    ir_box tb = ir_box_empty();
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++)
+            ir_box_add(&tb, c.x + lx[i] * cr - ly[j] * sr, c.y + lx[i] * sr + ly[j] * cr);
+    ir_pt p[2] = { { tb.x1, tb.y1 }, { tb.x2, tb.y2 } };
+    ir_elem_set_pts(e, p, 2);
+    e->str = tm_plain_text(b->lay.lines ? b->lay.lines : text);
+    e->line = line;
+    if (no->role[0]) ir_elem_set(e, "role", no->role);
+    { double v[2] = { at.x, at.y }; tk_set_nums(e, "at", v, 2); }
+    if (no->has_anchor) ir_elem_set(e, "anchor", a[0] == '@' ? a + 1 : a);
+    /* a size command inside the text (\Large 15) sets what is shown */
+    tk_set_num(e, "size", strchr(text, '\\') ? tm_font_size(text, fs, NULL) : fs);
+    if (no->name) ir_elem_set(e, "id", no->name);
+    if (nseg == 2) {
+        { double v[4] = { seg[0].x, seg[0].y, seg[1].x, seg[1].y }; tk_set_nums(e, "along", v, 4); }
+        tk_set_num(e, "pos", no->pos);
+    }
+    if (no->rotate != 0) tk_set_num(e, "rotate", no->rotate);
+    if (GS(T)->clip) tk_set_num(e, "clip", GS(T)->clip);
+    if (no->textc[0] && strcmp(no->textc, "black") != 0) ir_elem_set(e, "color", no->textc);
+    ir_elem_set(e, "tex", text);
+}
+
+/* Places a node: its text measured, its shape sized around it, its anchor
+ * put at at, then its outline, its text, its name and its labels. The
+ * node's geometry goes to *geom when geom is not NULL. */
+static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
+                            const vec2 *seg, int nseg, tk_node *geom)
+{
+    gstate *g = GS(T);
+    double fs = no->font_size > 0 ? no->font_size : 12;
+    /* the default inner sep, .3333em, is measured in the font around the
+     * node, not in the node's own font= */
+    double em = g->font_size > 0 ? g->font_size : 12;
+    double isx = no->inner_sep_x >= 0 ? no->inner_sep_x : 0.3333 * em;
+    double isy = no->inner_sep_y >= 0 ? no->inner_sep_y : 0.3333 * em;
+    double os = no->outer_sep >= 0 ? no->outer_sep : (g->outer_sep >= 0 ? g->outer_sep : 0.5 * g->lw);
+    node_box b;
+    measure_node_text(T, no, text, fs, em, line, &b);
+    /* a rotated node (rotate=): its anchors are in its own, rotated frame */
+    double th = no->rotate * DEG;
+    b.cr = cos(th);
+    b.sr = sin(th);
+    double top = b.h + isy, bot = -(b.dp + isy);
+    /* the anchor geometry (outer sep included), in the node's own frame */
+    tk_node sh;
+    memset(&sh, 0, sizeof sh);
+    size_node_shape(no, b.w + 2 * isx, top - bot, os, &b, &sh);
+    b.by = -(b.h - b.dp) / 2;   /* baseline relative to centre */
+    sh.by = b.by;
     int newshape = no->shape >= TK_SH_ELLIPSE;
     /* anchor offset (anchors sit outer sep outside the border), local frame */
     vec2 off = v2(0, 0);
@@ -572,102 +705,24 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
         double ang;
         if (tk_eval(T, a, strlen(a), &ang, NULL) == 0) off = shape_border(&sh, ang);
     }
-    off = v2(off.x * cr - off.y * sr, off.x * sr + off.y * cr);
+    off = v2(off.x * b.cr - off.y * b.sr, off.x * b.sr + off.y * b.cr);
     /* from here on, hw/hh are the half sizes of the (rotated) node's box;
      * the shapes of shapes.geometric keep their own frame and rotation */
     if (no->rotate != 0 && !newshape) {
-        double ahw = fabs(hw * cr) + fabs(hh * sr), ahh = fabs(hw * sr) + fabs(hh * cr);
-        if (no->shape != 2) { hw = ahw; hh = ahh; }
+        double ahw = fabs(b.hw * b.cr) + fabs(b.hh * b.sr), ahh = fabs(b.hw * b.sr) + fabs(b.hh * b.cr);
+        if (no->shape != 2) { b.hw = ahw; b.hh = ahh; }
     }
     if (newshape) sh.rot = no->rotate;
-    else { sh.hw = hw + os; sh.hh = hh + os; }
+    else { sh.hw = b.hw + os; sh.hh = b.hh + os; }
     vec2 c = vsub(vadd(at, v2(no->shift_x, no->shift_y)), off);
     sh.c = c;
     if (T->d) {
-        if (no->draw || no->fill) {
-            ir_elem *e;
-            if (no->shape == TK_SH_CIRCLE) {
-                e = ir_add(T->d, IR_ELLIPSE);
-                ir_pt p[3] = { { c.x, c.y }, { hw, 0 }, { 0, hh } };
-                ir_elem_set_pts(e, p, 3);
-            } else if (no->shape == TK_SH_ELLIPSE) {
-                e = ir_add(T->d, IR_ELLIPSE);
-                ir_pt p[3] = { { c.x, c.y }, { dx * cr, dx * sr }, { -dy * sr, dy * cr } };
-                ir_elem_set_pts(e, p, 3);
-            } else if (no->shape == TK_SH_DIAMOND || no->shape == TK_SH_POLYGON) {
-                /* pgf's path: from the east corner (diamond) or the first
-                 * corner (polygon) counter-clockwise */
-                int n = no->shape == TK_SH_DIAMOND ? 4 : sh.sides;
-                double a0 = no->shape == TK_SH_DIAMOND ? 0 : sh.start;
-                ir_pt *p = xrealloc(NULL, (size_t)n * sizeof *p);
-                static const int dia[4][2] = { { 1, 0 }, { 0, 1 }, { -1, 0 }, { 0, -1 } };
-                for (int i = 0; i < n; i++) {
-                    double t = (a0 + i * 360.0 / n) * DEG;
-                    vec2 q = no->shape == TK_SH_DIAMOND ? v2(dia[i][0] * dx, dia[i][1] * dy)
-                                                        : v2(dx * cos(t), dy * sin(t));
-                    q = vadd(c, rot_deg(q, no->rotate));
-                    p[i].x = q.x;
-                    p[i].y = q.y;
-                }
-                e = ir_add(T->d, IR_POLY);
-                ir_elem_set_pts(e, p, (size_t)n);
-                e->closed = 1;
-                free(p);
-            } else {
-                e = ir_add(T->d, IR_RECT);
-                ir_pt p[2] = { { c.x - hw, c.y - hh }, { c.x + hw, c.y + hh } };
-                ir_elem_set_pts(e, p, 2);
-            }
-            e->line = line;
-            char saved_d[TK_COLOR], saved_f[TK_COLOR];
-            strcpy(saved_d, g->drawc);
-            strcpy(saved_f, g->fillc);
-            double saved_lw = g->lw;
-            if (no->drawc[0]) strcpy(g->drawc, no->drawc);
-            if (no->fillc[0]) strcpy(g->fillc, no->fillc);
-            g->lw = no->lw;
-            char saved_role[24];
-            strcpy(saved_role, g->role);
-            if (no->role[0]) strcpy(g->role, no->role);
-            if (strcmp(g->role, "label") == 0 || strcmp(g->role, "pin") == 0) g->role[0] = 0;
-            tk_emit_attrs(T, e, no->draw, no->fill);
-            strcpy(g->role, saved_role);
-            g->lw = saved_lw;
-            strcpy(g->drawc, saved_d);
-            strcpy(g->fillc, saved_f);
-        }
-        if (!empty) {
-            ir_elem *e = ir_add(T->d, IR_TEXT);
-            /* the text's box around the centre, rotated with the node */
-            double lx[2] = { tx0, tx1 }, ly[2] = { by - dp, by + h };
-            ir_box tb = ir_box_empty();
-            for (int i = 0; i < 2; i++)
-                for (int j = 0; j < 2; j++)
-                    ir_box_add(&tb, c.x + lx[i] * cr - ly[j] * sr, c.y + lx[i] * sr + ly[j] * cr);
-            ir_pt p[2] = { { tb.x1, tb.y1 }, { tb.x2, tb.y2 } };
-            ir_elem_set_pts(e, p, 2);
-            char *plain = tm_plain_text(tlay.lines ? tlay.lines : text);
-            e->str = plain;
-            e->line = line;
-            if (no->role[0]) ir_elem_set(e, "role", no->role);
-            { double v[2] = { at.x, at.y }; tk_set_nums(e, "at", v, 2); }
-            if (no->has_anchor) ir_elem_set(e, "anchor", a[0] == '@' ? a + 1 : a);
-            /* a size command inside the text (\Large 15) sets what is shown */
-            tk_set_num(e, "size", strchr(text, '\\') ? tm_font_size(text, fs, NULL) : fs);
-            if (no->name) ir_elem_set(e, "id", no->name);
-            if (nseg == 2) {
-                { double v[4] = { seg[0].x, seg[0].y, seg[1].x, seg[1].y }; tk_set_nums(e, "along", v, 4); }
-                tk_set_num(e, "pos", no->pos);
-            }
-            if (no->rotate != 0) tk_set_num(e, "rotate", no->rotate);
-            if (g->clip) tk_set_num(e, "clip", g->clip);
-            if (no->textc[0] && strcmp(no->textc, "black") != 0) ir_elem_set(e, "color", no->textc);
-            ir_elem_set(e, "tex", text);
-        }
+        if (no->draw || no->fill) draw_node_outline(T, no, &sh, &b, c, line);
+        if (!b.empty) emit_node_text(T, no, text, &b, c, at, fs, seg, nseg, line);
     }
     if (no->name) tk_add_node_geom(T, no->name, &sh);
     if (geom) *geom = sh;
     for (int i = 0; i < no->nlabels; i++)
         tk_place_label(T, no->labels[i].spec, &sh, line, no->labels[i].pin);
-    free(tlay.lines);
+    free(b.lay.lines);
 }
