@@ -1186,12 +1186,6 @@ void tp_options(struct tp_state *st, const struct tp_str *opts)
     }
 }
 
-static int draw_of(int cmd, const gstate *g)
-{
-    (void)cmd;
-    return g->draw;
-}
-
 void tk_pathbufs_free(struct tk_pathbufs *b)
 {
     free(b->sub);
@@ -1212,38 +1206,178 @@ void tk_path_scanner_free(tikz *T)
     tk_pathbufs_free(&T->pbufs);
 }
 
+/* The path's text with its let operations expanded, one at a time (a later
+ * let sees the values of an earlier one): *text, *lines and *n become the
+ * expanded text's (malloc'd in *own_text and *own_lines, which the caller
+ * frees) */
+static void expand_lets(tikz *T, const char **text, const int **lines, size_t *n, int line,
+                        char **own_text, int **own_lines)
+{
+    for (int round = 0; round < 16; round++) {
+        int *nl = NULL;
+        size_t nn = 0;
+        char *nt = tk_expand_let(T, *text, *n, *lines, line, &nl, &nn);
+        if (!nt) break;
+        free(*own_text);
+        free(*own_lines);
+        *text = *own_text = nt;
+        *lines = *own_lines = nl;
+        *n = nn;
+    }
+}
+
+/* The session's buffers for st (reused from the previous path, the pool
+ * grown to what that path wanted), or none for a path run from inside
+ * another (none today): 1 when they are the session's */
+static int take_path_buffers(tikz *T, struct tp_state *st)
+{
+    int reuse = !T->path_busy;
+    if (reuse) {
+        st->b = T->pbufs;
+        if (st->b.poolwant > st->b.poolcap) {
+            free(st->b.pool);
+            st->b.poolcap = st->b.poolwant + st->b.poolwant / 2;
+            st->b.pool = xrealloc(NULL, st->b.poolcap);
+        }
+        st->b.poolwant = st->b.poolcap;
+    }
+    st->b.poolused = 0;
+    return reuse;
+}
+
+static void give_back_path_buffers(tikz *T, struct tp_state *st, int reuse)
+{
+    if (reuse) {
+        st->b.poolwant = st->b.poolused + (st->b.poolwant - st->b.poolcap);
+        T->pbufs = st->b;
+    } else {
+        tk_pathbufs_free(&st->b);
+    }
+}
+
+/* Runs bison's path grammar over text[0,n) with the session's scanner (a
+ * path run from inside another, none today, gets its own), then places the
+ * nodes still waiting and ends the last subpath */
+static void parse_path(tikz *T, struct tp_state *st, const char *text, size_t n)
+{
+    struct tp_extra own_x;
+    void *sc;
+    if (T->path_busy) {
+        sc = tp_scanner_new(&own_x);
+    } else {
+        if (!T->path_scanner) T->path_scanner = tp_scanner_new(&T->path_x);
+        sc = T->path_scanner;
+    }
+    T->path_busy++;
+    tp_parse_path(sc, text, n, st);
+    T->path_busy--;
+    if (sc != T->path_scanner) tp_scanner_free(sc);
+    place_pending(st, 0);
+    free(st->curnode.opts); free(st->curnode.name); free(st->curnode.at); free(st->curnode.text);
+    flush_sub(st, 0);
+}
+
+/* name path=: the path's pieces as one polyline for name intersections
+ * (curves, circles and arcs sampled finely), pieces separated by a NaN point */
+static void remember_named_path(tikz *T, const struct tp_state *st, const char *name)
+{
+    if (T->npaths == T->cappaths) {
+        T->cappaths = T->cappaths ? T->cappaths * 2 : 8;
+        T->paths = xrealloc(T->paths, T->cappaths * sizeof *T->paths);
+    }
+    tk_namedpath *np = &T->paths[T->npaths++];
+    np->name = xstrdup(name);
+    np->n = 0;
+    np->pts = NULL;
+    for (size_t i = 0; i < st->npieces && i < MAX_PIECES; i++) {
+        const piece *pc = &((piece *)st->b.pieces)[i];
+        if (pc->kind == IR_POLY) {
+            np->pts = xrealloc(np->pts, (np->n + pc->n + 2) * sizeof *np->pts);
+            memcpy(np->pts + np->n, pc->p, pc->n * sizeof *np->pts);
+            np->n += pc->n;
+            if (pc->closed && pc->n > 2) np->pts[np->n++] = pc->p[0];
+        } else if (pc->n <= 4) {
+            ir_elem tmp;
+            memset(&tmp, 0, sizeof tmp);
+            tmp.kind = pc->kind;
+            tmp.closed = pc->closed;
+            tmp.t1 = pc->t1;
+            tmp.t2 = pc->t2;
+            ir_pt q[4];
+            for (size_t k = 0; k < pc->n; k++) { q[k].x = pc->p[k].x; q[k].y = pc->p[k].y; }
+            tmp.pts = q;
+            tmp.npts = pc->n;
+            ir_pt *fl = NULL;
+            int closed = 0;
+            size_t fn = ir_elem_flatten(&tmp, &fl, &closed);
+            np->pts = xrealloc(np->pts, (np->n + fn + 2) * sizeof *np->pts);
+            for (size_t k = 0; k < fn; k++) np->pts[np->n++] = v2(fl[k].x, fl[k].y);
+            if (closed && fn > 2) np->pts[np->n++] = v2(fl[0].x, fl[0].y);
+            free(fl);
+        }
+        np->pts = xrealloc(np->pts, (np->n + 1) * sizeof *np->pts);
+        np->pts[np->n++] = v2(NAN, NAN);
+    }
+}
+
+/* A new element of kind with a piece's points */
+static ir_elem *add_piece_elem(tikz *T, ir_kind kind, const piece *pc)
+{
+    ir_elem *e = ir_add(T->d, kind);
+    ir_pt small[64];
+    ir_pt *p = pc->n <= 64 ? small : xrealloc(NULL, pc->n * sizeof *p);
+    for (size_t k = 0; k < pc->n; k++) { p[k].x = pc->p[k].x; p[k].y = pc->p[k].y; }
+    ir_elem_set_pts(e, p, pc->n);
+    if (p != small) free(p);
+    e->line = pc->line;
+    return e;
+}
+
+/* \clip: a clip element, the clip of what the enclosing scope draws next */
+static void emit_clip_piece(tikz *T, const piece *pc, int draw)
+{
+    ir_elem *e = add_piece_elem(T, IR_CLIP, pc);
+    e->sub = pc->kind == IR_RECT ? IR_RECT : pc->kind == IR_ELLIPSE ? IR_ELLIPSE : IR_POLY;
+    e->closed = 1;
+    T->nclips++;
+    tk_set_num(e, "id", T->nclips);
+    if (T->ngs >= 2) T->gs[T->ngs - 2].clip = T->nclips;
+    if (draw) tk_emit_attrs(T, e, draw, 0);
+}
+
+/* A drawn or filled piece (a right angle mark is drawn even on \path) */
+static void emit_drawn_piece(tikz *T, const piece *pc, int draw, int fill)
+{
+    gstate *g = GS(T);
+    int d2 = draw || (pc->role && strcmp(pc->role, "right-angle") == 0);
+    if (!d2 && !fill) return;
+    ir_elem *e = add_piece_elem(T, pc->kind, pc);
+    e->closed = pc->closed;
+    e->t1 = pc->t1;
+    e->t2 = pc->t2;
+    /* a piece's role stands in for the path's while its attributes
+     * are written (tk_emit_attrs does not change g->role) */
+    char saved[24];
+    if (pc->role) {
+        strcpy(saved, g->role);
+        snprintf(g->role, sizeof g->role, "%s", pc->role);
+    }
+    tk_emit_attrs(T, e, d2, fill && pc->kind != IR_POLY ? 1 : fill && (pc->closed || pc->n > 2));
+    if (pc->role) strcpy(g->role, saved);
+    if (pc->p3) tk_set_xyz(T, e, pc->p3, pc->n);
+    if (pc->kind == IR_ARC && strcmp(ir_elem_get(e, "role") ? ir_elem_get(e, "role") : "", "angle-mark") == 0)
+        tk_set_nums(e, "vertex", (double[]){ pc->p[0].x, pc->p[0].y }, 2);
+}
+
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
 {
     char *let_text = NULL;
     int *let_lines = NULL;
     size_t text_n = strlen(text);
-    for (int round = 0; round < 16; round++) {
-        /* one let at a time: a later let sees the values of an earlier one */
-        int *nl = NULL;
-        size_t nn = 0;
-        char *nt = tk_expand_let(T, text, text_n, lines, line, &nl, &nn);
-        if (!nt) break;
-        free(let_text);
-        free(let_lines);
-        text = let_text = nt;
-        lines = let_lines = nl;
-        text_n = nn;
-    }
+    expand_lets(T, &text, &lines, &text_n, line, &let_text, &let_lines);
     struct tp_state st;
     memset(&st, 0, offsetof(struct tp_state, pts));   /* not the points: see there */
-    /* the buffers of the previous path, reused (a path run from inside
-     * another, none today, gets its own) */
-    int reuse = !T->path_busy;
-    if (reuse) {
-        st.b = T->pbufs;
-        if (st.b.poolwant > st.b.poolcap) {
-            free(st.b.pool);
-            st.b.poolcap = st.b.poolwant + st.b.poolwant / 2;
-            st.b.pool = xrealloc(NULL, st.b.poolcap);
-        }
-        st.b.poolwant = st.b.poolcap;
-    }
-    st.b.poolused = 0;
+    int reuse = take_path_buffers(T, &st);
     st.T = T;
     st.cmd = cmd;
     st.text = text;
@@ -1257,131 +1391,22 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     g->drawc[0] = g->fillc[0] = 0;
     g->has_radius = g->has_start = g->has_end = g->has_delta = 0;
     g->arrows[0] = 0;
-    if (cmd == CMD_PATH || cmd == CMD_NODE || cmd == CMD_COORDINATE) g->role[0] = g->role[0];
-
-    /* the session's scanner and its buffers are reused; a path run from
-     * inside another (none today) gets its own */
-    struct tp_extra own_x;
-    void *sc;
-    if (T->path_busy) {
-        sc = tp_scanner_new(&own_x);
-    } else {
-        if (!T->path_scanner) T->path_scanner = tp_scanner_new(&T->path_x);
-        sc = T->path_scanner;
-    }
-    T->path_busy++;
-    tp_parse_path(sc, text, text_n, &st);
-    T->path_busy--;
-    if (sc != T->path_scanner) tp_scanner_free(sc);
-    place_pending(&st, 0);
-    if (st.curnode.opts || st.curnode.name || st.curnode.at || st.curnode.text) {
-        free(st.curnode.opts); free(st.curnode.name); free(st.curnode.at); free(st.curnode.text);
-    }
-    flush_sub(&st, 0);
-
+    parse_path(T, &st, text, text_n);
     g = GS(T);
-    int draw = draw_of(cmd, g), fill = g->fill;
-    if (g->name_path && st.npieces) {
-        /* remember the polyline for name intersections */
-        if (T->npaths == T->cappaths) {
-            T->cappaths = T->cappaths ? T->cappaths * 2 : 8;
-            T->paths = xrealloc(T->paths, T->cappaths * sizeof *T->paths);
-        }
-        tk_namedpath *np = &T->paths[T->npaths++];
-        np->name = xstrndup(g->name_path, strlen(g->name_path));
-        np->n = 0;
-        np->pts = NULL;
-        /* every piece as a polyline (curves, circles and arcs sampled finely),
-         * pieces separated by a NaN point */
-        for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) {
-            const piece *pc = &((piece *)st.b.pieces)[i];
-            ir_elem tmp;
-            memset(&tmp, 0, sizeof tmp);
-            tmp.kind = pc->kind;
-            tmp.closed = pc->closed;
-            tmp.t1 = pc->t1;
-            tmp.t2 = pc->t2;
-            ir_pt q[4];
-            if (pc->kind == IR_POLY) {
-                np->pts = xrealloc(np->pts, (np->n + pc->n + 2) * sizeof *np->pts);
-                memcpy(np->pts + np->n, pc->p, pc->n * sizeof *np->pts);
-                np->n += pc->n;
-                if (pc->closed && pc->n > 2) np->pts[np->n++] = pc->p[0];
-            } else if (pc->n <= 4) {
-                for (size_t k = 0; k < pc->n; k++) { q[k].x = pc->p[k].x; q[k].y = pc->p[k].y; }
-                tmp.pts = q;
-                tmp.npts = pc->n;
-                ir_pt *fl = NULL;
-                int closed = 0;
-                size_t fn = ir_elem_flatten(&tmp, &fl, &closed);
-                np->pts = xrealloc(np->pts, (np->n + fn + 2) * sizeof *np->pts);
-                for (size_t k = 0; k < fn; k++) np->pts[np->n++] = v2(fl[k].x, fl[k].y);
-                if (closed && fn > 2) np->pts[np->n++] = v2(fl[0].x, fl[0].y);
-                free(fl);
-            }
-            np->pts = xrealloc(np->pts, (np->n + 1) * sizeof *np->pts);
-            np->pts[np->n++] = v2(NAN, NAN);
-        }
+    if (g->name_path && st.npieces) remember_named_path(T, &st, g->name_path);
+    piece *pieces = st.b.pieces;
+    size_t npieces = st.npieces < MAX_PIECES ? st.npieces : MAX_PIECES;
+    /* a coordinate failed: the unparsed record says what could not be
+     * evaluated; drawing the rest would invent geometry (a segment to a
+     * point that is not there) */
+    for (size_t i = 0; T->d && !st.bad_coord && i < npieces; i++) {
+        if (cmd == CMD_CLIP) emit_clip_piece(T, &pieces[i], g->draw);
+        else if (g->draw || g->fill || pieces[i].role) emit_drawn_piece(T, &pieces[i], g->draw, g->fill);
     }
-    if (st.bad_coord) {
-        /* the unparsed record says what could not be evaluated; drawing the
-         * rest would invent geometry (a segment to a point that is not there) */
-        for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) piece_free(&((piece *)st.b.pieces)[i]);
-        st.npieces = 0;
-    }
-    for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) {
-        piece *pc = &((piece *)st.b.pieces)[i];
-        if (T->d && cmd == CMD_CLIP) {
-            ir_elem *e = ir_add(T->d, IR_CLIP);
-            e->sub = pc->kind == IR_RECT ? IR_RECT : pc->kind == IR_ELLIPSE ? IR_ELLIPSE : IR_POLY;
-            ir_pt small[64];
-            ir_pt *p = pc->n <= 64 ? small : xrealloc(NULL, pc->n * sizeof *p);
-            for (size_t k = 0; k < pc->n; k++) { p[k].x = pc->p[k].x; p[k].y = pc->p[k].y; }
-            ir_elem_set_pts(e, p, pc->n);
-            if (p != small) free(p);
-            e->closed = 1;
-            e->line = pc->line;
-            T->nclips++;
-            tk_set_num(e, "id", T->nclips);
-            if (T->ngs >= 2) T->gs[T->ngs - 2].clip = T->nclips;
-            if (draw) tk_emit_attrs(T, e, draw, 0);
-        } else if (T->d && (draw || fill || pc->role)) {
-            int d2 = draw || (pc->role && strcmp(pc->role, "right-angle") == 0);
-            if (!d2 && !fill) continue;
-            ir_elem *e = ir_add(T->d, pc->kind);
-            ir_pt small[64];
-            ir_pt *p = pc->n <= 64 ? small : xrealloc(NULL, pc->n * sizeof *p);
-            for (size_t k = 0; k < pc->n; k++) { p[k].x = pc->p[k].x; p[k].y = pc->p[k].y; }
-            ir_elem_set_pts(e, p, pc->n);
-            if (p != small) free(p);
-            e->closed = pc->closed;
-            e->t1 = pc->t1;
-            e->t2 = pc->t2;
-            e->line = pc->line;
-            /* a piece's role stands in for the path's while its attributes
-             * are written (tk_emit_attrs does not change g->role) */
-            char saved[24];
-            if (pc->role) {
-                strcpy(saved, g->role);
-                snprintf(g->role, sizeof g->role, "%s", pc->role);
-            }
-            tk_emit_attrs(T, e, d2, fill && pc->kind != IR_POLY ? 1 : fill && (pc->closed || pc->n > 2));
-            if (pc->role) strcpy(g->role, saved);
-            if (pc->p3) tk_set_xyz(T, e, pc->p3, pc->n);
-            if (pc->kind == IR_ARC && strcmp(ir_elem_get(e, "role") ? ir_elem_get(e, "role") : "", "angle-mark") == 0)
-                tk_set_nums(e, "vertex", (double[]){ pc->p[0].x, pc->p[0].y }, 2);
-        }
-    }
-    for (size_t i = 0; i < st.npieces && i < MAX_PIECES; i++) piece_free(&((piece *)st.b.pieces)[i]);
-    if (st.pend) free(st.pend);   /* usually NULL, as let_text and let_lines: no call then */
-    if (reuse) {
-        st.b.poolwant = st.b.poolused + (st.b.poolwant - st.b.poolcap);
-        T->pbufs = st.b;
-    } else {
-        tk_pathbufs_free(&st.b);
-    }
-    if (let_text) free(let_text);
-    if (let_lines) free(let_lines);
+    for (size_t i = 0; i < npieces; i++) piece_free(&pieces[i]);
+    free(st.pend);
+    give_back_path_buffers(T, &st, reuse);
+    free(let_text);
+    free(let_lines);
     tk_gs_pop(T);
 }
-
