@@ -186,159 +186,178 @@ int tk_coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
     return tk_coord_user_general(T, s, n, out, line);
 }
 
-int tk_coord_user_general(tikz *T, const char *s, size_t n, vec2 *out, int line)
+/* ([options]coordinate): the options' transformations apply to this point
+ * only, e.g. ([xshift=1cm]A) is 1cm right of A; s[0] is the '[' */
+static int coord_with_options(tikz *T, const char *s, size_t n, vec2 *out, int line)
 {
     gstate *g = GS(T);
-    T->last3_kind = 0;
-    tk_trim(&s, &n);
-    if (n && s[0] == '[') {
-        /* ([options]coordinate): the options' transformations apply to this
-         * point only, e.g. ([xshift=1cm]A) is 1cm right of A */
-        long e = tk_find_top(s + 1, n - 1, ']');
-        if (e < 0) return -1;
-        const char *o = s + 1;
-        size_t on = (size_t)e;
-        s += e + 2;
-        n -= (size_t)e + 2;
-        vec2 u;
-        if (tk_coord_user(T, s, n, &u, line)) return -1;
-        mat old = g->ctm;
-        tk_gs_push(T);
-        tk_apply_opts(T, o, on, NULL, 0);
-        vec2 c = mat_apply(GS(T)->ctm, u);
-        tk_gs_pop(T);
-        *out = mat_inv_apply(old, c);
+    long e = tk_find_top(s + 1, n - 1, ']');
+    if (e < 0) return -1;
+    const char *o = s + 1;
+    size_t on = (size_t)e;
+    s += e + 2;
+    n -= (size_t)e + 2;
+    vec2 u;
+    if (tk_coord_user(T, s, n, &u, line)) return -1;
+    mat old = g->ctm;
+    tk_gs_push(T);
+    tk_apply_opts(T, o, on, NULL, 0);
+    vec2 c = mat_apply(GS(T)->ctm, u);
+    tk_gs_pop(T);
+    *out = mat_inv_apply(old, c);
+    return 0;
+}
+
+/* (kind cs:body): axis cs (in a pgfplots axis), canvas cs and xyz cs
+ * (x=..,y=..,z=..); cs points at the "cs:" */
+static int coord_cs(tikz *T, const char *s, size_t n, const char *cs, vec2 *out, int line)
+{
+    gstate *g = GS(T);
+    const char *body = cs + 3;
+    size_t bn = n - (size_t)(body - s);
+    const char *kind = s;
+    size_t kn = (size_t)(cs - s);
+    tk_trim(&kind, &kn);
+    if (tk_is(kind, kn, "axis") && T->axis.active) {
+        long comma = tk_find_top(body, bn, ',');
+        double x, y;
+        if (comma < 0 || eval_num(T, body, (size_t)comma, &x, NULL, line) ||
+            eval_num(T, body + comma + 1, bn - (size_t)comma - 1, &y, NULL, line))
+            return -1;
+        *out = xyz_point(g, x, y, 0);
         return 0;
     }
+    if (tk_is(kind, kn, "canvas") || tk_is(kind, kn, "xyz")) {
+        /* x=..,y=.. */
+        double x = 0, y = 0, z = 0;
+        size_t i = 0;
+        while (i < bn) {
+            long comma = tk_find_top(body + i, bn - i, ',');
+            size_t len = comma < 0 ? bn - i : (size_t)comma;
+            const char *it = body + i;
+            size_t itn = len;
+            tk_trim(&it, &itn);
+            if (itn > 2 && it[1] == '=') {
+                double v;
+                if (eval_num(T, it + 2, itn - 2, &v, NULL, line)) return -1;
+                if (it[0] == 'x') x = v; else if (it[0] == 'y') y = v; else if (it[0] == 'z') z = v;
+            }
+            i += len + 1;
+        }
+        *out = tk_is(kind, kn, "canvas") ? v2(x, y) : xyz_point(g, x, y, z);
+        return 0;
+    }
+    return -1;
+}
+
+/* (intersection of A--B and C--D): b is the text after "intersection of" */
+static int coord_intersection_of(tikz *T, const char *b, size_t bn, vec2 *out, int line)
+{
+    const char *and = tk_memmem(b, bn, " and ");
+    if (!and) return -1;
+    vec2 p[4];
+    const char *parts[2] = { b, and + 5 };
+    size_t plen[2] = { (size_t)(and - b), bn - (size_t)(and + 5 - b) };
+    for (int k = 0; k < 2; k++) {
+        const char *dd = tk_memmem(parts[k], plen[k], "--");
+        if (!dd) return -1;
+        if (tk_coord_user(T, parts[k], (size_t)(dd - parts[k]), &p[2 * k], line) ||
+            tk_coord_user(T, dd + 2, plen[k] - (size_t)(dd + 2 - parts[k]), &p[2 * k + 1], line))
+            return -1;
+    }
+    vec2 d1 = vsub(p[1], p[0]), d2 = vsub(p[3], p[2]);
+    double den = d1.x * d2.y - d1.y * d2.x;
+    if (fabs(den) < 1e-12) return -1;
+    double t = ((p[2].x - p[0].x) * d2.y - (p[2].y - p[0].y) * d2.x) / den;
+    *out = vadd(p[0], vscale(d1, t));
+    return 0;
+}
+
+/* (angle:radius) or (angle:x radius and y radius), colon at s[colon] */
+static int coord_polar(tikz *T, const char *s, size_t n, long colon, vec2 *out, int line)
+{
+    gstate *g = GS(T);
+    double a, r, r2;
+    int hu = 0, hu2 = 0;
+    const char *rs = s + colon + 1;
+    size_t rn = n - (size_t)colon - 1;
+    const char *and = tk_memmem(rs, rn, " and ");
+    if (eval_num(T, s, (size_t)colon, &a, NULL, line)) return -1;
+    if (and) {
+        if (eval_num(T, rs, (size_t)(and - rs), &r, &hu, line) ||
+            eval_num(T, and + 5, rn - (size_t)(and + 5 - rs), &r2, &hu2, line))
+            return -1;
+    } else {
+        if (eval_num(T, rs, rn, &r, &hu, line)) return -1;
+        r2 = r;
+        hu2 = hu;
+    }
+    vec2 px = hu ? v2(r * cos(a * DEG), 0) : vscale(g->xv, r * cos(a * DEG));
+    vec2 py = hu2 ? v2(0, r2 * sin(a * DEG)) : vscale(g->yv, r2 * sin(a * DEG));
+    *out = vadd(px, py);
+    return 0;
+}
+
+/* (x,y) or (x,y,z), the commas at s[c1] and s[c2] (c2 < 0: none); sets last3 */
+static int coord_tuple(tikz *T, const char *s, size_t n, long c1, long c2, vec2 *out, int line)
+{
+    gstate *g = GS(T);
+    double x, y, z = 0;
+    int hx = 0, hy = 0, hz = 0;
+    if (c2 >= 0) {
+        if (eval_num(T, s, (size_t)c1, &x, &hx, line) ||
+            eval_num(T, s + c1 + 1, (size_t)(c2 - c1 - 1), &y, &hy, line) ||
+            eval_num(T, s + c2 + 1, n - (size_t)c2 - 1, &z, &hz, line))
+            return -1;
+        *out = xyz_point(g, x, y, z);
+        T->last3 = (vec3){ x, y, z };
+        T->last3_kind = 2;
+        T->any3d = 1;
+        return 0;
+    }
+    if (eval_num(T, s, (size_t)c1, &x, &hx, line) ||
+        eval_num(T, s + c1 + 1, n - (size_t)c1 - 1, &y, &hy, line))
+        return -1;
+    vec2 px = hx ? v2(x, 0) : vscale(g->xv, x);
+    vec2 py = hy ? v2(0, y) : vscale(g->yv, y);
+    *out = vadd(px, py);
+    if (!hx && !hy) { T->last3 = (vec3){ x, y, 0 }; T->last3_kind = 1; }
+    return 0;
+}
+
+int tk_coord_user_general(tikz *T, const char *s, size_t n, vec2 *out, int line)
+{
+    T->last3_kind = 0;
+    tk_trim(&s, &n);
+    if (n && s[0] == '[') return coord_with_options(T, s, n, out, line);
     if (n == 0) return -1;
     if (n >= 2 && s[0] == '$' && s[n - 1] == '$') return calc_coord(T, s + 1, n - 2, out, line);
     const char *cs = find_cs(s, n);
-    if (cs) {
-        const char *body = cs + 3;
-        size_t bn = n - (size_t)(body - s);
-        const char *kind = s;
-        size_t kn = (size_t)(cs - s);
-        tk_trim(&kind, &kn);
-        if (tk_is(kind, kn, "axis") && T->axis.active) {
-            long comma = tk_find_top(body, bn, ',');
-            double x, y;
-            if (comma < 0 || eval_num(T, body, (size_t)comma, &x, NULL, line) ||
-                eval_num(T, body + comma + 1, bn - (size_t)comma - 1, &y, NULL, line))
-                return -1;
-            *out = xyz_point(g, x, y, 0);
-            return 0;
-        }
-        if (tk_is(kind, kn, "canvas") || tk_is(kind, kn, "xyz")) {
-            /* x=..,y=.. */
-            double x = 0, y = 0, z = 0;
-            size_t i = 0;
-            while (i < bn) {
-                long comma = tk_find_top(body + i, bn - i, ',');
-                size_t len = comma < 0 ? bn - i : (size_t)comma;
-                const char *it = body + i;
-                size_t itn = len;
-                tk_trim(&it, &itn);
-                if (itn > 2 && it[1] == '=') {
-                    double v;
-                    if (eval_num(T, it + 2, itn - 2, &v, NULL, line)) return -1;
-                    if (it[0] == 'x') x = v; else if (it[0] == 'y') y = v; else if (it[0] == 'z') z = v;
-                }
-                i += len + 1;
-            }
-            *out = tk_is(kind, kn, "canvas") ? v2(x, y) : xyz_point(g, x, y, z);
-            return 0;
-        }
-        return -1;
-    }
-    if (n > 16 && memcmp(s, "intersection of", 15) == 0) {
-        /* intersection of A--B and C--D */
-        const char *b = s + 15;
-        size_t bn = n - 15;
-        const char *and = tk_memmem(b, bn, " and ");
-        if (!and) return -1;
-        vec2 p[4];
-        const char *parts[2] = { b, and + 5 };
-        size_t plen[2] = { (size_t)(and - b), bn - (size_t)(and + 5 - b) };
-        for (int k = 0; k < 2; k++) {
-            const char *dd = tk_memmem(parts[k], plen[k], "--");
-            if (!dd) return -1;
-            if (tk_coord_user(T, parts[k], (size_t)(dd - parts[k]), &p[2 * k], line) ||
-                tk_coord_user(T, dd + 2, plen[k] - (size_t)(dd + 2 - parts[k]), &p[2 * k + 1], line))
-                return -1;
-        }
-        vec2 d1 = vsub(p[1], p[0]), d2 = vsub(p[3], p[2]);
-        double den = d1.x * d2.y - d1.y * d2.x;
-        if (fabs(den) < 1e-12) return -1;
-        double t = ((p[2].x - p[0].x) * d2.y - (p[2].y - p[0].y) * d2.x) / den;
-        *out = vadd(p[0], vscale(d1, t));
-        return 0;
-    }
+    if (cs) return coord_cs(T, s, n, cs, out, line);
+    if (n > 16 && memcmp(s, "intersection of", 15) == 0)
+        return coord_intersection_of(T, s + 15, n - 15, out, line);
     /* the first ':' and the first two ','s outside (), {}, [] in one pass
      * (as tk_find_top finds them) */
     long colon = -1, c1 = -1, c2 = -1;
-    {
-        int d = 0;
-        for (size_t i = 0; i < n; i++) {
-            char c = s[i];
-            if (d == 0) {
-                if (c == ':') { if (colon < 0) colon = (long)i; continue; }
-                if (c == ',') {
-                    if (c1 < 0) c1 = (long)i;
-                    else if (c2 < 0) c2 = (long)i;
-                    continue;
-                }
+    int d = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (d == 0) {
+            if (c == ':') { if (colon < 0) colon = (long)i; continue; }
+            if (c == ',') {
+                if (c1 < 0) c1 = (long)i;
+                else if (c2 < 0) c2 = (long)i;
+                continue;
             }
-            if (c == '(' || c == '{' || c == '[') d++;
-            else if ((c == ')' || c == '}' || c == ']') && d > 0) d--;
         }
+        if (c == '(' || c == '{' || c == '[') d++;
+        else if ((c == ')' || c == '}' || c == ']') && d > 0) d--;
     }
-    if (colon >= 0) {
-        double a, r, r2;
-        int hu = 0, hu2 = 0;
-        const char *rs = s + colon + 1;
-        size_t rn = n - (size_t)colon - 1;
-        const char *and = tk_memmem(rs, rn, " and ");
-        if (eval_num(T, s, (size_t)colon, &a, NULL, line)) return -1;
-        if (and) {
-            if (eval_num(T, rs, (size_t)(and - rs), &r, &hu, line) ||
-                eval_num(T, and + 5, rn - (size_t)(and + 5 - rs), &r2, &hu2, line))
-                return -1;
-        } else {
-            if (eval_num(T, rs, rn, &r, &hu, line)) return -1;
-            r2 = r;
-            hu2 = hu;
-        }
-        vec2 px = hu ? v2(r * cos(a * DEG), 0) : vscale(g->xv, r * cos(a * DEG));
-        vec2 py = hu2 ? v2(0, r2 * sin(a * DEG)) : vscale(g->yv, r2 * sin(a * DEG));
-        *out = vadd(px, py);
-        return 0;
-    }
-    if (c1 >= 0) {
-        double x, y, z = 0;
-        int hx = 0, hy = 0, hz = 0;
-        if (c2 >= 0) {
-            if (eval_num(T, s, (size_t)c1, &x, &hx, line) ||
-                eval_num(T, s + c1 + 1, (size_t)(c2 - c1 - 1), &y, &hy, line) ||
-                eval_num(T, s + c2 + 1, n - (size_t)c2 - 1, &z, &hz, line))
-                return -1;
-            *out = xyz_point(g, x, y, z);
-            T->last3 = (vec3){ x, y, z };
-            T->last3_kind = 2;
-            T->any3d = 1;
-            return 0;
-        }
-        if (eval_num(T, s, (size_t)c1, &x, &hx, line) ||
-            eval_num(T, s + c1 + 1, n - (size_t)c1 - 1, &y, &hy, line))
-            return -1;
-        vec2 px = hx ? v2(x, 0) : vscale(g->xv, x);
-        vec2 py = hy ? v2(0, y) : vscale(g->yv, y);
-        *out = vadd(px, py);
-        if (!hx && !hy) { T->last3 = (vec3){ x, y, 0 }; T->last3_kind = 1; }
-        return 0;
-    }
+    if (colon >= 0) return coord_polar(T, s, n, colon, out, line);
+    if (c1 >= 0) return coord_tuple(T, s, n, c1, c2, out, line);
     vec2 c;
     if (tk_named_point(T, s, n, &c) == 0) {
-        *out = mat_inv_apply(g->ctm, c);
+        *out = mat_inv_apply(GS(T)->ctm, c);
         tk_node *nd = tk_find_node(T, s, n);
         if (nd && nd->has3) { T->last3 = nd->p3; T->last3_kind = 3; }
         return 0;
