@@ -1,6 +1,6 @@
 /* coord.c — coordinates: the text inside a path's parentheses, (1,2),
  * (30:1cm), (A.north), ($(A)!0.5!(B)$), (axis cs:1,2), ... to a point. */
-#include "grammar/tikzst.h"
+#include "grammar/interp.h"
 
 #include <ctype.h>
 #include <math.h>

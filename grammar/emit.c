@@ -1,7 +1,7 @@
 /* emit.c — attributes of IR elements: numbers as the IR writer formats
  * them, the xyz= texts of 3D points, and what the graphics state says
  * about an element (draw=, fill=, lw=, dash=, ...). */
-#include "grammar/tikzst.h"
+#include "grammar/interp.h"
 #include "ir/xalloc.h"
 
 #include <stdint.h>

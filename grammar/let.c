@@ -1,6 +1,6 @@
 /* let.c — the let path operation (calc library). */
-#include "grammar/tikzst.h"
-#include "grammar/tikz_int.h"
+#include "grammar/interp.h"
+#include "grammar/pathgrammar.h"
 #include "ir/xalloc.h"
 
 #include <ctype.h>

@@ -1,7 +1,7 @@
 /* node.c — nodes: the named nodes of a picture (their shapes, borders and
  * anchors), node options, and placing a node: its text box, shape and
  * outline, and its labels and pins. */
-#include "grammar/tikzst.h"
+#include "grammar/interp.h"
 #include "grammar/textmetrics.h"
 #include "ir/xalloc.h"
 

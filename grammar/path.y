@@ -10,7 +10,7 @@
 %lex-param {void *scanner}
 
 %code requires {
-#include "grammar/tikz_int.h"
+#include "grammar/pathgrammar.h"
 }
 
 %union {

@@ -1,8 +1,8 @@
 /* pathbuild.c — the path builder: the actions bison's path grammar
  * (path.y) calls for each path operation, the nodes placed along a path,
  * and tk_run_path, which runs a path and emits its pieces as IR elements. */
-#include "grammar/tikzst.h"
-#include "grammar/tikz_int.h"
+#include "grammar/interp.h"
+#include "grammar/pathgrammar.h"
 #include "ir/geom_2d.h"
 #include "ir/xalloc.h"
 #include "path.tab.h"

@@ -1,7 +1,7 @@
 /* pic.c — pics: the angles library's angle and right angle (with the
  * quotes library's "text" option). */
-#include "grammar/tikzst.h"
-#include "grammar/tikz_int.h"
+#include "grammar/interp.h"
+#include "grammar/pathgrammar.h"
 #include "ir/xalloc.h"
 
 #include <math.h>

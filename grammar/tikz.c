@@ -2,8 +2,8 @@
  * executes LaTeX/TikZ commands, hands each path to the bison path grammar
  * (path.y) and builds IR with absolute coordinates in pt. */
 #include "grammar/tikz.h"
-#include "grammar/tikz_int.h"
-#include "grammar/tikzst.h"
+#include "grammar/pathgrammar.h"
+#include "grammar/interp.h"
 #include "grammar/texexp.h"
 #include "grammar/pgfmath.h"
 #include "grammar/textmetrics.h"
@@ -18,8 +18,6 @@
 
 /* Work bounds: hostile input ends with a clear error, quickly. */
 #define MAX_STATEMENTS 20000        /* drawing commands per document */
-#define MAX_WARNINGS 50             /* printed per document; the rest are counted */
-#define MAX_UNPARSED 1000           /* unparsed constructs per document */
 
 /* The commands run() executes, by control-sequence name. */
 enum {
@@ -30,72 +28,6 @@ enum {
 };
 
 /* ---- small utilities ---------------------------------------------------- */
-
-void tp_buf_add(struct tp_buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap : 64;
-        while (b->n + n + 1 > nc) nc *= 2;
-        b->s = xrealloc(b->s, nc);
-        b->cap = nc;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = 0;
-}
-
-
-
-
-
-
-/* ---- diagnostics ------------------------------------------------------------ */
-
-/* one line per diagnostic: control characters become spaces */
-static void one_line(char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 32 || *s == 127) *s = ' ';
-}
-
-void tk_warn(tikz *T, int line, const char *fmt, ...)
-{
-    if (!T->cfg) return;
-    T->cfg->nwarnings++;
-    if (T->cfg->quiet || !T->cfg->diag) return;
-    int col = line == T->cmd_line && T->cmd_col > 0 ? T->cmd_col : 1;
-    if (T->cfg->nwarnings > MAX_WARNINGS) {
-        if (T->cfg->nwarnings == MAX_WARNINGS + 1)
-            fprintf(T->cfg->diag, "%s:%d:%d: warning: more than %d warnings; the rest are not shown\n",
-                    T->cfg->fname, line, col, MAX_WARNINGS);
-        return;
-    }
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    one_line(msg);
-    fprintf(T->cfg->diag, "%s:%d:%d: warning: %s\n", T->cfg->fname, line, col, msg);
-}
-
-void tk_unparsed(tikz *T, int line, const char *src, const char *why)
-{
-    if (T->d) {
-        ir_elem *e = ir_add(T->d, IR_UNPARSED);
-        e->str = xstrdup(src);
-        e->line = line;
-        if (T->cfg && ++T->cfg->nunparsed > MAX_UNPARSED)
-            tex_error(T->tex, line, 1, "more than %d constructs could not be evaluated; giving up", MAX_UNPARSED);
-    }
-    /* one line per diagnostic: control characters become spaces */
-    char snip[84];
-    size_t k = 0;
-    for (const char *p = src; *p && k < 80; p++)
-        snip[k++] = (unsigned char)*p < 32 || *p == 127 ? ' ' : *p;
-    snip[k] = 0;
-    tk_warn(T, line, "%s: %s%s (kept as unparsed)", why, snip, strlen(src) > 80 ? "..." : "");
-}
 
 /* ---- the IM class and TikZ defaults (what \documentclass{IM} provides) --------- */
 
@@ -385,25 +317,6 @@ static int name_is(tikz *T, const tex_tok *t, const char *w)
 static char *toks_text(tikz *T, const toklist *l, int **lines)
 {
     return tex_to_text(T->tex, l, 0, l->n, lines);
-}
-
-char *tk_expand_text(tikz *T, const char *s, size_t n)
-{
-    toklist in = { 0 }, out = { 0 };
-    tex_tokenize(T->tex, s, n, T->cmd_line, &in);
-    tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, 0, 0 };
-    int id = sen.name;
-    tl_push(&in, sen);
-    tex_push_list(T->tex, &in);
-    tex_tok t;
-    while (tex_next_x(T->tex, &t) > 0) {
-        if (t.type == T_OTHER && t.ch == -2 && t.name == id) break;
-        tl_push(&out, t);
-    }
-    char *r = toks_text(T, &out, NULL);
-    tl_free(&in);
-    tl_free(&out);
-    return r;
 }
 
 static void fatal_at(tikz *T, int line, int col, const char *fmt, const char *arg)
@@ -1322,7 +1235,7 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
         if (cfg->diag) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", tex_error_msg(T->tex));
-            one_line(msg);
+            tk_one_line(msg);
             fprintf(cfg->diag, "%s:%d:%d: error: %s\n", cfg->fname, tex_error_line(T->tex),
                     tex_error_col(T->tex), msg);
         }

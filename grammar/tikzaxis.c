@@ -1,7 +1,7 @@
 /* tikzaxis.c — pgfplots axis environments: the axis box, axis lines, grid,
  * tick labels, and \addplot (coordinates and functions of x). Inside an
  * axis, unitless coordinates are data coordinates (pgfplots' axis cs). */
-#include "grammar/tikzst.h"
+#include "grammar/interp.h"
 #include "ir/xalloc.h"
 #include "grammar/textmetrics.h"
 

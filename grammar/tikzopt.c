@@ -1,6 +1,6 @@
 /* tikzopt.c — TikZ options (key=value lists), styles and the graphics
  * state stack. */
-#include "grammar/tikzst.h"
+#include "grammar/interp.h"
 #include "grammar/pgfmath.h"
 #include "grammar/textmetrics.h"
 

@@ -22,7 +22,7 @@
  * outside braces and math, so a brace group or a formula never breaks.
  * Size and series switches written as words of their own (\small text)
  * carry on to the following words. */
-#include "grammar/tikzst.h"
+#include "grammar/interp.h"
 #include "ir/xalloc.h"
 #include "grammar/textmetrics.h"
 

@@ -17,7 +17,7 @@
  * covers its text; a failed context stays failed; the run ends (bounded
  * work: the expander's own limits, plus a cap on collected tokens here). */
 #include "grammar/texexp.h"
-#include "grammar/tikzst.h"   /* tk_params_to_args, as the interpreter runs it */
+#include "grammar/interp.h"   /* tk_params_to_args, as the interpreter runs it */
 
 #include <stdint.h>
 #include <stdio.h>

@@ -7,7 +7,7 @@
  * - grammar/tikzopt.c: tk_eval's cache of values by text; on random
  *   expressions, tk_eval (cache cold, then warm) gives what pgfmath_eval
  *   gives (tk_evalcache_check). */
-#include "grammar/tikzst.h"
+#include "grammar/interp.h"
 #include "tests/unit/check.h"
 #include "tests/unit/xorshift.h"
 

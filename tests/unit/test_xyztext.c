@@ -3,7 +3,7 @@
  * tk_xyz_text (the plain formatting) writes, on random points drawn from a
  * pool small enough to repeat and large enough to make slots collide, with
  * -0, integers, halves and long fractions among them. */
-#include "grammar/tikzst.h"
+#include "grammar/interp.h"
 #include "tests/unit/check.h"
 #include "tests/unit/xorshift.h"
 

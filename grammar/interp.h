@@ -1,11 +1,31 @@
-/* tikzst.h — the TikZ interpreter's state, shared by its parts:
- * tikz.c (commands), tikzopt.c (options and styles), tikzpath.c (coordinates,
- * paths, nodes). Internal to grammar/. */
-#ifndef DIAGRAMIR_TIKZST_H
-#define DIAGRAMIR_TIKZST_H
+/* interp.h — the TikZ interpreter's state and the functions its parts call
+ * in one another. Internal to grammar/ and its tests (the public contract is
+ * tikz.h).
+ *
+ * The parts, each calling only the ones above it, or its own layer:
+ *   texexp.c         the TeX tokenizer and macro expander (texexp.h)
+ *   textmetrics.c    the size of node text as TeX typesets it (textmetrics.h)
+ *   pgfmath.y/.l     pgfmath expressions (pgfmath.h)
+ *   textutil.c       text helpers; a text with its macros expanded
+ *   diag.c           warnings and unparsed records
+ *   emit.c           attributes of IR elements (numbers, xyz=, draw/fill/lw)
+ *   tikztext.c       node text broken into lines (text width=)
+ *   tikzopt.c, coord.c, node.c: one layer, in one another by TikZ's own
+ *                    nature: options (tikzopt.c) hold coordinates
+ *                    (shift={(A)}) and name nodes (right=of A); coordinates
+ *                    hold options (([xshift=1cm]A)) and name nodes; nodes
+ *                    apply their options
+ *   let.c, pic.c     the let operation, the angles library's pics
+ *   path.l, path.y   the path grammar (pathgrammar.h), whose actions are
+ *   pathbuild.c      the path builder, which runs a path (tk_run_path)
+ *   tikzaxis.c       pgfplots axes and \addplot
+ *   tikz.c           the commands: \draw, \def, \foreach, environments,
+ *                    tikz_convert */
+#ifndef DIAGRAMIR_INTERP_H
+#define DIAGRAMIR_INTERP_H
 
 #include "grammar/tikz.h"
-#include "grammar/tikz_int.h"
+#include "grammar/pathgrammar.h"
 #include "grammar/texexp.h"
 #include "ir/ir.h"
 #include "grammar/textmetrics.h"
@@ -246,13 +266,18 @@ typedef struct tikz {
 
 #define GS(T) (&(T)->gs[(T)->ngs - 1])
 
+/* diag.c: a warning "file:line:col: warning: ..." (counted; at most 50 shown) */
 void tk_warn(tikz *T, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* An unparsed record of src in the picture, and a warning saying why */
 void tk_unparsed(tikz *T, int line, const char *src, const char *why);
+void tk_one_line(char *s);   /* control characters become spaces */
 
-/* tkutil.c: text helpers */
+/* textutil.c: text helpers */
 void *tk_xrealloc(void *p, size_t n);          /* xrealloc (ir/xalloc.h), for tikzopt.c */
 void tk_unbrace(const char **s, size_t *n);    /* trims, strips enclosing {...} */
 long tk_find_top(const char *s, size_t n, char ch);  /* first ch outside (), {}, [] */
+/* Expands the macros in a text (a style body, say), malloc'd. */
+char *tk_expand_text(tikz *T, const char *s, size_t n);
 
 /* isspace() of the C locale (no program calls setlocale) */
 static inline int tk_space(unsigned char c)
@@ -276,8 +301,6 @@ static inline int tk_is(const char *s, size_t n, const char *w)
 }
 
 /* tikz.c */
-/* Expands the macros in a text (a style body, say), malloc'd. */
-char *tk_expand_text(tikz *T, const char *s, size_t n);
 /* A macro's parameter text or body as tex_define takes it: #1..#9 become
  * T_ARG tokens, ## becomes #. */
 void tk_params_to_args(toklist *l);
@@ -373,7 +396,7 @@ int tk_coord_user_general(tikz *T, const char *s, size_t n, vec2 *out, int line)
  * canvas point; -1 when there is none. */
 int tk_named_point(tikz *T, const char *s, size_t n, vec2 *canvas);
 
-/* pathbuild.c: the path builder (path.y's actions, in tikz_int.h) */
+/* pathbuild.c: the path builder (path.y's actions, in pathgrammar.h) */
 enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
        CMD_PIC, CMD_ADDPLOT };
 /* Runs the path grammar over a path text (a command's arguments up to ';'). */
