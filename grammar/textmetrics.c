@@ -1581,12 +1581,12 @@ static double linebreak_args(P *p, double size)
     return v;
 }
 
-static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int no_scripts)
+/* a symbol, or a symbol made of several (\cong, \not=, \dots, a big operator, a strut) */
+static void math_symbol_macro(ml *L, const mdef *d, int no_scripts)
 {
-    P *p = L->p;
     const msize *m = ml_size(L);
     box b;
-    switch (d ? d->kind : 0) {
+    switch (d->kind) {
     case K_MSYM:
         if (d->fam == FAM_TEXT) text_glyph_atom(L, d->ch, no_scripts);
         else char_atom(L, d->fam, d->ch, d->cls, no_scripts);
@@ -1600,131 +1600,10 @@ static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int n
         box_atom(L, C_ORD, make_scripts(L, nullbox, 0, 0, &c, NULL), no_scripts);
         return;
     }
-    case K_TEXTARG:
-        box_atom(L, C_ORD, text_in_math(L, d), no_scripts);
-        return;
-    case K_MATHFONT:
-        box_atom(L, C_ORD, math_arg(L, L->style, L->cramped, d->ch), no_scripts);
-        return;
-    case K_MATHCLASS:
-        box_atom(L, d->ch, math_arg(L, L->style, L->cramped, L->alpha), no_scripts);
-        return;
-    case K_OPERATORNAME:
-        if (*skip_ws(p->s) == '*') p->s = skip_ws(p->s) + 1;
-        box_atom(L, C_OP, math_arg(L, L->style, L->cramped, MA_RM), no_scripts);
-        return;
-    case K_OPNAME:
-        box_atom(L, C_OP, opname_box(L, d->name, strlen(d->name)), no_scripts);
-        return;
     case K_BIGOP: {
         int ch = L->style == ST_D ? (int)d->val2 : d->ch;
         b = center_on_axis(L, cm_char_box(m, FAM_EX, ch, NULL));
         box_atom(L, C_OP, b, no_scripts);
-        return;
-    }
-    case K_SPACE:
-        ml_kern(L, d->val2 != 0 ? d->val2 * ml_mu(L) : d->val * L->c->tf.size);
-        return;
-    case K_INTERWORD:
-        ml_kern(L, text_space(L->c->tf.bold, L->c->tf.it, L->c->tf.size));
-        return;
-    case K_HSPACE: {
-        const char *in;
-        size_t inlen;
-        if (*p->s == '*') p->s++;
-        p->s = brace_arg(p->s, &in, &inlen);
-        double v = 0;
-        if (parse_dim(in, in + inlen, L->c->tf.size, &v, NULL)) ml_kern(L, v);
-        return;
-    }
-    case K_KERN: {
-        double v = 0;
-        const char *e = p->s;
-        while (*e && e - p->s < 32) e++;
-        const char *after;
-        if (parse_dim(p->s, e, L->c->tf.size, &v, &after)) {
-            p->s = after;
-            ml_kern(L, v);
-        }
-        return;
-    }
-    case K_FRAC: {
-        int fs = d->ch == 1 ? ST_D : d->ch == 2 ? ST_T : L->style;
-        b = frac_box(L, fs, 1);
-        b.w += 2 * 1.2; /* \nulldelimiterspace on both sides */
-        box_atom(L, C_ORD, b, no_scripts);
-        return;
-    }
-    case K_BINOM: {
-        b = frac_box(L, L->style, 0);
-        const msize *mm = ml_size(L);
-        double size = L->style == ST_D ? sy_param(mm, 20) : sy_param(mm, 21);
-        delim lp = {FAM_RM, 0x28, 0x00}, rp = {FAM_RM, 0x29, 0x01};
-        box l = center_on_axis(L, var_delim(L, lp, size)), r = center_on_axis(L, var_delim(L, rp, size));
-        b.w += l.w + r.w;
-        b.h = dmax(b.h, dmax(l.h, r.h));
-        b.d = dmax(b.d, dmax(l.d, r.d));
-        box_atom(L, C_ORD, b, no_scripts);
-        return;
-    }
-    case K_SQRT:
-        box_atom(L, C_ORD, sqrt_box(L), no_scripts);
-        return;
-    case K_OVERLINE: {
-        b = math_arg(L, L->style, 1, L->alpha);
-        b.h += 5 * rule_thickness(m);
-        box_atom(L, C_ORD, b, no_scripts);
-        return;
-    }
-    case K_UNDERLINE: {
-        b = math_arg(L, L->style, L->cramped, L->alpha);
-        b.d += 5 * rule_thickness(m);
-        box_atom(L, C_ORD, b, no_scripts);
-        return;
-    }
-    case K_OVERARROW:
-        box_atom(L, C_ORD, overarrow_box(L, d->ch), no_scripts);
-        return;
-    case K_ACCENT:
-        box_atom(L, C_ORD, accent_box(L, m->f[d->fam], d->ch, 0), no_scripts);
-        return;
-    case K_WIDEACCENT:
-        box_atom(L, C_ORD, accent_box(L, m->f[FAM_EX], d->ch, 1), no_scripts);
-        return;
-    case K_MSTYLE:
-        L->style = d->ch;
-        return;
-    case K_LEFT: {
-        delim l = {-1, -1, -1}, r = {-1, -1, -1};
-        read_delim(p, &l);
-        if (p->depth >= MAXDEPTH) return;
-        box in = math_list(p, L->c, L->style, L->cramped, L->alpha, MK_RIGHT);
-        if (p->got_right) { p->got_right = 0; read_delim(p, &r); }
-        double a = sy_param(m, 22);
-        double d1 = dmax(in.h - a, in.d + a);
-        double need = dmax(d1 / 500 * 901, 2 * d1 - 5);
-        box lb = center_on_axis(L, var_delim(L, l, need)), rb = center_on_axis(L, var_delim(L, r, need));
-        if (l.sch < 0) lb.h = lb.d = 0;
-        if (r.sch < 0) rb.h = rb.d = 0;
-        box t = {lb.w + in.w + rb.w, dmax(in.h, dmax(lb.h, rb.h)), dmax(in.d, dmax(lb.d, rb.d))};
-        box_atom(L, C_INNER, t, no_scripts);
-        return;
-    }
-    case K_RIGHT: { /* a \right without \left */
-        delim r;
-        read_delim(p, &r);
-        return;
-    }
-    case K_MIDDLE:
-    case K_BIG: {
-        delim dl;
-        if (!read_delim(p, &dl)) return;
-        double need = 0;
-        if (d->kind == K_BIG) {
-            double x = d->val * 1.2 * 0.7 * baselineskip(L->c->m[0].size);
-            need = dmax(x / 2 / 500 * 901, x - 5);
-        }
-        box_atom(L, dl.sch < 0 ? C_ORD : C_ORD, center_on_axis(L, var_delim(L, dl, need)), no_scripts);
         return;
     }
     case K_ANGLE: {
@@ -1772,15 +1651,137 @@ static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int n
         box_atom(L, C_ORD, t, no_scripts);
         return;
     }
-    case K_PHANTOM:
-    case K_SMASH: {
-        b = math_arg(L, L->style, L->cramped, L->alpha);
-        if (d->kind == K_SMASH) b.h = b.d = 0;
-        else if (d->ch == 2) b.h = b.d = 0;
-        else if (d->ch == 3) b.w = 0;
+    default:
+        return;
+    }
+}
+/* math spacing: \, \quad \hspace \kern ... */
+static void math_space_macro(ml *L, const mdef *d)
+{
+    P *p = L->p;
+    switch (d->kind) {
+    case K_SPACE:
+        ml_kern(L, d->val2 != 0 ? d->val2 * ml_mu(L) : d->val * L->c->tf.size);
+        return;
+    case K_INTERWORD:
+        ml_kern(L, text_space(L->c->tf.bold, L->c->tf.it, L->c->tf.size));
+        return;
+    case K_HSPACE: {
+        const char *in;
+        size_t inlen;
+        if (*p->s == '*') p->s++;
+        p->s = brace_arg(p->s, &in, &inlen);
+        double v = 0;
+        if (parse_dim(in, in + inlen, L->c->tf.size, &v, NULL)) ml_kern(L, v);
+        return;
+    }
+    case K_KERN: {
+        double v = 0;
+        const char *e = p->s;
+        while (*e && e - p->s < 32) e++;
+        const char *after;
+        if (parse_dim(p->s, e, L->c->tf.size, &v, &after)) {
+            p->s = after;
+            ml_kern(L, v);
+        }
+        return;
+    }
+    default:
+        return;
+    }
+}
+/* \left ... \right, \middle and \big delimiters */
+static void math_delim_macro(ml *L, const mdef *d, int no_scripts)
+{
+    P *p = L->p;
+    const msize *m = ml_size(L);
+    switch (d->kind) {
+    case K_LEFT: {
+        delim l = {-1, -1, -1}, r = {-1, -1, -1};
+        read_delim(p, &l);
+        if (p->depth >= MAXDEPTH) return;
+        box in = math_list(p, L->c, L->style, L->cramped, L->alpha, MK_RIGHT);
+        if (p->got_right) { p->got_right = 0; read_delim(p, &r); }
+        double a = sy_param(m, 22);
+        double d1 = dmax(in.h - a, in.d + a);
+        double need = dmax(d1 / 500 * 901, 2 * d1 - 5);
+        box lb = center_on_axis(L, var_delim(L, l, need)), rb = center_on_axis(L, var_delim(L, r, need));
+        if (l.sch < 0) lb.h = lb.d = 0;
+        if (r.sch < 0) rb.h = rb.d = 0;
+        box t = {lb.w + in.w + rb.w, dmax(in.h, dmax(lb.h, rb.h)), dmax(in.d, dmax(lb.d, rb.d))};
+        box_atom(L, C_INNER, t, no_scripts);
+        return;
+    }
+    case K_RIGHT: { /* a \right without \left */
+        delim r;
+        read_delim(p, &r);
+        return;
+    }
+    case K_MIDDLE:
+    case K_BIG: {
+        delim dl;
+        if (!read_delim(p, &dl)) return;
+        double need = 0;
+        if (d->kind == K_BIG) {
+            double x = d->val * 1.2 * 0.7 * baselineskip(L->c->m[0].size);
+            need = dmax(x / 2 / 500 * 901, x - 5);
+        }
+        box_atom(L, dl.sch < 0 ? C_ORD : C_ORD, center_on_axis(L, var_delim(L, dl, need)), no_scripts);
+        return;
+    }
+    default:
+        return;
+    }
+}
+/* fractions, roots, lines, arrows and accents over and under an argument, stacked relations */
+static void math_layout_macro(ml *L, const mdef *d, int no_scripts)
+{
+    const msize *m = ml_size(L);
+    box b;
+    switch (d->kind) {
+    case K_FRAC: {
+        int fs = d->ch == 1 ? ST_D : d->ch == 2 ? ST_T : L->style;
+        b = frac_box(L, fs, 1);
+        b.w += 2 * 1.2; /* \nulldelimiterspace on both sides */
         box_atom(L, C_ORD, b, no_scripts);
         return;
     }
+    case K_BINOM: {
+        b = frac_box(L, L->style, 0);
+        const msize *mm = ml_size(L);
+        double size = L->style == ST_D ? sy_param(mm, 20) : sy_param(mm, 21);
+        delim lp = {FAM_RM, 0x28, 0x00}, rp = {FAM_RM, 0x29, 0x01};
+        box l = center_on_axis(L, var_delim(L, lp, size)), r = center_on_axis(L, var_delim(L, rp, size));
+        b.w += l.w + r.w;
+        b.h = dmax(b.h, dmax(l.h, r.h));
+        b.d = dmax(b.d, dmax(l.d, r.d));
+        box_atom(L, C_ORD, b, no_scripts);
+        return;
+    }
+    case K_SQRT:
+        box_atom(L, C_ORD, sqrt_box(L), no_scripts);
+        return;
+    case K_OVERLINE: {
+        b = math_arg(L, L->style, 1, L->alpha);
+        b.h += 5 * rule_thickness(m);
+        box_atom(L, C_ORD, b, no_scripts);
+        return;
+    }
+    case K_UNDERLINE: {
+        b = math_arg(L, L->style, L->cramped, L->alpha);
+        b.d += 5 * rule_thickness(m);
+        box_atom(L, C_ORD, b, no_scripts);
+        return;
+    }
+    case K_OVERARROW:
+        box_atom(L, C_ORD, overarrow_box(L, d->ch), no_scripts);
+        return;
+    case K_ACCENT:
+        box_atom(L, C_ORD, accent_box(L, m->f[d->fam], d->ch, 0), no_scripts);
+        return;
+    case K_WIDEACCENT:
+        box_atom(L, C_ORD, accent_box(L, m->f[FAM_EX], d->ch, 1), no_scripts);
+        return;
     case K_STACK: {
         box top = math_arg(L, sup_style(L->style), 0, L->alpha);
         box base = math_arg(L, L->style, L->cramped, L->alpha);
@@ -1792,16 +1793,44 @@ static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int n
         box_atom(L, d->ch == 3 ? C_REL : C_ORD, t, no_scripts);
         return;
     }
+    default:
+        return;
+    }
+}
+/* a macro typesetting its argument: \text, \mathbf, \operatorname, \phantom, \fbox, ... */
+static void math_arg_macro(ml *L, const mdef *d, int no_scripts)
+{
+    P *p = L->p;
+    const msize *m = ml_size(L);
+    box b;
+    switch (d->kind) {
+    case K_TEXTARG:
+        box_atom(L, C_ORD, text_in_math(L, d), no_scripts);
+        return;
+    case K_MATHFONT:
+        box_atom(L, C_ORD, math_arg(L, L->style, L->cramped, d->ch), no_scripts);
+        return;
+    case K_MATHCLASS:
+        box_atom(L, d->ch, math_arg(L, L->style, L->cramped, L->alpha), no_scripts);
+        return;
+    case K_OPERATORNAME:
+        if (*skip_ws(p->s) == '*') p->s = skip_ws(p->s) + 1;
+        box_atom(L, C_OP, math_arg(L, L->style, L->cramped, MA_RM), no_scripts);
+        return;
+    case K_OPNAME:
+        box_atom(L, C_OP, opname_box(L, d->name, strlen(d->name)), no_scripts);
+        return;
+    case K_PHANTOM:
+    case K_SMASH: {
+        b = math_arg(L, L->style, L->cramped, L->alpha);
+        if (d->kind == K_SMASH) b.h = b.d = 0;
+        else if (d->ch == 2) b.h = b.d = 0;
+        else if (d->ch == 3) b.w = 0;
+        box_atom(L, C_ORD, b, no_scripts);
+        return;
+    }
     case K_ENSUREMATH:
         box_atom(L, C_ORD, math_arg(L, L->style, L->cramped, L->alpha), no_scripts);
-        return;
-    case K_TEXTSCRIPT:
-        return;
-    case K_LINEBREAK:
-        linebreak_args(p, L->c->tf.size);
-        return;
-    case K_SKIPARG:
-        p->s = skip_macro_args(p->s, d->ch);
         return;
     case K_SKIP1THEN:
         p->s = skip_arg(p->s);
@@ -1813,6 +1842,45 @@ static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int n
         if (generic_box(p, d, f, &b)) box_atom(L, C_ORD, b, no_scripts);
         return;
     }
+    default:
+        return;
+    }
+}
+
+static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int no_scripts)
+{
+    P *p = L->p;
+    switch (d ? d->kind : 0) {
+    case K_MSYM: case K_TSYM: case K_DEGREE: case K_BIGOP: case K_ANGLE: case K_CONG:
+    case K_NOTREL: case K_NOT: case K_DOTS: case K_STRUT:
+        math_symbol_macro(L, d, no_scripts);
+        return;
+    case K_SPACE: case K_INTERWORD: case K_HSPACE: case K_KERN:
+        math_space_macro(L, d);
+        return;
+    case K_LEFT: case K_RIGHT: case K_MIDDLE: case K_BIG:
+        math_delim_macro(L, d, no_scripts);
+        return;
+    case K_FRAC: case K_BINOM: case K_SQRT: case K_OVERLINE: case K_UNDERLINE: case K_OVERARROW:
+    case K_ACCENT: case K_WIDEACCENT: case K_STACK:
+        math_layout_macro(L, d, no_scripts);
+        return;
+    case K_TEXTARG: case K_MATHFONT: case K_MATHCLASS: case K_OPERATORNAME: case K_OPNAME:
+    case K_PHANTOM: case K_SMASH: case K_ENSUREMATH: case K_SKIP1THEN: case K_FBOX:
+    case K_SCALEBOX: case K_RULE: case K_MAKEBOX: case K_PARBOX: case K_RAISEBOX:
+        math_arg_macro(L, d, no_scripts);
+        return;
+    case K_MSTYLE:
+        L->style = d->ch;
+        return;
+    case K_TEXTSCRIPT:
+        return;
+    case K_LINEBREAK:
+        linebreak_args(p, L->c->tf.size);
+        return;
+    case K_SKIPARG:
+        p->s = skip_macro_args(p->s, d->ch);
+        return;
     default:
         /* unknown or text-only macros: skipped (their arguments follow as
          * ordinary groups) */
@@ -2017,7 +2085,8 @@ static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
     case K_MSYM:
         if (d->fam == FAM_TEXT) { hl_glyph(hl, f, d->ch); return; }
         /* fall through */
-    case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL: case K_FRAC: case K_BINOM: case K_SQRT:
+    case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL: case K_FRAC: case K_BINOM:
+    case K_SQRT:
     case K_OVERARROW: case K_BIGOP: case K_OPNAME: case K_OPERATORNAME: case K_MATHFONT:
     case K_WIDEACCENT: case K_LEFT: case K_BIG: case K_STACK: case K_MATHCLASS:
         hl_box(hl, math_in_text(p, f, d, name, len));
