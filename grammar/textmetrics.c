@@ -2073,35 +2073,10 @@ static unsigned compose(int acc, unsigned base)
     return base;
 }
 
-static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
+/* a font switch: \large, \bfseries, \itshape, \em, \fontsize, ... */
+static void text_font_macro(P *p, tfont *f, const mdef *d)
 {
-    const mdef *d = lookup(name, len);
-    box b;
-    if (!d) return; /* unknown: skipped; its arguments follow as groups */
     switch (d->kind) {
-    case K_TSYM:
-        hl_glyph(hl, f, d->ch);
-        return;
-    case K_MSYM:
-        if (d->fam == FAM_TEXT) { hl_glyph(hl, f, d->ch); return; }
-        /* fall through */
-    case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL: case K_FRAC: case K_BINOM:
-    case K_SQRT:
-    case K_OVERARROW: case K_BIGOP: case K_OPNAME: case K_OPERATORNAME: case K_MATHFONT:
-    case K_WIDEACCENT: case K_LEFT: case K_BIG: case K_STACK: case K_MATHCLASS:
-        hl_box(hl, math_in_text(p, f, d, name, len));
-        return;
-    case K_DOTS:
-        hl_glyph(hl, f, 0x2026);
-        return;
-    case K_OVERLINE: case K_UNDERLINE: { /* text-mode \underline / \overline */
-        tfont g = *f;
-        b = text_arg(p, g);
-        if (d->kind == K_UNDERLINE) b.d = dmax(b.d, 0.4 * f->size / 10 * 4);
-        else b.h += 0.4 * f->size / 10 * 5;
-        hl_box(hl, b);
-        return;
-    }
     case K_SIZE:
         f->size = d->val;
         return;
@@ -2117,36 +2092,31 @@ static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
     case K_EMSWITCH:
         f->it = !f->it;
         return;
-    case K_TEXTARG: {
-        tfont g = *f;
-        if (d->ch & TA_BOLD) g.bold = 1;
-        if (d->ch & TA_MD) g.bold = 0;
-        if (d->ch & TA_IT) g.it = 1;
-        if (d->ch & TA_UP) g.it = 0;
-        if (d->ch & TA_EMPH) g.it = !g.it;
-        if (d->ch & TA_NORMAL) g.bold = g.it = 0;
-        if (d->ch & TA_BOX) { /* \mbox, \hbox, \text: a box, spaces kept */
-            hl_box(hl, text_arg(p, g));
-            return;
-        }
-        p->s = skip_ws(p->s);
-        if (*p->s == '{' && p->depth < MAXDEPTH) {
-            p->s++;
-            p->depth++;
-            text_run(p, &g, hl, 1); /* same list: spaces and \\ behave as in a group */
-            p->depth--;
-        } else if (*p->s == '{') {
-            p->s = skip_arg(p->s);
-        } else if (*p->s && *p->s != '}') {
-            p->depth++;
-            text_token(p, &g, hl, 0);
-            p->depth--;
-        }
-        /* LaTeX's \check@icr: a slanted argument ends with \/ unless a
-         * period or comma follows */
-        if (g.it && hl->last_ic > 0 && *p->s != '.' && *p->s != ',') hl_kern(hl, hl->last_ic);
+    case K_FONTSIZE: {
+        const char *in;
+        size_t inlen;
+        p->s = brace_arg(p->s, &in, &inlen);
+        double v;
+        if (parse_dim(in, in + inlen, f->size, &v, NULL) && v > 0) f->size = v;
+        p->s = skip_arg(p->s);
         return;
     }
+    case K_FONTSERIES: case K_FONTSHAPE: {
+        const char *in;
+        size_t inlen;
+        p->s = brace_arg(p->s, &in, &inlen);
+        if (d->kind == K_FONTSERIES) f->bold = inlen > 0 && (in[0] == 'b' || in[0] == 's');
+        else f->it = inlen > 0 && (in[0] == 'i' || in[0] == 's');
+        return;
+    }
+    default:
+        return;
+    }
+}
+/* text spacing and line breaks: \, \quad \hspace \kern \\ */
+static void text_space_macro(P *p, const tfont *f, hlist *hl, const mdef *d)
+{
+    switch (d->kind) {
     case K_SPACE:
         hl_kern(hl, d->val * f->size);
         return;
@@ -2178,12 +2148,53 @@ static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
         }
         return;
     }
-    case K_SKIPARG:
-        p->s = skip_macro_args(p->s, d->ch);
+    default:
         return;
-    case K_SKIP1THEN:
-        p->s = skip_arg(p->s);
-        return; /* the next group is typeset as an ordinary group */
+    }
+}
+/* a macro typesetting its argument in text: \textbf, \mbox, \underline, accents, \ensuremath, \phantom, scripts, \fbox, ... */
+static void text_arg_macro(P *p, const tfont *f, hlist *hl, const mdef *d, const char *name)
+{
+    box b;
+    switch (d->kind) {
+    case K_OVERLINE: case K_UNDERLINE: { /* text-mode \underline / \overline */
+        tfont g = *f;
+        b = text_arg(p, g);
+        if (d->kind == K_UNDERLINE) b.d = dmax(b.d, 0.4 * f->size / 10 * 4);
+        else b.h += 0.4 * f->size / 10 * 5;
+        hl_box(hl, b);
+        return;
+    }
+    case K_TEXTARG: {
+        tfont g = *f;
+        if (d->ch & TA_BOLD) g.bold = 1;
+        if (d->ch & TA_MD) g.bold = 0;
+        if (d->ch & TA_IT) g.it = 1;
+        if (d->ch & TA_UP) g.it = 0;
+        if (d->ch & TA_EMPH) g.it = !g.it;
+        if (d->ch & TA_NORMAL) g.bold = g.it = 0;
+        if (d->ch & TA_BOX) { /* \mbox, \hbox, \text: a box, spaces kept */
+            hl_box(hl, text_arg(p, g));
+            return;
+        }
+        p->s = skip_ws(p->s);
+        if (*p->s == '{' && p->depth < MAXDEPTH) {
+            p->s++;
+            p->depth++;
+            text_run(p, &g, hl, 1); /* same list: spaces and \\ behave as in a group */
+            p->depth--;
+        } else if (*p->s == '{') {
+            p->s = skip_arg(p->s);
+        } else if (*p->s && *p->s != '}') {
+            p->depth++;
+            text_token(p, &g, hl, 0);
+            p->depth--;
+        }
+        /* LaTeX's \check@icr: a slanted argument ends with \/ unless a
+         * period or comma follows */
+        if (g.it && hl->last_ic > 0 && *p->s != '.' && *p->s != ',') hl_kern(hl, hl->last_ic);
+        return;
+    }
     case K_ACCENT: {
         p->s = skip_ws(p->s);
         const char *s = p->s;
@@ -2222,29 +2233,6 @@ static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
         hl_box(hl, b);
         return;
     }
-    case K_STRUT: {
-        box t = {0, 0.7 * baselineskip(f->size), 0.3 * baselineskip(f->size)};
-        if (d->ch == 1) { hl_box(hl, math_in_text(p, f, d, name, len)); return; }
-        hl_box(hl, t);
-        return;
-    }
-    case K_FONTSIZE: {
-        const char *in;
-        size_t inlen;
-        p->s = brace_arg(p->s, &in, &inlen);
-        double v;
-        if (parse_dim(in, in + inlen, f->size, &v, NULL) && v > 0) f->size = v;
-        p->s = skip_arg(p->s);
-        return;
-    }
-    case K_FONTSERIES: case K_FONTSHAPE: {
-        const char *in;
-        size_t inlen;
-        p->s = brace_arg(p->s, &in, &inlen);
-        if (d->kind == K_FONTSERIES) f->bold = inlen > 0 && (in[0] == 'b' || in[0] == 's');
-        else f->it = inlen > 0 && (in[0] == 'i' || in[0] == 's');
-        return;
-    }
     case K_TEXTSCRIPT: {
         tfont g = *f;
         double s, ss;
@@ -2262,6 +2250,54 @@ static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
     case K_FBOX: case K_SCALEBOX: case K_RULE: case K_MAKEBOX: case K_PARBOX: case K_RAISEBOX:
         if (generic_box(p, d, *f, &b)) hl_box(hl, b);
         return;
+    default:
+        return;
+    }
+}
+
+static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
+{
+    const mdef *d = lookup(name, len);
+    if (!d) return; /* unknown: skipped; its arguments follow as groups */
+    switch (d->kind) {
+    case K_SIZE: case K_SERIES: case K_SHAPE: case K_NORMALFONT: case K_EMSWITCH: case K_FONTSIZE:
+    case K_FONTSERIES: case K_FONTSHAPE:
+        text_font_macro(p, f, d);
+        return;
+    case K_SPACE: case K_INTERWORD: case K_LINEBREAK: case K_HSPACE: case K_KERN:
+        text_space_macro(p, f, hl, d);
+        return;
+    case K_TEXTARG: case K_OVERLINE: case K_UNDERLINE: case K_ACCENT: case K_ENSUREMATH:
+    case K_PHANTOM: case K_SMASH: case K_TEXTSCRIPT: case K_FBOX: case K_SCALEBOX: case K_RULE:
+    case K_MAKEBOX: case K_PARBOX: case K_RAISEBOX:
+        text_arg_macro(p, f, hl, d, name);
+        return;
+    case K_TSYM:
+        hl_glyph(hl, f, d->ch);
+        return;
+    case K_MSYM:
+        if (d->fam == FAM_TEXT) { hl_glyph(hl, f, d->ch); return; }
+        /* fall through */
+    case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL: case K_FRAC: case K_BINOM: case K_SQRT:
+    case K_OVERARROW: case K_BIGOP: case K_OPNAME: case K_OPERATORNAME: case K_MATHFONT:
+    case K_WIDEACCENT: case K_LEFT: case K_BIG: case K_STACK: case K_MATHCLASS:
+        hl_box(hl, math_in_text(p, f, d, name, len));
+        return;
+    case K_DOTS:
+        hl_glyph(hl, f, 0x2026);
+        return;
+    case K_SKIPARG:
+        p->s = skip_macro_args(p->s, d->ch);
+        return;
+    case K_SKIP1THEN:
+        p->s = skip_arg(p->s);
+        return; /* the next group is typeset as an ordinary group */
+    case K_STRUT: {
+        box t = {0, 0.7 * baselineskip(f->size), 0.3 * baselineskip(f->size)};
+        if (d->ch == 1) { hl_box(hl, math_in_text(p, f, d, name, len)); return; }
+        hl_box(hl, t);
+        return;
+    }
     default:
         return;
     }
