@@ -2647,91 +2647,46 @@ static void pt_delim(PT *t)
     t->s = e;
 }
 
-static void pt_macro(PT *t, int math, const char *name, size_t len)
+/* In math, before pt_macro's text-mode cases: a symbol's text with the
+ * spaces around it (op 1: a binary operator or relation, 2: punctuation),
+ * and for the macros that write math text, pt_mathput with no text; 1 when
+ * the macro is done */
+static int pt_math_macro(PT *t, const mdef *d, const char *name, size_t len)
 {
-    const mdef *d = lookup(name, len);
+    int op = 0;
+    if ((d->kind == K_MSYM || d->kind == K_TSYM) && (d->cls == C_BIN || d->cls == C_REL)) op = 1;
+    else if (d->kind == K_MSYM && d->cls == C_PUNCT) op = 2;
+    else if (d->kind == K_CONG || d->kind == K_NOTREL) op = 1;
+    int ate = is_space((unsigned char)name[len]); /* the control word ate a space */
+    switch (d->kind) {
+    case K_MSYM: case K_TSYM: case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL:
+    case K_DOTS: case K_BIGOP:
+        pt_mathput(t, d->plain, strlen(d->plain), op, ate);
+        return 1;
+    case K_OPNAME: {
+        pt_mathput(t, d->plain, strlen(d->plain), 0, 0);
+        const char *n = skip_ws(t->s);
+        if (*n && !strchr("(^_[", *n)) t->msp = t->last_op = 1;
+        return 1;
+    }
+    case K_SPACE: case K_INTERWORD: case K_HSPACE: case K_KERN: case K_SKIPARG: case K_SKIP1THEN:
+    case K_LINEBREAK: case K_FONTSIZE: case K_FONTSERIES: case K_FONTSHAPE: case K_MSTYLE:
+    case K_IGNORE: case K_SIZE: case K_SERIES: case K_SHAPE: case K_NORMALFONT: case K_EMSWITCH:
+    case K_STRUT: case K_NOT:
+        break;
+    default:
+        pt_mathput(t, "", 0, 0, 0);
+        break;
+    }
+    return 0;
+}
+
+/* fractions, roots, stacks and delimiters as plain text: a/b, C(a,b), √a */
+static void pt_layout_macro(PT *t, const mdef *d)
+{
     const char *in;
     size_t inlen;
-    if (!d) return;
-    if (math) {
-        int op = 0;
-        if ((d->kind == K_MSYM || d->kind == K_TSYM) && (d->cls == C_BIN || d->cls == C_REL)) op = 1;
-        else if (d->kind == K_MSYM && d->cls == C_PUNCT) op = 2;
-        else if (d->kind == K_CONG || d->kind == K_NOTREL) op = 1;
-        int ate = is_space((unsigned char)name[len]); /* the control word ate a space */
-        switch (d->kind) {
-        case K_MSYM: case K_TSYM: case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL:
-        case K_DOTS: case K_BIGOP:
-            pt_mathput(t, d->plain, strlen(d->plain), op, ate);
-            return;
-        case K_OPNAME: {
-            pt_mathput(t, d->plain, strlen(d->plain), 0, 0);
-            const char *n = skip_ws(t->s);
-            if (*n && !strchr("(^_[", *n)) t->msp = t->last_op = 1;
-            return;
-        }
-        case K_SPACE: case K_INTERWORD: case K_HSPACE: case K_KERN: case K_SKIPARG: case K_SKIP1THEN:
-        case K_LINEBREAK: case K_FONTSIZE: case K_FONTSERIES: case K_FONTSHAPE: case K_MSTYLE:
-        case K_IGNORE: case K_SIZE: case K_SERIES: case K_SHAPE: case K_NORMALFONT: case K_EMSWITCH:
-        case K_STRUT: case K_NOT:
-            break;
-        default:
-            pt_mathput(t, "", 0, 0, 0);
-            break;
-        }
-    }
     switch (d->kind) {
-    case K_MSYM: case K_TSYM: case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL: case K_DOTS:
-    case K_BIGOP: case K_OPNAME:
-        pt_str(t, d->plain);
-        return;
-    case K_SPACE:
-        if (strcmp(d->plain, " ") == 0) pt_space(t);
-        t->msp = 0;
-        return;
-    case K_INTERWORD:
-        pt_space(t);
-        t->msp = 0;
-        return;
-    case K_LINEBREAK:
-        {
-            const char *s = skip_ws(t->s);
-            if (*s == '*') s++;
-            const char *after = opt_arg(s, &in, &inlen);
-            t->s = after ? after : s;
-        }
-        pt_newline(t);
-        return;
-    case K_TEXTARG:
-        pt_arg(t, 0);
-        return;
-    case K_MATHFONT: case K_MATHCLASS: case K_ENSUREMATH: case K_OVERLINE: case K_UNDERLINE:
-    case K_OVERARROW: case K_SMASH:
-        pt_arg(t, 1);
-        return;
-    case K_OPERATORNAME:
-        if (*skip_ws(t->s) == '*') t->s = skip_ws(t->s) + 1;
-        pt_arg(t, 1);
-        return;
-    case K_ACCENT: case K_WIDEACCENT: {
-        if (!math && d->kind == K_ACCENT) {
-            const char *s = skip_ws(t->s);
-            int braced = *s == '{';
-            if (braced) s++;
-            unsigned cp = 0;
-            int n = (*s && *s != '\\' && *s != '}') ? utf8_decode(s, &cp) : 0;
-            if (n && (!braced || s[n] == '}')) {
-                unsigned c = compose(name[0], cp);
-                t->s = s + n + braced;
-                pt_cp(t, c);
-                if (c == cp) pt_cp(t, (unsigned)d->val);
-                return;
-            }
-        }
-        pt_arg(t, math);
-        if (d->val > 0) pt_cp(t, (unsigned)d->val);
-        return;
-    }
     case K_FRAC: case K_BINOM: {
         char *a = pt_sub(t, 1);
         char *b = pt_sub(t, 1);
@@ -2791,6 +2746,16 @@ static void pt_macro(PT *t, int math, const char *name, size_t len)
     case K_RIGHT: case K_MIDDLE: case K_BIG:
         pt_delim(t);
         return;
+    default:
+        return;
+    }
+}
+/* macros that leave no text, or a space: their arguments skipped */
+static void pt_skip_macro(PT *t, const mdef *d)
+{
+    const char *in;
+    size_t inlen;
+    switch (d->kind) {
     case K_SKIPARG: {
         const char *after = opt_arg(t->s, &in, &inlen);
         if (after) t->s = after;
@@ -2828,6 +2793,16 @@ static void pt_macro(PT *t, int math, const char *name, size_t len)
         t->s = skip_arg(skip_arg(t->s));
         return;
     }
+    default:
+        return;
+    }
+}
+/* boxes (their text) and text-mode scripts */
+static void pt_box_macro(PT *t, const mdef *d)
+{
+    const char *in;
+    size_t inlen;
+    switch (d->kind) {
     case K_FBOX:
         if (d->ch == 1) t->s = skip_arg(t->s);
         pt_arg(t, 0);
@@ -2856,6 +2831,82 @@ static void pt_macro(PT *t, int math, const char *name, size_t len)
         char *a = pt_sub(t, 0);
         pt_script(t, a, d->ch == 1);
         free(a);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+static void pt_macro(PT *t, int math, const char *name, size_t len)
+{
+    const mdef *d = lookup(name, len);
+    const char *in;
+    size_t inlen;
+    if (!d) return;
+    if (math && pt_math_macro(t, d, name, len)) return;
+    switch (d->kind) {
+    case K_FRAC: case K_BINOM: case K_SQRT: case K_STACK: case K_LEFT: case K_RIGHT: case K_MIDDLE:
+    case K_BIG:
+        pt_layout_macro(t, d);
+        return;
+    case K_SKIPARG: case K_SKIP1THEN: case K_FONTSIZE: case K_FONTSERIES: case K_FONTSHAPE:
+    case K_HSPACE: case K_KERN: case K_PHANTOM: case K_RULE:
+        pt_skip_macro(t, d);
+        return;
+    case K_FBOX: case K_SCALEBOX: case K_RAISEBOX: case K_MAKEBOX: case K_PARBOX:
+    case K_TEXTSCRIPT:
+        pt_box_macro(t, d);
+        return;
+    case K_MSYM: case K_TSYM: case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL: case K_DOTS:
+    case K_BIGOP: case K_OPNAME:
+        pt_str(t, d->plain);
+        return;
+    case K_SPACE:
+        if (strcmp(d->plain, " ") == 0) pt_space(t);
+        t->msp = 0;
+        return;
+    case K_INTERWORD:
+        pt_space(t);
+        t->msp = 0;
+        return;
+    case K_LINEBREAK:
+        {
+            const char *s = skip_ws(t->s);
+            if (*s == '*') s++;
+            const char *after = opt_arg(s, &in, &inlen);
+            t->s = after ? after : s;
+        }
+        pt_newline(t);
+        return;
+    case K_TEXTARG:
+        pt_arg(t, 0);
+        return;
+    case K_MATHFONT: case K_MATHCLASS: case K_ENSUREMATH: case K_OVERLINE: case K_UNDERLINE:
+    case K_OVERARROW: case K_SMASH:
+        pt_arg(t, 1);
+        return;
+    case K_OPERATORNAME:
+        if (*skip_ws(t->s) == '*') t->s = skip_ws(t->s) + 1;
+        pt_arg(t, 1);
+        return;
+    case K_ACCENT: case K_WIDEACCENT: {
+        if (!math && d->kind == K_ACCENT) {
+            const char *s = skip_ws(t->s);
+            int braced = *s == '{';
+            if (braced) s++;
+            unsigned cp = 0;
+            int n = (*s && *s != '\\' && *s != '}') ? utf8_decode(s, &cp) : 0;
+            if (n && (!braced || s[n] == '}')) {
+                unsigned c = compose(name[0], cp);
+                t->s = s + n + braced;
+                pt_cp(t, c);
+                if (c == cp) pt_cp(t, (unsigned)d->val);
+                return;
+            }
+        }
+        pt_arg(t, math);
+        if (d->val > 0) pt_cp(t, (unsigned)d->val);
         return;
     }
     default:
