@@ -1,6 +1,6 @@
 /* path.y — the grammar of a TikZ path: what follows \draw, \fill, \path,
  * \clip, \node, \coordinate up to the ';'. Actions call the path builder
- * (grammar/tikzpath.c) which evaluates coordinates and emits IR. Every
+ * (grammar/pathbuild.c) which evaluates coordinates and emits IR. Every
  * path is parsed here; the tokens come from the flex scanner path.l. */
 %define api.pure full
 %define api.prefix {tp}
@@ -10,7 +10,7 @@
 %lex-param {void *scanner}
 
 %code requires {
-#include "grammar/tikz_int.h"
+#include "grammar/pathgrammar.h"
 }
 
 %union {

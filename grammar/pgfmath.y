@@ -387,6 +387,118 @@ static int pm_domain(pm_ctx *c, size_t col, const char *name, const char *why)
     return -1;
 }
 
+/* pm_apply's trigonometric functions, in degrees as pgf has them: the
+ * value in *r, or -1 after a domain error */
+static int pm_trig(pm_ctx *c, const struct pm_fn *fn, double x, double y, size_t col,
+                   double *r)
+{
+    switch (fn->id) {
+    case F_SIN: *r = pm_sind(x); break;
+    case F_COS: *r = pm_cosd(x); break;
+    case F_TAN: case F_COT: {
+        double s = pm_sind(x), k = pm_cosd(x);
+        if (fn->id == F_TAN) {
+            if (k == 0)
+                return pm_domain(c, col, "tan", "infinite at odd multiples of 90 degrees");
+            /* exact at multiples of 45 degrees */
+            *r = fabs(s) == fabs(k) ? (s == k ? 1.0 : -1.0) : s / k;
+        } else {
+            if (s == 0)
+                return pm_domain(c, col, "cot", "infinite at multiples of 180 degrees");
+            *r = fabs(s) == fabs(k) ? (s == k ? 1.0 : -1.0) : k / s;
+        }
+        break;
+    }
+    case F_SEC:
+        if (pm_cosd(x) == 0)
+            return pm_domain(c, col, "sec", "infinite at odd multiples of 90 degrees");
+        *r = 1.0 / pm_cosd(x);
+        break;
+    case F_COSEC:
+        if (pm_sind(x) == 0)
+            return pm_domain(c, col, "cosec", "infinite at multiples of 180 degrees");
+        *r = 1.0 / pm_sind(x);
+        break;
+    case F_ASIN:
+    case F_ACOS:
+        if (x < -1 || x > 1)
+            return pm_domain(c, col, fn->name, "argument outside [-1, 1]");
+        *r = pm_rad2deg(fn->id == F_ASIN ? asin(x) : acos(x));
+        break;
+    case F_ATAN: *r = pm_rad2deg(atan(x)); break;
+    case F_ATAN2: /* atan2(y, x), in (-180, 180]; pgf's conventions on the x axis */
+        if (x == 0)
+            *r = y < 0 ? 180.0 : y > 0 ? 0.0 : 90.0;
+        else
+            *r = pm_rad2deg(atan2(x, y));
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
+/* pm_apply's integer functions (mod, Mod, div, gcd, factorial, isprime,
+ * iseven, isodd): the value in *r, or -1 after a domain error */
+static int pm_integer_fn(pm_ctx *c, const struct pm_fn *fn, double x, double y, size_t col,
+                         double *r)
+{
+    switch (fn->id) {
+    case F_MOD: case F_MODP: case F_DIV:
+        if (y == 0) {
+            pm_fail(c, col, "%s: division by zero", fn->name);
+            return -1;
+        }
+        if (fn->id == F_DIV) {
+            *r = trunc(x / y);
+        } else {
+            *r = fmod(x, y);
+            if (fn->id == F_MODP && *r < 0)
+                *r += y;
+        }
+        break;
+    case F_GCD: {
+        double a = fabs(trunc(x)), b = fabs(trunc(y));
+        int guard = 0;
+        while (b != 0 && guard++ < 10000) {
+            double t = fmod(a, b);
+            a = b;
+            b = t;
+        }
+        *r = a;
+        break;
+    }
+    case F_FACTORIAL: {
+        double n = trunc(x), k;
+        if (n > 170)
+            return pm_domain(c, col, "factorial", "argument too large");
+        *r = 1;
+        for (k = 2; k <= n; k++)
+            *r *= k;
+        break;
+    }
+    case F_ISPRIME: {
+        double n = fabs(trunc(x));
+        long v, d;
+        if (n > 2147483647.0)
+            return pm_domain(c, col, "isprime", "argument too large");
+        v = (long)n;
+        *r = v >= 2;
+        for (d = 2; d * d <= v; d++)
+            if (v % d == 0) {
+                *r = 0;
+                break;
+            }
+        break;
+    }
+    case F_ISEVEN: *r = fmod(trunc(x), 2.0) == 0; break;
+    case F_ISODD: *r = fmod(trunc(x), 2.0) != 0; break;
+    default:
+        break;
+    }
+    return 0;
+}
+
 static int pm_apply(pm_ctx *c, const pm_val *f, const PMLTYPE *lf, const pm_val *arg,
                     const PMLTYPE *larg, pm_val *out)
 {
@@ -410,44 +522,13 @@ static int pm_apply(pm_ctx *c, const pm_val *f, const PMLTYPE *lf, const pm_val 
     x = arg->a[0];
     y = arg->a[1];
     switch (fn->id) {
-    case F_SIN: r = pm_sind(x); break;
-    case F_COS: r = pm_cosd(x); break;
-    case F_TAN: case F_COT: {
-        double s = pm_sind(x), k = pm_cosd(x);
-        if (fn->id == F_TAN) {
-            if (k == 0)
-                return pm_domain(c, col, "tan", "infinite at odd multiples of 90 degrees");
-            /* exact at multiples of 45 degrees */
-            r = fabs(s) == fabs(k) ? (s == k ? 1.0 : -1.0) : s / k;
-        } else {
-            if (s == 0)
-                return pm_domain(c, col, "cot", "infinite at multiples of 180 degrees");
-            r = fabs(s) == fabs(k) ? (s == k ? 1.0 : -1.0) : k / s;
-        }
+    case F_SIN: case F_COS: case F_TAN: case F_COT: case F_SEC: case F_COSEC: case F_ASIN:
+    case F_ACOS: case F_ATAN: case F_ATAN2:
+        if (pm_trig(c, fn, x, y, col, &r)) return -1;
         break;
-    }
-    case F_SEC:
-        if (pm_cosd(x) == 0)
-            return pm_domain(c, col, "sec", "infinite at odd multiples of 90 degrees");
-        r = 1.0 / pm_cosd(x);
-        break;
-    case F_COSEC:
-        if (pm_sind(x) == 0)
-            return pm_domain(c, col, "cosec", "infinite at multiples of 180 degrees");
-        r = 1.0 / pm_sind(x);
-        break;
-    case F_ASIN:
-    case F_ACOS:
-        if (x < -1 || x > 1)
-            return pm_domain(c, col, fn->name, "argument outside [-1, 1]");
-        r = pm_rad2deg(fn->id == F_ASIN ? asin(x) : acos(x));
-        break;
-    case F_ATAN: r = pm_rad2deg(atan(x)); break;
-    case F_ATAN2: /* atan2(y, x), in (-180, 180]; pgf's conventions on the x axis */
-        if (x == 0)
-            r = y < 0 ? 180.0 : y > 0 ? 0.0 : 90.0;
-        else
-            r = pm_rad2deg(atan2(x, y));
+    case F_MOD: case F_MODP: case F_DIV: case F_GCD: case F_FACTORIAL: case F_ISPRIME:
+    case F_ISEVEN: case F_ISODD:
+        if (pm_integer_fn(c, fn, x, y, col, &r)) return -1;
         break;
     case F_SINH: r = sinh(x); break;
     case F_COSH: r = cosh(x); break;
@@ -483,55 +564,6 @@ static int pm_apply(pm_ctx *c, const pm_val *f, const PMLTYPE *lf, const pm_val 
     case F_REAL: r = x; break;
     case F_MIN: r = arg->mn; break;
     case F_MAX: r = arg->mx; break;
-    case F_MOD: case F_MODP: case F_DIV:
-        if (y == 0) {
-            pm_fail(c, col, "%s: division by zero", fn->name);
-            return -1;
-        }
-        if (fn->id == F_DIV) {
-            r = trunc(x / y);
-        } else {
-            r = fmod(x, y);
-            if (fn->id == F_MODP && r < 0)
-                r += y;
-        }
-        break;
-    case F_GCD: {
-        double a = fabs(trunc(x)), b = fabs(trunc(y));
-        int guard = 0;
-        while (b != 0 && guard++ < 10000) {
-            double t = fmod(a, b);
-            a = b;
-            b = t;
-        }
-        r = a;
-        break;
-    }
-    case F_FACTORIAL: {
-        double n = trunc(x), k;
-        if (n > 170)
-            return pm_domain(c, col, "factorial", "argument too large");
-        r = 1;
-        for (k = 2; k <= n; k++)
-            r *= k;
-        break;
-    }
-    case F_ISPRIME: {
-        double n = fabs(trunc(x));
-        long v, d;
-        if (n > 2147483647.0)
-            return pm_domain(c, col, "isprime", "argument too large");
-        v = (long)n;
-        r = v >= 2;
-        for (d = 2; d * d <= v; d++)
-            if (v % d == 0) {
-                r = 0;
-                break;
-            }
-        break;
-    }
-    case F_ISEVEN: r = fmod(trunc(x), 2.0) == 0; break;
-    case F_ISODD: r = fmod(trunc(x), 2.0) != 0; break;
     case F_RECIPROCAL:
         if (x == 0) {
             pm_fail(c, col, "reciprocal: division by zero");

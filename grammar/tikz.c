@@ -2,26 +2,22 @@
  * executes LaTeX/TikZ commands, hands each path to the bison path grammar
  * (path.y) and builds IR with absolute coordinates in pt. */
 #include "grammar/tikz.h"
-#include "grammar/tikz_int.h"
-#include "grammar/tikzst.h"
+#include "grammar/pathgrammar.h"
+#include "grammar/interp.h"
 #include "grammar/texexp.h"
 #include "grammar/pgfmath.h"
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 #include "ir/geom_2d.h"
+#include "ir/xalloc.h"
 
 #include <ctype.h>
 #include <math.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Work bounds: hostile input ends with a clear error, quickly. */
 #define MAX_STATEMENTS 20000        /* drawing commands per document */
-#define MAX_WARNINGS 50             /* printed per document; the rest are counted */
-#define MAX_UNPARSED 1000           /* unparsed constructs per document */
 
 /* The commands run() executes, by control-sequence name. */
 enum {
@@ -32,84 +28,6 @@ enum {
 };
 
 /* ---- small utilities ---------------------------------------------------- */
-
-char *tp_strndup(const char *s, size_t n)
-{
-    char *r = malloc(n + 1);
-    if (!r) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
-    if (n) memcpy(r, s, n);
-    r[n] = 0;
-    return r;
-}
-
-void tp_buf_add(struct tp_buf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) {
-        size_t nc = b->cap ? b->cap : 64;
-        while (b->n + n + 1 > nc) nc *= 2;
-        char *p = realloc(b->s, nc);
-        if (!p) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
-        b->s = p;
-        b->cap = nc;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = 0;
-}
-
-static char *xstrdup(const char *s) { return tp_strndup(s, strlen(s)); }
-
-
-
-
-
-/* ---- diagnostics ------------------------------------------------------------ */
-
-/* one line per diagnostic: control characters become spaces */
-static void one_line(char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 32 || *s == 127) *s = ' ';
-}
-
-void tk_warn(tikz *T, int line, const char *fmt, ...)
-{
-    if (!T->cfg) return;
-    T->cfg->nwarnings++;
-    if (T->cfg->quiet || !T->cfg->diag) return;
-    int col = line == T->cmd_line && T->cmd_col > 0 ? T->cmd_col : 1;
-    if (T->cfg->nwarnings > MAX_WARNINGS) {
-        if (T->cfg->nwarnings == MAX_WARNINGS + 1)
-            fprintf(T->cfg->diag, "%s:%d:%d: warning: more than %d warnings; the rest are not shown\n",
-                    T->cfg->fname, line, col, MAX_WARNINGS);
-        return;
-    }
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    one_line(msg);
-    fprintf(T->cfg->diag, "%s:%d:%d: warning: %s\n", T->cfg->fname, line, col, msg);
-}
-
-void tk_unparsed(tikz *T, int line, const char *src, const char *why)
-{
-    if (T->d) {
-        ir_elem *e = ir_add(T->d, IR_UNPARSED);
-        e->str = xstrdup(src);
-        e->line = line;
-        if (T->cfg && ++T->cfg->nunparsed > MAX_UNPARSED)
-            tex_error(T->tex, line, 1, "more than %d constructs could not be evaluated; giving up", MAX_UNPARSED);
-    }
-    /* one line per diagnostic: control characters become spaces */
-    char snip[84];
-    size_t k = 0;
-    for (const char *p = src; *p && k < 80; p++)
-        snip[k++] = (unsigned char)*p < 32 || *p == 127 ? ' ' : *p;
-    snip[k] = 0;
-    tk_warn(T, line, "%s: %s%s (kept as unparsed)", why, snip, strlen(src) > 80 ? "..." : "");
-}
 
 /* ---- the IM class and TikZ defaults (what \documentclass{IM} provides) --------- */
 
@@ -305,7 +223,7 @@ static void compute_bbox(ir_diagram *d)
                     if (!v) continue;
                     if (nclips == capclips) {
                         capclips = capclips ? capclips * 2 : 16;
-                        clips = tk_xrealloc(clips, capclips * sizeof *clips);
+                        clips = xrealloc(clips, capclips * sizeof *clips);
                     }
                     clips[nclips].e = ce;
                     clips[nclips].id = clip_id(v);
@@ -364,8 +282,7 @@ static void open_group(tikz *T, int kind, int line, int col)
 {
     if (T->ngk == T->capgk) {
         T->capgk = T->capgk ? T->capgk * 2 : 32;
-        T->gk = realloc(T->gk, T->capgk * sizeof *T->gk);
-        if (!T->gk) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+        T->gk = xrealloc(T->gk, T->capgk * sizeof *T->gk);
     }
     T->gk[T->ngk].kind = kind;
     T->gk[T->ngk].line = line;
@@ -402,25 +319,6 @@ static char *toks_text(tikz *T, const toklist *l, int **lines)
     return tex_to_text(T->tex, l, 0, l->n, lines);
 }
 
-char *tk_expand_text(tikz *T, const char *s, size_t n)
-{
-    toklist in = { 0 }, out = { 0 };
-    tex_tokenize(T->tex, s, n, T->cmd_line, &in);
-    tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, 0, 0 };
-    int id = sen.name;
-    tl_push(&in, sen);
-    tex_push_list(T->tex, &in);
-    tex_tok t;
-    while (tex_next_x(T->tex, &t) > 0) {
-        if (t.type == T_OTHER && t.ch == -2 && t.name == id) break;
-        tl_push(&out, t);
-    }
-    char *r = toks_text(T, &out, NULL);
-    tl_free(&in);
-    tl_free(&out);
-    return r;
-}
-
 static void fatal_at(tikz *T, int line, int col, const char *fmt, const char *arg)
 {
     tex_error(T->tex, line, col, fmt, arg);
@@ -438,16 +336,13 @@ static int read_cs_arg(tikz *T, tex_tok *out)
     return r > 0 && ok;
 }
 
-/* Macro parameter text: tokens up to the body's '{'; #n become T_ARG. */
-static void params_to_args(toklist *l)
+void tk_params_to_args(toklist *l)
 {
-    /* the tokens before the first '#' stay where they are */
-    size_t o = 0, n = l->n;
-    while (o < n && l->v[o].type != T_PARAM) o++;
-    for (size_t i = o; i < l->n; i++) {
+    size_t o = 0;
+    for (size_t i = 0; i < l->n; i++) {
         if (l->v[i].type == T_PARAM && i + 1 < l->n) {
             tex_tok nx = l->v[i + 1];
-            if (nx.ch >= '1' && nx.ch <= '9' && nx.type == T_OTHER) {
+            if (nx.type == T_OTHER && nx.ch >= '1' && nx.ch <= '9') {
                 tex_tok a = l->v[i];
                 a.type = T_ARG;
                 a.ch = nx.ch - '0';
@@ -483,10 +378,10 @@ static void do_def(tikz *T, const tex_tok *cmd, int global, int expand)
         tl_push(&params, t);
     }
     tex_push_tok(T->tex, t);
-    params_to_args(&params);
+    tk_params_to_args(&params);
     for (size_t i = 0; i < params.n; i++) if (params.v[i].type == T_ARG) nparams++;
     if (tex_read_arg(T->tex, &body, expand) <= 0) { tl_free(&params); tl_free(&body); return; }
-    params_to_args(&body);
+    tk_params_to_args(&body);
     tex_define(T->tex, name.name, &params, nparams, &body, NULL, global);
     tl_free(&params);
     tl_free(&body);
@@ -512,7 +407,7 @@ static void do_newcommand(tikz *T, const tex_tok *cmd, int provide)
         has_def = tex_read_opt(T->tex, &def, 0) > 0;
     }
     if (tex_read_arg(T->tex, &body, 0) <= 0) { tl_free(&n); tl_free(&def); tl_free(&body); return; }
-    params_to_args(&body);
+    tk_params_to_args(&body);
     if (!(provide && tex_is_defined(T->tex, name.name))) {
         toklist params = { 0 };
         for (int i = has_def ? 2 : 1; i <= nparams; i++) {
@@ -606,13 +501,13 @@ static void sl_push_copy(strlist *l, const char *s, size_t n)
 {
     if (l->n == l->cap) {
         l->cap = l->cap ? l->cap * 2 : 16;
-        l->v = tk_xrealloc(l->v, l->cap * sizeof *l->v);
+        l->v = xrealloc(l->v, l->cap * sizeof *l->v);
     }
     if ((size_t)(l->end - l->p) < n + 1 || !l->p) {
         size_t size = l->next ? l->next : 512;
         if (size < n + 1) size = n + 1;
         if (l->next < 65536) l->next = l->next ? l->next * 2 : 1024;
-        void **c = tk_xrealloc(NULL, sizeof(void *) + size);
+        void **c = xrealloc(NULL, sizeof(void *) + size);
         *c = l->chunks;
         l->chunks = c;
         l->p = (char *)(c + 1);
@@ -639,18 +534,6 @@ static int is_number(const char *s, double *v)
     char *end;
     while (isspace((unsigned char)*s)) s++;
     if (!*s) return 0;
-    {
-        /* the usual item, [-]digits (at most 15) and nothing else: exactly
-         * the double strtod reads (-0 for "-0") */
-        const char *p = s + (*s == '-');
-        unsigned long long m = 0;
-        int nd = 0;
-        while (*p >= '0' && *p <= '9' && nd < 16) m = m * 10 + (unsigned)(*p++ - '0'), nd++;
-        if (nd > 0 && nd <= 15 && *p == '\0') {
-            *v = *s == '-' ? -(double)m : (double)m;
-            return 1;
-        }
-    }
     *v = strtod(s, &end);
     while (isspace((unsigned char)*end)) end++;
     return *end == 0;
@@ -885,7 +768,7 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
             size_t pn = len;
             tk_unbrace(&p, &pn);
             char vbuf[256];
-            char *val = pn < sizeof vbuf ? vbuf : tp_strndup(p, pn);
+            char *val = pn < sizeof vbuf ? vbuf : xstrndup(p, pn);
             if (val == vbuf) {
                 memcpy(vbuf, p, pn);
                 vbuf[pn] = '\0';
@@ -965,7 +848,7 @@ static char *read_env_name(tikz *T, char *buf, size_t cap, size_t *len)
     size_t n = strlen(s);
     *len = n;
     if (n < cap) { memcpy(buf, s, n + 1); return buf; }
-    return tp_strndup(s, n);
+    return xstrndup(s, n);
 }
 
 /* The environments do_begin and do_end know, by name (strcmp(env, name) == 0
@@ -1075,8 +958,7 @@ static void do_tikzstyle(tikz *T, const tex_tok *cmd)
     } else {
         char *n = toks_text(T, &name, NULL), *v = toks_text(T, &val, NULL);
         if (strcmp(n, "every node") == 0) {
-            char *opt = malloc(strlen(v) + 40);
-            if (!opt) exit(2);
+            char *opt = xmalloc(strlen(v) + 40);
             sprintf(opt, "every node/.style={%s}", v);
             tk_apply_opts(T, opt, strlen(opt), NULL, 0);
             free(opt);
@@ -1139,7 +1021,7 @@ static int cs_kind(tikz *T, int id)
     if ((size_t)id >= T->ncskind) {
         size_t n = T->ncskind ? T->ncskind : 256;
         while (n <= (size_t)id) n *= 2;
-        T->cskind = tk_xrealloc(T->cskind, n);
+        T->cskind = xrealloc(T->cskind, n);
         memset(T->cskind + T->ncskind, 0, n - T->ncskind);
         T->ncskind = n;
     }
@@ -1278,8 +1160,7 @@ static void tikz_fini(tikz *T)
 
 tikz_session *tikz_session_new(void)
 {
-    tikz_session *s = malloc(sizeof *s);
-    if (!s) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+    tikz_session *s = xmalloc(sizeof *s);
     tikz_init(&s->T);
     s->base_styles = s->T.nstyles;
     s->T.style_floor = s->T.nstyles;
@@ -1300,30 +1181,16 @@ static void collect(void *ctx, ir_diagram *d)
     diagram_list *done = ctx;
     if (done->n == done->cap) {
         done->cap = done->cap ? done->cap * 2 : 4;
-        done->v = realloc(done->v, done->cap * sizeof *done->v);
-        if (!done->v) { fputs("tikz2ir: out of memory\n", stderr); exit(2); }
+        done->v = xrealloc(done->v, done->cap * sizeof *done->v);
     }
     done->v[done->n++] = d;
 }
 
-/* The number of '\n' in s[0..n): 16 bytes a step with SSE2 (byte counts
- * summed every 255 steps, before they can wrap), the rest one by one. */
+/* The number of '\n' in s[0..n) */
 static size_t count_newlines(const char *s, size_t n)
 {
-    size_t c = 0, i = 0;
-#if defined(__SSE2__)
-    const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-    while (n - i >= 16) {
-        size_t blocks = (n - i) / 16;
-        if (blocks > 255) blocks = 255;
-        __m128i acc = zero;
-        for (size_t b = 0; b < blocks; b++, i += 16)
-            acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), nl));
-        __m128i sums = _mm_sad_epu8(acc, zero);
-        c += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_extract_epi16(sums, 4);
-    }
-#endif
-    for (; i < n; i++) c += s[i] == '\n';
+    size_t c = 0;
+    for (const char *p = s, *end = s + n; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) c++;
     return c;
 }
 
@@ -1368,7 +1235,7 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
         if (cfg->diag) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", tex_error_msg(T->tex));
-            one_line(msg);
+            tk_one_line(msg);
             fprintf(cfg->diag, "%s:%d:%d: error: %s\n", cfg->fname, tex_error_line(T->tex),
                     tex_error_col(T->tex), msg);
         }

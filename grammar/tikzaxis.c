@@ -1,8 +1,9 @@
 /* tikzaxis.c — pgfplots axis environments: the axis box, axis lines, grid,
  * tick labels, and \addplot (coordinates and functions of x). Inside an
  * axis, unitless coordinates are data coordinates (pgfplots' axis cs). */
-#include "grammar/tikzst.h"
-#include "ir/textmetrics.h"
+#include "grammar/interp.h"
+#include "ir/xalloc.h"
+#include "grammar/textmetrics.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ static int tick_list(tikz *T, const char *v, size_t vn, double *out)
 {
     trimv(&v, &vn);
     if (vn == 0) return 0;
-    char *txt = tp_strndup(v, vn);
+    char *txt = xstrndup(v, vn);
     int n = 0;
     double vals[MAX_TICKS];
     char *save = NULL;
@@ -294,8 +295,7 @@ void tk_addplot(tikz *T, const char *text, int line)
     }
     while (isspace((unsigned char)*rest)) rest++;
     size_t need = strlen(rest) + strlen(opts) + 64;
-    path = malloc(need);
-    if (!path) exit(2);
+    path = xmalloc(need);
     if (strncmp(rest, "coordinates", 11) == 0) {
         snprintf(path, need, "[draw,%s] plot coordinates %s", opts, rest + 11);
     } else if (*rest == '{') {
@@ -317,8 +317,7 @@ void tk_addplot(tikz *T, const char *text, int line)
         snprintf(dom, sizeof dom, "domain=%.10g:%.10g", T->axis.xmin, T->axis.xmax);
         free(path);
         need = (b.s ? strlen(b.s) : 0) + strlen(opts) + 200;
-        path = malloc(need);
-        if (!path) exit(2);
+        path = xmalloc(need);
         snprintf(path, need, "[draw,%s,%s] plot (\\x, {%s})", dom, opts, b.s ? b.s : "0");
         free(b.s);
     } else {

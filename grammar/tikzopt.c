@@ -1,8 +1,8 @@
 /* tikzopt.c — TikZ options (key=value lists), styles and the graphics
  * state stack. */
-#include "grammar/tikzst.h"
+#include "grammar/interp.h"
 #include "grammar/pgfmath.h"
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 
 #include <ctype.h>
 #include <stdint.h>
@@ -33,7 +33,7 @@ const char *tk_memmem(const char *s, size_t n, const char *w)
 static void setstr(char *dst, size_t cap, const char *s, size_t n)
 {
     if (n >= cap) n = cap - 1;
-    tk_copy_big(dst, s, n);   /* n is bounded: gcc would expand a rep movsb */
+    memcpy(dst, s, n);
     dst[n] = 0;
 }
 
@@ -137,7 +137,7 @@ void tk_gs_push(tikz *T)
     }
     if (T->ngs == 0) tk_gs_init(&T->gs[0]);
     else {
-        tk_copy_big(&T->gs[T->ngs], &T->gs[T->ngs - 1], sizeof *T->gs);
+        memcpy(&T->gs[T->ngs], &T->gs[T->ngs - 1], sizeof *T->gs);
         gstate *g = &T->gs[T->ngs];
         g->every_node = xstrdup(g->every_node);
         g->every_label = xstrdup(g->every_label);
@@ -1212,7 +1212,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                     free(x);
                 } else if (sl < 256) {
                     char x[256];
-                    tk_copy_big(x, st, sl + 1);   /* not a rep movsb */
+                    memcpy(x, st, sl + 1);
                     tk_apply_opts(T, x, sl, no, depth + 1);
                 } else {
                     char *x = xstrndup(st, sl);

@@ -18,12 +18,13 @@
  * every line but the last to the width. \\ ends a line (a paragraph in the
  * ragged modes; \hfil\break when justified: the same here).
  *
- * Words are measured with ir/textmetrics; a word is a run between spaces
+ * Words are measured with grammar/textmetrics; a word is a run between spaces
  * outside braces and math, so a brace group or a formula never breaks.
  * Size and series switches written as words of their own (\small text)
  * carry on to the following words. */
-#include "grammar/tikzst.h"
-#include "ir/textmetrics.h"
+#include "grammar/interp.h"
+#include "ir/xalloc.h"
+#include "grammar/textmetrics.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -99,7 +100,7 @@ static int is_switch(const char *s, size_t n)
 
 static double measure(const char *ctx, size_t cn, const char *s, size_t n, double fs, int bold)
 {
-    char *b = tk_xrealloc(NULL, cn + n + 2);
+    char *b = xrealloc(NULL, cn + n + 2);
     memcpy(b, ctx, cn);
     b[cn] = ' ';
     memcpy(b + cn + 1, s, n);
@@ -125,7 +126,7 @@ static double demerits(int b)
 static int break_lines(const word *wd, int n, double W, const parstyle *ps, int *brk)
 {
     /* prefix sums: widths of words [0, j), spaces after words [0, j) */
-    double *pw = tk_xrealloc(NULL, (size_t)(n + 1) * 4 * sizeof *pw);
+    double *pw = xrealloc(NULL, (size_t)(n + 1) * 4 * sizeof *pw);
     double *sw = pw + n + 1, *sst = sw + n + 1, *ssh = sst + n + 1;
     pw[0] = sw[0] = sst[0] = ssh[0] = 0;
     for (int j = 0; j < n; j++) {
@@ -136,8 +137,8 @@ static int break_lines(const word *wd, int n, double W, const parstyle *ps, int 
         ssh[j + 1] = ssh[j] + (x ? ps->xsh : ps->sh);
     }
     size_t cap = (size_t)(n + 1) * 4 + 1;
-    active *act = tk_xrealloc(NULL, cap * sizeof *act);
-    passive *pas = tk_xrealloc(NULL, cap * sizeof *pas);
+    active *act = xrealloc(NULL, cap * sizeof *act);
+    passive *pas = xrealloc(NULL, cap * sizeof *pas);
     int nl = 0, done = 0;
     for (int pass = 0; pass < 3 && !done; pass++) {
         /* \pretolerance=100; then \tolerance=9999 (\sloppy, which LaTeX's
@@ -231,7 +232,7 @@ static void buf_add(char **b, size_t *n, size_t *cap, const char *s, size_t k)
 {
     if (*n + k + 1 > *cap) {
         *cap = (*n + k + 1) * 2;
-        *b = tk_xrealloc(*b, *cap);
+        *b = xrealloc(*b, *cap);
     }
     memcpy(*b + *n, s, k);
     *n += k;
@@ -267,9 +268,9 @@ void tk_text_layout(const char *text, double fs, int bold, double W, int align, 
     }
     /* words, with the lines \\ forces */
     size_t len = strlen(text);
-    word *wd = tk_xrealloc(NULL, (MAX_WORDS + 1) * sizeof *wd);
-    int *brk = tk_xrealloc(NULL, (MAX_WORDS + 1) * sizeof *brk);
-    char *ctx = tk_xrealloc(NULL, len + 1);
+    word *wd = xrealloc(NULL, (MAX_WORDS + 1) * sizeof *wd);
+    int *brk = xrealloc(NULL, (MAX_WORDS + 1) * sizeof *brk);
+    char *ctx = xrealloc(NULL, len + 1);
     size_t cn = 0;
     ctx[0] = 0;
     char *lines = NULL;        /* the broken text, lines joined by \\ */

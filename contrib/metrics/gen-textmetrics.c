@@ -1,10 +1,10 @@
-/* gen-textmetrics.c — writes ir/textmetrics_table.c, the font tables behind
- * ir/textmetrics.c.  Not part of the normal build; contrib/metrics/regen.sh
+/* gen-textmetrics.c — writes grammar/textmetrics_table.c, the font tables behind
+ * grammar/textmetrics.c.  Not part of the normal build; contrib/metrics/regen.sh
  * builds and runs it:
  *
  *   cc -std=c11 -O2 -o gen-textmetrics gen-textmetrics.c \
  *       $(pkg-config --cflags --libs freetype2)
- *   ./gen-textmetrics OPENSANS_DIR TFM... > ir/textmetrics_table.c
+ *   ./gen-textmetrics OPENSANS_DIR TFM... > grammar/textmetrics_table.c
  *
  * OPENSANS_DIR holds OpenSans-{Regular,Bold,Italic,BoldItalic}.ttf (Debian
  * fonts-open-sans).  Each TFM argument is a path to a TeX font metric file
@@ -222,7 +222,7 @@ int main(int argc, char **argv)
            " *    the design size.\n"
            " */\n"
            "#define TM_TABLE_INTERNAL\n"
-           "#include \"ir/textmetrics.h\"\n\n");
+           "#include \"grammar/textmetrics.h\"\n\n");
     emit_opensans(lib, argv[1]);
     static char names[64][32];
     int nf = 0;

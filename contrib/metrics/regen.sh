@@ -1,5 +1,5 @@
 #!/bin/sh
-# Regenerates ir/textmetrics_table.c from the installed fonts:
+# Regenerates grammar/textmetrics_table.c from the installed fonts:
 #   OpenSans (Debian fonts-open-sans) through FreeType (libfreetype-dev),
 #   Computer Modern TFM files from TeX Live (texlive-base), found with kpsewhich.
 # Run from anywhere:  sh contrib/metrics/regen.sh
@@ -21,5 +21,5 @@ for f in cmmi5 cmmi6 cmmi7 cmmi8 cmmi9 cmmi10 cmmi12 \
     tfms="$tfms $p"
 done
 "$tmp/gen" "$fontdir" $tfms > "$tmp/table.c"
-mv "$tmp/table.c" "$top/ir/textmetrics_table.c"
-echo "wrote $top/ir/textmetrics_table.c"
+mv "$tmp/table.c" "$top/grammar/textmetrics_table.c"
+echo "wrote $top/grammar/textmetrics_table.c"

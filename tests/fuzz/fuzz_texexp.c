@@ -17,6 +17,7 @@
  * covers its text; a failed context stays failed; the run ends (bounded
  * work: the expander's own limits, plus a cap on collected tokens here). */
 #include "grammar/texexp.h"
+#include "grammar/interp.h"   /* tk_params_to_args, as the interpreter runs it */
 
 #include <stdint.h>
 #include <stdio.h>
@@ -38,28 +39,6 @@ static void die(const char *what)
     abort();
 }
 
-/* #n in a parameter text or body become T_ARG tokens; ## becomes #. */
-static void params_to_args(toklist *l)
-{
-    size_t o = 0;
-    for (size_t i = 0; i < l->n; i++) {
-        if (l->v[i].type == T_PARAM && i + 1 < l->n) {
-            tex_tok nx = l->v[i + 1];
-            if (nx.type == T_OTHER && nx.ch >= '1' && nx.ch <= '9') {
-                tex_tok a = l->v[i];
-                a.type = T_ARG;
-                a.ch = nx.ch - '0';
-                l->v[o++] = a;
-                i++;
-                continue;
-            }
-            if (nx.type == T_PARAM) { l->v[o++] = nx; i++; continue; }
-        }
-        l->v[o++] = l->v[i];
-    }
-    l->n = o;
-}
-
 static void do_def(tex_ctx *c, int global, int expand)
 {
     tex_tok name, t;
@@ -73,14 +52,14 @@ static void do_def(tex_ctx *c, int global, int expand)
         if (params.n > 10000) { tl_free(&params); return; }
     }
     tex_push_tok(c, t);
-    params_to_args(&params);
+    tk_params_to_args(&params);
     for (size_t i = 0; i < params.n; i++) {
         if (params.v[i].type != T_ARG) continue;
         /* TeX requires #1 #2 ... in order; keep what the interpreter keeps */
         nparams++;
     }
     if (nparams <= 9 && tex_read_arg(c, &body, expand) > 0) {
-        params_to_args(&body);
+        tk_params_to_args(&body);
         tex_define(c, name.name, &params, nparams, &body, NULL, global);
     }
     tl_free(&params);
@@ -93,7 +72,7 @@ static void do_optdef(tex_ctx *c)
     if (tex_next(c, &name) <= 0 || name.type != T_CS) return;
     toklist def = {0}, body = {0};
     if (tex_read_arg(c, &def, 0) > 0 && tex_read_arg(c, &body, 0) > 0) {
-        params_to_args(&body);
+        tk_params_to_args(&body);
         toklist params = {0};
         tex_tok a = { T_ARG, 2, 0, name.line, name.col };
         tl_push(&params, a);

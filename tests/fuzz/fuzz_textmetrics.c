@@ -1,4 +1,4 @@
-/* fuzz_textmetrics.c — fuzz harness for the text metrics (ir/textmetrics.h).
+/* fuzz_textmetrics.c — fuzz harness for the text metrics (grammar/textmetrics.h).
  *
  * Feeds the bytes (as a C string: up to the first NUL) to tm_measure_tex at a
  * size and boldness picked from the input, to tm_plain_text and to
@@ -6,7 +6,7 @@
  * and skip >= 0 and at least one line; one line more per \\ at most; the
  * same result twice (no hidden state); plain text that is valid UTF-8; a
  * positive finite font size.  A violation aborts. */
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * tk_eval with the cache cold, then warm, then under another font, gives what
  * pgfmath_eval gives on the unbraced text: return value, value bit for bit,
  * unit flag. */
-#include "grammar/tikzst.h"
+#include "grammar/interp.h"
 #include "grammar/pgfmath.h"
 #include "tests/unit/check.h"
 #include "tests/unit/xorshift.h"

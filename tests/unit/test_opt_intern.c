@@ -5,7 +5,7 @@
  * the same pointer. Random pushes, pops and sets; every state's texts are
  * compared with a shadow copy after each step (ASan, in make check-san, sees
  * a read of a freed text). */
-#include "grammar/tikzst.h"
+#include "grammar/interp.h"
 
 #include <stdio.h>
 #include <stdlib.h>

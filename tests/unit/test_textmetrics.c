@@ -1,4 +1,4 @@
-/* test_textmetrics.c — ir/textmetrics against TeX's own numbers.
+/* test_textmetrics.c — grammar/textmetrics against TeX's own numbers.
  *
  * The expected extents below were measured by TeX (LuaLaTeX of TeX Live 2022,
  * Debian texlive-luatex) typesetting each string in a TikZ node exactly as
@@ -31,7 +31,7 @@
  * must agree within 2% (0.05pt for values near zero).  With this setup the
  * module reproduces all of them to 0.001pt.
  */
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 
 #include <stdio.h>
 #include <stdlib.h>

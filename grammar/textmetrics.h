@@ -6,7 +6,7 @@
  * cmmi italic, digits and operators in cmr/cmsy, LaTeX's design sizes and
  * math sizes), text in a TikZ node with `align=` (lines stacked in an
  * \halign whose baseline is the LAST line's baseline).  The font tables are
- * generated (ir/textmetrics_table.c, contrib/metrics/regen.sh).
+ * generated (grammar/textmetrics_table.c, contrib/metrics/regen.sh).
  *
  * All functions are pure, thread-safe, never crash or loop on any input
  * (unbalanced braces, a lone $, unknown macros, NUL-free text of any length)
@@ -74,7 +74,7 @@ char *tm_plain_text(const char *tex);
 double tm_font_size(const char *font_option, double base_pt, int *bold);
 
 #ifdef TM_TABLE_INTERNAL
-/* Internal: the layout of the generated tables in ir/textmetrics_table.c.
+/* Internal: the layout of the generated tables in grammar/textmetrics_table.c.
  * Not part of the API. */
 typedef struct {
     unsigned cp;            /* Unicode code point */

@@ -14,7 +14,7 @@
  *    the design size.
  */
 #define TM_TABLE_INTERNAL
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 
 static const tm_glyph os_Regular_glyphs[] = {
     {0x0000, 0.000000, 0.000000, 0.000000, 0.000000},

@@ -1,14 +1,34 @@
-/* tikzst.h — the TikZ interpreter's state, shared by its parts:
- * tikz.c (commands), tikzopt.c (options and styles), tikzpath.c (coordinates,
- * paths, nodes). Internal to grammar/. */
-#ifndef DIAGRAMIR_TIKZST_H
-#define DIAGRAMIR_TIKZST_H
+/* interp.h — the TikZ interpreter's state and the functions its parts call
+ * in one another. Internal to grammar/ and its tests (the public contract is
+ * tikz.h).
+ *
+ * The parts, each calling only the ones above it, or its own layer:
+ *   texexp.c         the TeX tokenizer and macro expander (texexp.h)
+ *   textmetrics.c    the size of node text as TeX typesets it (textmetrics.h)
+ *   pgfmath.y/.l     pgfmath expressions (pgfmath.h)
+ *   textutil.c       text helpers; a text with its macros expanded
+ *   diag.c           warnings and unparsed records
+ *   emit.c           attributes of IR elements (numbers, xyz=, draw/fill/lw)
+ *   tikztext.c       node text broken into lines (text width=)
+ *   tikzopt.c, coord.c, node.c: one layer, in one another by TikZ's own
+ *                    nature: options (tikzopt.c) hold coordinates
+ *                    (shift={(A)}) and name nodes (right=of A); coordinates
+ *                    hold options (([xshift=1cm]A)) and name nodes; nodes
+ *                    apply their options
+ *   let.c, pic.c     the let operation, the angles library's pics
+ *   path.l, path.y   the path grammar (pathgrammar.h), whose actions are
+ *   pathbuild.c      the path builder, which runs a path (tk_run_path)
+ *   tikzaxis.c       pgfplots axes and \addplot
+ *   tikz.c           the commands: \draw, \def, \foreach, environments,
+ *                    tikz_convert */
+#ifndef DIAGRAMIR_INTERP_H
+#define DIAGRAMIR_INTERP_H
 
 #include "grammar/tikz.h"
-#include "grammar/tikz_int.h"
+#include "grammar/pathgrammar.h"
 #include "grammar/texexp.h"
 #include "ir/ir.h"
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 
 typedef struct { double x, y; } vec2;
 typedef struct { double x, y, z; } vec3;
@@ -76,6 +96,8 @@ static inline double vlen(vec2 a) { return hypot(a.x, a.y); }
 #define TK_PIN_EDGE_MAX 160       /* pin edge= options: at most this less one byte */
 #define TK_NODE_DISTANCE_MAX 64   /* node distance=: the first this less one bytes */
 #define TK_MAXPTS 64
+/* TeX's largest dimension: a point beyond it is "Dimension too large" */
+#define TK_MAX_DIMEN_PT 16383.99998
 
 enum { TK_SET_ANGLE_RADIUS = 1, TK_SET_ANGLE_ECC = 2, TK_SET_PIN_DISTANCE = 4 };
 
@@ -229,7 +251,7 @@ typedef struct tikz {
         vec2 *sub;            /* the subpath's points */
         vec3 *sub3;           /* their xyz */
         size_t capsub;
-        void *pieces;         /* the pieces (tikzpath.c) */
+        void *pieces;         /* the pieces (pathbuild.c) */
         size_t cappieces;
         char *pool;           /* the pieces' points */
         size_t poolcap, poolused, poolwant;
@@ -238,41 +260,28 @@ typedef struct tikz {
     unsigned char *cskind;    /* run()'s command of each control-sequence id (0: not yet known) */
     size_t ncskind;
     struct tk_optcache *optcache;   /* tikzopt.c: option lists split, by text */
-    struct tk_xyzcache *xyzcache;   /* tikzpath.c: xyz= texts of points */
+    struct tk_xyzcache *xyzcache;   /* emit.c: xyz= texts of points */
     struct tk_interned *interned;   /* tikzopt.c: tk_intern's texts, freed with the scanner */
 } tikz;
 
 #define GS(T) (&(T)->gs[(T)->ngs - 1])
 
+/* diag.c: a warning "file:line:col: warning: ..." (counted; at most 50 shown) */
 void tk_warn(tikz *T, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* An unparsed record of src in the picture, and a warning saying why */
 void tk_unparsed(tikz *T, int line, const char *src, const char *why);
+void tk_one_line(char *s);   /* control characters become spaces */
 
-/* tkutil.c: text helpers */
-void *tk_xrealloc(void *p, size_t n);          /* exits 2 when out of memory */
+/* textutil.c: text helpers */
 void tk_unbrace(const char **s, size_t *n);    /* trims, strips enclosing {...} */
 long tk_find_top(const char *s, size_t n, char ch);  /* first ch outside (), {}, [] */
+/* Expands the macros in a text (a style body, say), malloc'd. */
+char *tk_expand_text(tikz *T, const char *s, size_t n);
 
 /* isspace() of the C locale (no program calls setlocale) */
 static inline int tk_space(unsigned char c)
 {
     return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-/* memcpy and memset of a large block (a gstate, a path's state) by libc's
- * vector code: gcc expands a copy or clear of a size it knows (hundreds of
- * bytes, or a struct assignment) as rep movsq / rep stosq, slow to start on
- * current x86 (perf: two thirds of tk_gs_push's samples were on it). The
- * empty asm hides the size, so gcc calls libc. */
-static inline void tk_copy_big(void *d, const void *s, size_t n)
-{
-    __asm__("" : "+r"(n));
-    memcpy(d, s, n);
-}
-
-static inline void tk_zero_big(void *d, size_t n)
-{
-    __asm__("" : "+r"(n));
-    memset(d, 0, n);
 }
 
 /* spaces off both ends of a view */
@@ -291,8 +300,9 @@ static inline int tk_is(const char *s, size_t n, const char *w)
 }
 
 /* tikz.c */
-/* Expands the macros in a text (a style body, say), malloc'd. */
-char *tk_expand_text(tikz *T, const char *s, size_t n);
+/* A macro's parameter text or body as tex_define takes it: #1..#9 become
+ * T_ARG tokens, ## becomes #. */
+void tk_params_to_args(toklist *l);
 
 /* tikzopt.c */
 void tk_gs_push(tikz *T);
@@ -319,7 +329,7 @@ const char *tk_memmem(const char *s, size_t n, const char *w);
 int tk_eval(tikz *T, const char *s, size_t n, double *v, int *has_unit);
 double tk_eval_dim(tikz *T, const char *s, size_t n, double dflt);
 
-/* tikzpath.c */
+/* node.c: named nodes, node options, placing a node */
 typedef struct tk_nodeopts {
     char anchor[24];
     int has_anchor;
@@ -356,8 +366,6 @@ void tk_nodeopts_add_label(tikz *T, tk_nodeopts *no, const char *spec, size_t n,
 /* Keys of the angles and quotes libraries and of pins (angle radius, pin
  * distance, ...): 1 when the key was one of them. */
 int tk_apply_lib_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn);
-/* Evaluates a coordinate (text inside the parentheses) to canvas coordinates. */
-int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line);
 tk_node *tk_find_node(tikz *T, const char *name, size_t n);
 /* The canvas point of a node's anchor (compass name, corner N, angle, ...);
  * -1 when the anchor is unknown. */
@@ -365,18 +373,65 @@ int tk_node_anchor(tikz *T, const tk_node *nd, const char *a, size_t an, vec2 *o
 void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double by, int shape);
 /* The same for a node of any shape: its geometry as in geom (name ignored). */
 void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);
+/* Places a node (text) at a canvas point with options; seg: the segment
+ * (nseg points) it sits on, for sloped and pos=. */
+void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
+                   const vec2 *seg, int nseg);
+/* Places a label= (pin = 0) or pin= (pin = 1) option's node around main. */
+void tk_place_label(tikz *T, const char *spec, const tk_node *main, int line, int pin);
+
+/* coord.c: coordinates */
+/* Evaluates a coordinate (text inside the parentheses) to canvas coordinates. */
+int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line);
+/* A coordinate's point in user space (the CTM not applied); sets T->last3,
+ * last3_kind and any3d. 0 ok, -1 when it cannot be evaluated. The most
+ * common coordinates, two or three unsigned integers such as (1,0) or
+ * (1,0,1), take a short way (removing it costs about 5% of tikz2ir's
+ * instructions); tk_coord_user_general is the reader of every coordinate,
+ * which gives the same for them (tests/unit/test_coordfast compares the two). */
+int tk_coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line);
+int tk_coord_user_general(tikz *T, const char *s, size_t n, vec2 *out, int line);
+/* A named node or coordinate, or one of its anchors (A.north, A.30): its
+ * canvas point; -1 when there is none. */
+int tk_named_point(tikz *T, const char *s, size_t n, vec2 *canvas);
+
+/* pathbuild.c: the path builder (path.y's actions, in pathgrammar.h) */
+enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
+       CMD_PIC, CMD_ADDPLOT };
 /* Runs the path grammar over a path text (a command's arguments up to ';'). */
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line);
 void tk_path_scanner_free(tikz *T);      /* frees the scanner, the builder's buffers and the caches */
 void tk_pathbufs_free(struct tk_pathbufs *b);
-enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
-       CMD_PIC, CMD_ADDPLOT };
-/* Places a node (text) at a canvas point with options. */
-void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
-                   const vec2 *seg, int nseg);
+
+/* let.c: the let operation. When text[0,n) has one, the text with its
+ * variables in place (malloc'd; *lines_out: each byte's line, *nout: its
+ * length); else NULL. */
+char *tk_expand_let(tikz *T, const char *text, size_t n, const int *lines, int line,
+                    int **lines_out, size_t *nout);
+
+/* pic.c: an angle or right angle pic (angles, quotes): the text in pic{...}
+ * with its options (or NULL) */
+void tk_pic(tikz *T, const char *opts, const char *body, int line);
+
+/* emit.c: attributes of IR elements */
 void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill);
 void tk_set_nums(ir_elem *e, const char *key, const double *v, int n);
 void tk_set_num(ir_elem *e, const char *key, double v);
+/* xyz=X,Y,Z;X,Y,Z;... of the n 3D points of a polyline */
+void tk_set_xyz(tikz *T, ir_elem *e, const vec3 *p, size_t n);
+/* xyz= texts. A point's text "X,Y,Z", each number as the IR writer formats
+ * it (ir_fmt_num), is at most 3 * 31 + 2 bytes and its NUL. */
+#define TK_XYZ_MAX (3 * 31 + 2)
+size_t tk_xyz_text(char *o, vec3 p);   /* writes it at o (TK_XYZ_MAX + 1 bytes); its length */
+/* The same through a cache of the texts of points already formatted, by the
+ * bits of the point (a point lies on several faces and lines of a 3D
+ * picture; the cache saves about 3% of tikz2ir's instructions): the text is
+ * what tk_xyz_text writes (tests/unit/test_xyztext compares them). */
+#define TK_XYZ_SLOTS 256
+struct tk_xyzcache {
+    struct tk_xyzslot { uint64_t k[3]; unsigned char len; char text[TK_XYZ_MAX + 1]; } e[TK_XYZ_SLOTS];
+};                                     /* len 0: an empty slot */
+size_t tk_xyz_text_cached(struct tk_xyzcache *c, char *o, vec3 p);
 
 /* tikztext.c: node text with text width= */
 enum { TK_ALIGN_NONE, TK_ALIGN_LEFT, TK_ALIGN_CENTER, TK_ALIGN_RIGHT, TK_ALIGN_JUSTIFY,

@@ -10,14 +10,14 @@
  *    font selection (design sizes of the .fd files, \DeclareMathSizes,
  *    amsmath's scaled cmex);
  *  - lines: TikZ's align= \halign, baseline on the last line, interline glue.
- * Font tables: ir/textmetrics_table.c (generated, contrib/metrics/regen.sh).
+ * Font tables: grammar/textmetrics_table.c (generated, contrib/metrics/regen.sh).
  *
  * Robustness: every loop consumes input or returns; nesting deeper than
  * MAXDEPTH is flattened (groups skipped without recursion); look-ahead for
  * optional arguments is bounded.  No allocation in tm_measure_tex.
  */
 #define TM_TABLE_INTERNAL
-#include "ir/textmetrics.h"
+#include "grammar/textmetrics.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1581,12 +1581,12 @@ static double linebreak_args(P *p, double size)
     return v;
 }
 
-static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int no_scripts)
+/* a symbol, or a symbol made of several (\cong, \not=, \dots, a big operator, a strut) */
+static void math_symbol_macro(ml *L, const mdef *d, int no_scripts)
 {
-    P *p = L->p;
     const msize *m = ml_size(L);
     box b;
-    switch (d ? d->kind : 0) {
+    switch (d->kind) {
     case K_MSYM:
         if (d->fam == FAM_TEXT) text_glyph_atom(L, d->ch, no_scripts);
         else char_atom(L, d->fam, d->ch, d->cls, no_scripts);
@@ -1600,131 +1600,10 @@ static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int n
         box_atom(L, C_ORD, make_scripts(L, nullbox, 0, 0, &c, NULL), no_scripts);
         return;
     }
-    case K_TEXTARG:
-        box_atom(L, C_ORD, text_in_math(L, d), no_scripts);
-        return;
-    case K_MATHFONT:
-        box_atom(L, C_ORD, math_arg(L, L->style, L->cramped, d->ch), no_scripts);
-        return;
-    case K_MATHCLASS:
-        box_atom(L, d->ch, math_arg(L, L->style, L->cramped, L->alpha), no_scripts);
-        return;
-    case K_OPERATORNAME:
-        if (*skip_ws(p->s) == '*') p->s = skip_ws(p->s) + 1;
-        box_atom(L, C_OP, math_arg(L, L->style, L->cramped, MA_RM), no_scripts);
-        return;
-    case K_OPNAME:
-        box_atom(L, C_OP, opname_box(L, d->name, strlen(d->name)), no_scripts);
-        return;
     case K_BIGOP: {
         int ch = L->style == ST_D ? (int)d->val2 : d->ch;
         b = center_on_axis(L, cm_char_box(m, FAM_EX, ch, NULL));
         box_atom(L, C_OP, b, no_scripts);
-        return;
-    }
-    case K_SPACE:
-        ml_kern(L, d->val2 != 0 ? d->val2 * ml_mu(L) : d->val * L->c->tf.size);
-        return;
-    case K_INTERWORD:
-        ml_kern(L, text_space(L->c->tf.bold, L->c->tf.it, L->c->tf.size));
-        return;
-    case K_HSPACE: {
-        const char *in;
-        size_t inlen;
-        if (*p->s == '*') p->s++;
-        p->s = brace_arg(p->s, &in, &inlen);
-        double v = 0;
-        if (parse_dim(in, in + inlen, L->c->tf.size, &v, NULL)) ml_kern(L, v);
-        return;
-    }
-    case K_KERN: {
-        double v = 0;
-        const char *e = p->s;
-        while (*e && e - p->s < 32) e++;
-        const char *after;
-        if (parse_dim(p->s, e, L->c->tf.size, &v, &after)) {
-            p->s = after;
-            ml_kern(L, v);
-        }
-        return;
-    }
-    case K_FRAC: {
-        int fs = d->ch == 1 ? ST_D : d->ch == 2 ? ST_T : L->style;
-        b = frac_box(L, fs, 1);
-        b.w += 2 * 1.2; /* \nulldelimiterspace on both sides */
-        box_atom(L, C_ORD, b, no_scripts);
-        return;
-    }
-    case K_BINOM: {
-        b = frac_box(L, L->style, 0);
-        const msize *mm = ml_size(L);
-        double size = L->style == ST_D ? sy_param(mm, 20) : sy_param(mm, 21);
-        delim lp = {FAM_RM, 0x28, 0x00}, rp = {FAM_RM, 0x29, 0x01};
-        box l = center_on_axis(L, var_delim(L, lp, size)), r = center_on_axis(L, var_delim(L, rp, size));
-        b.w += l.w + r.w;
-        b.h = dmax(b.h, dmax(l.h, r.h));
-        b.d = dmax(b.d, dmax(l.d, r.d));
-        box_atom(L, C_ORD, b, no_scripts);
-        return;
-    }
-    case K_SQRT:
-        box_atom(L, C_ORD, sqrt_box(L), no_scripts);
-        return;
-    case K_OVERLINE: {
-        b = math_arg(L, L->style, 1, L->alpha);
-        b.h += 5 * rule_thickness(m);
-        box_atom(L, C_ORD, b, no_scripts);
-        return;
-    }
-    case K_UNDERLINE: {
-        b = math_arg(L, L->style, L->cramped, L->alpha);
-        b.d += 5 * rule_thickness(m);
-        box_atom(L, C_ORD, b, no_scripts);
-        return;
-    }
-    case K_OVERARROW:
-        box_atom(L, C_ORD, overarrow_box(L, d->ch), no_scripts);
-        return;
-    case K_ACCENT:
-        box_atom(L, C_ORD, accent_box(L, m->f[d->fam], d->ch, 0), no_scripts);
-        return;
-    case K_WIDEACCENT:
-        box_atom(L, C_ORD, accent_box(L, m->f[FAM_EX], d->ch, 1), no_scripts);
-        return;
-    case K_MSTYLE:
-        L->style = d->ch;
-        return;
-    case K_LEFT: {
-        delim l = {-1, -1, -1}, r = {-1, -1, -1};
-        read_delim(p, &l);
-        if (p->depth >= MAXDEPTH) return;
-        box in = math_list(p, L->c, L->style, L->cramped, L->alpha, MK_RIGHT);
-        if (p->got_right) { p->got_right = 0; read_delim(p, &r); }
-        double a = sy_param(m, 22);
-        double d1 = dmax(in.h - a, in.d + a);
-        double need = dmax(d1 / 500 * 901, 2 * d1 - 5);
-        box lb = center_on_axis(L, var_delim(L, l, need)), rb = center_on_axis(L, var_delim(L, r, need));
-        if (l.sch < 0) lb.h = lb.d = 0;
-        if (r.sch < 0) rb.h = rb.d = 0;
-        box t = {lb.w + in.w + rb.w, dmax(in.h, dmax(lb.h, rb.h)), dmax(in.d, dmax(lb.d, rb.d))};
-        box_atom(L, C_INNER, t, no_scripts);
-        return;
-    }
-    case K_RIGHT: { /* a \right without \left */
-        delim r;
-        read_delim(p, &r);
-        return;
-    }
-    case K_MIDDLE:
-    case K_BIG: {
-        delim dl;
-        if (!read_delim(p, &dl)) return;
-        double need = 0;
-        if (d->kind == K_BIG) {
-            double x = d->val * 1.2 * 0.7 * baselineskip(L->c->m[0].size);
-            need = dmax(x / 2 / 500 * 901, x - 5);
-        }
-        box_atom(L, dl.sch < 0 ? C_ORD : C_ORD, center_on_axis(L, var_delim(L, dl, need)), no_scripts);
         return;
     }
     case K_ANGLE: {
@@ -1772,15 +1651,137 @@ static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int n
         box_atom(L, C_ORD, t, no_scripts);
         return;
     }
-    case K_PHANTOM:
-    case K_SMASH: {
-        b = math_arg(L, L->style, L->cramped, L->alpha);
-        if (d->kind == K_SMASH) b.h = b.d = 0;
-        else if (d->ch == 2) b.h = b.d = 0;
-        else if (d->ch == 3) b.w = 0;
+    default:
+        return;
+    }
+}
+/* math spacing: \, \quad \hspace \kern ... */
+static void math_space_macro(ml *L, const mdef *d)
+{
+    P *p = L->p;
+    switch (d->kind) {
+    case K_SPACE:
+        ml_kern(L, d->val2 != 0 ? d->val2 * ml_mu(L) : d->val * L->c->tf.size);
+        return;
+    case K_INTERWORD:
+        ml_kern(L, text_space(L->c->tf.bold, L->c->tf.it, L->c->tf.size));
+        return;
+    case K_HSPACE: {
+        const char *in;
+        size_t inlen;
+        if (*p->s == '*') p->s++;
+        p->s = brace_arg(p->s, &in, &inlen);
+        double v = 0;
+        if (parse_dim(in, in + inlen, L->c->tf.size, &v, NULL)) ml_kern(L, v);
+        return;
+    }
+    case K_KERN: {
+        double v = 0;
+        const char *e = p->s;
+        while (*e && e - p->s < 32) e++;
+        const char *after;
+        if (parse_dim(p->s, e, L->c->tf.size, &v, &after)) {
+            p->s = after;
+            ml_kern(L, v);
+        }
+        return;
+    }
+    default:
+        return;
+    }
+}
+/* \left ... \right, \middle and \big delimiters */
+static void math_delim_macro(ml *L, const mdef *d, int no_scripts)
+{
+    P *p = L->p;
+    const msize *m = ml_size(L);
+    switch (d->kind) {
+    case K_LEFT: {
+        delim l = {-1, -1, -1}, r = {-1, -1, -1};
+        read_delim(p, &l);
+        if (p->depth >= MAXDEPTH) return;
+        box in = math_list(p, L->c, L->style, L->cramped, L->alpha, MK_RIGHT);
+        if (p->got_right) { p->got_right = 0; read_delim(p, &r); }
+        double a = sy_param(m, 22);
+        double d1 = dmax(in.h - a, in.d + a);
+        double need = dmax(d1 / 500 * 901, 2 * d1 - 5);
+        box lb = center_on_axis(L, var_delim(L, l, need)), rb = center_on_axis(L, var_delim(L, r, need));
+        if (l.sch < 0) lb.h = lb.d = 0;
+        if (r.sch < 0) rb.h = rb.d = 0;
+        box t = {lb.w + in.w + rb.w, dmax(in.h, dmax(lb.h, rb.h)), dmax(in.d, dmax(lb.d, rb.d))};
+        box_atom(L, C_INNER, t, no_scripts);
+        return;
+    }
+    case K_RIGHT: { /* a \right without \left */
+        delim r;
+        read_delim(p, &r);
+        return;
+    }
+    case K_MIDDLE:
+    case K_BIG: {
+        delim dl;
+        if (!read_delim(p, &dl)) return;
+        double need = 0;
+        if (d->kind == K_BIG) {
+            double x = d->val * 1.2 * 0.7 * baselineskip(L->c->m[0].size);
+            need = dmax(x / 2 / 500 * 901, x - 5);
+        }
+        box_atom(L, dl.sch < 0 ? C_ORD : C_ORD, center_on_axis(L, var_delim(L, dl, need)), no_scripts);
+        return;
+    }
+    default:
+        return;
+    }
+}
+/* fractions, roots, lines, arrows and accents over and under an argument, stacked relations */
+static void math_layout_macro(ml *L, const mdef *d, int no_scripts)
+{
+    const msize *m = ml_size(L);
+    box b;
+    switch (d->kind) {
+    case K_FRAC: {
+        int fs = d->ch == 1 ? ST_D : d->ch == 2 ? ST_T : L->style;
+        b = frac_box(L, fs, 1);
+        b.w += 2 * 1.2; /* \nulldelimiterspace on both sides */
         box_atom(L, C_ORD, b, no_scripts);
         return;
     }
+    case K_BINOM: {
+        b = frac_box(L, L->style, 0);
+        const msize *mm = ml_size(L);
+        double size = L->style == ST_D ? sy_param(mm, 20) : sy_param(mm, 21);
+        delim lp = {FAM_RM, 0x28, 0x00}, rp = {FAM_RM, 0x29, 0x01};
+        box l = center_on_axis(L, var_delim(L, lp, size)), r = center_on_axis(L, var_delim(L, rp, size));
+        b.w += l.w + r.w;
+        b.h = dmax(b.h, dmax(l.h, r.h));
+        b.d = dmax(b.d, dmax(l.d, r.d));
+        box_atom(L, C_ORD, b, no_scripts);
+        return;
+    }
+    case K_SQRT:
+        box_atom(L, C_ORD, sqrt_box(L), no_scripts);
+        return;
+    case K_OVERLINE: {
+        b = math_arg(L, L->style, 1, L->alpha);
+        b.h += 5 * rule_thickness(m);
+        box_atom(L, C_ORD, b, no_scripts);
+        return;
+    }
+    case K_UNDERLINE: {
+        b = math_arg(L, L->style, L->cramped, L->alpha);
+        b.d += 5 * rule_thickness(m);
+        box_atom(L, C_ORD, b, no_scripts);
+        return;
+    }
+    case K_OVERARROW:
+        box_atom(L, C_ORD, overarrow_box(L, d->ch), no_scripts);
+        return;
+    case K_ACCENT:
+        box_atom(L, C_ORD, accent_box(L, m->f[d->fam], d->ch, 0), no_scripts);
+        return;
+    case K_WIDEACCENT:
+        box_atom(L, C_ORD, accent_box(L, m->f[FAM_EX], d->ch, 1), no_scripts);
+        return;
     case K_STACK: {
         box top = math_arg(L, sup_style(L->style), 0, L->alpha);
         box base = math_arg(L, L->style, L->cramped, L->alpha);
@@ -1792,16 +1793,44 @@ static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int n
         box_atom(L, d->ch == 3 ? C_REL : C_ORD, t, no_scripts);
         return;
     }
+    default:
+        return;
+    }
+}
+/* a macro typesetting its argument: \text, \mathbf, \operatorname, \phantom, \fbox, ... */
+static void math_arg_macro(ml *L, const mdef *d, int no_scripts)
+{
+    P *p = L->p;
+    const msize *m = ml_size(L);
+    box b;
+    switch (d->kind) {
+    case K_TEXTARG:
+        box_atom(L, C_ORD, text_in_math(L, d), no_scripts);
+        return;
+    case K_MATHFONT:
+        box_atom(L, C_ORD, math_arg(L, L->style, L->cramped, d->ch), no_scripts);
+        return;
+    case K_MATHCLASS:
+        box_atom(L, d->ch, math_arg(L, L->style, L->cramped, L->alpha), no_scripts);
+        return;
+    case K_OPERATORNAME:
+        if (*skip_ws(p->s) == '*') p->s = skip_ws(p->s) + 1;
+        box_atom(L, C_OP, math_arg(L, L->style, L->cramped, MA_RM), no_scripts);
+        return;
+    case K_OPNAME:
+        box_atom(L, C_OP, opname_box(L, d->name, strlen(d->name)), no_scripts);
+        return;
+    case K_PHANTOM:
+    case K_SMASH: {
+        b = math_arg(L, L->style, L->cramped, L->alpha);
+        if (d->kind == K_SMASH) b.h = b.d = 0;
+        else if (d->ch == 2) b.h = b.d = 0;
+        else if (d->ch == 3) b.w = 0;
+        box_atom(L, C_ORD, b, no_scripts);
+        return;
+    }
     case K_ENSUREMATH:
         box_atom(L, C_ORD, math_arg(L, L->style, L->cramped, L->alpha), no_scripts);
-        return;
-    case K_TEXTSCRIPT:
-        return;
-    case K_LINEBREAK:
-        linebreak_args(p, L->c->tf.size);
-        return;
-    case K_SKIPARG:
-        p->s = skip_macro_args(p->s, d->ch);
         return;
     case K_SKIP1THEN:
         p->s = skip_arg(p->s);
@@ -1813,6 +1842,45 @@ static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int n
         if (generic_box(p, d, f, &b)) box_atom(L, C_ORD, b, no_scripts);
         return;
     }
+    default:
+        return;
+    }
+}
+
+static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int no_scripts)
+{
+    P *p = L->p;
+    switch (d ? d->kind : 0) {
+    case K_MSYM: case K_TSYM: case K_DEGREE: case K_BIGOP: case K_ANGLE: case K_CONG:
+    case K_NOTREL: case K_NOT: case K_DOTS: case K_STRUT:
+        math_symbol_macro(L, d, no_scripts);
+        return;
+    case K_SPACE: case K_INTERWORD: case K_HSPACE: case K_KERN:
+        math_space_macro(L, d);
+        return;
+    case K_LEFT: case K_RIGHT: case K_MIDDLE: case K_BIG:
+        math_delim_macro(L, d, no_scripts);
+        return;
+    case K_FRAC: case K_BINOM: case K_SQRT: case K_OVERLINE: case K_UNDERLINE: case K_OVERARROW:
+    case K_ACCENT: case K_WIDEACCENT: case K_STACK:
+        math_layout_macro(L, d, no_scripts);
+        return;
+    case K_TEXTARG: case K_MATHFONT: case K_MATHCLASS: case K_OPERATORNAME: case K_OPNAME:
+    case K_PHANTOM: case K_SMASH: case K_ENSUREMATH: case K_SKIP1THEN: case K_FBOX:
+    case K_SCALEBOX: case K_RULE: case K_MAKEBOX: case K_PARBOX: case K_RAISEBOX:
+        math_arg_macro(L, d, no_scripts);
+        return;
+    case K_MSTYLE:
+        L->style = d->ch;
+        return;
+    case K_TEXTSCRIPT:
+        return;
+    case K_LINEBREAK:
+        linebreak_args(p, L->c->tf.size);
+        return;
+    case K_SKIPARG:
+        p->s = skip_macro_args(p->s, d->ch);
+        return;
     default:
         /* unknown or text-only macros: skipped (their arguments follow as
          * ordinary groups) */
@@ -2005,34 +2073,10 @@ static unsigned compose(int acc, unsigned base)
     return base;
 }
 
-static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
+/* a font switch: \large, \bfseries, \itshape, \em, \fontsize, ... */
+static void text_font_macro(P *p, tfont *f, const mdef *d)
 {
-    const mdef *d = lookup(name, len);
-    box b;
-    if (!d) return; /* unknown: skipped; its arguments follow as groups */
     switch (d->kind) {
-    case K_TSYM:
-        hl_glyph(hl, f, d->ch);
-        return;
-    case K_MSYM:
-        if (d->fam == FAM_TEXT) { hl_glyph(hl, f, d->ch); return; }
-        /* fall through */
-    case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL: case K_FRAC: case K_BINOM: case K_SQRT:
-    case K_OVERARROW: case K_BIGOP: case K_OPNAME: case K_OPERATORNAME: case K_MATHFONT:
-    case K_WIDEACCENT: case K_LEFT: case K_BIG: case K_STACK: case K_MATHCLASS:
-        hl_box(hl, math_in_text(p, f, d, name, len));
-        return;
-    case K_DOTS:
-        hl_glyph(hl, f, 0x2026);
-        return;
-    case K_OVERLINE: case K_UNDERLINE: { /* text-mode \underline / \overline */
-        tfont g = *f;
-        b = text_arg(p, g);
-        if (d->kind == K_UNDERLINE) b.d = dmax(b.d, 0.4 * f->size / 10 * 4);
-        else b.h += 0.4 * f->size / 10 * 5;
-        hl_box(hl, b);
-        return;
-    }
     case K_SIZE:
         f->size = d->val;
         return;
@@ -2048,36 +2092,31 @@ static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
     case K_EMSWITCH:
         f->it = !f->it;
         return;
-    case K_TEXTARG: {
-        tfont g = *f;
-        if (d->ch & TA_BOLD) g.bold = 1;
-        if (d->ch & TA_MD) g.bold = 0;
-        if (d->ch & TA_IT) g.it = 1;
-        if (d->ch & TA_UP) g.it = 0;
-        if (d->ch & TA_EMPH) g.it = !g.it;
-        if (d->ch & TA_NORMAL) g.bold = g.it = 0;
-        if (d->ch & TA_BOX) { /* \mbox, \hbox, \text: a box, spaces kept */
-            hl_box(hl, text_arg(p, g));
-            return;
-        }
-        p->s = skip_ws(p->s);
-        if (*p->s == '{' && p->depth < MAXDEPTH) {
-            p->s++;
-            p->depth++;
-            text_run(p, &g, hl, 1); /* same list: spaces and \\ behave as in a group */
-            p->depth--;
-        } else if (*p->s == '{') {
-            p->s = skip_arg(p->s);
-        } else if (*p->s && *p->s != '}') {
-            p->depth++;
-            text_token(p, &g, hl, 0);
-            p->depth--;
-        }
-        /* LaTeX's \check@icr: a slanted argument ends with \/ unless a
-         * period or comma follows */
-        if (g.it && hl->last_ic > 0 && *p->s != '.' && *p->s != ',') hl_kern(hl, hl->last_ic);
+    case K_FONTSIZE: {
+        const char *in;
+        size_t inlen;
+        p->s = brace_arg(p->s, &in, &inlen);
+        double v;
+        if (parse_dim(in, in + inlen, f->size, &v, NULL) && v > 0) f->size = v;
+        p->s = skip_arg(p->s);
         return;
     }
+    case K_FONTSERIES: case K_FONTSHAPE: {
+        const char *in;
+        size_t inlen;
+        p->s = brace_arg(p->s, &in, &inlen);
+        if (d->kind == K_FONTSERIES) f->bold = inlen > 0 && (in[0] == 'b' || in[0] == 's');
+        else f->it = inlen > 0 && (in[0] == 'i' || in[0] == 's');
+        return;
+    }
+    default:
+        return;
+    }
+}
+/* text spacing and line breaks: \, \quad \hspace \kern \\ */
+static void text_space_macro(P *p, const tfont *f, hlist *hl, const mdef *d)
+{
+    switch (d->kind) {
     case K_SPACE:
         hl_kern(hl, d->val * f->size);
         return;
@@ -2109,12 +2148,53 @@ static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
         }
         return;
     }
-    case K_SKIPARG:
-        p->s = skip_macro_args(p->s, d->ch);
+    default:
         return;
-    case K_SKIP1THEN:
-        p->s = skip_arg(p->s);
-        return; /* the next group is typeset as an ordinary group */
+    }
+}
+/* a macro typesetting its argument in text: \textbf, \mbox, \underline, accents, \ensuremath, \phantom, scripts, \fbox, ... */
+static void text_arg_macro(P *p, const tfont *f, hlist *hl, const mdef *d, const char *name)
+{
+    box b;
+    switch (d->kind) {
+    case K_OVERLINE: case K_UNDERLINE: { /* text-mode \underline / \overline */
+        tfont g = *f;
+        b = text_arg(p, g);
+        if (d->kind == K_UNDERLINE) b.d = dmax(b.d, 0.4 * f->size / 10 * 4);
+        else b.h += 0.4 * f->size / 10 * 5;
+        hl_box(hl, b);
+        return;
+    }
+    case K_TEXTARG: {
+        tfont g = *f;
+        if (d->ch & TA_BOLD) g.bold = 1;
+        if (d->ch & TA_MD) g.bold = 0;
+        if (d->ch & TA_IT) g.it = 1;
+        if (d->ch & TA_UP) g.it = 0;
+        if (d->ch & TA_EMPH) g.it = !g.it;
+        if (d->ch & TA_NORMAL) g.bold = g.it = 0;
+        if (d->ch & TA_BOX) { /* \mbox, \hbox, \text: a box, spaces kept */
+            hl_box(hl, text_arg(p, g));
+            return;
+        }
+        p->s = skip_ws(p->s);
+        if (*p->s == '{' && p->depth < MAXDEPTH) {
+            p->s++;
+            p->depth++;
+            text_run(p, &g, hl, 1); /* same list: spaces and \\ behave as in a group */
+            p->depth--;
+        } else if (*p->s == '{') {
+            p->s = skip_arg(p->s);
+        } else if (*p->s && *p->s != '}') {
+            p->depth++;
+            text_token(p, &g, hl, 0);
+            p->depth--;
+        }
+        /* LaTeX's \check@icr: a slanted argument ends with \/ unless a
+         * period or comma follows */
+        if (g.it && hl->last_ic > 0 && *p->s != '.' && *p->s != ',') hl_kern(hl, hl->last_ic);
+        return;
+    }
     case K_ACCENT: {
         p->s = skip_ws(p->s);
         const char *s = p->s;
@@ -2153,29 +2233,6 @@ static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
         hl_box(hl, b);
         return;
     }
-    case K_STRUT: {
-        box t = {0, 0.7 * baselineskip(f->size), 0.3 * baselineskip(f->size)};
-        if (d->ch == 1) { hl_box(hl, math_in_text(p, f, d, name, len)); return; }
-        hl_box(hl, t);
-        return;
-    }
-    case K_FONTSIZE: {
-        const char *in;
-        size_t inlen;
-        p->s = brace_arg(p->s, &in, &inlen);
-        double v;
-        if (parse_dim(in, in + inlen, f->size, &v, NULL) && v > 0) f->size = v;
-        p->s = skip_arg(p->s);
-        return;
-    }
-    case K_FONTSERIES: case K_FONTSHAPE: {
-        const char *in;
-        size_t inlen;
-        p->s = brace_arg(p->s, &in, &inlen);
-        if (d->kind == K_FONTSERIES) f->bold = inlen > 0 && (in[0] == 'b' || in[0] == 's');
-        else f->it = inlen > 0 && (in[0] == 'i' || in[0] == 's');
-        return;
-    }
     case K_TEXTSCRIPT: {
         tfont g = *f;
         double s, ss;
@@ -2193,6 +2250,54 @@ static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
     case K_FBOX: case K_SCALEBOX: case K_RULE: case K_MAKEBOX: case K_PARBOX: case K_RAISEBOX:
         if (generic_box(p, d, *f, &b)) hl_box(hl, b);
         return;
+    default:
+        return;
+    }
+}
+
+static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
+{
+    const mdef *d = lookup(name, len);
+    if (!d) return; /* unknown: skipped; its arguments follow as groups */
+    switch (d->kind) {
+    case K_SIZE: case K_SERIES: case K_SHAPE: case K_NORMALFONT: case K_EMSWITCH: case K_FONTSIZE:
+    case K_FONTSERIES: case K_FONTSHAPE:
+        text_font_macro(p, f, d);
+        return;
+    case K_SPACE: case K_INTERWORD: case K_LINEBREAK: case K_HSPACE: case K_KERN:
+        text_space_macro(p, f, hl, d);
+        return;
+    case K_TEXTARG: case K_OVERLINE: case K_UNDERLINE: case K_ACCENT: case K_ENSUREMATH:
+    case K_PHANTOM: case K_SMASH: case K_TEXTSCRIPT: case K_FBOX: case K_SCALEBOX: case K_RULE:
+    case K_MAKEBOX: case K_PARBOX: case K_RAISEBOX:
+        text_arg_macro(p, f, hl, d, name);
+        return;
+    case K_TSYM:
+        hl_glyph(hl, f, d->ch);
+        return;
+    case K_MSYM:
+        if (d->fam == FAM_TEXT) { hl_glyph(hl, f, d->ch); return; }
+        /* fall through */
+    case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL: case K_FRAC: case K_BINOM: case K_SQRT:
+    case K_OVERARROW: case K_BIGOP: case K_OPNAME: case K_OPERATORNAME: case K_MATHFONT:
+    case K_WIDEACCENT: case K_LEFT: case K_BIG: case K_STACK: case K_MATHCLASS:
+        hl_box(hl, math_in_text(p, f, d, name, len));
+        return;
+    case K_DOTS:
+        hl_glyph(hl, f, 0x2026);
+        return;
+    case K_SKIPARG:
+        p->s = skip_macro_args(p->s, d->ch);
+        return;
+    case K_SKIP1THEN:
+        p->s = skip_arg(p->s);
+        return; /* the next group is typeset as an ordinary group */
+    case K_STRUT: {
+        box t = {0, 0.7 * baselineskip(f->size), 0.3 * baselineskip(f->size)};
+        if (d->ch == 1) { hl_box(hl, math_in_text(p, f, d, name, len)); return; }
+        hl_box(hl, t);
+        return;
+    }
     default:
         return;
     }
@@ -2542,91 +2647,46 @@ static void pt_delim(PT *t)
     t->s = e;
 }
 
-static void pt_macro(PT *t, int math, const char *name, size_t len)
+/* In math, before pt_macro's text-mode cases: a symbol's text with the
+ * spaces around it (op 1: a binary operator or relation, 2: punctuation),
+ * and for the macros that write math text, pt_mathput with no text; 1 when
+ * the macro is done */
+static int pt_math_macro(PT *t, const mdef *d, const char *name, size_t len)
 {
-    const mdef *d = lookup(name, len);
+    int op = 0;
+    if ((d->kind == K_MSYM || d->kind == K_TSYM) && (d->cls == C_BIN || d->cls == C_REL)) op = 1;
+    else if (d->kind == K_MSYM && d->cls == C_PUNCT) op = 2;
+    else if (d->kind == K_CONG || d->kind == K_NOTREL) op = 1;
+    int ate = is_space((unsigned char)name[len]); /* the control word ate a space */
+    switch (d->kind) {
+    case K_MSYM: case K_TSYM: case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL:
+    case K_DOTS: case K_BIGOP:
+        pt_mathput(t, d->plain, strlen(d->plain), op, ate);
+        return 1;
+    case K_OPNAME: {
+        pt_mathput(t, d->plain, strlen(d->plain), 0, 0);
+        const char *n = skip_ws(t->s);
+        if (*n && !strchr("(^_[", *n)) t->msp = t->last_op = 1;
+        return 1;
+    }
+    case K_SPACE: case K_INTERWORD: case K_HSPACE: case K_KERN: case K_SKIPARG: case K_SKIP1THEN:
+    case K_LINEBREAK: case K_FONTSIZE: case K_FONTSERIES: case K_FONTSHAPE: case K_MSTYLE:
+    case K_IGNORE: case K_SIZE: case K_SERIES: case K_SHAPE: case K_NORMALFONT: case K_EMSWITCH:
+    case K_STRUT: case K_NOT:
+        break;
+    default:
+        pt_mathput(t, "", 0, 0, 0);
+        break;
+    }
+    return 0;
+}
+
+/* fractions, roots, stacks and delimiters as plain text: a/b, C(a,b), √a */
+static void pt_layout_macro(PT *t, const mdef *d)
+{
     const char *in;
     size_t inlen;
-    if (!d) return;
-    if (math) {
-        int op = 0;
-        if ((d->kind == K_MSYM || d->kind == K_TSYM) && (d->cls == C_BIN || d->cls == C_REL)) op = 1;
-        else if (d->kind == K_MSYM && d->cls == C_PUNCT) op = 2;
-        else if (d->kind == K_CONG || d->kind == K_NOTREL) op = 1;
-        int ate = is_space((unsigned char)name[len]); /* the control word ate a space */
-        switch (d->kind) {
-        case K_MSYM: case K_TSYM: case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL:
-        case K_DOTS: case K_BIGOP:
-            pt_mathput(t, d->plain, strlen(d->plain), op, ate);
-            return;
-        case K_OPNAME: {
-            pt_mathput(t, d->plain, strlen(d->plain), 0, 0);
-            const char *n = skip_ws(t->s);
-            if (*n && !strchr("(^_[", *n)) t->msp = t->last_op = 1;
-            return;
-        }
-        case K_SPACE: case K_INTERWORD: case K_HSPACE: case K_KERN: case K_SKIPARG: case K_SKIP1THEN:
-        case K_LINEBREAK: case K_FONTSIZE: case K_FONTSERIES: case K_FONTSHAPE: case K_MSTYLE:
-        case K_IGNORE: case K_SIZE: case K_SERIES: case K_SHAPE: case K_NORMALFONT: case K_EMSWITCH:
-        case K_STRUT: case K_NOT:
-            break;
-        default:
-            pt_mathput(t, "", 0, 0, 0);
-            break;
-        }
-    }
     switch (d->kind) {
-    case K_MSYM: case K_TSYM: case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL: case K_DOTS:
-    case K_BIGOP: case K_OPNAME:
-        pt_str(t, d->plain);
-        return;
-    case K_SPACE:
-        if (strcmp(d->plain, " ") == 0) pt_space(t);
-        t->msp = 0;
-        return;
-    case K_INTERWORD:
-        pt_space(t);
-        t->msp = 0;
-        return;
-    case K_LINEBREAK:
-        {
-            const char *s = skip_ws(t->s);
-            if (*s == '*') s++;
-            const char *after = opt_arg(s, &in, &inlen);
-            t->s = after ? after : s;
-        }
-        pt_newline(t);
-        return;
-    case K_TEXTARG:
-        pt_arg(t, 0);
-        return;
-    case K_MATHFONT: case K_MATHCLASS: case K_ENSUREMATH: case K_OVERLINE: case K_UNDERLINE:
-    case K_OVERARROW: case K_SMASH:
-        pt_arg(t, 1);
-        return;
-    case K_OPERATORNAME:
-        if (*skip_ws(t->s) == '*') t->s = skip_ws(t->s) + 1;
-        pt_arg(t, 1);
-        return;
-    case K_ACCENT: case K_WIDEACCENT: {
-        if (!math && d->kind == K_ACCENT) {
-            const char *s = skip_ws(t->s);
-            int braced = *s == '{';
-            if (braced) s++;
-            unsigned cp = 0;
-            int n = (*s && *s != '\\' && *s != '}') ? utf8_decode(s, &cp) : 0;
-            if (n && (!braced || s[n] == '}')) {
-                unsigned c = compose(name[0], cp);
-                t->s = s + n + braced;
-                pt_cp(t, c);
-                if (c == cp) pt_cp(t, (unsigned)d->val);
-                return;
-            }
-        }
-        pt_arg(t, math);
-        if (d->val > 0) pt_cp(t, (unsigned)d->val);
-        return;
-    }
     case K_FRAC: case K_BINOM: {
         char *a = pt_sub(t, 1);
         char *b = pt_sub(t, 1);
@@ -2686,6 +2746,16 @@ static void pt_macro(PT *t, int math, const char *name, size_t len)
     case K_RIGHT: case K_MIDDLE: case K_BIG:
         pt_delim(t);
         return;
+    default:
+        return;
+    }
+}
+/* macros that leave no text, or a space: their arguments skipped */
+static void pt_skip_macro(PT *t, const mdef *d)
+{
+    const char *in;
+    size_t inlen;
+    switch (d->kind) {
     case K_SKIPARG: {
         const char *after = opt_arg(t->s, &in, &inlen);
         if (after) t->s = after;
@@ -2723,6 +2793,16 @@ static void pt_macro(PT *t, int math, const char *name, size_t len)
         t->s = skip_arg(skip_arg(t->s));
         return;
     }
+    default:
+        return;
+    }
+}
+/* boxes (their text) and text-mode scripts */
+static void pt_box_macro(PT *t, const mdef *d)
+{
+    const char *in;
+    size_t inlen;
+    switch (d->kind) {
     case K_FBOX:
         if (d->ch == 1) t->s = skip_arg(t->s);
         pt_arg(t, 0);
@@ -2751,6 +2831,82 @@ static void pt_macro(PT *t, int math, const char *name, size_t len)
         char *a = pt_sub(t, 0);
         pt_script(t, a, d->ch == 1);
         free(a);
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+static void pt_macro(PT *t, int math, const char *name, size_t len)
+{
+    const mdef *d = lookup(name, len);
+    const char *in;
+    size_t inlen;
+    if (!d) return;
+    if (math && pt_math_macro(t, d, name, len)) return;
+    switch (d->kind) {
+    case K_FRAC: case K_BINOM: case K_SQRT: case K_STACK: case K_LEFT: case K_RIGHT: case K_MIDDLE:
+    case K_BIG:
+        pt_layout_macro(t, d);
+        return;
+    case K_SKIPARG: case K_SKIP1THEN: case K_FONTSIZE: case K_FONTSERIES: case K_FONTSHAPE:
+    case K_HSPACE: case K_KERN: case K_PHANTOM: case K_RULE:
+        pt_skip_macro(t, d);
+        return;
+    case K_FBOX: case K_SCALEBOX: case K_RAISEBOX: case K_MAKEBOX: case K_PARBOX:
+    case K_TEXTSCRIPT:
+        pt_box_macro(t, d);
+        return;
+    case K_MSYM: case K_TSYM: case K_DEGREE: case K_ANGLE: case K_CONG: case K_NOTREL: case K_DOTS:
+    case K_BIGOP: case K_OPNAME:
+        pt_str(t, d->plain);
+        return;
+    case K_SPACE:
+        if (strcmp(d->plain, " ") == 0) pt_space(t);
+        t->msp = 0;
+        return;
+    case K_INTERWORD:
+        pt_space(t);
+        t->msp = 0;
+        return;
+    case K_LINEBREAK:
+        {
+            const char *s = skip_ws(t->s);
+            if (*s == '*') s++;
+            const char *after = opt_arg(s, &in, &inlen);
+            t->s = after ? after : s;
+        }
+        pt_newline(t);
+        return;
+    case K_TEXTARG:
+        pt_arg(t, 0);
+        return;
+    case K_MATHFONT: case K_MATHCLASS: case K_ENSUREMATH: case K_OVERLINE: case K_UNDERLINE:
+    case K_OVERARROW: case K_SMASH:
+        pt_arg(t, 1);
+        return;
+    case K_OPERATORNAME:
+        if (*skip_ws(t->s) == '*') t->s = skip_ws(t->s) + 1;
+        pt_arg(t, 1);
+        return;
+    case K_ACCENT: case K_WIDEACCENT: {
+        if (!math && d->kind == K_ACCENT) {
+            const char *s = skip_ws(t->s);
+            int braced = *s == '{';
+            if (braced) s++;
+            unsigned cp = 0;
+            int n = (*s && *s != '\\' && *s != '}') ? utf8_decode(s, &cp) : 0;
+            if (n && (!braced || s[n] == '}')) {
+                unsigned c = compose(name[0], cp);
+                t->s = s + n + braced;
+                pt_cp(t, c);
+                if (c == cp) pt_cp(t, (unsigned)d->val);
+                return;
+            }
+        }
+        pt_arg(t, math);
+        if (d->val > 0) pt_cp(t, (unsigned)d->val);
         return;
     }
     default:

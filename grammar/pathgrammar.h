@@ -1,7 +1,8 @@
-/* tikz_int.h — internals shared by the TikZ path grammar (path.l, path.y)
- * and the interpreter (tikz.c). Not part of the public contract (tikz.h). */
-#ifndef DIAGRAMIR_TIKZ_INT_H
-#define DIAGRAMIR_TIKZ_INT_H
+/* pathgrammar.h — the TikZ path grammar (the scanner path.l, the parser
+ * path.y) and the path builder its actions call (pathbuild.c). Internal to
+ * grammar/. */
+#ifndef DIAGRAMIR_PATHGRAMMAR_H
+#define DIAGRAMIR_PATHGRAMMAR_H
 
 #include <stddef.h>
 
@@ -30,10 +31,10 @@ struct tp_extra {
     void *buf;        /* flex's buffer header over text (YY_BUFFER_STATE), reused */
 };
 
-struct tp_state;      /* the path builder, defined in tikz.c */
+struct tp_state;      /* the path builder, defined in pathbuild.c */
 
-char *tp_strndup(const char *s, size_t n);
-void tp_buf_add(struct tp_buf *b, const char *s, size_t n);
+/* textutil.c */
+void tp_buf_add(struct tp_buf *b, const char *s, size_t n);   /* appends s[0,n), NUL-terminated */
 
 /* path.l: a scanner (its state in *x, which must outlive it), kept for a
  * session; tp_parse_path runs bison's tpparse over text[0, len) (no NUL
@@ -45,7 +46,7 @@ int tp_parse_path(void *scanner, const char *text, size_t len, struct tp_state *
  * it matched (for a group, its closing delimiter) */
 int tp_scanner_loc(void *scanner);
 
-/* path builder actions (tikz.c) */
+/* the path builder's actions (pathbuild.c) */
 void tp_syntax_error(struct tp_state *st, int off, const char *msg);
 void tp_options(struct tp_state *st, const struct tp_str *opts);
 void tp_coord(struct tp_state *st, const struct tp_str *c, int rel);

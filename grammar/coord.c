@@ -1,0 +1,390 @@
+/* coord.c — coordinates: the text inside a path's parentheses, (1,2),
+ * (30:1cm), (A.north), ($(A)!0.5!(B)$), (axis cs:1,2), ... to a point. */
+#include "grammar/interp.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int eval_num(tikz *T, const char *s, size_t n, double *v, int *hu, int line)
+{
+    if (tk_eval(T, s, n, v, hu) != 0) {
+        tk_warn(T, line, "cannot evaluate '%.*s'", (int)(n > 60 ? 60 : n), s);
+        return -1;
+    }
+    return 0;
+}
+
+
+int tk_named_point(tikz *T, const char *s, size_t n, vec2 *canvas)
+{
+    tk_node *nd = tk_find_node(T, s, n);
+    if (nd) { *canvas = nd->c; return 0; }
+    /* name.anchor or name.angle */
+    for (size_t i = n; i-- > 0;) {
+        if (s[i] != '.') continue;
+        nd = tk_find_node(T, s, i);
+        if (!nd) continue;
+        return tk_node_anchor(T, nd, s + i + 1, n - i - 1, canvas);
+    }
+    return -1;
+}
+
+/* ($ ... $) in user space */
+static int calc_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
+{
+    size_t i = 0;
+    vec2 acc = v2(0, 0);
+    int first = 1;
+    while (i < n) {
+        while (i < n && isspace((unsigned char)s[i])) i++;
+        if (i >= n) break;
+        double sign = 1;
+        if (!first) {
+            if (s[i] == '+') i++;
+            else if (s[i] == '-') { sign = -1; i++; }
+            else return -1;
+            while (i < n && isspace((unsigned char)s[i])) i++;
+        }
+        first = 0;
+        double factor = 1;
+        if (i < n && s[i] != '(') {
+            /* factor up to a top-level '*' */
+            long star = tk_find_top(s + i, n - i, '*');
+            if (star < 0) return -1;
+            if (eval_num(T, s + i, (size_t)star, &factor, NULL, line)) return -1;
+            i += (size_t)star + 1;
+            while (i < n && isspace((unsigned char)s[i])) i++;
+        }
+        if (i >= n || s[i] != '(') return -1;
+        long close = tk_find_top(s + i + 1, n - i - 1, ')');
+        if (close < 0) return -1;
+        vec2 p;
+        if (tk_coord_user(T, s + i + 1, (size_t)close, &p, line)) return -1;
+        i += (size_t)close + 2;
+        /* modifiers */
+        for (;;) {
+            while (i < n && isspace((unsigned char)s[i])) i++;
+            if (i >= n || s[i] != '!') break;
+            i++;
+            long bang = tk_find_top(s + i, n - i, '!');
+            if (bang < 0) return -1;
+            const char *spec = s + i;
+            size_t sn = (size_t)bang;
+            i += (size_t)bang + 1;
+            while (i < n && isspace((unsigned char)s[i])) i++;
+            double rot = 0;
+            if (i < n && s[i] != '(') {
+                long colon = tk_find_top(s + i, n - i, ':');
+                if (colon < 0) return -1;
+                if (eval_num(T, s + i, (size_t)colon, &rot, NULL, line)) return -1;
+                i += (size_t)colon + 1;
+                while (i < n && isspace((unsigned char)s[i])) i++;
+            }
+            if (i >= n || s[i] != '(') return -1;
+            close = tk_find_top(s + i + 1, n - i - 1, ')');
+            if (close < 0) return -1;
+            vec2 q;
+            if (tk_coord_user(T, s + i + 1, (size_t)close, &q, line)) return -1;
+            i += (size_t)close + 2;
+            /* rotate q around p */
+            if (rot != 0) {
+                vec2 d = vsub(q, p);
+                double c = cos(rot * DEG), sn2 = sin(rot * DEG);
+                q = vadd(p, v2(d.x * c - d.y * sn2, d.x * sn2 + d.y * c));
+            }
+            const char *sp = spec;
+            size_t spn = sn;
+            tk_trim(&sp, &spn);
+            if (spn && sp[0] == '(') {
+                /* projection of a point onto line p-q */
+                vec2 c3;
+                if (spn < 2 || tk_coord_user(T, sp + 1, spn - 2, &c3, line)) return -1;
+                vec2 d = vsub(q, p);
+                double L2 = d.x * d.x + d.y * d.y;
+                double t = L2 > 0 ? ((c3.x - p.x) * d.x + (c3.y - p.y) * d.y) / L2 : 0;
+                p = vadd(p, vscale(d, t));
+            } else {
+                double v;
+                int hu = 0;
+                if (eval_num(T, sp, spn, &v, &hu, line)) return -1;
+                vec2 d = vsub(q, p);
+                if (hu) {
+                    double L = vlen(d);
+                    p = L > 0 ? vadd(p, vscale(d, v / L)) : p;
+                } else {
+                    p = vadd(p, vscale(d, v));
+                }
+            }
+        }
+        acc = vadd(acc, vscale(p, sign * factor));
+    }
+    *out = acc;
+    return 0;
+}
+
+static vec2 xyz_point(const gstate *g, double x, double y, double z)
+{
+    return vadd(vadd(vscale(g->xv, x), vscale(g->yv, y)), vscale(g->zv, z));
+}
+
+/* the first "cs:" in s[0,n) (tk_memmem(s, n, "cs:"), by its ':'s) */
+static const char *find_cs(const char *s, size_t n)
+{
+    for (size_t i = 2; i < n;) {
+        const char *c = memchr(s + i, ':', n - i);
+        if (!c) return NULL;
+        if (c[-1] == 's' && c[-2] == 'c') return c - 2;
+        i = (size_t)(c - s) + 1;
+    }
+    return NULL;
+}
+
+/* The most common coordinate by far, (1,0) or (1,0,1): two or three unsigned
+ * integers of 1 to 9 digits separated by single commas, nothing else (no
+ * spaces, signs, units). Their count, their values in v; 0 for any other text.
+ * Exactly what the general path below finds for such a text: no trim, no
+ * '[', '$', "cs:", "intersection of" or ':'; the commas are c1 and c2; and
+ * tk_eval reads each part by its digits-only fast path as (double)m with no
+ * unit (tests/unit/test_coordfast.c compares the two). */
+static int int_tuple(const char *s, size_t n, double v[3])
+{
+    int k = 0;
+    size_t i = 0;
+    for (;;) {
+        unsigned m = 0;
+        size_t st = i;
+        while (i < n && (unsigned)(s[i] - '0') <= 9) m = m * 10 + (unsigned)(s[i++] - '0');
+        if (i == st || i - st > 9) return 0;
+        v[k++] = (double)m;
+        if (i == n) return k >= 2 ? k : 0;
+        if (s[i] != ',' || k == 3) return 0;
+        i++;
+    }
+}
+
+int tk_coord_user(tikz *T, const char *s, size_t n, vec2 *out, int line)
+{
+    double v[3];
+    int k = int_tuple(s, n, v);
+    if (k == 3) {
+        *out = xyz_point(GS(T), v[0], v[1], v[2]);
+        T->last3 = (vec3){ v[0], v[1], v[2] };
+        T->last3_kind = 2;
+        T->any3d = 1;
+        return 0;
+    }
+    if (k == 2) {
+        gstate *g = GS(T);
+        *out = vadd(vscale(g->xv, v[0]), vscale(g->yv, v[1]));
+        T->last3 = (vec3){ v[0], v[1], 0 };
+        T->last3_kind = 1;
+        return 0;
+    }
+    return tk_coord_user_general(T, s, n, out, line);
+}
+
+/* ([options]coordinate): the options' transformations apply to this point
+ * only, e.g. ([xshift=1cm]A) is 1cm right of A; s[0] is the '[' */
+static int coord_with_options(tikz *T, const char *s, size_t n, vec2 *out, int line)
+{
+    gstate *g = GS(T);
+    long e = tk_find_top(s + 1, n - 1, ']');
+    if (e < 0) return -1;
+    const char *o = s + 1;
+    size_t on = (size_t)e;
+    s += e + 2;
+    n -= (size_t)e + 2;
+    vec2 u;
+    if (tk_coord_user(T, s, n, &u, line)) return -1;
+    mat old = g->ctm;
+    tk_gs_push(T);
+    tk_apply_opts(T, o, on, NULL, 0);
+    vec2 c = mat_apply(GS(T)->ctm, u);
+    tk_gs_pop(T);
+    *out = mat_inv_apply(old, c);
+    return 0;
+}
+
+/* (kind cs:body): axis cs (in a pgfplots axis), canvas cs and xyz cs
+ * (x=..,y=..,z=..); cs points at the "cs:" */
+static int coord_cs(tikz *T, const char *s, size_t n, const char *cs, vec2 *out, int line)
+{
+    gstate *g = GS(T);
+    const char *body = cs + 3;
+    size_t bn = n - (size_t)(body - s);
+    const char *kind = s;
+    size_t kn = (size_t)(cs - s);
+    tk_trim(&kind, &kn);
+    if (tk_is(kind, kn, "axis") && T->axis.active) {
+        long comma = tk_find_top(body, bn, ',');
+        double x, y;
+        if (comma < 0 || eval_num(T, body, (size_t)comma, &x, NULL, line) ||
+            eval_num(T, body + comma + 1, bn - (size_t)comma - 1, &y, NULL, line))
+            return -1;
+        *out = xyz_point(g, x, y, 0);
+        return 0;
+    }
+    if (tk_is(kind, kn, "canvas") || tk_is(kind, kn, "xyz")) {
+        /* x=..,y=.. */
+        double x = 0, y = 0, z = 0;
+        size_t i = 0;
+        while (i < bn) {
+            long comma = tk_find_top(body + i, bn - i, ',');
+            size_t len = comma < 0 ? bn - i : (size_t)comma;
+            const char *it = body + i;
+            size_t itn = len;
+            tk_trim(&it, &itn);
+            if (itn > 2 && it[1] == '=') {
+                double v;
+                if (eval_num(T, it + 2, itn - 2, &v, NULL, line)) return -1;
+                if (it[0] == 'x') x = v; else if (it[0] == 'y') y = v; else if (it[0] == 'z') z = v;
+            }
+            i += len + 1;
+        }
+        *out = tk_is(kind, kn, "canvas") ? v2(x, y) : xyz_point(g, x, y, z);
+        return 0;
+    }
+    return -1;
+}
+
+/* (intersection of A--B and C--D): b is the text after "intersection of" */
+static int coord_intersection_of(tikz *T, const char *b, size_t bn, vec2 *out, int line)
+{
+    const char *and = tk_memmem(b, bn, " and ");
+    if (!and) return -1;
+    vec2 p[4];
+    const char *parts[2] = { b, and + 5 };
+    size_t plen[2] = { (size_t)(and - b), bn - (size_t)(and + 5 - b) };
+    for (int k = 0; k < 2; k++) {
+        const char *dd = tk_memmem(parts[k], plen[k], "--");
+        if (!dd) return -1;
+        if (tk_coord_user(T, parts[k], (size_t)(dd - parts[k]), &p[2 * k], line) ||
+            tk_coord_user(T, dd + 2, plen[k] - (size_t)(dd + 2 - parts[k]), &p[2 * k + 1], line))
+            return -1;
+    }
+    vec2 d1 = vsub(p[1], p[0]), d2 = vsub(p[3], p[2]);
+    double den = d1.x * d2.y - d1.y * d2.x;
+    if (fabs(den) < 1e-12) return -1;
+    double t = ((p[2].x - p[0].x) * d2.y - (p[2].y - p[0].y) * d2.x) / den;
+    *out = vadd(p[0], vscale(d1, t));
+    return 0;
+}
+
+/* (angle:radius) or (angle:x radius and y radius), colon at s[colon] */
+static int coord_polar(tikz *T, const char *s, size_t n, long colon, vec2 *out, int line)
+{
+    gstate *g = GS(T);
+    double a, r, r2;
+    int hu = 0, hu2 = 0;
+    const char *rs = s + colon + 1;
+    size_t rn = n - (size_t)colon - 1;
+    const char *and = tk_memmem(rs, rn, " and ");
+    if (eval_num(T, s, (size_t)colon, &a, NULL, line)) return -1;
+    if (and) {
+        if (eval_num(T, rs, (size_t)(and - rs), &r, &hu, line) ||
+            eval_num(T, and + 5, rn - (size_t)(and + 5 - rs), &r2, &hu2, line))
+            return -1;
+    } else {
+        if (eval_num(T, rs, rn, &r, &hu, line)) return -1;
+        r2 = r;
+        hu2 = hu;
+    }
+    vec2 px = hu ? v2(r * cos(a * DEG), 0) : vscale(g->xv, r * cos(a * DEG));
+    vec2 py = hu2 ? v2(0, r2 * sin(a * DEG)) : vscale(g->yv, r2 * sin(a * DEG));
+    *out = vadd(px, py);
+    return 0;
+}
+
+/* (x,y) or (x,y,z), the commas at s[c1] and s[c2] (c2 < 0: none); sets last3 */
+static int coord_tuple(tikz *T, const char *s, size_t n, long c1, long c2, vec2 *out, int line)
+{
+    gstate *g = GS(T);
+    double x, y, z = 0;
+    int hx = 0, hy = 0, hz = 0;
+    if (c2 >= 0) {
+        if (eval_num(T, s, (size_t)c1, &x, &hx, line) ||
+            eval_num(T, s + c1 + 1, (size_t)(c2 - c1 - 1), &y, &hy, line) ||
+            eval_num(T, s + c2 + 1, n - (size_t)c2 - 1, &z, &hz, line))
+            return -1;
+        *out = xyz_point(g, x, y, z);
+        T->last3 = (vec3){ x, y, z };
+        T->last3_kind = 2;
+        T->any3d = 1;
+        return 0;
+    }
+    if (eval_num(T, s, (size_t)c1, &x, &hx, line) ||
+        eval_num(T, s + c1 + 1, n - (size_t)c1 - 1, &y, &hy, line))
+        return -1;
+    vec2 px = hx ? v2(x, 0) : vscale(g->xv, x);
+    vec2 py = hy ? v2(0, y) : vscale(g->yv, y);
+    *out = vadd(px, py);
+    if (!hx && !hy) { T->last3 = (vec3){ x, y, 0 }; T->last3_kind = 1; }
+    return 0;
+}
+
+int tk_coord_user_general(tikz *T, const char *s, size_t n, vec2 *out, int line)
+{
+    T->last3_kind = 0;
+    tk_trim(&s, &n);
+    if (n && s[0] == '[') return coord_with_options(T, s, n, out, line);
+    if (n == 0) return -1;
+    if (n >= 2 && s[0] == '$' && s[n - 1] == '$') return calc_coord(T, s + 1, n - 2, out, line);
+    const char *cs = find_cs(s, n);
+    if (cs) return coord_cs(T, s, n, cs, out, line);
+    if (n > 16 && memcmp(s, "intersection of", 15) == 0)
+        return coord_intersection_of(T, s + 15, n - 15, out, line);
+    /* the first ':' and the first two ','s outside (), {}, [] in one pass
+     * (as tk_find_top finds them) */
+    long colon = -1, c1 = -1, c2 = -1;
+    int d = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (d == 0) {
+            if (c == ':') { if (colon < 0) colon = (long)i; continue; }
+            if (c == ',') {
+                if (c1 < 0) c1 = (long)i;
+                else if (c2 < 0) c2 = (long)i;
+                continue;
+            }
+        }
+        if (c == '(' || c == '{' || c == '[') d++;
+        else if ((c == ')' || c == '}' || c == ']') && d > 0) d--;
+    }
+    if (colon >= 0) return coord_polar(T, s, n, colon, out, line);
+    if (c1 >= 0) return coord_tuple(T, s, n, c1, c2, out, line);
+    vec2 c;
+    if (tk_named_point(T, s, n, &c) == 0) {
+        *out = mat_inv_apply(GS(T)->ctm, c);
+        tk_node *nd = tk_find_node(T, s, n);
+        if (nd && nd->has3) { T->last3 = nd->p3; T->last3_kind = 3; }
+        return 0;
+    }
+    tk_warn(T, line, "undefined coordinate or node '%.*s'", (int)(n > 60 ? 60 : n), s);
+    return -1;
+}
+
+int tk_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
+{
+    vec2 u;
+    T->cur3_ok = 0;
+    if (tk_coord_user(T, s, n, &u, line)) return -1;
+    /* after coord_user: ([options]A) pushes a graphics state, which may move
+     * the stack */
+    gstate *g = GS(T);
+    *out = mat_apply(g->ctm, u);
+    if (!(fabs(out->x) <= TK_MAX_DIMEN_PT) || !(fabs(out->y) <= TK_MAX_DIMEN_PT)) {
+        tk_warn(T, line, "coordinate '%.*s' lies beyond TeX's largest dimension (16384pt)",
+                (int)(n > 60 ? 60 : n), s);
+        return -1;
+    }
+    if (T->last3_kind == 3) { T->cur3 = T->last3; T->cur3_ok = 1; }
+    else if ((T->last3_kind == 1 || T->last3_kind == 2) && g->ok3) {
+        T->cur3 = (vec3){ g->s3 * T->last3.x + g->t3.x, g->s3 * T->last3.y + g->t3.y,
+                          g->s3 * T->last3.z + g->t3.z };
+        T->cur3_ok = 1;
+    }
+    return 0;
+}

@@ -1,0 +1,1412 @@
+/* pathbuild.c — the path builder: the actions bison's path grammar
+ * (path.y) calls for each path operation, the nodes placed along a path,
+ * and tk_run_path, which runs a path and emits its pieces as IR elements. */
+#include "grammar/interp.h"
+#include "grammar/pathgrammar.h"
+#include "ir/geom_2d.h"
+#include "ir/xalloc.h"
+#include "path.tab.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PIECES 20000       /* elements one path may produce */
+#define MAX_GRID_LINES 2000
+#define MAX_PENDING 20000     /* nodes one path operation may carry */
+
+/* ---- the path builder ------------------------------------------------------------------ */
+
+typedef struct {
+    ir_kind kind;
+    int closed;
+    vec2 *p;
+    size_t n;
+    double t1, t2;
+    int line;
+    const char *role;
+    vec3 *p3;                 /* xyz of each point, or NULL */
+    unsigned char own_p, own_p3;   /* p, p3 malloc'd (else in the path's pool) */
+} piece;
+
+typedef struct {
+    char *opts;
+    char *name;
+    char *at;
+    char *text;
+    int line;
+} pending_node;
+
+enum { SEG_NONE, SEG_LINE, SEG_CURVE, SEG_HV, SEG_ARC };
+
+struct tp_state {
+    tikz *T;
+    int cmd;
+    const char *text;
+    const int *lines;
+    int base_line;
+    int npts;                 /* the points below */
+    /* the subpath's points (b.sub) and their xyz (b.sub3) */
+    int sub3ok;               /* every point of the subpath has xyz */
+    int cycle;
+    size_t nsub;
+    vec2 sub_start;
+    int have_cur;
+    vec2 cur, relbase;
+    int seg_kind;
+    vec2 seg[4];
+    double seg_t1, seg_t2;
+    size_t npieces;           /* in b.pieces */
+    pending_node *pend;       /* nodes waiting for the segment they sit on */
+    int npend, cappend;
+    int pend_dropped;
+    pending_node curnode;
+    /* circle/arc arguments */
+    double ca_rx, ca_ry, arc_a1, arc_a2;
+    vec2 ca_A, ca_B;
+    int ca_ok;
+    int err;
+    int line;
+    int sub_line;
+    vec3 cur3;
+    int cur3ok;
+    int single_control;
+    int bad_coord;            /* a coordinate failed: the path's geometry is not drawn */
+    struct tk_pathbufs b;     /* the pool of the pieces' points */
+    /* Last: tk_run_path zeroes the state only up to here. An entry of these
+     * is read only below npts, after tp_coord (or tp_controls_single, for
+     * pts and pts_rel) wrote it in this path. */
+    vec2 pts[8];
+    int pts_rel[8];           /* the point was written +(..) or ++(..) */
+    vec2 pts_vec[8];          /* its offset, canvas */
+    vec3 pts3[8];
+    int pts3ok[8];
+};
+
+/* n bytes (a multiple of 8) for a piece's points: from the path's pool when
+ * they fit (pointers stay valid: the pool does not move during a path), else
+ * malloc'd (*own = 1) and the pool grows for the next path */
+static void *pool_take(struct tp_state *st, size_t n, unsigned char *own)
+{
+    struct tk_pathbufs *b = &st->b;
+    if (n <= b->poolcap - b->poolused) {
+        void *r = b->pool + b->poolused;
+        b->poolused += n;
+        *own = 0;
+        return r;
+    }
+    b->poolwant += n;
+    *own = 1;
+    return xrealloc(NULL, n);
+}
+
+static void piece_free(piece *pc)
+{
+    if (pc->own_p) free(pc->p);
+    if (pc->own_p3) free(pc->p3);
+}
+
+static int off_line(struct tp_state *st, int off)
+{
+    if (!st->lines || off < 0) return st->base_line;
+    return st->lines[off];
+}
+
+void tp_syntax_error(struct tp_state *st, int off, const char *msg)
+{
+    if (st->err) return;
+    st->err = 1;
+    tikz *T = st->T;
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", st->text);
+    tk_unparsed(T, off_line(st, off), buf, msg);
+}
+
+static void add_piece(struct tp_state *st, ir_kind kind, int closed, const vec2 *p, size_t n,
+                      double t1, double t2, const char *role)
+{
+    if (st->npieces >= MAX_PIECES) {
+        if (st->npieces == MAX_PIECES) {
+            tk_warn(st->T, st->line, "path has more than %d pieces; rest dropped", MAX_PIECES);
+            st->npieces++;
+        }
+        return;
+    }
+    if (st->npieces == st->b.cappieces) {
+        st->b.cappieces = st->b.cappieces ? st->b.cappieces * 2 : 16;
+        st->b.pieces = xrealloc(st->b.pieces, st->b.cappieces * sizeof(piece));
+    }
+    piece *pc = &((piece *)st->b.pieces)[st->npieces++];
+    pc->kind = kind;
+    pc->closed = closed;
+    pc->own_p3 = 0;
+    pc->p = pool_take(st, n * sizeof *p, &pc->own_p);
+    memcpy(pc->p, p, n * sizeof *p);
+    pc->n = n;
+    pc->t1 = t1;
+    pc->t2 = t2;
+    pc->line = st->line;
+    pc->role = role;
+    pc->p3 = NULL;
+}
+
+static void flush_sub(struct tp_state *st, int closed)
+{
+    int saved = st->line;
+    st->line = st->sub_line;
+    if (st->nsub >= 2) {
+        add_piece(st, IR_POLY, closed, st->b.sub, st->nsub, 0, 0, NULL);
+        if (st->sub3ok && st->T->any3d && st->npieces <= MAX_PIECES) {
+            piece *pc = &((piece *)st->b.pieces)[st->npieces - 1];
+            pc->p3 = pool_take(st, st->nsub * sizeof *pc->p3, &pc->own_p3);
+            memcpy(pc->p3, st->b.sub3, st->nsub * sizeof *pc->p3);
+        }
+    }
+    st->line = saved;
+    st->nsub = 0;
+}
+
+static void sub_add3(struct tp_state *st, vec2 p, const vec3 *p3)
+{
+    if (st->nsub == 0) { st->sub_line = st->line; st->sub3ok = 1; }
+    if (st->nsub == st->b.capsub) {
+        st->b.capsub = st->b.capsub ? st->b.capsub * 2 : 16;
+        st->b.sub = xrealloc(st->b.sub, st->b.capsub * sizeof *st->b.sub);
+        st->b.sub3 = xrealloc(st->b.sub3, st->b.capsub * sizeof *st->b.sub3);
+    }
+    if (p3) st->b.sub3[st->nsub] = *p3;
+    else st->sub3ok = 0;
+    st->b.sub[st->nsub++] = p;
+}
+
+static void sub_add(struct tp_state *st, vec2 p) { sub_add3(st, p, NULL); }
+
+static vec2 seg_point(struct tp_state *st, double t, vec2 *dir)
+{
+    vec2 *s = st->seg;
+    switch (st->seg_kind) {
+    case SEG_LINE:
+        if (dir) *dir = vsub(s[1], s[0]);
+        return vadd(s[0], vscale(vsub(s[1], s[0]), t));
+    case SEG_HV:
+        if (t <= 0.5) {
+            if (dir) *dir = vsub(s[1], s[0]);
+            return vadd(s[0], vscale(vsub(s[1], s[0]), 2 * t));
+        }
+        if (dir) *dir = vsub(s[2], s[1]);
+        return vadd(s[1], vscale(vsub(s[2], s[1]), 2 * t - 1));
+    case SEG_CURVE: {
+        double u = 1 - t;
+        vec2 p = vadd(vadd(vscale(s[0], u * u * u), vscale(s[1], 3 * u * u * t)),
+                      vadd(vscale(s[2], 3 * u * t * t), vscale(s[3], t * t * t)));
+        if (dir) *dir = vadd(vadd(vscale(vsub(s[1], s[0]), u * u), vscale(vsub(s[2], s[1]), 2 * u * t)),
+                             vscale(vsub(s[3], s[2]), t * t));
+        return p;
+    }
+    case SEG_ARC: {
+        double a = (st->seg_t1 + (st->seg_t2 - st->seg_t1) * t) * DEG;
+        if (dir) *dir = vadd(vscale(s[1], -sin(a)), vscale(s[2], cos(a)));
+        return vadd(s[0], vadd(vscale(s[1], cos(a)), vscale(s[2], sin(a))));
+    }
+    default:
+        if (dir) *dir = v2(1, 0);
+        return st->cur;
+    }
+}
+
+static void place_pending(struct tp_state *st, int on_segment);
+
+static vec2 pop_pt(struct tp_state *st)
+{
+    if (st->npts <= 0) return st->cur;
+    return st->pts[--st->npts];
+}
+
+void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
+{
+    tikz *T = st->T;
+    gstate *g = GS(T);
+    int line = off_line(st, c->off);
+    st->line = line;
+    vec2 p;
+    T->cur3_ok = 0;
+    vec2 rel_vec = v2(0, 0);
+    const char *cs = c->s;
+    size_t cn = (size_t)c->n;
+    if (!rel && cn > 6 && cs[0] == '[') {
+        /* ([turn]coord): coord in a frame at the current point whose x axis is
+         * the direction the path arrives in (tikz.code.tex, turn/.code) */
+        const char *close = memchr(cs, ']', cn);
+        const char *o = cs + 1;
+        size_t on = close ? (size_t)(close - o) : 0;
+        tk_trim(&o, &on);
+        if (close && tk_is(o, on, "turn")) {
+            vec2 u, d;
+            size_t rest = cn - (size_t)(close + 1 - cs);
+            if (tk_coord_user(T, close + 1, rest, &u, line)) {
+                tk_unparsed(T, line, c->s, "cannot evaluate coordinate");
+                st->bad_coord = 1;
+                p = st->cur;
+            } else {
+                seg_point(st, 1, &d);
+                double len = hypot(d.x, d.y);
+                d = len > 0 ? vscale(d, 1 / len) : v2(1, 0);
+                vec2 w = mat_lin(g->ctm, u);
+                p = vadd(st->cur, v2(d.x * w.x - d.y * w.y, d.y * w.x + d.x * w.y));
+            }
+            st->relbase = p;
+            if (st->npts < 8) {
+                st->pts_rel[st->npts] = 0;
+                st->pts_vec[st->npts] = v2(0, 0);
+                st->pts3ok[st->npts] = 0;
+                st->pts3[st->npts] = T->cur3;
+                st->pts[st->npts++] = p;
+            }
+            return;
+        }
+    }
+    if (rel) {
+        vec2 u;
+        if (tk_coord_user(T, c->s, (size_t)c->n, &u, line)) {
+            tk_unparsed(T, line, c->s, "cannot evaluate coordinate");
+            st->bad_coord = 1;
+            p = st->cur;
+        }
+        else { rel_vec = mat_lin(g->ctm, u); p = vadd(st->relbase, rel_vec); }
+        if (!(fabs(p.x) <= TK_MAX_DIMEN_PT) || !(fabs(p.y) <= TK_MAX_DIMEN_PT)) {
+            tk_unparsed(T, line, c->s, "relative coordinate beyond TeX's largest dimension");
+            st->bad_coord = 1;
+            p = st->cur;
+            rel_vec = v2(0, 0);
+        }
+        if (rel == 2) st->relbase = p;
+    } else {
+        if (tk_coord(T, c->s, (size_t)c->n, &p, line)) {
+            tk_unparsed(T, line, c->s, "cannot evaluate coordinate");
+            st->bad_coord = 1;
+            p = st->cur;
+        }
+        st->relbase = p;
+    }
+    if (st->npts < 8) {
+        st->pts_rel[st->npts] = rel;
+        st->pts_vec[st->npts] = rel_vec;
+        st->pts3ok[st->npts] = !rel && T->cur3_ok;
+        st->pts3[st->npts] = T->cur3;
+        st->pts[st->npts++] = p;
+    }
+}
+
+void tp_move(struct tp_state *st)
+{
+    int k = st->npts - 1;
+    vec2 p = pop_pt(st);
+    flush_sub(st, 0);
+    st->npts = 0;
+    sub_add3(st, p, k >= 0 && st->pts3ok[k] ? &st->pts3[k] : NULL);
+    st->cur3 = k >= 0 ? st->pts3[k] : st->cur3;
+    st->cur3ok = k >= 0 && st->pts3ok[k];
+    st->sub_start = p;
+    st->cur = p;
+    st->have_cur = 1;
+    /* the last segment stays: TikZ's pos= timer survives a move, so
+     * "(0,0) -- (4,0) (0,5) node[midway]" sits at (2,0) */
+}
+
+static void line_to3(struct tp_state *st, vec2 p, const vec3 *p3)
+{
+    if (st->nsub == 0) {
+        sub_add3(st, st->cur, st->cur3ok ? &st->cur3 : NULL);
+        st->sub_start = st->cur;
+    }
+    sub_add3(st, p, p3);
+    st->cur = p;
+    if (p3) st->cur3 = *p3;
+    st->cur3ok = p3 != NULL;
+}
+
+static void line_to(struct tp_state *st, vec2 p) { line_to3(st, p, NULL); }
+
+void tp_cycle_target(struct tp_state *st) { st->cycle = 1; }
+
+void tp_line(struct tp_state *st, int kind)
+{
+    vec2 from = st->cur, to;
+    if (st->cycle && kind == 0) {
+        to = st->sub_start;
+        st->cycle = 0;
+        st->seg_kind = SEG_LINE;
+        st->seg[0] = from;
+        st->seg[1] = to;
+        if (st->nsub >= 2 && st->b.sub[0].x == to.x && st->b.sub[0].y == to.y) {
+            st->cur = to;
+            flush_sub(st, 1);
+        } else {
+            line_to(st, to);
+            flush_sub(st, 0);
+        }
+        st->cur = to;
+        st->relbase = to;
+        place_pending(st, 1);
+        st->npts = 0;
+        return;
+    }
+    int k = st->npts - 1;
+    to = pop_pt(st);
+    st->npts = 0;
+    if (kind == 0) {
+        line_to3(st, to, k >= 0 && st->pts3ok[k] ? &st->pts3[k] : NULL);
+        st->seg_kind = SEG_LINE;
+        st->seg[0] = from;
+        st->seg[1] = to;
+    } else {
+        /* -| : horizontal then vertical (in canvas for untransformed pictures) */
+        vec2 corner = kind == 1 ? v2(to.x, from.y) : v2(from.x, to.y);
+        line_to(st, corner);
+        line_to(st, to);
+        st->seg_kind = SEG_HV;
+        st->seg[0] = from;
+        st->seg[1] = corner;
+        st->seg[2] = to;
+    }
+    place_pending(st, 1);
+}
+
+void tp_rectangle(struct tp_state *st)
+{
+    tikz *T = st->T;
+    gstate *g = GS(T);
+    vec2 a = st->cur, b = pop_pt(st);
+    st->npts = 0;
+    flush_sub(st, 0);
+    vec2 ua = mat_inv_apply(g->ctm, a), ub = mat_inv_apply(g->ctm, b);
+    vec2 q[4] = { a, mat_apply(g->ctm, v2(ub.x, ua.y)), b, mat_apply(g->ctm, v2(ua.x, ub.y)) };
+    if (fabs(q[1].y - a.y) < 1e-9 && fabs(q[3].x - a.x) < 1e-9) {
+        vec2 r[2] = { v2(fmin(a.x, b.x), fmin(a.y, b.y)), v2(fmax(a.x, b.x), fmax(a.y, b.y)) };
+        add_piece(st, IR_RECT, 1, r, 2, 0, 0, NULL);
+    } else {
+        add_piece(st, IR_POLY, 1, q, 4, 0, 0, NULL);
+    }
+    st->seg_kind = SEG_LINE;
+    st->seg[0] = a;
+    st->seg[1] = b;
+    st->cur = b;
+    st->sub_start = b;
+    place_pending(st, 1);
+}
+
+/* radius values: unitless radii use the x and y vectors */
+static void radii_vectors(tikz *T, double rx, int hx, double ry, int hy, vec2 *A, vec2 *B)
+{
+    gstate *g = GS(T);
+    vec2 ua = hx ? v2(rx, 0) : vscale(g->xv, rx);
+    vec2 ub = hy ? v2(0, ry) : vscale(g->yv, ry);
+    *A = mat_lin(g->ctm, ua);
+    *B = mat_lin(g->ctm, ub);
+}
+
+void tp_circle_args(struct tp_state *st, const struct tp_str *opts, const struct tp_str *paren)
+{
+    tikz *T = st->T;
+    gstate *g = GS(T);
+    st->ca_ok = 0;
+    if (opts) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    if (paren) {
+        const char *s = paren->s;
+        size_t n = strlen(s);
+        const char *and = tk_memmem(s, n, " and ");
+        double rx, ry;
+        int hx = 0, hy = 0;
+        if (and) {
+            if (tk_eval(T, s, (size_t)(and - s), &rx, &hx) || tk_eval(T, and + 5, n - (size_t)(and + 5 - s), &ry, &hy)) {
+                tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate radius");
+                return;
+            }
+        } else {
+            if (tk_eval(T, s, n, &rx, &hx)) {
+                tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate radius");
+                return;
+            }
+            ry = rx;
+            hy = hx;
+        }
+        radii_vectors(T, rx, hx, ry, hy, &st->ca_A, &st->ca_B);
+        st->ca_ok = 1;
+    } else if (g->has_radius) {
+        radii_vectors(T, g->radius_x, g->radius_x_unit, g->radius_y, g->radius_y_unit, &st->ca_A, &st->ca_B);
+        st->ca_ok = 1;
+    }
+}
+
+void tp_circle(struct tp_state *st, int ellipse)
+{
+    (void)ellipse;
+    if (!st->ca_ok) {
+        tk_warn(st->T, st->line, "circle without a radius");
+        return;
+    }
+    flush_sub(st, 0);
+    vec2 p[3] = { st->cur, st->ca_A, st->ca_B };
+    add_piece(st, IR_ELLIPSE, 1, p, 3, 0, 0, NULL);
+    st->npts = 0;
+    place_pending(st, 0);
+}
+
+void tp_arc_args(struct tp_state *st, const struct tp_str *opts, const struct tp_str *paren)
+{
+    tikz *T = st->T;
+    gstate *g = GS(T);
+    st->ca_ok = 0;
+    if (opts) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    if (paren) {
+        /* a1:a2:r [and r2] */
+        const char *s = paren->s;
+        size_t n = strlen(s);
+        long c1 = tk_find_top(s, n, ':');
+        long c2 = c1 >= 0 ? tk_find_top(s + c1 + 1, n - (size_t)c1 - 1, ':') : -1;
+        if (c1 < 0 || c2 < 0) { tk_unparsed(T, off_line(st, paren->off), s, "cannot parse arc"); return; }
+        c2 += c1 + 1;
+        double rx, ry;
+        int hx = 0, hy = 0;
+        const char *rs = s + c2 + 1;
+        size_t rn = n - (size_t)c2 - 1;
+        const char *and = tk_memmem(rs, rn, " and ");
+        if (tk_eval(T, s, (size_t)c1, &st->arc_a1, NULL) ||
+            tk_eval(T, s + c1 + 1, (size_t)(c2 - c1 - 1), &st->arc_a2, NULL)) {
+            tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate arc angles");
+            return;
+        }
+        if (and) {
+            if (tk_eval(T, rs, (size_t)(and - rs), &rx, &hx) ||
+                tk_eval(T, and + 5, rn - (size_t)(and + 5 - rs), &ry, &hy)) {
+                tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate arc radius");
+                return;
+            }
+        } else {
+            if (tk_eval(T, rs, rn, &rx, &hx)) {
+                tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate arc radius");
+                return;
+            }
+            ry = rx;
+            hy = hx;
+        }
+        radii_vectors(T, rx, hx, ry, hy, &st->ca_A, &st->ca_B);
+        st->ca_ok = 1;
+    } else {
+        if (!g->has_radius) return;
+        double a1 = g->start_angle, a2;
+        if (g->has_end) a2 = g->end_angle;
+        else if (g->has_delta) a2 = a1 + g->delta_angle;
+        else return;
+        if (!g->has_start && g->has_delta && g->has_end) a1 = a2 - g->delta_angle;
+        st->arc_a1 = a1;
+        st->arc_a2 = a2;
+        radii_vectors(T, g->radius_x, g->radius_x_unit, g->radius_y, g->radius_y_unit, &st->ca_A, &st->ca_B);
+        st->ca_ok = 1;
+    }
+}
+
+void tp_arc(struct tp_state *st)
+{
+    if (!st->ca_ok) { tk_warn(st->T, st->line, "arc without angles and radius"); return; }
+    double a1 = st->arc_a1, a2 = st->arc_a2;
+    vec2 A = st->ca_A, B = st->ca_B;
+    vec2 c = vsub(st->cur, vadd(vscale(A, cos(a1 * DEG)), vscale(B, sin(a1 * DEG))));
+    vec2 end = vadd(c, vadd(vscale(A, cos(a2 * DEG)), vscale(B, sin(a2 * DEG))));
+    flush_sub(st, 0);
+    vec2 p[3] = { c, A, B };
+    add_piece(st, IR_ARC, 0, p, 3, a1, a2, NULL);
+    st->seg_kind = SEG_ARC;
+    st->seg[0] = c;
+    st->seg[1] = A;
+    st->seg[2] = B;
+    st->seg_t1 = a1;
+    st->seg_t2 = a2;
+    st->cur = end;
+    st->relbase = end;
+    st->npts = 0;
+    place_pending(st, 1);
+}
+
+void tp_grid(struct tp_state *st, const struct tp_str *opts)
+{
+    tikz *T = st->T;
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    vec2 a = st->cur, b = pop_pt(st);
+    st->npts = 0;
+    flush_sub(st, 0);
+    vec2 ua = mat_inv_apply(g->ctm, a), ub = mat_inv_apply(g->ctm, b);
+    /* step in user space: unitless steps use the vectors */
+    double sx, sy;
+    if (g->has_step == 1) { sx = g->step.x * g->xv.x; sy = g->step.y * g->yv.y; }
+    else if (g->has_step == 2) { sx = g->step.x; sy = g->step.y; }
+    else { sx = 28.452756; sy = 28.452756; }
+    if (sx <= 0 || sy <= 0) { tk_gs_pop(T); return; }
+    double x0 = fmin(ua.x, ub.x), x1 = fmax(ua.x, ub.x), y0 = fmin(ua.y, ub.y), y1 = fmax(ua.y, ub.y);
+    if ((x1 - x0) / sx > MAX_GRID_LINES || (y1 - y0) / sy > MAX_GRID_LINES) {
+        tk_warn(T, st->line, "grid with more than %d lines; not drawn", MAX_GRID_LINES);
+        tk_gs_pop(T);
+        return;
+    }
+    double eps = 1e-6;
+    for (double x = ceil(x0 / sx - eps) * sx; x <= x1 + eps * sx; x += sx) {
+        vec2 p[2] = { mat_apply(g->ctm, v2(x, y0)), mat_apply(g->ctm, v2(x, y1)) };
+        add_piece(st, IR_POLY, 0, p, 2, 0, 0, "grid");
+    }
+    for (double y = ceil(y0 / sy - eps) * sy; y <= y1 + eps * sy; y += sy) {
+        vec2 p[2] = { mat_apply(g->ctm, v2(x0, y)), mat_apply(g->ctm, v2(x1, y)) };
+        add_piece(st, IR_POLY, 0, p, 2, 0, 0, "grid");
+    }
+    tk_gs_pop(T);
+    st->cur = b;
+    st->relbase = b;
+}
+
+static void curve_to(struct tp_state *st, vec2 c1, vec2 c2, vec2 to)
+{
+    flush_sub(st, 0);
+    vec2 p[4] = { st->cur, c1, c2, to };
+    add_piece(st, IR_CURVE, 0, p, 4, 0, 0, NULL);
+    st->seg_kind = SEG_CURVE;
+    memcpy(st->seg, p, sizeof p);
+    st->cur = to;
+    st->relbase = to;
+}
+
+static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
+{
+    tikz *T = st->T;
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    g->bend = 0;
+    g->has_in = g->has_out = 0;
+    if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    vec2 from = st->cur, to;
+    int was_cycle = st->cycle;
+    if (st->cycle) { to = st->sub_start; st->cycle = 0; }
+    else to = pop_pt(st);
+    st->npts = 0;
+    double bend = g->bend;
+    int curved = bend != 0 || g->has_in || g->has_out;
+    vec2 d = vsub(to, from);
+    double L = vlen(d);
+    double ang = atan2(d.y, d.x) / DEG;
+    double out_a = g->has_out ? g->out_a : ang + bend;
+    double in_a = g->has_in ? g->in_a : ang + 180 - bend;
+    tk_gs_pop(T);
+    if (edge) {
+        /* an edge is a separate path from the current point */
+        vec2 saved_cur = st->cur;
+        flush_sub(st, 0);
+        if (curved) {
+            vec2 c1 = vadd(from, vscale(v2(cos(out_a * DEG), sin(out_a * DEG)), 0.3915 * L));
+            vec2 c2 = vadd(to, vscale(v2(cos(in_a * DEG), sin(in_a * DEG)), 0.3915 * L));
+            curve_to(st, c1, c2, to);
+        } else {
+            vec2 p[2] = { from, to };
+            add_piece(st, IR_POLY, 0, p, 2, 0, 0, NULL);
+            st->seg_kind = SEG_LINE;
+            st->seg[0] = from;
+            st->seg[1] = to;
+        }
+        place_pending(st, 1);
+        st->cur = saved_cur;
+        return;
+    }
+    if (curved) {
+        vec2 c1 = vadd(from, vscale(v2(cos(out_a * DEG), sin(out_a * DEG)), 0.3915 * L));
+        vec2 c2 = vadd(to, vscale(v2(cos(in_a * DEG), sin(in_a * DEG)), 0.3915 * L));
+        curve_to(st, c1, c2, to);
+    } else if (was_cycle && st->nsub >= 2) {
+        /* "to cycle" closes the subpath, as "-- cycle" does */
+        st->seg_kind = SEG_LINE;
+        st->seg[0] = from;
+        st->seg[1] = to;
+        st->cur = to;
+        flush_sub(st, 1);
+    } else {
+        line_to(st, to);
+        st->seg_kind = SEG_LINE;
+        st->seg[0] = from;
+        st->seg[1] = to;
+    }
+    place_pending(st, 1);
+}
+
+void tp_to(struct tp_state *st, const struct tp_str *opts) { to_op(st, opts, 0); }
+void tp_edge(struct tp_state *st, const struct tp_str *opts) { to_op(st, opts, 1); }
+
+void tp_controls_single(struct tp_state *st)
+{
+    /* one control point: duplicate it */
+    if (st->npts >= 1 && st->npts < 8) {
+        st->pts[st->npts] = st->pts[st->npts - 1];
+        st->pts_rel[st->npts] = 0;
+        st->npts++;
+    }
+    st->single_control = 1;
+}
+
+void tp_controls(struct tp_state *st)
+{
+    if (st->npts < 3) { st->npts = 0; return; }
+    vec2 to = st->pts[st->npts - 1], c2 = st->pts[st->npts - 2], c1 = st->pts[st->npts - 3];
+    /* TikZ: a relative second control point is relative to the end point */
+    if (st->pts_rel[st->npts - 2] && !st->single_control) c2 = vadd(to, st->pts_vec[st->npts - 2]);
+    st->single_control = 0;
+    st->npts = 0;
+    curve_to(st, c1, c2, to);
+    place_pending(st, 1);
+}
+
+/* A curve from the current point given by control points in the picture's
+ * coordinates relative to it (k1, k2 times the offset d, componentwise),
+ * transformed by the linear part of the CTM, as pgf's \pgfpathsine,
+ * \pgfpathcosine and \pgfpathparabola do. */
+static void rel_curve(struct tp_state *st, vec2 d_user, const double k[4])
+{
+    mat m = GS(st->T)->ctm;
+    m.e = m.f = 0;
+    vec2 c0 = st->cur;
+    vec2 c1 = vadd(c0, mat_apply(m, v2(k[0] * d_user.x, k[1] * d_user.y)));
+    vec2 c2 = vadd(c0, mat_apply(m, v2(k[2] * d_user.x, k[3] * d_user.y)));
+    vec2 to = vadd(c0, mat_apply(m, d_user));
+    curve_to(st, c1, c2, to);
+}
+
+static vec2 user_delta(struct tp_state *st, vec2 from, vec2 to)
+{
+    mat m = GS(st->T)->ctm;
+    m.e = m.f = 0;
+    return mat_inv_apply(m, vsub(to, from));
+}
+
+/* sin (p) / cos (p): a quarter period of a sine (from 0 to pi/2) or cosine
+ * from the current point to p (tikz.code.tex \tikz@@sine, pgf's control
+ * points). */
+void tp_sine(struct tp_state *st, int cosine)
+{
+    if (st->npts < 1) { st->npts = 0; return; }
+    vec2 to = st->pts[st->npts - 1];
+    st->npts = 0;
+    static const double ks[4] = { .3260, .5120, .6380, 1 }, kc[4] = { .3620, 0, .6740, .4880 };
+    rel_curve(st, user_delta(st, st->cur, to), cosine ? kc : ks);
+    place_pending(st, 1);
+}
+
+/* parabola [bend pos=f, parabola height=h] [bend (b)] (p): from the current
+ * point to p with its bend (apex) at b, by default at the start plus f of the
+ * way to p (tikz.code.tex \tikz@parabola@semifinal, \pgfpathparabola). */
+void tp_parabola(struct tp_state *st, const struct tp_str *opts, int has_bend)
+{
+    tikz *T = st->T;
+    if (st->npts < 1 + has_bend) { st->npts = 0; return; }
+    vec2 start = st->cur, end = st->pts[st->npts - 1];
+    vec2 bend_given = has_bend ? st->pts[st->npts - 2] : v2(0, 0);
+    int bend_rel = has_bend && st->pts_rel[st->npts - 2];
+    vec2 bend_vec = has_bend ? st->pts_vec[st->npts - 2] : v2(0, 0);
+    st->npts = 0;
+    double f = 0, h = 0;
+    int has_h = 0;
+    if (opts && opts->s) {
+        const char *o = opts->s;
+        size_t on = strlen(o);
+        while (on > 0) {
+            long comma = tk_find_top(o, on, ',');
+            const char *kv = o;
+            size_t kvn = comma >= 0 ? (size_t)comma : on;
+            tk_trim(&kv, &kvn);
+            long eq = tk_find_top(kv, kvn, '=');
+            const char *k = kv, *v = eq >= 0 ? kv + eq + 1 : "";
+            size_t kn = eq >= 0 ? (size_t)eq : kvn, vn = eq >= 0 ? kvn - (size_t)eq - 1 : 0;
+            tk_trim(&k, &kn);
+            double x;
+            if (tk_is(k, kn, "bend pos") && tk_eval(T, v, vn, &x, NULL) == 0) f = x;
+            else if (tk_is(k, kn, "parabola height") && tk_eval(T, v, vn, &x, NULL) == 0) { f = .5; h = x; has_h = 1; }
+            else if (tk_is(k, kn, "bend at end")) f = 1;
+            else if (tk_is(k, kn, "bend at start")) f = 0;
+            if (comma < 0) break;
+            o += comma + 1;
+            on -= (size_t)comma + 1;
+        }
+    }
+    /* the default bend, and the base of a relative one */
+    vec2 saved = vadd(start, vscale(vsub(end, start), f));
+    vec2 bend = saved;
+    if (has_h) {
+        mat m = GS(T)->ctm;
+        m.e = m.f = 0;
+        bend = vadd(saved, mat_apply(m, v2(0, h)));
+    }
+    if (has_bend) bend = bend_rel ? vadd(saved, bend_vec) : bend_given;
+    static const double k1[4] = { .1125, .225, .5, 1 }, k2[4] = { .5, 0, .8875, .775 };
+    vec2 a = user_delta(st, start, bend), e = user_delta(st, bend, end);
+    if (a.x != 0 || a.y != 0) rel_curve(st, a, k1);
+    if (e.x != 0 || e.y != 0) rel_curve(st, e, k2);
+    place_pending(st, 1);
+}
+
+void tp_coordinate_op(struct tp_state *st)
+{
+    tikz *T = st->T;
+    pending_node *pn = &st->curnode;
+    vec2 p = st->cur;
+    T->cur3_ok = 0;
+    if (pn->at) {
+        if (tk_coord(T, pn->at, strlen(pn->at), &p, st->line)) {
+            tk_unparsed(T, st->line, pn->at, "cannot evaluate coordinate");
+        }
+    }
+    if (pn->opts) {
+        /* name=... and label=/pin= in the options */
+        tk_nodeopts no;
+        tk_nodeopts_init(T, &no);
+        tk_gs_push(T);
+        tk_apply_opts(T, pn->opts, strlen(pn->opts), &no, 0);
+        if (no.name && !pn->name) pn->name = xstrndup(no.name, strlen(no.name));
+        tk_node pt;
+        memset(&pt, 0, sizeof pt);
+        pt.c = p;
+        for (int i = 0; i < no.nlabels; i++)
+            tk_place_label(T, no.labels[i].spec, &pt, st->line, no.labels[i].pin);
+        tk_gs_pop(T);
+        tk_nodeopts_free(&no);
+    }
+    if (pn->name) {
+        tk_add_node(T, pn->name, p, 0, 0, 0, 0);
+        tk_node *nd = tk_find_node(T, pn->name, strlen(pn->name));
+        if (nd && pn->at && T->cur3_ok) { nd->p3 = T->cur3; nd->has3 = 1; }
+        else if (nd && !pn->at && st->cur3ok) { nd->p3 = st->cur3; nd->has3 = 1; }
+    }
+    free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
+    memset(pn, 0, sizeof *pn);
+}
+
+static void plot_points(struct tp_state *st, vec2 *p, size_t n)
+{
+    if (n == 0) return;
+    flush_sub(st, 0);
+    for (size_t i = 0; i < n; i++) sub_add(st, p[i]);
+    st->sub_start = p[0];
+    st->cur = p[n - 1];
+    st->relbase = st->cur;
+}
+
+void tp_plot_coordinates(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body)
+{
+    tikz *T = st->T;
+    if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    const char *s = body->s;
+    size_t n = strlen(s), i = 0;
+    vec2 *pts = NULL;
+    size_t np = 0, cap = 0;
+    while (i < n) {
+        while (i < n && s[i] != '(') i++;
+        if (i >= n) break;
+        long close = tk_find_top(s + i + 1, n - i - 1, ')');
+        if (close < 0) break;
+        vec2 p;
+        if (tk_coord(T, s + i + 1, (size_t)close, &p, st->line) == 0) {
+            if (np == cap) { cap = cap ? cap * 2 : 16; pts = xrealloc(pts, cap * sizeof *pts); }
+            pts[np++] = p;
+        }
+        i += (size_t)close + 2;
+        if (np > 100000) break;
+    }
+    plot_points(st, pts, np);
+    free(pts);
+}
+
+/* replaces \x by a number in an expression */
+static char *subst_var(const char *s, const char *var, double v)
+{
+    char num[40];
+    snprintf(num, sizeof num, "(%.10g)", v);
+    size_t vl = strlen(var), nl = strlen(num);
+    struct tp_buf b = { 0 };
+    tp_buf_add(&b, "", 0);
+    for (size_t i = 0; s[i];) {
+        if (strncmp(s + i, var, vl) == 0 && !isalpha((unsigned char)s[i + vl])) {
+            tp_buf_add(&b, num, nl);
+            i += vl;
+        } else {
+            tp_buf_add(&b, s + i, 1);
+            i++;
+        }
+    }
+    return b.s;
+}
+
+void tp_plot_expr(struct tp_state *st, const struct tp_str *opts, const struct tp_str *c)
+{
+    tikz *T = st->T;
+    gstate *g = GS(T);
+    if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    int ns = g->samples;
+    vec2 *pts = xrealloc(NULL, (size_t)ns * sizeof *pts);
+    size_t np = 0;
+    for (int k = 0; k < ns; k++) {
+        double x = g->dom0 + (g->dom1 - g->dom0) * k / (ns - 1);
+        char *e = subst_var(c->s, "\\x", x);
+        vec2 p;
+        if (tk_coord(T, e, strlen(e), &p, st->line) == 0) pts[np++] = p;
+        free(e);
+    }
+    plot_points(st, pts, np);
+    free(pts);
+}
+
+
+void tp_pic(struct tp_state *st, const struct tp_str *body)
+{
+    pending_node *pn = &st->curnode;
+    st->line = off_line(st, body->off);
+    tk_pic(st->T, pn->opts, body->s, st->line);
+    free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
+    memset(pn, 0, sizeof *pn);
+}
+
+void tp_unknown(struct tp_state *st, const struct tp_str *w)
+{
+    if (st->err) return;
+    st->err = 1;
+    char buf[300];
+    snprintf(buf, sizeof buf, "%s", st->text);
+    char why[120];
+    snprintf(why, sizeof why, "unsupported path element '%.40s'", w->s);
+    tk_unparsed(st->T, off_line(st, w->off), buf, why);
+}
+
+void tp_unterminated(struct tp_state *st)
+{
+    if (st->err) return;
+    st->err = 1;
+    char buf[300];
+    snprintf(buf, sizeof buf, "%s", st->text);
+    tk_unparsed(st->T, st->line, buf, "unterminated group in path");
+}
+
+/* ---- nodes ------------------------------------------------------------------------- */
+
+void tp_node_begin(struct tp_state *st)
+{
+    pending_node *pn = &st->curnode;
+    free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
+    memset(pn, 0, sizeof *pn);
+    pn->line = st->line;
+}
+
+void tp_node_opts(struct tp_state *st, const struct tp_str *opts)
+{
+    pending_node *pn = &st->curnode;
+    size_t ol = pn->opts ? strlen(pn->opts) : 0, nl = strlen(opts->s);
+    pn->opts = xrealloc(pn->opts, ol + nl + 2);
+    if (ol) pn->opts[ol++] = ',';
+    memcpy(pn->opts + ol, opts->s, nl + 1);
+    pn->line = off_line(st, opts->off);
+}
+
+void tp_node_name(struct tp_state *st, const struct tp_str *name)
+{
+    pending_node *pn = &st->curnode;
+    free(pn->name);
+    const char *s = name->s;
+    size_t n = strlen(s);
+    tk_trim(&s, &n);
+    pn->name = xstrndup(s, n);
+}
+
+void tp_node_at(struct tp_state *st, const struct tp_str *c)
+{
+    pending_node *pn = &st->curnode;
+    free(pn->at);
+    pn->at = xstrndup(c->s, strlen(c->s));
+    pn->line = off_line(st, c->off);
+}
+
+void tp_node_op(struct tp_state *st, const struct tp_str *text)
+{
+    pending_node *pn = &st->curnode;
+    pn->text = xstrndup(text->s, strlen(text->s));
+    if (pn->line == 0) pn->line = off_line(st, text->off);
+    if (st->npend < MAX_PENDING) {
+        if (st->npend == st->cappend) {
+            st->cappend = st->cappend ? st->cappend * 2 : 8;
+            st->pend = xrealloc(st->pend, (size_t)st->cappend * sizeof *st->pend);
+        }
+        st->pend[st->npend++] = *pn;
+    } else {
+        if (!st->pend_dropped++)
+            tk_warn(st->T, pn->line, "more than %d nodes in one path operation; the rest dropped",
+                    MAX_PENDING);
+        free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
+    }
+    memset(pn, 0, sizeof *pn);
+}
+
+void tp_node_flush(struct tp_state *st) { place_pending(st, 0); }
+
+static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
+{
+    tikz *T = st->T;
+    tk_nodeopts no;
+    tk_nodeopts_init(T, &no);
+    gstate *outer = GS(T);
+    mat outer_ctm = outer->ctm;
+    vec2 at = st->cur;
+    int have_at = 0;
+    if (pn->at) {
+        if (tk_coord(T, pn->at, strlen(pn->at), &at, pn->line)) {
+            tk_unparsed(T, pn->line, pn->at, "cannot evaluate node position");
+            tk_nodeopts_free(&no);
+            return;
+        }
+        have_at = 1;
+    }
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    g->role[0] = 0;
+    if (g->every_node) tk_apply_opts(T, g->every_node, strlen(g->every_node), &no, 0);
+    if (pn->opts) tk_apply_opts(T, pn->opts, strlen(pn->opts), &no, 0);
+    /* positioning (right=of A): the node is put at A's border, whatever
+     * point the path is at; an explicit "at" comes later and wins */
+    if (no.has_of && !have_at) {
+        at = no.of_at;
+        have_at = 1;
+    }
+    /* node-local shifts move the node */
+    vec2 o0 = mat_apply(outer_ctm, v2(0, 0)), o1 = mat_apply(g->ctm, v2(0, 0));
+    at = vadd(at, vsub(o1, o0));
+    vec2 seg[4];
+    int nseg = 0;
+    /* pos= (midway, near end, ...) places the node on the path's last
+     * segment, whatever its "at" says; without a segment in the path, at the
+     * origin of the coordinate system (TikZ's timer is unset) */
+    if (no.has_pos && st->seg_kind == SEG_NONE) {
+        if (have_at)
+            tk_warn(T, pn->line, "node with pos= (midway, near start, ...) but no segment before it in "
+                    "the path: placed at the origin, as TikZ does; its 'at' is ignored");
+        at = vsub(vadd(mat_apply(outer_ctm, v2(0, 0)), o1), o0);
+        no.has_pos = 0;
+    } else if ((no.has_pos || (!have_at && on_segment)) && st->seg_kind != SEG_NONE) {
+        double t = no.has_pos ? no.pos : 0.5;
+        vec2 dir;
+        at = seg_point(st, t, &dir);
+        at = vadd(at, vsub(o1, o0));
+        if (st->seg_kind == SEG_HV) {
+            seg[0] = t <= 0.5 ? st->seg[0] : st->seg[1];
+            seg[1] = t <= 0.5 ? st->seg[1] : st->seg[2];
+        } else if (st->seg_kind == SEG_ARC) {
+            seg[0] = seg_point(st, 0, NULL);
+            seg[1] = seg_point(st, 1, NULL);
+        } else {
+            seg[0] = st->seg[0];
+            seg[1] = st->seg_kind == SEG_CURVE ? st->seg[3] : st->seg[1];
+        }
+        nseg = 2;
+        if (!no.has_pos) no.pos = t;
+        no.has_pos = 1;
+        if (no.sloped) no.rotate = atan2(dir.y, dir.x) / DEG;
+    } else {
+        no.has_pos = 0;
+    }
+    if (pn->name && !no.name) no.name = xstrndup(pn->name, strlen(pn->name));
+    tk_place_node(T, &no, at, pn->text ? pn->text : "", pn->line, nseg ? seg : NULL, nseg);
+    tk_gs_pop(T);
+    tk_nodeopts_free(&no);
+}
+
+static void place_pending(struct tp_state *st, int on_segment)
+{
+    for (int i = 0; i < st->npend; i++) {
+        place_one(st, &st->pend[i], on_segment);
+        free(st->pend[i].opts); free(st->pend[i].name); free(st->pend[i].at); free(st->pend[i].text);
+    }
+    st->npend = 0;
+}
+
+/* ---- running a path ----------------------------------------------------------------- */
+
+/* right angle symbol={A}{B}{C}: the IM class's mark at B */
+static void right_angle_symbol(struct tp_state *st, const char *v)
+{
+    tikz *T = st->T;
+    gstate *g = GS(T);
+    const char *names[3];
+    size_t lens[3];
+    const char *s = v;
+    for (int k = 0; k < 3; k++) {
+        while (*s && *s != '{') s++;
+        if (!*s) return;
+        const char *e = strchr(s, '}');
+        if (!e) return;
+        names[k] = s + 1;
+        lens[k] = (size_t)(e - s - 1);
+        s = e + 1;
+    }
+    vec2 P[3];
+    for (int k = 0; k < 3; k++) {
+        if (tk_named_point(T, names[k], lens[k], &P[k])) {
+            tk_warn(T, st->line, "right angle symbol: unknown point '%.*s'", (int)lens[k], names[k]);
+            return;
+        }
+    }
+    /* foot of the perpendicular from C onto AB */
+    vec2 A = P[0], B = P[1], C = P[2];
+    vec2 d = vsub(B, A);
+    double L2 = d.x * d.x + d.y * d.y;
+    if (L2 <= 0) return;
+    double t = ((C.x - A.x) * d.x + (C.y - A.y) * d.y) / L2;
+    vec2 P0 = vadd(A, vscale(d, t));
+    vec2 toC = vsub(C, P0), toB = vsub(B, P0);
+    double lc = vlen(toC), lb = vlen(toB);
+    /* the usual call, right angle symbol={C}{A}{B}, puts the foot on B
+     * itself: then the second leg runs along the line, toward A */
+    if (lb <= 1e-9) { toB = vsub(A, P0); lb = vlen(toB); }
+    if (lc <= 1e-9 || lb <= 1e-9) return;
+    static const int qa[4] = { 1, 1, -1, -1 }, qb[4] = { 1, -1, -1, 1 };
+    int q = g->ra_quadrant;
+    if (q < 1 || q > 4) q = 1;
+    double len = g->ra_len;
+    vec2 P1 = vadd(P0, vscale(toC, qa[q - 1] * len / lc));
+    vec2 P2 = vadd(P0, vscale(toB, qb[q - 1] * len / lb));
+    vec2 P3 = vsub(vadd(P1, P2), P0);
+    vec2 pts[3] = { P1, P3, P2 };
+    add_piece(st, IR_POLY, 0, pts, 3, 0, 0, "right-angle");
+    g->lw = 0.5;
+    g->draw = 1;
+}
+
+void tp_options(struct tp_state *st, const struct tp_str *opts)
+{
+    tikz *T = st->T;
+    tk_apply_opts(T, opts->s, (size_t)opts->n, NULL, 0);
+    const char *ra = strstr(opts->s, "right angle symbol");
+    if (ra) {
+        const char *eq = strchr(ra, '=');
+        if (eq) right_angle_symbol(st, eq + 1);
+    }
+    gstate *g = GS(T);
+    if (g->name_isect) {
+        /* name intersections={of=A and B, by={P,Q}}: nodes intersection-1,
+         * intersection-2, ... (and the by= names) at the crossings of the
+         * two named paths, in the order of path A */
+        const char *s = g->name_isect;
+        size_t sn = strlen(s);
+        char a[64] = "", b[64] = "";
+        const char *by = NULL;
+        size_t byn = 0;
+        while (sn > 0) {
+            long comma = tk_find_top(s, sn, ',');
+            size_t kn = comma >= 0 ? (size_t)comma : sn;
+            const char *kv = s;
+            size_t kvn = kn;
+            tk_trim(&kv, &kvn);
+            long eq = tk_find_top(kv, kvn, '=');
+            if (eq > 0) {
+                const char *k = kv, *v = kv + eq + 1;
+                size_t k_n = (size_t)eq, vn = kvn - (size_t)eq - 1;
+                tk_trim(&k, &k_n);
+                tk_unbrace(&v, &vn);
+                if (tk_is(k, k_n, "of")) {
+                    const char *and = tk_memmem(v, vn, " and ");
+                    if (and) {
+                        const char *b0 = and + 5;
+                        size_t an = (size_t)(and - v), bn = vn - an - 5;
+                        tk_trim(&v, &an);
+                        tk_trim(&b0, &bn);
+                        snprintf(a, sizeof a, "%.*s", (int)an, v);
+                        snprintf(b, sizeof b, "%.*s", (int)bn, b0);
+                    }
+                } else if (tk_is(k, k_n, "by")) {
+                    by = v;
+                    byn = vn;
+                }
+            }
+            if (comma < 0) break;
+            s += comma + 1;
+            sn -= (size_t)comma + 1;
+        }
+        tk_namedpath *pa = NULL, *pb = NULL;
+        for (size_t i = 0; i < T->npaths; i++) {
+            if (strcmp(T->paths[i].name, a) == 0) pa = &T->paths[i];
+            if (strcmp(T->paths[i].name, b) == 0) pb = &T->paths[i];
+        }
+        int k = 0;
+        vec2 found[64];
+        if (pa && pb) {
+            for (size_t i = 0; i + 1 < pa->n; i++)
+                for (size_t j = 0; j + 1 < pb->n; j++) {
+                    vec2 p = pa->pts[i], r = vsub(pa->pts[i + 1], p);
+                    vec2 q = pb->pts[j], sv = vsub(pb->pts[j + 1], q);
+                    if (isnan(r.x) || isnan(sv.x)) continue;  /* between two pieces */
+                    double den = r.x * sv.y - r.y * sv.x;
+                    if (fabs(den) < 1e-12) continue;
+                    double t = ((q.x - p.x) * sv.y - (q.y - p.y) * sv.x) / den;
+                    double u = ((q.x - p.x) * r.y - (q.y - p.y) * r.x) / den;
+                    if (t < -1e-9 || t > 1 + 1e-9 || u < -1e-9 || u > 1 + 1e-9) continue;
+                    vec2 x = vadd(p, vscale(r, t));
+                    int dup = 0;  /* a crossing at a shared segment end is found twice */
+                    for (int m = 0; m < k && !dup; m++)
+                        dup = fabs(found[m].x - x.x) < 1e-3 && fabs(found[m].y - x.y) < 1e-3;
+                    if (dup || k >= (int)(sizeof found / sizeof *found)) continue;
+                    found[k++] = x;
+                    char nm[32];
+                    snprintf(nm, sizeof nm, "intersection-%d", k);
+                    tk_add_node(T, nm, x, 0, 0, 0, 0);
+                }
+        }
+        if (!k) tk_warn(T, st->line, "no intersections of %s and %s", a, b);
+        for (int m = 0; by && m < k; m++) {
+            /* by={P,Q}: the m-th name (a name may carry [options]; they are ignored) */
+            long comma = tk_find_top(by, byn, ',');
+            const char *nm = by;
+            size_t nn = comma >= 0 ? (size_t)comma : byn;
+            tk_trim(&nm, &nn);
+            if (nn && nm[0] == '[') {
+                const char *close = memchr(nm, ']', nn);
+                if (close) { nn -= (size_t)(close + 1 - nm); nm = close + 1; tk_trim(&nm, &nn); }
+            }
+            if (nn) {
+                char name[64];
+                snprintf(name, sizeof name, "%.*s", (int)nn, nm);
+                tk_add_node(T, name, found[m], 0, 0, 0, 0);
+            }
+            if (comma < 0) break;
+            by += comma + 1;
+            byn -= (size_t)comma + 1;
+        }
+        free(g->name_isect);
+        g->name_isect = NULL;
+    }
+}
+
+void tk_pathbufs_free(struct tk_pathbufs *b)
+{
+    free(b->sub);
+    free(b->sub3);
+    free(b->pieces);
+    free(b->pool);
+    memset(b, 0, sizeof *b);
+}
+
+void tk_path_scanner_free(tikz *T)
+{
+    tk_optcache_free(T);
+    free(T->xyzcache);
+    T->xyzcache = NULL;
+    tp_scanner_free(T->path_scanner);
+    T->path_scanner = NULL;
+    tk_intern_free(T);
+    tk_pathbufs_free(&T->pbufs);
+}
+
+/* The path's text with its let operations expanded, one at a time (a later
+ * let sees the values of an earlier one): *text, *lines and *n become the
+ * expanded text's (malloc'd in *own_text and *own_lines, which the caller
+ * frees) */
+static void expand_lets(tikz *T, const char **text, const int **lines, size_t *n, int line,
+                        char **own_text, int **own_lines)
+{
+    for (int round = 0; round < 16; round++) {
+        int *nl = NULL;
+        size_t nn = 0;
+        char *nt = tk_expand_let(T, *text, *n, *lines, line, &nl, &nn);
+        if (!nt) break;
+        free(*own_text);
+        free(*own_lines);
+        *text = *own_text = nt;
+        *lines = *own_lines = nl;
+        *n = nn;
+    }
+}
+
+/* The session's buffers for st (reused from the previous path, the pool
+ * grown to what that path wanted), or none for a path run from inside
+ * another (none today): 1 when they are the session's */
+static int take_path_buffers(tikz *T, struct tp_state *st)
+{
+    int reuse = !T->path_busy;
+    if (reuse) {
+        st->b = T->pbufs;
+        if (st->b.poolwant > st->b.poolcap) {
+            free(st->b.pool);
+            st->b.poolcap = st->b.poolwant + st->b.poolwant / 2;
+            st->b.pool = xrealloc(NULL, st->b.poolcap);
+        }
+        st->b.poolwant = st->b.poolcap;
+    }
+    st->b.poolused = 0;
+    return reuse;
+}
+
+static void give_back_path_buffers(tikz *T, struct tp_state *st, int reuse)
+{
+    if (reuse) {
+        st->b.poolwant = st->b.poolused + (st->b.poolwant - st->b.poolcap);
+        T->pbufs = st->b;
+    } else {
+        tk_pathbufs_free(&st->b);
+    }
+}
+
+/* Runs bison's path grammar over text[0,n) with the session's scanner (a
+ * path run from inside another, none today, gets its own), then places the
+ * nodes still waiting and ends the last subpath */
+static void parse_path(tikz *T, struct tp_state *st, const char *text, size_t n)
+{
+    struct tp_extra own_x;
+    void *sc;
+    if (T->path_busy) {
+        sc = tp_scanner_new(&own_x);
+    } else {
+        if (!T->path_scanner) T->path_scanner = tp_scanner_new(&T->path_x);
+        sc = T->path_scanner;
+    }
+    T->path_busy++;
+    tp_parse_path(sc, text, n, st);
+    T->path_busy--;
+    if (sc != T->path_scanner) tp_scanner_free(sc);
+    place_pending(st, 0);
+    free(st->curnode.opts); free(st->curnode.name); free(st->curnode.at); free(st->curnode.text);
+    flush_sub(st, 0);
+}
+
+/* name path=: the path's pieces as one polyline for name intersections
+ * (curves, circles and arcs sampled finely), pieces separated by a NaN point */
+static void remember_named_path(tikz *T, const struct tp_state *st, const char *name)
+{
+    if (T->npaths == T->cappaths) {
+        T->cappaths = T->cappaths ? T->cappaths * 2 : 8;
+        T->paths = xrealloc(T->paths, T->cappaths * sizeof *T->paths);
+    }
+    tk_namedpath *np = &T->paths[T->npaths++];
+    np->name = xstrdup(name);
+    np->n = 0;
+    np->pts = NULL;
+    for (size_t i = 0; i < st->npieces && i < MAX_PIECES; i++) {
+        const piece *pc = &((piece *)st->b.pieces)[i];
+        if (pc->kind == IR_POLY) {
+            np->pts = xrealloc(np->pts, (np->n + pc->n + 2) * sizeof *np->pts);
+            memcpy(np->pts + np->n, pc->p, pc->n * sizeof *np->pts);
+            np->n += pc->n;
+            if (pc->closed && pc->n > 2) np->pts[np->n++] = pc->p[0];
+        } else if (pc->n <= 4) {
+            ir_elem tmp;
+            memset(&tmp, 0, sizeof tmp);
+            tmp.kind = pc->kind;
+            tmp.closed = pc->closed;
+            tmp.t1 = pc->t1;
+            tmp.t2 = pc->t2;
+            ir_pt q[4];
+            for (size_t k = 0; k < pc->n; k++) { q[k].x = pc->p[k].x; q[k].y = pc->p[k].y; }
+            tmp.pts = q;
+            tmp.npts = pc->n;
+            ir_pt *fl = NULL;
+            int closed = 0;
+            size_t fn = ir_elem_flatten(&tmp, &fl, &closed);
+            np->pts = xrealloc(np->pts, (np->n + fn + 2) * sizeof *np->pts);
+            for (size_t k = 0; k < fn; k++) np->pts[np->n++] = v2(fl[k].x, fl[k].y);
+            if (closed && fn > 2) np->pts[np->n++] = v2(fl[0].x, fl[0].y);
+            free(fl);
+        }
+        np->pts = xrealloc(np->pts, (np->n + 1) * sizeof *np->pts);
+        np->pts[np->n++] = v2(NAN, NAN);
+    }
+}
+
+/* A new element of kind with a piece's points */
+static ir_elem *add_piece_elem(tikz *T, ir_kind kind, const piece *pc)
+{
+    ir_elem *e = ir_add(T->d, kind);
+    ir_pt small[64];
+    ir_pt *p = pc->n <= 64 ? small : xrealloc(NULL, pc->n * sizeof *p);
+    for (size_t k = 0; k < pc->n; k++) { p[k].x = pc->p[k].x; p[k].y = pc->p[k].y; }
+    ir_elem_set_pts(e, p, pc->n);
+    if (p != small) free(p);
+    e->line = pc->line;
+    return e;
+}
+
+/* \clip: a clip element, the clip of what the enclosing scope draws next */
+static void emit_clip_piece(tikz *T, const piece *pc, int draw)
+{
+    ir_elem *e = add_piece_elem(T, IR_CLIP, pc);
+    e->sub = pc->kind == IR_RECT ? IR_RECT : pc->kind == IR_ELLIPSE ? IR_ELLIPSE : IR_POLY;
+    e->closed = 1;
+    T->nclips++;
+    tk_set_num(e, "id", T->nclips);
+    if (T->ngs >= 2) T->gs[T->ngs - 2].clip = T->nclips;
+    if (draw) tk_emit_attrs(T, e, draw, 0);
+}
+
+/* A drawn or filled piece (a right angle mark is drawn even on \path) */
+static void emit_drawn_piece(tikz *T, const piece *pc, int draw, int fill)
+{
+    gstate *g = GS(T);
+    int d2 = draw || (pc->role && strcmp(pc->role, "right-angle") == 0);
+    if (!d2 && !fill) return;
+    ir_elem *e = add_piece_elem(T, pc->kind, pc);
+    e->closed = pc->closed;
+    e->t1 = pc->t1;
+    e->t2 = pc->t2;
+    /* a piece's role stands in for the path's while its attributes
+     * are written (tk_emit_attrs does not change g->role) */
+    char saved[24];
+    if (pc->role) {
+        strcpy(saved, g->role);
+        snprintf(g->role, sizeof g->role, "%s", pc->role);
+    }
+    tk_emit_attrs(T, e, d2, fill && pc->kind != IR_POLY ? 1 : fill && (pc->closed || pc->n > 2));
+    if (pc->role) strcpy(g->role, saved);
+    if (pc->p3) tk_set_xyz(T, e, pc->p3, pc->n);
+    if (pc->kind == IR_ARC && strcmp(ir_elem_get(e, "role") ? ir_elem_get(e, "role") : "", "angle-mark") == 0)
+        tk_set_nums(e, "vertex", (double[]){ pc->p[0].x, pc->p[0].y }, 2);
+}
+
+void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
+{
+    char *let_text = NULL;
+    int *let_lines = NULL;
+    size_t text_n = strlen(text);
+    expand_lets(T, &text, &lines, &text_n, line, &let_text, &let_lines);
+    struct tp_state st;
+    memset(&st, 0, offsetof(struct tp_state, pts));   /* not the points: see there */
+    int reuse = take_path_buffers(T, &st);
+    st.T = T;
+    st.cmd = cmd;
+    st.text = text;
+    st.lines = lines;
+    st.base_line = line;
+    st.line = line;
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    g->draw = cmd == CMD_DRAW || cmd == CMD_FILLDRAW;
+    g->fill = cmd == CMD_FILL || cmd == CMD_FILLDRAW;
+    g->drawc[0] = g->fillc[0] = 0;
+    g->has_radius = g->has_start = g->has_end = g->has_delta = 0;
+    g->arrows[0] = 0;
+    parse_path(T, &st, text, text_n);
+    g = GS(T);
+    if (g->name_path && st.npieces) remember_named_path(T, &st, g->name_path);
+    piece *pieces = st.b.pieces;
+    size_t npieces = st.npieces < MAX_PIECES ? st.npieces : MAX_PIECES;
+    /* a coordinate failed: the unparsed record says what could not be
+     * evaluated; drawing the rest would invent geometry (a segment to a
+     * point that is not there) */
+    for (size_t i = 0; T->d && !st.bad_coord && i < npieces; i++) {
+        if (cmd == CMD_CLIP) emit_clip_piece(T, &pieces[i], g->draw);
+        else if (g->draw || g->fill || pieces[i].role) emit_drawn_piece(T, &pieces[i], g->draw, g->fill);
+    }
+    for (size_t i = 0; i < npieces; i++) piece_free(&pieces[i]);
+    free(st.pend);
+    give_back_path_buffers(T, &st, reuse);
+    free(let_text);
+    free(let_lines);
+    tk_gs_pop(T);
+}
