@@ -1,7 +1,7 @@
 /* graphalign — DiagramEval node, edge and path alignment of two IR graphs.
  * See man/graphalign.1. */
 #include "ir/ir.h"
-#include "tools/graph_align.h"
+#include "graph/align.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tools/llm.h"
-#include "tools/llm_opts.h"
+#include "llm/llm.h"
+#include "llm/opts.h"
 
 #ifndef DIAGRAMIR_VERSION
 #define DIAGRAMIR_VERSION "0.1"

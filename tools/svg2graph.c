@@ -1,11 +1,11 @@
 /* svg2graph — SVG to diagramir IR: geometry plus the graph (vertex and edge
  * records). See man/svg2graph.1. */
 #include "ir/ir.h"
-#include "tools/graph_build.h"
-#include "tools/llm_opts.h"
-#include "tools/svg2graph_llm.h"
-#include "tools/svg_doc.h"
-#include "tools/svg_render.h"
+#include "graph/build.h"
+#include "llm/opts.h"
+#include "llm/svg_refine.h"
+#include "svg/doc.h"
+#include "svg/render.h"
 
 #include <errno.h>
 #include <getopt.h>

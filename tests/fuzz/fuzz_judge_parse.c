@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/llm.h"
+#include "llm/llm.h"
 
 static const char RUBRIC[] =
     "rubric fuzz\n"

@@ -1,5 +1,5 @@
-/* graph_align.c — node, edge and path alignment of two graphs. See graph_align.h. */
-#include "tools/graph_align.h"
+/* graph/align.c — node, edge and path alignment of two graphs. See graph/align.h. */
+#include "graph/align.h"
 
 #include <math.h>
 #include <stdint.h>

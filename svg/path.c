@@ -1,5 +1,5 @@
-/* svg_path.c — SVG path data into polylines. See svg_path.h. */
-#include "tools/svg_path.h"
+/* svg/path.c — SVG path data into polylines. See svg/path.h. */
+#include "svg/path.h"
 
 #include <ctype.h>
 #include <math.h>

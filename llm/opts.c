@@ -1,7 +1,7 @@
-/* llm_opts.c — the LLM client's command-line options and the search for
+/* llm/opts.c — the LLM client's command-line options and the search for
  * its data files, shared by judge, tikz2ir and svg2graph. The contract is
- * tools/llm_opts.h. */
-#include "tools/llm_opts.h"
+ * llm/opts.h. */
+#include "llm/opts.h"
 
 #include <errno.h>
 #include <limits.h>

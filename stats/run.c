@@ -1,6 +1,7 @@
-/* kappa_run.c — grouping, pairing, statistics, bootstrap and output of kappa(1). */
-#include "tools/kappa_internal.h"
-#include "tools/kappa_stats.h"
+/* stats/run.c — grouping, pairing, statistics, bootstrap and output of kappa(1). */
+#include "stats/run.h"
+#include "stats/measures.h"
+#include "stats/table.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -1,6 +1,6 @@
-/* svg_render.c — SVG element tree into absolute primitives. See svg_render.h. */
-#include "tools/svg_render.h"
-#include "tools/svg_path.h"
+/* svg/render.c — SVG element tree into absolute primitives. See svg/render.h. */
+#include "svg/render.h"
+#include "svg/path.h"
 #include "ir/geom_2d.h"
 
 #include <ctype.h>

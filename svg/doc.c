@@ -1,5 +1,5 @@
-/* svg_doc.c — XML through libexpat into an element tree; CSS rules. See svg_doc.h. */
-#include "tools/svg_doc.h"
+/* svg/doc.c — XML through libexpat into an element tree; CSS rules. See svg/doc.h. */
+#include "svg/doc.h"
 
 #include <ctype.h>
 /* Debian builds expat with DTD support; the billion-laughs controls need it declared */

@@ -1,5 +1,5 @@
-/* graph_build.c — nodes and edges from a rendered SVG scene. See graph_build.h. */
-#include "tools/graph_build.h"
+/* graph/build.c — nodes and edges from a rendered SVG scene. See graph/build.h. */
+#include "graph/build.h"
 #include "ir/geom_2d.h"
 
 #include <math.h>

@@ -1,8 +1,8 @@
-/* svg2graph_llm.c — svg2graph --llm: node refinement (merge, add, remove)
+/* llm/svg_refine.c — svg2graph --llm: node refinement (merge, add, remove)
  * and edge refinement (add, remove) of the geometric graph through the
- * project's LLM client. The contract is tools/svg2graph_llm.h; the
+ * project's LLM client. The contract is llm/svg_refine.h; the
  * specification is svg2graph(1), LLM REFINEMENT. */
-#include "tools/svg2graph_llm.h"
+#include "llm/svg_refine.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/llm_opts.h"
+#include "llm/opts.h"
 
 #define MAX_OPS 10000          /* entries of one list of an answer */
 #define MAX_TEXT 1000          /* bytes of a text the model gives */

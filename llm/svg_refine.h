@@ -1,4 +1,4 @@
-/* svg2graph_llm.h — svg2graph --llm: DiagramEval's node refinement (merge,
+/* llm/svg_refine.h — svg2graph --llm: DiagramEval's node refinement (merge,
  * add, remove) and edge refinement (add, remove, with direction) through
  * the project's LLM client, applied on top of the geometric graph.
  *
@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "ir/ir.h"
-#include "tools/llm.h"
+#include "llm/llm.h"
 
 enum { S2L_NODES = 1, S2L_EDGES = 2 };
 

@@ -1,10 +1,10 @@
-/* kappa_table.c — reading long-form rating tables for kappa(1).
+/* stats/table.c — reading long-form rating tables for kappa(1).
  *
  * The input is kept (mapped when it is a regular file, read into memory
  * otherwise), scanned for tabs and newlines 64 bytes at a time, and each row
- * is folded into its cell at once.  See kappa_internal.h for the table. */
+ * is folded into its cell at once.  See stats/table.h for the table. */
 #define _DEFAULT_SOURCE   /* MAP_POPULATE, where the system has it */
-#include "tools/kappa_internal.h"
+#include "stats/table.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -185,14 +185,14 @@ int kappa_parse_number(const char *s, size_t len, double *out)
 
 /* ---- the table ---------------------------------------------------------- */
 
-kappa_table *kappa_table_new(const struct kappa_opts *o)
+kappa_table *kappa_table_new(const char *by, int multilabel, int duplicates)
 {
     kappa_table *t = calloc(1, sizeof *t);
     if (!t) return NULL;
-    t->multilabel = o->multilabel;
-    t->dup = o->duplicates;
-    if (o->by && *o->by) {
-        const char *p = o->by;
+    t->multilabel = multilabel;
+    t->dup = duplicates;
+    if (by && *by) {
+        const char *p = by;
         for (;;) {
             const char *e = strchr(p, ',');
             size_t n = e ? (size_t)(e - p) : strlen(p);
@@ -1624,10 +1624,6 @@ static int begin_stream(kappa_table *t, const char *name, FILE *err);
 /* A table for the second half: the options and the header of t. */
 static kappa_table *half_table(const kappa_table *t)
 {
-    struct kappa_opts o;
-    kappa_opts_init(&o);
-    o.multilabel = t->multilabel;
-    o.duplicates = t->dup;
     size_t bl = 1;
     for (int i = 0; i < t->nby; i++) bl += strlen(t->by[i]) + 1;
     char *by = malloc(bl);
@@ -1637,8 +1633,7 @@ static kappa_table *half_table(const kappa_table *t)
         if (i) strcat(by, ",");
         strcat(by, t->by[i]);
     }
-    o.by = t->nby ? by : NULL;
-    kappa_table *h = kappa_table_new(&o);
+    kappa_table *h = kappa_table_new(by, t->multilabel, t->dup);
     free(by);
     if (!h) return NULL;
     h->quiet_errors = 1;

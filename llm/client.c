@@ -1,6 +1,6 @@
-/* llm_client.c — chat completions over libcurl's multi interface, with
+/* llm/client.c — chat completions over libcurl's multi interface, with
  * limits, retries, a durable content-addressed cache and accounting.
- * The contract is tools/llm.h. */
+ * The contract is llm/llm.h. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tools/llm.h"
-#include "tools/llm_curl.h"
+#include "llm/llm.h"
+#include "llm/curl.h"
 
 #define RETRY_AFTER_MAX 300.0
 #define IMAGE_MAX (20u * 1024u * 1024u)

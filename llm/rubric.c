@@ -1,4 +1,4 @@
-/* llm_rubric.c — rubric files for judge: parsing, prompt templates, the
+/* llm/rubric.c — rubric files for judge: parsing, prompt templates, the
  * answer's schema check and its verdict rows. See judge(1), RUBRIC FILES. */
 #include <ctype.h>
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "tools/llm.h"
+#include "llm/llm.h"
 
 #define FILE_MAX (4u * 1024u * 1024u)
 #define NOTE_MAX 500

@@ -1,4 +1,4 @@
-/* llm_opts.h — the LLM client's command-line options and data files, one
+/* llm/opts.h — the LLM client's command-line options and data files, one
  * copy for every program that talks to a model (judge, tikz2ir
  * --fallback=llm, svg2graph --llm).
  *
@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "tools/llm.h"
+#include "llm/llm.h"
 
 enum {
     LLM_OPT_FIRST = 0x4c00,
