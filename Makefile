@@ -190,7 +190,7 @@ install: all
 	for m in man/*.5; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man5/; done; true
 	for m in man/*.7; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
 	install -d $(DESTDIR)$(PREFIX)/share/diagramir/rubrics
-	install -m 644 tools/rubrics/*.rubric tools/rubrics/*.prompt tools/rubrics/*.taxonomy tools/rubrics/prices.tsv \
+	install -m 644 llm/rubrics/*.rubric llm/rubrics/*.prompt llm/rubrics/*.taxonomy llm/rubrics/prices.tsv \
 	    $(DESTDIR)$(PREFIX)/share/diagramir/rubrics/
 
 # Debian packages the build and the test suite need (TeX for check-tex).

@@ -2,7 +2,7 @@
  * add, remove) and edge refinement (add, remove, with direction) through
  * the project's LLM client, applied on top of the geometric graph.
  *
- * The prompts are data files (tools/rubrics/svg2graph-nodes.prompt and
+ * The prompts are data files (llm/rubrics/svg2graph-nodes.prompt and
  * svg2graph-edges.prompt, judge(1)'s rubric syntax without criteria); the
  * answers are strict JSON, checked here; an answer that is not valid (no
  * JSON object, a key or value out of the schema, an unknown id, operations
