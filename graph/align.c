@@ -1,25 +1,12 @@
 /* graph/align.c — node, edge and path alignment of two graphs. See graph/align.h. */
 #include "graph/align.h"
+#include "ir/xalloc.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xcalloc(size_t n, size_t s)
-{
-    void *p = calloc(n ? n : 1, s ? s : 1);
-    if (!p) { fputs("graphalign: out of memory\n", stderr); abort(); }
-    return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) { fputs("graphalign: out of memory\n", stderr); abort(); }
-    return p;
-}
 
 void graph_align_opts_init(graph_align_opts *o)
 {

@@ -1,25 +1,12 @@
 /* graph/build.c — nodes and edges from a rendered SVG scene. See graph/build.h. */
 #include "graph/build.h"
+#include "ir/xalloc.h"
 #include "ir/geom_2d.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xcalloc(size_t n, size_t s)
-{
-    void *p = calloc(n ? n : 1, s);
-    if (!p) { fputs("svg2graph: out of memory\n", stderr); abort(); }
-    return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) { fputs("svg2graph: out of memory\n", stderr); abort(); }
-    return p;
-}
 
 void graph_opts_init(graph_opts *o)
 {

@@ -17,6 +17,7 @@
 
 #include "llm/llm.h"
 #include "llm/curl.h"
+#include "ir/xalloc.h"
 
 #define RETRY_AFTER_MAX 300.0
 #define IMAGE_MAX (20u * 1024u * 1024u)
@@ -109,11 +110,6 @@ static void wipe(void *p, size_t n)
 {
     volatile unsigned char *v = p;
     while (n--) *v++ = 0;
-}
-
-static char *xstrdup(const char *s)
-{
-    return s ? strdup(s) : NULL;
 }
 
 /* Replaces the key (and any sk-... word) in s by ***, cuts at a newline. */
@@ -489,7 +485,7 @@ llm_request *llm_request_clone(const llm_request *r)
     if (!n) return NULL;
     n->messages = cJSON_Duplicate(r->messages, 1);
     n->tag = xstrdup(r->tag);
-    if (!n->messages || (r->tag && !n->tag)) { llm_request_free(n); return NULL; }
+    if (!n->messages) { llm_request_free(n); return NULL; }
     return n;
 }
 

@@ -1,5 +1,6 @@
 /* svg/doc.c — XML through libexpat into an element tree; CSS rules. See svg/doc.h. */
 #include "svg/doc.h"
+#include "ir/xalloc.h"
 
 #include <ctype.h>
 /* Debian builds expat with DTD support; the billion-laughs controls need it declared */
@@ -12,28 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) { fputs("svg2graph: out of memory\n", stderr); abort(); }
-    return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) { fputs("svg2graph: out of memory\n", stderr); abort(); }
-    return p;
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-    char *r = xmalloc(n + 1);
-    memcpy(r, s, n);
-    r[n] = 0;
-    return r;
-}
 
 /* --- parse state -------------------------------------------------------- */
 typedef struct {

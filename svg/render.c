@@ -1,6 +1,7 @@
 /* svg/render.c — SVG element tree into absolute primitives. See svg/render.h. */
 #include "svg/render.h"
 #include "svg/path.h"
+#include "ir/xalloc.h"
 #include "ir/geom_2d.h"
 
 #include <ctype.h>
@@ -12,21 +13,6 @@
 
 #define RPI 3.14159265358979323846
 #define MAX_USE_DEPTH 24
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) { fputs("svg2graph: out of memory\n", stderr); abort(); }
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s);
-    char *r = xrealloc(NULL, n + 1);
-    memcpy(r, s, n + 1);
-    return r;
-}
 
 /* --- matrices: x' = a x + c y + e, y' = b x + d y + f ------------------- */
 typedef struct { double a, b, c, d, e, f; } mat;
