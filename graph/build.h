@@ -51,7 +51,7 @@ typedef struct {
     long *text_vertex;       /* per scene text: vertex index, or -1 (label: -2) */
 } graph_result;
 
-/* Builds the graph of a scene. Returns 0 (out of memory aborts). */
+/* Builds the graph of a scene. Returns 0 (out of memory exits: ir/xalloc.h). */
 int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out);
 void graph_result_free(graph_result *g);
 
