@@ -211,7 +211,6 @@ kappa_table *kappa_table_new(const char *by, int multilabel, int duplicates)
     t->last_item = t->last_group = t->last_unit = -1;
     for (int i = 0; i < 64; i++) {
         t->k_rater[i] = t->k_value[i] = t->k_crit[i] = t->k_group[i] = -1;
-        t->s_rater.id[i] = t->s_value.id[i] = t->s_crit.id[i] = t->s_group.id[i] = -1;
     }
     t->cp_expect = -1;
     t->c_by = calloc((size_t)(t->nby ? t->nby : 1), sizeof *t->c_by);
@@ -805,9 +804,11 @@ static int split_fields(const char *p, size_t len, const char **f, size_t *flen,
     return n;
 }
 
-/* Interning through a 64-entry direct-mapped cache: raters, criteria and
- * values are few and recur in every few rows. */
-static inline unsigned small_key(const char *p, size_t len)
+/* Raters, criteria, groups and values are few and recur every few rows:
+ * each column has a cache of the ids of its 64 recent strings, slotted by
+ * their length and first, middle and last bytes, which saves hashing every
+ * byte of the field for the string table. */
+static inline unsigned recent_slot(const char *p, size_t len)
 {
     uint32_t h = (uint32_t)len * 0x9e3779b1u;
     if (len)
@@ -823,9 +824,18 @@ static inline int cache_hit(const struct kappa_strtab *s, int32_t id, const char
     return id >= 0 && s->len[id] == len && same_bytes(s->buf + s->off[id], p, len);
 }
 
-static inline int32_t small_intern(struct kappa_strtab *s, int32_t *cache, const char *p, size_t len)
+/* The id of p in s if the cache has it, else -1. */
+static inline int32_t recent_find(const struct kappa_strtab *s, const int32_t *cache,
+                                  const char *p, size_t len)
 {
-    unsigned k = small_key(p, len);
+    int32_t id = cache[recent_slot(p, len)];
+    return cache_hit(s, id, p, len) ? id : -1;
+}
+
+/* kappa_strtab_intern through the cache. */
+static inline int32_t recent_intern(struct kappa_strtab *s, int32_t *cache, const char *p, size_t len)
+{
+    unsigned k = recent_slot(p, len);
     int32_t id = cache[k];
     if (cache_hit(s, id, p, len)) return id;
     id = kappa_strtab_intern(s, p, len);
@@ -847,25 +857,6 @@ static inline uint64_t short_key(const char *p, size_t len)
     if (len == 0) return 0;
     return (unsigned char)p[0] | (uint64_t)(unsigned char)p[len / 2] << (len / 2 * 8) |
            (uint64_t)(unsigned char)p[len - 1] << ((len - 1) * 8);
-}
-
-static inline unsigned short_slot(uint64_t k)
-{
-    return (unsigned)((k * 0x9e3779b97f4a7c15ULL) >> 58);
-}
-
-/* small_intern for strings of <= 8 bytes, decided without touching the table. */
-static inline int32_t short_intern(struct kappa_strtab *s, struct kappa_kcache *c,
-                                   int32_t *cache, const char *p, size_t len)
-{
-    if (len > 8) return small_intern(s, cache, p, len);
-    uint64_t k = short_key(p, len);
-    unsigned i = short_slot(k);
-    if (c->key[i] == k && c->id[i] >= 0) return c->id[i];
-    int32_t id = kappa_strtab_intern(s, p, len);
-    c->key[i] = k;
-    c->id[i] = id;
-    return id;
 }
 
 static inline int is_item(const char *f, size_t len)
@@ -934,7 +925,7 @@ static int parse_fields(kappa_table *t, const char *p, size_t len, const char **
         g = t->last_group;
         if (g < 0) g = t->last_group = kappa_strtab_intern(&t->groups, "all", 3);
     } else if (t->nby == 1) {
-        g = short_intern(&t->groups, &t->s_group, t->k_group, f[t->c_by[0]], flen[t->c_by[0]]);
+        g = recent_intern(&t->groups, t->k_group, f[t->c_by[0]], flen[t->c_by[0]]);
     } else {
         char key[1024];
         size_t kl;
@@ -946,7 +937,7 @@ static int parse_fields(kappa_table *t, const char *p, size_t len, const char **
         g = kappa_strtab_intern(&t->groups, key, kl);
     }
     int32_t cr = -1;
-    if (L->need_cr) cr = short_intern(&t->crits, &t->s_crit, t->k_crit, f[L->c_crit], flen[L->c_crit]);
+    if (L->need_cr) cr = recent_intern(&t->crits, t->k_crit, f[L->c_crit], flen[L->c_crit]);
     const char *ip = f[L->c_item];
     size_t il = flen[L->c_item];
     int32_t it = t->last_item;
@@ -957,25 +948,14 @@ static int parse_fields(kappa_table *t, const char *p, size_t len, const char **
         t->last_il = il;
         t->last_ikey = ik;
     }
-    int32_t ra = short_intern(&t->raters, &t->s_rater, t->k_rater, f[L->c_rater], flen[L->c_rater]);
+    int32_t ra = recent_intern(&t->raters, t->k_rater, f[L->c_rater], flen[L->c_rater]);
     const char *vp = f[L->c_value];
     size_t vl = flen[L->c_value];
-    int32_t v;
-    uint64_t vkey = vl <= 8 ? short_key(vp, vl) : 0;
-    unsigned vi = short_slot(vkey);
-    if (vl <= 8 && t->s_value.key[vi] == vkey && t->s_value.id[vi] >= 0) {
-        v = t->s_value.id[vi];
-    } else {
-        unsigned vk = small_key(vp, vl);
-        v = t->k_value[vk];
-        if (!cache_hit(&t->values, v, vp, vl)) {
-            struct kappa_loc loc = { t->nfiles - 1, (int32_t)line, (int32_t)(vp - p) + 1 };
-            v = t->k_value[vk] = value_intern(t, vp, vl, loc);
-        }
-        if (vl <= 8) {
-            t->s_value.key[vi] = vkey;
-            t->s_value.id[vi] = v;
-        }
+    unsigned vk = recent_slot(vp, vl);
+    int32_t v = t->k_value[vk];
+    if (!cache_hit(&t->values, v, vp, vl)) {   /* value_intern, through the cache */
+        struct kappa_loc loc = { t->nfiles - 1, (int32_t)line, (int32_t)(vp - p) + 1 };
+        v = t->k_value[vk] = value_intern(t, vp, vl, loc);
     }
     if (g < 0 || it < 0 || ra < 0 || v < 0 || (L->need_cr && cr < 0)) {
         t->last_item = -1;
@@ -1184,13 +1164,6 @@ static inline uint64_t key_next(uint64_t k, size_t len)
     return (k << 8) | '1';   /* 9..9 + 1: a digit more (at most 8: v + 1 < 2^24) */
 }
 
-/* id of a short string in a cache, or -1 */
-static inline int32_t cache_id(const struct kappa_kcache *c, uint64_t k)
-{
-    unsigned i = short_slot(k);
-    return c->key[i] == k ? c->id[i] : -1;
-}
-
 /* The item and the cell of a common row whose group, criterion, rater and
  * value are id[0..3]: the item of the row before (or the next of i_base,
  * i_base + 1, ... in a table of one unit per item), a cell not rated yet, the
@@ -1265,26 +1238,23 @@ static inline int fast_row(const kappa_table *t, struct hot *h, const char *cons
         if (is_item(st[h->other[i]], FLEN(h->other[i]))) return 0;
     size_t il = FLEN(h->ci), rl = FLEN(h->cra), vl = FLEN(h->cv);
     if (il - 1 > 7 || rl - 1 > 7 || vl - 1 > 7) return 0;   /* also empty fields */
-    uint64_t ik = load_key(st[h->ci], il), rk = load_key(st[h->cra], rl);
-    uint64_t vk = load_key(st[h->cv], vl);
-    if (ik == ITEM_KEY || rk == ITEM_KEY || vk == ITEM_KEY) return 0;
+    uint64_t ik = load_key(st[h->ci], il);
+    if (ik == ITEM_KEY || is_item(st[h->cra], rl) || is_item(st[h->cv], vl)) return 0;
     int32_t g = h->g_all, cr = -1;
     if (h->cg >= 0) {
         size_t gl = FLEN(h->cg);
-        uint64_t k;
-        if (gl > 8 || (k = load_key(st[h->cg], gl)) == ITEM_KEY || (g = cache_id(&t->s_group, k)) < 0)
+        if (is_item(st[h->cg], gl) || (g = recent_find(&t->groups, t->k_group, st[h->cg], gl)) < 0)
             return 0;
     }
     if (h->cc >= 0) {
         size_t cl = FLEN(h->cc);
-        uint64_t k;
-        if (cl > 8 || (k = load_key(st[h->cc], cl)) == ITEM_KEY || (cr = cache_id(&t->s_crit, k)) < 0)
+        if (is_item(st[h->cc], cl) || (cr = recent_find(&t->crits, t->k_crit, st[h->cc], cl)) < 0)
             return 0;
     }
     ids[0] = g;
     ids[1] = cr;
-    ids[2] = cache_id(&t->s_rater, rk);
-    ids[3] = cache_id(&t->s_value, vk);
+    ids[2] = recent_find(&t->raters, t->k_rater, st[h->cra], rl);
+    ids[3] = recent_find(&t->values, t->k_value, st[h->cv], vl);
     return fast_commit(h, st[h->ci], il, ik, ids, line, 0);
 #undef FLEN
 }

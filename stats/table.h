@@ -97,8 +97,6 @@ struct kappa_table {
     const char *last_ip;        /* the last row's item field, in the retained input */
     size_t last_il;
     int32_t k_rater[64], k_value[64], k_crit[64], k_group[64];
-    struct kappa_kcache { uint64_t key[64]; int32_t id[64]; }
-        s_rater, s_value, s_crit, s_group;   /* the same for strings of <= 8 bytes */
     uint64_t last_ikey;         /* the last item, when it is short */
     uint64_t next_ikey;         /* the short key of item number next_inum (0: none), */
     uint32_t next_inum;         /* kept for the scanner while next_ikey_ok */
