@@ -113,8 +113,7 @@ static size_t lev_bounded(const ntext *a, const ntext *b, size_t kmax, size_t *b
 static double sim_tokens(const char *a, const char *b)
 {
     /* Jaccard similarity of the sets of blank-separated words */
-    char *x = strdup(a), *y = strdup(b);
-    if (!x || !y) abort();
+    char *x = xstrdup(a), *y = xstrdup(b);
     char *wa[256], *wb[256];
     size_t na = 0, nb = 0;
     for (char *s = strtok(x, " "); s && na < 256; s = strtok(NULL, " ")) wa[na++] = s;

@@ -653,8 +653,7 @@ static void render_shape(rstate *r, const svg_node *n, const style_t *st, mat ct
         ir_pt a = { attr_len(r, n, "x1", st, r->vp_w, 0), attr_len(r, n, "y1", st, r->vp_h, 0) };
         ir_pt b = { attr_len(r, n, "x2", st, r->vp_w, 0), attr_len(r, n, "y2", st, r->vp_h, 0) };
         pd.cap = pd.n = 1;
-        pd.sub = calloc(1, sizeof *pd.sub);
-        if (!pd.sub) abort();
+        pd.sub = xcalloc(1, sizeof *pd.sub);
         pd.sub[0].pts = xrealloc(NULL, 2 * sizeof(ir_pt));
         pd.sub[0].pts[0] = a;
         pd.sub[0].pts[1] = b;
@@ -672,8 +671,7 @@ static void render_shape(rstate *r, const svg_node *n, const style_t *st, mat ct
         size_t np = (size_t)nv / 2;
         if (np < 2) { free(v); return; }
         pd.cap = pd.n = 1;
-        pd.sub = calloc(1, sizeof *pd.sub);
-        if (!pd.sub) abort();
+        pd.sub = xcalloc(1, sizeof *pd.sub);
         pd.sub[0].pts = xrealloc(NULL, np * sizeof(ir_pt));
         for (size_t i = 0; i < np; i++) pd.sub[0].pts[i] = (ir_pt){ v[2 * i], v[2 * i + 1] };
         pd.sub[0].n = pd.sub[0].cap = np;

@@ -2,6 +2,7 @@
  * See man/graphalign.1. */
 #include "ir/ir.h"
 #include "graph/align.h"
+#include "ir/xalloc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -41,8 +42,7 @@ static int read_stream(const char *path, FILE *f, stream *s)
     ir_diagram *d;
     int rc;
     while ((rc = ir_read_diagram(r, &d)) == 1) {
-        s->d = realloc(s->d, (s->n + 1) * sizeof *s->d);
-        if (!s->d) abort();
+        s->d = xrealloc(s->d, (s->n + 1) * sizeof *s->d);
         s->d[s->n++] = d;
     }
     if (rc < 0) fprintf(stderr, "%s\n", ir_reader_error(r));
@@ -69,12 +69,11 @@ static int to_graph(const ir_diagram *d, const char *path, graph_g *g)
         if (d->elems[i].kind == IR_VERTEX) nv++;
         else if (d->elems[i].kind == IR_EDGE) ne++;
     }
-    g->text = calloc(nv + 1, sizeof *g->text);
-    nameidx *names = calloc(nv + 1, sizeof *names);
-    g->from = calloc(ne + 1, sizeof *g->from);
-    g->to = calloc(ne + 1, sizeof *g->to);
-    g->undirected = calloc(ne + 1, 1);
-    if (!g->text || !names || !g->from || !g->to || !g->undirected) abort();
+    g->text = xcalloc(nv + 1, sizeof *g->text);
+    nameidx *names = xcalloc(nv + 1, sizeof *names);
+    g->from = xcalloc(ne + 1, sizeof *g->from);
+    g->to = xcalloc(ne + 1, sizeof *g->to);
+    g->undirected = xcalloc(ne + 1, 1);
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         if (e->kind != IR_VERTEX) continue;
@@ -269,9 +268,8 @@ static int read_streams(char *const paths[2], stream s[2])
 static long *pair_diagrams(const stream s[2], int by_order, const char *gpath)
 {
     size_t npairs = s[0].n;
-    long *gi = calloc(npairs + 1, sizeof *gi);
-    char *used = calloc(s[1].n + 1, 1);
-    if (!gi || !used) abort();
+    long *gi = xcalloc(npairs + 1, sizeof *gi);
+    char *used = xcalloc(s[1].n + 1, 1);
     for (size_t i = 0; i < npairs; i++) {
         gi[i] = -1;
         if (by_order || (s[0].n == 1 && s[1].n == 1)) {

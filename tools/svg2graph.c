@@ -1,6 +1,7 @@
 /* svg2graph — SVG to diagramir IR: geometry plus the graph (vertex and edge
  * records). See man/svg2graph.1. */
 #include "ir/ir.h"
+#include "ir/xalloc.h"
 #include "graph/build.h"
 #include "llm/opts.h"
 #include "llm/svg_refine.h"
@@ -139,8 +140,7 @@ static ir_diagram *to_ir(const svg_scene *sc, const graph_result *g, const char 
             ir_elem *e = ir_add(d, IR_TEXT);
             ir_pt p[2] = { { t->box.x1, t->box.y1 }, { t->box.x2, t->box.y2 } };
             ir_elem_set_pts(e, p, 2);
-            e->str = strdup(t->text);
-            if (!e->str) abort();
+            e->str = xstrdup(t->text);
             char nb[32];
             ir_elem_set(e, "size", ir_fmt_num(nb, t->size));
             if (g->text_vertex[i] >= 0) {
@@ -156,9 +156,8 @@ static ir_diagram *to_ir(const svg_scene *sc, const graph_result *g, const char 
         const graph_vertex *v = &g->v[i];
         ir_elem *e = ir_add(d, IR_VERTEX);
         vertex_id(vid, sizeof vid, i);
-        e->name = strdup(vid);
-        e->str = strdup(v->text);
-        if (!e->name || !e->str) abort();
+        e->name = xstrdup(vid);
+        e->str = xstrdup(v->text);
         ir_pt p[2] = { { v->box.x1, v->box.y1 }, { v->box.x2, v->box.y2 } };
         ir_elem_set_pts(e, p, 2);
         ir_elem_set(e, "shape", v->shape);
@@ -168,10 +167,9 @@ static ir_diagram *to_ir(const svg_scene *sc, const graph_result *g, const char 
         const graph_edge *ge = &g->e[i];
         ir_elem *e = ir_add(d, IR_EDGE);
         vertex_id(vid, sizeof vid, ge->from);
-        e->name = strdup(vid);
+        e->name = xstrdup(vid);
         vertex_id(vid, sizeof vid, ge->to);
-        e->str = strdup(vid);
-        if (!e->name || !e->str) abort();
+        e->str = xstrdup(vid);
         e->undirected = ge->undirected;
         if (ge->label) ir_elem_set(e, "label", ge->label);
         e->line = ge->line;
