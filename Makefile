@@ -13,9 +13,9 @@
 #   make deps            install the Debian build and test dependencies when missing
 #   make PGO=0           build once, without the profile (quicker while editing)
 #
-# Layout: tools/<program>.c is a program; every .c file of the libraries (ir/,
-# grammar/, checks/, llm/, svg/, stats/, graph/, and tools/ until it holds
-# only the mains) goes into one static library all programs link.
+# Layout: tools/<program>.c is a program (its main); every .c file of the
+# libraries (ir/, grammar/, checks/, llm/, svg/, stats/, graph/) goes into one
+# static library all programs link.
 
 CC      ?= cc
 BUILD   ?= build
@@ -69,9 +69,8 @@ GEN_C     = $(patsubst grammar/%.y,$(GEN_DIR)/%.tab.c,$(YACC_SRCS)) \
             $(patsubst grammar/%.l,$(GEN_DIR)/%.lex.c,$(LEX_SRCS))
 GEN_H     = $(patsubst grammar/%.y,$(GEN_DIR)/%.tab.h,$(YACC_SRCS)) \
             $(patsubst grammar/%.l,$(GEN_DIR)/%.lex.h,$(LEX_SRCS))
-TOOL_LIB_SRCS = $(filter-out $(addprefix tools/,$(addsuffix .c,$(PROGRAM_NAMES))),$(wildcard tools/*.c))
 LIB_DIRS  = ir grammar checks checks/geom llm svg stats graph
-LIB_SRCS  = $(wildcard $(addsuffix /*.c,$(LIB_DIRS))) $(TOOL_LIB_SRCS)
+LIB_SRCS  = $(wildcard $(addsuffix /*.c,$(LIB_DIRS)))
 LIB_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(patsubst $(GEN_DIR)/%.c,$(BUILD)/obj/gen/%.o,$(GEN_C))
 LIB       = $(BUILD)/libdiagramir.a
 
@@ -192,7 +191,7 @@ install: all
 	for m in man/*.5; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man5/; done; true
 	for m in man/*.7; do [ -f "$$m" ] && install -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man7/; done; true
 	install -d $(DESTDIR)$(PREFIX)/share/diagramir/rubrics
-	install -m 644 tools/rubrics/*.rubric tools/rubrics/*.prompt tools/rubrics/*.taxonomy tools/rubrics/prices.tsv \
+	install -m 644 llm/rubrics/*.rubric llm/rubrics/*.prompt llm/rubrics/*.taxonomy llm/rubrics/prices.tsv \
 	    $(DESTDIR)$(PREFIX)/share/diagramir/rubrics/
 
 # Debian packages the build and the test suite need (TeX for check-tex).

@@ -31,7 +31,7 @@ N=${BENCH_JUDGE_N:-2000}
 J=${BENCH_JUDGE_J:-32}
 RUNS=${BENCH_JUDGE_RUNS:-3}
 [ -x "$judge" ] || { echo "bench-judge: $judge not built" >&2; exit 2; }
-DIAGRAMIR_RUBRICS=$root/tools/rubrics
+DIAGRAMIR_RUBRICS=$root/llm/rubrics
 export DIAGRAMIR_RUBRICS
 unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL
 

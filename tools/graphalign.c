@@ -1,7 +1,8 @@
 /* graphalign — DiagramEval node, edge and path alignment of two IR graphs.
  * See man/graphalign.1. */
 #include "ir/ir.h"
-#include "tools/graph_align.h"
+#include "graph/align.h"
+#include "ir/xalloc.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -41,8 +42,7 @@ static int read_stream(const char *path, FILE *f, stream *s)
     ir_diagram *d;
     int rc;
     while ((rc = ir_read_diagram(r, &d)) == 1) {
-        s->d = realloc(s->d, (s->n + 1) * sizeof *s->d);
-        if (!s->d) abort();
+        s->d = xrealloc(s->d, (s->n + 1) * sizeof *s->d);
         s->d[s->n++] = d;
     }
     if (rc < 0) fprintf(stderr, "%s\n", ir_reader_error(r));
@@ -69,12 +69,11 @@ static int to_graph(const ir_diagram *d, const char *path, graph_g *g)
         if (d->elems[i].kind == IR_VERTEX) nv++;
         else if (d->elems[i].kind == IR_EDGE) ne++;
     }
-    g->text = calloc(nv + 1, sizeof *g->text);
-    nameidx *names = calloc(nv + 1, sizeof *names);
-    g->from = calloc(ne + 1, sizeof *g->from);
-    g->to = calloc(ne + 1, sizeof *g->to);
-    g->undirected = calloc(ne + 1, 1);
-    if (!g->text || !names || !g->from || !g->to || !g->undirected) abort();
+    g->text = xcalloc(nv + 1, sizeof *g->text);
+    nameidx *names = xcalloc(nv + 1, sizeof *names);
+    g->from = xcalloc(ne + 1, sizeof *g->from);
+    g->to = xcalloc(ne + 1, sizeof *g->to);
+    g->undirected = xcalloc(ne + 1, 1);
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         if (e->kind != IR_VERTEX) continue;
@@ -179,7 +178,15 @@ static void prf_rows(const char *item, const char *what, const char *rater, cons
     row(item, crit, rater, m->f1, note);
 }
 
-int main(int argc, char **argv)
+typedef struct {
+    graph_align_opts ga;
+    const char *rater;
+    int by_order, no_mean, mean_only;
+} options;
+
+/* Reads the options; -1 to go on, else the exit status (--help, --version,
+ * a wrong option or file count). */
+static int parse_options(int argc, char **argv, options *o)
 {
     enum { O_BYORDER = 256, O_NOMEAN, O_MEANONLY };
     static const struct option longopts[] = {
@@ -194,31 +201,31 @@ int main(int argc, char **argv)
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 }
     };
-    graph_align_opts o;
-    graph_align_opts_init(&o);
-    const char *rater = "graphalign";
-    int by_order = 0, no_mean = 0, mean_only = 0, c;
+    memset(o, 0, sizeof *o);
+    graph_align_opts_init(&o->ga);
+    o->rater = "graphalign";
+    int c;
     while ((c = getopt_long(argc, argv, "t:s:gr:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 't':
-            if (!ir_parse_num(optarg, &o.threshold) || o.threshold < 0 || o.threshold > 1) {
+            if (!ir_parse_num(optarg, &o->ga.threshold) || o->ga.threshold < 0 || o->ga.threshold > 1) {
                 fprintf(stderr, "graphalign: --threshold: '%s' is not a number in [0, 1]\n", optarg);
                 return 2;
             }
             break;
         case 's':
-            if (!strcmp(optarg, "edit")) o.sim = GRAPH_SIM_EDIT;
-            else if (!strcmp(optarg, "tokens")) o.sim = GRAPH_SIM_TOKENS;
+            if (!strcmp(optarg, "edit")) o->ga.sim = GRAPH_SIM_EDIT;
+            else if (!strcmp(optarg, "tokens")) o->ga.sim = GRAPH_SIM_TOKENS;
             else {
                 fprintf(stderr, "graphalign: --similarity: '%s' is not edit or tokens\n", optarg);
                 return 2;
             }
             break;
-        case 'g': o.greedy = 1; break;
-        case 'r': rater = optarg; break;
-        case O_BYORDER: by_order = 1; break;
-        case O_NOMEAN: no_mean = 1; break;
-        case O_MEANONLY: mean_only = 1; break;
+        case 'g': o->ga.greedy = 1; break;
+        case 'r': o->rater = optarg; break;
+        case O_BYORDER: o->by_order = 1; break;
+        case O_NOMEAN: o->no_mean = 1; break;
+        case O_MEANONLY: o->mean_only = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("graphalign (diagramir) %s\n", VERSION); return 0;
         default: usage(stderr); return 2;
@@ -233,92 +240,128 @@ int main(int argc, char **argv)
         fputs("graphalign: only one of the two files can be standard input\n", stderr);
         return 2;
     }
-    stream s[2] = { { NULL, 0 }, { NULL, 0 } };
-    int rc = 0;
+    return -1;
+}
+
+/* Reads the reference (s[0]) and generated (s[1]) streams; 0, or 2 after
+ * an error. */
+static int read_streams(char *const paths[2], stream s[2])
+{
     for (int k = 0; k < 2; k++) {
-        const char *path = argv[optind + k];
+        const char *path = paths[k];
         int is_stdin = !strcmp(path, "-");
         FILE *f = is_stdin ? stdin : fopen(path, "r");
         if (!f) {
             fprintf(stderr, "graphalign: %s: %s\n", path, strerror(errno));
-            rc = 2;
-            break;
+            return 2;
         }
-        if (read_stream(is_stdin ? "<stdin>" : path, f, &s[k]) < 0) rc = 2;
+        int bad = read_stream(is_stdin ? "<stdin>" : path, f, &s[k]) < 0;
         if (!is_stdin) fclose(f);
-        if (rc) break;
+        if (bad) return 2;
     }
-    const char *rpath = argv[optind], *gpath = argv[optind + 1];
-    /* pairs */
-    size_t npairs = 0;
-    long *gi = NULL;
-    if (!rc) {
-        npairs = s[0].n;
-        gi = calloc(npairs + 1, sizeof *gi);
-        char *used = calloc(s[1].n + 1, 1);
-        if (!gi || !used) abort();
-        for (size_t i = 0; i < npairs; i++) {
-            gi[i] = -1;
-            if (by_order || (s[0].n == 1 && s[1].n == 1)) {
-                if (i < s[1].n) gi[i] = (long)i;
-            } else {
-                for (size_t j = 0; j < s[1].n; j++)
-                    if (!used[j] && !strcmp(s[0].d[i]->id, s[1].d[j]->id)) { gi[i] = (long)j; break; }
-            }
-            if (gi[i] >= 0) used[gi[i]] = 1;
-            else fprintf(stderr, "graphalign: %s: warning: no generated diagram '%s' (scored as empty)\n",
-                         gpath, s[0].d[i]->id);
-        }
-        for (size_t j = 0; j < s[1].n; j++)
-            if (!used[j])
-                fprintf(stderr, "graphalign: %s: warning: diagram '%s' has no reference (skipped)\n",
-                        gpath, s[1].d[j]->id);
-        free(used);
-    }
-    graph_prf sum[3];
-    double msum[9] = { 0 };
-    memset(sum, 0, sizeof sum);
-    size_t nitems = 0;
-    if (!rc) puts("item\tcriterion\trater\tvalue\tnote");
-    for (size_t i = 0; i < npairs && !rc; i++) {
-        graph_g rg, gg;
-        if (to_graph(s[0].d[i], rpath, &rg) < 0) { rc = 2; free_graph(&rg); break; }
-        ir_diagram *gd = gi[i] >= 0 ? s[1].d[gi[i]] : NULL;
-        if (gd) {
-            if (to_graph(gd, gpath, &gg) < 0) { rc = 2; free_graph(&rg); free_graph(&gg); break; }
+    return 0;
+}
+
+/* The generated diagram of each reference diagram (gi[i], -1: none): the
+ * same id, or by order (--by-order, or one diagram each); warns of the
+ * diagrams left without a partner. */
+static long *pair_diagrams(const stream s[2], int by_order, const char *gpath)
+{
+    size_t npairs = s[0].n;
+    long *gi = xcalloc(npairs + 1, sizeof *gi);
+    char *used = xcalloc(s[1].n + 1, 1);
+    for (size_t i = 0; i < npairs; i++) {
+        gi[i] = -1;
+        if (by_order || (s[0].n == 1 && s[1].n == 1)) {
+            if (i < s[1].n) gi[i] = (long)i;
         } else {
-            memset(&gg, 0, sizeof gg);
+            for (size_t j = 0; j < s[1].n; j++)
+                if (!used[j] && !strcmp(s[0].d[i]->id, s[1].d[j]->id)) { gi[i] = (long)j; break; }
         }
-        graph_align_result res;
-        graph_align(&rg, &gg, &o, &res);
-        const graph_prf *m[3] = { &res.node, &res.edge, &res.path };
-        static const char *const what[3] = { "node", "edge", "path" };
-        for (int k = 0; k < 3; k++) {
-            if (!mean_only) prf_rows(s[0].d[i]->id, what[k], rater, m[k]);
-            msum[3 * k] += m[k]->p;
-            msum[3 * k + 1] += m[k]->r;
-            msum[3 * k + 2] += m[k]->f1;
-            sum[k].tp += m[k]->tp;
-            sum[k].fp += m[k]->fp;
-            sum[k].fn += m[k]->fn;
+        if (gi[i] >= 0) used[gi[i]] = 1;
+        else fprintf(stderr, "graphalign: %s: warning: no generated diagram '%s' (scored as empty)\n",
+                     gpath, s[0].d[i]->id);
+    }
+    for (size_t j = 0; j < s[1].n; j++)
+        if (!used[j])
+            fprintf(stderr, "graphalign: %s: warning: diagram '%s' has no reference (skipped)\n",
+                    gpath, s[1].d[j]->id);
+    free(used);
+    return gi;
+}
+
+/* The sums behind the mean rows. */
+typedef struct {
+    graph_prf sum[3];    /* node, edge, path counts */
+    double msum[9];      /* their precision, recall, f1 */
+    size_t nitems;
+} totals;
+
+/* Aligns reference diagram i with its generated one (none: an empty graph)
+ * and prints its rows; 0, or 2 after an error. */
+static int align_pair(const options *o, const stream s[2], const long *gi, size_t i,
+                      const char *rpath, const char *gpath, totals *tot)
+{
+    graph_g rg, gg;
+    if (to_graph(s[0].d[i], rpath, &rg) < 0) { free_graph(&rg); return 2; }
+    ir_diagram *gd = gi[i] >= 0 ? s[1].d[gi[i]] : NULL;
+    if (gd) {
+        if (to_graph(gd, gpath, &gg) < 0) { free_graph(&rg); free_graph(&gg); return 2; }
+    } else {
+        memset(&gg, 0, sizeof gg);
+    }
+    graph_align_result res;
+    graph_align(&rg, &gg, &o->ga, &res);
+    const graph_prf *m[3] = { &res.node, &res.edge, &res.path };
+    static const char *const what[3] = { "node", "edge", "path" };
+    for (int k = 0; k < 3; k++) {
+        if (!o->mean_only) prf_rows(s[0].d[i]->id, what[k], o->rater, m[k]);
+        tot->msum[3 * k] += m[k]->p;
+        tot->msum[3 * k + 1] += m[k]->r;
+        tot->msum[3 * k + 2] += m[k]->f1;
+        tot->sum[k].tp += m[k]->tp;
+        tot->sum[k].fp += m[k]->fp;
+        tot->sum[k].fn += m[k]->fn;
+    }
+    tot->nitems++;
+    graph_align_result_free(&res);
+    free_graph(&rg);
+    free_graph(&gg);
+    return 0;
+}
+
+/* The mean rows over every item. */
+static void mean_rows(const totals *tot, const char *rater)
+{
+    static const char *const what[3] = { "node", "edge", "path" };
+    static const char *const part[3] = { "precision", "recall", "f1" };
+    char note[128], crit[64];
+    for (int k = 0; k < 3; k++)
+        for (int q = 0; q < 3; q++) {
+            snprintf(crit, sizeof crit, "%s_%s", what[k], part[q]);
+            snprintf(note, sizeof note, "mean over %zu items; tp=%zu fp=%zu fn=%zu", tot->nitems,
+                     tot->sum[k].tp, tot->sum[k].fp, tot->sum[k].fn);
+            row("mean", crit, rater, tot->msum[3 * k + q] / (double)tot->nitems, note);
         }
-        nitems++;
-        graph_align_result_free(&res);
-        free_graph(&rg);
-        free_graph(&gg);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0) return rc;
+    stream s[2] = { { NULL, 0 }, { NULL, 0 } };
+    rc = read_streams(argv + optind, s);
+    const char *rpath = argv[optind], *gpath = argv[optind + 1];
+    long *gi = NULL;
+    totals tot;
+    memset(&tot, 0, sizeof tot);
+    if (!rc) {
+        gi = pair_diagrams(s, o.by_order, gpath);
+        puts("item\tcriterion\trater\tvalue\tnote");
     }
-    if (!rc && !no_mean && nitems) {
-        static const char *const what[3] = { "node", "edge", "path" };
-        static const char *const part[3] = { "precision", "recall", "f1" };
-        char note[128], crit[64];
-        for (int k = 0; k < 3; k++)
-            for (int q = 0; q < 3; q++) {
-                snprintf(crit, sizeof crit, "%s_%s", what[k], part[q]);
-                snprintf(note, sizeof note, "mean over %zu items; tp=%zu fp=%zu fn=%zu", nitems,
-                         sum[k].tp, sum[k].fp, sum[k].fn);
-                row("mean", crit, rater, msum[3 * k + q] / (double)nitems, note);
-            }
-    }
+    for (size_t i = 0; !rc && i < s[0].n; i++) rc = align_pair(&o, s, gi, i, rpath, gpath, &tot);
+    if (!rc && !o.no_mean && tot.nitems) mean_rows(&tot, o.rater);
     for (int k = 0; k < 2; k++) {
         for (size_t i = 0; i < s[k].n; i++) ir_diagram_free(s[k].d[i]);
         free(s[k].d);

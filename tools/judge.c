@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tools/llm.h"
-#include "tools/llm_opts.h"
+#include "llm/llm.h"
+#include "llm/opts.h"
 
 #ifndef DIAGRAMIR_VERSION
 #define DIAGRAMIR_VERSION "0.1"
@@ -340,7 +340,15 @@ static int feed(llm_client *c, void *user)
 
 /* -------------------------------------------------------------- main */
 
-int main(int argc, char **argv)
+typedef struct {
+    llm_config cfg;
+    const char *rubric_name, *rubric_file, *rubric_dir, *mode, *variant, *rater, *fail_value;
+    int dry, list, describe, quiet, header;
+} options;
+
+/* Reads the options; -1 to go on, else the exit status (--help, --version,
+ * a wrong option). */
+static int parse_options(int argc, char **argv, options *o)
 {
     enum { O_RUBRIC_DIR = 256, O_VARIANT, O_RATER, O_FAILVAL, O_NOHEADER, O_DESCRIBE };
     static const struct option longopts[] = {
@@ -355,183 +363,203 @@ int main(int argc, char **argv)
         {"list", no_argument, 0, 'l'},             {"describe", no_argument, 0, O_DESCRIBE},
         {"quiet", no_argument, 0, 'q'},            {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},          {0, 0, 0, 0}};
-    llm_config cfg;
-    llm_config_init(&cfg);
-    const char *rubric_name = NULL, *rubric_file = NULL, *rubric_dir = NULL, *mode = NULL;
-    const char *variant = NULL, *rater = NULL, *fail_value = NULL;
-    int dry = 0, list = 0, describe = 0, quiet = 0, header = 1;
+    memset(o, 0, sizeof *o);
+    llm_config_init(&o->cfg);
+    o->header = 1;
     int opt;
     while ((opt = getopt_long(argc, argv, "r:R:M:m:j:nlqhV", longopts, NULL)) != -1) {
         switch (opt) {
-        case 'r': rubric_name = optarg; break;
-        case 'R': rubric_file = optarg; break;
-        case O_RUBRIC_DIR: rubric_dir = optarg; break;
-        case 'M': mode = optarg; break;
-        case O_VARIANT: variant = optarg; break;
+        case 'r': o->rubric_name = optarg; break;
+        case 'R': o->rubric_file = optarg; break;
+        case O_RUBRIC_DIR: o->rubric_dir = optarg; break;
+        case 'M': o->mode = optarg; break;
+        case O_VARIANT: o->variant = optarg; break;
         case 'm':
-            if (llm_opt_parse(&cfg, LLM_OPT_MODEL, optarg, "judge") != 0) return 2;
+            if (llm_opt_parse(&o->cfg, LLM_OPT_MODEL, optarg, "judge") != 0) return 2;
             break;
         case 'j':
-            if (llm_opt_parse(&cfg, LLM_OPT_JOBS, optarg, "judge") != 0) return 2;
+            if (llm_opt_parse(&o->cfg, LLM_OPT_JOBS, optarg, "judge") != 0) return 2;
             break;
-        case O_RATER: rater = optarg; break;
-        case O_FAILVAL: fail_value = optarg; break;
-        case O_NOHEADER: header = 0; break;
-        case 'n': dry = 1; break;
-        case 'l': list = 1; break;
-        case O_DESCRIBE: describe = 1; break;
-        case 'q': quiet = 1; break;
+        case O_RATER: o->rater = optarg; break;
+        case O_FAILVAL: o->fail_value = optarg; break;
+        case O_NOHEADER: o->header = 0; break;
+        case 'n': o->dry = 1; break;
+        case 'l': o->list = 1; break;
+        case O_DESCRIBE: o->describe = 1; break;
+        case 'q': o->quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("judge (diagramir) %s\n", DIAGRAMIR_VERSION); return 0;
         default:
             if (LLM_OPT_IS(opt)) {
-                if (llm_opt_parse(&cfg, opt, optarg, "judge") != 0) return 2;
+                if (llm_opt_parse(&o->cfg, opt, optarg, "judge") != 0) return 2;
                 break;
             }
             usage(stderr);
             return 2;
         }
     }
+    return -1;
+}
+
+/* --list: the built-in rubrics and their titles; the exit status. */
+static int list_rubrics(const char *rubric_dir)
+{
     char path[PATH_MAX], err[1024];
-    if (list) {
-        for (int i = 0; builtin[i]; i++) {
-            char name[300];
-            snprintf(name, sizeof name, "%s.rubric", builtin[i]);
-            if (llm_find_data(rubric_dir, name, path, sizeof path) != 0) {
-                printf("%s\t(rubric file not found)\n", builtin[i]);
-                continue;
-            }
-            llm_rubric *r = llm_rubric_load(path, err, sizeof err);
-            if (!r) { fprintf(stderr, "%s\n", err); return 2; }
-            printf("%s\t%s\n", builtin[i], llm_rubric_title(r));
-            llm_rubric_free(r);
-        }
-        return 0;
-    }
-    if (rubric_name && rubric_file) {
-        fprintf(stderr, "judge: error: --rubric and --rubric-file exclude each other\n");
-        return 2;
-    }
-    if (!rubric_file) {
-        if (!rubric_name) rubric_name = "geom";
+    for (int i = 0; builtin[i]; i++) {
         char name[300];
-        snprintf(name, sizeof name, "%s.rubric", rubric_name);
-        if (strchr(rubric_name, '/') || llm_find_data(rubric_dir, name, path, sizeof path) != 0) {
-            fprintf(stderr, "judge: error: no rubric '%s' (judge --list; --rubric-file FILE)\n",
-                    rubric_name);
-            return 2;
+        snprintf(name, sizeof name, "%s.rubric", builtin[i]);
+        if (llm_find_data(rubric_dir, name, path, sizeof path) != 0) {
+            printf("%s\t(rubric file not found)\n", builtin[i]);
+            continue;
         }
-        rubric_file = path;
+        llm_rubric *r = llm_rubric_load(path, err, sizeof err);
+        if (!r) { fprintf(stderr, "%s\n", err); return 2; }
+        printf("%s\t%s\n", builtin[i], llm_rubric_title(r));
+        llm_rubric_free(r);
     }
-    llm_rubric *rubric = llm_rubric_load(rubric_file, err, sizeof err);
-    if (!rubric) {
-        fprintf(stderr, "%s\n", err);
-        return 2;
+    return 0;
+}
+
+/* The rubric of --rubric-file, or of --rubric (geom by default) found as a
+ * data file; NULL after the error. */
+static llm_rubric *open_rubric(const options *o)
+{
+    char path[PATH_MAX], err[1024];
+    const char *file = o->rubric_file, *name = o->rubric_name;
+    if (name && file) {
+        fprintf(stderr, "judge: error: --rubric and --rubric-file exclude each other\n");
+        return NULL;
     }
-    if (describe) {
-        llm_rubric_describe(rubric, stdout);
-        llm_rubric_free(rubric);
-        return 0;
+    if (!file) {
+        if (!name) name = "geom";
+        char fname[300];
+        snprintf(fname, sizeof fname, "%s.rubric", name);
+        if (strchr(name, '/') || llm_find_data(o->rubric_dir, fname, path, sizeof path) != 0) {
+            fprintf(stderr, "judge: error: no rubric '%s' (judge --list; --rubric-file FILE)\n",
+                    name);
+            return NULL;
+        }
+        file = path;
     }
-    int rc = 0;
+    llm_rubric *rubric = llm_rubric_load(file, err, sizeof err);
+    if (!rubric) fprintf(stderr, "%s\n", err);
+    return rubric;
+}
+
+/* The mode (the rubric's default when none is given) and the variant must
+ * be the rubric's; NULL after the error. */
+static const char *check_mode(const llm_rubric *rubric, const char *mode, const char *variant)
+{
     if (!mode) mode = llm_rubric_default_mode(rubric);
     else if (!llm_rubric_has_mode(rubric, mode)) {
         fprintf(stderr, "judge: error: rubric %s has no mode '%s'\n", llm_rubric_name(rubric), mode);
-        llm_rubric_free(rubric);
-        return 2;
+        return NULL;
     }
     if (variant && !llm_rubric_has_variant(rubric, variant)) {
         fprintf(stderr, "judge: error: rubric %s has no prompt variant '%s'\n",
                 llm_rubric_name(rubric), variant);
-        llm_rubric_free(rubric);
-        return 2;
+        return NULL;
     }
-    char price_path[PATH_MAX];
-    if (!cfg.price_file &&
-        llm_find_data(rubric_dir, "prices.tsv", price_path, sizeof price_path) == 0)
-        cfg.price_file = price_path;
+    return mode;
+}
 
-    /* manifests */
-    int nman = argc - optind > 0 ? argc - optind : 1;
-    manifest *mans = calloc((size_t)nman, sizeof *mans);
-    jitem *items = NULL;
-    size_t nitems = 0;
-    if (!mans) return 2;
-    for (int i = 0; i < nman; i++) {
-        const char *p = optind < argc ? argv[optind + i] : "-";
-        if (read_manifest(p, &mans[i], &items, &nitems) != 0) rc = 2;
-    }
-    for (size_t i = 0; rc == 0 && i < nitems; i++) {
+/* The items of every manifest (standard input without one): 0, or 2 after
+ * an error (a manifest, an item id given twice, an item the rubric cannot
+ * take). */
+static int read_items(int nman, char **paths, manifest *mans, jitem **items, size_t *nitems,
+                      const llm_rubric *rubric, const char *mode)
+{
+    char err[1024];
+    int rc = 0;
+    for (int i = 0; i < nman; i++)
+        if (read_manifest(paths ? paths[i] : "-", &mans[i], items, nitems) != 0) rc = 2;
+    jitem *it = *items;
+    for (size_t i = 0; rc == 0 && i < *nitems; i++) {
         for (size_t k = 0; k < i; k++)
-            if (strcmp(items[k].it.id, items[i].it.id) == 0) {
+            if (strcmp(it[k].it.id, it[i].it.id) == 0) {
                 fprintf(stderr, "%s:%d:1: error: item %s again (first at %s:%d)\n",
-                        items[i].it.file, items[i].it.line, items[i].it.id, items[k].it.file,
-                        items[k].it.line);
+                        it[i].it.file, it[i].it.line, it[i].it.id, it[k].it.file,
+                        it[k].it.line);
                 rc = 2;
                 break;
             }
         if (i > 2000) break;   /* quadratic check only on small sets */
     }
-    for (size_t i = 0; rc == 0 && i < nitems; i++)
-        if (llm_rubric_check_item(rubric, mode, &items[i].it, err, sizeof err) != 0) {
-            fprintf(stderr, "%s:%d:1: error: %s\n", items[i].it.file, items[i].it.line, err);
+    for (size_t i = 0; rc == 0 && i < *nitems; i++)
+        if (llm_rubric_check_item(rubric, mode, &it[i].it, err, sizeof err) != 0) {
+            fprintf(stderr, "%s:%d:1: error: %s\n", it[i].it.file, it[i].it.line, err);
             rc = 2;
         }
+    return rc;
+}
 
-    llm_client *client = NULL;
-    if (rc == 0 && dry) {
-        for (size_t i = 0; i < nitems; i++) {
-            llm_request *r = llm_rubric_request(rubric, mode, variant, &items[i].it, err, sizeof err);
-            if (!r) {
-                fprintf(stderr, "%s:%d:1: error: item %s: %s\n", items[i].it.file,
-                        items[i].it.line, items[i].it.id, err);
-                rc = 2;
-                break;
-            }
-            char *js = llm_request_json(r, 1);
-            printf("{\"item\":");
-            cJSON *id = cJSON_CreateString(items[i].it.id);
-            char *ids = id ? cJSON_PrintUnformatted(id) : NULL;
-            printf("%s,\"messages\":%s}\n", ids ? ids : "\"\"", js ? js : "[]");
-            free(ids);
-            cJSON_Delete(id);
-            free(js);
-            llm_request_free(r);
+/* --dry-run: each item's request as one JSON line; the exit status. */
+static int dry_run(const llm_rubric *rubric, const char *mode, const char *variant,
+                   const jitem *items, size_t nitems)
+{
+    char err[1024];
+    for (size_t i = 0; i < nitems; i++) {
+        llm_request *r = llm_rubric_request(rubric, mode, variant, &items[i].it, err, sizeof err);
+        if (!r) {
+            fprintf(stderr, "%s:%d:1: error: item %s: %s\n", items[i].it.file,
+                    items[i].it.line, items[i].it.id, err);
+            return 2;
         }
-    } else if (rc == 0) {
-        client = llm_client_new(&cfg, err, sizeof err);
-        if (!client) {
-            fprintf(stderr, "judge: error: %s\n", err);
-            rc = 2;
-        }
+        char *js = llm_request_json(r, 1);
+        printf("{\"item\":");
+        cJSON *id = cJSON_CreateString(items[i].it.id);
+        char *ids = id ? cJSON_PrintUnformatted(id) : NULL;
+        printf("%s,\"messages\":%s}\n", ids ? ids : "\"\"", js ? js : "[]");
+        free(ids);
+        cJSON_Delete(id);
+        free(js);
+        llm_request_free(r);
     }
-    if (client) {
-        judge J = {0};
-        J.rubric = rubric;
-        J.mode = mode;
-        J.variant = variant;
-        J.rater = rater ? rater : llm_client_model(client);
-        J.fail_value = fail_value;
-        J.items = items;
-        J.nitems = nitems;
-        J.progress = !quiet && isatty(2);
-        J.t0 = now_s();
-        for (size_t i = 0; i < nitems; i++) items[i].judge = &J;
-        if (header) printf("item\tcriterion\trater\tvalue\tnote\n");
-        fflush(stdout);
-        if (llm_run(client, feed, &J) != 0) {
-            fprintf(stderr, "judge: error: curl failed\n");
-            rc = 2;
-        }
-        /* whatever did not finish (curl failure) is recorded as failed */
-        for (size_t i = 0; i < nitems; i++)
-            if (items[i].state != ST_DONE) item_failed(&J, &items[i], "not run");
-        flush_done(&J);
-        progress(&J, 1);
-        if (!quiet) llm_summary(client, stderr, "judge");
-        if (rc == 0 && J.nfailed) rc = 1;
-        llm_client_free(client);
+    return 0;
+}
+
+/* Rates every item through the model and prints the rows; the exit status
+ * (1 when some item failed). */
+static int judge_items(const options *o, const llm_rubric *rubric, const char *mode,
+                       jitem *items, size_t nitems)
+{
+    char err[1024];
+    llm_client *client = llm_client_new(&o->cfg, err, sizeof err);
+    if (!client) {
+        fprintf(stderr, "judge: error: %s\n", err);
+        return 2;
     }
+    int rc = 0;
+    judge J = {0};
+    J.rubric = rubric;
+    J.mode = mode;
+    J.variant = o->variant;
+    J.rater = o->rater ? o->rater : llm_client_model(client);
+    J.fail_value = o->fail_value;
+    J.items = items;
+    J.nitems = nitems;
+    J.progress = !o->quiet && isatty(2);
+    J.t0 = now_s();
+    for (size_t i = 0; i < nitems; i++) items[i].judge = &J;
+    if (o->header) printf("item\tcriterion\trater\tvalue\tnote\n");
+    fflush(stdout);
+    if (llm_run(client, feed, &J) != 0) {
+        fprintf(stderr, "judge: error: curl failed\n");
+        rc = 2;
+    }
+    /* whatever did not finish (curl failure) is recorded as failed */
+    for (size_t i = 0; i < nitems; i++)
+        if (items[i].state != ST_DONE) item_failed(&J, &items[i], "not run");
+    flush_done(&J);
+    progress(&J, 1);
+    if (!o->quiet) llm_summary(client, stderr, "judge");
+    if (rc == 0 && J.nfailed) rc = 1;
+    llm_client_free(client);
+    return rc;
+}
+
+static void free_items(jitem *items, size_t nitems, manifest *mans, int nman)
+{
     for (size_t i = 0; i < nitems; i++) {
         for (size_t k = 0; k < items[i].it.n; k++) free(items[i].values[k]);
         free(items[i].values);
@@ -546,6 +574,40 @@ int main(int argc, char **argv)
         free(mans[i].dir);
     }
     free(mans);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0) return rc;
+    if (o.list) return list_rubrics(o.rubric_dir);
+    llm_rubric *rubric = open_rubric(&o);
+    if (!rubric) return 2;
+    if (o.describe) {
+        llm_rubric_describe(rubric, stdout);
+        llm_rubric_free(rubric);
+        return 0;
+    }
+    const char *mode = check_mode(rubric, o.mode, o.variant);
+    if (!mode) {
+        llm_rubric_free(rubric);
+        return 2;
+    }
+    char price_path[PATH_MAX];
+    if (!o.cfg.price_file &&
+        llm_find_data(o.rubric_dir, "prices.tsv", price_path, sizeof price_path) == 0)
+        o.cfg.price_file = price_path;
+
+    int nman = argc - optind > 0 ? argc - optind : 1;
+    manifest *mans = calloc((size_t)nman, sizeof *mans);
+    jitem *items = NULL;
+    size_t nitems = 0;
+    if (!mans) return 2;
+    rc = read_items(nman, optind < argc ? argv + optind : NULL, mans, &items, &nitems, rubric, mode);
+    if (rc == 0) rc = o.dry ? dry_run(rubric, mode, o.variant, items, nitems)
+                            : judge_items(&o, rubric, mode, items, nitems);
+    free_items(items, nitems, mans, nman);
     llm_rubric_free(rubric);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "judge: error writing the output\n");

@@ -1,7 +1,8 @@
 /* kappa — agreement and grading statistics over long-form rating tables.
- * Argument parsing and I/O only; the work is in kappa_table.c, kappa_run.c
- * and kappa_stats.c.  See man/kappa.1. */
-#include "tools/kappa_core.h"
+ * Argument parsing and I/O only; the work is in stats/table.c, stats/run.c
+ * and stats/measures.c.  See man/kappa.1. */
+#include "stats/run.h"
+#include "stats/table.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -158,7 +159,7 @@ int main(int argc, char **argv)
     o.stats = stats;
     if (status || kappa_opts_check(&o, stderr) < 0) { free(stats); return 2; }
 
-    kappa_table *t = kappa_table_new(&o);
+    kappa_table *t = kappa_table_new(o.by, o.multilabel, o.duplicates);
     if (!t) { fputs("kappa: out of memory\n", stderr); free(stats); return 2; }
     int bad = 0;
     if (optind == argc) {

@@ -1,11 +1,12 @@
 /* svg2graph — SVG to diagramir IR: geometry plus the graph (vertex and edge
  * records). See man/svg2graph.1. */
 #include "ir/ir.h"
-#include "tools/graph_build.h"
-#include "tools/llm_opts.h"
-#include "tools/svg2graph_llm.h"
-#include "tools/svg_doc.h"
-#include "tools/svg_render.h"
+#include "ir/xalloc.h"
+#include "graph/build.h"
+#include "llm/opts.h"
+#include "llm/svg_refine.h"
+#include "svg/doc.h"
+#include "svg/render.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -139,8 +140,7 @@ static ir_diagram *to_ir(const svg_scene *sc, const graph_result *g, const char 
             ir_elem *e = ir_add(d, IR_TEXT);
             ir_pt p[2] = { { t->box.x1, t->box.y1 }, { t->box.x2, t->box.y2 } };
             ir_elem_set_pts(e, p, 2);
-            e->str = strdup(t->text);
-            if (!e->str) abort();
+            e->str = xstrdup(t->text);
             char nb[32];
             ir_elem_set(e, "size", ir_fmt_num(nb, t->size));
             if (g->text_vertex[i] >= 0) {
@@ -156,9 +156,8 @@ static ir_diagram *to_ir(const svg_scene *sc, const graph_result *g, const char 
         const graph_vertex *v = &g->v[i];
         ir_elem *e = ir_add(d, IR_VERTEX);
         vertex_id(vid, sizeof vid, i);
-        e->name = strdup(vid);
-        e->str = strdup(v->text);
-        if (!e->name || !e->str) abort();
+        e->name = xstrdup(vid);
+        e->str = xstrdup(v->text);
         ir_pt p[2] = { { v->box.x1, v->box.y1 }, { v->box.x2, v->box.y2 } };
         ir_elem_set_pts(e, p, 2);
         ir_elem_set(e, "shape", v->shape);
@@ -168,10 +167,9 @@ static ir_diagram *to_ir(const svg_scene *sc, const graph_result *g, const char 
         const graph_edge *ge = &g->e[i];
         ir_elem *e = ir_add(d, IR_EDGE);
         vertex_id(vid, sizeof vid, ge->from);
-        e->name = strdup(vid);
+        e->name = xstrdup(vid);
         vertex_id(vid, sizeof vid, ge->to);
-        e->str = strdup(vid);
-        if (!e->name || !e->str) abort();
+        e->str = xstrdup(vid);
         e->undirected = ge->undirected;
         if (ge->label) ir_elem_set(e, "label", ge->label);
         e->line = ge->line;
@@ -201,7 +199,18 @@ static unsigned parse_steps(const char *s)
     exit(2);
 }
 
-int main(int argc, char **argv)
+typedef struct {
+    graph_opts go;
+    svg_limits lim;
+    const char *stdin_id;
+    int graph_only, header, json, quiet, llm, dry;
+    llm_config lc;
+    s2l_opts lo;
+} options;
+
+/* Reads the options; -1 to go on, else the exit status (--help, --version,
+ * a wrong option). */
+static int parse_options(int argc, char **argv, options *o)
 {
     enum {
         O_JOIN = 256, O_LABEL, O_ARROW, O_MAXSIZE, O_MAXDEPTH, O_LLM, O_NOHEADER, O_SVGMAX,
@@ -230,131 +239,150 @@ int main(int argc, char **argv)
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 }
     };
-    graph_opts go;
-    graph_opts_init(&go);
-    svg_limits lim = { 0, 0 };
-    const char *stdin_id = "stdin";
-    int graph_only = 0, header = 1, json = 0, quiet = 0, llm = 0, dry = 0, c;
-    llm_config lc;
-    llm_config_init(&lc);
-    s2l_opts lo = { S2L_NODES | S2L_EDGES, 65536, NULL, NULL };
+    memset(o, 0, sizeof *o);
+    graph_opts_init(&o->go);
+    o->stdin_id = "stdin";
+    o->header = 1;
+    llm_config_init(&o->lc);
+    o->lo = (s2l_opts){ S2L_NODES | S2L_EDGES, 65536, NULL, NULL };
+    int c;
     while ((c = getopt_long(argc, argv, "k:t:a:gi:jqhV", longopts, NULL)) != -1) {
         switch (c) {
-        case 'k': go.k = parse_opt_num("merge-k", optarg, 0, 100); break;
-        case 't': go.tau = parse_opt_num("tau", optarg, 0, 1); break;
-        case 'a': go.attach_tol = parse_opt_num("attach-tol", optarg, 0, 1e6); break;
-        case O_JOIN: go.join_tol = parse_opt_num("join-tol", optarg, 0, 1e6); break;
-        case O_LABEL: go.label_k = parse_opt_num("label-k", optarg, 0, 100); break;
-        case O_ARROW: go.arrow_max = parse_opt_num("arrow-max", optarg, 0, 1e6); break;
-        case 'g': graph_only = 1; break;
-        case 'i': stdin_id = optarg; break;
-        case O_MAXSIZE: lim.max_size = (size_t)parse_opt_num("max-size", optarg, 1, 1e12); break;
-        case O_MAXDEPTH: lim.max_depth = (int)parse_opt_num("max-depth", optarg, 1, 100000); break;
-        case O_LLM: llm = 1; lo.steps = parse_steps(optarg); break;
-        case O_SVGMAX: lo.svg_max = (size_t)parse_opt_num("llm-svg-max", optarg, 0, 1e9); break;
-        case O_PROMPTDIR: lo.prompt_dir = optarg; break;
-        case O_DRYRUN: dry = 1; break;
-        case O_NOHEADER: header = 0; break;
-        case 'j': json = 1; break;
-        case 'q': quiet = 1; break;
+        case 'k': o->go.k = parse_opt_num("merge-k", optarg, 0, 100); break;
+        case 't': o->go.tau = parse_opt_num("tau", optarg, 0, 1); break;
+        case 'a': o->go.attach_tol = parse_opt_num("attach-tol", optarg, 0, 1e6); break;
+        case O_JOIN: o->go.join_tol = parse_opt_num("join-tol", optarg, 0, 1e6); break;
+        case O_LABEL: o->go.label_k = parse_opt_num("label-k", optarg, 0, 100); break;
+        case O_ARROW: o->go.arrow_max = parse_opt_num("arrow-max", optarg, 0, 1e6); break;
+        case 'g': o->graph_only = 1; break;
+        case 'i': o->stdin_id = optarg; break;
+        case O_MAXSIZE: o->lim.max_size = (size_t)parse_opt_num("max-size", optarg, 1, 1e12); break;
+        case O_MAXDEPTH: o->lim.max_depth = (int)parse_opt_num("max-depth", optarg, 1, 100000); break;
+        case O_LLM: o->llm = 1; o->lo.steps = parse_steps(optarg); break;
+        case O_SVGMAX: o->lo.svg_max = (size_t)parse_opt_num("llm-svg-max", optarg, 0, 1e9); break;
+        case O_PROMPTDIR: o->lo.prompt_dir = optarg; break;
+        case O_DRYRUN: o->dry = 1; break;
+        case O_NOHEADER: o->header = 0; break;
+        case 'j': o->json = 1; break;
+        case 'q': o->quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("svg2graph (diagramir) %s\n", VERSION); return 0;
         default:
             if (LLM_OPT_IS(c)) {
-                if (llm_opt_parse(&lc, c, optarg, "svg2graph") != 0) return 2;
+                if (llm_opt_parse(&o->lc, c, optarg, "svg2graph") != 0) return 2;
                 break;
             }
             usage(stderr);
             return 2;
         }
     }
-    if (dry && !llm) {
+    if (o->dry && !o->llm) {
         fputs("svg2graph: error: --dry-run prints the requests of --llm; give --llm too\n", stderr);
         return 2;
     }
+    return -1;
+}
+
+/* Reads the SVG file at path ("-": standard input), at most max_size
+ * bytes; NULL after the error. */
+static char *read_svg(const char *path, const char *fname, size_t max_size, size_t *len)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "svg2graph: %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    int too_big = 0;
+    char *src = ir_read_all(f, max_size, len, &too_big);
+    if (!is_stdin) fclose(f);
+    if (!src) {
+        fprintf(stderr, "svg2graph: %s: read error: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    if (too_big) {
+        fprintf(stderr, "%s:1:1: error: input larger than %zu bytes (--max-size)\n", fname, max_size);
+        free(src);
+        return NULL;
+    }
+    return src;
+}
+
+/* One SVG file into IR on standard output (refined by the model when
+ * refine is not NULL; *llm_failed set when that fails); 0, or 2 after an
+ * error. */
+static int convert(const options *o, s2l *refine, const char *path, int *llm_failed)
+{
+    size_t max_size = o->lim.max_size ? o->lim.max_size : SVG_DEFAULT_MAX_SIZE;
+    int is_stdin = strcmp(path, "-") == 0;
+    const char *fname = is_stdin ? "<stdin>" : path;
+    size_t len = 0;
+    char *src = read_svg(path, fname, max_size, &len);
+    if (!src) return 2;
+    char err[1024] = "";
+    svg_doc *doc = svg_doc_parse(src, len, fname, &o->lim, err, sizeof err);
+    if (!doc) {
+        fprintf(stderr, "%s\n", err);
+        free(src);
+        return 2;
+    }
+    svg_scene sc;
+    memset(&sc, 0, sizeof sc);
+    if (svg_render(doc, fname, NULL, &sc, err, sizeof err, o->quiet ? NULL : stderr) < 0) {
+        fprintf(stderr, "%s\n", err);
+        svg_scene_free(&sc);
+        svg_doc_free(doc);
+        free(src);
+        return 2;
+    }
+    graph_result g;
+    graph_build(&sc, &o->go, &g);
+    char *id = is_stdin ? NULL : base_id(path);
+    ir_diagram *d = to_ir(&sc, &g, is_stdin ? o->stdin_id : id, is_stdin ? NULL : path,
+                          o->graph_only && !refine);
+    if (refine) {
+        if (s2l_apply(refine, d, src, len, fname, o->quiet ? NULL : stderr) != 0) *llm_failed = 1;
+        if (o->graph_only) strip_to_graph(d);
+    }
+    free(src);
+    if (!o->dry) {
+        if (o->json) ir_write_json(stdout, d);
+        else ir_write_diagram(stdout, d);
+    }
+    ir_diagram_free(d);
+    free(id);
+    graph_result_free(&g);
+    svg_scene_free(&sc);
+    svg_doc_free(doc);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0) return rc;
+    rc = 0;
     s2l *refine = NULL;
     char price_path[4096];
-    if (llm && !lc.price_file &&
-        llm_find_data(lo.prompt_dir, "prices.tsv", price_path, sizeof price_path) == 0)
-        lc.price_file = price_path;   /* the summary's cost, as judge's */
-    if (llm) {
+    if (o.llm && !o.lc.price_file &&
+        llm_find_data(o.lo.prompt_dir, "prices.tsv", price_path, sizeof price_path) == 0)
+        o.lc.price_file = price_path;   /* the summary's cost, as judge's */
+    if (o.llm) {
         char err[1024];
-        if (dry) lo.dry_run = stdout;
-        refine = s2l_new(&lc, &lo, err, sizeof err);
+        if (o.dry) o.lo.dry_run = stdout;
+        refine = s2l_new(&o.lc, &o.lo, err, sizeof err);
         if (!refine) {
             fprintf(stderr, "svg2graph: error: --llm: %s\n", err);
             return 2;
         }
     }
     int llm_failed = 0;
-    size_t max_size = lim.max_size ? lim.max_size : SVG_DEFAULT_MAX_SIZE;
-    int rc = 0;
-    if (header && !json && !dry) ir_write_header(stdout);
+    if (o.header && !o.json && !o.dry) ir_write_header(stdout);
     int nfiles = argc - optind;
-    for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
-        const char *path = nfiles ? argv[optind + i] : "-";
-        int is_stdin = strcmp(path, "-") == 0;
-        const char *fname = is_stdin ? "<stdin>" : path;
-        FILE *f = is_stdin ? stdin : fopen(path, "rb");
-        if (!f) {
-            fprintf(stderr, "svg2graph: %s: %s\n", path, strerror(errno));
-            rc = 2;
-            continue;
-        }
-        size_t len = 0;
-        int too_big = 0;
-        char *src = ir_read_all(f, max_size, &len, &too_big);
-        if (!is_stdin) fclose(f);
-        if (!src) {
-            fprintf(stderr, "svg2graph: %s: read error: %s\n", path, strerror(errno));
-            rc = 2;
-            continue;
-        }
-        if (too_big) {
-            fprintf(stderr, "%s:1:1: error: input larger than %zu bytes (--max-size)\n", fname, max_size);
-            free(src);
-            rc = 2;
-            continue;
-        }
-        char err[1024] = "";
-        svg_doc *doc = svg_doc_parse(src, len, fname, &lim, err, sizeof err);
-        if (!doc) {
-            fprintf(stderr, "%s\n", err);
-            free(src);
-            rc = 2;
-            continue;
-        }
-        svg_scene sc;
-        memset(&sc, 0, sizeof sc);
-        if (svg_render(doc, fname, NULL, &sc, err, sizeof err, quiet ? NULL : stderr) < 0) {
-            fprintf(stderr, "%s\n", err);
-            svg_scene_free(&sc);
-            svg_doc_free(doc);
-            free(src);
-            rc = 2;
-            continue;
-        }
-        graph_result g;
-        graph_build(&sc, &go, &g);
-        char *id = is_stdin ? NULL : base_id(path);
-        ir_diagram *d = to_ir(&sc, &g, is_stdin ? stdin_id : id, is_stdin ? NULL : path,
-                              graph_only && !refine);
-        if (refine) {
-            if (s2l_apply(refine, d, src, len, fname, quiet ? NULL : stderr) != 0) llm_failed = 1;
-            if (graph_only) strip_to_graph(d);
-        }
-        free(src);
-        if (!dry) {
-            if (json) ir_write_json(stdout, d);
-            else ir_write_diagram(stdout, d);
-        }
-        ir_diagram_free(d);
-        free(id);
-        graph_result_free(&g);
-        svg_scene_free(&sc);
-        svg_doc_free(doc);
-    }
-    s2l_free(refine, quiet || dry ? NULL : stderr);
+    for (int i = 0; i < (nfiles ? nfiles : 1); i++)
+        if (convert(&o, refine, nfiles ? argv[optind + i] : "-", &llm_failed) != 0) rc = 2;
+    s2l_free(refine, o.quiet || o.dry ? NULL : stderr);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "svg2graph: write error: %s\n", strerror(errno));
         return 2;

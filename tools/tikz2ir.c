@@ -1,8 +1,8 @@
 /* tikz2ir — TikZ/LaTeX source to diagramir IR. See man/tikz2ir.1. */
 #include "grammar/tikz.h"
 #include "ir/ir.h"
-#include "tools/llm_opts.h"
-#include "tools/tikz2ir_llm.h"
+#include "llm/opts.h"
+#include "llm/tikz_fallback.h"
 
 #include <errno.h>
 #include <getopt.h>

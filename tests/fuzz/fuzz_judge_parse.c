@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/llm.h"
+#include "llm/llm.h"
 
 static const char RUBRIC[] =
     "rubric fuzz\n"
@@ -16,7 +16,7 @@ static const char RUBRIC[] =
     "field reference list\n"
     "field code file\n"
     "mode both code scenes\n"
-    "taxonomy tools/rubrics/sketchjudge.taxonomy domain\n"
+    "taxonomy llm/rubrics/sketchjudge.taxonomy domain\n"
     "criterion angle-labels enum yes no na\n"
     "criterion score int 0 5\n"
     "criterion is_correct bool\n"

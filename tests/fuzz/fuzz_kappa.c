@@ -6,7 +6,8 @@
  * output); the rest is a rating table.  Whatever the input, kappa must not
  * crash, leak or hang, and TSV output must have 8 fields on every line.
  * Diagnostics go to /dev/null. */
-#include "tools/kappa_core.h"
+#include "stats/run.h"
+#include "stats/table.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -40,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (b & 64) o.duplicates = KAPPA_DUP_LAST;
     o.format = (b & 128) ? KAPPA_FMT_JSON : KAPPA_FMT_TSV;
     if (kappa_opts_check(&o, devnull) < 0) abort();
-    kappa_table *t = kappa_table_new(&o);
+    kappa_table *t = kappa_table_new(o.by, o.multilabel, o.duplicates);
     if (!t) return 0;
     if (kappa_table_read_buffer(t, (const char *)data + 1, size - 1, "fuzz.tsv", devnull) == 0) {
         char *buf = NULL;

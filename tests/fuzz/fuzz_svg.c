@@ -8,10 +8,10 @@
  * input: no crash, no leak, no hang; a rejected document must come with a
  * "FILE:LINE:COL: error: " message, and every graph edge must name vertices
  * that exist. A violation aborts. */
-#include "tools/graph_build.h"
-#include "tools/svg_doc.h"
-#include "tools/svg_path.h"
-#include "tools/svg_render.h"
+#include "graph/build.h"
+#include "svg/doc.h"
+#include "svg/path.h"
+#include "svg/render.h"
 
 #include <stdint.h>
 #include <stdio.h>

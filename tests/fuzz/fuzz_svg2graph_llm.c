@@ -1,4 +1,4 @@
-/* fuzz_svg2graph_llm.c — svg2graph --llm's answer checker and the code that
+/* fuzz_llm/svg_refine.c — svg2graph --llm's answer checker and the code that
  * applies an answer: the input is a model's answer to the node request, or,
  * after "E:", to the edge request, on a fixed diagram (vertices, edges,
  * text records with node=, a label). After an answer is applied the graph
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
-#include "tools/svg2graph_llm.h"
+#include "llm/svg_refine.h"
 
 static const char IR[] =
     "diagramir 1\n"

@@ -36,7 +36,7 @@ fi
 
 # The library, instrumented for libFuzzer (no main of its own).
 objs=""
-srcs=${FUZZ_SRCS:-"ir/*.c grammar/*.c checks/*.c checks/*/*.c tools/*.c $gen"}
+srcs=${FUZZ_SRCS:-"ir/*.c grammar/*.c checks/*.c checks/*/*.c llm/*.c svg/*.c stats/*.c graph/*.c $gen"}
 # shellcheck disable=SC2086
 for src in $srcs; do
     [ -f "$src" ] || continue

@@ -18,7 +18,7 @@ case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
 judge=$bin/judge
 [ -x "$judge" ] || { echo "judge: $judge not built" >&2; exit 1; }
 command -v python3 >/dev/null 2>&1 || { echo "judge: python3 is needed for the fake server" >&2; exit 1; }
-DIAGRAMIR_RUBRICS=$root/tools/rubrics
+DIAGRAMIR_RUBRICS=$root/llm/rubrics
 export DIAGRAMIR_RUBRICS
 unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL
 data=tests/judge/data

@@ -25,7 +25,7 @@ trap 'rm -rf "$tmp"' EXIT HUP INT TERM
 export HOME="$tmp/home"
 unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL DIAGRAMIR_RUBRICS
 export LC_ALL=C
-export DIAGRAMIR_RUBRICS="$PWD/tools/rubrics"
+export DIAGRAMIR_RUBRICS="$PWD/llm/rubrics"
 
 for p in tikz2ir irlint svg2graph graphalign kappa judge; do
     if [ ! -x "$B/$p" ]; then

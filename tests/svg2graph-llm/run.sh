@@ -29,9 +29,9 @@ S2G=$bin/svg2graph
 [ -x "$S2G" ] || { echo "svg2graph-llm: $S2G not built" >&2; exit 2; }
 command -v python3 >/dev/null 2>&1 || { echo "svg2graph-llm: python3 is needed for the fake server" >&2; exit 2; }
 unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL DIAGRAMIR_RUBRICS
-# The prompts are found beside an in-tree build (build/bin/../../tools/rubrics);
+# The prompts are found beside an in-tree build (build/bin/../../llm/rubrics);
 # a BUILD outside the tree (make check BUILD=/tmp/b) is pointed at them.
-case $bin in "$root"/*) ;; *) DIAGRAMIR_RUBRICS=$root/tools/rubrics; export DIAGRAMIR_RUBRICS ;; esac
+case $bin in "$root"/*) ;; *) DIAGRAMIR_RUBRICS=$root/llm/rubrics; export DIAGRAMIR_RUBRICS ;; esac
 dir=tests/svg2graph-llm
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/svg2graph-llm.XXXXXX") || exit 2

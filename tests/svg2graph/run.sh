@@ -29,9 +29,9 @@ cd "$root" || exit 2
 BUILD=${BUILD:-build}
 case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
 S2G=$bin/svg2graph
-# The prompts are found beside an in-tree build (build/bin/../../tools/rubrics);
+# The prompts are found beside an in-tree build (build/bin/../../llm/rubrics);
 # a BUILD outside the tree (make check BUILD=/tmp/b) is pointed at them.
-case $bin in "$root"/*) ;; *) DIAGRAMIR_RUBRICS=$root/tools/rubrics; export DIAGRAMIR_RUBRICS ;; esac
+case $bin in "$root"/*) ;; *) DIAGRAMIR_RUBRICS=$root/llm/rubrics; export DIAGRAMIR_RUBRICS ;; esac
 GA=$bin/graphalign
 [ -x "$S2G" ] && [ -x "$GA" ] || { echo "svg2graph/run.sh: $S2G or $GA not found (make first)" >&2; exit 2; }
 dir=tests/svg2graph

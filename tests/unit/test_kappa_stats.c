@@ -1,7 +1,7 @@
-/* test_kappa_stats.c — unit tests of tools/kappa_stats.c: textbook values,
+/* test_kappa_stats.c — unit tests of stats/measures.c: textbook values,
  * brute-force references for the fast algorithms (Kendall's tau-b, the O(k)
  * weighted-kappa forms, average ranks), and the reproducible random stream. */
-#include "tools/kappa_stats.h"
+#include "stats/measures.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
-/* svg_path.c — SVG path data into polylines. See svg_path.h. */
-#include "tools/svg_path.h"
+/* svg/path.c — SVG path data into polylines. See svg/path.h. */
+#include "svg/path.h"
+#include "ir/xalloc.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -7,13 +8,6 @@
 #include <string.h>
 
 #define SVG_PI 3.14159265358979323846
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) abort();
-    return p;
-}
 
 void svg_path_free(svg_pathdata *p)
 {

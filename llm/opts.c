@@ -1,7 +1,7 @@
-/* llm_opts.c — the LLM client's command-line options and the search for
+/* llm/opts.c — the LLM client's command-line options and the search for
  * its data files, shared by judge, tikz2ir and svg2graph. The contract is
- * tools/llm_opts.h. */
-#include "tools/llm_opts.h"
+ * llm/opts.h. */
+#include "llm/opts.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -140,8 +140,8 @@ int llm_find_data(const char *user_dir, const char *name, char *out, size_t n)
     char dir[PATH_MAX];
     exe_dir(dir, sizeof dir);
     snprintf(cand[k++], PATH_MAX, "%.4000s/../share/diagramir/rubrics", dir);
-    snprintf(cand[k++], PATH_MAX, "%.4000s/../../tools/rubrics", dir);
-    snprintf(cand[k++], PATH_MAX, "%.4000s/../../../tools/rubrics", dir);
+    snprintf(cand[k++], PATH_MAX, "%.4000s/../../llm/rubrics", dir);
+    snprintf(cand[k++], PATH_MAX, "%.4000s/../../../llm/rubrics", dir);
     snprintf(cand[k++], PATH_MAX, "%s/rubrics", DIAGRAMIR_DATADIR);
     for (int i = 0; i < k; i++) {
         snprintf(out, n, "%.4000s/%s", cand[i], name);

@@ -1,8 +1,8 @@
-/* svg2graph_llm.h — svg2graph --llm: DiagramEval's node refinement (merge,
+/* llm/svg_refine.h — svg2graph --llm: DiagramEval's node refinement (merge,
  * add, remove) and edge refinement (add, remove, with direction) through
  * the project's LLM client, applied on top of the geometric graph.
  *
- * The prompts are data files (tools/rubrics/svg2graph-nodes.prompt and
+ * The prompts are data files (llm/rubrics/svg2graph-nodes.prompt and
  * svg2graph-edges.prompt, judge(1)'s rubric syntax without criteria); the
  * answers are strict JSON, checked here; an answer that is not valid (no
  * JSON object, a key or value out of the schema, an unknown id, operations
@@ -16,7 +16,7 @@
 #include <stdio.h>
 
 #include "ir/ir.h"
-#include "tools/llm.h"
+#include "llm/llm.h"
 
 enum { S2L_NODES = 1, S2L_EDGES = 2 };
 

@@ -1,6 +1,6 @@
-/* llm_client.c — chat completions over libcurl's multi interface, with
+/* llm/client.c — chat completions over libcurl's multi interface, with
  * limits, retries, a durable content-addressed cache and accounting.
- * The contract is tools/llm.h. */
+ * The contract is llm/llm.h. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,8 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tools/llm.h"
-#include "tools/llm_curl.h"
+#include "llm/llm.h"
+#include "llm/curl.h"
+#include "ir/xalloc.h"
 
 #define RETRY_AFTER_MAX 300.0
 #define IMAGE_MAX (20u * 1024u * 1024u)
@@ -109,11 +110,6 @@ static void wipe(void *p, size_t n)
 {
     volatile unsigned char *v = p;
     while (n--) *v++ = 0;
-}
-
-static char *xstrdup(const char *s)
-{
-    return s ? strdup(s) : NULL;
 }
 
 /* Replaces the key (and any sk-... word) in s by ***, cuts at a newline. */
@@ -489,7 +485,7 @@ llm_request *llm_request_clone(const llm_request *r)
     if (!n) return NULL;
     n->messages = cJSON_Duplicate(r->messages, 1);
     n->tag = xstrdup(r->tag);
-    if (!n->messages || (r->tag && !n->tag)) { llm_request_free(n); return NULL; }
+    if (!n->messages) { llm_request_free(n); return NULL; }
     return n;
 }
 

@@ -1,6 +1,6 @@
-/* svg_path.h — SVG path data ("d" attribute) and point lists into polylines.
+/* svg/path.h — SVG path data ("d" attribute) and point lists into polylines.
  *
- * This header is the whole contract of tools/svg_path.c. The whole path
+ * This header is the whole contract of svg/path.c. The whole path
  * grammar of SVG 1.1/2: absolute and relative M L H V C S Q T A Z, implicit
  * repeats (extra pairs after M are L), numbers in any JavaScript-ish form
  * ("1e-3", ".5.5", "-1-2"), arc flags written without separators ("a1 1 0 011 1").

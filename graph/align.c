@@ -1,25 +1,12 @@
-/* graph_align.c — node, edge and path alignment of two graphs. See graph_align.h. */
-#include "tools/graph_align.h"
+/* graph/align.c — node, edge and path alignment of two graphs. See graph/align.h. */
+#include "graph/align.h"
+#include "ir/xalloc.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xcalloc(size_t n, size_t s)
-{
-    void *p = calloc(n ? n : 1, s ? s : 1);
-    if (!p) { fputs("graphalign: out of memory\n", stderr); abort(); }
-    return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) { fputs("graphalign: out of memory\n", stderr); abort(); }
-    return p;
-}
 
 void graph_align_opts_init(graph_align_opts *o)
 {
@@ -126,8 +113,7 @@ static size_t lev_bounded(const ntext *a, const ntext *b, size_t kmax, size_t *b
 static double sim_tokens(const char *a, const char *b)
 {
     /* Jaccard similarity of the sets of blank-separated words */
-    char *x = strdup(a), *y = strdup(b);
-    if (!x || !y) abort();
+    char *x = xstrdup(a), *y = xstrdup(b);
     char *wa[256], *wb[256];
     size_t na = 0, nb = 0;
     for (char *s = strtok(x, " "); s && na < 256; s = strtok(NULL, " ")) wa[na++] = s;

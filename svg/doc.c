@@ -1,5 +1,6 @@
-/* svg_doc.c — XML through libexpat into an element tree; CSS rules. See svg_doc.h. */
-#include "tools/svg_doc.h"
+/* svg/doc.c — XML through libexpat into an element tree; CSS rules. See svg/doc.h. */
+#include "svg/doc.h"
+#include "ir/xalloc.h"
 
 #include <ctype.h>
 /* Debian builds expat with DTD support; the billion-laughs controls need it declared */
@@ -12,28 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p) { fputs("svg2graph: out of memory\n", stderr); abort(); }
-    return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) { fputs("svg2graph: out of memory\n", stderr); abort(); }
-    return p;
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-    char *r = xmalloc(n + 1);
-    memcpy(r, s, n);
-    r[n] = 0;
-    return r;
-}
 
 /* --- parse state -------------------------------------------------------- */
 typedef struct {
@@ -95,8 +74,7 @@ static void XMLCALL on_start(void *ud, const XML_Char *name, const XML_Char **at
         fail_at(s, "elements nested deeper than %d", s->max_depth);
         return;
     }
-    svg_node *n = calloc(1, sizeof *n);
-    if (!n) abort();
+    svg_node *n = xcalloc(1, sizeof *n);
     const char *ln = local_name(name);
     n->name = xstrndup(ln, strlen(ln));
     size_t na = 0;
@@ -148,8 +126,7 @@ static void XMLCALL on_chars(void *ud, const XML_Char *data, int len)
         last->text[ol + (size_t)len] = 0;
         return;
     }
-    svg_node *t = calloc(1, sizeof *t);
-    if (!t) abort();
+    svg_node *t = xcalloc(1, sizeof *t);
     t->name = xstrndup("#text", 5);
     t->attrs = xmalloc(sizeof *t->attrs);
     t->attrs[0] = NULL;
@@ -250,8 +227,7 @@ static void index_ids(svg_doc *d)
     size_t cap = 16;
     while (cap < 2 * d->nnodes + 16) cap *= 2;
     d->idcap = cap;
-    d->ids = calloc(cap, sizeof *d->ids);
-    if (!d->ids) abort();
+    d->ids = xcalloc(cap, sizeof *d->ids);
     /* iterative walk in document order; first id wins */
     svg_node *n = d->root;
     size_t *stack = NULL;
@@ -539,8 +515,7 @@ svg_doc *svg_doc_parse(const char *data, size_t len, const char *fname,
                  max_size);
         return NULL;
     }
-    svg_doc *d = calloc(1, sizeof *d);
-    if (!d) abort();
+    svg_doc *d = xcalloc(1, sizeof *d);
     pstate s = { 0 };
     s.doc = d;
     s.max_depth = max_depth;

@@ -1,4 +1,4 @@
-/* kappa_stats.h — the statistics of kappa(1) on coded data.
+/* stats/measures.h — the statistics of kappa(1) on coded data.
  *
  * Pure functions: no I/O, no global state, no allocation visible to the caller.
  * Data arrive coded: a category or level is an int code 0..k-1 (for ordered
@@ -6,8 +6,8 @@
  * Every function returns NAN when the statistic is undefined for its input
  * (n too small, one category only, zero variance); callers report why.
  */
-#ifndef KAPPA_STATS_H
-#define KAPPA_STATS_H
+#ifndef DIAGRAMIR_STATS_MEASURES_H
+#define DIAGRAMIR_STATS_MEASURES_H
 
 #include <stddef.h>
 #include <stdint.h>

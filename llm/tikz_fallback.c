@@ -1,8 +1,8 @@
-/* tikz2ir_llm.c — tikz2ir's LLM fallback: each `unparsed` record is sent,
+/* llm/tikz_fallback.c — tikz2ir's LLM fallback: each `unparsed` record is sent,
  * with the source lines around it and the IR record syntax, to a language
  * model through the project's LLM client; IR records that come back valid
  * replace it, marked src=llm. Anything invalid keeps the unparsed record. */
-#include "tools/tikz2ir_llm.h"
+#include "llm/tikz_fallback.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

@@ -1,6 +1,9 @@
-/* kappa_internal.h — the rating table's representation, shared by
- * kappa_table.c (reading) and kappa_run.c (statistics).  Not a public
- * contract: programs use kappa_core.h.
+/* stats/table.h — the rating table behind kappa(1): long-form ratings
+ * (item, criterion, rater, value) read from any number of TSV streams.
+ * This header is the whole contract of stats/table.c: reading (kappa.c,
+ * the tests) and, below it, the table's representation, which stats/run.c
+ * reads when it groups and pairs the ratings.  Errors are reported as
+ * "file:line:col: error: message" on the stream given; nothing here exits.
  *
  * Memory is the cost that matters on big tables (every fresh page is a page
  * fault), so the table stores as little as the input allows: the cells
@@ -9,13 +12,35 @@
  * items 1, 2, 3, ... are not stored at all, nor the group and criterion of
  * units that all share one.  Rows are not kept: the input stays mapped (or
  * in memory), and the rare reports that need an earlier row find it there. */
-#ifndef KAPPA_INTERNAL_H
-#define KAPPA_INTERNAL_H
-
-#include "tools/kappa_core.h"
+#ifndef DIAGRAMIR_STATS_TABLE_H
+#define DIAGRAMIR_STATS_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+/* ---- reading ------------------------------------------------------------ */
+
+typedef struct kappa_table kappa_table;
+
+/* What to do with a second rating of the same cell. */
+enum kappa_dup { KAPPA_DUP_ERROR, KAPPA_DUP_FIRST, KAPPA_DUP_LAST };
+
+/* A table grouped by the comma-separated columns in by (NULL or "": none);
+ * multilabel: several label rows per item and rater are a set; duplicates:
+ * enum kappa_dup.  NULL when out of memory. */
+kappa_table *kappa_table_new(const char *by, int multilabel, int duplicates);
+void kappa_table_free(kappa_table *t);
+/* Reads one TSV stream; name is used in diagnostics.  Returns 0, or -1 after
+ * printing the errors (at most a screenful).  A regular file is mapped; the
+ * first one installs a SIGBUS handler, so that a file cut short while it is
+ * mapped is an error, not a crash (other SIGBUS go to the handler before it). */
+int kappa_table_read(kappa_table *t, FILE *in, const char *name, FILE *err);
+/* The same for a buffer in memory (tests, fuzzing). */
+int kappa_table_read_buffer(kappa_table *t, const char *data, size_t len,
+                            const char *name, FILE *err);
+
+/* ---- the representation (stats/table.c writes it, stats/run.c reads it) - */
 
 /* String interning: each distinct string gets a dense id 0..n-1, in order of
  * first appearance; strings are stored NUL-terminated. */
@@ -50,7 +75,7 @@ struct kappa_stream {
     size_t len;
     void *map;          /* mmap()ed region, or NULL when data is malloc()ed */
     size_t maplen;
-    struct kappa_busmap *bus;   /* the mapping's watch for a file cut short (kappa_table.c) */
+    struct kappa_busmap *bus;   /* the mapping's watch for a file cut short (stats/table.c) */
 };
 
 struct kappa_table {
@@ -72,8 +97,6 @@ struct kappa_table {
     const char *last_ip;        /* the last row's item field, in the retained input */
     size_t last_il;
     int32_t k_rater[64], k_value[64], k_crit[64], k_group[64];
-    struct kappa_kcache { uint64_t key[64]; int32_t id[64]; }
-        s_rater, s_value, s_crit, s_group;   /* the same for strings of <= 8 bytes */
     uint64_t last_ikey;         /* the last item, when it is short */
     uint64_t next_ikey;         /* the short key of item number next_inum (0: none), */
     uint32_t next_inum;         /* kept for the scanner while next_ikey_ok */

@@ -1,9 +1,9 @@
-/* tikz2ir_llm.h — tikz2ir's LLM fallback for constructs left `unparsed`. */
+/* llm/tikz_fallback.h — tikz2ir's LLM fallback for constructs left `unparsed`. */
 #ifndef DIAGRAMIR_TIKZ2IR_LLM_H
 #define DIAGRAMIR_TIKZ2IR_LLM_H
 
 #include "ir/ir.h"
-#include "tools/llm.h"
+#include "llm/llm.h"
 
 typedef struct t2l_fallback t2l_fallback;
 

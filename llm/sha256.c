@@ -1,8 +1,8 @@
-/* llm_sha256.c — SHA-256 (FIPS 180-4) for the LLM client's content-addressed
+/* llm/sha256.c — SHA-256 (FIPS 180-4) for the LLM client's content-addressed
  * cache keys. Plain and portable; speed is not a concern here. */
 #include <string.h>
 
-#include "tools/llm.h"
+#include "llm/llm.h"
 
 static const unsigned int K[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,

@@ -1,19 +1,20 @@
-/* kappa_core.h — the rating table and the statistics run behind kappa(1).
- *
- * A kappa_table holds long-form ratings (item, criterion, rater, value) read
- * from any number of TSV streams.  kappa_run() groups, pairs and computes the
- * requested statistics and prints them.  Errors are reported as
- * "file:line:col: error: message" on the stream given; nothing here exits.
+/* stats/run.h — the statistics run behind kappa(1): its options, and
+ * kappa_run(), which groups and pairs the ratings of a table (stats/table.h),
+ * computes the requested statistics (stats/measures.h) and prints them.
+ * Errors are reported as "file:line:col: error: message" on the stream
+ * given; nothing here exits.  This header is the whole contract of
+ * stats/run.c.
  */
-#ifndef KAPPA_CORE_H
-#define KAPPA_CORE_H
+#ifndef DIAGRAMIR_STATS_RUN_H
+#define DIAGRAMIR_STATS_RUN_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+typedef struct kappa_table kappa_table;   /* stats/table.h */
+
 enum kappa_format { KAPPA_FMT_TSV, KAPPA_FMT_TABLE, KAPPA_FMT_JSON };
-enum kappa_dup { KAPPA_DUP_ERROR, KAPPA_DUP_FIRST, KAPPA_DUP_LAST };
 
 struct kappa_opts {
     const char *by;          /* comma-separated grouping columns, or NULL */
@@ -39,18 +40,6 @@ void kappa_opts_init(struct kappa_opts *o);
  * Label statistics switch on o->multilabel. */
 int kappa_opts_check(struct kappa_opts *o, FILE *err);
 
-typedef struct kappa_table kappa_table;
-
-kappa_table *kappa_table_new(const struct kappa_opts *o);
-void kappa_table_free(kappa_table *t);
-/* Reads one TSV stream; name is used in diagnostics.  Returns 0, or -1 after
- * printing the errors (at most a screenful).  A regular file is mapped; the
- * first one installs a SIGBUS handler, so that a file cut short while it is
- * mapped is an error, not a crash (other SIGBUS go to the handler before it). */
-int kappa_table_read(kappa_table *t, FILE *in, const char *name, FILE *err);
-/* The same for a buffer in memory (tests, fuzzing). */
-int kappa_table_read_buffer(kappa_table *t, const char *data, size_t len,
-                            const char *name, FILE *err);
 /* Computes and prints the statistics.  Returns the exit status: 0, or 2 for
  * an input or usage error (reported on err). */
 int kappa_run(kappa_table *t, const struct kappa_opts *o, FILE *out, FILE *err);

@@ -1,4 +1,4 @@
-/* llm.h — the LLM client shared by judge, tikz2ir --fallback llm and
+/* llm/llm.h — the LLM client shared by judge, tikz2ir --fallback llm and
  * svg2graph: chat completions against any OpenAI-compatible endpoint.
  *
  * One client holds the endpoint, the model, the key, the limits and the

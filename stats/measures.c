@@ -1,5 +1,5 @@
-/* kappa_stats.c — see kappa_stats.h.  Formulas are documented in man/kappa.1. */
-#include "tools/kappa_stats.h"
+/* stats/measures.c — see stats/measures.h.  Formulas are documented in man/kappa.1. */
+#include "stats/measures.h"
 
 #include <math.h>
 #include <stdlib.h>

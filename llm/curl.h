@@ -1,4 +1,4 @@
-/* llm_curl.h — libcurl, loaded when the first LLM client starts.
+/* llm/curl.h — libcurl, loaded when the first LLM client starts.
  *
  * The programs that can talk to a model (tikz2ir --fallback, svg2graph
  * --llm, judge) do not link libcurl: linking it maps some thirty shared

@@ -1,11 +1,11 @@
-/* llm_answer.c — finds the one JSON object in a model's answer: the whole
+/* llm/answer.c — finds the one JSON object in a model's answer: the whole
  * text, else the one fenced block that parses as an object, else the one
  * top-level balanced {...} span that does. Strict: zero or several
  * candidates is an error, never a guess. */
 #include <stdio.h>
 #include <string.h>
 
-#include "tools/llm.h"
+#include "llm/llm.h"
 
 static int is_space(char c)
 {

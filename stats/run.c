@@ -1,6 +1,7 @@
-/* kappa_run.c — grouping, pairing, statistics, bootstrap and output of kappa(1). */
-#include "tools/kappa_internal.h"
-#include "tools/kappa_stats.h"
+/* stats/run.c — grouping, pairing, statistics, bootstrap and output of kappa(1). */
+#include "stats/run.h"
+#include "stats/measures.h"
+#include "stats/table.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -1091,43 +1092,31 @@ static int alpha_stream(struct run *r, const struct statdef *sd, int statpos,
     return add_row(r, statpos, 0, 0, sd->name, -1, -1, x, nused, r->o->ci > 0, NAN, NAN);
 }
 
-static int run_group(struct run *r, const int32_t *units, size_t nu, const int32_t *sel_all,
-                     int nsel_all, int32_t ref)
+/* The raters of a group into sel: sel_all when given, else every rater
+ * present here (rated a unit, or would have a verdict filled in by
+ * --missing / --unrated) and the reference. Returns their number. */
+static int group_raters(const struct run *r, const int32_t *units, size_t nu,
+                        const int32_t *sel_all, int nsel_all, int32_t ref, int32_t *sel)
 {
-    kappa_table *t = r->t;
-    const struct kappa_opts *o = r->o;
-    int rc = -1;
-    int32_t *sel = malloc(((size_t)t->raters.n + 1) * sizeof *sel);
-    int *a = NULL, *b = NULL;
-    int *mv = NULL;
-    int32_t *pairs = NULL;
-    size_t *moff = NULL;
-    struct sets s = { 0 };
-    size_t gcap = 0, pcap = 0;
-    const struct statdef *defs[NSTATS + 4];
-    if (!sel) goto out;
-
-    /* raters of this group */
     int nsel = 0;
     if (sel_all) {
         for (int i = 0; i < nsel_all; i++) sel[nsel++] = sel_all[i];
-    } else {
-        for (int32_t q = 0; q < t->raters.n; q++) {
-            int present = 0;
-            /* present: rated a unit here, or would have a verdict filled in by
-             * --missing / --unrated */
-            for (size_t i = 0; i < nu && !present; i++) present = filled(r, UNIT(units, i), q) >= 0;
-            if (present || q == ref) sel[nsel++] = q;
-        }
+        return nsel;
     }
-    if (nsel < 2) {
-        warnf(r, "group '%s': fewer than two raters, nothing to compare", gname(r));
-        rc = 0;
-        goto out;
+    for (int32_t q = 0; q < r->t->raters.n; q++) {
+        int present = 0;
+        for (size_t i = 0; i < nu && !present; i++) present = filled(r, UNIT(units, i), q) >= 0;
+        if (present || q == ref) sel[nsel++] = q;
     }
-    if (build_codes(r, units, nu, sel, nsel) < 0) goto out;
+    return nsel;
+}
 
-    /* statistics */
+/* The statistics to compute into defs: --stat's, else the defaults for the
+ * kind of data (labels, numbers, categories; the all-raters ones with more
+ * than two raters and no reference). Returns their number. */
+static int group_stats(const struct run *r, int nsel, int32_t ref, const struct statdef **defs)
+{
+    const struct kappa_opts *o = r->o;
     int nd = 0;
     if (o->stats) {
         nd = parse_stats(o->stats, defs, (int)NSTATS, NULL);
@@ -1147,10 +1136,214 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
             defs[nd++] = find_stat("alpha-nominal", 13);
         }
     }
+    return nd;
+}
+
+/* The rater pairs into pairs (two ids each): every pair of the selected
+ * raters, or the reference (first) with each other one. Returns their number. */
+static int make_pairs(const int32_t *sel, int nsel, int32_t ref, int32_t *pairs)
+{
+    int npairs = 0;
+    for (int i = 0; i < nsel; i++)
+        for (int j = i + 1; j < nsel; j++) {
+            if (ref >= 0 && sel[i] != ref && sel[j] != ref) continue;
+            int32_t x = sel[i], y = sel[j];
+            if (ref >= 0 && y == ref) { y = x; x = ref; }
+            pairs[2 * npairs] = x;
+            pairs[2 * npairs + 1] = y;
+            npairs++;
+        }
+    return npairs;
+}
+
+/* Whether every pair statistic can come from each pair's table of code
+ * pairs (whole counts, no bootstrap, one-byte cells with nothing to fill
+ * in), without the codes of every unit in memory. */
+static int pairs_by_table(const struct run *r, const struct statdef *const *defs, int nd, size_t nu)
+{
+    const struct kappa_opts *o = r->o;
+    const kappa_table *t = r->t;
+    if (o->multilabel || o->ci > 0 || t->cw != 1 || t->seen || r->k > 64) return 0;
+    for (int d = 0; d < nd; d++)
+        if (defs[d]->kind == PAIR && defs[d]->id != S_AGREEMENT && defs[d]->id != S_COHEN &&
+            defs[d]->id != S_SCOTT && defs[d]->id != S_COVERAGE &&
+            !(defs[d]->id == S_SPEARMAN && nu < ((size_t)1 << 25)))   /* its means exact */
+            return 0;
+    return 1;
+}
+
+/* code() of every one-byte cell value (255: unrated) */
+static void cell_codes(const struct run *r, int32_t cmap[256])
+{
+    for (int v = 0; v < 256; v++) cmap[v] = v < 255 && v < r->t->values.n ? code(r, v) : -1;
+}
+
+/* The pair statistics of raters ra, rb from their table of code pairs. */
+static int pair_by_table(struct run *r, const struct statdef *const *defs, int nd,
+                         const int32_t *units, size_t nu, int pairpos, int32_t ra, int32_t rb)
+{
+    size_t k = (size_t)(r->k > 0 ? r->k : 1), n = 0, only_a = 0, only_b = 0;
+    int32_t cmap[256];
+    cell_codes(r, cmap);
+    uint64_t *tab = calloc(k * k, sizeof *tab);
+    if (!tab) return -1;
+    count_all_pairs(r->t, units, nu, (size_t)ra, (size_t)rb, cmap, k, tab, NULL, &n, &only_a, &only_b);
+    int e = coverage_note(r, ra, rb, only_a, only_b);
+    for (int d = 0; d < nd && e >= 0; d++) {
+        if (defs[d]->kind != PAIR) continue;
+        const struct statdef *sd = defs[d];
+        if (sd->id == S_COVERAGE) {
+            e = do_pair(r, sd, d, pairpos, ra, rb, NULL, NULL, n, only_a, only_b);
+        } else if (sd->id == S_SPEARMAN) {
+            double v = spearman_stream(r, units, nu, ra, rb, cmap, tab);
+            if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n);
+            e = add_row(r, d, pairpos, 0, sd->name, ra, rb, v, n, 0, NAN, NAN);
+        } else {
+            double v = sd->id == S_AGREEMENT ? kappa_agreement_table(tab, r->k)
+                     : sd->id == S_COHEN ? (r->k > 0 ? kappa_cohen_table(tab, r->k) : NAN)
+                     : (r->k > 0 ? kappa_scott_table(tab, r->k) : NAN);
+            if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n);
+            e = add_row(r, d, pairpos, 0, sd->name, ra, rb, v, n, 0, NAN, NAN);
+        }
+    }
+    free(tab);
+    return e < 0 ? -1 : 0;
+}
+
+/* The label sets of raters ra, rb over the units both rated into s
+ * (--multilabel); *gcap, *pcap: the capacities of s->ga, s->pb. Returns
+ * the number of units, or -1 when out of memory. */
+static long pair_label_sets(const struct run *r, const int32_t *units, size_t nu, int32_t ra,
+                            int32_t rb, struct sets *s, size_t *gcap, size_t *pcap,
+                            size_t *only_a, size_t *only_b)
+{
+    s->n = 0;
+    size_t gl = 0, pl = 0;
+    free(s->goff); free(s->poff);
+    s->goff = malloc((nu + 1) * sizeof *s->goff);
+    s->poff = malloc((nu + 1) * sizeof *s->poff);
+    if (!s->goff || !s->poff) return -1;
+    s->goff[0] = s->poff[0] = 0;
+    for (size_t q = 0; q < nu; q++) {
+        int pa = cell_at(r, UNIT(units, q), ra) >= 0, pb = cell_at(r, UNIT(units, q), rb) >= 0;
+        if (!pa && !pb) continue;
+        size_t g0 = gl, p0 = pl;
+        int ea = label_set(r, UNIT(units, q), ra, &s->ga, &gl, gcap);
+        int eb = label_set(r, UNIT(units, q), rb, &s->pb, &pl, pcap);
+        if (ea == -2 || eb == -2) return -1;
+        if (ea < 0 || eb < 0) {
+            gl = g0; pl = p0;
+            if (ea < 0) (*only_b)++; else (*only_a)++;
+            continue;
+        }
+        s->n++;
+        s->goff[s->n] = gl;
+        s->poff[s->n] = pl;
+    }
+    return (long)s->n;
+}
+
+/* The codes of raters ra, rb on the units both rated (with --missing /
+ * --unrated filled in) into a and b. Returns their number. */
+static size_t pair_codes(const struct run *r, const int32_t *units, size_t nu, int32_t ra,
+                         int32_t rb, int *a, int *b, size_t *only_a, size_t *only_b)
+{
+    const kappa_table *t = r->t;
+    size_t n = 0;
+    if (t->cw == 1 && !t->seen) {
+        /* the same, on one-byte cells with nothing to fill in */
+        int32_t cmap[256];
+        cell_codes(r, cmap);
+        const unsigned char *cell = t->cell;
+        size_t R = (size_t)t->raters.n;
+        for (size_t q = 0; q < nu; q++) {
+            size_t row = (size_t)UNIT(units, q) * R;
+            int ca = cmap[cell[row + (size_t)ra]], cb = cmap[cell[row + (size_t)rb]];
+            if (ca < 0 || cb < 0) {
+                if (ca >= 0) (*only_a)++;
+                else if (cb >= 0) (*only_b)++;
+                continue;
+            }
+            a[n] = ca; b[n] = cb; n++;
+        }
+        return n;
+    }
+    for (size_t q = 0; q < nu; q++) {
+        int32_t u = UNIT(units, q);
+        int pa = code(r, cell_at(r, u, ra)) >= 0, pb = code(r, cell_at(r, u, rb)) >= 0;
+        if (!pa && !pb) continue;
+        int ca = code(r, filled(r, u, ra)), cb = code(r, filled(r, u, rb));
+        if (ca < 0 || cb < 0) {
+            if (ca < 0) (*only_b)++; else (*only_a)++;
+            continue;
+        }
+        a[n] = ca; b[n] = cb; n++;
+    }
+    return n;
+}
+
+/* The statistics of all selected raters at once: alpha straight from the
+ * cells when there is no bootstrap (and no Fleiss), else from every unit's
+ * codes. */
+static int multi_stats(struct run *r, const struct statdef *const *defs, int nd,
+                       const int32_t *units, size_t nu, const int32_t *sel, int nsel)
+{
+    int any_multi = 0;
+    for (int d = 0; d < nd; d++) any_multi |= defs[d]->kind == MULTI;
+    if (!any_multi) return 0;
+    int stream = r->o->ci <= 0;
+    for (int d = 0; d < nd; d++) stream &= defs[d]->kind != MULTI || defs[d]->id != S_FLEISS;
+    if (stream) {
+        for (int d = 0; d < nd; d++)
+            if (defs[d]->kind == MULTI && alpha_stream(r, defs[d], d, units, nu, sel, nsel) < 0)
+                return -1;
+        return 0;
+    }
+    int rc = -1;
+    int *mv = malloc(((size_t)nu * (size_t)nsel + 1) * sizeof *mv);
+    size_t *moff = malloc((nu + 1) * sizeof *moff);
+    if (!mv || !moff) goto out;
+    size_t w = 0, nm = 0;
+    moff[0] = 0;
+    for (size_t q = 0; q < nu; q++) {
+        int m = unit_codes(r, UNIT(units, q), sel, nsel, mv + w);
+        if (m < 0) continue;
+        w += (size_t)m;
+        moff[++nm] = w;
+    }
+    for (int d = 0; d < nd; d++)
+        if (defs[d]->kind == MULTI && do_multi(r, defs[d], d, nsel, mv, moff, nm) < 0) goto out;
+    rc = 0;
+out:
+    free(mv);
+    free(moff);
+    return rc;
+}
+
+static int run_group(struct run *r, const int32_t *units, size_t nu, const int32_t *sel_all,
+                     int nsel_all, int32_t ref)
+{
+    kappa_table *t = r->t;
+    int rc = -1;
+    int32_t *sel = malloc(((size_t)t->raters.n + 1) * sizeof *sel);
+    int *a = NULL, *b = NULL;
+    int32_t *pairs = NULL;
+    struct sets s = { 0 };
+    size_t gcap = 0, pcap = 0;
+    const struct statdef *defs[NSTATS + 4];
+    if (!sel) goto out;
+
+    int nsel = group_raters(r, units, nu, sel_all, nsel_all, ref, sel);
+    if (nsel < 2) {
+        warnf(r, "group '%s': fewer than two raters, nothing to compare", gname(r));
+        rc = 0;
+        goto out;
+    }
+    if (build_codes(r, units, nu, sel, nsel) < 0) goto out;
+    int nd = group_stats(r, nsel, ref, defs);
     for (int i = 0; i < nd; i++)
         if (defs[i]->ordered && !r->numeric) { ordered_error(r, defs[i]); goto out; }
 
-    /* pairs: every pair of the selected raters, or the reference with each other */
     int any_pair = 0;
     for (int d = 0; d < nd; d++) any_pair |= defs[d]->kind != MULTI;
     int npairs = 0;
@@ -1160,152 +1353,36 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
         a = malloc((nu ? nu : 1) * sizeof *a);
         b = malloc((nu ? nu : 1) * sizeof *b);
         if (!a || !b) goto out;
+        npairs = make_pairs(sel, nsel, ref, pairs);
     }
-    if (any_pair) {
-        for (int i = 0; i < nsel; i++)
-            for (int j = i + 1; j < nsel; j++) {
-                if (ref >= 0 && sel[i] != ref && sel[j] != ref) continue;
-                int32_t x = sel[i], y = sel[j];
-                if (ref >= 0 && y == ref) { y = x; x = ref; }
-                pairs[2 * npairs] = x;
-                pairs[2 * npairs + 1] = y;
-                npairs++;
-            }
-    }
-    /* statistics of whole counts, no bootstrap: from each pair's table of
-     * code pairs, without the codes of every unit in memory */
-    int by_table = !o->multilabel && o->ci <= 0 && t->cw == 1 && !t->seen && r->k <= 64;
-    for (int d = 0; d < nd; d++)
-        if (defs[d]->kind == PAIR && defs[d]->id != S_AGREEMENT && defs[d]->id != S_COHEN &&
-            defs[d]->id != S_SCOTT && defs[d]->id != S_COVERAGE &&
-            !(defs[d]->id == S_SPEARMAN && nu < ((size_t)1 << 25)))   /* its means exact */
-            by_table = 0;
-    for (int pairpos = 0; pairpos < npairs && by_table; pairpos++) {
+    int by_table = pairs_by_table(r, defs, nd, nu);
+    for (int pairpos = 0; pairpos < npairs; pairpos++) {
         int32_t ra = pairs[2 * pairpos], rb = pairs[2 * pairpos + 1];
-        size_t k = (size_t)(r->k > 0 ? r->k : 1), n = 0, only_a = 0, only_b = 0;
-        int32_t cmap[256];
-        for (int c = 0; c < 256; c++) cmap[c] = c < 255 && c < t->values.n ? code(r, c) : -1;
-        uint64_t *tab = calloc(k * k, sizeof *tab);
-        if (!tab) goto out;
-        count_all_pairs(t, units, nu, (size_t)ra, (size_t)rb, cmap, k, tab, NULL, &n, &only_a, &only_b);
-        if (coverage_note(r, ra, rb, only_a, only_b) < 0) { free(tab); goto out; }
+        if (by_table) {
+            if (pair_by_table(r, defs, nd, units, nu, pairpos, ra, rb) < 0) goto out;
+            continue;
+        }
+        size_t n = 0, only_a = 0, only_b = 0;
+        if (r->o->multilabel) {
+            long m = pair_label_sets(r, units, nu, ra, rb, &s, &gcap, &pcap, &only_a, &only_b);
+            if (m < 0) goto out;
+            n = (size_t)m;
+        } else {
+            n = pair_codes(r, units, nu, ra, rb, a, b, &only_a, &only_b);
+        }
+        if (coverage_note(r, ra, rb, only_a, only_b) < 0) goto out;
         for (int d = 0; d < nd; d++) {
-            if (defs[d]->kind != PAIR) continue;
-            const struct statdef *sd = defs[d];
-            int e;
-            if (sd->id == S_COVERAGE) {
-                e = do_pair(r, sd, d, pairpos, ra, rb, NULL, NULL, n, only_a, only_b);
-            } else if (sd->id == S_SPEARMAN) {
-                double v = spearman_stream(r, units, nu, ra, rb, cmap, tab);
-                if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n);
-                e = add_row(r, d, pairpos, 0, sd->name, ra, rb, v, n, 0, NAN, NAN);
-            } else {
-                double v = sd->id == S_AGREEMENT ? kappa_agreement_table(tab, r->k)
-                         : sd->id == S_COHEN ? (r->k > 0 ? kappa_cohen_table(tab, r->k) : NAN)
-                         : (r->k > 0 ? kappa_scott_table(tab, r->k) : NAN);
-                if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n);
-                e = add_row(r, d, pairpos, 0, sd->name, ra, rb, v, n, 0, NAN, NAN);
-            }
-            if (e < 0) { free(tab); goto out; }
-        }
-        free(tab);
-    }
-    for (int pairpos = 0; pairpos < npairs && !by_table; pairpos++) {
-        {
-            int32_t ra = pairs[2 * pairpos], rb = pairs[2 * pairpos + 1];
-            size_t n = 0, only_a = 0, only_b = 0;
-            if (o->multilabel) {
-                s.n = 0;
-                size_t gl = 0, pl = 0;
-                free(s.goff); free(s.poff);
-                s.goff = malloc((nu + 1) * sizeof *s.goff);
-                s.poff = malloc((nu + 1) * sizeof *s.poff);
-                if (!s.goff || !s.poff) goto out;
-                s.goff[0] = s.poff[0] = 0;
-                for (size_t q = 0; q < nu; q++) {
-                    int pa = cell_at(r, UNIT(units, q), ra) >= 0, pb = cell_at(r, UNIT(units, q), rb) >= 0;
-                    if (!pa && !pb) continue;
-                    size_t g0 = gl, p0 = pl;
-                    int ea = label_set(r, UNIT(units, q), ra, &s.ga, &gl, &gcap);
-                    int eb = label_set(r, UNIT(units, q), rb, &s.pb, &pl, &pcap);
-                    if (ea == -2 || eb == -2) goto out;
-                    if (ea < 0 || eb < 0) {
-                        gl = g0; pl = p0;
-                        if (ea < 0) only_b++; else only_a++;
-                        continue;
-                    }
-                    s.n++;
-                    s.goff[s.n] = gl;
-                    s.poff[s.n] = pl;
-                }
-                n = s.n;
-            } else if (t->cw == 1 && !t->seen) {
-                /* the same, on one-byte cells with nothing to fill in */
-                int32_t cmap[256];
-                for (int v = 0; v < 256; v++) cmap[v] = v < 255 && v < t->values.n ? code(r, v) : -1;
-                const unsigned char *cell = t->cell;
-                size_t R = (size_t)t->raters.n;
-                for (size_t q = 0; q < nu; q++) {
-                    size_t row = (size_t)UNIT(units, q) * R;
-                    int ca = cmap[cell[row + (size_t)ra]], cb = cmap[cell[row + (size_t)rb]];
-                    if (ca < 0 || cb < 0) {
-                        if (ca >= 0) only_a++;
-                        else if (cb >= 0) only_b++;
-                        continue;
-                    }
-                    a[n] = ca; b[n] = cb; n++;
-                }
-            } else {
-                for (size_t q = 0; q < nu; q++) {
-                    int32_t u = UNIT(units, q);
-                    int pa = code(r, cell_at(r, u, ra)) >= 0, pb = code(r, cell_at(r, u, rb)) >= 0;
-                    if (!pa && !pb) continue;
-                    int ca = code(r, filled(r, u, ra)), cb = code(r, filled(r, u, rb));
-                    if (ca < 0 || cb < 0) {
-                        if (ca < 0) only_b++; else only_a++;
-                        continue;
-                    }
-                    a[n] = ca; b[n] = cb; n++;
-                }
-            }
-            if (coverage_note(r, ra, rb, only_a, only_b) < 0) goto out;
-            for (int d = 0; d < nd; d++) {
-                int e = 0;
-                if (defs[d]->kind == PAIR) e = do_pair(r, defs[d], d, pairpos, ra, rb, a, b, n, only_a, only_b);
-                else if (defs[d]->kind == LABEL) e = do_label(r, defs[d], d, pairpos, ra, rb, &s);
-                if (e < 0) goto out;
-            }
+            int e = 0;
+            if (defs[d]->kind == PAIR) e = do_pair(r, defs[d], d, pairpos, ra, rb, a, b, n, only_a, only_b);
+            else if (defs[d]->kind == LABEL) e = do_label(r, defs[d], d, pairpos, ra, rb, &s);
+            if (e < 0) goto out;
         }
     }
-
-    /* all selected raters at once */
-    int any_multi = 0;
-    for (int d = 0; d < nd; d++) any_multi |= defs[d]->kind == MULTI;
-    int stream = o->ci <= 0;   /* no bootstrap: alpha straight from the cells */
-    for (int d = 0; d < nd; d++) stream &= defs[d]->kind != MULTI || defs[d]->id != S_FLEISS;
-    if (any_multi && stream) {
-        for (int d = 0; d < nd; d++)
-            if (defs[d]->kind == MULTI && alpha_stream(r, defs[d], d, units, nu, sel, nsel) < 0)
-                goto out;
-    } else if (any_multi) {
-        mv = malloc(((size_t)nu * (size_t)nsel + 1) * sizeof *mv);
-        moff = malloc((nu + 1) * sizeof *moff);
-        if (!mv || !moff) goto out;
-        size_t w = 0, nm = 0;
-        moff[0] = 0;
-        for (size_t q = 0; q < nu; q++) {
-            int m = unit_codes(r, UNIT(units, q), sel, nsel, mv + w);
-            if (m < 0) continue;
-            w += (size_t)m;
-            moff[++nm] = w;
-        }
-        for (int d = 0; d < nd; d++)
-            if (defs[d]->kind == MULTI && do_multi(r, defs[d], d, nsel, mv, moff, nm) < 0) goto out;
-    }
+    if (multi_stats(r, defs, nd, units, nu, sel, nsel) < 0) goto out;
     rc = 0;
 out:
     if (rc < 0 && r->status == 0) { fprintf(r->err, "kappa: out of memory\n"); r->status = 2; }
-    free(sel); free(a); free(b); free(mv); free(moff); free(pairs);
+    free(sel); free(a); free(b); free(pairs);
     free(s.ga); free(s.pb); free(s.goff); free(s.poff);
     return rc;
 }

@@ -1,8 +1,8 @@
-/* svg_doc.h — the SVG reader's front end: XML (libexpat, hardened) into a
+/* svg/doc.h — the SVG reader's front end: XML (libexpat, hardened) into a
  * small element tree, and the CSS of <style> elements.
  *
- * This header is the whole contract of tools/svg_doc.c. Used by svg2graph
- * (through svg_render.h) and the fuzz harness tests/fuzz/fuzz_svg.c.
+ * This header is the whole contract of svg/doc.c. Used by svg2graph
+ * (through svg/render.h) and the fuzz harness tests/fuzz/fuzz_svg.c.
  *
  * Hardening (documented in man/svg2graph.1, LIMITS):
  *   - external entities and parameter entities are refused (an error: the

@@ -1,7 +1,7 @@
-/* graph_align.h — DiagramEval's graph metrics: node alignment by text
+/* graph/align.h — DiagramEval's graph metrics: node alignment by text
  * similarity, then edge and path alignment on the matched nodes.
  *
- * This header is the whole contract of tools/graph_align.c; graphalign(1)
+ * This header is the whole contract of graph/align.c; graphalign(1)
  * documents the definitions.
  */
 #ifndef DIAGRAMIR_GRAPH_ALIGN_H

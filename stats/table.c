@@ -1,10 +1,10 @@
-/* kappa_table.c — reading long-form rating tables for kappa(1).
+/* stats/table.c — reading long-form rating tables for kappa(1).
  *
  * The input is kept (mapped when it is a regular file, read into memory
  * otherwise), scanned for tabs and newlines 64 bytes at a time, and each row
- * is folded into its cell at once.  See kappa_internal.h for the table. */
+ * is folded into its cell at once.  See stats/table.h for the table. */
 #define _DEFAULT_SOURCE   /* MAP_POPULATE, where the system has it */
-#include "tools/kappa_internal.h"
+#include "stats/table.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -185,14 +185,14 @@ int kappa_parse_number(const char *s, size_t len, double *out)
 
 /* ---- the table ---------------------------------------------------------- */
 
-kappa_table *kappa_table_new(const struct kappa_opts *o)
+kappa_table *kappa_table_new(const char *by, int multilabel, int duplicates)
 {
     kappa_table *t = calloc(1, sizeof *t);
     if (!t) return NULL;
-    t->multilabel = o->multilabel;
-    t->dup = o->duplicates;
-    if (o->by && *o->by) {
-        const char *p = o->by;
+    t->multilabel = multilabel;
+    t->dup = duplicates;
+    if (by && *by) {
+        const char *p = by;
         for (;;) {
             const char *e = strchr(p, ',');
             size_t n = e ? (size_t)(e - p) : strlen(p);
@@ -211,7 +211,6 @@ kappa_table *kappa_table_new(const struct kappa_opts *o)
     t->last_item = t->last_group = t->last_unit = -1;
     for (int i = 0; i < 64; i++) {
         t->k_rater[i] = t->k_value[i] = t->k_crit[i] = t->k_group[i] = -1;
-        t->s_rater.id[i] = t->s_value.id[i] = t->s_crit.id[i] = t->s_group.id[i] = -1;
     }
     t->cp_expect = -1;
     t->c_by = calloc((size_t)(t->nby ? t->nby : 1), sizeof *t->c_by);
@@ -805,9 +804,11 @@ static int split_fields(const char *p, size_t len, const char **f, size_t *flen,
     return n;
 }
 
-/* Interning through a 64-entry direct-mapped cache: raters, criteria and
- * values are few and recur in every few rows. */
-static inline unsigned small_key(const char *p, size_t len)
+/* Raters, criteria, groups and values are few and recur every few rows:
+ * each column has a cache of the ids of its 64 recent strings, slotted by
+ * their length and first, middle and last bytes, which saves hashing every
+ * byte of the field for the string table. */
+static inline unsigned recent_slot(const char *p, size_t len)
 {
     uint32_t h = (uint32_t)len * 0x9e3779b1u;
     if (len)
@@ -823,9 +824,18 @@ static inline int cache_hit(const struct kappa_strtab *s, int32_t id, const char
     return id >= 0 && s->len[id] == len && same_bytes(s->buf + s->off[id], p, len);
 }
 
-static inline int32_t small_intern(struct kappa_strtab *s, int32_t *cache, const char *p, size_t len)
+/* The id of p in s if the cache has it, else -1. */
+static inline int32_t recent_find(const struct kappa_strtab *s, const int32_t *cache,
+                                  const char *p, size_t len)
 {
-    unsigned k = small_key(p, len);
+    int32_t id = cache[recent_slot(p, len)];
+    return cache_hit(s, id, p, len) ? id : -1;
+}
+
+/* kappa_strtab_intern through the cache. */
+static inline int32_t recent_intern(struct kappa_strtab *s, int32_t *cache, const char *p, size_t len)
+{
+    unsigned k = recent_slot(p, len);
     int32_t id = cache[k];
     if (cache_hit(s, id, p, len)) return id;
     id = kappa_strtab_intern(s, p, len);
@@ -847,25 +857,6 @@ static inline uint64_t short_key(const char *p, size_t len)
     if (len == 0) return 0;
     return (unsigned char)p[0] | (uint64_t)(unsigned char)p[len / 2] << (len / 2 * 8) |
            (uint64_t)(unsigned char)p[len - 1] << ((len - 1) * 8);
-}
-
-static inline unsigned short_slot(uint64_t k)
-{
-    return (unsigned)((k * 0x9e3779b97f4a7c15ULL) >> 58);
-}
-
-/* small_intern for strings of <= 8 bytes, decided without touching the table. */
-static inline int32_t short_intern(struct kappa_strtab *s, struct kappa_kcache *c,
-                                   int32_t *cache, const char *p, size_t len)
-{
-    if (len > 8) return small_intern(s, cache, p, len);
-    uint64_t k = short_key(p, len);
-    unsigned i = short_slot(k);
-    if (c->key[i] == k && c->id[i] >= 0) return c->id[i];
-    int32_t id = kappa_strtab_intern(s, p, len);
-    c->key[i] = k;
-    c->id[i] = id;
-    return id;
 }
 
 static inline int is_item(const char *f, size_t len)
@@ -934,7 +925,7 @@ static int parse_fields(kappa_table *t, const char *p, size_t len, const char **
         g = t->last_group;
         if (g < 0) g = t->last_group = kappa_strtab_intern(&t->groups, "all", 3);
     } else if (t->nby == 1) {
-        g = short_intern(&t->groups, &t->s_group, t->k_group, f[t->c_by[0]], flen[t->c_by[0]]);
+        g = recent_intern(&t->groups, t->k_group, f[t->c_by[0]], flen[t->c_by[0]]);
     } else {
         char key[1024];
         size_t kl;
@@ -946,7 +937,7 @@ static int parse_fields(kappa_table *t, const char *p, size_t len, const char **
         g = kappa_strtab_intern(&t->groups, key, kl);
     }
     int32_t cr = -1;
-    if (L->need_cr) cr = short_intern(&t->crits, &t->s_crit, t->k_crit, f[L->c_crit], flen[L->c_crit]);
+    if (L->need_cr) cr = recent_intern(&t->crits, t->k_crit, f[L->c_crit], flen[L->c_crit]);
     const char *ip = f[L->c_item];
     size_t il = flen[L->c_item];
     int32_t it = t->last_item;
@@ -957,25 +948,14 @@ static int parse_fields(kappa_table *t, const char *p, size_t len, const char **
         t->last_il = il;
         t->last_ikey = ik;
     }
-    int32_t ra = short_intern(&t->raters, &t->s_rater, t->k_rater, f[L->c_rater], flen[L->c_rater]);
+    int32_t ra = recent_intern(&t->raters, t->k_rater, f[L->c_rater], flen[L->c_rater]);
     const char *vp = f[L->c_value];
     size_t vl = flen[L->c_value];
-    int32_t v;
-    uint64_t vkey = vl <= 8 ? short_key(vp, vl) : 0;
-    unsigned vi = short_slot(vkey);
-    if (vl <= 8 && t->s_value.key[vi] == vkey && t->s_value.id[vi] >= 0) {
-        v = t->s_value.id[vi];
-    } else {
-        unsigned vk = small_key(vp, vl);
-        v = t->k_value[vk];
-        if (!cache_hit(&t->values, v, vp, vl)) {
-            struct kappa_loc loc = { t->nfiles - 1, (int32_t)line, (int32_t)(vp - p) + 1 };
-            v = t->k_value[vk] = value_intern(t, vp, vl, loc);
-        }
-        if (vl <= 8) {
-            t->s_value.key[vi] = vkey;
-            t->s_value.id[vi] = v;
-        }
+    unsigned vk = recent_slot(vp, vl);
+    int32_t v = t->k_value[vk];
+    if (!cache_hit(&t->values, v, vp, vl)) {   /* value_intern, through the cache */
+        struct kappa_loc loc = { t->nfiles - 1, (int32_t)line, (int32_t)(vp - p) + 1 };
+        v = t->k_value[vk] = value_intern(t, vp, vl, loc);
     }
     if (g < 0 || it < 0 || ra < 0 || v < 0 || (L->need_cr && cr < 0)) {
         t->last_item = -1;
@@ -1184,13 +1164,6 @@ static inline uint64_t key_next(uint64_t k, size_t len)
     return (k << 8) | '1';   /* 9..9 + 1: a digit more (at most 8: v + 1 < 2^24) */
 }
 
-/* id of a short string in a cache, or -1 */
-static inline int32_t cache_id(const struct kappa_kcache *c, uint64_t k)
-{
-    unsigned i = short_slot(k);
-    return c->key[i] == k ? c->id[i] : -1;
-}
-
 /* The item and the cell of a common row whose group, criterion, rater and
  * value are id[0..3]: the item of the row before (or the next of i_base,
  * i_base + 1, ... in a table of one unit per item), a cell not rated yet, the
@@ -1265,26 +1238,23 @@ static inline int fast_row(const kappa_table *t, struct hot *h, const char *cons
         if (is_item(st[h->other[i]], FLEN(h->other[i]))) return 0;
     size_t il = FLEN(h->ci), rl = FLEN(h->cra), vl = FLEN(h->cv);
     if (il - 1 > 7 || rl - 1 > 7 || vl - 1 > 7) return 0;   /* also empty fields */
-    uint64_t ik = load_key(st[h->ci], il), rk = load_key(st[h->cra], rl);
-    uint64_t vk = load_key(st[h->cv], vl);
-    if (ik == ITEM_KEY || rk == ITEM_KEY || vk == ITEM_KEY) return 0;
+    uint64_t ik = load_key(st[h->ci], il);
+    if (ik == ITEM_KEY || is_item(st[h->cra], rl) || is_item(st[h->cv], vl)) return 0;
     int32_t g = h->g_all, cr = -1;
     if (h->cg >= 0) {
         size_t gl = FLEN(h->cg);
-        uint64_t k;
-        if (gl > 8 || (k = load_key(st[h->cg], gl)) == ITEM_KEY || (g = cache_id(&t->s_group, k)) < 0)
+        if (is_item(st[h->cg], gl) || (g = recent_find(&t->groups, t->k_group, st[h->cg], gl)) < 0)
             return 0;
     }
     if (h->cc >= 0) {
         size_t cl = FLEN(h->cc);
-        uint64_t k;
-        if (cl > 8 || (k = load_key(st[h->cc], cl)) == ITEM_KEY || (cr = cache_id(&t->s_crit, k)) < 0)
+        if (is_item(st[h->cc], cl) || (cr = recent_find(&t->crits, t->k_crit, st[h->cc], cl)) < 0)
             return 0;
     }
     ids[0] = g;
     ids[1] = cr;
-    ids[2] = cache_id(&t->s_rater, rk);
-    ids[3] = cache_id(&t->s_value, vk);
+    ids[2] = recent_find(&t->raters, t->k_rater, st[h->cra], rl);
+    ids[3] = recent_find(&t->values, t->k_value, st[h->cv], vl);
     return fast_commit(h, st[h->ci], il, ik, ids, line, 0);
 #undef FLEN
 }
@@ -1376,6 +1346,154 @@ static inline const struct tail *tail_of(const struct tail *tail, const char *ls
     return x;
 }
 
+/* Known-tail rows in a table of one unit per item, items i_base, i_base + 1,
+ * ..., the last row's the newest: a row is the newest item or the next one
+ * and its cell (fast_commit's rules, its state in locals).  The lines start
+ * at *lsp and end at nl[0..n); stops at the first line that is not such a
+ * row.  Returns the number of lines done. */
+static size_t tail_rows_in_order(struct hot *h, const struct tail *tail, const char *const *nl,
+                                 size_t n, const char **lsp)
+{
+    const char *ls = *lsp;
+    unsigned char *cell = h->cell;
+    size_t S = h->cstride, il = h->last_il;
+    const char *ip = h->last_ip;
+    int32_t cmaxv = h->cmaxv, ug = h->ug, uc = h->uc;
+    int32_t nunits = h->nunits, ulim = h->ulim, u = h->last_unit;
+    uint64_t key = h->last_ikey, next = h->next_ikey;
+    uint32_t i_base = h->i_base;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        const char *q = nl[i];
+        unsigned a;
+        const struct tail *x = tail_of(tail, ls, q, &a);
+        if (!x || x->id[0] != ug || x->id[1] != uc || (size_t)x->id[2] >= S || x->id[3] > cmaxv)
+            break;
+        uint64_t ik = load_key(ls, a);
+        if (ik != key) {
+            if (ik != next || nunits >= ulim) break;
+            u = nunits++;
+            key = ik;
+            il = a;
+            ip = ls;
+            next = i_base + (uint32_t)nunits < ITEM_DIRECT_MAX ? key_next(ik, a) : 0;
+            if (S == 2) { cell[2 * (size_t)u] = 0xff; cell[2 * (size_t)u + 1] = 0xff; }
+            else memset(cell + (size_t)u * S, 0xff, S);
+        }
+        unsigned char *c = cell + (size_t)u * S + (size_t)x->id[2];
+        if (*c != 0xff) break;   /* (not a new unit's) */
+        *c = (unsigned char)x->id[3];
+        ls = q + 1;
+    }
+    h->nrows += i;
+    h->nitems = h->nunits = nunits;
+    h->last_item = h->last_ui = nunits - 1;
+    h->last_unit = u;
+    h->last_ikey = key;
+    h->last_il = il;
+    h->last_ip = ip;
+    h->next_ikey = next;
+    *lsp = ls;
+    return i;
+}
+
+/* Whether the rows so far are one unit per item, items i_base, i_base + 1,
+ * ..., the last row's the newest, with one-byte cells (tail_rows_in_order). */
+static int rows_in_order(const struct hot *h)
+{
+    return h->grow && h->cw == 1 && h->last_item >= 0 && h->last_item == h->nitems - 1 &&
+           h->nitems == h->nunits && h->last_unit == h->nunits - 1 &&
+           h->last_ui == h->last_item && h->last_ug == h->ug && h->last_uc == h->uc &&
+           h->last_il >= 1 && h->last_il <= 8 && h->last_ikey != ITEM_KEY;
+}
+
+/* Known-tail rows in any table: each its item and its cell (fast_commit).
+ * As tail_rows_in_order otherwise. */
+static size_t tail_rows_any(struct hot *h, const struct tail *tail, const char *const *nl,
+                            size_t n, const char **lsp, long ln)
+{
+    const char *ls = *lsp;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        const char *q = nl[i];
+        unsigned a;
+        const struct tail *x = tail_of(tail, ls, q, &a);
+        if (!x || !fast_commit(h, ls, a, load_key(ls, a), x->id, ln + (long)i + 1, 1)) break;
+        ls = q + 1;
+    }
+    *lsp = ls;
+    return i;
+}
+
+/* Reads the lines from *lsp a batch at a time, their newlines first (each
+ * line's start is then known without reading the line before), then the
+ * lines, as long as they are common rows with known tails; *lnp counts the
+ * lines. */
+static void tail_rows(struct hot *h, const struct tail *tail, const char **lsp, const char *end,
+                      long *lnp)
+{
+    const char *ls = *lsp;
+    long ln = *lnp;
+    const char *nl[TAIL_BATCH];
+    /* known tails: the line each row is at, and the row count stay in range */
+    while (end - ls >= 128 && ln < INT32_MAX - 2 * TAIL_BATCH && h->cp_expect == ln + 1 &&
+           h->nrows < INT32_MAX - 2 * TAIL_BATCH) {
+        size_t n = 0, done;
+        for (const char *b = ls; n <= TAIL_BATCH - 64 && end - b >= 128; b += 64) {
+            /* the input comes from memory, not cache: ask for it a page
+             * ahead (the prefetcher stops at page ends; past the end of
+             * the input a prefetch does nothing) */
+            __builtin_prefetch(b + 4096);
+            for (uint64_t m = newline64(b); m; m &= m - 1) nl[n++] = b + __builtin_ctzll(m);
+        }
+        if (rows_in_order(h)) {
+            done = tail_rows_in_order(h, tail, nl, n, &ls);
+            ln += (long)done;
+            h->cp_expect = (int64_t)ln + 1;
+        } else {
+            done = tail_rows_any(h, tail, nl, n, &ls, ln);
+            ln += (long)done;
+        }
+        if (done < n || n == 0) break;
+    }
+    *lsp = ls;
+    *lnp = ln;
+}
+
+/* A row fast_row could not decide, the line ls..q (le: its end before a
+ * carriage return): parse_fields on its fields (st[0..ntab] the starts),
+ * or parse_line when it holds a NUL byte or too many fields. */
+static void slow_row(kappa_table *t, struct hot *h, const char *ls, const char *q, const char *le,
+                     const char *const *st, unsigned ntab, int nul, long ln, FILE *err)
+{
+    hot_store(t, h);
+    if (nul || ntab >= 64) {
+        parse_line(t, ls, (size_t)(q - ls), ln, err);
+    } else {
+        const char *f[64];
+        size_t fl[64];
+        int nf = (int)ntab + 1;
+        for (int i = 0; i < nf; i++) {
+            f[i] = st[i];
+            fl[i] = (size_t)((i + 1 < nf ? st[i + 1] - 1 : le) - st[i]);
+        }
+        parse_fields(t, ls, (size_t)(le - ls), f, fl, nf, ln, err);
+    }
+    hot_load(t, h);
+}
+
+/* Keeps the tail tp..q (q: its newline) of a common row fast_row did, and
+ * the row's ids. */
+static void learn_tail(struct tail *tail, const char *tp, const char *q, const int32_t ids[4])
+{
+    size_t tl = (size_t)(q + 1 - tp);
+    uint64_t k[3];
+    struct tail *x = &tail[tail_key(tp, tl, k)];
+    memcpy(x->k, k, sizeof k);
+    x->len = (uint32_t)tl;
+    memcpy(x->id, ids, sizeof x->id);
+}
+
 /* Parses every line of data[0..len); *lnp counts the lines.  Returns -1 when
  * reading stopped early (too many errors or lines).
  *
@@ -1403,83 +1521,8 @@ fast:
         theaders = t->nheaders;
     }
     if (tails && !skip) {
-        /* a batch of lines at a time: their newlines first (each line's
-         * start is then known without reading the line before), then the
-         * lines, as long as they are common rows with known tails */
         long n0 = ln;
-        const char *nl[TAIL_BATCH];
-        /* known tails: the line each row is at, and the row count stay in range */
-        while (end - ls >= 128 && ln < INT32_MAX - 2 * TAIL_BATCH && h.cp_expect == ln + 1 &&
-               h.nrows < INT32_MAX - 2 * TAIL_BATCH) {
-            size_t n = 0, i;
-            for (const char *b = ls; n <= TAIL_BATCH - 64 && end - b >= 128; b += 64) {
-                /* the input comes from memory, not cache: ask for it a page
-                 * ahead (the prefetcher stops at page ends; past the end of
-                 * the input a prefetch does nothing) */
-                __builtin_prefetch(b + 4096);
-                for (uint64_t m = newline64(b); m; m &= m - 1) nl[n++] = b + __builtin_ctzll(m);
-            }
-            if (h.grow && h.cw == 1 && h.last_item >= 0 && h.last_item == h.nitems - 1 &&
-                h.nitems == h.nunits && h.last_unit == h.nunits - 1 &&
-                h.last_ui == h.last_item && h.last_ug == h.ug && h.last_uc == h.uc &&
-                h.last_il >= 1 && h.last_il <= 8 && h.last_ikey != ITEM_KEY) {
-                /* one unit per item, items i_base, i_base + 1, ..., the last
-                 * row's the newest: a row is the newest item or the next one
-                 * and its cell (fast_commit's rules, its state in locals) */
-                unsigned char *cell = h.cell;
-                size_t S = h.cstride, il = h.last_il;
-                const char *ip = h.last_ip;
-                int32_t cmaxv = h.cmaxv, ug = h.ug, uc = h.uc;
-                int32_t nunits = h.nunits, ulim = h.ulim, u = h.last_unit;
-                uint64_t key = h.last_ikey, next = h.next_ikey;
-                uint32_t i_base = h.i_base;
-                size_t rows = 0;
-                for (i = 0; i < n; i++) {
-                    const char *q = nl[i];
-                    unsigned a;
-                    const struct tail *x = tail_of(tail, ls, q, &a);
-                    if (!x || x->id[0] != ug || x->id[1] != uc || (size_t)x->id[2] >= S ||
-                        x->id[3] > cmaxv)
-                        break;
-                    uint64_t ik = load_key(ls, a);
-                    if (ik != key) {
-                        if (ik != next || nunits >= ulim) break;
-                        u = nunits++;
-                        key = ik;
-                        il = a;
-                        ip = ls;
-                        next = i_base + (uint32_t)nunits < ITEM_DIRECT_MAX ? key_next(ik, a) : 0;
-                        if (S == 2) { cell[2 * (size_t)u] = 0xff; cell[2 * (size_t)u + 1] = 0xff; }
-                        else memset(cell + (size_t)u * S, 0xff, S);
-                    }
-                    unsigned char *c = cell + (size_t)u * S + (size_t)x->id[2];
-                    if (*c != 0xff) break;   /* (not a new unit's) */
-                    *c = (unsigned char)x->id[3];
-                    rows++;
-                    ln++;
-                    ls = q + 1;
-                }
-                h.nrows += rows;
-                h.cp_expect = (int64_t)ln + 1;
-                h.nitems = h.nunits = nunits;
-                h.last_item = h.last_ui = nunits - 1;
-                h.last_unit = u;
-                h.last_ikey = key;
-                h.last_il = il;
-                h.last_ip = ip;
-                h.next_ikey = next;
-            } else {
-                for (i = 0; i < n; i++) {
-                    const char *q = nl[i];
-                    unsigned a;
-                    const struct tail *x = tail_of(tail, ls, q, &a);
-                    if (!x || !fast_commit(&h, ls, a, load_key(ls, a), x->id, ln + 1, 1)) break;
-                    ln++;
-                    ls = q + 1;
-                }
-            }
-            if (i < n || n == 0) break;
-        }
+        tail_rows(&h, tail, &ls, end, &ln);
         if (ln - n0 < 4) {
             backoff = backoff ? (backoff < 1024 ? 2 * backoff : backoff) : 1;
             skip = backoff;
@@ -1515,30 +1558,11 @@ fast:
                 if (le > ls && *ls != '#' &&
                     !(h.ok && !nul && ntab < 64 && end - le >= 8 &&
                       (st[ntab + 1] = le + 1, fast_row(t, &h, st, (int)ntab + 1, ln, ids)))) {
-                    hot_store(t, &h);
-                    if (nul || ntab >= 64) {
-                        parse_line(t, ls, (size_t)(q - ls), ln, err);
-                    } else {
-                        const char *f[64];
-                        size_t fl[64];
-                        int nf = (int)ntab + 1;
-                        for (int i = 0; i < nf; i++) {
-                            f[i] = st[i];
-                            fl[i] = (size_t)((i + 1 < nf ? st[i + 1] - 1 : le) - st[i]);
-                        }
-                        parse_fields(t, ls, (size_t)(le - ls), f, fl, nf, ln, err);
-                    }
-                    hot_load(t, &h);
+                    slow_row(t, &h, ls, q, le, st, ntab, nul, ln, err);
                     if (t->nerrors > MAX_ERRORS) { stop = 1; goto out; }
                 } else if (tails && le == q && le > ls && *ls != '#' &&
                            (size_t)(q + 1 - st[1]) <= TAIL_MAX && end - st[1] >= 24) {
-                    /* a common row (fast_row did it): learn its tail */
-                    size_t tl = (size_t)(q + 1 - st[1]);
-                    uint64_t k[3];
-                    struct tail *x = &tail[tail_key(st[1], tl, k)];
-                    memcpy(x->k, k, sizeof k);
-                    x->len = (uint32_t)tl;
-                    memcpy(x->id, ids, sizeof x->id);
+                    learn_tail(tail, st[1], q, ids);   /* a common row fast_row did */
                 }
                 if (ln >= INT32_MAX) {
                     hot_store(t, &h);
@@ -1624,10 +1648,6 @@ static int begin_stream(kappa_table *t, const char *name, FILE *err);
 /* A table for the second half: the options and the header of t. */
 static kappa_table *half_table(const kappa_table *t)
 {
-    struct kappa_opts o;
-    kappa_opts_init(&o);
-    o.multilabel = t->multilabel;
-    o.duplicates = t->dup;
     size_t bl = 1;
     for (int i = 0; i < t->nby; i++) bl += strlen(t->by[i]) + 1;
     char *by = malloc(bl);
@@ -1637,8 +1657,7 @@ static kappa_table *half_table(const kappa_table *t)
         if (i) strcat(by, ",");
         strcat(by, t->by[i]);
     }
-    o.by = t->nby ? by : NULL;
-    kappa_table *h = kappa_table_new(&o);
+    kappa_table *h = kappa_table_new(by, t->multilabel, t->dup);
     free(by);
     if (!h) return NULL;
     h->quiet_errors = 1;
@@ -1672,159 +1691,174 @@ static int32_t item_of_num(kappa_table *t, uint32_t v)
     return item_intern(t, b, (size_t)l);
 }
 
-/* Merges h (the rest of the stream, lines from line0 + 1) into t; 1 when
- * done, 0 when h must be read again, -1 when out of memory. */
-static int merge_half(kappa_table *t, kappa_table *h, long line0)
+/* What merge_half keeps while it merges h into t: h's string ids mapped to
+ * t's, and the units of h that t had already (old, in h's order). */
+struct merge {
+    int32_t *gm, *cm, *rm, *vm;     /* groups, criteria, raters, values */
+    int32_t maxr, maxv;             /* the largest mapped rater and value ids */
+    struct old { int32_t hu, u; } *old;
+    size_t nold, oldcap;
+};
+
+/* Maps h's groups, criteria, raters and values to t's (interning the new
+ * ones; a value's first line counted from line0). */
+static int merge_strings(kappa_table *t, const kappa_table *h, long line0, struct merge *m)
 {
-    if (h->nerrors || h->nheaders || h->nsame || h->nconf || h->nxr) return 0;
-    if ((uint64_t)t->nrows + h->nrows >= INT32_MAX) return 0;
-    int32_t *gm = malloc(((size_t)h->groups.n + 1) * sizeof *gm);
-    int32_t *cm = malloc(((size_t)h->crits.n + 1) * sizeof *cm);
-    int32_t *rm = malloc(((size_t)h->raters.n + 1) * sizeof *rm);
-    int32_t *vm = malloc(((size_t)h->values.n + 1) * sizeof *vm);
-    struct old { int32_t hu, u; } *old = NULL;
-    size_t nold = 0, oldcap = 0;
-    int rc = -1;
-    if (!gm || !cm || !rm || !vm) goto out;
-    for (int32_t i = 0; i < h->groups.n; i++) if ((gm[i] = map_str(&t->groups, &h->groups, i)) < 0) goto out;
-    for (int32_t i = 0; i < h->crits.n; i++) if ((cm[i] = map_str(&t->crits, &h->crits, i)) < 0) goto out;
-    for (int32_t i = 0; i < h->raters.n; i++) if ((rm[i] = map_str(&t->raters, &h->raters, i)) < 0) goto out;
+    m->gm = malloc(((size_t)h->groups.n + 1) * sizeof *m->gm);
+    m->cm = malloc(((size_t)h->crits.n + 1) * sizeof *m->cm);
+    m->rm = malloc(((size_t)h->raters.n + 1) * sizeof *m->rm);
+    m->vm = malloc(((size_t)h->values.n + 1) * sizeof *m->vm);
+    if (!m->gm || !m->cm || !m->rm || !m->vm) return -1;
+    for (int32_t i = 0; i < h->groups.n; i++) if ((m->gm[i] = map_str(&t->groups, &h->groups, i)) < 0) return -1;
+    for (int32_t i = 0; i < h->crits.n; i++) if ((m->cm[i] = map_str(&t->crits, &h->crits, i)) < 0) return -1;
+    for (int32_t i = 0; i < h->raters.n; i++) if ((m->rm[i] = map_str(&t->raters, &h->raters, i)) < 0) return -1;
     for (int32_t i = 0; i < h->values.n; i++) {
         struct kappa_loc loc = h->vloc[i];
         loc.file = t->nfiles - 1;
         loc.line += (int32_t)line0;
-        if ((vm[i] = value_intern(t, kappa_strtab_str(&h->values, i), h->values.len[i], loc)) < 0)
-            goto out;
+        if ((m->vm[i] = value_intern(t, kappa_strtab_str(&h->values, i), h->values.len[i], loc)) < 0)
+            return -1;
     }
-    /* cells wide enough for the raters and values of both halves */
-    int32_t maxr = -1, maxv = -1;
-    for (int32_t i = 0; i < h->raters.n; i++) if (rm[i] > maxr) maxr = rm[i];
-    for (int32_t i = 0; i < h->values.n; i++) if (vm[i] > maxv) maxv = vm[i];
-    if (t->nunits && (maxr >= t->cstride || maxv > t->cmaxv)) {
-        int32_t ns = t->cstride;
-        while (ns <= maxr) ns *= 2;
-        int nw = t->cw;
-        while (maxv > cmax(nw)) nw *= 2;
-        if (ns > INT32_MAX / 2 || cells_reshape(t, ns, nw) < 0) goto out;
-    }
-    /* units, in order; those t had already must not have the same cells rated */
-    int32_t before = t->nunits;
-    size_t HS = (size_t)h->cstride;
+    m->maxr = m->maxv = -1;
+    for (int32_t i = 0; i < h->raters.n; i++) if (m->rm[i] > m->maxr) m->maxr = m->rm[i];
+    for (int32_t i = 0; i < h->values.n; i++) if (m->vm[i] > m->maxv) m->maxv = m->vm[i];
+    return 0;
+}
+
+/* t's cells made wide enough for the raters and values of both halves. */
+static int merge_widen_cells(kappa_table *t, const struct merge *m)
+{
+    if (m->maxr < t->cstride && m->maxv <= t->cmaxv) return 0;
+    int32_t ns = t->cstride;
+    while (ns <= m->maxr) ns *= 2;
+    int nw = t->cw;
+    while (m->maxv > cmax(nw)) nw *= 2;
+    return ns > INT32_MAX / 2 || cells_reshape(t, ns, nw) < 0 ? -1 : 0;
+}
+
+/* Whether h continues t's items i_base, i_base + 1, ..., one unit each, in
+ * the same group and criterion. */
+static int merge_continues(const kappa_table *t, const kappa_table *h, const struct merge *m)
+{
     uint32_t tnext = t->i_base + (uint32_t)t->nitems;
-    if (h->i_affine && h->u_simple && t->i_affine && t->u_simple && !h->u_group && !h->u_crit &&
-        !t->u_group && !t->u_crit && h->nitems > 0 && t->nitems > 0 &&
-        (h->i_base == tnext || h->i_base + 1 == tnext) && t->nunits == t->nitems &&
-        h->nunits == h->nitems && gm[h->ug_const] == t->ug_const &&
-        (h->uc_const < 0 ? -1 : cm[h->uc_const]) == t->uc_const &&
-        (uint64_t)t->nitems + (uint64_t)h->nitems < INT32_MAX) {
-        /* items i_base, i_base + 1, ... continued, one unit each: all new but
-         * perhaps the first, the item the first half ended with */
-        int32_t shift = (int32_t)(tnext - h->i_base);
-        if (shift) {
-            int32_t u = t->nunits - 1;
-            if (grow((void **)&old, sizeof *old, 1, &oldcap) < 0) goto out;
-            old[nold++] = (struct old){ 0, u };
-            for (int32_t q = 0; q < h->raters.n; q++)
-                if (kappa_cell(h, (size_t)q) >= 0 &&
-                    kappa_cell(t, (size_t)u * (size_t)t->cstride + (size_t)rm[q]) >= 0) {
-                    rc = 0;
-                    goto out;
-                }
-        }
-        int32_t add = h->nunits - shift, need = t->nunits + add;
-        while (t->ucap < need)
-            if (grow_units(t) < 0) goto out;
-        if (t->crcap < need) {
-            int32_t nc = t->crcap;
-            while (nc < need) nc *= 2;
-            unsigned char *c = realloc(t->cell, (size_t)nc * (size_t)t->cstride * (size_t)t->cw);
-            if (!c) goto out;
-            t->cell = c;
-            t->crcap = nc;
-        }
-        memset(t->cell + (size_t)t->nunits * (size_t)t->cstride * (size_t)t->cw, 0xff,
-               (size_t)add * (size_t)t->cstride * (size_t)t->cw);
-        t->nitems += add;
-        t->nunits += add;
-    } else for (int32_t hu = 0; hu < h->nunits; hu++) {
+    return h->i_affine && h->u_simple && t->i_affine && t->u_simple && !h->u_group && !h->u_crit &&
+           !t->u_group && !t->u_crit && h->nitems > 0 && t->nitems > 0 &&
+           (h->i_base == tnext || h->i_base + 1 == tnext) && t->nunits == t->nitems &&
+           h->nunits == h->nitems && m->gm[h->ug_const] == t->ug_const &&
+           (h->uc_const < 0 ? -1 : m->cm[h->uc_const]) == t->uc_const &&
+           (uint64_t)t->nitems + (uint64_t)h->nitems < INT32_MAX;
+}
+
+/* h's units when h continues t's items (merge_continues): all new but
+ * perhaps the first, the item the first half ended with.  1 done, 0 when a
+ * cell is rated in both halves, -1 out of memory. */
+static int merge_continued_units(kappa_table *t, const kappa_table *h, struct merge *m)
+{
+    int32_t shift = (int32_t)(t->i_base + (uint32_t)t->nitems - h->i_base);
+    if (shift) {
+        int32_t u = t->nunits - 1;
+        if (grow((void **)&m->old, sizeof *m->old, 1, &m->oldcap) < 0) return -1;
+        m->old[m->nold++] = (struct old){ 0, u };
+        for (int32_t q = 0; q < h->raters.n; q++)
+            if (kappa_cell(h, (size_t)q) >= 0 &&
+                kappa_cell(t, (size_t)u * (size_t)t->cstride + (size_t)m->rm[q]) >= 0)
+                return 0;
+    }
+    int32_t add = h->nunits - shift, need = t->nunits + add;
+    while (t->ucap < need)
+        if (grow_units(t) < 0) return -1;
+    if (t->crcap < need) {
+        int32_t nc = t->crcap;
+        while (nc < need) nc *= 2;
+        unsigned char *c = realloc(t->cell, (size_t)nc * (size_t)t->cstride * (size_t)t->cw);
+        if (!c) return -1;
+        t->cell = c;
+        t->crcap = nc;
+    }
+    memset(t->cell + (size_t)t->nunits * (size_t)t->cstride * (size_t)t->cw, 0xff,
+           (size_t)add * (size_t)t->cstride * (size_t)t->cw);
+    t->nitems += add;
+    t->nunits += add;
+    return 1;
+}
+
+/* h's units interned in t, in order; those t had already (below before)
+ * must not have the same cells rated.  1 done, 0 when a cell is rated in
+ * both halves, -1 out of memory. */
+static int merge_units(kappa_table *t, const kappa_table *h, struct merge *m, int32_t before)
+{
+    size_t HS = (size_t)h->cstride;
+    for (int32_t hu = 0; hu < h->nunits; hu++) {
         int32_t hi = kappa_unit_item(h, hu), it;
         if (h->i_affine) it = item_of_num(t, h->i_base + (uint32_t)hi);
         else it = item_intern(t, kappa_strtab_str(&h->items, hi), h->items.len[hi]);
-        if (it < 0) goto out;
+        if (it < 0) return -1;
         int32_t cr = kappa_unit_crit(h, hu);
-        int32_t u = unit_intern(t, gm[kappa_unit_group(h, hu)], it, cr < 0 ? -1 : cm[cr]);
-        if (u < 0) goto out;
+        int32_t u = unit_intern(t, m->gm[kappa_unit_group(h, hu)], it, cr < 0 ? -1 : m->cm[cr]);
+        if (u < 0) return -1;
         if (u < before) {
-            if (grow((void **)&old, sizeof *old, nold + 1, &oldcap) < 0) goto out;
-            old[nold++] = (struct old){ hu, u };
+            if (grow((void **)&m->old, sizeof *m->old, m->nold + 1, &m->oldcap) < 0) return -1;
+            m->old[m->nold++] = (struct old){ hu, u };
             for (int32_t q = 0; q < h->raters.n; q++)
-                if (kappa_cell(h, (size_t)hu * HS + (size_t)q) >= 0 && rm[q] < t->cstride &&
-                    kappa_cell(t, (size_t)u * (size_t)t->cstride + (size_t)rm[q]) >= 0) {
-                    rc = 0;   /* a duplicate across the halves: read h's part again */
-                    goto out;
-                }
+                if (kappa_cell(h, (size_t)hu * HS + (size_t)q) >= 0 && m->rm[q] < t->cstride &&
+                    kappa_cell(t, (size_t)u * (size_t)t->cstride + (size_t)m->rm[q]) >= 0)
+                    return 0;
         }
     }
-    if (h->nunits && (maxr >= t->cstride || maxv > t->cmaxv)) {   /* t had no units */
-        int32_t ns = t->cstride;
-        while (ns <= maxr) ns *= 2;
-        int nw = t->cw;
-        while (maxv > cmax(nw)) nw *= 2;
-        if (ns > INT32_MAX / 2 || cells_reshape(t, ns, nw) < 0) goto out;
-    }
-    /* the cells */
-    size_t j = 0;
+    return 1;
+}
+
+/* h's cells into t's units: the old ones, then the new ones from before on. */
+static void merge_cells(kappa_table *t, const kappa_table *h, const struct merge *m, int32_t before)
+{
+    size_t j = 0, HS = (size_t)h->cstride, TS = (size_t)t->cstride;
     int32_t next = before;
-    size_t TS = (size_t)t->cstride;
-    if (h->cw == 1 && t->cw == 1) {
-        unsigned char vm8[256];
-        for (int i = 0; i < 256; i++) vm8[i] = i < h->values.n && i < 255 ? (unsigned char)vm[i] : 0xff;
-        int32_t nr = h->raters.n;
-        /* units from h0 on are new ones, in order, their cells all unrated so
-         * far: each of h's cells is copied as it is (vm8[0xff] == 0xff) */
-        int32_t h0 = nold ? old[nold - 1].hu + 1 : 0;
-        for (int32_t hu = 0; hu < h0; hu++) {
-            int32_t u = j < nold && old[j].hu == hu ? old[j++].u : next++;
-            const unsigned char *src = h->cell + (size_t)hu * HS;
-            unsigned char *dst = t->cell + (size_t)u * TS;
-            for (int32_t q = 0; q < nr; q++)
-                if (src[q] != 0xff) dst[rm[q]] = vm8[src[q]];
-        }
-        if (h0 < h->nunits) {
-            const unsigned char *src = h->cell + (size_t)h0 * HS;
-            unsigned char *dst = t->cell + (size_t)next * TS;
-            size_t n = (size_t)(h->nunits - h0);
-            if (nr == 2) {
-                size_t r0 = (size_t)rm[0], r1 = (size_t)rm[1];
-                for (size_t i = 0; i < n; i++, src += HS, dst += TS) {
-                    dst[r0] = vm8[src[0]];
-                    dst[r1] = vm8[src[1]];
-                }
-            } else {
-                for (size_t i = 0; i < n; i++, src += HS, dst += TS)
-                    for (int32_t q = 0; q < nr; q++) dst[rm[q]] = vm8[src[q]];
-            }
-        }
-    } else {
+    const int32_t *rm = m->rm;
+    if (h->cw != 1 || t->cw != 1) {
         for (int32_t hu = 0; hu < h->nunits; hu++) {
-            int32_t u = j < nold && old[j].hu == hu ? old[j++].u : next++;
+            int32_t u = j < m->nold && m->old[j].hu == hu ? m->old[j++].u : next++;
             for (int32_t q = 0; q < h->raters.n; q++) {
                 int32_t v = kappa_cell(h, (size_t)hu * HS + (size_t)q);
-                if (v >= 0) cell_set(t, (size_t)u * TS + (size_t)rm[q], vm[v]);
+                if (v >= 0) cell_set(t, (size_t)u * TS + (size_t)rm[q], m->vm[v]);
             }
         }
+        return;
     }
-    /* rows and their lines */
+    unsigned char vm8[256];
+    for (int i = 0; i < 256; i++) vm8[i] = i < h->values.n && i < 255 ? (unsigned char)m->vm[i] : 0xff;
+    int32_t nr = h->raters.n;
+    /* units from h0 on are new ones, in order, their cells all unrated so
+     * far: each of h's cells is copied as it is (vm8[0xff] == 0xff) */
+    int32_t h0 = m->nold ? m->old[m->nold - 1].hu + 1 : 0;
+    for (int32_t hu = 0; hu < h0; hu++) {
+        int32_t u = j < m->nold && m->old[j].hu == hu ? m->old[j++].u : next++;
+        const unsigned char *src = h->cell + (size_t)hu * HS;
+        unsigned char *dst = t->cell + (size_t)u * TS;
+        for (int32_t q = 0; q < nr; q++)
+            if (src[q] != 0xff) dst[rm[q]] = vm8[src[q]];
+    }
+    if (h0 < h->nunits) {
+        const unsigned char *src = h->cell + (size_t)h0 * HS;
+        unsigned char *dst = t->cell + (size_t)next * TS;
+        size_t n = (size_t)(h->nunits - h0);
+        for (size_t i = 0; i < n; i++, src += HS, dst += TS)
+            for (int32_t q = 0; q < nr; q++) dst[rm[q]] = vm8[src[q]];
+    }
+}
+
+/* h's rows and the changepoints of their lines (from line0 + 1). */
+static int merge_lines(kappa_table *t, const kappa_table *h, long line0)
+{
     for (size_t i = 0; i < h->ncp; i++) {
         int64_t line = (int64_t)h->cp_line[i] + line0;
         if (i == 0 && line == t->cp_expect) continue;
         if (t->ncp == t->cpcap) {
             size_t nc = t->cpcap ? t->cpcap * 2 : 16;
             int32_t *l = realloc(t->cp_line, nc * sizeof *l);
-            if (!l) goto out;
+            if (!l) return -1;
             t->cp_line = l;
             size_t *w = realloc(t->cp_row, nc * sizeof *w);
-            if (!w) goto out;
+            if (!w) return -1;
             t->cp_row = w;
             t->cpcap = nc;
         }
@@ -1835,9 +1869,31 @@ static int merge_half(kappa_table *t, kappa_table *h, long line0)
     if (h->nrows) t->cp_expect = h->cp_expect + line0;
     t->nrows += h->nrows;
     t->last_item = t->last_unit = -1;
+    return 0;
+}
+
+/* Merges h (the rest of the stream, lines from line0 + 1) into t; 1 when
+ * done, 0 when h must be read again, -1 when out of memory. */
+static int merge_half(kappa_table *t, kappa_table *h, long line0)
+{
+    if (h->nerrors || h->nheaders || h->nsame || h->nconf || h->nxr) return 0;
+    if ((uint64_t)t->nrows + h->nrows >= INT32_MAX) return 0;
+    struct merge m;
+    memset(&m, 0, sizeof m);
+    int rc = -1;
+    if (merge_strings(t, h, line0, &m) < 0) goto out;
+    if (t->nunits && merge_widen_cells(t, &m) < 0) goto out;
+    int32_t before = t->nunits;
+    rc = merge_continues(t, h, &m) ? merge_continued_units(t, h, &m)
+                                   : merge_units(t, h, &m, before);
+    if (rc != 1) goto out;   /* 0: a duplicate across the halves: read h's part again */
+    rc = -1;
+    if (h->nunits && merge_widen_cells(t, &m) < 0) goto out;   /* t had no units */
+    merge_cells(t, h, &m, before);
+    if (merge_lines(t, h, line0) < 0) goto out;
     rc = 1;
 out:
-    free(gm); free(cm); free(rm); free(vm); free(old);
+    free(m.gm); free(m.cm); free(m.rm); free(m.vm); free(m.old);
     return rc;
 }
 

@@ -1,8 +1,9 @@
-/* svg2graph_llm.c — svg2graph --llm: node refinement (merge, add, remove)
+/* llm/svg_refine.c — svg2graph --llm: node refinement (merge, add, remove)
  * and edge refinement (add, remove) of the geometric graph through the
- * project's LLM client. The contract is tools/svg2graph_llm.h; the
+ * project's LLM client. The contract is llm/svg_refine.h; the
  * specification is svg2graph(1), LLM REFINEMENT. */
-#include "tools/svg2graph_llm.h"
+#include "llm/svg_refine.h"
+#include "ir/xalloc.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/llm_opts.h"
+#include "llm/opts.h"
 
 #define MAX_OPS 10000          /* entries of one list of an answer */
 #define MAX_TEXT 1000          /* bytes of a text the model gives */
@@ -698,8 +699,7 @@ static void set_box(ir_elem *e, ir_box b)
 
 static void set_name(char **dst, const char *name)
 {
-    char *c = strdup(name);
-    if (!c) abort();
+    char *c = xstrdup(name);
     free(*dst);
     *dst = c;
 }
@@ -724,8 +724,7 @@ static void compact(ir_diagram *d, const char *del, size_t ndel)
         d->elems[w++] = d->elems[i];
     }
     d->nelems = w;
-    ir_elem *tmp = malloc((w + 1) * sizeof *tmp);
-    if (!tmp) abort();
+    ir_elem *tmp = xmalloc((w + 1) * sizeof *tmp);
     size_t k = 0;
     for (int pass = 0; pass < 3; pass++)
         for (size_t i = 0; i < w; i++) {
@@ -755,9 +754,8 @@ static void apply_nodes(const view *g, const nplan *p)
 {
     ir_diagram *d = g->d;
     size_t nel = d->nelems;
-    char *del = calloc(nel + 1, 1);
-    long *to = malloc((g->nv + 1) * sizeof *to);   /* vertex slot -> survivor slot, -1 removed */
-    if (!del || !to) abort();
+    char *del = xcalloc(nel + 1, 1);
+    long *to = xmalloc((g->nv + 1) * sizeof *to);   /* vertex slot -> survivor slot, -1 removed */
     for (size_t i = 0; i < g->nv; i++) to[i] = (long)i;
     for (size_t i = 0; i < p->nrm; i++) {
         to[p->rm[i]] = -1;
@@ -798,10 +796,9 @@ static void apply_nodes(const view *g, const nplan *p)
     }
     /* edges: ends follow the merges; edges of removed nodes go, and so do
      * self-loops and copies of other edges that the merges made */
-    long *ef = malloc((g->ne + 1) * sizeof *ef), *et = malloc((g->ne + 1) * sizeof *et);
-    char *moved = calloc(g->ne + 1, 1);
-    size_t *kept = malloc((g->ne + 1) * sizeof *kept), nk = 0;
-    if (!ef || !et || !moved || !kept) abort();
+    long *ef = xmalloc((g->ne + 1) * sizeof *ef), *et = xmalloc((g->ne + 1) * sizeof *et);
+    char *moved = xcalloc(g->ne + 1, 1);
+    size_t *kept = xmalloc((g->ne + 1) * sizeof *kept), nk = 0;
     for (size_t i = 0; i < g->ne; i++) {
         long f = find_vertex(g, E(g, i)->name), t = find_vertex(g, E(g, i)->str);
         if ((f >= 0 && to[f] < 0) || (t >= 0 && to[t] < 0)) {
@@ -865,11 +862,10 @@ static void apply_nodes(const view *g, const nplan *p)
             ir_box_add(&b, a->box[0], a->box[1]);
             ir_box_add(&b, a->box[2], a->box[3]);
         }
-        char *text = a->text ? strdup(a->text) : join_reading(g, a->t, a->nt, 1);
+        char *text = a->text ? xstrdup(a->text) : join_reading(g, a->t, a->nt, 1);
         ir_elem *v = ir_add(d, IR_VERTEX);
-        v->name = strdup(id);
+        v->name = xstrdup(id);
         set_str(v, text);
-        if (!v->name) abort();
         set_box(v, b);
         if (a->nt) ir_elem_set(v, "shape", "text");
         ir_elem_set(v, "src", "llm");
@@ -884,9 +880,9 @@ static void apply_edges(const view *g, const eplan *p)
 {
     ir_diagram *d = g->d;
     size_t nel = d->nelems;
-    char *del = calloc(nel + 1, 1);
+    char *del = xcalloc(nel + 1, 1);
     long *sf = NULL, *st = NULL;
-    if (!del || edge_slots(g, &sf, &st)) abort();
+    if (edge_slots(g, &sf, &st)) abort();
     for (size_t i = 0; i < g->ne; i++)
         for (size_t k = 0; k < p->nr; k++)
             if (sf[i] >= 0 && st[i] >= 0 &&
@@ -896,11 +892,10 @@ static void apply_edges(const view *g, const eplan *p)
     /* names first: ir_add moves the elements */
     for (size_t k = 0; k < p->na; k++) {
         const eop *o = &p->a[k];
-        char *from = strdup(V(g, o->from)->name), *to = strdup(V(g, o->to)->name);
+        char *from = xstrdup(V(g, o->from)->name), *to = xstrdup(V(g, o->to)->name);
         ir_elem *e = ir_add(d, IR_EDGE);
         e->name = from;
         e->str = to;
-        if (!from || !to) abort();
         e->undirected = o->undirected;
         if (o->label) ir_elem_set(e, "label", o->label);
         ir_elem_set(e, "src", "llm");

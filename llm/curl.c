@@ -1,10 +1,10 @@
-/* llm_curl.c — dlopen() of libcurl for the LLM client (see llm_curl.h). */
+/* llm/curl.c — dlopen() of libcurl for the LLM client (see llm/curl.h). */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/llm_curl.h"
+#include "llm/curl.h"
 
 struct llm_curl_api llm_curl;
 

@@ -1,15 +1,15 @@
-/* graph_build.h — a rendered SVG scene into a graph: nodes from text items
+/* graph/build.h — a rendered SVG scene into a graph: nodes from text items
  * (merged by geometry, grown to the shape that encloses them), directed
  * edges from connectors whose ends attach to two nodes.
  *
- * This header is the whole contract of tools/graph_build.c; svg2graph(1)
+ * This header is the whole contract of graph/build.c; svg2graph(1)
  * documents the rules (NODES, EDGES). Pure geometry, deterministic: the
  * result depends only on the scene, in document order.
  */
 #ifndef DIAGRAMIR_GRAPH_BUILD_H
 #define DIAGRAMIR_GRAPH_BUILD_H
 
-#include "tools/svg_render.h"
+#include "svg/render.h"
 
 typedef struct {
     double k;           /* baselines within k x font size merge (DiagramEval K, 1.5) */
@@ -51,7 +51,7 @@ typedef struct {
     long *text_vertex;       /* per scene text: vertex index, or -1 (label: -2) */
 } graph_result;
 
-/* Builds the graph of a scene. Returns 0 (out of memory aborts). */
+/* Builds the graph of a scene. Returns 0 (out of memory exits: ir/xalloc.h). */
 int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out);
 void graph_result_free(graph_result *g);
 

@@ -1,6 +1,7 @@
-/* svg_render.c — SVG element tree into absolute primitives. See svg_render.h. */
-#include "tools/svg_render.h"
-#include "tools/svg_path.h"
+/* svg/render.c — SVG element tree into absolute primitives. See svg/render.h. */
+#include "svg/render.h"
+#include "svg/path.h"
+#include "ir/xalloc.h"
 #include "ir/geom_2d.h"
 
 #include <ctype.h>
@@ -12,21 +13,6 @@
 
 #define RPI 3.14159265358979323846
 #define MAX_USE_DEPTH 24
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p) { fputs("svg2graph: out of memory\n", stderr); abort(); }
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s);
-    char *r = xrealloc(NULL, n + 1);
-    memcpy(r, s, n + 1);
-    return r;
-}
 
 /* --- matrices: x' = a x + c y + e, y' = b x + d y + f ------------------- */
 typedef struct { double a, b, c, d, e, f; } mat;
@@ -667,8 +653,7 @@ static void render_shape(rstate *r, const svg_node *n, const style_t *st, mat ct
         ir_pt a = { attr_len(r, n, "x1", st, r->vp_w, 0), attr_len(r, n, "y1", st, r->vp_h, 0) };
         ir_pt b = { attr_len(r, n, "x2", st, r->vp_w, 0), attr_len(r, n, "y2", st, r->vp_h, 0) };
         pd.cap = pd.n = 1;
-        pd.sub = calloc(1, sizeof *pd.sub);
-        if (!pd.sub) abort();
+        pd.sub = xcalloc(1, sizeof *pd.sub);
         pd.sub[0].pts = xrealloc(NULL, 2 * sizeof(ir_pt));
         pd.sub[0].pts[0] = a;
         pd.sub[0].pts[1] = b;
@@ -686,8 +671,7 @@ static void render_shape(rstate *r, const svg_node *n, const style_t *st, mat ct
         size_t np = (size_t)nv / 2;
         if (np < 2) { free(v); return; }
         pd.cap = pd.n = 1;
-        pd.sub = calloc(1, sizeof *pd.sub);
-        if (!pd.sub) abort();
+        pd.sub = xcalloc(1, sizeof *pd.sub);
         pd.sub[0].pts = xrealloc(NULL, np * sizeof(ir_pt));
         for (size_t i = 0; i < np; i++) pd.sub[0].pts[i] = (ir_pt){ v[2 * i], v[2 * i + 1] };
         pd.sub[0].n = pd.sub[0].cap = np;

@@ -1,8 +1,8 @@
-/* svg_render.h — an SVG element tree into a flat scene of absolute
+/* svg/render.h — an SVG element tree into a flat scene of absolute
  * primitives: text chunks and outlines, in IR coordinates (TeX points,
  * y up: one CSS px is 0.75 pt).
  *
- * This header is the whole contract of tools/svg_render.c. It resolves the
+ * This header is the whole contract of svg/render.c. It resolves the
  * SVG semantics svg2graph(1) documents: nested <g> and transforms, the
  * cascade (presentation attributes, <style> rules, style=, inheritance),
  * <text>/<tspan> layout with x/y/dx/dy lists and text-anchor, font sizes in
@@ -13,7 +13,7 @@
 #define DIAGRAMIR_SVG_RENDER_H
 
 #include "ir/ir.h"
-#include "tools/svg_doc.h"
+#include "svg/doc.h"
 
 #include <stddef.h>
 

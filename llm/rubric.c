@@ -1,4 +1,4 @@
-/* llm_rubric.c — rubric files for judge: parsing, prompt templates, the
+/* llm/rubric.c — rubric files for judge: parsing, prompt templates, the
  * answer's schema check and its verdict rows. See judge(1), RUBRIC FILES. */
 #include <ctype.h>
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "tools/llm.h"
+#include "llm/llm.h"
 
 #define FILE_MAX (4u * 1024u * 1024u)
 #define NOTE_MAX 500
@@ -328,6 +328,276 @@ static int add_rowname(llm_rubric *r, const char *name)
     return 0;
 }
 
+/* --------------------------------------------------------- rubric lines */
+
+/* What a rubric line's handler found: the line is fine, it is wrong (why
+ * says how when it knows), out of memory, or an error already written to
+ * the parser's err (a taxonomy file, an unclosed block). */
+enum { LINE_OK, LINE_BAD, LINE_OOM, LINE_FAIL };
+
+typedef struct {
+    llm_rubric *r;
+    const char *file, *dir;
+    const char *p, *end;    /* the text after the current line */
+    int line;               /* the current line's number */
+    char why[200];          /* what is wrong with the line, or "" */
+    char *err;
+    size_t errlen;
+} rparser;
+
+/* field NAME KIND [required|optional] */
+static int line_field(rparser *ps, char **tok, size_t ntok)
+{
+    llm_rubric *r = ps->r;
+    fkind k = F_TEXT;
+    int bad = 0;
+    if (ntok < 3 || ntok > 4 || !valid_name(tok[1])) bad = 1;
+    else if (strcmp(tok[2], "text") == 0) k = F_TEXT;
+    else if (strcmp(tok[2], "file") == 0) k = F_FILE;
+    else if (strcmp(tok[2], "images") == 0) k = F_IMAGES;
+    else if (strcmp(tok[2], "list") == 0) k = F_LIST;
+    else { bad = 1; snprintf(ps->why, sizeof ps->why, "field kind must be text, file, images or list"); }
+    if (!bad && ntok == 4 && strcmp(tok[3], "required") != 0 && strcmp(tok[3], "optional") != 0)
+        bad = 1;
+    if (!bad && find_field(r, tok[1])) { bad = 1; snprintf(ps->why, sizeof ps->why, "field %s declared twice", tok[1]); }
+    if (bad) return LINE_BAD;
+    rfield *nf = realloc(r->fields, (r->nfields + 1) * sizeof *nf);
+    if (!nf) return LINE_OOM;
+    r->fields = nf;
+    nf[r->nfields] = (rfield){strdup(tok[1]), k, ntok == 4 && strcmp(tok[3], "required") == 0, 0};
+    r->nfields++;
+    return LINE_OK;
+}
+
+/* mode NAME FIELD... (the mode is kept even when it names an unknown field) */
+static int line_mode(rparser *ps, char **tok, size_t ntok)
+{
+    llm_rubric *r = ps->r;
+    int bad = 0;
+    rmode *nm = realloc(r->modes, (r->nmodes + 1) * sizeof *nm);
+    if (!nm) return LINE_OOM;
+    r->modes = nm;
+    nm[r->nmodes].name = strdup(tok[1]);
+    nm[r->nmodes].n = ntok - 2;
+    nm[r->nmodes].fields = calloc(ntok, sizeof(char *));
+    for (size_t i = 2; i < ntok && nm[r->nmodes].fields; i++) {
+        rfield *f = (rfield *)find_field(r, tok[i]);
+        if (!f) { bad = 1; snprintf(ps->why, sizeof ps->why, "mode names unknown field '%s'", tok[i]); }
+        else f->moded = 1;
+        nm[r->nmodes].fields[i - 2] = strdup(tok[i]);
+    }
+    r->nmodes++;
+    return bad ? LINE_BAD : LINE_OK;
+}
+
+/* taxonomy FILE DOMAIN-FIELD (FILE relative to the rubric's directory) */
+static int line_taxonomy(rparser *ps, char **tok)
+{
+    llm_rubric *r = ps->r;
+    char path[4096];
+    if (tok[1][0] == '/' || !ps->dir) snprintf(path, sizeof path, "%s", tok[1]);
+    else snprintf(path, sizeof path, "%s/%s", ps->dir, tok[1]);
+    if (!find_field(r, tok[2])) {
+        snprintf(ps->why, sizeof ps->why, "taxonomy domain field '%s' is not declared", tok[2]);
+        return LINE_BAD;
+    }
+    if (load_taxonomy(r, path, ps->file, ps->line, ps->err, ps->errlen) != 0) return LINE_FAIL;
+    free(r->tax_field);
+    r->tax_field = strdup(tok[2]);
+    return LINE_OK;
+}
+
+/* The kind and bounds of "criterion NAME KIND ARGS..." into c; 1 when the
+ * line is wrong. */
+static int criterion_kind(rparser *ps, char **tok, size_t ntok, rcrit *c)
+{
+    const llm_rubric *r = ps->r;
+    const char *k = tok[2];
+    double a, b;
+    if (find_crit(r, tok[1])) {
+        snprintf(ps->why, sizeof ps->why, "criterion %s declared twice", tok[1]);
+        return 1;
+    }
+    if (strcmp(k, "enum") == 0 && ntok >= 4) {
+        c->kind = C_ENUM;
+    } else if (strcmp(k, "int") == 0 && ntok == 5 && parse_num(tok[3], &a) &&
+               parse_num(tok[4], &b) && a <= b) {
+        c->kind = C_INT;
+        c->lo = a;
+        c->hi = b;
+    } else if (strcmp(k, "bool") == 0 && ntok == 3) {
+        c->kind = C_BOOL;
+    } else if (strcmp(k, "per-image") == 0 && (ntok == 6 || ntok == 7) &&
+               parse_num(tok[3], &a) && parse_num(tok[4], &b) && a <= b && a >= 0) {
+        const rfield *f = find_field(r, tok[5]);
+        if (!f || f->kind != F_IMAGES) {
+            snprintf(ps->why, sizeof ps->why, "per-image needs a declared images field");
+            return 1;
+        }
+        if (ntok == 7 && strcmp(tok[6], "skip-first") != 0) return 1;
+        c->kind = C_PERIMAGE;
+        c->lo = a;
+        c->hi = b;
+        c->f1 = strdup(tok[5]);
+        c->skip_first = ntok == 7;
+    } else if (strcmp(k, "labels") == 0 && ntok == 3) {
+        if (!r->ntax) {
+            snprintf(ps->why, sizeof ps->why, "labels needs a taxonomy line before it");
+            return 1;
+        }
+        c->kind = C_LABELS;
+    } else if (strcmp(k, "matches") == 0 && ntok == 5) {
+        const rfield *f1 = find_field(r, tok[3]), *f2 = find_field(r, tok[4]);
+        if (!f1 || !f2 || f1->kind != F_LIST || f2->kind != F_LIST) {
+            snprintf(ps->why, sizeof ps->why, "matches needs two declared list fields");
+            return 1;
+        }
+        c->kind = C_MATCHES;
+        c->f1 = strdup(tok[3]);
+        c->f2 = strdup(tok[4]);
+    } else if (strcmp(k, "geomean-percent") == 0 && ntok >= 5 && parse_num(tok[3], &b) &&
+               b > 0) {
+        c->kind = C_GEOMEAN;
+        c->hi = b;
+        for (size_t i = 4; i < ntok; i++) {
+            const rcrit *o = find_crit(r, tok[i]);
+            if (!o || (o->kind != C_INT && o->kind != C_PERIMAGE)) {
+                snprintf(ps->why, sizeof ps->why, "geomean-percent of '%s', which is no earlier int or per-image criterion", tok[i]);
+                return 1;
+            }
+        }
+    } else {
+        return 1;
+    }
+    return 0;
+}
+
+/* criterion NAME KIND ARGS...: the criterion and its output row names
+ * (a matches criterion has six) */
+static int line_criterion(rparser *ps, char **tok, size_t ntok)
+{
+    llm_rubric *r = ps->r;
+    rcrit c = {0};
+    if (criterion_kind(ps, tok, ntok, &c)) {
+        free(c.f1);
+        free(c.f2);
+        return LINE_BAD;
+    }
+    if (c.kind == C_ENUM || c.kind == C_GEOMEAN) {
+        size_t from = c.kind == C_ENUM ? 3 : 4;
+        c.nargs = ntok - from;
+        c.args = calloc(c.nargs, sizeof(char *));
+        for (size_t i = 0; c.args && i < c.nargs; i++) c.args[i] = strdup(tok[from + i]);
+    }
+    rcrit *nc = realloc(r->crits, (r->ncrits + 1) * sizeof *nc);
+    if (!nc) return LINE_OOM;
+    r->crits = nc;
+    c.name = strdup(tok[1]);
+    nc[r->ncrits++] = c;
+    if (c.kind != C_MATCHES) return add_rowname(r, c.name) != 0 ? LINE_OOM : LINE_OK;
+    static const char *suf[] = {"matched", "predicted", "reference", "precision", "recall", "f1"};
+    for (int i = 0; i < 6; i++) {
+        char nm[300];
+        snprintf(nm, sizeof nm, "%s-%s", c.name, suf[i]);
+        if (add_rowname(r, nm) != 0) return LINE_OOM;
+    }
+    return LINE_OK;
+}
+
+/* system | repair | prompt [VARIANT]: a text block, up to a line holding
+ * only "." (a line starting ".." loses one dot) */
+static int line_block(rparser *ps, const char *kw, char **tok, size_t ntok)
+{
+    llm_rubric *r = ps->r;
+    int start = ps->line + 1;
+    sbuf b = {0};
+    int closed = 0;
+    while (ps->p < ps->end) {
+        const char *nl2 = memchr(ps->p, '\n', (size_t)(ps->end - ps->p));
+        size_t l2 = nl2 ? (size_t)(nl2 - ps->p) : (size_t)(ps->end - ps->p);
+        ps->line++;
+        const char *q = ps->p;
+        ps->p = nl2 ? nl2 + 1 : ps->end;
+        if (l2 && q[l2 - 1] == '\r') l2--;
+        if (l2 == 1 && q[0] == '.') { closed = 1; break; }
+        if (l2 >= 2 && q[0] == '.' && q[1] == '.') { q++; l2--; }
+        sb_addn(&b, q, l2);
+        sb_add(&b, "\n");
+    }
+    if (!closed) {
+        snprintf(ps->err, ps->errlen, "%s:%d:1: error: %s block has no closing \".\" line",
+                 ps->file, start - 1, kw);
+        free(b.s);
+        return LINE_FAIL;
+    }
+    if (b.oom) { free(b.s); return LINE_OOM; }
+    if (!b.s) b.s = strdup("");
+    if (kw[0] == 's') { free(r->system); r->system = b.s; r->system_line = start; return LINE_OK; }
+    if (kw[0] == 'r') { free(r->repair); r->repair = b.s; r->repair_line = start; return LINE_OK; }
+    const char *vn = ntok == 2 ? tok[1] : "";
+    for (size_t i = 0; i < r->nprompts; i++)
+        if (strcmp(r->prompts[i].name, vn) == 0) {
+            snprintf(ps->why, sizeof ps->why, "prompt variant '%s' defined twice", vn);
+            free(b.s);
+            ps->line = start - 1;   /* the error is the prompt line's */
+            return LINE_BAD;
+        }
+    rblock *nb = realloc(r->prompts, (r->nprompts + 1) * sizeof *nb);
+    if (!nb) { free(b.s); return LINE_OOM; }
+    r->prompts = nb;
+    nb[r->nprompts++] = (rblock){strdup(vn), b.s, start};
+    return LINE_OK;
+}
+
+/* One rubric line (s: after its leading blanks, split into tok). */
+static int rubric_line(rparser *ps, const char *s, char **tok, size_t ntok)
+{
+    llm_rubric *r = ps->r;
+    const char *kw = tok[0];
+    if (strcmp(kw, "rubric") == 0 && ntok == 2 && valid_name(tok[1])) {
+        free(r->name);
+        r->name = strdup(tok[1]);
+        return LINE_OK;
+    }
+    if (strcmp(kw, "title") == 0) {
+        free(r->title);
+        r->title = strdup(s + 5 + strspn(s + 5, " \t"));
+        return LINE_OK;
+    }
+    if (strcmp(kw, "field") == 0) return line_field(ps, tok, ntok);
+    if (strcmp(kw, "mode") == 0 && ntok >= 2 && valid_name(tok[1])) return line_mode(ps, tok, ntok);
+    if (strcmp(kw, "taxonomy") == 0 && ntok == 3) return line_taxonomy(ps, tok);
+    if (strcmp(kw, "criterion") == 0 && ntok >= 3 && valid_name(tok[1]))
+        return line_criterion(ps, tok, ntok);
+    if ((strcmp(kw, "system") == 0 && ntok == 1) || (strcmp(kw, "repair") == 0 && ntok == 1) ||
+        (strcmp(kw, "prompt") == 0 && ntok <= 2))
+        return line_block(ps, kw, tok, ntok);
+    return LINE_BAD;
+}
+
+/* The checks of the whole rubric once every line is read; -1 after
+ * writing the error. */
+static int check_rubric(llm_rubric *r, const char *file, int prompts_only, char *err,
+                        size_t errlen)
+{
+    if (!r->name) { snprintf(err, errlen, "%s:1:1: error: no 'rubric NAME' line", file); return -1; }
+    if (!r->nprompts) { snprintf(err, errlen, "%s:1:1: error: no prompt block", file); return -1; }
+    if (!r->ncrits && !prompts_only) {
+        snprintf(err, errlen, "%s:1:1: error: no criterion", file);
+        return -1;
+    }
+    if (r->ncrits && prompts_only) {
+        snprintf(err, errlen, "%s:1:1: error: a prompt file has no criterion lines (the program checks the answer)", file);
+        return -1;
+    }
+    if (r->system && check_template(r, r->system, r->system_line, file, 0, err, errlen)) return -1;
+    if (r->repair && check_template(r, r->repair, r->repair_line, file, 1, err, errlen)) return -1;
+    for (size_t i = 0; i < r->nprompts; i++)
+        if (check_template(r, r->prompts[i].text, r->prompts[i].line, file, 0, err, errlen))
+            return -1;
+    return 0;
+}
+
 static llm_rubric *parse(const char *text, size_t n, const char *file, const char *dir,
                          int prompts_only, char *err, size_t errlen)
 {
@@ -340,16 +610,16 @@ static llm_rubric *parse(const char *text, size_t n, const char *file, const cha
         snprintf(err, errlen, "%s:1:1: error: NUL byte in rubric", file);
         goto fail;
     }
-    const char *p = text, *end = text + n;
-    int line = 0;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        line++;
+    rparser ps = {.r = r, .file = file, .dir = dir, .p = text, .end = text + n,
+                  .err = err, .errlen = errlen};
+    while (ps.p < ps.end) {
+        const char *nl = memchr(ps.p, '\n', (size_t)(ps.end - ps.p));
+        size_t len = nl ? (size_t)(nl - ps.p) : (size_t)(ps.end - ps.p);
+        ps.line++;
         free(buf);
-        buf = strndup(p, len);
-        p = nl ? nl + 1 : end;
-        if (!buf) { snprintf(err, errlen, "out of memory"); goto fail; }
+        buf = strndup(ps.p, len);
+        ps.p = nl ? nl + 1 : ps.end;
+        if (!buf) goto oom;
         size_t bl = strlen(buf);
         if (bl && buf[bl - 1] == '\r') buf[--bl] = 0;
         char *s = buf;
@@ -357,223 +627,21 @@ static llm_rubric *parse(const char *text, size_t n, const char *file, const cha
         if (!*s || *s == '#') continue;
         size_t ntok;
         char **tok = split_ws(s, &ntok);
-        if (!tok || ntok == 0) { free(tok); snprintf(err, errlen, "out of memory"); goto fail; }
-        const char *kw = tok[0];
-        int bad = 0;
-        char why[200] = "";
-        if (strcmp(kw, "rubric") == 0 && ntok == 2 && valid_name(tok[1])) {
-            free(r->name);
-            r->name = strdup(tok[1]);
-        } else if (strcmp(kw, "title") == 0) {
-            free(r->title);
-            r->title = strdup(s + 5 + strspn(s + 5, " \t"));
-        } else if (strcmp(kw, "field") == 0) {
-            fkind k = F_TEXT;
-            if (ntok < 3 || ntok > 4 || !valid_name(tok[1])) bad = 1;
-            else if (strcmp(tok[2], "text") == 0) k = F_TEXT;
-            else if (strcmp(tok[2], "file") == 0) k = F_FILE;
-            else if (strcmp(tok[2], "images") == 0) k = F_IMAGES;
-            else if (strcmp(tok[2], "list") == 0) k = F_LIST;
-            else { bad = 1; snprintf(why, sizeof why, "field kind must be text, file, images or list"); }
-            if (!bad && ntok == 4 && strcmp(tok[3], "required") != 0 && strcmp(tok[3], "optional") != 0)
-                bad = 1;
-            if (!bad && find_field(r, tok[1])) { bad = 1; snprintf(why, sizeof why, "field %s declared twice", tok[1]); }
-            if (!bad) {
-                rfield *nf = realloc(r->fields, (r->nfields + 1) * sizeof *nf);
-                if (!nf) { free_strv(tok, ntok); goto oom; }
-                r->fields = nf;
-                nf[r->nfields] = (rfield){strdup(tok[1]), k, ntok == 4 && strcmp(tok[3], "required") == 0, 0};
-                r->nfields++;
-            }
-        } else if (strcmp(kw, "mode") == 0 && ntok >= 2 && valid_name(tok[1])) {
-            rmode *nm = realloc(r->modes, (r->nmodes + 1) * sizeof *nm);
-            if (!nm) { free_strv(tok, ntok); goto oom; }
-            r->modes = nm;
-            nm[r->nmodes].name = strdup(tok[1]);
-            nm[r->nmodes].n = ntok - 2;
-            nm[r->nmodes].fields = calloc(ntok, sizeof(char *));
-            for (size_t i = 2; i < ntok && nm[r->nmodes].fields; i++) {
-                rfield *f = (rfield *)find_field(r, tok[i]);
-                if (!f) { bad = 1; snprintf(why, sizeof why, "mode names unknown field '%s'", tok[i]); }
-                else f->moded = 1;
-                nm[r->nmodes].fields[i - 2] = strdup(tok[i]);
-            }
-            r->nmodes++;
-        } else if (strcmp(kw, "taxonomy") == 0 && ntok == 3) {
-            char path[4096];
-            if (tok[1][0] == '/' || !dir) snprintf(path, sizeof path, "%s", tok[1]);
-            else snprintf(path, sizeof path, "%s/%s", dir, tok[1]);
-            if (!find_field(r, tok[2])) {
-                bad = 1;
-                snprintf(why, sizeof why, "taxonomy domain field '%s' is not declared", tok[2]);
-            } else if (load_taxonomy(r, path, file, line, err, errlen) != 0) {
-                free_strv(tok, ntok);
-                goto fail;
-            } else {
-                free(r->tax_field);
-                r->tax_field = strdup(tok[2]);
-            }
-        } else if (strcmp(kw, "criterion") == 0 && ntok >= 3 && valid_name(tok[1])) {
-            rcrit c = {0};
-            const char *k = tok[2];
-            double a, b;
-            if (find_crit(r, tok[1])) {
-                bad = 1;
-                snprintf(why, sizeof why, "criterion %s declared twice", tok[1]);
-            } else if (strcmp(k, "enum") == 0 && ntok >= 4) {
-                c.kind = C_ENUM;
-            } else if (strcmp(k, "int") == 0 && ntok == 5 && parse_num(tok[3], &a) &&
-                       parse_num(tok[4], &b) && a <= b) {
-                c.kind = C_INT;
-                c.lo = a;
-                c.hi = b;
-            } else if (strcmp(k, "bool") == 0 && ntok == 3) {
-                c.kind = C_BOOL;
-            } else if (strcmp(k, "per-image") == 0 && (ntok == 6 || ntok == 7) &&
-                       parse_num(tok[3], &a) && parse_num(tok[4], &b) && a <= b && a >= 0) {
-                const rfield *f = find_field(r, tok[5]);
-                if (!f || f->kind != F_IMAGES) {
-                    bad = 1;
-                    snprintf(why, sizeof why, "per-image needs a declared images field");
-                } else if (ntok == 7 && strcmp(tok[6], "skip-first") != 0) {
-                    bad = 1;
-                } else {
-                    c.kind = C_PERIMAGE;
-                    c.lo = a;
-                    c.hi = b;
-                    c.f1 = strdup(tok[5]);
-                    c.skip_first = ntok == 7;
-                }
-            } else if (strcmp(k, "labels") == 0 && ntok == 3) {
-                if (!r->ntax) {
-                    bad = 1;
-                    snprintf(why, sizeof why, "labels needs a taxonomy line before it");
-                }
-                c.kind = C_LABELS;
-            } else if (strcmp(k, "matches") == 0 && ntok == 5) {
-                const rfield *f1 = find_field(r, tok[3]), *f2 = find_field(r, tok[4]);
-                if (!f1 || !f2 || f1->kind != F_LIST || f2->kind != F_LIST) {
-                    bad = 1;
-                    snprintf(why, sizeof why, "matches needs two declared list fields");
-                } else {
-                    c.kind = C_MATCHES;
-                    c.f1 = strdup(tok[3]);
-                    c.f2 = strdup(tok[4]);
-                }
-            } else if (strcmp(k, "geomean-percent") == 0 && ntok >= 5 && parse_num(tok[3], &b) &&
-                       b > 0) {
-                c.kind = C_GEOMEAN;
-                c.hi = b;
-                for (size_t i = 4; i < ntok && !bad; i++) {
-                    const rcrit *o = find_crit(r, tok[i]);
-                    if (!o || (o->kind != C_INT && o->kind != C_PERIMAGE)) {
-                        bad = 1;
-                        snprintf(why, sizeof why, "geomean-percent of '%s', which is no earlier int or per-image criterion", tok[i]);
-                    }
-                }
-            } else {
-                bad = 1;
-            }
-            if (!bad && (c.kind == C_ENUM || c.kind == C_GEOMEAN)) {
-                size_t from = c.kind == C_ENUM ? 3 : 4;
-                c.nargs = ntok - from;
-                c.args = calloc(c.nargs, sizeof(char *));
-                for (size_t i = 0; c.args && i < c.nargs; i++) c.args[i] = strdup(tok[from + i]);
-            }
-            if (!bad) {
-                rcrit *nc = realloc(r->crits, (r->ncrits + 1) * sizeof *nc);
-                if (!nc) { free_strv(tok, ntok); goto oom; }
-                r->crits = nc;
-                c.name = strdup(tok[1]);
-                nc[r->ncrits++] = c;
-                if (c.kind == C_MATCHES) {
-                    static const char *suf[] = {"matched", "predicted", "reference", "precision", "recall", "f1"};
-                    for (int i = 0; i < 6; i++) {
-                        char nm[300];
-                        snprintf(nm, sizeof nm, "%s-%s", c.name, suf[i]);
-                        if (add_rowname(r, nm) != 0) { free_strv(tok, ntok); goto oom; }
-                    }
-                } else if (add_rowname(r, c.name) != 0) {
-                    free_strv(tok, ntok);
-                    goto oom;
-                }
-            } else {
-                free(c.f1);
-                free(c.f2);
-            }
-        } else if ((strcmp(kw, "system") == 0 && ntok == 1) || (strcmp(kw, "repair") == 0 && ntok == 1) ||
-                   (strcmp(kw, "prompt") == 0 && ntok <= 2)) {
-            /* a text block, up to a line holding only "." */
-            int start = line + 1;
-            sbuf b = {0};
-            int closed = 0;
-            while (p < end) {
-                const char *nl2 = memchr(p, '\n', (size_t)(end - p));
-                size_t l2 = nl2 ? (size_t)(nl2 - p) : (size_t)(end - p);
-                line++;
-                const char *q = p;
-                p = nl2 ? nl2 + 1 : end;
-                if (l2 && q[l2 - 1] == '\r') l2--;
-                if (l2 == 1 && q[0] == '.') { closed = 1; break; }
-                if (l2 >= 2 && q[0] == '.' && q[1] == '.') { q++; l2--; }
-                sb_addn(&b, q, l2);
-                sb_add(&b, "\n");
-            }
-            if (!closed) {
-                snprintf(err, errlen, "%s:%d:1: error: %s block has no closing \".\" line", file,
-                         start - 1, kw);
-                free(b.s);
-                free_strv(tok, ntok);
-                goto fail;
-            }
-            if (b.oom) { free(b.s); free_strv(tok, ntok); goto oom; }
-            if (!b.s) b.s = strdup("");
-            if (kw[0] == 's') { free(r->system); r->system = b.s; r->system_line = start; }
-            else if (kw[0] == 'r') { free(r->repair); r->repair = b.s; r->repair_line = start; }
-            else {
-                const char *vn = ntok == 2 ? tok[1] : "";
-                for (size_t i = 0; i < r->nprompts; i++)
-                    if (strcmp(r->prompts[i].name, vn) == 0) {
-                        bad = 1;
-                        snprintf(why, sizeof why, "prompt variant '%s' defined twice", vn);
-                    }
-                rblock *nb = bad ? NULL : realloc(r->prompts, (r->nprompts + 1) * sizeof *nb);
-                if (!nb) {
-                    free(b.s);
-                    if (!bad) { free_strv(tok, ntok); goto oom; }
-                } else {
-                    r->prompts = nb;
-                    nb[r->nprompts++] = (rblock){strdup(vn), b.s, start};
-                }
-                if (bad) line = start - 1;
-            }
-        } else {
-            bad = 1;
-        }
+        if (!tok || ntok == 0) { free(tok); goto oom; }
+        ps.why[0] = 0;
+        int st = rubric_line(&ps, s, tok, ntok);
         free_strv(tok, ntok);
-        if (bad) {
-            snprintf(err, errlen, "%s:%d:1: error: %s", file, line,
-                     why[0] ? why : "not a rubric line (rubric, title, field, mode, taxonomy, criterion, system, prompt, repair)");
+        if (st == LINE_OOM) goto oom;
+        if (st == LINE_FAIL) goto fail;
+        if (st == LINE_BAD) {
+            snprintf(err, errlen, "%s:%d:1: error: %s", file, ps.line,
+                     ps.why[0] ? ps.why : "not a rubric line (rubric, title, field, mode, taxonomy, criterion, system, prompt, repair)");
             goto fail;
         }
     }
     free(buf);
     buf = NULL;
-    if (!r->name) { snprintf(err, errlen, "%s:1:1: error: no 'rubric NAME' line", file); goto fail; }
-    if (!r->nprompts) { snprintf(err, errlen, "%s:1:1: error: no prompt block", file); goto fail; }
-    if (!r->ncrits && !prompts_only) {
-        snprintf(err, errlen, "%s:1:1: error: no criterion", file);
-        goto fail;
-    }
-    if (r->ncrits && prompts_only) {
-        snprintf(err, errlen, "%s:1:1: error: a prompt file has no criterion lines (the program checks the answer)", file);
-        goto fail;
-    }
-    if (r->system && check_template(r, r->system, r->system_line, file, 0, err, errlen)) goto fail;
-    if (r->repair && check_template(r, r->repair, r->repair_line, file, 1, err, errlen)) goto fail;
-    for (size_t i = 0; i < r->nprompts; i++)
-        if (check_template(r, r->prompts[i].text, r->prompts[i].line, file, 0, err, errlen))
-            goto fail;
+    if (check_rubric(r, file, prompts_only, err, errlen) != 0) goto fail;
     return r;
 oom:
     snprintf(err, errlen, "out of memory");
@@ -1165,236 +1233,318 @@ static const char *map_label(const llm_rubric *r, const char *domain, const char
     return bs >= 0.8 && !tie ? best : NULL;
 }
 
-int llm_rubric_rows(const llm_rubric *r, const char *mode, const llm_item *it,
-                    const cJSON *answer, llm_rows *out, char *err, size_t errlen)
+/* What a criterion's rows step found: rows added, an answer that breaks the
+ * schema (err says how), or out of memory. */
+enum { ROWS_OK = 0, ROWS_BAD = -1, ROWS_OOM = -2 };
+
+/* One answer being checked: the rows so far, and the numbers of the int and
+ * per-image criteria that geomean-percent criteria combine. */
+typedef struct {
+    const llm_rubric *r;
+    const char *mode;
+    const llm_item *it;
+    llm_rows rows;
+    double *nums;      /* per criterion */
+    int *hasnum;
+    char *err;
+    size_t errlen;
+} rowcheck;
+
+/* geomean-percent: the geometric mean of the earlier scores it names, as a
+ * percentage of its scale's maximum */
+static int geomean_row(rowcheck *rc, size_t ci)
+{
+    const rcrit *c = &rc->r->crits[ci];
+    char val[64], note[NOTE_MAX + 1];
+    double lsum = 0;
+    int k = 0, zero = 0;
+    for (size_t a = 0; a < c->nargs; a++)
+        for (size_t o = 0; o < ci; o++)
+            if (strcmp(rc->r->crits[o].name, c->args[a]) == 0 && rc->hasnum[o]) {
+                if (rc->nums[o] <= 0) zero = 1;
+                else lsum += log(rc->nums[o]);
+                k++;
+            }
+    if (!k) snprintf(val, sizeof val, "na");
+    else fmt_num(zero ? 0 : 100.0 * exp(lsum / k) / c->hi, val, sizeof val);
+    snprintf(note, sizeof note, "geometric mean of %d scores, %% of %g", k, c->hi);
+    return llm_rows_add(&rc->rows, c->name, val, note) ? ROWS_OOM : ROWS_OK;
+}
+
+/* The answer's value for criterion c: its key, or for the enum, int and
+ * bool kinds the "answer" (or "value", ...) member of an object there,
+ * whose "reason" (or ...) goes to note. NULL after writing the error. */
+static const cJSON *answer_value(rowcheck *rc, const rcrit *c, const cJSON *answer, char *note,
+                                 size_t notelen)
 {
     static const char *const vkeys[] = {"answer", "value", "score", "rating", "label", NULL};
     static const char *const rkeys[] = {"reason", "explanation", "justification", "rationale",
                                         NULL};
+    const cJSON *v = entry(answer, c->name);
+    if (!v) {
+        snprintf(rc->err, rc->errlen, "the answer has no key \"%s\"", c->name);
+        return NULL;
+    }
+    if (cJSON_IsObject(v) && (c->kind == C_ENUM || c->kind == C_INT || c->kind == C_BOOL)) {
+        const cJSON *why = member(v, rkeys);
+        if (cJSON_IsString(why)) snprintf(note, notelen, "%s", why->valuestring);
+        v = member(v, vkeys);
+        if (!v) {
+            snprintf(rc->err, rc->errlen, "\"%s\" has no \"answer\" member", c->name);
+            return NULL;
+        }
+    }
+    return v;
+}
+
+/* enum: one of the values (case and punctuation aside; true/false as yes/no) */
+static int enum_row(rowcheck *rc, const rcrit *c, const cJSON *v, const char *note)
+{
+    const char *got = NULL;
+    char tmp[64];
+    if (cJSON_IsString(v)) {
+        norm(v->valuestring, tmp, sizeof tmp);
+        if (strcmp(tmp, "n-a") == 0 || strcmp(tmp, "not-applicable") == 0)
+            snprintf(tmp, sizeof tmp, "na");
+        for (size_t k = 0; k < c->nargs; k++)
+            if (strcasecmp(tmp, c->args[k]) == 0) got = c->args[k];
+    } else if (cJSON_IsBool(v)) {
+        for (size_t k = 0; k < c->nargs; k++)
+            if (strcmp(c->args[k], cJSON_IsTrue(v) ? "yes" : "no") == 0) got = c->args[k];
+    }
+    if (!got) {
+        sbuf b = {0};
+        for (size_t k = 0; k < c->nargs; k++) sb_printf(&b, "%s%s", k ? ", " : "", c->args[k]);
+        snprintf(rc->err, rc->errlen, "\"%s\" must be one of %s", c->name, b.s ? b.s : "");
+        free(b.s);
+        return ROWS_BAD;
+    }
+    return llm_rows_add(&rc->rows, c->name, got, note) ? ROWS_OOM : ROWS_OK;
+}
+
+/* int: an integer in the criterion's range */
+static int int_row(rowcheck *rc, size_t ci, const cJSON *v, const char *note)
+{
+    const rcrit *c = &rc->r->crits[ci];
+    char val[64];
+    double d;
+    if (!as_int(v, c->lo, c->hi, &d)) {
+        snprintf(rc->err, rc->errlen, "\"%s\" must be an integer from %g to %g", c->name, c->lo, c->hi);
+        return ROWS_BAD;
+    }
+    rc->nums[ci] = d;
+    rc->hasnum[ci] = 1;
+    fmt_num(d, val, sizeof val);
+    return llm_rows_add(&rc->rows, c->name, val, note) ? ROWS_OOM : ROWS_OK;
+}
+
+/* bool: true/false (or the strings true, yes, false, no) as yes/no */
+static int bool_row(rowcheck *rc, const rcrit *c, const cJSON *v, const char *note)
+{
+    int b = -1;
+    if (cJSON_IsBool(v)) b = cJSON_IsTrue(v);
+    else if (cJSON_IsString(v)) {
+        if (!strcasecmp(v->valuestring, "true") || !strcasecmp(v->valuestring, "yes")) b = 1;
+        if (!strcasecmp(v->valuestring, "false") || !strcasecmp(v->valuestring, "no")) b = 0;
+    }
+    if (b < 0) {
+        snprintf(rc->err, rc->errlen, "\"%s\" must be true or false", c->name);
+        return ROWS_BAD;
+    }
+    return llm_rows_add(&rc->rows, c->name, b ? "yes" : "no", note) ? ROWS_OOM : ROWS_OK;
+}
+
+/* per-image: one score per image of the field (less the first with
+ * skip-first); the row is their geometric mean */
+static int perimage_row(rowcheck *rc, size_t ci, const cJSON *v)
+{
+    const rcrit *c = &rc->r->crits[ci];
+    const rfield *f = find_field(rc->r, c->f1);
+    size_t want = split_list(f ? field_value(rc->r, rc->mode, rc->it, f) : NULL, NULL);
+    if (c->skip_first) want = want ? want - 1 : 0;
+    if (!cJSON_IsArray(v) || (size_t)cJSON_GetArraySize(v) != want) {
+        snprintf(rc->err, rc->errlen, "\"%s\" must be an array of %zu scores", c->name, want);
+        return ROWS_BAD;
+    }
+    if (want == 0)
+        return llm_rows_add(&rc->rows, c->name, "na", "no images to score") ? ROWS_OOM : ROWS_OK;
+    double lsum = 0;
+    int zero = 0;
+    sbuf b = {0};
+    sb_add(&b, "per image:");
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v)
+    {
+        double d;
+        if (!as_int(e, c->lo, c->hi, &d)) {
+            free(b.s);
+            snprintf(rc->err, rc->errlen, "\"%s\" scores must be integers from %g to %g", c->name, c->lo, c->hi);
+            return ROWS_BAD;
+        }
+        if (d <= 0) zero = 1;
+        else lsum += log(d);
+        sb_printf(&b, " %g", d);
+    }
+    double g = zero ? 0 : exp(lsum / (double)want);
+    rc->nums[ci] = g;
+    rc->hasnum[ci] = 1;
+    char val[64];
+    fmt_num(g, val, sizeof val);
+    int st = llm_rows_add(&rc->rows, c->name, val, b.s ? b.s : "");
+    free(b.s);
+    return st ? ROWS_OOM : ROWS_OK;
+}
+
+/* labels: a label or an array of them, each mapped to the item's domain in
+ * the taxonomy ("other" with the label as note when none fits; "none" for
+ * no label) */
+static int labels_row(rowcheck *rc, const rcrit *c, const cJSON *v)
+{
+    llm_rows *rows = &rc->rows;
+    const char *domain = item_domain(rc->r, rc->it);
+    if (!domain) domain = "";
+    if (cJSON_IsString(v) && !*v->valuestring) v = NULL;
+    const cJSON *e;
+    size_t before = rows->n;
+    if (v && cJSON_IsString(v)) {
+        const char *m = map_label(rc->r, domain, v->valuestring);
+        if (llm_rows_add(rows, c->name, m ? m : "other", m ? "" : v->valuestring)) return ROWS_OOM;
+    } else if (v && !cJSON_IsArray(v)) {
+        snprintf(rc->err, rc->errlen, "\"%s\" must be an array of labels", c->name);
+        return ROWS_BAD;
+    } else if (v) {
+        cJSON_ArrayForEach(e, v)
+        {
+            if (!cJSON_IsString(e)) {
+                snprintf(rc->err, rc->errlen, "\"%s\" must hold only strings", c->name);
+                return ROWS_BAD;
+            }
+            const char *m = map_label(rc->r, domain, e->valuestring);
+            int dup = 0;
+            for (size_t k = before; m && k < rows->n; k++)
+                if (strcmp(rows->v[k].value, m) == 0) dup = 1;
+            if (dup) continue;
+            if (llm_rows_add(rows, c->name, m ? m : "other", m ? "" : e->valuestring)) return ROWS_OOM;
+        }
+    }
+    if (rows->n == before && llm_rows_add(rows, c->name, "none", "")) return ROWS_OOM;
+    return ROWS_OK;
+}
+
+/* The number of one-to-one [predicted, reference] pairs in v, with np
+ * predicted and nr reference entries; -1 when a pair is not two numbers in
+ * range, -2 when out of memory. */
+static long count_matches(const cJSON *v, size_t np, size_t nr)
+{
+    unsigned char *usedp = calloc(np + 1, 1), *usedr = calloc(nr + 1, 1);
+    if (!usedp || !usedr) { free(usedp); free(usedr); return -2; }
+    long tp = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v)
+    {
+        const cJSON *a = NULL, *b = NULL;
+        if (cJSON_IsArray(e) && cJSON_GetArraySize(e) == 2) {
+            a = cJSON_GetArrayItem(e, 0);
+            b = cJSON_GetArrayItem(e, 1);
+        } else if (cJSON_IsObject(e)) {
+            a = cJSON_GetObjectItemCaseSensitive(e, "pred");
+            b = cJSON_GetObjectItemCaseSensitive(e, "ref");
+        }
+        double da, db;
+        if (!a || !b || !as_int(a, 1, (double)np, &da) || !as_int(b, 1, (double)nr, &db)) {
+            tp = -1;
+            break;
+        }
+        if (usedp[(size_t)da] || usedr[(size_t)db]) continue;   /* one-to-one */
+        usedp[(size_t)da] = usedr[(size_t)db] = 1;
+        tp++;
+    }
+    free(usedp);
+    free(usedr);
+    return tp;
+}
+
+/* matches: pairs of a predicted and a reference list entry; six rows
+ * (matched, predicted, reference, precision, recall, f1) */
+static int matches_rows(rowcheck *rc, const rcrit *c, const cJSON *v)
+{
+    llm_rows *rows = &rc->rows;
+    size_t np = split_list(cell(rc->it, c->f1), NULL), nr = split_list(cell(rc->it, c->f2), NULL);
+    if (!cJSON_IsArray(v)) {
+        snprintf(rc->err, rc->errlen, "\"%s\" must be an array of [predicted, reference] pairs", c->name);
+        return ROWS_BAD;
+    }
+    long m = count_matches(v, np, nr);
+    if (m == -2) return ROWS_OOM;
+    if (m < 0) {
+        snprintf(rc->err, rc->errlen, "\"%s\" pairs must be [predicted 1..%zu, reference 1..%zu]", c->name, np, nr);
+        return ROWS_BAD;
+    }
+    size_t tp = (size_t)m;
+    char nm[300], a[64];
+    double P = np ? (double)tp / (double)np : -1, R = nr ? (double)tp / (double)nr : -1;
+    double F = P > 0 && R > 0 ? 2 * P * R / (P + R) : (P == 0 || R == 0) ? 0 : -1;
+    snprintf(a, sizeof a, "%zu", tp);
+    snprintf(nm, sizeof nm, "%s-matched", c->name);
+    if (llm_rows_add(rows, nm, a, "")) return ROWS_OOM;
+    snprintf(a, sizeof a, "%zu", np);
+    snprintf(nm, sizeof nm, "%s-predicted", c->name);
+    if (llm_rows_add(rows, nm, a, "")) return ROWS_OOM;
+    snprintf(a, sizeof a, "%zu", nr);
+    snprintf(nm, sizeof nm, "%s-reference", c->name);
+    if (llm_rows_add(rows, nm, a, "")) return ROWS_OOM;
+    const double pr[3] = {P, R, F};
+    static const char *suf[3] = {"precision", "recall", "f1"};
+    for (int k = 0; k < 3; k++) {
+        if (pr[k] < 0) snprintf(a, sizeof a, "na");
+        else fmt_num(pr[k], a, sizeof a);
+        snprintf(nm, sizeof nm, "%s-%s", c->name, suf[k]);
+        if (llm_rows_add(rows, nm, a, "")) return ROWS_OOM;
+    }
+    return ROWS_OK;
+}
+
+/* The rows of criterion ci. */
+static int criterion_rows(rowcheck *rc, size_t ci, const cJSON *answer)
+{
+    const rcrit *c = &rc->r->crits[ci];
+    if (c->kind == C_GEOMEAN) return geomean_row(rc, ci);
+    char note[NOTE_MAX + 1] = "";
+    const cJSON *v = answer_value(rc, c, answer, note, sizeof note);
+    if (!v) return ROWS_BAD;
+    switch (c->kind) {
+    case C_ENUM: return enum_row(rc, c, v, note);
+    case C_INT: return int_row(rc, ci, v, note);
+    case C_BOOL: return bool_row(rc, c, v, note);
+    case C_PERIMAGE: return perimage_row(rc, ci, v);
+    case C_LABELS: return labels_row(rc, c, v);
+    case C_MATCHES: return matches_rows(rc, c, v);
+    case C_GEOMEAN: break;
+    }
+    return ROWS_OK;
+}
+
+int llm_rubric_rows(const llm_rubric *r, const char *mode, const llm_item *it,
+                    const cJSON *answer, llm_rows *out, char *err, size_t errlen)
+{
     err[0] = 0;
     if (!cJSON_IsObject(answer)) {
         snprintf(err, errlen, "the answer is not a JSON object");
         return -1;
     }
-    llm_rows rows = {0};
-    double *nums = calloc(r->ncrits ? r->ncrits : 1, sizeof *nums);
-    int *hasnum = calloc(r->ncrits ? r->ncrits : 1, sizeof *hasnum);
-    if (!nums || !hasnum) goto oom;
-    for (size_t ci = 0; ci < r->ncrits; ci++) {
-        const rcrit *c = &r->crits[ci];
-        char val[64], note[NOTE_MAX + 1] = "";
-        if (c->kind == C_GEOMEAN) {
-            double lsum = 0;
-            int k = 0, zero = 0;
-            for (size_t a = 0; a < c->nargs; a++)
-                for (size_t o = 0; o < ci; o++)
-                    if (strcmp(r->crits[o].name, c->args[a]) == 0 && hasnum[o]) {
-                        if (nums[o] <= 0) zero = 1;
-                        else lsum += log(nums[o]);
-                        k++;
-                    }
-            if (!k) snprintf(val, sizeof val, "na");
-            else fmt_num(zero ? 0 : 100.0 * exp(lsum / k) / c->hi, val, sizeof val);
-            snprintf(note, sizeof note, "geometric mean of %d scores, %% of %g", k, c->hi);
-            if (llm_rows_add(&rows, c->name, val, note)) goto oom;
-            continue;
-        }
-        const cJSON *v = entry(answer, c->name);
-        if (!v) {
-            snprintf(err, errlen, "the answer has no key \"%s\"", c->name);
-            goto bad;
-        }
-        if (cJSON_IsObject(v) && (c->kind == C_ENUM || c->kind == C_INT || c->kind == C_BOOL)) {
-            const cJSON *why = member(v, rkeys);
-            if (cJSON_IsString(why)) snprintf(note, sizeof note, "%s", why->valuestring);
-            v = member(v, vkeys);
-            if (!v) {
-                snprintf(err, errlen, "\"%s\" has no \"answer\" member", c->name);
-                goto bad;
-            }
-        }
-        switch (c->kind) {
-        case C_ENUM: {
-            const char *got = NULL;
-            char tmp[64];
-            if (cJSON_IsString(v)) {
-                norm(v->valuestring, tmp, sizeof tmp);
-                if (strcmp(tmp, "n-a") == 0 || strcmp(tmp, "not-applicable") == 0)
-                    snprintf(tmp, sizeof tmp, "na");
-                for (size_t k = 0; k < c->nargs; k++)
-                    if (strcasecmp(tmp, c->args[k]) == 0) got = c->args[k];
-            } else if (cJSON_IsBool(v)) {
-                for (size_t k = 0; k < c->nargs; k++)
-                    if (strcmp(c->args[k], cJSON_IsTrue(v) ? "yes" : "no") == 0) got = c->args[k];
-            }
-            if (!got) {
-                sbuf b = {0};
-                for (size_t k = 0; k < c->nargs; k++) sb_printf(&b, "%s%s", k ? ", " : "", c->args[k]);
-                snprintf(err, errlen, "\"%s\" must be one of %s", c->name, b.s ? b.s : "");
-                free(b.s);
-                goto bad;
-            }
-            if (llm_rows_add(&rows, c->name, got, note)) goto oom;
-            break;
-        }
-        case C_INT: {
-            double d;
-            if (!as_int(v, c->lo, c->hi, &d)) {
-                snprintf(err, errlen, "\"%s\" must be an integer from %g to %g", c->name, c->lo, c->hi);
-                goto bad;
-            }
-            nums[ci] = d;
-            hasnum[ci] = 1;
-            fmt_num(d, val, sizeof val);
-            if (llm_rows_add(&rows, c->name, val, note)) goto oom;
-            break;
-        }
-        case C_BOOL: {
-            int b = -1;
-            if (cJSON_IsBool(v)) b = cJSON_IsTrue(v);
-            else if (cJSON_IsString(v)) {
-                if (!strcasecmp(v->valuestring, "true") || !strcasecmp(v->valuestring, "yes")) b = 1;
-                if (!strcasecmp(v->valuestring, "false") || !strcasecmp(v->valuestring, "no")) b = 0;
-            }
-            if (b < 0) {
-                snprintf(err, errlen, "\"%s\" must be true or false", c->name);
-                goto bad;
-            }
-            if (llm_rows_add(&rows, c->name, b ? "yes" : "no", note)) goto oom;
-            break;
-        }
-        case C_PERIMAGE: {
-            const rfield *f = find_field(r, c->f1);
-            size_t want = split_list(f ? field_value(r, mode, it, f) : NULL, NULL);
-            if (c->skip_first) want = want ? want - 1 : 0;
-            if (!cJSON_IsArray(v) || (size_t)cJSON_GetArraySize(v) != want) {
-                snprintf(err, errlen, "\"%s\" must be an array of %zu scores", c->name, want);
-                goto bad;
-            }
-            if (want == 0) {
-                if (llm_rows_add(&rows, c->name, "na", "no images to score")) goto oom;
-                break;
-            }
-            double lsum = 0;
-            int zero = 0;
-            sbuf b = {0};
-            sb_add(&b, "per image:");
-            const cJSON *e;
-            cJSON_ArrayForEach(e, v)
-            {
-                double d;
-                if (!as_int(e, c->lo, c->hi, &d)) {
-                    free(b.s);
-                    snprintf(err, errlen, "\"%s\" scores must be integers from %g to %g", c->name, c->lo, c->hi);
-                    goto bad;
-                }
-                if (d <= 0) zero = 1;
-                else lsum += log(d);
-                sb_printf(&b, " %g", d);
-            }
-            double g = zero ? 0 : exp(lsum / (double)want);
-            nums[ci] = g;
-            hasnum[ci] = 1;
-            fmt_num(g, val, sizeof val);
-            int rc = llm_rows_add(&rows, c->name, val, b.s ? b.s : "");
-            free(b.s);
-            if (rc) goto oom;
-            break;
-        }
-        case C_LABELS: {
-            const char *domain = item_domain(r, it);
-            if (!domain) domain = "";
-            if (cJSON_IsString(v) && !*v->valuestring) v = NULL;
-            const cJSON *e;
-            size_t before = rows.n;
-            if (v && cJSON_IsString(v)) {
-                const char *m = map_label(r, domain, v->valuestring);
-                if (llm_rows_add(&rows, c->name, m ? m : "other", m ? "" : v->valuestring)) goto oom;
-            } else if (v && !cJSON_IsArray(v)) {
-                snprintf(err, errlen, "\"%s\" must be an array of labels", c->name);
-                goto bad;
-            } else if (v) {
-                cJSON_ArrayForEach(e, v)
-                {
-                    if (!cJSON_IsString(e)) {
-                        snprintf(err, errlen, "\"%s\" must hold only strings", c->name);
-                        goto bad;
-                    }
-                    const char *m = map_label(r, domain, e->valuestring);
-                    int dup = 0;
-                    for (size_t k = before; m && k < rows.n; k++)
-                        if (strcmp(rows.v[k].value, m) == 0) dup = 1;
-                    if (dup) continue;
-                    if (llm_rows_add(&rows, c->name, m ? m : "other", m ? "" : e->valuestring)) goto oom;
-                }
-            }
-            if (rows.n == before && llm_rows_add(&rows, c->name, "none", "")) goto oom;
-            break;
-        }
-        case C_MATCHES: {
-            size_t np = split_list(cell(it, c->f1), NULL), nr = split_list(cell(it, c->f2), NULL);
-            if (!cJSON_IsArray(v)) {
-                snprintf(err, errlen, "\"%s\" must be an array of [predicted, reference] pairs", c->name);
-                goto bad;
-            }
-            unsigned char *usedp = calloc(np + 1, 1), *usedr = calloc(nr + 1, 1);
-            if (!usedp || !usedr) { free(usedp); free(usedr); goto oom; }
-            size_t tp = 0;
-            const cJSON *e;
-            int okp = 1;
-            cJSON_ArrayForEach(e, v)
-            {
-                const cJSON *a = NULL, *b = NULL;
-                if (cJSON_IsArray(e) && cJSON_GetArraySize(e) == 2) {
-                    a = cJSON_GetArrayItem(e, 0);
-                    b = cJSON_GetArrayItem(e, 1);
-                } else if (cJSON_IsObject(e)) {
-                    a = cJSON_GetObjectItemCaseSensitive(e, "pred");
-                    b = cJSON_GetObjectItemCaseSensitive(e, "ref");
-                }
-                double da, db;
-                if (!a || !b || !as_int(a, 1, (double)np, &da) || !as_int(b, 1, (double)nr, &db)) {
-                    okp = 0;
-                    break;
-                }
-                if (usedp[(size_t)da] || usedr[(size_t)db]) continue;   /* one-to-one */
-                usedp[(size_t)da] = usedr[(size_t)db] = 1;
-                tp++;
-            }
-            free(usedp);
-            free(usedr);
-            if (!okp) {
-                snprintf(err, errlen, "\"%s\" pairs must be [predicted 1..%zu, reference 1..%zu]", c->name, np, nr);
-                goto bad;
-            }
-            char nm[300], a[64];
-            double P = np ? (double)tp / (double)np : -1, R = nr ? (double)tp / (double)nr : -1;
-            double F = P > 0 && R > 0 ? 2 * P * R / (P + R) : (P == 0 || R == 0) ? 0 : -1;
-            snprintf(a, sizeof a, "%zu", tp);
-            snprintf(nm, sizeof nm, "%s-matched", c->name);
-            if (llm_rows_add(&rows, nm, a, "")) goto oom;
-            snprintf(a, sizeof a, "%zu", np);
-            snprintf(nm, sizeof nm, "%s-predicted", c->name);
-            if (llm_rows_add(&rows, nm, a, "")) goto oom;
-            snprintf(a, sizeof a, "%zu", nr);
-            snprintf(nm, sizeof nm, "%s-reference", c->name);
-            if (llm_rows_add(&rows, nm, a, "")) goto oom;
-            const double pr[3] = {P, R, F};
-            static const char *suf[3] = {"precision", "recall", "f1"};
-            for (int k = 0; k < 3; k++) {
-                if (pr[k] < 0) snprintf(a, sizeof a, "na");
-                else fmt_num(pr[k], a, sizeof a);
-                snprintf(nm, sizeof nm, "%s-%s", c->name, suf[k]);
-                if (llm_rows_add(&rows, nm, a, "")) goto oom;
-            }
-            break;
-        }
-        case C_GEOMEAN:
-            break;
-        }
+    rowcheck rc = {.r = r, .mode = mode, .it = it, .err = err, .errlen = errlen};
+    rc.nums = calloc(r->ncrits ? r->ncrits : 1, sizeof *rc.nums);
+    rc.hasnum = calloc(r->ncrits ? r->ncrits : 1, sizeof *rc.hasnum);
+    int st = rc.nums && rc.hasnum ? ROWS_OK : ROWS_OOM;
+    for (size_t ci = 0; ci < r->ncrits && st == ROWS_OK; ci++) st = criterion_rows(&rc, ci, answer);
+    free(rc.nums);
+    free(rc.hasnum);
+    if (st == ROWS_OOM) snprintf(err, errlen, "out of memory");
+    if (st != ROWS_OK) {
+        llm_rows_free(&rc.rows);
+        return -1;
     }
-    free(nums);
-    free(hasnum);
+    llm_rows rows = rc.rows;
     for (size_t i = 0; i < rows.n; i++) {
         if (out->n == out->cap) {
             size_t cap = out->cap ? out->cap * 2 : 8;
@@ -1408,11 +1558,4 @@ int llm_rubric_rows(const llm_rubric *r, const char *mode, const llm_item *it,
     }
     free(rows.v);
     return 0;
-oom:
-    snprintf(err, errlen, "out of memory");
-bad:
-    free(nums);
-    free(hasnum);
-    llm_rows_free(&rows);
-    return -1;
 }

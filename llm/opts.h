@@ -1,4 +1,4 @@
-/* llm_opts.h — the LLM client's command-line options and data files, one
+/* llm/opts.h — the LLM client's command-line options and data files, one
  * copy for every program that talks to a model (judge, tikz2ir
  * --fallback=llm, svg2graph --llm).
  *
@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "tools/llm.h"
+#include "llm/llm.h"
 
 enum {
     LLM_OPT_FIRST = 0x4c00,
@@ -82,7 +82,7 @@ int llm_opt_parse(llm_config *cfg, int opt, const char *arg, const char *prog);
 /* Finds the data file NAME (a rubric, a prompt file, prices.tsv) in, in
  * order: user_dir (when not NULL), the directories of $DIAGRAMIR_RUBRICS
  * (colon-separated), share/diagramir/rubrics beside the program's
- * directory, the source tree's tools/rubrics above it (build/bin,
+ * directory, the source tree's llm/rubrics above it (build/bin,
  * build/san/bin), and DIAGRAMIR_DATADIR/rubrics. 0 and the path in out, or
  * -1 when no readable file is found. */
 int llm_find_data(const char *user_dir, const char *name, char *out, size_t n);

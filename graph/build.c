@@ -1,0 +1,1074 @@
+/* graph/build.c — nodes and edges from a rendered SVG scene. See graph/build.h. */
+#include "graph/build.h"
+#include "ir/xalloc.h"
+#include "ir/geom_2d.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void graph_opts_init(graph_opts *o)
+{
+    o->k = 1.5;
+    o->tau = 0.2;
+    o->attach_tol = 8;
+    o->join_tol = 1.5;
+    o->label_k = 2.5;
+    o->arrow_max = 25;
+}
+
+/* --- union-find ---------------------------------------------------------- */
+static size_t uf_find(size_t *p, size_t x)
+{
+    while (p[x] != x) { p[x] = p[p[x]]; x = p[x]; }
+    return x;
+}
+
+static void uf_union(size_t *p, size_t a, size_t b)
+{
+    a = uf_find(p, a);
+    b = uf_find(p, b);
+    if (a == b) return;
+    if (a < b) p[b] = a; else p[a] = b;
+}
+
+/* --- shape geometry ------------------------------------------------------ */
+typedef struct {
+    ir_box box;
+    double area;
+    int region;      /* encloses an area (closed, or open and filled with area) */
+    int visible;
+    int home;        /* home of some text */
+    int container;
+    int role;
+} shinfo;
+
+static ir_box pts_box(const ir_pt *p, size_t n)
+{
+    ir_box b = ir_box_empty();
+    for (size_t i = 0; i < n; i++) ir_box_add(&b, p[i].x, p[i].y);
+    return b;
+}
+
+static int shape_contains(const svg_shape *s, const shinfo *si, ir_pt q)
+{
+    if (!ir_box_contains_pt(si->box, q)) return 0;
+    if (s->axis_rect) return 1;
+    return ir_pt_in_poly(q, s->pts, s->n);
+}
+
+/* distance from q to the node outline (0 inside) */
+static double shape_dist(const svg_shape *s, const shinfo *si, ir_pt q)
+{
+    if (s->axis_rect) return ir_box_pt_dist(si->box, q);
+    if (si->region && ir_pt_in_poly(q, s->pts, s->n)) return 0;
+    double best = INFINITY;
+    for (size_t i = 0; i < s->n; i++) {
+        ir_pt a = s->pts[i], b = s->pts[(i + 1) % s->n];
+        double d = ir_pt_seg_dist(q, a, b, NULL);
+        if (d < best) best = d;
+    }
+    return best;
+}
+
+/* --- node candidates ----------------------------------------------------- */
+typedef struct {
+    long shape;          /* outline shape index or -1 (text box) */
+    ir_box box;
+    double area;
+    size_t *texts;
+    size_t ntexts;
+    double size;         /* largest font size of its texts */
+    unsigned seq;
+    int line;
+    int attached;        /* some connector end attaches */
+    int label;           /* became an edge label */
+    long vertex;
+} cand;
+
+static double cand_dist(const svg_scene *sc, const shinfo *si, const cand *c, ir_pt q)
+{
+    if (c->shape >= 0) return shape_dist(&sc->shapes[c->shape], &si[c->shape], q);
+    return ir_box_pt_dist(c->box, q);
+}
+
+/* --- connector pieces ----------------------------------------------------- */
+typedef struct {
+    size_t shape;
+    ir_pt end[2];        /* effective ends (arrow tips when there are heads) */
+    ir_pt dir[2];        /* outward directions */
+    int head[2];
+    int joined[2];
+    long node[2];        /* attached candidate or -1 */
+    size_t comp;
+    int is_v;            /* small V candidate (maybe an open arrowhead) */
+    int dead;            /* used as an arrowhead */
+} piece;
+
+static ir_pt vsub(ir_pt a, ir_pt b) { ir_pt r = { a.x - b.x, a.y - b.y }; return r; }
+
+static ir_pt unitv(ir_pt v)
+{
+    double l = hypot(v.x, v.y);
+    ir_pt r = { 0, 0 };
+    if (l > 0) { r.x = v.x / l; r.y = v.y / l; }
+    return r;
+}
+
+static double polyline_len(const ir_pt *p, size_t n)
+{
+    double l = 0;
+    for (size_t i = 1; i < n; i++) l += ir_v_dist(p[i - 1], p[i]);
+    return l;
+}
+
+/* the V's three distinct points in *a, *m, *c; 1 when it is a small V */
+static int small_v(const svg_shape *s, double maxlen, ir_pt *a, ir_pt *m, ir_pt *c)
+{
+    ir_pt q[3];
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (k && ir_v_dist(q[k - 1], s->pts[i]) < 1e-6) continue;
+        if (k == 3) return 0;
+        q[k++] = s->pts[i];
+    }
+    if (k != 3) return 0;
+    double l1 = ir_v_dist(q[0], q[1]), l2 = ir_v_dist(q[1], q[2]);
+    if (l1 > maxlen || l2 > maxlen || l1 <= 0 || l2 <= 0) return 0;
+    double ang = ir_v_angle_deg(vsub(q[0], q[1]), vsub(q[2], q[1]));
+    if (ang < 15 || ang > 160) return 0;
+    *a = q[0];
+    *m = q[1];
+    *c = q[2];
+    return 1;
+}
+
+/* the DiagramEval merge rule for two text items: baselines within k x font
+ * size and horizontal spans overlapping by more than tau of the shorter one;
+ * or pieces of one line (same baseline, at most a word gap apart) */
+static int texts_merge(const svg_text *a, const svg_text *b, const graph_opts *o)
+{
+    double dy = fabs(a->baseline - b->baseline);
+    double fs = fmax(a->size, b->size);
+    double w1 = ir_box_w(a->box), w2 = ir_box_w(b->box);
+    double ov = fmin(a->box.x2, b->box.x2) - fmax(a->box.x1, b->box.x1);
+    if (dy <= o->k * fs && dy > 0.25 * fs && fmin(w1, w2) > 0 && ov / fmin(w1, w2) > o->tau)
+        return 1;
+    return dy <= 0.25 * fs && ov > -0.6 * fs;
+}
+
+/* pieces of one line: same baseline, at most a word gap apart and not
+ * written over each other (overlapping by at most about a letter) */
+static int same_line(const svg_text *a, const svg_text *b)
+{
+    double fs = fmax(a->size, b->size);
+    double ov = fmin(a->box.x2, b->box.x2) - fmax(a->box.x1, b->box.x1);
+    return fabs(a->baseline - b->baseline) <= 0.25 * fs && ov > -0.6 * fs && ov < 0.3 * fs;
+}
+
+static int cmp_size_t_by_key(const void *a, const void *b, const double *key)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    if (key[x] != key[y]) return key[x] < key[y] ? -1 : 1;
+    return (x > y) - (x < y);
+}
+
+static const double *sort_key;
+static int cmp_key(const void *a, const void *b) { return cmp_size_t_by_key(a, b, sort_key); }
+
+static const svg_scene *text_sort_sc;
+static int cmp_text_reading(const void *a, const void *b)
+{
+    const svg_text *x = &text_sort_sc->texts[*(const size_t *)a];
+    const svg_text *y = &text_sort_sc->texts[*(const size_t *)b];
+    double tol = 0.3 * fmin(x->size, y->size);
+    if (fabs(x->baseline - y->baseline) > tol) return x->baseline > y->baseline ? -1 : 1;
+    if (x->box.x1 != y->box.x1) return x->box.x1 < y->box.x1 ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static char *join_texts(const svg_scene *sc, size_t *idx, size_t n)
+{
+    text_sort_sc = sc;
+    qsort(idx, n, sizeof *idx, cmp_text_reading);
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) len += strlen(sc->texts[idx[i]].text) + 1;
+    char *s = xcalloc(len + 1, 1);
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(sc->texts[idx[i]].text);
+        if (o) s[o++] = ' ';
+        memcpy(s + o, sc->texts[idx[i]].text, l);
+        o += l;
+    }
+    s[o] = 0;
+    return s;
+}
+
+static const char *shape_name(const svg_shape *s)
+{
+    switch (s->kind) {
+    case SVG_SH_RECT: return "rect";
+    case SVG_SH_CIRCLE: return "circle";
+    case SVG_SH_ELLIPSE: return "ellipse";
+    default: break;
+    }
+    if (s->n == 4) {
+        int axis = 1;
+        for (size_t i = 0; i < 4; i++) {
+            ir_pt a = s->pts[i], b = s->pts[(i + 1) % 4];
+            if (fabs(a.x - b.x) > 0.01 && fabs(a.y - b.y) > 0.01) axis = 0;
+        }
+        return axis ? "rect" : "diamond";
+    }
+    return s->kind == SVG_SH_PATH ? "path" : "polygon";
+}
+
+/* appends txt to the label of every edge of connector chain comp */
+static void add_label(graph_edge *ed, size_t ned, const long *edge_comp, long comp, const char *txt)
+{
+    for (size_t e = 0; e < ned; e++) {
+        if (edge_comp[e] != comp) continue;
+        if (!ed[e].label) {
+            ed[e].label = xstrdup(txt);
+        } else {
+            size_t l1 = strlen(ed[e].label), l2 = strlen(txt);
+            ed[e].label = xrealloc(ed[e].label, l1 + l2 + 2);
+            ed[e].label[l1] = ' ';
+            memcpy(ed[e].label + l1 + 1, txt, l2 + 1);
+        }
+    }
+}
+
+typedef struct { double d; size_t end, sh; ir_pt tip; } ahc;
+static int cmp_ahc(const void *a, const void *b)
+{
+    const ahc *x = a, *y = b;
+    if (x->d != y->d) return x->d < y->d ? -1 : 1;
+    if (x->end != y->end) return x->end < y->end ? -1 : 1;
+    return (x->sh > y->sh) - (x->sh < y->sh);
+}
+
+/* --- the build ------------------------------------------------------------
+ * graph_build() runs the steps below in order; each reads what the steps
+ * before it left in the build and adds its own part. */
+typedef struct {
+    const svg_scene *sc;
+    const graph_opts *o;
+    graph_result *out;
+    size_t ns, nt;           /* shapes, texts */
+    shinfo *si;              /* per shape */
+    long *home;              /* per text: its home shape, or -1 */
+    size_t *uf;              /* per text: union-find of its node's texts */
+    size_t *sub;             /* per text: union-find of its line within a home */
+    int *tlabel;             /* per text: became (part of) an edge label */
+    long *group_cand;        /* per text group root: its candidate */
+    cand *cd;                /* node candidates: text groups first, then shapes */
+    size_t ncd, ntextcand;
+    piece *pc;               /* connector pieces */
+    size_t npc;
+    size_t *puf;             /* per piece: union-find of its chain */
+    int *arrow_cand;         /* per shape: 1 may be a closed arrowhead, 2 is one */
+    graph_edge *ed;          /* edges, between candidate indices until the end */
+    size_t ned;
+    long *edge_comp;         /* per edge: its chain */
+} build;
+
+/* 0. shape facts */
+static void shape_facts(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    size_t ns = gb->ns;
+    for (size_t i = 0; i < ns; i++) {
+        const svg_shape *s = &sc->shapes[i];
+        si[i].box = pts_box(s->pts, s->n);
+        double a = s->n >= 3 ? fabs(ir_poly_area(s->pts, s->n)) : 0;
+        si[i].area = a;
+        si[i].visible = s->filled || s->stroked;
+        double diag = hypot(ir_box_w(si[i].box), ir_box_h(si[i].box));
+        si[i].region = s->n >= 3 && (s->closed || (s->filled && a > 0.05 * diag * diag));
+        si[i].role = s->marker ? GRAPH_SH_MARKER : GRAPH_SH_OTHER;
+    }
+}
+
+/* 1. backgrounds: a region that contains the centre of everything else */
+static void mark_backgrounds(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    size_t ns = gb->ns, nt = gb->nt;
+    size_t nitems = 0;
+    for (size_t i = 0; i < ns; i++) if (!sc->shapes[i].marker) nitems++;
+    nitems += nt;
+    for (size_t i = 0; i < ns; i++) {
+        if (si[i].role || !si[i].region || nitems < 4) continue;
+        size_t inside = 0;
+        for (size_t j = 0; j < ns; j++)
+            if (j != i && !sc->shapes[j].marker &&
+                ir_box_contains_pt(ir_box_inset(si[i].box, 0.5), ir_box_center(si[j].box)))
+                inside++;
+        for (size_t j = 0; j < nt; j++)
+            if (ir_box_contains_pt(si[i].box, ir_box_center(sc->texts[j].box))) inside++;
+        if (inside + 1 >= nitems) si[i].role = GRAPH_SH_BACKGROUND;
+    }
+}
+
+/* 2. home shape of each text: the smallest region around its centre;
+ * 3. containers (homes that contain another home) are no text's home */
+static void find_homes(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    size_t ns = gb->ns, nt = gb->nt;
+    long *home = gb->home = xcalloc(nt, sizeof *home);
+    for (size_t t = 0; t < nt; t++) {
+        const svg_text *tx = &sc->texts[t];
+        ir_pt c = ir_box_center(tx->box);
+        double ta = ir_box_area(tx->box);
+        long best = -1;
+        for (size_t i = 0; i < ns; i++) {
+            if (si[i].role || !si[i].region || !si[i].visible) continue;
+            if (si[i].area < 0.3 * ta) continue;
+            if (!shape_contains(&sc->shapes[i], &si[i], c)) continue;
+            if (best < 0 || si[i].area < si[best].area) best = (long)i;
+        }
+        home[t] = best;
+        if (best >= 0) si[best].home = 1;
+    }
+    /* 3. containers: homes that contain another home */
+    for (size_t i = 0; i < ns; i++) {
+        if (!si[i].home) continue;
+        for (size_t j = 0; j < ns && !si[i].container; j++)
+            if (j != i && si[j].home && si[j].area < si[i].area &&
+                shape_contains(&sc->shapes[i], &si[i], ir_box_center(si[j].box)))
+                si[i].container = 1;
+    }
+    for (size_t t = 0; t < nt; t++)
+        if (home[t] >= 0 && si[home[t]].container) home[t] = -1;
+}
+
+/* 4. text groups: the texts of one home are one node, and within it, its
+ * lines (pieces of one line joined) are kept apart for step 10b */
+static void group_home_texts(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    size_t ns = gb->ns, nt = gb->nt;
+    const long *home = gb->home;
+    size_t *uf = gb->uf, *sub = gb->sub;
+    long *first = xcalloc(ns, sizeof *first);
+    long *nexth = xcalloc(nt, sizeof *nexth);
+    for (size_t i = 0; i < ns; i++) first[i] = -1;
+    for (size_t t = nt; t-- > 0;) {
+        if (home[t] < 0) continue;
+        nexth[t] = first[home[t]];
+        first[home[t]] = (long)t;
+    }
+    for (size_t t = 0; t < nt; t++) {
+        if (home[t] < 0 || first[home[t]] != (long)t) continue;
+        for (long a = (long)t; a >= 0; a = nexth[a]) {
+            if (a != (long)t) uf_union(uf, t, (size_t)a);
+            for (long c = nexth[a]; c >= 0; c = nexth[c])
+                if (same_line(&sc->texts[a], &sc->texts[c])) uf_union(sub, (size_t)a, (size_t)c);
+        }
+    }
+    free(first);
+    free(nexth);
+}
+
+/* 4. text groups: free texts merge by the DiagramEval rule, in baseline order */
+static void group_free_texts(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    const graph_opts *o = gb->o;
+    size_t nt = gb->nt;
+    const long *home = gb->home;
+    size_t *uf = gb->uf;
+    size_t nf = 0;
+    size_t *fr = xcalloc(nt, sizeof *fr);
+    double *key = xcalloc(nt, sizeof *key);
+    for (size_t t = 0; t < nt; t++) {
+        key[t] = -sc->texts[t].baseline;
+        if (home[t] < 0) fr[nf++] = t;
+    }
+    sort_key = key;
+    qsort(fr, nf, sizeof *fr, cmp_key);
+    double maxsize = 0;
+    for (size_t i = 0; i < nf; i++) maxsize = fmax(maxsize, sc->texts[fr[i]].size);
+    for (size_t i = 0; i < nf; i++) {
+        const svg_text *a = &sc->texts[fr[i]];
+        for (size_t j = i + 1; j < nf; j++) {
+            const svg_text *b = &sc->texts[fr[j]];
+            double dy = fabs(a->baseline - b->baseline);
+            if (dy > o->k * maxsize) break;
+            if (texts_merge(a, b, o)) uf_union(uf, fr[i], fr[j]);
+        }
+    }
+    free(fr);
+    free(key);
+}
+
+/* candidates from text groups, in document order */
+static void text_candidates(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    size_t nt = gb->nt;
+    cand *cd = NULL;
+    size_t ncd = 0;
+    long *group_cand = gb->group_cand = xcalloc(nt, sizeof *group_cand);
+    for (size_t t = 0; t < nt; t++) group_cand[t] = -1;
+    for (size_t t = 0; t < nt; t++) {
+        size_t r = uf_find(gb->uf, t);
+        if (group_cand[r] < 0) {
+            cd = xrealloc(cd, (ncd + 1) * sizeof *cd);
+            memset(&cd[ncd], 0, sizeof *cd);
+            cd[ncd].shape = -1;
+            cd[ncd].box = ir_box_empty();
+            cd[ncd].seq = sc->texts[t].seq;
+            cd[ncd].line = sc->texts[t].line;
+            cd[ncd].vertex = -1;
+            group_cand[r] = (long)ncd++;
+        }
+        cand *c = &cd[group_cand[r]];
+        c->texts = xrealloc(c->texts, (c->ntexts + 1) * sizeof *c->texts);
+        c->texts[c->ntexts++] = t;
+        ir_box_union(&c->box, sc->texts[t].box);
+        c->size = fmax(c->size, sc->texts[t].size);
+        if (gb->home[t] >= 0) c->shape = gb->home[t];
+    }
+    for (size_t i = 0; i < ncd; i++) {
+        if (cd[i].shape >= 0) {
+            cd[i].box = si[cd[i].shape].box;
+            cd[i].area = si[cd[i].shape].area;
+            gb->out->shape_role[cd[i].shape] = GRAPH_SH_NODE;
+            si[cd[i].shape].role = GRAPH_SH_NODE;
+        } else {
+            cd[i].area = ir_box_area(cd[i].box);
+        }
+    }
+    gb->cd = cd;
+    gb->ncd = gb->ntextcand = ncd;
+}
+
+/* 5. connector pieces (open stroked lines, V's among them) */
+static void find_pieces(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    const graph_opts *o = gb->o;
+    const shinfo *si = gb->si;
+    size_t ns = gb->ns;
+    piece *pc = NULL;
+    size_t npc = 0;
+    for (size_t i = 0; i < ns; i++) {
+        const svg_shape *s = &sc->shapes[i];
+        if (si[i].role || si[i].region || !s->stroked || s->n < 2) continue;
+        if (polyline_len(s->pts, s->n) < 0.05) continue;
+        pc = xrealloc(pc, (npc + 1) * sizeof *pc);
+        piece *p = &pc[npc++];
+        memset(p, 0, sizeof *p);
+        p->shape = i;
+        p->end[0] = s->pts[0];
+        p->end[1] = s->pts[s->n - 1];
+        p->dir[0] = s->dir_start;
+        p->dir[1] = s->dir_end;
+        p->node[0] = p->node[1] = -1;
+        ir_pt a, m, c;
+        p->is_v = !s->arrow_start && !s->arrow_end && small_v(s, o->arrow_max, &a, &m, &c);
+        if (s->arrow_start) { p->head[0] = 1; if (s->tip_start_set) p->end[0] = s->tip_start; }
+        if (s->arrow_end) { p->head[1] = 1; if (s->tip_end_set) p->end[1] = s->tip_end; }
+    }
+    gb->pc = pc;
+    gb->npc = npc;
+}
+
+/* 5. closed arrowheads: every (end, polygon) pair that fits, assigned one
+ * to one, nearest first (ends of different edges meet at a node) */
+static void closed_arrowheads(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    const graph_opts *o = gb->o;
+    const shinfo *si = gb->si;
+    size_t ns = gb->ns, npc = gb->npc;
+    piece *pc = gb->pc;
+    int *arrow_cand = gb->arrow_cand = xcalloc(ns, sizeof *arrow_cand);
+    for (size_t i = 0; i < ns; i++) {
+        const svg_shape *s = &sc->shapes[i];
+        if (si[i].role || !si[i].region || si[i].home || s->ellipse || s->axis_rect) continue;
+        if (s->n > 8 || hypot(ir_box_w(si[i].box), ir_box_h(si[i].box)) > o->arrow_max) continue;
+        arrow_cand[i] = 1;
+    }
+    ahc *cs = NULL;
+    size_t ncs = 0;
+    for (size_t pi = 0; pi < npc; pi++)
+        for (int e = 0; e < 2; e++) {
+            piece *p = &pc[pi];
+            if (p->head[e]) continue;
+            ir_pt q = p->end[e], u = p->dir[e];
+            for (size_t i = 0; i < ns; i++) {
+                if (!arrow_cand[i]) continue;
+                if (ir_box_pt_dist(si[i].box, q) > 1.5) continue;
+                const svg_shape *s = &sc->shapes[i];
+                double d = ir_pt_in_poly(q, s->pts, s->n) ? 0 : shape_dist(s, &si[i], q);
+                if (d > 1.5) continue;
+                ir_pt c = ir_poly_centroid(s->pts, s->n);
+                double bestp = -INFINITY;
+                ir_pt f = c;
+                for (size_t j = 0; j < s->n; j++) {
+                    double pr = ir_v_dot(vsub(s->pts[j], c), u);
+                    if (pr > bestp) { bestp = pr; f = s->pts[j]; }
+                }
+                if (ir_v_dot(unitv(vsub(f, c)), u) < 0.7) continue;
+                /* the end sits at the middle of the base (Graphviz) or at the tip */
+                ir_pt bm = { 0, 0 };
+                size_t nb = 0;
+                for (size_t j = 0; j < s->n; j++)
+                    if (s->pts[j].x != f.x || s->pts[j].y != f.y) { bm.x += s->pts[j].x; bm.y += s->pts[j].y; nb++; }
+                if (nb) { bm.x /= (double)nb; bm.y /= (double)nb; }
+                cs = xrealloc(cs, (ncs + 1) * sizeof *cs);
+                cs[ncs].d = d + fmin(ir_v_dist(q, bm), ir_v_dist(q, f));
+                cs[ncs].end = 2 * pi + (size_t)e;
+                cs[ncs].sh = i;
+                cs[ncs].tip = ir_v_dot(vsub(f, q), u) > 0 ? f : q;
+                ncs++;
+            }
+        }
+    /* nearest first; ties in document order */
+    if (ncs) qsort(cs, ncs, sizeof *cs, cmp_ahc);
+    for (size_t a = 0; a < ncs; a++) {
+        piece *p = &pc[cs[a].end / 2];
+        int e = (int)(cs[a].end % 2);
+        if (p->head[e] || arrow_cand[cs[a].sh] != 1) continue;
+        p->head[e] = 1;
+        p->end[e] = cs[a].tip;
+        arrow_cand[cs[a].sh] = 2;
+    }
+    free(cs);
+}
+
+/* 5. open arrowheads: small V's at a piece's end, in two passes: ordinary
+ * pieces first, then V's that are not arrowheads */
+static void open_arrowheads(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    const graph_opts *o = gb->o;
+    size_t npc = gb->npc;
+    piece *pc = gb->pc;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t pi = 0; pi < npc; pi++) {
+            piece *p = &pc[pi];
+            if (p->dead || (pass == 0) == (p->is_v != 0)) continue;
+            if (pass == 1 && p->is_v) p->is_v = 0;
+            for (int e = 0; e < 2; e++) {
+                if (p->head[e]) continue;
+                ir_pt q = p->end[e], u = p->dir[e];
+                /* an open V whose tip is at the end */
+                for (size_t vj = 0; vj < npc; vj++) {
+                    piece *v = &pc[vj];
+                    if (vj == pi || !v->is_v || v->dead) continue;
+                    const svg_shape *s = &sc->shapes[v->shape];
+                    ir_pt a, m, c;
+                    if (!small_v(s, o->arrow_max, &a, &m, &c)) continue;
+                    ir_pt tri[3] = { a, m, c };
+                    if (ir_v_dist(m, q) > 2 && !ir_pt_in_poly(q, tri, 3)) continue;
+                    ir_pt mid = { (a.x + c.x) / 2, (a.y + c.y) / 2 };
+                    if (ir_v_dot(unitv(vsub(m, mid)), u) < 0.7) continue;
+                    p->head[e] = 1;
+                    if (ir_v_dot(vsub(m, q), u) > 0) p->end[e] = m;
+                    v->dead = 1;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* 5. the shapes that became arrowheads */
+static void mark_arrowheads(build *gb)
+{
+    for (size_t i = 0; i < gb->ns; i++)
+        if (gb->arrow_cand[i] == 2) { gb->si[i].role = GRAPH_SH_ARROWHEAD; gb->out->shape_role[i] = GRAPH_SH_ARROWHEAD; }
+    for (size_t pi = 0; pi < gb->npc; pi++)
+        if (gb->pc[pi].dead) { gb->si[gb->pc[pi].shape].role = GRAPH_SH_ARROWHEAD; gb->out->shape_role[gb->pc[pi].shape] = GRAPH_SH_ARROWHEAD; }
+}
+
+/* 6. textless shapes as candidates (vertices only when an edge attaches) */
+static void shape_candidates(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    const shinfo *si = gb->si;
+    size_t ns = gb->ns, nt = gb->nt;
+    cand *cd = gb->cd;
+    size_t ncd = gb->ncd;
+    for (size_t i = 0; i < ns; i++) {
+        if (si[i].role || !si[i].region || !si[i].visible || si[i].home) continue;
+        if (hypot(ir_box_w(si[i].box), ir_box_h(si[i].box)) < 2) continue;
+        int holds = 0;
+        for (size_t t = 0; t < nt && !holds; t++)
+            holds = shape_contains(&sc->shapes[i], &si[i], ir_box_center(sc->texts[t].box));
+        if (holds) continue;
+        cd = xrealloc(cd, (ncd + 1) * sizeof *cd);
+        memset(&cd[ncd], 0, sizeof *cd);
+        cd[ncd].shape = (long)i;
+        cd[ncd].box = si[i].box;
+        cd[ncd].area = si[i].area;
+        cd[ncd].seq = sc->shapes[i].seq;
+        cd[ncd].line = sc->shapes[i].line;
+        cd[ncd].vertex = -1;
+        ncd++;
+    }
+    gb->cd = cd;
+    gb->ncd = ncd;
+}
+
+/* 7. chains: join piece ends that meet away from nodes */
+static void join_chains(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    const graph_opts *o = gb->o;
+    const shinfo *si = gb->si;
+    const cand *cd = gb->cd;
+    size_t ncd = gb->ncd, npc = gb->npc;
+    piece *pc = gb->pc;
+    size_t *puf = gb->puf = xcalloc(npc ? npc : 1, sizeof *puf);
+    for (size_t i = 0; i < npc; i++) puf[i] = i;
+    size_t nends = 0;
+    size_t *ends = xcalloc(2 * npc + 1, sizeof *ends);
+    double *key = xcalloc(2 * npc + 1, sizeof *key);
+    for (size_t i = 0; i < npc; i++) {
+        if (pc[i].dead) continue;
+        for (int e = 0; e < 2; e++) {
+            if (pc[i].head[e]) continue;
+            key[2 * i + (size_t)e] = pc[i].end[e].x;
+            ends[nends++] = 2 * i + (size_t)e;
+        }
+    }
+    sort_key = key;
+    qsort(ends, nends, sizeof *ends, cmp_key);
+    for (size_t a = 0; a < nends; a++) {
+        size_t ea = ends[a];
+        piece *pa = &pc[ea / 2];
+        ir_pt qa = pa->end[ea % 2];
+        for (size_t b = a + 1; b < nends; b++) {
+            size_t eb = ends[b];
+            if (key[eb] - key[ea] > o->join_tol) break;
+            if (eb / 2 == ea / 2) continue;
+            piece *pb = &pc[eb / 2];
+            ir_pt qb = pb->end[eb % 2];
+            if (ir_v_dist(qa, qb) > o->join_tol) continue;
+            /* not at a node */
+            int near = 0;
+            for (size_t c = 0; c < ncd && !near; c++) {
+                if (ir_box_pt_dist(cd[c].box, qa) > o->attach_tol) continue;
+                near = cand_dist(sc, si, &cd[c], qa) <= o->attach_tol;
+            }
+            if (near) continue;
+            pa->joined[ea % 2] = pb->joined[eb % 2] = 1;
+            uf_union(puf, ea / 2, eb / 2);
+        }
+    }
+    free(ends);
+    free(key);
+}
+
+/* 8. attach free ends */
+static void attach_ends(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    const graph_opts *o = gb->o;
+    const shinfo *si = gb->si;
+    const cand *cd = gb->cd;
+    size_t ncd = gb->ncd, npc = gb->npc;
+    piece *pc = gb->pc;
+    for (size_t i = 0; i < npc; i++) {
+        piece *p = &pc[i];
+        if (p->dead) continue;
+        p->comp = uf_find(gb->puf, i);
+        for (int e = 0; e < 2; e++) {
+            if (p->joined[e]) continue;
+            ir_pt q = p->end[e];
+            long best = -1;
+            double bd = INFINITY;
+            for (size_t c = 0; c < ncd; c++) {
+                if (ir_box_pt_dist(cd[c].box, q) > o->attach_tol) continue;
+                double d = cand_dist(sc, si, &cd[c], q);
+                if (d > o->attach_tol) continue;
+                /* a shape's outline wins over free text a little closer
+                 * (edge labels sit near the ends of short edges) */
+                if (cd[c].shape < 0) d += 3;
+                if (d > bd + 0.01) continue;
+                if (best >= 0 && fabs(d - bd) <= 0.01) {
+                    /* tie: the text node, then the smaller */
+                    int bt = cd[best].ntexts > 0, ct = cd[c].ntexts > 0;
+                    if (bt && !ct) continue;
+                    if (bt == ct && cd[c].area >= cd[best].area) continue;
+                } else if (d > bd) {
+                    continue;
+                }
+                best = (long)c;
+                bd = fmin(bd, d);
+            }
+            p->node[e] = best;
+        }
+    }
+}
+
+/* 9. the edges of chain comp: between the nodes its free ends attach to,
+ * from the ends without heads to the ends with them */
+static void chain_edges(build *gb, size_t comp)
+{
+    const svg_scene *sc = gb->sc;
+    size_t npc = gb->npc;
+    const piece *pc = gb->pc;
+    cand *cd = gb->cd;
+    graph_edge *ed = gb->ed;
+    size_t ned = gb->ned;
+    long *edge_comp = gb->edge_comp;
+    long nodes[64];
+    int heads[64];
+    size_t na = 0;
+    int line = sc->shapes[pc[comp].shape].line;
+    for (size_t i = comp; i < npc; i++) {
+        if (pc[i].dead || pc[i].comp != comp) continue;
+        for (int e = 0; e < 2; e++)
+            if (!pc[i].joined[e] && pc[i].node[e] >= 0 && na < 64) {
+                nodes[na] = pc[i].node[e];
+                heads[na++] = pc[i].head[e];
+            }
+    }
+    if (na < 2) return;
+    size_t nh = 0;
+    for (size_t a = 0; a < na; a++) nh += heads[a] != 0;
+    size_t before = ned;
+    for (size_t a = 0; a < na; a++)
+        for (size_t b = 0; b < na; b++) {
+            if (a == b) continue;
+            int undirected = 0;
+            if (nh == 0) { if (b < a) continue; undirected = 1; }
+            else if (nh == na) { /* double-headed: both ways */ }
+            else if (heads[a] || !heads[b]) continue;
+            if (nodes[a] == nodes[b] && na > 2) continue;
+            int dup = 0;
+            for (size_t q = before; q < ned && !dup; q++)
+                dup = ed[q].from == (size_t)nodes[a] && ed[q].to == (size_t)nodes[b];
+            if (dup) continue;
+            ed = xrealloc(ed, (ned + 1) * sizeof *ed);
+            edge_comp = xrealloc(edge_comp, (ned + 1) * sizeof *edge_comp);
+            memset(&ed[ned], 0, sizeof *ed);
+            ed[ned].from = (size_t)nodes[a];  /* candidate index for now */
+            ed[ned].to = (size_t)nodes[b];
+            ed[ned].undirected = undirected;
+            ed[ned].line = line;
+            edge_comp[ned] = (long)comp;
+            ned++;
+            cd[nodes[a]].attached = cd[nodes[b]].attached = 1;
+        }
+    gb->ed = ed;
+    gb->ned = ned;
+    gb->edge_comp = edge_comp;
+    for (size_t i = comp; i < npc; i++)
+        if (!pc[i].dead && pc[i].comp == comp && ned > before) {
+            gb->si[pc[i].shape].role = GRAPH_SH_CONNECTOR;
+            gb->out->shape_role[pc[i].shape] = GRAPH_SH_CONNECTOR;
+        }
+}
+
+/* 9. edges per chain */
+static void make_edges(build *gb)
+{
+    size_t npc = gb->npc;
+    const piece *pc = gb->pc;
+    size_t *order = xcalloc(npc + 1, sizeof *order);
+    size_t no = 0;
+    for (size_t i = 0; i < npc; i++)
+        if (!pc[i].dead && pc[i].comp == i) order[no++] = i;
+    for (size_t k = 0; k < no; k++)
+        chain_edges(gb, order[k]);
+    free(order);
+}
+
+/* 10. edge labels: unattached text near a connector of an edge */
+static void free_text_labels(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    const graph_opts *o = gb->o;
+    shinfo *si = gb->si;
+    cand *cd = gb->cd;
+    size_t npc = gb->npc;
+    const piece *pc = gb->pc;
+    for (size_t c = 0; c < gb->ntextcand; c++) {
+        cand *cn = &cd[c];
+        if (cn->attached) continue;
+        double tol = o->label_k * cn->size;
+        int crossed = 0;
+        double bestd = INFINITY;
+        long bestcomp = -1;
+        for (size_t i = 0; i < npc; i++) {
+            const piece *p = &pc[i];
+            if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
+            if (ir_box_box_dist(si[p->shape].box, cn->box) > tol) continue;
+            const svg_shape *s = &sc->shapes[p->shape];
+            for (size_t j = 1; j < s->n; j++) {
+                double d = ir_seg_box_dist(s->pts[j - 1], s->pts[j], cn->box);
+                if (d < bestd) { bestd = d; bestcomp = (long)p->comp; }
+                /* crossed: the shape, filled and painted later, hides the
+                 * connector where it passes (a label's backing box); a
+                 * connector drawn across a shape leaves it a node */
+                if (cn->shape >= 0 && d == 0 && sc->shapes[cn->shape].filled &&
+                    sc->shapes[cn->shape].seq > s->seq)
+                    crossed = 1;
+            }
+        }
+        if (bestcomp < 0 || bestd > tol) continue;
+        if (cn->shape >= 0 && !crossed) continue;
+        cn->label = 1;
+        char *txt = join_texts(sc, cn->texts, cn->ntexts);
+        add_label(gb->ed, gb->ned, gb->edge_comp, bestcomp, txt);
+        free(txt);
+        if (cn->shape >= 0) { si[cn->shape].role = GRAPH_SH_OTHER; gb->out->shape_role[cn->shape] = GRAPH_SH_OTHER; }
+    }
+}
+
+/* 10b. the chain whose label a line of candidate c's text (lb: its box,
+ * size: its font size) is: the nearest connector of an edge within half
+ * the font size that does not end at c -- unless the line reaches out of
+ * the shape's box, when it may belong to a connector that ends at the node
+ * (a short edge). -1 when there is none. */
+static long line_label_chain(const build *gb, size_t c, ir_box lb, double size,
+                             const long *comp_next)
+{
+    const svg_scene *sc = gb->sc;
+    const shinfo *si = gb->si;
+    const cand *cn = &gb->cd[c];
+    size_t npc = gb->npc;
+    const piece *pc = gb->pc;
+    double tol = 0.5 * size, bestd = INFINITY;
+    long bestcomp = -1;
+    ir_box sb = si[cn->shape].box;
+    int spills = lb.x1 < sb.x1 - 0.5 || lb.x2 > sb.x2 + 0.5 || lb.y1 < sb.y1 - 0.5 || lb.y2 > sb.y2 + 0.5;
+    for (size_t i = 0; i < npc; i++) {
+        const piece *p = &pc[i];
+        if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
+        if (ir_box_box_dist(si[p->shape].box, lb) > tol) continue;
+        int ends_here = 0;
+        for (long q = (long)p->comp; q >= 0 && !ends_here; q = comp_next[q])
+            for (int e = 0; e < 2; e++)
+                if (!pc[q].joined[e] && pc[q].node[e] == (long)c) ends_here = 1;
+        if (ends_here && !spills) continue;
+        const svg_shape *s = &sc->shapes[p->shape];
+        for (size_t j = 1; j < s->n; j++) {
+            double d = ir_seg_box_dist(s->pts[j - 1], s->pts[j], lb);
+            if (d < bestd) { bestd = d; bestcomp = (long)p->comp; }
+        }
+    }
+    return bestcomp < 0 || bestd > tol ? -1 : bestcomp;
+}
+
+/* 10b. the line of candidate c's text (the root of its line in gb->sub)
+ * that is a connector's label drawn over the node, and that chain in
+ * *chain; -1 when no line is. */
+static long label_line_of(build *gb, size_t c, const long *comp_next, long *chain)
+{
+    const svg_scene *sc = gb->sc;
+    const cand *cn = &gb->cd[c];
+    size_t *sub = gb->sub;
+    const int *tlabel = gb->tlabel;
+    ir_pt centre = ir_box_center(gb->si[cn->shape].box);
+    ir_box all = ir_box_empty();
+    size_t nrest = 0;
+    for (size_t k = 0; k < cn->ntexts; k++)
+        if (!tlabel[cn->texts[k]]) { ir_box_union(&all, sc->texts[cn->texts[k]].box); nrest++; }
+    double dall = ir_v_dist(ir_box_center(all), centre);
+    long bestline = -1, bestlcomp = -1;
+    double bestrest = INFINITY;
+    for (size_t k = 0; k < cn->ntexts; k++) {
+        size_t l = cn->texts[k];
+        if (tlabel[l] || uf_find(sub, l) != l) continue;
+        ir_box lb = ir_box_empty(), rest = ir_box_empty();
+        double size = 0;
+        size_t nl = 0;
+        for (size_t j = 0; j < cn->ntexts; j++) {
+            size_t t = cn->texts[j];
+            if (tlabel[t]) continue;
+            if (uf_find(sub, t) == l) { ir_box_union(&lb, sc->texts[t].box); size = fmax(size, sc->texts[t].size); nl++; }
+            else ir_box_union(&rest, sc->texts[t].box);
+        }
+        if (nl == nrest) continue;
+        double drest = ir_v_dist(ir_box_center(rest), centre);
+        /* written over the node's other text, it leaves the rest
+         * no less centred */
+        int over = 0;
+        for (size_t j = 0; j < cn->ntexts && !over; j++) {
+            const ir_box *b = &sc->texts[cn->texts[j]].box;
+            if (tlabel[cn->texts[j]] || uf_find(sub, cn->texts[j]) == l) continue;
+            over = fmin(lb.x2, b->x2) - fmax(lb.x1, b->x1) > 0.3 * size &&
+                   fmin(lb.y2, b->y2) - fmax(lb.y1, b->y1) > 0.3 * size;
+        }
+        if (drest > dall - (over ? -0.05 : 0.05) * size || drest >= bestrest) continue;
+        long bestcomp = line_label_chain(gb, c, lb, size, comp_next);
+        if (bestcomp < 0) continue;
+        bestline = (long)l;
+        bestlcomp = bestcomp;
+        bestrest = drest;
+    }
+    *chain = bestlcomp;
+    return bestline;
+}
+
+/* 10b. a line of text in a node's shape, off the centre of the node's
+ * text, that a connector of an edge passes through (within half its
+ * font size) and that does not end at that node: the connector's label
+ * drawn over the node. A node's text is what is centred in its shape:
+ * a line goes only when the rest is then nearer the shape's centre. */
+static void label_lines_over_nodes(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    cand *cd = gb->cd;
+    size_t npc = gb->npc;
+    const piece *pc = gb->pc;
+    size_t *sub = gb->sub;
+    int *tlabel = gb->tlabel;
+    long *comp_next = xcalloc(npc + 1, sizeof *comp_next);  /* pieces of a chain, from its root */
+    {
+        long *last = xcalloc(npc + 1, sizeof *last);
+        for (size_t i = 0; i < npc; i++) { comp_next[i] = -1; last[i] = (long)i; }
+        for (size_t i = 0; i < npc; i++)
+            if (!pc[i].dead && pc[i].comp != i) {
+                comp_next[last[pc[i].comp]] = (long)i;
+                last[pc[i].comp] = (long)i;
+            }
+        free(last);
+    }
+    for (size_t c = 0; c < gb->ntextcand; c++) {
+        cand *cn = &cd[c];
+        if (cn->shape < 0 || cn->label || cn->ntexts < 2) continue;
+        for (;;) {
+            long bestlcomp = -1;
+            long bestline = label_line_of(gb, c, comp_next, &bestlcomp);
+            if (bestline < 0) break;
+            size_t *grp = xcalloc(cn->ntexts, sizeof *grp);
+            size_t ng = 0;
+            for (size_t j = 0; j < cn->ntexts; j++)
+                if (!tlabel[cn->texts[j]] && uf_find(sub, cn->texts[j]) == (size_t)bestline) grp[ng++] = cn->texts[j];
+            for (size_t j = 0; j < ng; j++) tlabel[grp[j]] = 1;
+            char *txt = join_texts(sc, grp, ng);
+            add_label(gb->ed, gb->ned, gb->edge_comp, bestlcomp, txt);
+            free(txt);
+            free(grp);
+        }
+        size_t kept = 0;
+        for (size_t k = 0; k < cn->ntexts; k++)
+            if (!tlabel[cn->texts[k]]) cn->texts[kept++] = cn->texts[k];
+        cn->ntexts = kept;
+    }
+    free(comp_next);
+}
+
+/* 11. vertices in document order; every text's vertex (or label), the
+ * roles of the shapes left, and the edges between vertex indices */
+static void make_vertices(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    graph_result *out = gb->out;
+    const shinfo *si = gb->si;
+    cand *cd = gb->cd;
+    size_t ncd = gb->ncd, ns = gb->ns, nt = gb->nt;
+    size_t *vorder = xcalloc(ncd + 1, sizeof *vorder);
+    size_t nvo = 0;
+    for (size_t c = 0; c < ncd; c++) {
+        if (cd[c].label) continue;
+        if (cd[c].ntexts == 0 && !cd[c].attached) continue;
+        vorder[nvo++] = c;
+    }
+    double *vkey = xcalloc(ncd + 1, sizeof *vkey);
+    for (size_t c = 0; c < ncd; c++) vkey[c] = (double)cd[c].seq;
+    sort_key = vkey;
+    qsort(vorder, nvo, sizeof *vorder, cmp_key);
+    out->v = xcalloc(nvo + 1, sizeof *out->v);
+    out->nv = nvo;
+    for (size_t k = 0; k < nvo; k++) {
+        cand *c = &cd[vorder[k]];
+        c->vertex = (long)k;
+        graph_vertex *v = &out->v[k];
+        v->box = c->box;
+        v->text = c->ntexts ? join_texts(sc, c->texts, c->ntexts) : xstrdup("");
+        v->shape = c->shape >= 0 ? shape_name(&sc->shapes[c->shape]) : "text";
+        v->line = c->line;
+        v->seq = c->seq;
+        if (c->shape >= 0 && !c->ntexts) { out->shape_role[c->shape] = GRAPH_SH_NODE; }
+    }
+    for (size_t t = 0; t < nt; t++) {
+        cand *c = &cd[gb->group_cand[uf_find(gb->uf, t)]];
+        out->text_vertex[t] = c->label || gb->tlabel[t] ? -2 : c->vertex;
+    }
+    for (size_t i = 0; i < ns; i++)
+        if (si[i].role == GRAPH_SH_BACKGROUND || si[i].role == GRAPH_SH_MARKER)
+            out->shape_role[i] = si[i].role;
+    /* edges: candidate indices into vertex indices */
+    graph_edge *ed = gb->ed;
+    out->e = ed;
+    out->ne = gb->ned;
+    for (size_t e = 0; e < gb->ned; e++) {
+        ed[e].from = (size_t)cd[ed[e].from].vertex;
+        ed[e].to = (size_t)cd[ed[e].to].vertex;
+    }
+    free(vorder);
+    free(vkey);
+}
+
+int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
+{
+    memset(out, 0, sizeof *out);
+    build gb = { .sc = sc, .o = o, .out = out, .ns = sc->nshapes, .nt = sc->ntexts };
+    gb.si = xcalloc(gb.ns, sizeof *gb.si);
+    out->shape_role = xcalloc(gb.ns, sizeof *out->shape_role);
+    out->text_vertex = xcalloc(gb.nt, sizeof *out->text_vertex);
+    gb.uf = xcalloc(gb.nt, sizeof *gb.uf);
+    gb.sub = xcalloc(gb.nt, sizeof *gb.sub);
+    gb.tlabel = xcalloc(gb.nt, sizeof *gb.tlabel);
+    for (size_t t = 0; t < gb.nt; t++) gb.uf[t] = gb.sub[t] = t;
+
+    shape_facts(&gb);
+    mark_backgrounds(&gb);
+    find_homes(&gb);
+    group_home_texts(&gb);
+    group_free_texts(&gb);
+    text_candidates(&gb);
+    find_pieces(&gb);
+    closed_arrowheads(&gb);
+    open_arrowheads(&gb);
+    mark_arrowheads(&gb);
+    shape_candidates(&gb);
+    join_chains(&gb);
+    attach_ends(&gb);
+    make_edges(&gb);
+    free_text_labels(&gb);
+    label_lines_over_nodes(&gb);
+    make_vertices(&gb);
+
+    for (size_t c = 0; c < gb.ncd; c++) free(gb.cd[c].texts);
+    free(gb.cd);
+    free(gb.edge_comp);
+    free(gb.pc);
+    free(gb.puf);
+    free(gb.arrow_cand);
+    free(gb.group_cand);
+    free(gb.uf);
+    free(gb.sub);
+    free(gb.tlabel);
+    free(gb.home);
+    free(gb.si);
+    return 0;
+}
+
+void graph_result_free(graph_result *g)
+{
+    for (size_t i = 0; i < g->nv; i++) free(g->v[i].text);
+    for (size_t i = 0; i < g->ne; i++) free(g->e[i].label);
+    free(g->v);
+    free(g->e);
+    free(g->shape_role);
+    free(g->text_vertex);
+    memset(g, 0, sizeof *g);
+}
