@@ -33,6 +33,10 @@ export LC_ALL
 root=$(cd "$(dirname "$0")/.." && pwd) || exit 2
 BUILD=${BUILD:-build}
 case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
+# A build outside the tree cannot find the rubric and prompt files beside
+# its binaries (bin/../../llm/rubrics): name them. In-tree builds keep
+# testing the lookup beside the binary.
+case $bin in "$root"/*) ;; *) export DIAGRAMIR_RUBRICS="${DIAGRAMIR_RUBRICS:-$root/llm/rubrics}" ;; esac
 [ -d "$bin" ] || { echo "run-man-examples: $bin not found (make first)" >&2; exit 2; }
 verbose=0
 if [ "${1-}" = -v ]; then verbose=1; shift; fi
