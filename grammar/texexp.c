@@ -460,8 +460,9 @@ static void tb_end(textbuf *b, int line)
     b->ln[b->n] = b->n ? b->ln[b->n - 1] : line;
 }
 
-/* Appends the text of token t, line li, as tex_to_text_ex writes it. */
-static inline void tb_put(const tex_ctx *c, textbuf *b, const tex_tok *t, int li)
+/* Appends the text of token t, line li, as tex_to_text_ex writes it (any
+ * token; tb_put is the one to call). */
+static void tb_put_any(const tex_ctx *c, textbuf *b, const tex_tok *t, int li)
 {
     tb_reserve(b, 3 + (t->type == T_CS ? name_len(c, t->name) : 0));
     char *s = b->s;
@@ -490,6 +491,21 @@ static inline void tb_put(const tex_ctx *c, textbuf *b, const tex_tok *t, int li
         n++;
     }
     b->n = n;
+}
+
+/* tb_put_any, with the common case here: a token whose text is its one
+ * character (not a control sequence nor #n) and no separating space
+ * pending. */
+static inline void tb_put(const tex_ctx *c, textbuf *b, const tex_tok *t, int li)
+{
+    if (b->pend || t->type == T_CS || t->type == T_ARG) {
+        tb_put_any(c, b, t, li);
+        return;
+    }
+    tb_reserve(b, 1);
+    b->s[b->n] = (char)t->ch;
+    b->ln[b->n] = li;
+    b->n++;
 }
 
 char *tex_to_text_ex(const tex_ctx *c, const toklist *l, size_t from, size_t to,
@@ -1414,10 +1430,9 @@ static int needs_next_x(const tex_ctx *c, const tex_tok *p, text_read *R)
  * ptext). Stops before the first token the reader must take through next_x;
  * the text, depth, count and position are what the reader's per-token logic
  * would have made of the tokens taken. */
-static inline void take_run(tex_ctx *c, textbuf *b, text_read *R, const int kind)
+static void take_run_at(tex_ctx *c, textbuf *b, text_read *R, const int kind)
 {
     const tex_tok *p = c->rp, *e = c->re;
-    if (e - p <= 1 || R->count >= R->limit) return;
     e--;
     if ((size_t)(e - p) > R->limit - R->count) e = p + (R->limit - R->count);
     const tex_tok *p0 = p;
@@ -1462,6 +1477,14 @@ static inline void take_run(tex_ctx *c, textbuf *b, text_read *R, const int kind
     }
     R->count += (size_t)(p - p0);
     run_taken(c, p0, p);
+}
+
+/* take_run_at when there is something to take: more than the piece's last
+ * token left and the text not at its limit (often a piece has only its last
+ * token left: a short argument, a token put back). */
+static inline void take_run(tex_ctx *c, textbuf *b, text_read *R, const int kind)
+{
+    if (c->re - c->rp > 1 && R->count < R->limit) take_run_at(c, b, R, kind);
 }
 
 /* The per-token logic of a statement for a token t read through next_x: 1
