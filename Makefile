@@ -65,8 +65,10 @@ BINS     = $(addprefix $(BUILD)/bin/,$(PROGRAMS))
 
 YACC_SRCS = $(wildcard grammar/*.y)
 LEX_SRCS  = $(wildcard grammar/*.l)
+GPERF_SRCS = $(wildcard grammar/*.gperf)
 GEN_C     = $(patsubst grammar/%.y,$(GEN_DIR)/%.tab.c,$(YACC_SRCS)) \
-            $(patsubst grammar/%.l,$(GEN_DIR)/%.lex.c,$(LEX_SRCS))
+            $(patsubst grammar/%.l,$(GEN_DIR)/%.lex.c,$(LEX_SRCS)) \
+            $(patsubst grammar/%.gperf,$(GEN_DIR)/%.hash.c,$(GPERF_SRCS))
 GEN_H     = $(patsubst grammar/%.y,$(GEN_DIR)/%.tab.h,$(YACC_SRCS)) \
             $(patsubst grammar/%.l,$(GEN_DIR)/%.lex.h,$(LEX_SRCS))
 LIB_DIRS  = ir grammar checks checks/geom llm svg stats graph
@@ -91,6 +93,13 @@ $(GEN_DIR)/%.tab.c $(GEN_DIR)/%.tab.h: grammar/%.y
 $(GEN_DIR)/%.lex.c $(GEN_DIR)/%.lex.h: grammar/%.l $(patsubst grammar/%.y,$(GEN_DIR)/%.tab.h,$(YACC_SRCS))
 	@mkdir -p $(dir $@)
 	flex --header-file=$(GEN_DIR)/$*.lex.h -o $(GEN_DIR)/$*.lex.c $<
+
+# Perfect hashes of fixed key sets (gperf): grammar/NAME.gperf, with its
+# declarations in grammar/NAME.h.
+$(GEN_DIR)/%.hash.c: grammar/%.gperf
+	@mkdir -p $(dir $@)
+	gperf --output-file=$@ $<
+$(patsubst grammar/%.gperf,$(BUILD)/obj/gen/%.hash.o,$(GPERF_SRCS)): $(BUILD)/obj/gen/%.hash.o: grammar/%.h
 
 # The flags the objects were compiled with: when they change (PGO=0 after
 # PGO=1, another OPT), everything is compiled again.
@@ -195,7 +204,7 @@ install: all
 	    $(DESTDIR)$(PREFIX)/share/diagramir/rubrics/
 
 # Debian packages the build and the test suite need (TeX for check-tex).
-DEB_BUILD = gcc clang make flex bison libcjson-dev libcurl4-openssl-dev libexpat1-dev \
+DEB_BUILD = gcc clang make flex bison gperf libcjson-dev libcurl4-openssl-dev libexpat1-dev \
             fonts-open-sans valgrind python3
 DEB_TEST  = texlive-pictures texlive-latex-recommended texlive-latex-extra dvisvgm \
             poppler-utils python3-sklearn python3-scipy graphviz
