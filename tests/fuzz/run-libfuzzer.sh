@@ -25,10 +25,11 @@ LIBS="-lcjson -lexpat -lm -ldl"
 command -v "$FUZZ_CC" >/dev/null 2>&1 || { echo "run-libfuzzer: $FUZZ_CC not found" >&2; exit 2; }
 mkdir -p "$OUT/obj" || exit 2
 
-# Generated scanners and parsers come from the Makefile's rules.
+# Generated scanners, parsers and key hashes come from the Makefile's rules.
 gen=""
 for y in grammar/*.y; do [ -f "$y" ] && gen="$gen $BUILD/grammar/$(basename "$y" .y).tab.c"; done
 for l in grammar/*.l; do [ -f "$l" ] && gen="$gen $BUILD/grammar/$(basename "$l" .l).lex.c"; done
+for g in grammar/*.gperf; do [ -f "$g" ] && gen="$gen $BUILD/grammar/$(basename "$g" .gperf).hash.c"; done
 if [ -n "$gen" ] && [ -z "${FUZZ_SRCS:-}" ]; then
     # shellcheck disable=SC2086
     make --no-print-directory BUILD="$BUILD" $gen || exit 2
