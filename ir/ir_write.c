@@ -172,12 +172,45 @@ static inline char *fmt_num_fast(char *p, double v)
     return put_thousandths(p, (uint64_t)t);  /* at most 10^12 */
 }
 
+/* The texts of recently formatted numbers, by the bits of the double: a
+ * direct-mapped cache, one per thread. A diagram's coordinates repeat a
+ * lot (shared corners, the same radius or line width), and a hit is one
+ * 16-byte copy instead of the formatting. Only numbers of the fast path
+ * go in (at most 15 bytes: sign, 10 digits, '.', 3 digits), so an entry's
+ * text is the one fmt_num_fast gives for its bits. txt[15] is the text's
+ * length, 0 in an empty entry. tests/unit/test_ir_numcache.c checks the
+ * cache against the reference formatter. */
+#define NUM_CACHE_BITS 8
+typedef struct {
+    uint64_t bits;
+    char txt[16];
+} num_cache_entry;
+static _Thread_local num_cache_entry num_cache[1 << NUM_CACHE_BITS];
+
+/* fmt_num for a number not in its cache entry c: formatted, and kept in c
+ * when it is one of the fast path. */
+static char *fmt_num_miss(char *p, double v, num_cache_entry *c, uint64_t bits)
+{
+    if (!(fabs(v) < 1e9)) return fmt_num_slow(p, v);
+    char *end = fmt_num_fast(p, v);
+    memcpy(c->txt, p, 15);  /* the text, then bytes never read */
+    c->txt[15] = (char)(end - p);
+    c->bits = bits;
+    return end;
+}
+
 /* Writes the IR form of v at p (room for 32 bytes; up to p + 16 may be
  * overwritten, as by fmt_num_fast); returns the end. */
 static inline char *fmt_num(char *p, double v)
 {
-    if (!(fabs(v) < 1e9)) return fmt_num_slow(p, v);
-    return fmt_num_fast(p, v);
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    num_cache_entry *c = &num_cache[(bits * 0x9E3779B97F4A7C15ull) >> (64 - NUM_CACHE_BITS)];
+    if (c->bits == bits && c->txt[15]) {
+        memcpy(p, c->txt, 16);  /* the text, then bytes past its end */
+        return p + (unsigned char)c->txt[15];
+    }
+    return fmt_num_miss(p, v, c, bits);
 }
 
 char *ir_fmt_num(char *buf, double v)
