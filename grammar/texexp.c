@@ -777,12 +777,14 @@ static void push_top(tex_ctx *c, size_t n)
     lv->pos = 0;
     lv->inbody = 0;
     lv->ovr = 0;
+    lv->line = lv->col = 0;   /* not used: the tokens keep their own (ovr 0) */
     lv->mark = c->nts;
     lv->rfirst = lv->rcur = lv->rend = c->nruns;
     c->nts += n;
     c->rs = c->rp = c->ts + lv->base;
     c->re = c->rs + n;
     c->rovr = 0;
+    c->rline = c->rcol = 0;
 }
 
 /* A new input level reading m's body in place (n > 0 tokens). */
