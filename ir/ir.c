@@ -315,15 +315,18 @@ void ir_elem_append_attr(ir_elem *e, const char *key, size_t keylen, const char 
 
 void ir_elem_set(ir_elem *e, const char *key, const char *val)
 {
-    ir_attr *a = e->attrs;
     size_t n = e->nattrs;
     for (size_t i = 0; i < n; i++) {
-        if (!key_eq(a[i].key, key)) continue;
+        if (!key_eq(e->attrs[i].key, key)) continue;
+        /* the array in the element's memory first (it may be one the
+         * program filled in): the change goes there, not into the program's */
+        struct ir_mem *m = elem_mem(e);
+        ir_attr *a = e->attrs;
         if (!val) {  /* remove, keeping the order of the others */
             memmove(&a[i], &a[i + 1], (n - i - 1) * sizeof *a);
             e->nattrs = n - 1;
         } else {
-            attr_record(elem_mem(e), &a[i], key, strlen(key), val, strlen(val));
+            attr_record(m, &a[i], key, strlen(key), val, strlen(val));
         }
         return;
     }
