@@ -408,6 +408,28 @@ static void radii_vectors(tikz *T, double rx, int hx, double ry, int hy, vec2 *A
     *B = mat_lin(g->ctm, ub);
 }
 
+/* The radii "R" or "RX and RY" of s[0..n) as the ellipse vectors of
+ * st->ca_A and st->ca_B (st->ca_ok); 0 when a radius cannot be evaluated. */
+static int read_radii(struct tp_state *st, const char *s, size_t n)
+{
+    tikz *T = st->T;
+    const char *and = tk_memmem(s, n, " and ");
+    double rx, ry;
+    int hx = 0, hy = 0;
+    if (and) {
+        if (tk_eval(T, s, (size_t)(and - s), &rx, &hx) ||
+            tk_eval(T, and + 5, n - (size_t)(and + 5 - s), &ry, &hy))
+            return 0;
+    } else {
+        if (tk_eval(T, s, n, &rx, &hx)) return 0;
+        ry = rx;
+        hy = hx;
+    }
+    radii_vectors(T, rx, hx, ry, hy, &st->ca_A, &st->ca_B);
+    st->ca_ok = 1;
+    return 1;
+}
+
 void tp_circle_args(struct tp_state *st, const struct tp_str *opts, const struct tp_str *paren)
 {
     tikz *T = st->T;
@@ -416,25 +438,8 @@ void tp_circle_args(struct tp_state *st, const struct tp_str *opts, const struct
     if (opts) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
     if (paren) {
         const char *s = paren->s;
-        size_t n = strlen(s);
-        const char *and = tk_memmem(s, n, " and ");
-        double rx, ry;
-        int hx = 0, hy = 0;
-        if (and) {
-            if (tk_eval(T, s, (size_t)(and - s), &rx, &hx) || tk_eval(T, and + 5, n - (size_t)(and + 5 - s), &ry, &hy)) {
-                tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate radius");
-                return;
-            }
-        } else {
-            if (tk_eval(T, s, n, &rx, &hx)) {
-                tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate radius");
-                return;
-            }
-            ry = rx;
-            hy = hx;
-        }
-        radii_vectors(T, rx, hx, ry, hy, &st->ca_A, &st->ca_B);
-        st->ca_ok = 1;
+        if (!read_radii(st, s, strlen(s)))
+            tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate radius");
     } else if (g->has_radius) {
         radii_vectors(T, g->radius_x, g->radius_x_unit, g->radius_y, g->radius_y_unit, &st->ca_A, &st->ca_B);
         st->ca_ok = 1;
@@ -469,32 +474,13 @@ void tp_arc_args(struct tp_state *st, const struct tp_str *opts, const struct tp
         long c2 = c1 >= 0 ? tk_find_top(s + c1 + 1, n - (size_t)c1 - 1, ':') : -1;
         if (c1 < 0 || c2 < 0) { tk_unparsed(T, off_line(st, paren->off), s, "cannot parse arc"); return; }
         c2 += c1 + 1;
-        double rx, ry;
-        int hx = 0, hy = 0;
-        const char *rs = s + c2 + 1;
-        size_t rn = n - (size_t)c2 - 1;
-        const char *and = tk_memmem(rs, rn, " and ");
         if (tk_eval(T, s, (size_t)c1, &st->arc_a1, NULL) ||
             tk_eval(T, s + c1 + 1, (size_t)(c2 - c1 - 1), &st->arc_a2, NULL)) {
             tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate arc angles");
             return;
         }
-        if (and) {
-            if (tk_eval(T, rs, (size_t)(and - rs), &rx, &hx) ||
-                tk_eval(T, and + 5, rn - (size_t)(and + 5 - rs), &ry, &hy)) {
-                tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate arc radius");
-                return;
-            }
-        } else {
-            if (tk_eval(T, rs, rn, &rx, &hx)) {
-                tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate arc radius");
-                return;
-            }
-            ry = rx;
-            hy = hx;
-        }
-        radii_vectors(T, rx, hx, ry, hy, &st->ca_A, &st->ca_B);
-        st->ca_ok = 1;
+        if (!read_radii(st, s + c2 + 1, n - (size_t)c2 - 1))
+            tk_unparsed(T, off_line(st, paren->off), s, "cannot evaluate arc radius");
     } else {
         if (!g->has_radius) return;
         double a1 = g->start_angle, a2;

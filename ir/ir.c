@@ -101,17 +101,22 @@ static size_t attr_cap(size_t n)
     return c;
 }
 
-/* An attribute of ir_set_attr's arrays is one allocation: key, NUL, value,
- * NUL; val points into it. */
-static void attr_init(ir_attr *a, const char *key, size_t kl, const char *val, size_t vl)
+/* "key\0val\0" written at p (kl + vl + 2 bytes), and a pointed at it */
+static void put_key_val(ir_attr *a, char *p, const char *key, size_t kl, const char *val, size_t vl)
 {
-    char *p = xmalloc(kl + vl + 2);
     memcpy(p, key, kl);
     p[kl] = '\0';
     memcpy(p + kl + 1, val, vl);
     p[kl + 1 + vl] = '\0';
     a->key = p;
     a->val = p + kl + 1;
+}
+
+/* An attribute of ir_set_attr's arrays is one allocation: key, NUL, value,
+ * NUL; val points into it. */
+static void attr_init(ir_attr *a, const char *key, size_t kl, const char *val, size_t vl)
+{
+    put_key_val(a, xmalloc(kl + vl + 2), key, kl, val, vl);
 }
 
 static void free_attrs(ir_attr *a, size_t n)
@@ -282,12 +287,7 @@ static void attr_record(struct ir_mem *m, ir_attr *a, const char *key, size_t kl
     char *p = ir_arena_alloc(&m->arena, sizeof h + kl + vl + 2, _Alignof(ir_attr_head));
     memcpy(p, &h, sizeof h);
     p += sizeof h;
-    memcpy(p, key, kl);
-    p[kl] = '\0';
-    memcpy(p + kl + 1, val, vl);
-    p[kl + 1 + vl] = '\0';
-    a->key = p;
-    a->val = p + kl + 1;
+    put_key_val(a, p, key, kl, val, vl);
     if (!big) m->recent[slot] = p;
 }
 
