@@ -1,9 +1,10 @@
-/* arena.h — the IR library's one arena (internal: not part of ir.h).
+/* arena.h — the project's one arena (not part of the IR contract, ir.h).
  *
  * Bump allocation from malloc'd chunks, all freed at once. A diagram's
- * elements keep their points and attributes in their diagram's arena, and
- * the reader keeps a borrowed diagram in its own (ir_borrow.h). Memory from
- * an arena never moves. Out of memory exits (ir/xalloc.h). */
+ * elements keep their points and attributes in their diagram's arena, the
+ * reader keeps a borrowed diagram in its own (ir_borrow.h), and irlint's
+ * scene keeps its outlines in one (checks/geom/scene.c). Memory from an
+ * arena never moves. Out of memory exits (ir/xalloc.h). */
 #ifndef DIAGRAMIR_IR_ARENA_H
 #define DIAGRAMIR_IR_ARENA_H
 

@@ -192,25 +192,12 @@ static int parse_xyz(const char *s, size_t n, ir_pt3 *v)
     return 1;
 }
 
-/* The scene's memory: blocks of 16 KiB (or one as large as a request),
- * handed out in 16-byte steps, all freed with the scene. The flattened
- * outlines and the faces' 3D points live there. */
+/* The scene's memory: an arena (ir/arena.h) freed with the scene, in
+ * chunks of 16 KiB and more, 16-byte aligned. The flattened outlines and the
+ * faces' 3D points live there. */
 void *geom_scene_alloc(geom_scene *s, size_t bytes)
 {
-    scene_priv *p = scene_priv_of(s);
-    bytes = (bytes + 15) & ~(size_t)15;
-    arena_blk *b = p->arena;
-    if (!b || b->cap - b->used < bytes) {
-        size_t cap = bytes > 16384 ? bytes : 16384;
-        b = xmalloc(sizeof *b + cap);
-        b->used = 0;
-        b->cap = cap;
-        b->next = p->arena;
-        p->arena = b;
-    }
-    void *r = (char *)b->data + b->used;
-    b->used += bytes;
-    return r;
+    return ir_arena_alloc(&scene_priv_of(s)->arena, bytes ? bytes : 1, 16);
 }
 
 /* --- building ---------------------------------------------------------------- */
@@ -714,6 +701,7 @@ static void name_arc_unknowns(geom_scene *s)
 geom_scene *geom_scene_build(const ir_diagram *d)
 {
     scene_priv *p = xcalloc(1, sizeof *p);
+    ir_arena_init(&p->arena, 16384);
     geom_scene *s = &p->pub;
     s->d = d;
     const char *src = ir_get_attr(d->attrs, d->nattrs, "src");
@@ -766,11 +754,7 @@ void geom_scene_free(geom_scene *s)
     free(s->nflat);
     free(s->faces);
     free(p->cand.p);
-    while (p->arena) {
-        arena_blk *b = p->arena;
-        p->arena = b->next;
-        free(b);
-    }
+    ir_arena_free(&p->arena);
     free(p->corner);
     free(p->cls0);
     scene_grid_free(&p->grid);

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "checks/geom/geom.h"
+#include "ir/arena.h"
 #include "ir/xalloc.h"
 
 /* Makes room in array arr of cap elements for element n (doubling). */
@@ -56,19 +57,12 @@ typedef struct {
     unsigned cur;
 } seg_grid;
 
-/* A block of the scene's memory. */
-typedef struct arena_blk {
-    struct arena_blk *next;
-    size_t used, cap;
-    double data[];
-} arena_blk;
-
 /* A scene and what only its own files see: its memory, and the parts
  * found on first use (the segment grid, the corner candidates, the
  * components). */
 typedef struct {
     geom_scene pub;
-    arena_blk *arena;
+    ir_arena arena;    /* geom_scene_alloc's memory (ir/arena.h) */
     int grid_done;     /* the grid is built on first use */
     ptlist cand;       /* endpoints and crossings of straight figure lines */
     signed char *corner; /* per candidate: -1 unknown, 0 no, 1 yes */
