@@ -176,6 +176,19 @@ const char *tk_find_style(tikz *T, const char *name, size_t n)
     return NULL;
 }
 
+/* A new string: the option list old, a comma, then add[0..n) (how TikZ's
+ * .append style and every node/.append style extend a list). */
+static char *list_append(const char *old, const char *add, size_t n)
+{
+    size_t ol = strlen(old);
+    char *v = xmalloc(ol + n + 2);
+    memcpy(v, old, ol);
+    v[ol] = ',';
+    memcpy(v + ol + 1, add, n);
+    v[ol + 1 + n] = 0;
+    return v;
+}
+
 void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size_t vn, int append)
 {
     tk_trim(&name, &nn);
@@ -185,16 +198,9 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
         tk_style *s = &T->styles[i];
         if (s->nlen != nn || memcmp(s->name, name, nn) != 0) continue;
         if (i < T->style_floor) { old = s->val; break; }   /* shadow, do not modify */
-        if (append) {
-            size_t ol = strlen(s->val);
-            s->val = xrealloc(s->val, ol + vn + 2);
-            s->val[ol] = ',';
-            memcpy(s->val + ol + 1, val, vn);
-            s->val[ol + 1 + vn] = 0;
-        } else {
-            free(s->val);
-            s->val = xstrndup(val, vn);
-        }
+        char *v = append ? list_append(s->val, val, vn) : xstrndup(val, vn);
+        free(s->val);
+        s->val = v;
         return;
     }
     if (T->nstyles == T->capstyles) {
@@ -207,17 +213,7 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
         unsigned b = style_bit(T->styles[T->nstyles].name, T->styles[T->nstyles].nlen);
         T->style_filter[b >> 6] |= (uint64_t)1 << (b & 63);
     }
-    if (append && old) {
-        size_t ol = strlen(old);
-        char *v = xmalloc(ol + vn + 2);
-        memcpy(v, old, ol);
-        v[ol] = ',';
-        memcpy(v + ol + 1, val, vn);
-        v[ol + 1 + vn] = 0;
-        T->styles[T->nstyles].val = v;
-    } else {
-        T->styles[T->nstyles].val = xstrndup(val, vn);
-    }
+    T->styles[T->nstyles].val = append && old ? list_append(old, val, vn) : xstrndup(val, vn);
     T->nstyles++;
 }
 
@@ -628,16 +624,9 @@ static int apply_handler_key(tikz *T, const char *k, size_t kn, const char *slas
         if (tk_is(k, nn, "every node")) {
             const char *w = v; size_t wn = vn;
             tk_unbrace(&w, &wn);
-            if (append && g->every_node) {
-                size_t ol = strlen(g->every_node);
-                g->every_node = xrealloc(g->every_node, ol + wn + 2);
-                g->every_node[ol] = ',';
-                memcpy(g->every_node + ol + 1, w, wn);
-                g->every_node[ol + 1 + wn] = 0;
-            } else {
-                free(g->every_node);
-                g->every_node = xstrndup(w, wn);
-            }
+            char *en = append && g->every_node ? list_append(g->every_node, w, wn) : xstrndup(w, wn);
+            free(g->every_node);
+            g->every_node = en;
         } else if (tk_is(k, nn, "every label")) {
             const char *w = v; size_t wn = vn;
             tk_unbrace(&w, &wn);

@@ -611,6 +611,20 @@ static int32_t unit_find(const kappa_table *t, int32_t g, int32_t it, int32_t cr
 
 /* Folds one rating into its cell, in input order: the duplicate rules of
  * kappa(1); the reports wait for kappa_table_cells(). */
+/* Room for one more line changepoint (cp_line and cp_row share cpcap). */
+static int cp_grow(kappa_table *t)
+{
+    size_t nc = t->cpcap ? t->cpcap * 2 : 16;
+    int32_t *l = realloc(t->cp_line, nc * sizeof *l);
+    if (!l) return -1;
+    t->cp_line = l;
+    size_t *w = realloc(t->cp_row, nc * sizeof *w);
+    if (!w) return -1;
+    t->cp_row = w;
+    t->cpcap = nc;
+    return 0;
+}
+
 static int add_rating(kappa_table *t, int32_t u, int32_t ra, int32_t v, int32_t line)
 {
     size_t r = t->nrows;
@@ -623,16 +637,7 @@ static int add_rating(kappa_table *t, int32_t u, int32_t ra, int32_t v, int32_t 
     }
     /* line of the row, kept as changepoints (the first row of each file is one) */
     if ((int64_t)line != t->cp_expect) {
-        if (t->ncp == t->cpcap) {
-            size_t nc = t->cpcap ? t->cpcap * 2 : 16;
-            int32_t *l = realloc(t->cp_line, nc * sizeof *l);
-            if (!l) return -1;
-            t->cp_line = l;
-            size_t *w = realloc(t->cp_row, nc * sizeof *w);
-            if (!w) return -1;
-            t->cp_row = w;
-            t->cpcap = nc;
-        }
+        if (t->ncp == t->cpcap && cp_grow(t) < 0) return -1;
         t->cp_line[t->ncp] = line;
         t->cp_row[t->ncp] = r;
         t->ncp++;
@@ -1852,16 +1857,7 @@ static int merge_lines(kappa_table *t, const kappa_table *h, long line0)
     for (size_t i = 0; i < h->ncp; i++) {
         int64_t line = (int64_t)h->cp_line[i] + line0;
         if (i == 0 && line == t->cp_expect) continue;
-        if (t->ncp == t->cpcap) {
-            size_t nc = t->cpcap ? t->cpcap * 2 : 16;
-            int32_t *l = realloc(t->cp_line, nc * sizeof *l);
-            if (!l) return -1;
-            t->cp_line = l;
-            size_t *w = realloc(t->cp_row, nc * sizeof *w);
-            if (!w) return -1;
-            t->cp_row = w;
-            t->cpcap = nc;
-        }
+        if (t->ncp == t->cpcap && cp_grow(t) < 0) return -1;
         t->cp_line[t->ncp] = (int32_t)line;
         t->cp_row[t->ncp] = t->nrows + h->cp_row[i];
         t->ncp++;
