@@ -21,7 +21,7 @@ static const char *const kind_names[] = {
     [IR_ARC] = "arc",           [IR_CURVE] = "curve",   [IR_TEXT] = "text",
     [IR_CLIP] = "clip",         [IR_UNPARSED] = "unparsed",
     [IR_VERTEX] = "vertex",     [IR_EDGE] = "edge",     [IR_COORD] = "coord",
-    [IR_OTHER] = "other",
+    [IR_FINDING] = "finding",   [IR_OTHER] = "other",
 };
 
 const char *ir_kind_name(ir_kind k)

@@ -81,6 +81,7 @@ typedef enum {
     IR_VERTEX,   /* name = id; pts[0], pts[1] box; str = text */
     IR_EDGE,     /* name = from; str = to; undirected flag */
     IR_COORD,    /* name = coordinate/node name; pts[0] its centre */
+    IR_FINDING,  /* name = criterion; str = reason; verdict=, elems= attributes */
     IR_OTHER     /* unknown record kind: kept verbatim in raw */
 } ir_kind;
 

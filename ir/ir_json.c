@@ -40,8 +40,11 @@ static cJSON *elem_json(const ir_elem *e)
         cJSON_AddItemToObject(o, "t1", num(e->t1));
         cJSON_AddItemToObject(o, "t2", num(e->t2));
     }
-    if (e->name) cJSON_AddStringToObject(o, e->kind == IR_EDGE ? "from" : "name", e->name);
-    if (e->str) cJSON_AddStringToObject(o, e->kind == IR_EDGE ? "to" : "text", e->str);
+    if (e->name)
+        cJSON_AddStringToObject(o, e->kind == IR_EDGE ? "from" : e->kind == IR_FINDING ? "criterion" : "name",
+                                e->name);
+    if (e->str)
+        cJSON_AddStringToObject(o, e->kind == IR_EDGE ? "to" : e->kind == IR_FINDING ? "reason" : "text", e->str);
     if (e->raw) cJSON_AddStringToObject(o, "raw", e->raw);
     if (e->nattrs) cJSON_AddItemToObject(o, "attrs", attrs_json(e->attrs, e->nattrs));
     if (e->line > 0) cJSON_AddNumberToObject(o, "line", e->line);

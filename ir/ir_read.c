@@ -615,6 +615,7 @@ static int elem_kind(const char *p, size_t n, ir_kind *out)
     case 'a': KW("arc", IR_ARC) break;
     case 'c': KW("clip", IR_CLIP) KW("coord", IR_COORD) KW("curve", IR_CURVE) break;
     case 'e': KW("ellipse", IR_ELLIPSE) KW("edge", IR_EDGE) break;
+    case 'f': KW("finding", IR_FINDING) break;
     case 'p': KW("poly", IR_POLY) break;
     case 'r': KW("rect", IR_RECT) break;
     case 't': KW("text", IR_TEXT) break;
@@ -673,6 +674,11 @@ static int get_elem(cur *c, ir_kind kind, ir_elem *e)
         break;
     case IR_COORD:
         if (get_name(c, &e->name, "a name") < 0 || get_pts(c, e, 1, NULL, 0) < 0) return -1;
+        break;
+    case IR_FINDING:
+        if (get_name(c, &e->name, "a criterion") < 0 ||
+            get_str(c, &e->str, "a quoted reason after the criterion") < 0)
+            return -1;
         break;
     default:
         break;

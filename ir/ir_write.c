@@ -610,6 +610,12 @@ static void b_elem(wbuf *b, const ir_elem *e)
         b_word(b, e->name ? e->name : "");
         put_pts(b, e, 1);
         break;
+    case IR_FINDING:
+        WB_LIT(b, "finding ");
+        b_word(b, e->name ? e->name : "");
+        wb_putc(b, ' ');
+        b_quoted(b, e->str);
+        break;
     default:  /* not a kind: just its attributes */
         break;
     }

@@ -318,6 +318,8 @@ static const char *const ROUND_TRIP =
     "edge n1 n1 undirected label=\"self loop\"\n"
     "coord A 0 0 @2\n"
     "coord \"B'\" 1e2 -1E-1\n"
+    "finding no-overlap \"the text 'A' overlaps a line\" verdict=no rubric=geom elems=3,7 @12\n"
+    "finding \"odd name\" \"\" verdict=na\n"
     "wobble 1 2 \"x\" @12\n"
     "  future-kind   with \"unterminated and \\q stuff\n"
     "end\n"
@@ -361,7 +363,7 @@ static void test_round_trip(void)
         CHECK_STR(d->id, "17");
         CHECK_STR(ir_get_attr(d->attrs, d->nattrs, "src"), "tikz/17.tex");
         CHECK(d->irline == 4 && d->has_bbox && d->bbox[2] == 325.2);
-        CHECK(d->nelems == 20);
+        CHECK(d->nelems == 22);
         ir_elem *e = d->elems;
         CHECK(e[0].kind == IR_CLIP && e[0].sub == IR_RECT && e[0].line == 5 && e[0].irline == 7);
         CHECK(e[1].kind == IR_CLIP && e[1].sub == IR_POLY && e[1].closed && e[1].npts == 3);
@@ -378,8 +380,13 @@ static void test_round_trip(void)
               && !e[14].undirected);
         CHECK(e[15].kind == IR_EDGE && e[15].undirected);
         CHECK(e[16].kind == IR_COORD && !strcmp(e[16].name, "A") && e[16].line == 2);
-        CHECK(e[18].kind == IR_OTHER && e[18].line == 12 && !strcmp(e[18].raw, "wobble 1 2 \"x\" @12"));
-        CHECK(e[19].kind == IR_OTHER && e[19].irline == 26);
+        CHECK(e[18].kind == IR_FINDING && !strcmp(e[18].name, "no-overlap") && e[18].line == 12 &&
+              !strcmp(e[18].str, "the text 'A' overlaps a line"));
+        CHECK_STR(ir_elem_get(&e[18], "elems"), "3,7");
+        CHECK_STR(ir_elem_get(&e[18], "verdict"), "no");
+        CHECK(e[19].kind == IR_FINDING && !strcmp(e[19].name, "odd name") && !strcmp(e[19].str, ""));
+        CHECK(e[20].kind == IR_OTHER && e[20].line == 12 && !strcmp(e[20].raw, "wobble 1 2 \"x\" @12"));
+        CHECK(e[21].kind == IR_OTHER && e[21].irline == 28);
         ir_diagram_free(d);
     }
     CHECK(ir_read_diagram(r, &d) == 1 && d && d->unit == NULL && !strcmp(d->id, ""));
@@ -484,6 +491,8 @@ static void test_reader_errors(void)
     EXPECT_ERROR("diagramir 1\ndiagram a\nvertex n 0 0 1 1\nend\n", 3, 17, "'vertex' needs a quoted text");
     EXPECT_ERROR("diagramir 1\ndiagram a\nedge n\nend\n", 3, 7, "'edge' needs a target vertex ID");
     EXPECT_ERROR("diagramir 1\ndiagram a\nedge a b sideways\nend\n", 3, 10, "unexpected 'sideways'");
+    EXPECT_ERROR("diagramir 1\ndiagram a\nfinding in-frame\nend\n", 3, 17, "'finding' needs a quoted reason after the criterion");
+    EXPECT_ERROR("diagramir 1\ndiagram a\nfinding\nend\n", 3, 8, "'finding' needs a criterion");
     EXPECT_ERROR("diagramir 1\ndiagram a\nvertex a\"b\" 0 0 1 1 \"\"\nend\n", 3, 9, "'\"' inside a word");
     /* attributes and line markers */
     EXPECT_ERROR("diagramir 1\ndiagram a\nrect 0 0 1 1 a=1 a=2\nend\n", 3, 18, "duplicate attribute 'a'");
