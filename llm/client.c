@@ -850,8 +850,9 @@ static char *build_body(const llm_client *c, const llm_request *r, int json)
     if (!o) return NULL;
     cJSON_AddStringToObject(o, "model", c->model);
     cJSON_AddItemReferenceToObject(o, "messages", r->messages);
-    cJSON_AddNumberToObject(o, "temperature", c->cfg.temperature);
-    cJSON_AddNumberToObject(o, "top_p", c->cfg.top_p);
+    if (!isnan(c->cfg.temperature)) cJSON_AddNumberToObject(o, "temperature", c->cfg.temperature);
+    if (!isnan(c->cfg.top_p)) cJSON_AddNumberToObject(o, "top_p", c->cfg.top_p);
+    if (c->cfg.reasoning_effort) cJSON_AddStringToObject(o, "reasoning_effort", c->cfg.reasoning_effort);
     if (c->cfg.max_tokens > 0) cJSON_AddNumberToObject(o, "max_tokens", c->cfg.max_tokens);
     if (json) {
         cJSON *rf = cJSON_AddObjectToObject(o, "response_format");

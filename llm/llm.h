@@ -47,8 +47,9 @@ typedef struct {
     const char *base_url;      /* NULL: $OPENAI_BASE_URL, else https://api.openai.com/v1 */
     const char *model;         /* NULL: $OPENAI_MODEL; required */
     const char *api_key_file;  /* NULL: $OPENAI_API_KEY (may be unset: local servers) */
-    double temperature;        /* 0 */
-    double top_p;              /* 1 */
+    double temperature;        /* 0; NaN: not sent (the server's default) */
+    double top_p;              /* 1; NaN: not sent */
+    const char *reasoning_effort; /* NULL: not sent; else sent as reasoning_effort */
     int max_tokens;            /* 0: not sent */
     int json_mode;             /* 1: response_format json_object (dropped once on a 400) */
     int concurrency;           /* transfers at once, 4 */

@@ -26,7 +26,9 @@ const char llm_opts_help[] =
     "      --timeout=SEC        per attempt (default 120)\n"
     "      --backoff=SEC        first retry delay, doubling, jittered (default 1)\n"
     "      --max-tokens=N       answer length cap sent to the model\n"
-    "      --temperature=T      default 0 (top_p 1)\n"
+    "      --temperature=T      sampling temperature (default 0; none: not sent)\n"
+    "      --top-p=P            nucleus sampling, 0 < P <= 1 (default 1; none: not sent)\n"
+    "      --reasoning-effort=LEVEL  minimal, low, medium or high (default: not sent)\n"
     "      --no-json-mode       do not ask for response_format json_object\n"
     "      --rpm=N, --tpm=N     requests / tokens per minute (default unlimited)\n"
     "      --cache-dir=DIR      response cache (default ~/.cache/diagramir/llm)\n"
@@ -42,6 +44,7 @@ static const char *opt_name(int opt)
     case LLM_OPT_BACKOFF: return "--backoff";
     case LLM_OPT_MAXTOK: return "--max-tokens";
     case LLM_OPT_TEMP: return "--temperature";
+    case LLM_OPT_TOPP: return "--top-p";
     case LLM_OPT_RPM: return "--rpm";
     case LLM_OPT_TPM: return "--tpm";
     case LLM_OPT_JOBS: return "--jobs";
@@ -100,7 +103,37 @@ int llm_opt_parse(llm_config *cfg, int opt, const char *arg, const char *prog)
         if (number(opt, arg, 0, HUGE_VAL, 0, prog, &cfg->backoff)) return -1;
         if (cfg->backoff_max < cfg->backoff) cfg->backoff_max = cfg->backoff;
         return 0;
-    case LLM_OPT_TEMP: return number(opt, arg, 0, HUGE_VAL, 0, prog, &cfg->temperature);
+    case LLM_OPT_TEMP:
+        if (arg && strcmp(arg, "none") == 0) {
+            cfg->temperature = NAN;
+            return 0;
+        }
+        return number(opt, arg, 0, HUGE_VAL, 0, prog, &cfg->temperature);
+    case LLM_OPT_TOPP:
+        if (arg && strcmp(arg, "none") == 0) {
+            cfg->top_p = NAN;
+            return 0;
+        }
+        {
+            char *end = NULL;
+            errno = 0;
+            d = arg ? strtod(arg, &end) : 0;
+            if (!arg || end == arg || *end || errno) d = 0;
+        }
+        if (!(d > 0 && d <= 1)) {
+            fprintf(stderr, "%s: error: --top-p wants a number above 0 and at most 1, not '%s'\n", prog, arg);
+            return -1;
+        }
+        cfg->top_p = d;
+        return 0;
+    case LLM_OPT_EFFORT:
+        if (!arg || (strcmp(arg, "minimal") && strcmp(arg, "low") && strcmp(arg, "medium") && strcmp(arg, "high"))) {
+            fprintf(stderr, "%s: error: --reasoning-effort wants minimal, low, medium or high, not '%s'\n", prog,
+                    arg ? arg : "");
+            return -1;
+        }
+        cfg->reasoning_effort = arg;
+        return 0;
     case LLM_OPT_RPM: return number(opt, arg, 0, HUGE_VAL, 0, prog, &cfg->rpm);
     case LLM_OPT_TPM: return number(opt, arg, 0, HUGE_VAL, 0, prog, &cfg->tpm);
     default:

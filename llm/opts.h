@@ -16,7 +16,8 @@
  *
  * The options (see judge(1)): --base-url URL, --model NAME, --api-key-file
  * FILE, --retries N (attempts, 1..100), --timeout SEC, --backoff SEC,
- * --max-tokens N, --temperature T, --no-json-mode, --rpm N, --tpm N,
+ * --max-tokens N, --temperature T|none, --top-p P|none, --reasoning-effort
+ * LEVEL, --no-json-mode, --rpm N, --tpm N,
  * --cache-dir DIR, --no-cache, --llm-log FILE, --prices FILE. LLM_OPT_JOBS
  * (transfers at once) and LLM_OPT_LOG are parsed too, for programs that
  * give them a name of their own (judge's -j/--jobs and --log).
@@ -48,7 +49,9 @@ enum {
     LLM_OPT_LOG,
     LLM_OPT_PRICES,
     LLM_OPT_JOBS,
-    LLM_OPT_LAST = LLM_OPT_JOBS
+    LLM_OPT_TOPP,
+    LLM_OPT_EFFORT,
+    LLM_OPT_LAST = LLM_OPT_EFFORT
 };
 
 #define LLM_OPT_IS(c) ((c) >= LLM_OPT_FIRST && (c) <= LLM_OPT_LAST)
@@ -62,6 +65,8 @@ enum {
     { "backoff", required_argument, NULL, LLM_OPT_BACKOFF },        \
     { "max-tokens", required_argument, NULL, LLM_OPT_MAXTOK },      \
     { "temperature", required_argument, NULL, LLM_OPT_TEMP },       \
+    { "top-p", required_argument, NULL, LLM_OPT_TOPP },             \
+    { "reasoning-effort", required_argument, NULL, LLM_OPT_EFFORT }, \
     { "no-json-mode", no_argument, NULL, LLM_OPT_NOJSON },          \
     { "rpm", required_argument, NULL, LLM_OPT_RPM },                \
     { "tpm", required_argument, NULL, LLM_OPT_TPM },                \

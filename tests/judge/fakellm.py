@@ -41,6 +41,8 @@ R, decided by a hash of (seed, request, attempt), so reruns are reproducible.
 
 Every request is logged as one line "key<TAB>attempt<TAB>behaviour<TAB>auth"
 (key: SHA-256 of the messages; auth: yes/no, never the key itself).
+With --requests FILE, every request body is also appended to FILE as one line
+of JSON (keys sorted), so a test can check what the client sent.
 """
 import argparse
 import base64
@@ -206,6 +208,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK:
             with open(ARGS.log, "a") as f:
                 f.write(f"{key}\t{attempt}\t{behaviour}\t{'yes' if auth else 'no'}\n")
+            if ARGS.requests:
+                with open(ARGS.requests, "a") as f:
+                    f.write(json.dumps(req, sort_keys=True, separators=(",", ":")) + "\n")
         if ARGS.delay:
             time.sleep(ARGS.delay)
         if behaviour == "429":
@@ -283,6 +288,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--delay", type=float, default=0.0)
     ap.add_argument("--stats", help="write max concurrent requests here on SIGTERM")
+    ap.add_argument("--requests", help="append each request body here, one JSON line each")
     ARGS = ap.parse_args()
     srv = Server(("127.0.0.1", 0), Handler)
     open(ARGS.log, "a").close()

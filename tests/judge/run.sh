@@ -128,6 +128,7 @@ check "cache: same output" cmp -s "$tmp/out" "$tmp/out2"
 check "cache: no new request" [ "$(nreq)" = 2 ]
 J --no-cache $data/geom.tsv >/dev/null
 check "--no-cache asks again" [ "$(nreq)" = 4 ]
+
 J --mode code $data/geom.tsv >/dev/null
 check "another mode is another cache entry" [ "$(nreq)" = 6 ]
 J --rater me $data/geom.tsv | grep -q '^t1	in-frame	me	yes'
@@ -135,6 +136,24 @@ check "--rater" [ $? = 0 ]
 check "cache entries are files named by SHA-256" \
     [ "$(find "$tmp/cache" -name '*.json' | grep -c '/[0-9a-f][0-9a-f]/[0-9a-f]\{64\}\.json$')" = 4 ]
 check "no temp files left in the cache" [ -z "$(find "$tmp/cache" -name '.tmp-*')" ]
+
+# sampling settings go into the request body as the OpenAI API names them
+start_server --requests "$tmp/bodies"
+J --no-cache $data/geom.tsv >/dev/null
+check "default: temperature 0, top_p 1 in both bodies" [ "$(grep -c '"temperature":0,"top_p":1}' "$tmp/bodies")" = 2 ]
+check "  ... no reasoning_effort" [ "$(grep -c reasoning_effort "$tmp/bodies")" = 0 ]
+rm -f "$tmp/bodies"
+J --no-cache --reasoning-effort low --temperature none --top-p 0.9 $data/geom.tsv >/dev/null
+check "--reasoning-effort low in both bodies" [ "$(grep -c '"reasoning_effort":"low"' "$tmp/bodies")" = 2 ]
+check "--top-p 0.9 in both bodies" [ "$(grep -c '"top_p":0.9' "$tmp/bodies")" = 2 ]
+check "--temperature none: not sent" [ "$(grep -c '"temperature"' "$tmp/bodies")" = 0 ]
+J --reasoning-effort high $data/geom.tsv >/dev/null
+check "  ... another reasoning effort is another cache key" [ "$(grep -c '"reasoning_effort":"high"' "$tmp/bodies")" = 2 ]
+"$judge" --reasoning-effort extreme --model m --dry-run $data/geom.tsv >/dev/null 2>"$tmp/err"
+check "--reasoning-effort extreme: exit 2" [ $? = 2 ]
+check "  ... says what it wants" grep -q "minimal, low, medium or high, not 'extreme'" "$tmp/err"
+"$judge" --top-p 0 --model m --dry-run $data/geom.tsv >/dev/null 2>"$tmp/err"
+check "--top-p 0: exit 2" [ $? = 2 ]
 
 # accounting: log lines and prices
 "$judge" --base-url "$url" --model fake-priced --no-cache --log "$tmp/log.jsonl" \
