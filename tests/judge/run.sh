@@ -228,6 +228,13 @@ J --mode code "$tmp/f3.tsv" >"$tmp/out2" 2>/dev/null
 check "repairs come from the cache too" [ "$(nreq)" = 7 ]
 check "  ... same output" cmp -s "$tmp/out" "$tmp/out2"
 
+# Table 1 of the DiagramIR paper: in-frame, readable-size and no-overlap are
+# yes or no; an "na" there is no answer
+mk "$tmp/f4.tsv" v1 'value=na' v2 'value=no'
+J --mode code "$tmp/f4.tsv" >"$tmp/out" 2>"$tmp/err"
+check "geom: na for in-frame is refused" grep -q '^# failed	v1	fake-1	unusable answer after a repair request: .*in-frame' "$tmp/out"
+check "geom: no for every criterion is an answer" [ "$(grep -c '^v2	[a-z-]*	fake-1	no	' "$tmp/out")" = 6 ]
+
 # the key: sent, but never in errors, logs or the cache
 start_server
 mk "$tmp/f4.tsv" k1 'faults=401' k2 ''
