@@ -1784,6 +1784,10 @@ static int prepare_both(struct run *r)
                 r->o->both);
         return -1;
     }
+    if (r->both_value < 0) {
+        fprintf(r->err, "kappa: --both: no rating is '%s' in the input\n", eq + 1);
+        return -1;
+    }
     return 0;
 }
 

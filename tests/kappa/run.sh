@@ -159,6 +159,9 @@ same "--both without =VALUE exits 2" 2 "$?"
 same "--both with single-value statistics exits 2" 2 "$?"
 "$K" --both nosuch=no --stat label-micro-f1 "$SJ" > /dev/null 2>&1
 same "--both naming no criterion exits 2" 2 "$?"
+"$K" --both is_correct=No --stat label-micro-f1 "$SJ" > /dev/null 2> "$T/sj.err"
+same "--both naming no value exits 2" 2 "$?"
+same "  ... saying so" "kappa: --both: no rating is 'No' in the input" "$(cat "$T/sj.err")"
 "$K" --taxonomy "$T/none.taxonomy" --stat label-micro-f1 "$SJ" > /dev/null 2>&1
 same "--taxonomy of a missing file exits 2" 2 "$?"
 
