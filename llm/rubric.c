@@ -16,19 +16,22 @@
 #define NOTE_MAX 500
 
 typedef enum { F_TEXT, F_FILE, F_IMAGES, F_LIST } fkind;
-typedef enum { C_ENUM, C_INT, C_BOOL, C_PERIMAGE, C_LABELS, C_MATCHES, C_GEOMEAN } ckind;
+typedef enum { C_ENUM, C_INT, C_BOOL, C_PERIMAGE, C_LABELS, C_MATCHES, C_GEOMEAN, C_ERRORS,
+               C_COUNT } ckind;
 
 typedef struct {
     char *name;
     fkind kind;
-    int required;
+    int required;   /* 1: a value is required; 2: the column is (a cell may be empty) */
     int moded;      /* named by some mode line */
 } rfield;
 
 typedef struct {
     char *name;
     ckind kind;
-    char **args;    /* enum values; geomean criteria */
+    char **args;    /* enum values; geomean criteria; errors: label key, description key
+                       [, the bool criterion whose true wants no error]; count: the errors
+                       criterion it counts */
     size_t nargs;
     double lo, hi;  /* int, per-image; geomean: hi = the scale's maximum */
     char *f1, *f2;  /* per-image: field; matches: pred, ref fields */
@@ -221,8 +224,9 @@ static int parse_num(const char *s, double *v)
     return end != s && !*end && errno == 0 && isfinite(*v);
 }
 
-/* Template names: {{name}}, {{#name}}, {{^name}}, {{/name}}; checks that
- * each is known and sections nest. -1 with a message. */
+/* Template names: {{name}}, {{#name}}, {{^name}}, {{/name}}, {{@name}};
+ * checks that each is known and sections nest. repair: 0 a prompt block, 1
+ * the repair block, 2 the system block. -1 with a message. */
 static int check_template(const llm_rubric *r, const char *t, int line, const char *file,
                           int repair, char *err, size_t errlen)
 {
@@ -240,7 +244,7 @@ static int check_template(const llm_rubric *r, const char *t, int line, const ch
         char name[128];
         const char *s = p + 2;
         char sig = 0;
-        if (*s == '#' || *s == '^' || *s == '/') sig = *s++;
+        if (*s == '#' || *s == '^' || *s == '/' || *s == '@') sig = *s++;
         size_t n = (size_t)(e - s);
         if (n == 0 || n >= sizeof name) {
             snprintf(err, errlen, "%s:%d:1: error: bad template name", file, ln);
@@ -248,9 +252,19 @@ static int check_template(const llm_rubric *r, const char *t, int line, const ch
         }
         memcpy(name, s, n);
         name[n] = 0;
+        if (sig == '@') {
+            const rfield *f = find_field(r, name);
+            if (!f || f->kind != F_IMAGES || repair) {
+                snprintf(err, errlen, "%s:%d:1: error: {{@%s}} places images: '%s' must be an "
+                         "images field, in a prompt block", file, ln, name, name);
+                return -1;
+            }
+            p = e + 1;
+            continue;
+        }
         int known = find_field(r, name) || strcmp(name, "item") == 0 ||
                     strcmp(name, "schema") == 0 || (strcmp(name, "taxonomy") == 0 && r->ntax) ||
-                    (repair && strcmp(name, "error") == 0);
+                    (repair == 1 && strcmp(name, "error") == 0);
         if (!known) {
             snprintf(err, errlen, "%s:%d:1: error: unknown template name '%s' (not a field)", file,
                      ln, name);
@@ -345,7 +359,7 @@ typedef struct {
     size_t errlen;
 } rparser;
 
-/* field NAME KIND [required|optional] */
+/* field NAME KIND [required|optional|column-required] */
 static int line_field(rparser *ps, char **tok, size_t ntok)
 {
     llm_rubric *r = ps->r;
@@ -357,14 +371,17 @@ static int line_field(rparser *ps, char **tok, size_t ntok)
     else if (strcmp(tok[2], "images") == 0) k = F_IMAGES;
     else if (strcmp(tok[2], "list") == 0) k = F_LIST;
     else { bad = 1; snprintf(ps->why, sizeof ps->why, "field kind must be text, file, images or list"); }
-    if (!bad && ntok == 4 && strcmp(tok[3], "required") != 0 && strcmp(tok[3], "optional") != 0)
+    if (!bad && ntok == 4 && strcmp(tok[3], "required") != 0 && strcmp(tok[3], "optional") != 0 &&
+        strcmp(tok[3], "column-required") != 0)
         bad = 1;
     if (!bad && find_field(r, tok[1])) { bad = 1; snprintf(ps->why, sizeof ps->why, "field %s declared twice", tok[1]); }
     if (bad) return LINE_BAD;
     rfield *nf = realloc(r->fields, (r->nfields + 1) * sizeof *nf);
     if (!nf) return LINE_OOM;
     r->fields = nf;
-    nf[r->nfields] = (rfield){strdup(tok[1]), k, ntok == 4 && strcmp(tok[3], "required") == 0, 0};
+    int req = ntok < 4 ? 0 : strcmp(tok[3], "required") == 0 ? 1
+                           : strcmp(tok[3], "column-required") == 0 ? 2 : 0;
+    nf[r->nfields] = (rfield){strdup(tok[1]), k, req, 0};
     r->nfields++;
     return LINE_OK;
 }
@@ -446,6 +463,22 @@ static int criterion_kind(rparser *ps, char **tok, size_t ntok, rcrit *c)
             return 1;
         }
         c->kind = C_LABELS;
+    } else if (strcmp(k, "errors") == 0 && (ntok == 5 || ntok == 6)) {
+        if (!r->ntax) {
+            snprintf(ps->why, sizeof ps->why, "errors needs a taxonomy line before it");
+            return 1;
+        }
+        if (!valid_name(tok[3]) || !valid_name(tok[4])) return 1;
+        if (ntok == 6) {
+            const rcrit *o = find_crit(r, tok[5]);
+            if (!o || o->kind != C_BOOL) {
+                snprintf(ps->why, sizeof ps->why, "errors: '%s' is no earlier bool criterion", tok[5]);
+                return 1;
+            }
+        }
+        c->kind = C_ERRORS;
+    } else if (strcmp(k, "count") == 0 && ntok == 4) {
+        c->kind = C_COUNT;
     } else if (strcmp(k, "matches") == 0 && ntok == 5) {
         const rfield *f1 = find_field(r, tok[3]), *f2 = find_field(r, tok[4]);
         if (!f1 || !f2 || f1->kind != F_LIST || f2->kind != F_LIST) {
@@ -483,8 +516,8 @@ static int line_criterion(rparser *ps, char **tok, size_t ntok)
         free(c.f2);
         return LINE_BAD;
     }
-    if (c.kind == C_ENUM || c.kind == C_GEOMEAN) {
-        size_t from = c.kind == C_ENUM ? 3 : 4;
+    if (c.kind == C_ENUM || c.kind == C_GEOMEAN || c.kind == C_ERRORS || c.kind == C_COUNT) {
+        size_t from = c.kind == C_GEOMEAN ? 4 : 3;
         c.nargs = ntok - from;
         c.args = calloc(c.nargs, sizeof(char *));
         for (size_t i = 0; c.args && i < c.nargs; i++) c.args[i] = strdup(tok[from + i]);
@@ -494,6 +527,8 @@ static int line_criterion(rparser *ps, char **tok, size_t ntok)
     r->crits = nc;
     c.name = strdup(tok[1]);
     nc[r->ncrits++] = c;
+    if (c.kind == C_ERRORS)
+        return !c.args || !c.args[0] || add_rowname(r, c.args[0]) != 0 ? LINE_OOM : LINE_OK;
     if (c.kind != C_MATCHES) return add_rowname(r, c.name) != 0 ? LINE_OOM : LINE_OK;
     static const char *suf[] = {"matched", "predicted", "reference", "precision", "recall", "f1"};
     for (int i = 0; i < 6; i++) {
@@ -590,7 +625,15 @@ static int check_rubric(llm_rubric *r, const char *file, int prompts_only, char 
         snprintf(err, errlen, "%s:1:1: error: a prompt file has no criterion lines (the program checks the answer)", file);
         return -1;
     }
-    if (r->system && check_template(r, r->system, r->system_line, file, 0, err, errlen)) return -1;
+    for (size_t i = 0; i < r->ncrits; i++)
+        if (r->crits[i].kind == C_COUNT &&
+            (!r->crits[i].args || !find_crit(r, r->crits[i].args[0]) ||
+             find_crit(r, r->crits[i].args[0])->kind != C_ERRORS)) {
+            snprintf(err, errlen, "%s:1:1: error: criterion %s counts '%s', which is no errors "
+                     "criterion", file, r->crits[i].name, r->crits[i].args[0]);
+            return -1;
+        }
+    if (r->system && check_template(r, r->system, r->system_line, file, 2, err, errlen)) return -1;
     if (r->repair && check_template(r, r->repair, r->repair_line, file, 1, err, errlen)) return -1;
     for (size_t i = 0; i < r->nprompts; i++)
         if (check_template(r, r->prompts[i].text, r->prompts[i].line, file, 0, err, errlen))
@@ -723,7 +766,8 @@ void llm_rubric_describe(const llm_rubric *r, FILE *f)
     fprintf(f, "%s\t%s\n", r->name, llm_rubric_title(r));
     for (size_t i = 0; i < r->nfields; i++)
         fprintf(f, "  field %-18s %s%s\n", r->fields[i].name, fk[r->fields[i].kind],
-                r->fields[i].required ? " required" : "");
+                r->fields[i].required == 1 ? " required"
+                : r->fields[i].required == 2 ? " column-required" : "");
     for (size_t i = 0; i < r->nmodes; i++) {
         fprintf(f, "  mode  %-18s", r->modes[i].name);
         for (size_t k = 0; k < r->modes[i].n; k++) fprintf(f, " %s", r->modes[i].fields[k]);
@@ -732,6 +776,8 @@ void llm_rubric_describe(const llm_rubric *r, FILE *f)
     for (size_t i = 0; i < r->nprompts; i++)
         fprintf(f, "  variant %s\n", r->prompts[i].name[0] ? r->prompts[i].name : "(default)");
     for (size_t i = 0; i < r->nrownames; i++) fprintf(f, "  row   %s\n", r->rownames[i]);
+    for (size_t i = 0; i < r->ntax; i++)
+        fprintf(f, "  label %s::%s\t%s\n", r->tax[i].domain, r->tax[i].label, r->tax[i].desc);
 }
 
 /* ------------------------------------------------------------ items */
@@ -813,9 +859,15 @@ int llm_rubric_check_item(const llm_rubric *r, const char *mode, const llm_item 
                 if (mode && strcmp(r->modes[m].name, mode) == 0)
                     for (size_t k = 0; k < r->modes[m].n; k++)
                         if (strcmp(r->modes[m].fields[k], f->name) == 0) used = 1;
-            if (f->required && used) {
+            if (f->required == 1 && used) {
                 snprintf(err, errlen, "item %s: field '%s' is required%s", it->id, f->name,
                          cell(it, f->name) ? " (empty)" : " (no such column)");
+                return -1;
+            }
+            if (f->required == 2 && used && !cell(it, f->name)) {
+                snprintf(err, errlen, "item %s: the manifest has no column '%s', which rubric %s "
+                         "reads (leave its cell empty for an item without one)", it->id, f->name,
+                         r->name);
                 return -1;
             }
             continue;
@@ -910,6 +962,13 @@ static void schema_text(const llm_rubric *r, sbuf *b)
         case C_MATCHES:
             sb_add(b, "[[<predicted number>, <reference number>], ...]  (each number at most once)");
             break;
+        case C_ERRORS:
+            sb_printf(b, "[{\"%s\": \"<label from the taxonomy>\", \"%s\": \"<one sentence>\"}, ...]",
+                      c->args[0], c->args[1]);
+            break;
+        case C_COUNT:
+            sb_printf(b, "<integer: the number of entries of \"%s\">", c->args[0]);
+            break;
         case C_GEOMEAN:
             break;
         }
@@ -919,8 +978,42 @@ static void schema_text(const llm_rubric *r, sbuf *b)
 
 /* Renders template t for the item; sections {{#f}}..{{/f}} keep their text
  * when f has a value, {{^f}}..{{/f}} when it has none. */
+/* Attaches the images of field f (this item, this mode) to req's user
+ * message, in order. -1 with the reason. */
+static int add_images(const llm_rubric *r, const char *mode, const llm_item *it,
+                      const rfield *f, llm_request *req, int labelled, char *err, size_t errlen)
+{
+    char **paths;
+    size_t np = split_list(field_value(r, mode, it, f), &paths);
+    int rc = 0;
+    for (size_t k = 0; k < np && rc == 0; k++) {
+        char path[4096], label[300];
+        resolve(it, paths[k], path, sizeof path);
+        if (labelled) {
+            snprintf(label, sizeof label, "[%s %zu]", f->name, k + 1);
+            llm_request_add_text(req, "user", label);
+        }
+        rc = llm_request_add_image_file(req, path, err, errlen);
+    }
+    free_strv(paths, np);
+    return rc;
+}
+
+/* Whether the prompt places f's images itself ({{@f}}). */
+static int placed(const char *t, const char *name)
+{
+    for (const char *p = strstr(t, "{{@"); p; p = strstr(p + 3, "{{@")) {
+        size_t n = strlen(name);
+        if (strncmp(p + 3, name, n) == 0 && strncmp(p + 3 + n, "}}", 2) == 0) return 1;
+    }
+    return 0;
+}
+
+/* Renders template t for the item into out; with req, {{@field}} ends the
+ * text so far (a user text part of req) and attaches the field's images
+ * there, so text and images alternate as the template has them. */
 static int render(const llm_rubric *r, const char *mode, const llm_item *it, const char *t,
-                  const char *error, sbuf *out, char *err, size_t errlen)
+                  const char *error, sbuf *out, llm_request *req, char *err, size_t errlen)
 {
     int skip = 0;           /* depth of sections being skipped */
     const char *p = t;
@@ -935,7 +1028,7 @@ static int render(const llm_rubric *r, const char *mode, const llm_item *it, con
         if (!e) break;   /* checked at load */
         const char *s = o + 2;
         char sig = 0;
-        if (*s == '#' || *s == '^' || *s == '/') sig = *s++;
+        if (*s == '#' || *s == '^' || *s == '/' || *s == '@') sig = *s++;
         char name[128];
         size_t n = (size_t)(e - s) < sizeof name - 1 ? (size_t)(e - s) : sizeof name - 1;
         memcpy(name, s, n);
@@ -957,6 +1050,15 @@ static int render(const llm_rubric *r, const char *mode, const llm_item *it, con
             continue;
         }
         if (skip) continue;
+        if (sig == '@') {
+            if (!req || !f || !v) continue;
+            if (out->oom) break;
+            if (out->n && llm_request_add_text(req, "user", out->s) != 0) out->oom = 1;
+            out->n = 0;
+            if (out->s) out->s[0] = 0;
+            if (add_images(r, mode, it, f, req, 0, err, errlen) != 0) return -1;
+            continue;
+        }
         if (strcmp(name, "item") == 0 && !f) sb_add(out, it->id);
         else if (strcmp(name, "schema") == 0 && !f) schema_text(r, out);
         else if (strcmp(name, "error") == 0 && !f) sb_add(out, error ? error : "");
@@ -1011,38 +1113,29 @@ llm_request *llm_rubric_request(const llm_rubric *r, const char *mode, const cha
     llm_request_set_tag(req, it->id);
     sbuf b = {0};
     if (r->system) {
-        if (render(r, mode, it, r->system, NULL, &b, err, errlen) != 0) goto fail;
+        if (render(r, mode, it, r->system, NULL, &b, NULL, err, errlen) != 0) goto fail;
         if (llm_request_add_text(req, "system", b.s ? b.s : "") != 0) goto oom;
         free(b.s);
         b = (sbuf){0};
     }
-    if (render(r, mode, it, pr->text, NULL, &b, err, errlen) != 0) goto fail;
-    if (llm_request_add_text(req, "user", b.s ? b.s : "") != 0) goto oom;
+    /* images the prompt places ({{@field}}) go where it places them */
+    int inline_any = 0;
+    for (size_t i = 0; i < r->nfields; i++)
+        if (r->fields[i].kind == F_IMAGES && placed(pr->text, r->fields[i].name)) inline_any = 1;
+    if (render(r, mode, it, pr->text, NULL, &b, req, err, errlen) != 0) goto fail;
+    if (b.oom) goto oom;
+    if ((b.n || !inline_any) && llm_request_add_text(req, "user", b.s ? b.s : "") != 0) goto oom;
     free(b.s);
     b = (sbuf){0};
-    /* images after the text, labelled when there is more than one */
+    /* the others after the text, labelled when there is more than one */
     size_t total = 0;
     for (size_t i = 0; i < r->nfields; i++)
-        if (r->fields[i].kind == F_IMAGES)
+        if (r->fields[i].kind == F_IMAGES && !placed(pr->text, r->fields[i].name))
             total += split_list(field_value(r, mode, it, &r->fields[i]), NULL);
     for (size_t i = 0; i < r->nfields; i++) {
         const rfield *f = &r->fields[i];
-        if (f->kind != F_IMAGES) continue;
-        char **paths;
-        size_t np = split_list(field_value(r, mode, it, f), &paths);
-        for (size_t k = 0; k < np; k++) {
-            char path[4096], label[300];
-            resolve(it, paths[k], path, sizeof path);
-            if (total > 1) {
-                snprintf(label, sizeof label, "[%s %zu]", f->name, k + 1);
-                llm_request_add_text(req, "user", label);
-            }
-            if (llm_request_add_image_file(req, path, err, errlen) != 0) {
-                free_strv(paths, np);
-                goto fail;
-            }
-        }
-        free_strv(paths, np);
+        if (f->kind != F_IMAGES || placed(pr->text, f->name)) continue;
+        if (add_images(r, mode, it, f, req, total > 1, err, errlen) != 0) goto fail;
     }
     return req;
 oom:
@@ -1072,7 +1165,7 @@ llm_request *llm_rubric_repair(const llm_rubric *r, const llm_request *req, cons
                                 "nothing else.\n";
     llm_item none = {.id = "", .n = 0};
     char err[64];
-    render(r, NULL, &none, t, problem, &b, err, sizeof err);
+    render(r, NULL, &none, t, problem, &b, NULL, err, sizeof err);
     int rc = b.s ? llm_request_add_text(n, "user", b.s) : -1;
     free(b.s);
     if (rc != 0) {
@@ -1184,31 +1277,11 @@ static int as_int(const cJSON *v, double lo, double hi, double *out)
     return 1;
 }
 
-static size_t lev(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 200 || lb > 200) return la > lb ? la : lb;
-    size_t row[201];
-    for (size_t j = 0; j <= lb; j++) row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t prev = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t cur = row[j];
-            size_t best = prev + (a[i - 1] != b[j - 1]);
-            if (row[j] + 1 < best) best = row[j] + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            prev = cur;
-        }
-    }
-    return row[lb];
-}
-
-/* Maps a predicted label to the domain's taxonomy: exact (after case and
- * punctuation are normalised), then the one closest label at least 80%
- * similar. NULL when none or a tie. */
-static const char *map_label(const llm_rubric *r, const char *domain, const char *label)
+/* The taxonomy entry of a predicted label in the item's domain: the label
+ * whose name is the same once case, blanks and punctuation are set aside
+ * ("Concept Target Error" is "Concept/Target Error"); NULL when none is.
+ * Nothing closer is guessed: judge(1) keeps such a label as "oov:TEXT". */
+static const rtax *map_label(const llm_rubric *r, const char *domain, const char *label)
 {
     char want[256], got[256];
     norm(label, want, sizeof want);
@@ -1216,21 +1289,19 @@ static const char *map_label(const llm_rubric *r, const char *domain, const char
     for (size_t i = 0; i < r->ntax; i++) {
         if (strcmp(r->tax[i].domain, domain) != 0) continue;
         norm(r->tax[i].label, got, sizeof got);
-        if (strcmp(got, want) == 0) return r->tax[i].label;
+        if (strcmp(got, want) == 0) return &r->tax[i];
     }
-    const char *best = NULL;
-    double bs = 0;
-    int tie = 0;
-    for (size_t i = 0; i < r->ntax; i++) {
-        if (strcmp(r->tax[i].domain, domain) != 0) continue;
-        norm(r->tax[i].label, got, sizeof got);
-        size_t lw = strlen(want), lg = strlen(got);
-        size_t mx = lw > lg ? lw : lg;
-        double sim = mx ? 1.0 - (double)lev(want, got) / (double)mx : 0;
-        if (sim > bs + 1e-9) { bs = sim; best = r->tax[i].label; tie = 0; }
-        else if (fabs(sim - bs) <= 1e-9) tie = 1;
-    }
-    return bs >= 0.8 && !tie ? best : NULL;
+    return NULL;
+}
+
+/* The row value of a predicted label: DOMAIN::LABEL, or oov:TEXT (the text
+ * as the model wrote it) when it is not a label of the domain. */
+static void label_value(const llm_rubric *r, const char *domain, const char *label, char *out,
+                        size_t n)
+{
+    const rtax *t = map_label(r, domain, label);
+    if (t) snprintf(out, n, "%s::%s", t->domain, t->label);
+    else snprintf(out, n, "oov:%s", label);
 }
 
 /* What a criterion's rows step found: rows added, an answer that breaks the
@@ -1396,8 +1467,8 @@ static int perimage_row(rowcheck *rc, size_t ci, const cJSON *v)
 }
 
 /* labels: a label or an array of them, each mapped to the item's domain in
- * the taxonomy ("other" with the label as note when none fits; "none" for
- * no label) */
+ * the taxonomy (DOMAIN::LABEL; oov:TEXT when it has no such label; "none"
+ * for no label); a label given twice is one row */
 static int labels_row(rowcheck *rc, const rcrit *c, const cJSON *v)
 {
     llm_rows *rows = &rc->rows;
@@ -1406,9 +1477,10 @@ static int labels_row(rowcheck *rc, const rcrit *c, const cJSON *v)
     if (cJSON_IsString(v) && !*v->valuestring) v = NULL;
     const cJSON *e;
     size_t before = rows->n;
+    char val[600];
     if (v && cJSON_IsString(v)) {
-        const char *m = map_label(rc->r, domain, v->valuestring);
-        if (llm_rows_add(rows, c->name, m ? m : "other", m ? "" : v->valuestring)) return ROWS_OOM;
+        label_value(rc->r, domain, v->valuestring, val, sizeof val);
+        if (llm_rows_add(rows, c->name, val, "")) return ROWS_OOM;
     } else if (v && !cJSON_IsArray(v)) {
         snprintf(rc->err, rc->errlen, "\"%s\" must be an array of labels", c->name);
         return ROWS_BAD;
@@ -1419,16 +1491,96 @@ static int labels_row(rowcheck *rc, const rcrit *c, const cJSON *v)
                 snprintf(rc->err, rc->errlen, "\"%s\" must hold only strings", c->name);
                 return ROWS_BAD;
             }
-            const char *m = map_label(rc->r, domain, e->valuestring);
+            label_value(rc->r, domain, e->valuestring, val, sizeof val);
             int dup = 0;
-            for (size_t k = before; m && k < rows->n; k++)
-                if (strcmp(rows->v[k].value, m) == 0) dup = 1;
+            for (size_t k = before; k < rows->n; k++)
+                if (strcmp(rows->v[k].value, val) == 0) dup = 1;
             if (dup) continue;
-            if (llm_rows_add(rows, c->name, m ? m : "other", m ? "" : e->valuestring)) return ROWS_OOM;
+            if (llm_rows_add(rows, c->name, val, "")) return ROWS_OOM;
         }
     }
     if (rows->n == before && llm_rows_add(rows, c->name, "none", "")) return ROWS_OOM;
     return ROWS_OK;
+}
+
+/* The errors criterion named n, and its array in the answer (NULL when the
+ * answer has none or it is no array). */
+static const cJSON *errors_array(const rowcheck *rc, const char *n, const cJSON *answer)
+{
+    const rcrit *e = find_crit(rc->r, n);
+    const cJSON *v = e ? entry(answer, e->name) : NULL;
+    return cJSON_IsArray(v) ? v : NULL;
+}
+
+/* errors (SketchJudge's error_list): an array of objects, each with a label
+ * (args[0], mapped as labels are) and a description (args[1]); one row per
+ * entry named args[0], the description as its note, duplicates kept (the
+ * model's error_count counts them); "none" for an empty list. With args[2],
+ * that bool criterion's true wants an empty list. */
+static int errors_rows(rowcheck *rc, const rcrit *c, const cJSON *v, const cJSON *answer)
+{
+    llm_rows *rows = &rc->rows;
+    const char *domain = item_domain(rc->r, rc->it);
+    if (!domain) domain = "";
+    if (!cJSON_IsArray(v)) {
+        snprintf(rc->err, rc->errlen, "\"%s\" must be an array of {\"%s\", \"%s\"} objects",
+                 c->name, c->args[0], c->args[1]);
+        return ROWS_BAD;
+    }
+    if (c->nargs > 2 && cJSON_GetArraySize(v) > 0) {
+        const cJSON *b = entry(answer, c->args[2]);
+        if (cJSON_IsObject(b)) b = cJSON_GetObjectItemCaseSensitive(b, "answer");
+        if (cJSON_IsTrue(b) || (cJSON_IsString(b) && (!strcasecmp(b->valuestring, "true") ||
+                                                      !strcasecmp(b->valuestring, "yes")))) {
+            snprintf(rc->err, rc->errlen, "\"%s\" is true but \"%s\" is not empty", c->args[2],
+                     c->name);
+            return ROWS_BAD;
+        }
+    }
+    size_t before = rows->n;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v)
+    {
+        const cJSON *l = cJSON_IsObject(e) ? entry(e, c->args[0]) : NULL;
+        const cJSON *d = cJSON_IsObject(e) ? entry(e, c->args[1]) : NULL;
+        if (!d && cJSON_IsObject(e)) d = cJSON_GetObjectItemCaseSensitive(e, "error_description");
+        if (!cJSON_IsString(l) || !*l->valuestring || (d && !cJSON_IsString(d))) {
+            snprintf(rc->err, rc->errlen, "each entry of \"%s\" must be an object with a string "
+                     "\"%s\" and a string \"%s\"", c->name, c->args[0], c->args[1]);
+            return ROWS_BAD;
+        }
+        char val[600], note[NOTE_MAX + 1];
+        label_value(rc->r, domain, l->valuestring, val, sizeof val);
+        if (strncmp(val, "oov:", 4) == 0)
+            snprintf(note, sizeof note, "not a %s label in the taxonomy%s%s", domain,
+                     d && *d->valuestring ? "; " : "", d ? d->valuestring : "");
+        else
+            snprintf(note, sizeof note, "%s", d ? d->valuestring : "");
+        if (llm_rows_add(rows, c->args[0], val, note)) return ROWS_OOM;
+    }
+    if (rows->n == before && llm_rows_add(rows, c->args[0], "none", "")) return ROWS_OOM;
+    return ROWS_OK;
+}
+
+/* count (SketchJudge's error_count): a whole number equal to the number of
+ * entries of the errors criterion it names */
+static int count_row(rowcheck *rc, const rcrit *c, const cJSON *v, const cJSON *answer)
+{
+    double d;
+    if (!as_int(v, 0, 1e6, &d)) {
+        snprintf(rc->err, rc->errlen, "\"%s\" must be a whole number", c->name);
+        return ROWS_BAD;
+    }
+    const cJSON *list = errors_array(rc, c->args[0], answer);
+    int n = list ? cJSON_GetArraySize(list) : -1;
+    if (n >= 0 && (double)n != d) {
+        snprintf(rc->err, rc->errlen, "\"%s\" is %g but \"%s\" has %d entr%s", c->name, d,
+                 c->args[0], n, n == 1 ? "y" : "ies");
+        return ROWS_BAD;
+    }
+    char val[64];
+    fmt_num(d, val, sizeof val);
+    return llm_rows_add(&rc->rows, c->name, val, "") ? ROWS_OOM : ROWS_OK;
 }
 
 /* The number of one-to-one [predicted, reference] pairs in v, with np
@@ -1518,6 +1670,8 @@ static int criterion_rows(rowcheck *rc, size_t ci, const cJSON *answer)
     case C_BOOL: return bool_row(rc, c, v, note);
     case C_PERIMAGE: return perimage_row(rc, ci, v);
     case C_LABELS: return labels_row(rc, c, v);
+    case C_ERRORS: return errors_rows(rc, c, v, answer);
+    case C_COUNT: return count_row(rc, c, v, answer);
     case C_MATCHES: return matches_rows(rc, c, v);
     case C_GEOMEAN: break;
     }

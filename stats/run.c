@@ -4,6 +4,7 @@
 #include "stats/table.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -20,7 +21,7 @@ enum sid {
     S_ACCURACY, S_PRECISION, S_RECALL, S_F1, S_FNR, S_FPR, S_MCC, S_MACRO_F1, S_CONFUSION,
     S_COVERAGE,
     S_FLEISS, S_ALPHA_NOM, S_ALPHA_ORD, S_ALPHA_INT, S_ALPHA_RATIO,
-    S_L_EXAMPLE_F1, S_L_MICRO_F1, S_L_MACRO_F1, S_L_RECALL,
+    S_L_EXAMPLE_F1, S_L_MICRO_F1, S_L_MACRO_F1, S_L_RECALL, S_L_RECALL_POOLED,
     S_SET_PRECISION, S_SET_RECALL, S_SET_F1
 };
 
@@ -61,6 +62,7 @@ static const struct statdef STATS[] = {
     { "label-micro-f1", S_L_MICRO_F1, LABEL, 0, 1 },
     { "label-macro-f1", S_L_MACRO_F1, LABEL, 0, 1 },
     { "label-recall", S_L_RECALL, LABEL, 0, 0 },
+    { "label-recall-pooled", S_L_RECALL_POOLED, LABEL, 0, 0 },
     { "set-precision", S_SET_PRECISION, LABEL, 0, 1 },
     { "set-recall", S_SET_RECALL, LABEL, 0, 1 },
     { "set-f1", S_SET_F1, LABEL, 0, 1 },
@@ -78,7 +80,7 @@ const char *const kappa_stat_names[] = {
     "spearman", "kendall", "pearson", "mae", "rmse",
     "accuracy", "precision", "recall", "f1", "fnr", "fpr", "mcc", "macro-f1", "confusion",
     "coverage", "fleiss", "alpha-nominal", "alpha-ordinal", "alpha-interval", "alpha-ratio",
-    "label-example-f1", "label-micro-f1", "label-macro-f1", "label-recall",
+    "label-example-f1", "label-micro-f1", "label-macro-f1", "label-recall", "label-recall-pooled",
     "set-precision", "set-recall", "set-f1", NULL
 };
 
@@ -154,6 +156,24 @@ int kappa_opts_check(struct kappa_opts *o, FILE *err)
             }
     }
     if (nlabel) o->multilabel = 1;
+    for (int i = 0; i < n; i++)
+        if (defs[i]->id == S_L_RECALL_POOLED && !o->reference) {
+            fprintf(err, "kappa: label-recall-pooled pools every model against one reference: "
+                    "name it with --reference\n");
+            return -1;
+        }
+    if (o->both) {
+        const char *eq = strchr(o->both, '=');
+        if (!eq || eq == o->both || !eq[1]) {
+            fprintf(err, "kappa: --both wants CRITERION=VALUE, such as is_correct=no\n");
+            return -1;
+        }
+    }
+    if ((o->both || o->taxonomy) && !o->multilabel) {
+        fprintf(err, "kappa: --both and --taxonomy shape the label sets: they go with label "
+                "statistics (--multi-label)\n");
+        return -1;
+    }
     if (o->ci != 0 && !(o->ci > 0 && o->ci < 1)) {
         fprintf(err, "kappa: --ci wants a level between 0 and 1, such as 0.95\n");
         return -1;
@@ -219,6 +239,18 @@ struct run {
     int pos;               /* code of the positive class, or -1 */
     struct cov { int32_t ra, rb; size_t only_a, only_b; int ngroups; } *cov;
     size_t ncov, covcap;
+    /* --both CRITERION=VALUE: the unit of each item's CRITERION (-1: none),
+     * how a unit is told to be one (its criterion id, or its group when the
+     * criterion is the --by column), and VALUE's id */
+    int32_t *both_unit, both_crit, both_group, both_value;
+    /* --taxonomy: per value id, 1 + the index of its domain when it is a
+     * label DOMAIN::LABEL of the taxonomy, else 0 */
+    unsigned char *tax_dom;
+    /* what shaped the label sets of the current pair */
+    size_t masked_g, masked_p, both_out;
+    /* label-recall-pooled: per pair and value id, the gold labels found and missed */
+    double *pool_tp, *pool_fn;
+    int npool;
 };
 
 static int add_row(struct run *r, int statpos, int pairpos, int sub, const char *stat,
@@ -698,6 +730,20 @@ static int do_label(struct run *r, const struct statdef *sd, int statpos, int pa
                     int32_t ra, int32_t rb, const struct sets *s)
 {
     size_t n = s->n;
+    if (sd->id == S_L_RECALL_POOLED) {   /* counted here, printed by pooled_rows */
+        size_t nv = (size_t)r->t->values.n;
+        double *tp = r->pool_tp + (size_t)pairpos * nv, *fn = r->pool_fn + (size_t)pairpos * nv;
+        for (size_t u = 0; u < n; u++) {
+            const int32_t *g = s->ga + s->goff[u], *p = s->pb + s->poff[u];
+            size_t lg = s->goff[u + 1] - s->goff[u], lp = s->poff[u + 1] - s->poff[u];
+            for (size_t i = 0; i < lg; i++) {
+                int hit = 0;
+                for (size_t j = 0; j < lp; j++) hit |= p[j] == g[i];
+                if (hit) tp[g[i]] += 1; else fn[g[i]] += 1;
+            }
+        }
+        return 0;
+    }
     if (sd->id == S_L_RECALL) {
         size_t nv = (size_t)r->t->values.n;
         double *ltp = calloc(nv ? nv : 1, sizeof *ltp), *lfn = calloc(nv ? nv : 1, sizeof *lfn);
@@ -1210,13 +1256,53 @@ static int pair_by_table(struct run *r, const struct statdef *const *defs, int n
     return e < 0 ? -1 : 0;
 }
 
+/* Whether unit u is one of the --both criterion's (not a label unit). */
+static int both_crit_unit(const struct run *r, int32_t u)
+{
+    int32_t c = kappa_unit_crit(r->t, u);
+    if (c >= 0) return c == r->both_crit;
+    return r->both_group >= 0 && kappa_unit_group(r->t, u) == r->both_group;
+}
+
+/* --both: whether raters ra and rb both rated unit u's item CRITERION=VALUE. */
+static int both_rated(const struct run *r, int32_t u, int32_t ra, int32_t rb)
+{
+    int32_t cu = r->both_unit[kappa_unit_item(r->t, u)];
+    return cu >= 0 && r->both_value >= 0 && cell_at(r, cu, ra) == r->both_value &&
+           cell_at(r, cu, rb) == r->both_value;
+}
+
+/* --taxonomy: keeps, of the gold set g, the labels of the taxonomy, and of
+ * the predicted set p those of the taxonomy in a domain of the kept gold
+ * labels (in any domain when there are none: the answer's domain is then
+ * unknown); adds what it drops to r->masked_g and r->masked_p. */
+static void mask_sets(struct run *r, int32_t *g, size_t *lg, int32_t *p, size_t *lp)
+{
+    uint64_t doms = 0;
+    size_t w = 0;
+    for (size_t i = 0; i < *lg; i++)
+        if (r->tax_dom[g[i]]) {
+            doms |= (uint64_t)1 << (r->tax_dom[g[i]] - 1);
+            g[w++] = g[i];
+        }
+    r->masked_g += *lg - w;
+    *lg = w;
+    w = 0;
+    for (size_t i = 0; i < *lp; i++)
+        if (r->tax_dom[p[i]] && (!doms || (doms >> (r->tax_dom[p[i]] - 1) & 1))) p[w++] = p[i];
+    r->masked_p += *lp - w;
+    *lp = w;
+}
+
 /* The label sets of raters ra, rb over the units both rated into s
- * (--multilabel); *gcap, *pcap: the capacities of s->ga, s->pb. Returns
- * the number of units, or -1 when out of memory. */
-static long pair_label_sets(const struct run *r, const int32_t *units, size_t nu, int32_t ra,
+ * (--multilabel), restricted by --both and masked by --taxonomy; *gcap,
+ * *pcap: the capacities of s->ga, s->pb. Returns the number of units, or
+ * -1 when out of memory. */
+static long pair_label_sets(struct run *r, const int32_t *units, size_t nu, int32_t ra,
                             int32_t rb, struct sets *s, size_t *gcap, size_t *pcap,
                             size_t *only_a, size_t *only_b)
 {
+    r->masked_g = r->masked_p = r->both_out = 0;
     s->n = 0;
     size_t gl = 0, pl = 0;
     free(s->goff); free(s->poff);
@@ -1227,6 +1313,10 @@ static long pair_label_sets(const struct run *r, const int32_t *units, size_t nu
     for (size_t q = 0; q < nu; q++) {
         int pa = cell_at(r, UNIT(units, q), ra) >= 0, pb = cell_at(r, UNIT(units, q), rb) >= 0;
         if (!pa && !pb) continue;
+        if (r->both_unit) {
+            if (both_crit_unit(r, UNIT(units, q))) continue;
+            if (!both_rated(r, UNIT(units, q), ra, rb)) { r->both_out++; continue; }
+        }
         size_t g0 = gl, p0 = pl;
         int ea = label_set(r, UNIT(units, q), ra, &s->ga, &gl, gcap);
         int eb = label_set(r, UNIT(units, q), rb, &s->pb, &pl, pcap);
@@ -1235,6 +1325,12 @@ static long pair_label_sets(const struct run *r, const int32_t *units, size_t nu
             gl = g0; pl = p0;
             if (ea < 0) (*only_b)++; else (*only_a)++;
             continue;
+        }
+        if (r->tax_dom) {
+            size_t lg = gl - g0, lp = pl - p0;
+            mask_sets(r, s->ga + g0, &lg, s->pb + p0, &lp);
+            gl = g0 + lg;
+            pl = p0 + lp;
         }
         s->n++;
         s->goff[s->n] = gl;
@@ -1320,6 +1416,73 @@ out:
     return rc;
 }
 
+/* label-recall-pooled (SketchJudge, Appendix E.2, Eq. 12): per label with a
+ * gold instance, the recall pooled over the models (the pairs of the
+ * reference with each), sum of found / sum of gold instances, so a gold
+ * label counts once for every model whose sets hold it; and the quartiles
+ * (25%, 75%) of the models' own recalls of it, over the models with a gold
+ * instance of it. Rater b is "*": every model. */
+static int pooled_rows(struct run *r, int statpos, int npairs, int32_t ref)
+{
+    size_t nv = (size_t)r->t->values.n;
+    int32_t *labs = malloc((nv ? nv : 1) * sizeof *labs);
+    double *rec = malloc(((size_t)npairs + 1) * sizeof *rec);
+    int rc = 0;
+    if (!labs || !rec) { free(labs); free(rec); return -1; }
+    size_t nl = 0;
+    for (size_t l = 0; l < nv; l++) {
+        double tot = 0;
+        for (int m = 0; m < npairs; m++)
+            tot += r->pool_tp[(size_t)m * nv + l] + r->pool_fn[(size_t)m * nv + l];
+        if (tot > 0) labs[nl++] = (int32_t)l;
+    }
+    sort_ctx = r;
+    qsort(labs, nl, sizeof *labs, cmp_str_id_ctx_values);
+    for (size_t i = 0; i < nl && rc == 0; i++) {
+        size_t l = (size_t)labs[i];
+        double tp = 0, tot = 0;
+        size_t k = 0;
+        for (int m = 0; m < npairs; m++) {
+            double a = r->pool_tp[(size_t)m * nv + l], b = a + r->pool_fn[(size_t)m * nv + l];
+            tp += a;
+            tot += b;
+            if (b > 0) rec[k++] = a / b;
+        }
+        qsort(rec, k, sizeof *rec, cmp_double);
+        const char *ls = kappa_strtab_str(&r->t->values, labs[i]);
+        char *nm = malloc(strlen(ls) + 32);
+        if (!nm) { rc = -1; break; }
+        sprintf(nm, "label-recall-pooled:%s", ls);
+        rc = add_row(r, statpos, 0, (int)(3 * i), nm, ref, -1, tp / tot, (size_t)tot, 0, 0, 0);
+        sprintf(nm, "label-recall-q25:%s", ls);
+        if (!rc) rc = add_row(r, statpos, 0, (int)(3 * i + 1), nm, ref, -1,
+                              kappa_quantile(rec, k, 0.25), k, 0, 0, 0);
+        sprintf(nm, "label-recall-q75:%s", ls);
+        if (!rc) rc = add_row(r, statpos, 0, (int)(3 * i + 2), nm, ref, -1,
+                              kappa_quantile(rec, k, 0.75), k, 0, 0, 0);
+        free(nm);
+    }
+    free(labs);
+    free(rec);
+    return rc;
+}
+
+/* The notes of the label sets of a pair: what --both left out, what
+ * --taxonomy masked. */
+static void label_notes(const struct run *r, int32_t ra, int32_t rb, size_t n)
+{
+    if (r->o->quiet) return;
+    if (r->both_unit)
+        fprintf(r->err, "kappa: note: group '%s', %s vs %s: %zu unit%s both rated %s, %zu "
+                "left out (--both)\n", gname(r), rname(r, ra), rname(r, rb), n,
+                n == 1 ? "" : "s", r->o->both, r->both_out);
+    if (r->masked_g || r->masked_p)
+        fprintf(r->err, "kappa: note: group '%s', %s vs %s: --taxonomy masked %zu gold and %zu "
+                "predicted label%s (not in the taxonomy, or not of the answer's domain)\n",
+                gname(r), rname(r, ra), rname(r, rb), r->masked_g, r->masked_p,
+                r->masked_g + r->masked_p == 1 ? "" : "s");
+}
+
 static int run_group(struct run *r, const int32_t *units, size_t nu, const int32_t *sel_all,
                      int nsel_all, int32_t ref)
 {
@@ -1332,6 +1495,11 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
     size_t gcap = 0, pcap = 0;
     const struct statdef *defs[NSTATS + 4];
     if (!sel) goto out;
+    if (r->both_unit) {   /* a group of the --both criterion alone has no label sets */
+        size_t q = 0;
+        while (q < nu && both_crit_unit(r, UNIT(units, q))) q++;
+        if (q == nu) { rc = 0; goto out; }
+    }
 
     int nsel = group_raters(r, units, nu, sel_all, nsel_all, ref, sel);
     if (nsel < 2) {
@@ -1340,6 +1508,17 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
         goto out;
     }
     if (build_codes(r, units, nu, sel, nsel) < 0) goto out;
+    if (r->tax_dom) {   /* --taxonomy: a group with no label of it (error_count) is no label group */
+        int any = 0;
+        for (int32_t v = 0; v < t->values.n && !any; v++) any = r->code_of[v] >= 0 && r->tax_dom[v];
+        if (!any) {
+            if (!r->o->quiet)
+                fprintf(r->err, "kappa: note: group '%s' holds no label of the taxonomy; left "
+                        "out\n", gname(r));
+            rc = 0;
+            goto out;
+        }
+    }
     int nd = group_stats(r, nsel, ref, defs);
     for (int i = 0; i < nd; i++)
         if (defs[i]->ordered && !r->numeric) { ordered_error(r, defs[i]); goto out; }
@@ -1356,6 +1535,18 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
         npairs = make_pairs(sel, nsel, ref, pairs);
     }
     int by_table = pairs_by_table(r, defs, nd, nu);
+    int pooled = -1;
+    for (int d = 0; d < nd; d++)
+        if (defs[d]->id == S_L_RECALL_POOLED) pooled = d;
+    free(r->pool_tp);
+    free(r->pool_fn);
+    r->pool_tp = r->pool_fn = NULL;
+    if (pooled >= 0) {
+        size_t cells = ((size_t)npairs + 1) * ((size_t)t->values.n + 1);
+        r->pool_tp = calloc(cells, sizeof *r->pool_tp);
+        r->pool_fn = calloc(cells, sizeof *r->pool_fn);
+        if (!r->pool_tp || !r->pool_fn) goto out;
+    }
     for (int pairpos = 0; pairpos < npairs; pairpos++) {
         int32_t ra = pairs[2 * pairpos], rb = pairs[2 * pairpos + 1];
         if (by_table) {
@@ -1367,6 +1558,7 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
             long m = pair_label_sets(r, units, nu, ra, rb, &s, &gcap, &pcap, &only_a, &only_b);
             if (m < 0) goto out;
             n = (size_t)m;
+            label_notes(r, ra, rb, n);
         } else {
             n = pair_codes(r, units, nu, ra, rb, a, b, &only_a, &only_b);
         }
@@ -1378,6 +1570,7 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
             if (e < 0) goto out;
         }
     }
+    if (pooled >= 0 && pooled_rows(r, pooled, npairs, ref) < 0) goto out;
     if (multi_stats(r, defs, nd, units, nu, sel, nsel) < 0) goto out;
     rc = 0;
 out:
@@ -1407,21 +1600,23 @@ static int is_count(const struct row *w)
            !strcmp(w->stat, "tn") || !strncmp(w->stat, "rated-", 6);
 }
 
-static void cells_of(const struct run *r, const struct row *w, char c[8][64])
+/* Printed cells are cut at CELL bytes (a label-recall row names its label). */
+#define CELL 256
+static void cells_of(const struct run *r, const struct row *w, char c[8][CELL])
 {
-    snprintf(c[0], 64, "%s", kappa_strtab_str(&r->t->groups, w->group));
-    snprintf(c[1], 64, "%s", w->stat);
-    snprintf(c[2], 64, "%s", rname(r, w->ra));
-    snprintf(c[3], 64, "%s", rname(r, w->rb));
-    if (is_count(w)) snprintf(c[4], 64, "%.0f", w->value);
-    else fmt_num(c[4], 64, w->value, r->o->digits);
-    snprintf(c[5], 64, "%zu", w->n);
+    snprintf(c[0], CELL, "%s", kappa_strtab_str(&r->t->groups, w->group));
+    snprintf(c[1], CELL, "%s", w->stat);
+    snprintf(c[2], CELL, "%s", rname(r, w->ra));
+    snprintf(c[3], CELL, "%s", rname(r, w->rb));
+    if (is_count(w)) snprintf(c[4], CELL, "%.0f", w->value);
+    else fmt_num(c[4], CELL, w->value, r->o->digits);
+    snprintf(c[5], CELL, "%zu", w->n);
     if (w->has_ci) {
-        fmt_num(c[6], 64, w->lo, r->o->digits);
-        fmt_num(c[7], 64, w->hi, r->o->digits);
+        fmt_num(c[6], CELL, w->lo, r->o->digits);
+        fmt_num(c[7], CELL, w->hi, r->o->digits);
     } else {
-        snprintf(c[6], 64, "NA");
-        snprintf(c[7], 64, "NA");
+        snprintf(c[6], CELL, "NA");
+        snprintf(c[7], CELL, "NA");
     }
 }
 
@@ -1459,7 +1654,7 @@ static int print_rows(struct run *r, FILE *out)
         cJSON_free(s);
         return 0;
     }
-    char c[8][64];
+    char c[8][CELL];
     if (o->format == KAPPA_FMT_TSV) {
         fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", HEAD[0], HEAD[1], HEAD[2], HEAD[3],
                 HEAD[4], HEAD[5], HEAD[6], HEAD[7]);
@@ -1512,6 +1707,90 @@ static int32_t rater_id(struct run *r, const char *name, size_t len, const char 
     return id;
 }
 
+/* --taxonomy FILE: r->tax_dom for the labels DOMAIN::LABEL of the file
+ * (lines domain<TAB>label[<TAB>definition], # comments). -1 after the error. */
+static int load_taxonomy(struct run *r, const char *path)
+{
+    kappa_table *t = r->t;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(r->err, "kappa: --taxonomy %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    r->tax_dom = calloc((size_t)t->values.n + 1, 1);
+    char line[4096], doms[64][128];
+    int ndom = 0, ln = 0, rc = r->tax_dom ? 0 : -1;
+    if (rc) fprintf(r->err, "kappa: out of memory\n");
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        ln++;
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0] || line[0] == '#') continue;
+        char *tab = strchr(line, '\t');
+        char *end = tab ? strchr(tab + 1, '\t') : NULL;
+        if (end) *end = 0;
+        if (!tab || tab == line || !tab[1] || tab - line >= 128) {
+            fprintf(r->err, "%s:%d:1: error: expected domain<TAB>label<TAB>definition\n", path, ln);
+            rc = -1;
+            break;
+        }
+        *tab = 0;
+        int d = 0;
+        while (d < ndom && strcmp(doms[d], line) != 0) d++;
+        if (d == ndom) {
+            if (ndom == 64) {
+                fprintf(r->err, "%s:%d:1: error: more than 64 domains\n", path, ln);
+                rc = -1;
+                break;
+            }
+            memcpy(doms[ndom++], line, (size_t)(tab - line) + 1);   /* < 128, checked */
+        }
+        char key[4200];
+        int kl = snprintf(key, sizeof key, "%s::%s", line, tab + 1);
+        int32_t v = kappa_strtab_find(&t->values, key, (size_t)kl);
+        if (v >= 0) r->tax_dom[v] = (unsigned char)(d + 1);
+    }
+    fclose(f);
+    return rc;
+}
+
+/* --both CRITERION=VALUE: r->both_* (see struct run). -1 after the error. */
+static int prepare_both(struct run *r)
+{
+    kappa_table *t = r->t;
+    const char *eq = strchr(r->o->both, '=');
+    size_t cl = (size_t)(eq - r->o->both);
+    r->both_crit = kappa_strtab_find(&t->crits, r->o->both, cl);
+    r->both_group = -1;
+    for (int i = 0; i < t->nby; i++)
+        if (strcmp(t->by[i], "criterion") == 0) {
+            if (t->nby > 1) {
+                fprintf(r->err, "kappa: --both: group by criterion alone, or not by it\n");
+                return -1;
+            }
+            r->both_group = kappa_strtab_find(&t->groups, r->o->both, cl);
+        }
+    r->both_value = kappa_strtab_find(&t->values, eq + 1, strlen(eq + 1));
+    r->both_unit = malloc(((size_t)t->nitems + 1) * sizeof *r->both_unit);
+    if (!r->both_unit) { fprintf(r->err, "kappa: out of memory\n"); return -1; }
+    for (int32_t i = 0; i < t->nitems; i++) r->both_unit[i] = -1;
+    int any = 0;
+    for (int32_t u = 0; u < t->nunits; u++)
+        if (both_crit_unit(r, u)) {
+            r->both_unit[kappa_unit_item(t, u)] = u;
+            any = 1;
+        }
+    if (!any) {
+        fprintf(r->err, "kappa: --both: no rating of criterion '%.*s' in the input\n", (int)cl,
+                r->o->both);
+        return -1;
+    }
+    if (r->both_value < 0) {
+        fprintf(r->err, "kappa: --both: no rating is '%s' in the input\n", eq + 1);
+        return -1;
+    }
+    return 0;
+}
+
 int kappa_run(kappa_table *t, const struct kappa_opts *o, FILE *out, FILE *err)
 {
     struct run r = { 0 };
@@ -1532,6 +1811,8 @@ int kappa_run(kappa_table *t, const struct kappa_opts *o, FILE *out, FILE *err)
     if (o->missing) r.fill_missing = kappa_strtab_find(&t->values, o->missing, strlen(o->missing));
     if (o->unrated) r.fill_unrated = kappa_strtab_find(&t->values, o->unrated, strlen(o->unrated));
     r.none_value = kappa_strtab_find(&t->values, "none", 4);
+    if (o->both && prepare_both(&r) < 0) { r.status = 2; goto done; }
+    if (o->taxonomy && load_taxonomy(&r, o->taxonomy) < 0) { r.status = 2; goto done; }
 
     if (o->raters) {
         sel = malloc(((size_t)t->raters.n + 1) * sizeof *sel);
@@ -1605,5 +1886,6 @@ oom:
 done:
     for (size_t i = 0; i < r.nrows; i++) free(r.rows[i].stat);
     free(r.rows); free(r.cov); free(r.code_of); free(r.levels); free(sel); free(gstart); free(gunits);
+    free(r.both_unit); free(r.tax_dom); free(r.pool_tp); free(r.pool_fn);
     return r.status;
 }

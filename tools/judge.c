@@ -50,6 +50,7 @@ typedef struct judge {
     const char *mode, *variant, *rater, *fail_value;
     jitem *items;
     size_t nitems, next_feed, next_out, ndone, nfailed;
+    size_t noov, noov_items;   /* label rows out of the taxonomy (oov:TEXT), their items */
     int progress;
     double t0, last_progress;
 } judge;
@@ -305,6 +306,10 @@ static void answer_done(llm_client *c, llm_request *req, const llm_result *res, 
         if (ok) {
             it->state = ST_DONE;
             J->ndone++;
+            size_t k = 0;
+            for (size_t i = 0; i < it->rows.n; i++) k += strncmp(it->rows.v[i].value, "oov:", 4) == 0;
+            J->noov += k;
+            J->noov_items += k > 0;
         } else if (!it->repaired) {
             it->repaired = 1;
             llm_request *rep = llm_rubric_repair(J->rubric, req, res->content, err);
@@ -554,6 +559,10 @@ static int judge_items(const options *o, const llm_rubric *rubric, const char *m
         if (items[i].state != ST_DONE) item_failed(&J, &items[i], "not run");
     flush_done(&J);
     progress(&J, 1);
+    if (J.noov)
+        fprintf(stderr, "judge: warning: %zu label%s (in %zu item%s) not in the taxonomy of "
+                "the item's domain: kept as oov:LABEL rows, not mapped to another label\n",
+                J.noov, J.noov == 1 ? "" : "s", J.noov_items, J.noov_items == 1 ? "" : "s");
     if (!o->quiet) llm_summary(client, stderr, "judge");
     if (rc == 0 && J.nfailed) rc = 1;
     llm_client_free(client);

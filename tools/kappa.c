@@ -29,6 +29,10 @@ static void usage(FILE *f)
           "      --unrated drop|V   the same for items the rater has no row for at all\n"
           "      --positive LABEL   positive class of the binary statistics (yes)\n"
           "      --multi-label      several value rows per item and rater form a set\n"
+          "      --both CRIT=VALUE  label statistics of a pair only on the items both raters\n"
+          "                         rated so (SketchJudge: --both is_correct=no)\n"
+          "      --taxonomy FILE    keep only the labels DOMAIN::LABEL of FILE's taxonomy\n"
+          "                         applicable to the answer's domain (see kappa(1))\n"
           "      --duplicates error|first|last   conflicting duplicate rows (error)\n"
           "      --ci LEVEL         bootstrap percentile interval over items, e.g. 0.95\n"
           "      --reps N           bootstrap replicates (1000)\n"
@@ -67,7 +71,8 @@ static int append_list(char **list, const char *item)
 
 int main(int argc, char **argv)
 {
-    enum { O_UNRATED = 256, O_POSITIVE, O_MULTI, O_DUP, O_CI, O_REPS, O_SEED, O_LIST };
+    enum { O_UNRATED = 256, O_POSITIVE, O_MULTI, O_DUP, O_CI, O_REPS, O_SEED, O_LIST, O_BOTH,
+           O_TAXONOMY };
     static const struct option longopts[] = {
         { "by", required_argument, NULL, 'b' },
         { "raters", required_argument, NULL, 'r' },
@@ -77,6 +82,8 @@ int main(int argc, char **argv)
         { "unrated", required_argument, NULL, O_UNRATED },
         { "positive", required_argument, NULL, O_POSITIVE },
         { "multi-label", no_argument, NULL, O_MULTI },
+        { "both", required_argument, NULL, O_BOTH },
+        { "taxonomy", required_argument, NULL, O_TAXONOMY },
         { "duplicates", required_argument, NULL, O_DUP },
         { "ci", required_argument, NULL, O_CI },
         { "reps", required_argument, NULL, O_REPS },
@@ -106,6 +113,8 @@ int main(int argc, char **argv)
         case O_UNRATED: o.unrated = strcmp(optarg, "drop") ? optarg : NULL; break;
         case O_POSITIVE: o.positive = optarg; break;
         case O_MULTI: o.multilabel = 1; break;
+        case O_BOTH: o.both = optarg; break;
+        case O_TAXONOMY: o.taxonomy = optarg; break;
         case O_DUP:
             if (!strcmp(optarg, "error")) o.duplicates = KAPPA_DUP_ERROR;
             else if (!strcmp(optarg, "first")) o.duplicates = KAPPA_DUP_FIRST;

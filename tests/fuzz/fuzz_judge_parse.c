@@ -25,7 +25,9 @@ static const char RUBRIC[] =
     "criterion overall geomean-percent 5 score layout consistency\n"
     "criterion error-type labels\n"
     "criterion keypoints matches predicted reference\n"
-    "prompt\n{{schema}}\n{{#code}}{{code}}{{/code}}{{^scenes}}none{{/scenes}}\n.\n";
+    "criterion error_count count error_list\n"
+    "criterion error_list errors error_type error_description_en is_correct\n"
+    "prompt\n{{schema}}\n{{#code}}{{code}}{{/code}}{{^scenes}}none{{/scenes}}{{@scenes}}\n.\n";
 
 static const char RUBRIC_NOTAX[] =
     "rubric fuzz\n"

@@ -40,9 +40,13 @@ retry-after-ms 50, 500, 503, stall, drop, trunc, badjson) with probability
 R, decided by a hash of (seed, request, attempt), so reruns are reproducible.
 
 Every request is logged as one line "key<TAB>attempt<TAB>behaviour<TAB>auth"
-(key: SHA-256 of the messages; auth: yes/no, never the key itself).
-With --requests FILE, every request body is also appended to FILE as one line
-of JSON (keys sorted), so a test can check what the client sent.
+(key: SHA-256 of the messages; auth: yes/no, never the key itself). With
+--capture FILE, each request's body (the JSON judge sent, images and all) is
+appended to FILE as one line, so a test can check what was sent.
+
+SketchJudge's answer form (a prompt with the paper's "error_list": [ schema):
+{"is_correct": bool=, "error_count": the number of labels= (or count=N),
+"error_list": [{"error_type": LABEL, "error_description_en": "fake: LABEL"}]}.
 """
 import argparse
 import base64
@@ -107,6 +111,14 @@ def good_answer(messages, opts):
             ans[key] = [x for x in labels.split(",") if x]
         elif spec.startswith("[[<predicted"):
             ans[key] = [[1, 1]]
+    if re.search(r'^  "error_list": \[$', txt, re.M):
+        # SketchJudge's answer (Figure 7 of the paper): the labels of labels=
+        # as the error list, error_count its length (count=N overrides it)
+        labels = [x for x in opts.get("labels", "").split(",") if x]
+        ans = {"is_correct": opts.get("bool", "false") == "true",
+               "error_count": int(opts.get("count", len(labels))),
+               "error_list": [{"error_type": x, "error_description_en": "fake: " + x}
+                              for x in labels]}
     return ans
 
 
@@ -208,8 +220,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with LOCK:
             with open(ARGS.log, "a") as f:
                 f.write(f"{key}\t{attempt}\t{behaviour}\t{'yes' if auth else 'no'}\n")
-            if ARGS.requests:
-                with open(ARGS.requests, "a") as f:
+            if ARGS.capture:
+                with open(ARGS.capture, "a") as f:
                     f.write(json.dumps(req, sort_keys=True, separators=(",", ":")) + "\n")
         if ARGS.delay:
             time.sleep(ARGS.delay)
@@ -288,7 +300,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--delay", type=float, default=0.0)
     ap.add_argument("--stats", help="write max concurrent requests here on SIGTERM")
-    ap.add_argument("--requests", help="append each request body here, one JSON line each")
+    ap.add_argument("--capture", help="append each request's JSON body here, one per line")
     ARGS = ap.parse_args()
     srv = Server(("127.0.0.1", 0), Handler)
     open(ARGS.log, "a").close()

@@ -111,9 +111,9 @@ for r in eduillustrate:edu sketchjudge:sketch mathexplain-keypoints:kp mathexpla
     "$judge" --dry-run -r "${r%%:*}" "$data/${r#*:}.tsv" >/dev/null 2>"$tmp/err"
     check "dry run ${r%%:*}" [ $? = 0 ]
 done
-"$judge" --dry-run -r sketchjudge --mode noref $data/sketch.tsv | grep -q 'reference sketch'
+"$judge" --dry-run -r sketchjudge --mode noref $data/sketch.tsv | grep -q 'Reference Answer'
 check "sketchjudge noref has no reference" [ $? = 1 ]
-"$judge" --dry-run -r sketchjudge --variant cot $data/sketch.tsv | grep -q 'step by step'
+"$judge" --dry-run -r sketchjudge --variant cot $data/sketch.tsv | grep -q 'step-by-step internal reasoning'
 check "sketchjudge cot variant" [ $? = 0 ]
 
 # ---------------------------------------------------------------- happy path
@@ -138,7 +138,7 @@ check "cache entries are files named by SHA-256" \
 check "no temp files left in the cache" [ -z "$(find "$tmp/cache" -name '.tmp-*')" ]
 
 # sampling settings go into the request body as the OpenAI API names them
-start_server --requests "$tmp/bodies"
+start_server --capture "$tmp/bodies"
 J --no-cache $data/geom.tsv >/dev/null
 check "default: temperature 0, top_p 1 in both bodies" [ "$(grep -c '"temperature":0,"top_p":1}' "$tmp/bodies")" = 2 ]
 check "  ... no reasoning_effort" [ "$(grep -c reasoning_effort "$tmp/bodies")" = 0 ]
@@ -169,13 +169,102 @@ check "eduillustrate: overall 80%" grep -q '^e1	overall	fake-1	80	' "$tmp/out"
 check "eduillustrate: per-image geomean" grep -q '^e1	element-layout	fake-1	4	per image: 4 4 4$' "$tmp/out"
 check "eduillustrate: VC na with one scene" grep -q '^e2	visual-consistency	fake-1	na' "$tmp/out"
 check "eduillustrate: a zero makes overall 0" grep -q '^e2	overall	fake-1	0	' "$tmp/out"
-J -r sketchjudge $data/sketch.tsv >"$tmp/out"
-check "sketchjudge: is_correct" grep -q '^s1	is_correct	fake-1	no' "$tmp/out"
-check "sketchjudge: exact label" grep -q '^s1	error-type	fake-1	wrong-shape	$' "$tmp/out"
-check "sketchjudge: fuzzy label" grep -q '^s1	error-type	fake-1	wrong-measurement	$' "$tmp/out"
-check "sketchjudge: unmapped label" grep -q '^s1	error-type	fake-1	other	bogus label$' "$tmp/out"
-check "sketchjudge: duplicates once" [ "$(grep -c '^s1	error-type	fake-1	wrong-shape' "$tmp/out")" = 1 ]
-check "sketchjudge: none" grep -q '^s2	error-type	fake-1	none' "$tmp/out"
+J -r sketchjudge $data/sketch.tsv >"$tmp/out" 2>"$tmp/err"
+check "sketchjudge: is_correct" grep -q '^s1	is_correct	fake-1	no	$' "$tmp/out"
+check "sketchjudge: error_count" grep -q '^s1	error_count	fake-1	3	$' "$tmp/out"
+check "sketchjudge: a label, namespaced, its description the note" \
+    grep -q '^s1	error_type	fake-1	geometry::Conceptual Cognition Error	fake: Conceptual Cognition Error$' "$tmp/out"
+check "sketchjudge: a label in another case" grep -q '^s1	error_type	fake-1	geometry::Geometric Principle Error	' "$tmp/out"
+check "sketchjudge: a label not in the taxonomy is kept, not mapped" \
+    grep -q '^s1	error_type	fake-1	oov:Wrong Shape	not a geometry label in the taxonomy; fake: Wrong Shape$' "$tmp/out"
+check "  ... and reported" grep -q '^judge: warning: 1 label (in 1 item) not in the taxonomy' "$tmp/err"
+check "sketchjudge: correct, no errors" grep -q '^s2	error_count	fake-1	0	$' "$tmp/out"
+check "sketchjudge: none" grep -q '^s2	error_type	fake-1	none	$' "$tmp/out"
+
+# ---------------------------------------------------------------- SketchJudge as its paper defines it
+# (tests/judge/paper/ holds the paper's text: Appendix B's taxonomy, Appendix
+# C's prompts; tests/judge/sketchjudge_check.py compares.)
+# 1. names, scales and labels: the 23 labels of Tables 9-12, the rows, the
+#    output schema of Figure 7 (is_correct true|false, error_count integer,
+#    error_list of error_type and error_description_en)
+"$judge" --describe -r sketchjudge >"$tmp/desc"
+python3 tests/judge/sketchjudge_check.py taxonomy tests/judge/paper/sketchjudge-taxonomy.txt "$tmp/desc" >"$tmp/chk"
+st=$?
+check "sketchjudge labels = the paper's Tables 9-12 ($(head -3 "$tmp/chk" | tr '\n' ' '))" [ $st = 0 ]
+check "  ... 5 geometry, 7 physics, 5 chart, 6 flowchart" [ "$(grep '^  label ' "$tmp/desc" | sed 's/^  label \([a-z]*\)::.*/\1/' | sort | uniq -c | tr -s ' ' | tr '\n' ',')" = " 5 chart, 6 flowchart, 5 geometry, 7 physics," ]
+check "  ... rows is_correct, error_count, error_type" [ "$(grep '^  row ' "$tmp/desc" | awk '{ printf "%s ", $2 }')" = "is_correct error_count error_type " ]
+sed -n '/^# ==== Figure 7/,/^Figure 7:/p' tests/judge/paper/sketchjudge-prompts.txt |
+    sed -n '/^```$/,/^```$/p' | sed 's/<brie,/<brief,/' >"$tmp/paper-schema"
+for v in baseline rubric cot; do
+    "$judge" --dry-run -r sketchjudge --variant $v $data/sketch.tsv | head -1 |
+        python3 -c 'import json, sys; m = json.load(sys.stdin)["messages"][0]["content"]; print("".join(p.get("text", "") for p in m))' |
+        sed -n '/^```$/,/^```$/p' >"$tmp/schema"
+    check "sketchjudge $v: the answer schema is Figure 7's" cmp -s "$tmp/paper-schema" "$tmp/schema"
+done
+check "  ... (which has is_correct, error_count, error_list)" [ "$(grep -c '"is_correct": true | false,\|"error_count": <integer>,\|"error_type": "one of the error labels",\|"error_description_en":' "$tmp/paper-schema")" = 4 ]
+
+# 2. the requests, captured by the fake server: each variant, each of Table
+#    16's four cases (question diagram or not, reference or not), carries the
+#    paper's inputs in the paper's order with the images, and its template
+start_server --capture "$tmp/cap"
+for v in baseline rubric cot; do
+    for m in withref noref; do
+        rm -f "$tmp/cap"
+        J --no-cache -r sketchjudge --variant $v --mode $m $data/sketch-cases.tsv >"$tmp/out"
+        st=$?
+        python3 tests/judge/sketchjudge_check.py requests tests/judge/paper/sketchjudge-prompts.txt \
+            "$tmp/cap" $v $m $data >"$tmp/chk"
+        cst=$?
+        check "sketchjudge $v $m: the paper's inputs, order, images and text ($(head -2 "$tmp/chk" | tr '\n' ' '))" [ $cst = 0 ]
+        check "  ... exit 0" [ $st = 0 ]
+        check "  ... both items judged" [ "$(grep -c '	is_correct	fake-1	yes	$' "$tmp/out")" = 2 ]
+    done
+done
+check "  ... 12 requests" [ "$(nreq)" = 12 ]
+
+# 3. answers in the paper's schema: labels namespaced by the item's domain
+#    (the same name in two domains is two labels), matched after case, blanks
+#    and punctuation are set aside (Table 13's "Concept Target Error"), never
+#    to a near label; the constraints of Figure 7 hold or the answer is
+#    repaired, then failed
+{
+    printf 'item\tdomain\tquestion\tquestion_diagram\treference\tsketch\n'
+    printf 'p1\tphysics\tWire it. FAKE[bool=false;labels=Connection Error,Concept Target Error,connection error]\t\twhite.png\tgray.png\n'
+    printf 'f1\tflowchart\tFlow it. FAKE[bool=false;labels=Connection Error,Shape Error,Wrong Shape]\t\twhite.png\tgray.png\n'
+    printf 'c1\tphysics\tCount it. FAKE[bool=false;labels=Placement Error;count=3]\t\twhite.png\tgray.png\n'
+    printf 'c2\tchart\tChart it. FAKE[bool=true;labels=Omission Error]\t\twhite.png\tgray.png\n'
+} >"$tmp/answers.tsv"
+cp $data/white.png $data/gray.png "$tmp/"
+: >"$tmp/req.log"
+J -r sketchjudge "$tmp/answers.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "sketchjudge answers: exit 1 (two broke the schema)" [ $st = 1 ]
+check "  ... physics::Connection Error" grep -q '^p1	error_type	fake-1	physics::Connection Error	fake: Connection Error$' "$tmp/out"
+check "  ... Concept Target Error is physics::Concept/Target Error" grep -q '^p1	error_type	fake-1	physics::Concept/Target Error	' "$tmp/out"
+check "  ... an entry given twice stays (error_count counts it)" [ "$(grep -c '^p1	error_type	fake-1	physics::Connection Error	' "$tmp/out")" = 2 ]
+check "  ... error_count 3" grep -q '^p1	error_count	fake-1	3	$' "$tmp/out"
+check "  ... flowchart::Connection Error, another label" grep -q '^f1	error_type	fake-1	flowchart::Connection Error	' "$tmp/out"
+check "  ... Wrong Shape is not Shape Error" grep -q '^f1	error_type	fake-1	oov:Wrong Shape	' "$tmp/out"
+check "  ... Shape Error" grep -q '^f1	error_type	fake-1	flowchart::Shape Error	' "$tmp/out"
+check "  ... error_count must equal len(error_list)" \
+    grep -q '^# failed	c1	fake-1	unusable answer after a repair request: "error_count" is 3 but "error_list" has 1 entry$' "$tmp/out"
+check "  ... is_correct true wants no errors" \
+    grep -q '^# failed	c2	fake-1	unusable answer after a repair request: "is_correct" is true but "error_list" is not empty$' "$tmp/out"
+check "  ... 4 + 2 repair requests" [ "$(nreq)" = 6 ]
+
+# inputs an item lacks: clear errors, nothing sent
+printf 'item\tdomain\tquestion\treference\tsketch\nq1\tphysics\tq\twhite.png\tgray.png\n' >"$tmp/noqd.tsv"
+"$judge" --dry-run -r sketchjudge "$tmp/noqd.tsv" >/dev/null 2>"$tmp/err"
+check "no question_diagram column: exit 2" [ $? = 2 ]
+check "  ... saying so" grep -q "noqd.tsv:2:1: error: item q1: the manifest has no column 'question_diagram', which rubric sketchjudge reads" "$tmp/err"
+printf 'item\tdomain\tquestion\tquestion_diagram\treference\tsketch\nq2\tphysics\tq\t\t\tgray.png\n' >"$tmp/noref.tsv"
+"$judge" --dry-run -r sketchjudge "$tmp/noref.tsv" >/dev/null 2>"$tmp/err"
+check "withref without a reference: exit 2" [ $? = 2 ]
+check "  ... saying so" grep -q "item q2: field 'reference' is required (empty)" "$tmp/err"
+"$judge" --dry-run -r sketchjudge --mode noref "$tmp/noref.tsv" >/dev/null 2>&1
+check "  ... noref needs none" [ $? = 0 ]
+printf 'item\tdomain\tquestion\tquestion_diagram\treference\tsketch\nq3\tbiology\tq\t\twhite.png\tgray.png\n' >"$tmp/dom.tsv"
+"$judge" --dry-run -r sketchjudge "$tmp/dom.tsv" >/dev/null 2>"$tmp/err"
+check "a domain of no taxonomy: exit 2" [ $? = 2 ]
 J -r mathexplain-keypoints $data/kp.tsv >"$tmp/out"
 check "keypoints: P/R/F1" grep -q '^k1	keypoints-f1	fake-1	0.4	$' "$tmp/out"
 J -r mathexplain-explanation $data/mx.tsv >"$tmp/out"

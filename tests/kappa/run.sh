@@ -101,6 +101,70 @@ for e in label-example-f1:0.666667 label-micro-f1:0.600000 label-macro-f1:0.7222
     same "multi-label ${e%:*}" "${e##*:}" "$(value "${e%:*}" < "$T/ml.tsv")"
 done
 
+# ---- 4b. SketchJudge (Appendix E): the worked example of data/sketchjudge.tsv ------------
+# (its comments hold the arithmetic): binary grading on every answer; error
+# types only on the answers gold and model both call incorrect (--both),
+# namespaced labels masked to the answer's domain (--taxonomy), per-class
+# recall pooled over the models with their quartiles.
+SJ=$D/sketchjudge.tsv
+TAX=llm/rubrics/sketchjudge.taxonomy
+awk -F'\t' '/^#/ || $2 != "error_type"' "$SJ" |
+    "$K" -q --reference gold --stat accuracy,fnr,fpr,mcc,macro-f1 > "$T/sjb.tsv"
+for e in accuracy:m1:0.600000 accuracy:m2:0.800000 fnr:m1:1.000000 fnr:m2:0.000000 \
+         fpr:m1:0.250000 fpr:m2:0.250000 mcc:m1:-0.250000 mcc:m2:0.612372 \
+         macro-f1:m1:0.375000 macro-f1:m2:0.761905; do
+    set -- $(echo "$e" | tr ':' ' ')
+    same "SketchJudge binary $1 $2" "$3" "$(value "$1" gold "$2" < "$T/sjb.tsv")"
+done
+"$K" -q --by criterion --reference gold --both is_correct=no --taxonomy "$TAX" \
+    --stat label-example-f1,label-micro-f1,label-macro-f1,label-recall-pooled "$SJ" > "$T/sjl.tsv"
+same "SketchJudge error types exit status" 0 "$?"
+# value and n of a row: group error_type, STAT, rater b
+vn() { awk -F'\t' -v s="$1" -v b="$2" '$1 == "error_type" && $2 == s && $4 == b { print $5 "/" $6 }' "$T/sjl.tsv"; }
+same "ebF1 m1 (i1 i2 i5)" 0.777778/3 "$(vn label-example-f1 m1)"
+same "ebF1 m2 (i1 i2 i3, i3 masked)" 0.333333/3 "$(vn label-example-f1 m2)"
+same "microF1 m1" 0.750000/3 "$(vn label-micro-f1 m1)"
+same "microF1 m2 (masked)" 0.571429/3 "$(vn label-micro-f1 m2)"
+same "macroF1 m1 (namespaced: 4 labels)" 0.666667/3 "$(vn label-macro-f1 m1)"
+same "macroF1 m2 (F-MS not in C+)" 0.555556/3 "$(vn label-macro-f1 m2)"
+P=label-recall-pooled Q1=label-recall-q25 Q3=label-recall-q75
+same "pooled recall P-CE (multiplicity: n 3)" 0.666667/3 "$(vn "$P:physics::Connection Error" '*')"
+same "  ... quartiles" "0.625000/2 0.875000/2" \
+    "$(vn "$Q1:physics::Connection Error" '*') $(vn "$Q3:physics::Connection Error" '*')"
+same "pooled recall P-PL" "0.500000/2 0.250000/2 0.750000/2" \
+    "$(vn "$P:physics::Placement Error" '*') $(vn "$Q1:physics::Placement Error" '*') $(vn "$Q3:physics::Placement Error" '*')"
+same "pooled recall F-CE (another label than P-CE)" "0.500000/2 0.250000/2 0.750000/2" \
+    "$(vn "$P:flowchart::Connection Error" '*') $(vn "$Q1:flowchart::Connection Error" '*') $(vn "$Q3:flowchart::Connection Error" '*')"
+same "pooled recall F-MS (a label twice in one answer is one)" "1.000000/1 1.000000/1 1.000000/1" \
+    "$(vn "$P:flowchart::Missing Step" '*') $(vn "$Q1:flowchart::Missing Step" '*') $(vn "$Q3:flowchart::Missing Step" '*')"
+same "no label rows for the is_correct group" 0 "$(awk -F'\t' '$1 == "is_correct"' "$T/sjl.tsv" | wc -l | tr -d ' ')"
+same "no oov label among the recall rows" 0 "$(grep -c 'oov:' "$T/sjl.tsv")"
+# what each option changes: unrestricted ebF1 of m2 over all five answers;
+# unmasked microF1 of m2
+"$K" -q --by criterion --reference gold --taxonomy "$TAX" --stat label-example-f1 "$SJ" > "$T/sjl.tsv"
+same "without --both: ebF1 m2 over 5" 0.400000/5 "$(vn label-example-f1 m2)"
+"$K" -q --by criterion --reference gold --both is_correct=no --stat label-micro-f1 "$SJ" \
+    | awk -F'\t' '$1 == "error_type"' > "$T/sjl.tsv"
+same "without --taxonomy: microF1 m2 unmasked" 0.444444/3 "$(vn label-micro-f1 m2)"
+"$K" --by criterion --reference gold --both is_correct=no --taxonomy "$TAX" \
+    --stat label-micro-f1 "$SJ" > /dev/null 2> "$T/sj.err"
+check_note() { grep -q "$1" "$T/sj.err" && pass || fail "note: $1: $(cat "$T/sj.err")"; }
+check_note "gold vs m1: 3 units both rated is_correct=no, 2 left out (--both)"
+check_note "gold vs m2: --taxonomy masked 0 gold and 2 predicted labels"
+"$K" --stat label-recall-pooled "$SJ" > /dev/null 2> "$T/sj.err"
+same "label-recall-pooled without --reference exits 2" 2 "$?"
+"$K" --both is_correct "$SJ" > /dev/null 2>&1
+same "--both without =VALUE exits 2" 2 "$?"
+"$K" --both is_correct=no --stat cohen "$SJ" > /dev/null 2>&1
+same "--both with single-value statistics exits 2" 2 "$?"
+"$K" --both nosuch=no --stat label-micro-f1 "$SJ" > /dev/null 2>&1
+same "--both naming no criterion exits 2" 2 "$?"
+"$K" --both is_correct=No --stat label-micro-f1 "$SJ" > /dev/null 2> "$T/sj.err"
+same "--both naming no value exits 2" 2 "$?"
+same "  ... saying so" "kappa: --both: no rating is 'No' in the input" "$(cat "$T/sj.err")"
+"$K" --taxonomy "$T/none.taxonomy" --stat label-micro-f1 "$SJ" > /dev/null 2>&1
+same "--taxonomy of a missing file exits 2" 2 "$?"
+
 # ---- 5. golden output ------------------------------------------------------------------
 for g in tests/kappa/golden/*.args; do
     name=${g%.args}
