@@ -3,13 +3,16 @@
  * A rubric is a named list of checks (criteria). Each check looks at one
  * diagram, through a per-diagram context the rubric prepares once (so that
  * shared analysis — segments, labels, vertices — is done a single time), and
- * yields a verdict: yes, no or na, with a one-line reason and the source line
- * the verdict is about.
+ * yields a verdict: yes, no or na, with a one-line reason, the source line
+ * the verdict is about, and the elements it blames (chk_blame; irlint
+ * --format ir writes them as a finding's elems=).
  *
  * Adding a check: write checks/<rubric>/<name>.c defining one chk_fn, declare
  * it in the rubric's header, list it in checks/rubrics.c, document it and its
- * tolerances in man/diagramir-rubrics.7, and add golden tests under
- * tests/irlint/<name>-*.
+ * tolerances, and the elements it blames, in man/diagramir-rubrics.7, and
+ * add golden tests under tests/irlint/<name>-* (a failing one says what it
+ * must blame in a "# blame:" line). Blame after chk_set, and only on the way
+ * to a no: yes and na blame nothing.
  */
 #ifndef DIAGRAMIR_RUBRIC_H
 #define DIAGRAMIR_RUBRIC_H
@@ -22,10 +25,18 @@ typedef enum { CHK_NA = 0, CHK_YES = 1, CHK_NO = 2 } chk_value;
 
 #define CHK_REASON_MAX 400
 
+/* At most this many elements are blamed per verdict (the first ones named). */
+#define CHK_BLAME_MAX 16
+
 typedef struct {
     chk_value value;
     int line;                      /* source line the verdict is about, 0 none */
     char reason[CHK_REASON_MAX];   /* one line, no tabs or newlines */
+    /* The elements the verdict is about: indices into d->elems, each once,
+     * in the order they were named (chk_blame). For no, the culprits; for
+     * yes and na, none (see diagramir-rubrics(7)). */
+    unsigned nblame;
+    size_t blame[CHK_BLAME_MAX];
 } chk_verdict;
 
 /* A check: fills *v. ctx is what the rubric's prepare() returned. */
@@ -55,9 +66,19 @@ const chk_rubric *chk_rubric_at(size_t i);   /* NULL past the end */
 int chk_rubric_index(const chk_rubric *r, const char *criterion);
 
 /* Sets a verdict; the reason is formatted printf-style, then cut to one
- * line (tabs and newlines become spaces). */
+ * line (tabs and newlines become spaces). The blame is emptied: name the
+ * elements with chk_blame after chk_set. */
 void chk_set(chk_verdict *v, chk_value value, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 const char *chk_value_name(chk_value v);
+
+/* Names element elem (an index into d->elems) as one the verdict is
+ * about: kept once, in first-named order; past CHK_BLAME_MAX, dropped. */
+static inline void chk_blame(chk_verdict *v, size_t elem)
+{
+    for (unsigned i = 0; i < v->nblame; i++)
+        if (v->blame[i] == elem) return;
+    if (v->nblame < CHK_BLAME_MAX) v->blame[v->nblame++] = elem;
+}
 
 #endif

@@ -245,6 +245,8 @@ static int is_dot(const ir_elem *e, const geom_attrs *a)
     return a->filled && ra <= 4.0 && rb <= 4.0;
 }
 
+int scene_is_dot(const ir_elem *e, const geom_attrs *a) { return is_dot(e, a); }
+
 /* --- clip regions ------------------------------------------------------- */
 static int reg_inside(const geom_clip *r, ir_pt p, double tol)
 {
