@@ -25,6 +25,7 @@
 struct progress {
     char prog[32], what[32], note[64];
     size_t done, total;
+    size_t drawn;           /* done when last drawn */
     progress_opts o;
     int tty;                /* out is a terminal: its width is asked at each draw */
     double t0, last;        /* start; last draw */
@@ -178,17 +179,18 @@ static void draw(progress *p, double t)
     p->linelen = progress_format(p->line, sizeof p->line, p->prog, p->what, p->done, p->total,
                                  t - p->t0, p->note, width);
     p->last = t;
+    p->drawn = p->done;
     show(p);
 }
 
-/* draws when due: past the delay, 0.1 s after the last draw or at the end
- * of the work, and not in the middle of a message */
+/* draws when due: past the delay, 0.1 s after the last draw or when the
+ * work is complete (once), and not in the middle of a message */
 static void maybe_draw(progress *p)
 {
     if (!p->bol) return;
     double t = p->o.now(p->o.now_ctx);
     if (t - p->t0 < p->o.delay) return;
-    int finished = p->total && p->done >= p->total;
+    int finished = p->total && p->done >= p->total && p->done != p->drawn;
     if (p->last >= 0 && t - p->last < REDRAW_EVERY && !finished) return;
     draw(p, t);
 }
@@ -201,7 +203,7 @@ static ssize_t stream_write(void *cookie, const char *buf, size_t n)
     erase(p);
     put(p, buf, n);
     if (n) p->bol = buf[n - 1] == '\n';
-    if (p->bol && p->last >= 0) show(p);   /* back as it was, once it has shown */
+    if (p->bol && p->last >= 0) draw(p, p->o.now(p->o.now_ctx));   /* back, once it has shown */
     else fflush(p->o.out);
     return (ssize_t)n;
 }

@@ -205,7 +205,7 @@ static void test_messages(void)
                     "\r\033[Kf.tex:3:1: warning: odd\n"
                     "\rjudge: 1/10 items  10%\033[K"
                     "\r\033[Kpart one, part two\n"
-                    "\rjudge: 1/10 items  10%\033[K"
+                    "\rjudge: 2/10 items  20%  2/s  ETA 0:04\033[K"
                     "\rjudge: 3/10 items  30%  1.5/s  ETA 0:05\033[K");
     /* progress_clear: erased now, back at the next step */
     progress_clear(p);
