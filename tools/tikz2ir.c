@@ -91,6 +91,7 @@ static void write_diagram(void *ctx, ir_diagram *d)
         if (rp->bar) {
             for (size_t i = 0; i < d->nelems; i++) rp->found += d->elems[i].kind == IR_UNPARSED;
             if (rp->of_calls) progress_set_total(rp->bar, rp->found);
+            else if (rp->found) progress_note(rp->bar, "llm calls %zu/%zu", rp->calls, rp->found);
         }
         t2l_apply(s->fallback, d, s->src, s->srclen, s->fname, s->diag);
     }
