@@ -130,6 +130,7 @@ static void test_drawing(void)
     clk = 100.5;
     progress_step(p, 1);               /* 2 in 0.5 s: 4/s, 2 left: 0.5 s */
     SAME(text(out), "\rjudge: 0/4 items  0%\033[K\rjudge: 2/4 items  50%  4/s  ETA 0:01\033[K");
+    progress_done(p);
     fclose(out);
     free(mem);
     mem = NULL;
