@@ -26,6 +26,7 @@ struct progress {
     char prog[32], what[32], note[64];
     size_t done, total;
     size_t drawn;           /* done when last drawn */
+    int dirty;              /* the note or the total changed since */
     progress_opts o;
     int tty;                /* out is a terminal: its width is asked at each draw */
     double t0, last;        /* start; last draw */
@@ -180,14 +181,16 @@ static void draw(progress *p, double t)
                                  t - p->t0, p->note, width);
     p->last = t;
     p->drawn = p->done;
+    p->dirty = 0;
     show(p);
 }
 
 /* draws when due: past the delay, 0.1 s after the last draw or when the
- * work is complete (once), and not in the middle of a message */
+ * work is complete (once), when something changed, and not in the middle
+ * of a message */
 static void maybe_draw(progress *p)
 {
-    if (!p->bol) return;
+    if (!p->bol || (p->last >= 0 && p->done == p->drawn && !p->dirty)) return;
     double t = p->o.now(p->o.now_ctx);
     if (t - p->t0 < p->o.delay) return;
     int finished = p->total && p->done >= p->total && p->done != p->drawn;
@@ -295,7 +298,10 @@ void progress_set(progress *p, size_t done)
 
 void progress_set_total(progress *p, size_t total)
 {
-    if (p) p->total = total;
+    if (p && p->total != total) {
+        p->total = total;
+        p->dirty = 1;
+    }
 }
 
 void progress_note(progress *p, const char *fmt, ...)
@@ -303,8 +309,13 @@ void progress_note(progress *p, const char *fmt, ...)
     if (!p) return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(p->note, sizeof p->note, fmt, ap);
+    char note[sizeof p->note];
+    vsnprintf(note, sizeof note, fmt, ap);
     va_end(ap);
+    if (strcmp(note, p->note) != 0) {
+        memcpy(p->note, note, sizeof note);
+        p->dirty = 1;
+    }
 }
 
 void progress_clear(progress *p)

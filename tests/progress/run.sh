@@ -69,7 +69,7 @@ check "forced: the IR is the same" cmp -s "$tmp/plain.ir" "$tmp/forced.ir"
 check "forced: first state drawn" [ "$(drawn "$tmp/forced.err" | grep -a '^tikz2ir: ' | head -1)" = "tikz2ir: 0/$nf files  0%" ]
 drawn "$tmp/forced.err" | grep -a '^tikz2ir: [0-9,]*/' > "$tmp/lines"
 check "forced: every drawn line has the form" \
-    sh -c "! grep -a -v -E '^tikz2ir: [0-9,]+/$nf files  [0-9]+%(  [0-9.,]+/s  ETA [0-9]+:[0-9][0-9])?\$' '$tmp/lines'"
+    sh -c "! grep -a -v -E '^tikz2ir: [0-9,]+/$nf files  [0-9]+%(  [0-9.,<]+/s  ETA (>99h|[0-9:]+))?\$' '$tmp/lines'"
 check "forced: the last state drawn" sh -c "grep -a -q -E '^tikz2ir: $nf/$nf files  100%  [0-9.,]+/s  ETA 0:00\$' '$tmp/lines'"
 check "forced: erased at the end" erased "$tmp/forced.err"
 screen "$tmp/forced.err" > "$tmp/forced.screen"

@@ -181,6 +181,36 @@ static void test_drawing(void)
     mem = NULL;
 }
 
+/* nothing new, nothing drawn: a redraw needs a count, the note or the
+ * total to change */
+static void test_changes(void)
+{
+    clk = 0;
+    FILE *out = open_memstream(&mem, &memlen);
+    progress *p = start(out, 0, 0);
+    progress_step(p, 2);
+    clk = 1;
+    progress_step(p, 0);
+    progress_set(p, 2);
+    SAME(text(out), "\rjudge: 2 items\033[K");
+    clk = 2;
+    progress_note(p, "llm calls %d/%d", 1, 3);
+    progress_step(p, 0);
+    clk = 3;
+    progress_note(p, "llm calls %d/%d", 1, 3);
+    progress_step(p, 0);
+    clk = 4;
+    progress_set_total(p, 4);
+    progress_step(p, 0);
+    SAME(text(out), "\rjudge: 2 items\033[K"
+                    "\rjudge: 2 items  1/s  llm calls 1/3\033[K"
+                    "\rjudge: 2/4 items  50%  0.5/s  ETA 0:04  llm calls 1/3\033[K");
+    progress_done(p);
+    fclose(out);
+    free(mem);
+    mem = NULL;
+}
+
 /* messages through progress_stream erase the line and bring it back */
 static void test_messages(void)
 {
@@ -277,6 +307,7 @@ int main(void)
 {
     test_format();
     test_drawing();
+    test_changes();
     test_messages();
     test_modes();
     printf("test_progress: %d passed, %d failed\n", checks - failures, failures);
