@@ -23,7 +23,15 @@ struct s2l {
     llm_rubric *prompt[2];     /* nodes, edges */
     s2l_opts o;
     long ok, failed, diagrams;
+    void (*on_step)(void *ctx);
+    void *on_step_ctx;
 };
+
+void s2l_on_step(s2l *f, void (*fn)(void *ctx), void *ctx)
+{
+    f->on_step = fn;
+    f->on_step_ctx = ctx;
+}
 
 static const char *const step_name[2] = { "nodes", "edges" };
 static const char *const prompt_file[2] = { "svg2graph-nodes.prompt", "svg2graph-edges.prompt" };
@@ -1004,7 +1012,7 @@ int s2l_apply(s2l *f, ir_diagram *d, const char *svg, size_t svglen, const char 
             if (diag) fprintf(diag, "%s: warning: llm %s: out of memory\n", fname, step_name[step]);
             f->failed++;
             rc = 1;
-            continue;
+            goto next;
         }
         llm_request *req = build_request(f, step, &g, svg, svglen, err, sizeof err);
         if (!req) {
@@ -1012,13 +1020,13 @@ int s2l_apply(s2l *f, ir_diagram *d, const char *svg, size_t svglen, const char 
             view_free(&g);
             f->failed++;
             rc = 1;
-            continue;
+            goto next;
         }
         if (f->o.dry_run) {
             print_dry(f->o.dry_run, d->id, step, req);
             llm_request_free(req);
             view_free(&g);
-            continue;
+            goto next;
         }
         plan p;
         memset(&p, 0, sizeof p);
@@ -1037,6 +1045,8 @@ int s2l_apply(s2l *f, ir_diagram *d, const char *svg, size_t svglen, const char 
         nplan_free(&p.np);
         eplan_free(&p.ep);
         view_free(&g);
+    next:
+        if (f->on_step) f->on_step(f->on_step_ctx);
     }
     return rc;
 }

@@ -42,6 +42,9 @@ void s2l_free(s2l *f, FILE *summary);
  * geometric result is kept). */
 int s2l_apply(s2l *f, ir_diagram *d, const char *svg, size_t svglen, const char *fname,
               FILE *diag);
+/* fn(ctx) is called after each step s2l_apply takes (nodes, edges), applied
+ * or not (svg2graph's progress line). */
+void s2l_on_step(s2l *f, void (*fn)(void *ctx), void *ctx);
 
 /* Checks a model's answer text for step S2L_NODES or S2L_EDGES against d and,
  * when it is valid, applies it (what s2l_apply does with an answer; no

@@ -31,7 +31,15 @@ static const char *const system_prompt =
 struct t2l_fallback {
     llm_client *client;
     int accepted, rejected;
+    void (*on_call)(void *ctx);
+    void *on_call_ctx;
 };
+
+void t2l_on_call(t2l_fallback *f, void (*fn)(void *ctx), void *ctx)
+{
+    f->on_call = fn;
+    f->on_call_ctx = ctx;
+}
 
 t2l_fallback *t2l_new(const llm_config *cfg, char *err, size_t errlen)
 {
@@ -210,5 +218,6 @@ void t2l_apply(t2l_fallback *f, ir_diagram *d, const char *src, size_t srclen,
             f->rejected++;
             i++;
         }
+        if (f->on_call) f->on_call(f->on_call_ctx);
     }
 }

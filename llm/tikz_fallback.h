@@ -14,5 +14,8 @@ void t2l_free(t2l_fallback *f, FILE *summary);
  * the source text is what the records' lines refer to. Warnings go to diag. */
 void t2l_apply(t2l_fallback *f, ir_diagram *d, const char *src, size_t srclen,
                const char *fname, FILE *diag);
+/* fn(ctx) is called after each construct sent to the model, answered or
+ * not (tikz2ir's progress line). */
+void t2l_on_call(t2l_fallback *f, void (*fn)(void *ctx), void *ctx);
 
 #endif

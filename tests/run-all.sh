@@ -4,6 +4,7 @@
 # Prints one line per part and a summary; exits 1 when anything failed.
 BUILD=${BUILD:-build}
 export BUILD
+unset DIAGRAMIR_PROGRESS   # the tests capture stderr: no progress line forced on
 fail=0
 run() {  # name command...
     name=$1; shift

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ir/progress.h"
 #include "llm/llm.h"
 #include "llm/opts.h"
 
@@ -51,8 +52,7 @@ typedef struct judge {
     jitem *items;
     size_t nitems, next_feed, next_out, ndone, nfailed;
     size_t noov, noov_items;   /* label rows out of the taxonomy (oov:TEXT), their items */
-    int progress;
-    double t0, last_progress;
+    progress *bar;   /* the progress line on stderr; NULL when not shown */
 } judge;
 
 static void usage(FILE *f)
@@ -95,6 +95,8 @@ static void usage(FILE *f)
           "  -l, --list               list the built-in rubrics\n"
           "      --describe           print the rubric's fields, modes, variants and rows\n"
           "  -q, --quiet              no progress or summary on stderr\n"
+          "      --progress           always show the progress line (items done, ETA)\n"
+          "      --no-progress        never show it (default: on a terminal, for a long run)\n"
           "  -h, --help, -V, --version\n"
           "\n"
           "Exit status: 0 every item judged, 1 some items failed (recorded), 2 usage or\n"
@@ -260,24 +262,11 @@ static void flush_done(judge *J)
     fflush(stdout);
 }
 
-static double now_s(void)
+/* the progress line (ir/progress.h): items answered of all, the failed */
+static void show_progress(judge *J)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void progress(judge *J, int final)
-{
-    if (!J->progress) return;
-    double t = now_s();
-    if (!final && t - J->last_progress < 0.2) return;
-    J->last_progress = t;
-    double el = t - J->t0, rate = el > 0 ? (double)J->ndone / el : 0;
-    double eta = rate > 0 ? (double)(J->nitems - J->ndone) / rate : 0;
-    fprintf(stderr, "\rjudge: %zu/%zu items, %zu failed, %.1f/s, ETA %dm%02ds   ", J->ndone,
-            J->nitems, J->nfailed, rate, (int)(eta / 60), (int)fmod(eta, 60));
-    if (final) fputc('\n', stderr);
+    if (J->nfailed) progress_note(J->bar, "%zu failed", J->nfailed);
+    progress_set(J->bar, J->ndone);
 }
 
 static void item_failed(judge *J, jitem *it, const char *why)
@@ -288,7 +277,8 @@ static void item_failed(judge *J, jitem *it, const char *why)
     it->state = ST_DONE;
     J->ndone++;
     J->nfailed++;
-    fprintf(stderr, "%s:%d:1: error: item %s: %s\n", it->it.file, it->it.line, it->it.id, why);
+    fprintf(progress_stream(J->bar), "%s:%d:1: error: item %s: %s\n", it->it.file, it->it.line,
+            it->it.id, why);
 }
 
 static void answer_done(llm_client *c, llm_request *req, const llm_result *res, void *user)
@@ -322,7 +312,7 @@ static void answer_done(llm_client *c, llm_request *req, const llm_result *res, 
         }
     }
     flush_done(J);
-    progress(J, 0);
+    show_progress(J);
 }
 
 static int feed(llm_client *c, void *user)
@@ -350,7 +340,7 @@ static int feed(llm_client *c, void *user)
 typedef struct {
     llm_config cfg;
     const char *rubric_name, *rubric_file, *rubric_dir, *mode, *variant, *rater, *fail_value;
-    int dry, list, describe, quiet, header;
+    int dry, list, describe, quiet, header, pmode;
 } options;
 
 /* Reads the options; -1 to go on, else the exit status (--help, --version,
@@ -369,10 +359,12 @@ static int parse_options(int argc, char **argv, options *o)
         {"no-header", no_argument, 0, O_NOHEADER}, {"dry-run", no_argument, 0, 'n'},
         {"list", no_argument, 0, 'l'},             {"describe", no_argument, 0, O_DESCRIBE},
         {"quiet", no_argument, 0, 'q'},            {"help", no_argument, 0, 'h'},
-        {"version", no_argument, 0, 'V'},          {0, 0, 0, 0}};
+        {"version", no_argument, 0, 'V'},          PROGRESS_LONG_OPTIONS,
+        {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     llm_config_init(&o->cfg);
     o->header = 1;
+    o->pmode = PROGRESS_AUTO;
     int opt;
     while ((opt = getopt_long(argc, argv, "r:R:M:m:j:nlqhV", longopts, NULL)) != -1) {
         switch (opt) {
@@ -394,6 +386,8 @@ static int parse_options(int argc, char **argv, options *o)
         case 'l': o->list = 1; break;
         case O_DESCRIBE: o->describe = 1; break;
         case 'q': o->quiet = 1; break;
+        case PROGRESS_OPT_ON: o->pmode = PROGRESS_ON; break;
+        case PROGRESS_OPT_OFF: o->pmode = PROGRESS_OFF; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("judge (diagramir) %s\n", DIAGRAMIR_VERSION); return 0;
         default:
@@ -545,8 +539,8 @@ static int judge_items(const options *o, const llm_rubric *rubric, const char *m
     J.fail_value = o->fail_value;
     J.items = items;
     J.nitems = nitems;
-    J.progress = !o->quiet && isatty(2);
-    J.t0 = now_s();
+    J.bar = progress_start("judge", "items", nitems,
+                           o->quiet && o->pmode == PROGRESS_AUTO ? PROGRESS_OFF : o->pmode);
     for (size_t i = 0; i < nitems; i++) items[i].judge = &J;
     if (o->header) printf("item\tcriterion\trater\tvalue\tnote\n");
     fflush(stdout);
@@ -558,7 +552,7 @@ static int judge_items(const options *o, const llm_rubric *rubric, const char *m
     for (size_t i = 0; i < nitems; i++)
         if (items[i].state != ST_DONE) item_failed(&J, &items[i], "not run");
     flush_done(&J);
-    progress(&J, 1);
+    progress_done(J.bar);
     if (J.noov)
         fprintf(stderr, "judge: warning: %zu label%s (in %zu item%s) not in the taxonomy of "
                 "the item's domain: kept as oov:LABEL rows, not mapped to another label\n",

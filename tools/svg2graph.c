@@ -1,6 +1,7 @@
 /* svg2graph — SVG to diagramir IR: geometry plus the graph (vertex and edge
  * records). See man/svg2graph.1. */
 #include "ir/ir.h"
+#include "ir/progress.h"
 #include "ir/xalloc.h"
 #include "graph/build.h"
 #include "llm/opts.h"
@@ -33,7 +34,10 @@ static void usage(FILE *f)
           "      --max-depth=N      deepest element nesting accepted (default 256)\n"
           "      --no-header        omit the 'diagramir 1' stream header\n"
           "  -j, --json             write JSON (one object per diagram per line) instead of IR\n"
-          "  -q, --quiet            no warnings or LLM summary on stderr\n"
+          "  -q, --quiet            no warnings, LLM summary or progress line on stderr\n"
+          "      --progress         always show the progress line on stderr (files or LLM\n"
+          "                         steps done, ETA)\n"
+          "      --no-progress      never show it (default: on a terminal, for a long run)\n"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n\n"
           "LLM refinement (svg2graph(1), LLM REFINEMENT; records it makes carry src=llm):\n"
@@ -203,7 +207,7 @@ typedef struct {
     graph_opts go;
     svg_limits lim;
     const char *stdin_id;
-    int graph_only, header, json, quiet, llm, dry;
+    int graph_only, header, json, quiet, llm, dry, pmode;
     llm_config lc;
     s2l_opts lo;
 } options;
@@ -232,6 +236,7 @@ static int parse_options(int argc, char **argv, options *o)
         { "prompt-dir", required_argument, NULL, O_PROMPTDIR },
         { "dry-run", no_argument, NULL, O_DRYRUN },
         LLM_LONG_OPTIONS,
+        PROGRESS_LONG_OPTIONS,
         { "no-header", no_argument, NULL, O_NOHEADER },
         { "json", no_argument, NULL, 'j' },
         { "quiet", no_argument, NULL, 'q' },
@@ -243,6 +248,7 @@ static int parse_options(int argc, char **argv, options *o)
     graph_opts_init(&o->go);
     o->stdin_id = "stdin";
     o->header = 1;
+    o->pmode = PROGRESS_AUTO;
     llm_config_init(&o->lc);
     o->lo = (s2l_opts){ S2L_NODES | S2L_EDGES, 65536, NULL, NULL };
     int c;
@@ -265,6 +271,8 @@ static int parse_options(int argc, char **argv, options *o)
         case O_NOHEADER: o->header = 0; break;
         case 'j': o->json = 1; break;
         case 'q': o->quiet = 1; break;
+        case PROGRESS_OPT_ON: o->pmode = PROGRESS_ON; break;
+        case PROGRESS_OPT_OFF: o->pmode = PROGRESS_OFF; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("svg2graph (diagramir) %s\n", VERSION); return 0;
         default:
@@ -284,24 +292,25 @@ static int parse_options(int argc, char **argv, options *o)
 }
 
 /* Reads the SVG file at path ("-": standard input), at most max_size
- * bytes; NULL after the error. */
-static char *read_svg(const char *path, const char *fname, size_t max_size, size_t *len)
+ * bytes; NULL after the error (on diag). */
+static char *read_svg(const char *path, const char *fname, size_t max_size, size_t *len,
+                      FILE *diag)
 {
     int is_stdin = strcmp(path, "-") == 0;
     FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) {
-        fprintf(stderr, "svg2graph: %s: %s\n", path, strerror(errno));
+        fprintf(diag, "svg2graph: %s: %s\n", path, strerror(errno));
         return NULL;
     }
     int too_big = 0;
     char *src = ir_read_all(f, max_size, len, &too_big);
     if (!is_stdin) fclose(f);
     if (!src) {
-        fprintf(stderr, "svg2graph: %s: read error: %s\n", path, strerror(errno));
+        fprintf(diag, "svg2graph: %s: read error: %s\n", path, strerror(errno));
         return NULL;
     }
     if (too_big) {
-        fprintf(stderr, "%s:1:1: error: input larger than %zu bytes (--max-size)\n", fname, max_size);
+        fprintf(diag, "%s:1:1: error: input larger than %zu bytes (--max-size)\n", fname, max_size);
         free(src);
         return NULL;
     }
@@ -310,26 +319,26 @@ static char *read_svg(const char *path, const char *fname, size_t max_size, size
 
 /* One SVG file into IR on standard output (refined by the model when
  * refine is not NULL; *llm_failed set when that fails); 0, or 2 after an
- * error. */
-static int convert(const options *o, s2l *refine, const char *path, int *llm_failed)
+ * error. Messages go to diag. */
+static int convert(const options *o, s2l *refine, const char *path, int *llm_failed, FILE *diag)
 {
     size_t max_size = o->lim.max_size ? o->lim.max_size : SVG_DEFAULT_MAX_SIZE;
     int is_stdin = strcmp(path, "-") == 0;
     const char *fname = is_stdin ? "<stdin>" : path;
     size_t len = 0;
-    char *src = read_svg(path, fname, max_size, &len);
+    char *src = read_svg(path, fname, max_size, &len, diag);
     if (!src) return 2;
     char err[1024] = "";
     svg_doc *doc = svg_doc_parse(src, len, fname, &o->lim, err, sizeof err);
     if (!doc) {
-        fprintf(stderr, "%s\n", err);
+        fprintf(diag, "%s\n", err);
         free(src);
         return 2;
     }
     svg_scene sc;
     memset(&sc, 0, sizeof sc);
-    if (svg_render(doc, fname, NULL, &sc, err, sizeof err, o->quiet ? NULL : stderr) < 0) {
-        fprintf(stderr, "%s\n", err);
+    if (svg_render(doc, fname, NULL, &sc, err, sizeof err, o->quiet ? NULL : diag) < 0) {
+        fprintf(diag, "%s\n", err);
         svg_scene_free(&sc);
         svg_doc_free(doc);
         free(src);
@@ -341,7 +350,7 @@ static int convert(const options *o, s2l *refine, const char *path, int *llm_fai
     ir_diagram *d = to_ir(&sc, &g, is_stdin ? o->stdin_id : id, is_stdin ? NULL : path,
                           o->graph_only && !refine);
     if (refine) {
-        if (s2l_apply(refine, d, src, len, fname, o->quiet ? NULL : stderr) != 0) *llm_failed = 1;
+        if (s2l_apply(refine, d, src, len, fname, o->quiet ? NULL : diag) != 0) *llm_failed = 1;
         if (o->graph_only) strip_to_graph(d);
     }
     free(src);
@@ -355,6 +364,11 @@ static int convert(const options *o, s2l *refine, const char *path, int *llm_fai
     svg_scene_free(&sc);
     svg_doc_free(doc);
     return 0;
+}
+
+static void step_done(void *bar)
+{
+    progress_step(bar, 1);
 }
 
 int main(int argc, char **argv)
@@ -379,9 +393,26 @@ int main(int argc, char **argv)
     }
     int llm_failed = 0;
     if (o.header && !o.json && !o.dry) ir_write_header(stdout);
-    int nfiles = argc - optind;
-    for (int i = 0; i < (nfiles ? nfiles : 1); i++)
-        if (convert(&o, refine, nfiles ? argv[optind + i] : "-", &llm_failed) != 0) rc = 2;
+    int nfiles = argc - optind, nin = nfiles ? nfiles : 1;
+    /* The progress line: the model's steps (nodes, edges) of every input
+     * with --llm, else the files when there are several. NULL when it is
+     * not shown (decided once). */
+    if (o.quiet && o.pmode == PROGRESS_AUTO) o.pmode = PROGRESS_OFF;
+    size_t nsteps = !!(o.lo.steps & S2L_NODES) + !!(o.lo.steps & S2L_EDGES);
+    progress *bar = NULL;
+    if (refine && !o.dry) {
+        bar = progress_start("svg2graph", "llm steps", (size_t)nin * nsteps, o.pmode);
+        if (bar) s2l_on_step(refine, step_done, bar);
+    } else if (nfiles > 1) {
+        bar = progress_start("svg2graph", "files", (size_t)nfiles, o.pmode);
+    }
+    FILE *diag = progress_stream(bar);
+    for (int i = 0; i < nin; i++) {
+        if (convert(&o, refine, nfiles ? argv[optind + i] : "-", &llm_failed, diag) != 0) rc = 2;
+        if (refine && !o.dry) progress_set(bar, (size_t)(i + 1) * nsteps);  /* failed inputs too */
+        else progress_step(bar, 1);
+    }
+    progress_done(bar);
     s2l_free(refine, o.quiet || o.dry ? NULL : stderr);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "svg2graph: write error: %s\n", strerror(errno));

@@ -1,6 +1,7 @@
 /* tikz2ir — TikZ/LaTeX source to diagramir IR. See man/tikz2ir.1. */
 #include "grammar/tikz.h"
 #include "ir/ir.h"
+#include "ir/progress.h"
 #include "llm/opts.h"
 #include "llm/tikz_fallback.h"
 
@@ -22,10 +23,12 @@ static void usage(FILE *f)
           "Convert TikZ pictures to diagramir IR (absolute geometry in pt) on stdout.\n"
           "With no FILE, or FILE '-', read standard input.\n\n"
           "  -i, --id=ID        diagram id for stdin input (default: stdin)\n"
-          "  -q, --quiet        no warnings on stderr\n"
+          "  -q, --quiet        no warnings (and no progress line) on stderr\n"
           "  -s, --strict       exit 1 when any construct was left unparsed\n"
           "      --no-header    omit the 'diagramir 1' stream header\n"
           "  -j, --json         write JSON (one object per diagram per line) instead of IR\n"
+          "      --progress     always show the progress line on stderr (files done, ETA)\n"
+          "      --no-progress  never show it (default: on a terminal, for a long run)\n"
           "  -h, --help         show this help and exit\n"
           "  -V, --version      show the version and exit\n\n"
           "      --fallback=llm send each construct left unparsed to a language model and\n"
@@ -49,9 +52,31 @@ static char *base_id(const char *path)
     return r;
 }
 
+/* The progress line of a run: files, or with --fallback=llm on one input
+ * the model's calls (their total grows as constructs are found). */
+typedef struct {
+    progress *bar;
+    int of_calls;             /* the line counts calls, not files */
+    size_t calls, found;      /* calls made; constructs sent or to send */
+} run_progress;
+
+static void call_done(void *ctx)
+{
+    run_progress *rp = ctx;
+    rp->calls++;
+    if (rp->of_calls) {
+        progress_step(rp->bar, 1);
+    } else {
+        progress_note(rp->bar, "llm calls %zu/%zu", rp->calls, rp->found);
+        progress_step(rp->bar, 0);
+    }
+}
+
 typedef struct {
     FILE *out;
     int json;
+    run_progress *rp;
+    FILE *diag;
     t2l_fallback *fallback;
     const char *src;
     size_t srclen;
@@ -61,7 +86,15 @@ typedef struct {
 static void write_diagram(void *ctx, ir_diagram *d)
 {
     sink_ctx *s = ctx;
-    if (s->fallback) t2l_apply(s->fallback, d, s->src, s->srclen, s->fname, stderr);
+    if (s->fallback) {
+        run_progress *rp = s->rp;
+        if (rp->bar) {
+            for (size_t i = 0; i < d->nelems; i++) rp->found += d->elems[i].kind == IR_UNPARSED;
+            if (rp->of_calls) progress_set_total(rp->bar, rp->found);
+            else if (rp->found) progress_note(rp->bar, "llm calls %zu/%zu", rp->calls, rp->found);
+        }
+        t2l_apply(s->fallback, d, s->src, s->srclen, s->fname, s->diag);
+    }
     if (s->json) ir_write_json(s->out, d);
     else ir_write_diagram(s->out, d);
     ir_diagram_free(d);
@@ -77,12 +110,13 @@ int main(int argc, char **argv)
         { "json", no_argument, NULL, 'j' },
         { "fallback", required_argument, NULL, 'F' },
         LLM_LONG_OPTIONS,
+        PROGRESS_LONG_OPTIONS,
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 }
     };
     const char *stdin_id = "stdin";
-    int quiet = 0, strict = 0, header = 1, json = 0, fallback = 0, c;
+    int quiet = 0, strict = 0, header = 1, json = 0, fallback = 0, pmode = PROGRESS_AUTO, c;
     llm_config lc;
     llm_config_init(&lc);
     while ((c = getopt_long(argc, argv, "i:qsjhV", longopts, NULL)) != -1) {
@@ -92,6 +126,8 @@ int main(int argc, char **argv)
         case 's': strict = 1; break;
         case 'H': header = 0; break;
         case 'j': json = 1; break;
+        case PROGRESS_OPT_ON: pmode = PROGRESS_ON; break;
+        case PROGRESS_OPT_OFF: pmode = PROGRESS_OFF; break;
         case 'F':
             if (strcmp(optarg, "llm") == 0) fallback = 1;
             else if (strcmp(optarg, "none") == 0) fallback = 0;
@@ -129,6 +165,17 @@ int main(int argc, char **argv)
         fb = t2l_new(&lc, err, sizeof err);
         if (!fb) { fprintf(stderr, "tikz2ir: error: --fallback=llm: %s\n", err); return 2; }
     }
+    /* Many files: a line of files (llm calls in its note); one input with
+     * the fallback: a line of calls. Decided once: NULL when not shown. */
+    if (quiet && pmode == PROGRESS_AUTO) pmode = PROGRESS_OFF;
+    run_progress rp = { NULL, 0, 0, 0 };
+    if (nfiles > 1) rp.bar = progress_start("tikz2ir", "files", (size_t)nfiles, pmode);
+    else if (fb) {
+        rp.bar = progress_start("tikz2ir", "llm calls", 0, pmode);
+        rp.of_calls = 1;
+    }
+    if (fb && rp.bar) t2l_on_call(fb, call_done, &rp);
+    FILE *diag = progress_stream(rp.bar);
     tikz_session *session = tikz_session_new();
     for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
         const char *path = nfiles ? argv[optind + i] : "-";
@@ -139,24 +186,28 @@ int main(int argc, char **argv)
         char *src = is_stdin ? ir_read_all(stdin, (size_t)17 << 20, &len, &too_big)
                              : ir_read_file(path, (size_t)17 << 20, &len, &too_big, &open_failed);
         if (open_failed) {
-            fprintf(stderr, "tikz2ir: %s: %s\n", path, strerror(errno));
+            fprintf(diag, "tikz2ir: %s: %s\n", path, strerror(errno));
             rc = 2;
+            progress_step(rp.bar, !rp.of_calls);
             continue;
         }
         if (!src) {
-            fprintf(stderr, "tikz2ir: %s: read error: %s\n", path, strerror(errno));
+            fprintf(diag, "tikz2ir: %s: read error: %s\n", path, strerror(errno));
             rc = 2;
+            progress_step(rp.bar, !rp.of_calls);
             continue;
         }
         char *id = is_stdin ? NULL : base_id(path);
-        tikz_config cfg = { is_stdin ? "<stdin>" : path, is_stdin ? stdin_id : id, quiet, stderr, 0, 0, session };
-        sink_ctx sc = { stdout, json, fb, src, len, cfg.fname };
+        tikz_config cfg = { is_stdin ? "<stdin>" : path, is_stdin ? stdin_id : id, quiet, diag, 0, 0, session };
+        sink_ctx sc = { stdout, json, &rp, diag, fb, src, len, cfg.fname };
         int r = tikz_convert(src, len, &cfg, write_diagram, &sc);
         if (r != 0) rc = 2;
         unparsed += cfg.nunparsed;
         free(id);
         free(src);
+        progress_step(rp.bar, !rp.of_calls);
     }
+    progress_done(rp.bar);
     tikz_session_free(session);
     t2l_free(fb, fb && !quiet ? stderr : NULL);
     if (fflush(stdout) != 0 || ferror(stdout)) {

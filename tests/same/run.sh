@@ -24,6 +24,9 @@ trap 'rm -rf "$tmp"' EXIT HUP INT TERM
 # judge's cache and key must not come from the user's environment
 export HOME="$tmp/home"
 unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL DIAGRAMIR_RUBRICS
+# the progress line is off when stderr is not a terminal: forcing it would
+# change every digest
+unset DIAGRAMIR_PROGRESS
 export LC_ALL=C
 export DIAGRAMIR_RUBRICS="$PWD/llm/rubrics"
 
