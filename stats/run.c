@@ -143,15 +143,17 @@ int kappa_opts_check(struct kappa_opts *o, FILE *err)
     int nlabel = 0;
     for (int i = 0; i < n; i++) nlabel += defs[i]->kind == LABEL;
     if (nlabel && nlabel != n) {
-        fprintf(err, "kappa: label and set statistics treat the ratings of an item as a set; "
-                "they cannot be mixed with single-value statistics in one run\n");
+        fprintf(err, "kappa: label and set statistics read every row of an item and rater as "
+                "one of its labels; they cannot be mixed with single-value statistics in one "
+                "run\n");
         return -1;
     }
     if (o->multilabel && n > nlabel) {
         for (int i = 0; i < n; i++)
             if (defs[i]->kind != LABEL) {
-                fprintf(err, "kappa: --multi-label treats the ratings of an item as a set; "
-                        "single-value statistics such as %s cannot use it\n", defs[i]->name);
+                fprintf(err, "kappa: --multi-label reads every row of an item and rater as "
+                        "one of its labels; single-value statistics such as %s cannot use it\n",
+                        defs[i]->name);
                 return -1;
             }
     }
@@ -657,6 +659,7 @@ static int do_multi(struct run *r, const struct statdef *sd, int statpos, int m,
 
 struct sets {             /* per unit, the gold (a) and predicted (b) label sets */
     int32_t *ga, *pb;     /* value ids, sorted, unique */
+    uint32_t *gm, *pm;    /* how often each is listed (label-recall-pooled's instances) */
     size_t *goff, *poff;
     size_t n;
 };
@@ -731,15 +734,20 @@ static int do_label(struct run *r, const struct statdef *sd, int statpos, int pa
 {
     size_t n = s->n;
     if (sd->id == S_L_RECALL_POOLED) {   /* counted here, printed by pooled_rows */
+        /* instances: of g gold and p predicted listings of a label in a
+         * unit, min(g, p) are found and max(g - p, 0) missed */
         size_t nv = (size_t)r->t->values.n;
         double *tp = r->pool_tp + (size_t)pairpos * nv, *fn = r->pool_fn + (size_t)pairpos * nv;
         for (size_t u = 0; u < n; u++) {
             const int32_t *g = s->ga + s->goff[u], *p = s->pb + s->poff[u];
+            const uint32_t *gm = s->gm + s->goff[u], *pm = s->pm + s->poff[u];
             size_t lg = s->goff[u + 1] - s->goff[u], lp = s->poff[u + 1] - s->poff[u];
-            for (size_t i = 0; i < lg; i++) {
-                int hit = 0;
-                for (size_t j = 0; j < lp; j++) hit |= p[j] == g[i];
-                if (hit) tp[g[i]] += 1; else fn[g[i]] += 1;
+            size_t j = 0;
+            for (size_t i = 0; i < lg; i++) {   /* both sorted */
+                while (j < lp && p[j] < g[i]) j++;
+                uint32_t cg = gm[i], cp = j < lp && p[j] == g[i] ? pm[j] : 0;
+                tp[g[i]] += cg < cp ? cg : cp;
+                fn[g[i]] += cg > cp ? cg - cp : 0;
             }
         }
         return 0;
@@ -794,10 +802,12 @@ static int do_label(struct run *r, const struct statdef *sd, int statpos, int pa
     return add_row(r, statpos, pairpos, 0, sd->name, ra, rb, v, n, r->o->ci > 0, lo, hi);
 }
 
-/* Appends the label set of (unit, rater) to *arr; returns the new length or -1
- * when the rater has no rating (after the missing-value rules). */
+/* Appends the label set of (unit, rater) to *arr, sorted and unique, and how
+ * often each label is listed to *mult (both of capacity *cap); returns 0, -1
+ * when the rater has no rating (after the missing-value rules), -2 when out
+ * of memory. */
 static int label_set(const struct run *r, int32_t u, int32_t rater, int32_t **arr,
-                     size_t *len, size_t *cap)
+                     uint32_t **mult, size_t *len, size_t *cap)
 {
     int32_t v = filled(r, u, rater);
     if (v < 0) return -1;
@@ -811,6 +821,9 @@ static int label_set(const struct run *r, int32_t u, int32_t rater, int32_t **ar
     if (need > *cap) {
         size_t nc = *cap ? *cap : 64;
         while (nc < need) nc *= 2;
+        uint32_t *m = realloc(*mult, nc * sizeof *m);
+        if (!m) return -2;
+        *mult = m;
         int32_t *p = realloc(*arr, nc * sizeof *p);
         if (!p) return -2;
         *arr = p;
@@ -820,8 +833,9 @@ static int label_set(const struct run *r, int32_t u, int32_t rater, int32_t **ar
     if (cell_at(r, u, rater) >= 0)
         for (size_t i = lo; i < t->nx && t->x_cell[i] == c; i++)
             if (t->x_value[i] != r->none_value) (*arr)[(*len)++] = t->x_value[i];
-    /* sort the small set, unique */
+    /* sort the small set, unique, counting the listings of each label */
     int32_t *s = *arr + start;
+    uint32_t *k = *mult + start;
     size_t m = *len - start;
     for (size_t i = 1; i < m; i++) {
         int32_t x = s[i];
@@ -830,7 +844,10 @@ static int label_set(const struct run *r, int32_t u, int32_t rater, int32_t **ar
         s[j] = x;
     }
     size_t w = 0;
-    for (size_t i = 0; i < m; i++) if (w == 0 || s[i] != s[w - 1]) s[w++] = s[i];
+    for (size_t i = 0; i < m; i++) {
+        if (w == 0 || s[i] != s[w - 1]) { s[w] = s[i]; k[w++] = 1; }
+        else k[w - 1]++;
+    }
     *len = start + w;
     return 0;
 }
@@ -1275,21 +1292,27 @@ static int both_rated(const struct run *r, int32_t u, int32_t ra, int32_t rb)
 /* --taxonomy: keeps, of the gold set g, the labels of the taxonomy, and of
  * the predicted set p those of the taxonomy in a domain of the kept gold
  * labels (in any domain when there are none: the answer's domain is then
- * unknown); adds what it drops to r->masked_g and r->masked_p. */
-static void mask_sets(struct run *r, int32_t *g, size_t *lg, int32_t *p, size_t *lp)
+ * unknown), with their multiplicities gm, pm; adds the labels it drops to
+ * r->masked_g and r->masked_p. */
+static void mask_sets(struct run *r, int32_t *g, uint32_t *gm, size_t *lg, int32_t *p,
+                      uint32_t *pm, size_t *lp)
 {
     uint64_t doms = 0;
     size_t w = 0;
     for (size_t i = 0; i < *lg; i++)
         if (r->tax_dom[g[i]]) {
             doms |= (uint64_t)1 << (r->tax_dom[g[i]] - 1);
+            gm[w] = gm[i];
             g[w++] = g[i];
         }
     r->masked_g += *lg - w;
     *lg = w;
     w = 0;
     for (size_t i = 0; i < *lp; i++)
-        if (r->tax_dom[p[i]] && (!doms || (doms >> (r->tax_dom[p[i]] - 1) & 1))) p[w++] = p[i];
+        if (r->tax_dom[p[i]] && (!doms || (doms >> (r->tax_dom[p[i]] - 1) & 1))) {
+            pm[w] = pm[i];
+            p[w++] = p[i];
+        }
     r->masked_p += *lp - w;
     *lp = w;
 }
@@ -1318,8 +1341,8 @@ static long pair_label_sets(struct run *r, const int32_t *units, size_t nu, int3
             if (!both_rated(r, UNIT(units, q), ra, rb)) { r->both_out++; continue; }
         }
         size_t g0 = gl, p0 = pl;
-        int ea = label_set(r, UNIT(units, q), ra, &s->ga, &gl, gcap);
-        int eb = label_set(r, UNIT(units, q), rb, &s->pb, &pl, pcap);
+        int ea = label_set(r, UNIT(units, q), ra, &s->ga, &s->gm, &gl, gcap);
+        int eb = label_set(r, UNIT(units, q), rb, &s->pb, &s->pm, &pl, pcap);
         if (ea == -2 || eb == -2) return -1;
         if (ea < 0 || eb < 0) {
             gl = g0; pl = p0;
@@ -1328,7 +1351,7 @@ static long pair_label_sets(struct run *r, const int32_t *units, size_t nu, int3
         }
         if (r->tax_dom) {
             size_t lg = gl - g0, lp = pl - p0;
-            mask_sets(r, s->ga + g0, &lg, s->pb + p0, &lp);
+            mask_sets(r, s->ga + g0, s->gm + g0, &lg, s->pb + p0, s->pm + p0, &lp);
             gl = g0 + lg;
             pl = p0 + lp;
         }
@@ -1418,10 +1441,12 @@ out:
 
 /* label-recall-pooled (SketchJudge, Appendix E.2, Eq. 12): per label with a
  * gold instance, the recall pooled over the models (the pairs of the
- * reference with each), sum of found / sum of gold instances, so a gold
- * label counts once for every model whose sets hold it; and the quartiles
- * (25%, 75%) of the models' own recalls of it, over the models with a gold
- * instance of it. Rater b is "*": every model. */
+ * reference with each), sum of found / sum of gold instances.  An instance
+ * is a listing: a unit whose gold lists a label g times and whose model
+ * lists it p times has min(g, p) found and max(g - p, 0) missed (do_label),
+ * and a gold instance counts once for every model whose sets hold its unit;
+ * and the quartiles (25%, 75%) of the models' own recalls of it, over the
+ * models with a gold instance of it. Rater b is "*": every model. */
 static int pooled_rows(struct run *r, int statpos, int npairs, int32_t ref)
 {
     size_t nv = (size_t)r->t->values.n;
@@ -1576,7 +1601,7 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
 out:
     if (rc < 0 && r->status == 0) { fprintf(r->err, "kappa: out of memory\n"); r->status = 2; }
     free(sel); free(a); free(b); free(pairs);
-    free(s.ga); free(s.pb); free(s.goff); free(s.poff);
+    free(s.ga); free(s.pb); free(s.gm); free(s.pm); free(s.goff); free(s.poff);
     return rc;
 }
 
@@ -1753,6 +1778,30 @@ static int load_taxonomy(struct run *r, const char *path)
     return rc;
 }
 
+/* A note on the labels listed more than once for the same item and rater
+ * (judge writes one error_type row per error): how they count. */
+static void repeat_note(const struct run *r)
+{
+    const kappa_table *t = r->t;
+    long n = 0;
+    for (size_t i = 0; i < t->nx; i++) {   /* the extras, sorted by cell and label */
+        int32_t v = t->x_value[i];
+        size_t c = t->x_cell[i];
+        if (v != r->none_value &&
+            ((i > 0 && t->x_cell[i - 1] == c && t->x_value[i - 1] == v) || kappa_cell(t, c) == v))
+            n++;
+    }
+    if (n == 0 || r->o->quiet) return;
+    const struct statdef *defs[NSTATS];
+    int nd = parse_stats(r->o->stats, defs, (int)NSTATS, NULL), pooled = 0;
+    for (int i = 0; i < nd; i++) pooled |= defs[i]->id == S_L_RECALL_POOLED;
+    fprintf(r->err, "kappa: note: %ld label%s listed again for the same item and rater: %s\n",
+            n, n == 1 ? "" : "s",
+            pooled ? "label-recall-pooled counts every listing (an instance), the other label "
+                     "statistics a label once (sets)"
+                   : "counted once (label sets; label-recall-pooled would count instances)");
+}
+
 /* --both CRITERION=VALUE: r->both_* (see struct run). -1 after the error. */
 static int prepare_both(struct run *r)
 {
@@ -1866,6 +1915,7 @@ int kappa_run(kappa_table *t, const struct kappa_opts *o, FILE *out, FILE *err)
             for (int32_t u = 0; u < t->nunits; u++) gunits[fill[kappa_unit_group(t, u)]++] = u;
         free(fill);
     }
+    if (o->multilabel) repeat_note(&r);
     for (int32_t g = 0; g < t->groups.n; g++) {
         r.g = g;
         if (run_group(&r, gunits ? gunits + gstart[g] : NULL, (size_t)(gstart[g + 1] - gstart[g]),

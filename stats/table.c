@@ -647,14 +647,14 @@ static int add_rating(kappa_table *t, int32_t u, int32_t ra, int32_t v, int32_t 
     int32_t old = kappa_cell(t, c);
     if (old < 0) {
         cell_set(t, c, v);
-    } else if (old == v) {
-        if (t->nsame++ == 0) t->same = (struct kappa_dupnote){ r, 0, u, ra, v, old };
-    } else if (t->multilabel) {
+    } else if (t->multilabel) {   /* every row a label, one listed twice there twice */
         if (grow((void **)&t->xr, sizeof *t->xr, t->nxr + 1, &t->xrcap) < 0) return -1;
         t->xr[t->nxr].unit = u;
         t->xr[t->nxr].rater = ra;
         t->xr[t->nxr].value = v;
         t->nxr++;
+    } else if (old == v) {
+        if (t->nsame++ == 0) t->same = (struct kappa_dupnote){ r, 0, u, ra, v, old };
     } else if (t->dup == KAPPA_DUP_LAST) {
         cell_set(t, c, v);
     } else if (t->dup == KAPPA_DUP_ERROR) {
@@ -2175,11 +2175,7 @@ int kappa_table_cells(struct kappa_table *t, int need_seen, FILE *err)
             x[i].cell = (size_t)t->xr[i].unit * R + (size_t)t->xr[i].rater;
             x[i].value = t->xr[i].value;
         }
-        qsort(x, nx, sizeof *x, cmp_x);
-        size_t w = 0;
-        for (size_t i = 0; i < nx; i++)
-            if (w == 0 || x[i].cell != x[w - 1].cell || x[i].value != x[w - 1].value) x[w++] = x[i];
-        nx = w;
+        qsort(x, nx, sizeof *x, cmp_x);   /* a label listed again stays: instances */
         t->x_cell = malloc(nx * sizeof *t->x_cell);
         t->x_value = malloc(nx * sizeof *t->x_value);
         if (!t->x_cell || !t->x_value) { fprintf(err, "kappa: out of memory\n"); rc = -1; nx = 0; }

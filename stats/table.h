@@ -27,8 +27,9 @@ typedef struct kappa_table kappa_table;
 enum kappa_dup { KAPPA_DUP_ERROR, KAPPA_DUP_FIRST, KAPPA_DUP_LAST };
 
 /* A table grouped by the comma-separated columns in by (NULL or "": none);
- * multilabel: several label rows per item and rater are a set; duplicates:
- * enum kappa_dup.  NULL when out of memory. */
+ * multilabel: the rows of an item and rater are its labels, each row one (a
+ * label on two rows is listed twice: stats/run.c makes a set of them, or
+ * counts instances); duplicates: enum kappa_dup.  NULL when out of memory. */
 kappa_table *kappa_table_new(const char *by, int multilabel, int duplicates);
 void kappa_table_free(kappa_table *t);
 /* Reads one TSV stream; name is used in diagnostics.  Returns 0, or -1 after
@@ -145,9 +146,10 @@ struct kappa_table {
     /* duplicate reports; prev (the row that set the cell) is found at the end */
     struct kappa_dupnote { size_t row, prev; int32_t unit, rater, v, old; } *conf;
     int nconf_kept;             /* conflicting duplicates kept for the report (<= 20) */
-    long nconf, nsame;          /* conflicting / same-value duplicates */
+    long nconf, nsame;          /* conflicting / same-value duplicates (not multi-label) */
     struct kappa_dupnote same;  /* the first same-value duplicate */
-    struct kappa_xrow { int32_t unit, rater, value; } *xr;   /* multi-label extras */
+    /* multi-label extras: the rows of a cell after its first, a repeated label too */
+    struct kappa_xrow { int32_t unit, rater, value; } *xr;
     size_t nxr, xrcap;
 
     char **fname;
@@ -157,7 +159,9 @@ struct kappa_table {
     int nerrors;
 
     /* after kappa_table_cells(): cells at stride raters.n */
-    size_t *x_cell;             /* extra labels of multi-label cells, sorted */
+    /* the extra labels of multi-label cells, sorted; a label listed again (the
+     * cell's own too) is there again */
+    size_t *x_cell;
     int32_t *x_value;
     size_t nx;
     unsigned char *seen;        /* items * raters bits, or NULL */

@@ -135,10 +135,39 @@ same "pooled recall P-PL" "0.500000/2 0.250000/2 0.750000/2" \
     "$(vn "$P:physics::Placement Error" '*') $(vn "$Q1:physics::Placement Error" '*') $(vn "$Q3:physics::Placement Error" '*')"
 same "pooled recall F-CE (another label than P-CE)" "0.500000/2 0.250000/2 0.750000/2" \
     "$(vn "$P:flowchart::Connection Error" '*') $(vn "$Q1:flowchart::Connection Error" '*') $(vn "$Q3:flowchart::Connection Error" '*')"
-same "pooled recall F-MS (a label twice in one answer is one)" "1.000000/1 1.000000/1 1.000000/1" \
+same "pooled recall F-MS (gold twice, m1 once: 1 of 2 instances)" "0.500000/2 0.500000/1 0.500000/1" \
     "$(vn "$P:flowchart::Missing Step" '*') $(vn "$Q1:flowchart::Missing Step" '*') $(vn "$Q3:flowchart::Missing Step" '*')"
 same "no label rows for the is_correct group" 0 "$(awk -F'\t' '$1 == "is_correct"' "$T/sjl.tsv" | wc -l | tr -d ' ')"
 same "no oov label among the recall rows" 0 "$(grep -c 'oov:' "$T/sjl.tsv")"
+# Instances (Eq. 12) worked by hand in data/sketchjudge-instances.tsv: gold
+# lists a label twice, a model finds it once, another twice, a third three
+# times; the F1 scores stay on label sets.
+"$K" -q --by criterion --reference gold --both is_correct=no --taxonomy "$TAX" \
+    --stat label-example-f1,label-micro-f1,label-macro-f1,label-recall-pooled \
+    "$D/sketchjudge-instances.tsv" > "$T/sjl.tsv"
+same "instances: exit status" 0 "$?"
+same "instances: pooled recall F-MS (6 of 8 gold instances found)" \
+    "0.750000/8 0.666667/3 0.833333/3" \
+    "$(vn "$P:flowchart::Missing Step" '*') $(vn "$Q1:flowchart::Missing Step" '*') $(vn "$Q3:flowchart::Missing Step" '*')"
+same "instances: pooled recall F-CE" "0.333333/3 0.000000/3 0.500000/3" \
+    "$(vn "$P:flowchart::Connection Error" '*') $(vn "$Q1:flowchart::Connection Error" '*') $(vn "$Q3:flowchart::Connection Error" '*')"
+same "instances: pooled recall P-CE (m3's oov masked: 0 of 2)" "0.500000/6 0.250000/3 0.750000/3" \
+    "$(vn "$P:physics::Connection Error" '*') $(vn "$Q1:physics::Connection Error" '*') $(vn "$Q3:physics::Connection Error" '*')"
+same "instances: ebF1 on sets" "0.888889/3 0.555556/3 0.500000/2" \
+    "$(vn label-example-f1 m1) $(vn label-example-f1 m2) $(vn label-example-f1 m3)"
+same "instances: microF1 on sets" "0.857143/3 0.571429/3 0.800000/2" \
+    "$(vn label-micro-f1 m1) $(vn label-micro-f1 m2) $(vn label-micro-f1 m3)"
+same "instances: macroF1 m1 on sets" 0.666667/3 "$(vn label-macro-f1 m1)"
+"$K" --by criterion --reference gold --stat label-recall-pooled "$D/sketchjudge-instances.tsv" \
+    > /dev/null 2> "$T/sj.err"
+check_note() { grep -q "$1" "$T/sj.err" && pass || fail "note: $1: $(cat "$T/sj.err")"; }
+check_note "note: 7 labels listed again for the same item and rater: label-recall-pooled counts every listing"
+"$K" --by criterion --reference gold --stat label-micro-f1 "$D/sketchjudge-instances.tsv" \
+    > /dev/null 2> "$T/sj.err"
+check_note "note: 7 labels listed again for the same item and rater: counted once (label sets"
+"$K" -q --by criterion --reference gold --stat label-micro-f1 "$D/sketchjudge-instances.tsv" \
+    > /dev/null 2> "$T/sj.err"
+same "instances: -q: no note" "" "$(cat "$T/sj.err")"
 # what each option changes: unrestricted ebF1 of m2 over all five answers;
 # unmasked microF1 of m2
 "$K" -q --by criterion --reference gold --taxonomy "$TAX" --stat label-example-f1 "$SJ" > "$T/sjl.tsv"
@@ -148,7 +177,6 @@ same "without --both: ebF1 m2 over 5" 0.400000/5 "$(vn label-example-f1 m2)"
 same "without --taxonomy: microF1 m2 unmasked" 0.444444/3 "$(vn label-micro-f1 m2)"
 "$K" --by criterion --reference gold --both is_correct=no --taxonomy "$TAX" \
     --stat label-micro-f1 "$SJ" > /dev/null 2> "$T/sj.err"
-check_note() { grep -q "$1" "$T/sj.err" && pass || fail "note: $1: $(cat "$T/sj.err")"; }
 check_note "gold vs m1: 3 units both rated is_correct=no, 2 left out (--both)"
 check_note "gold vs m2: --taxonomy masked 0 gold and 2 predicted labels"
 "$K" --stat label-recall-pooled "$SJ" > /dev/null 2> "$T/sj.err"
