@@ -39,6 +39,7 @@
 #define MAX_OUTLINES 3
 #define PANEL_FONT 9.0
 #define PANEL_LINE 12.0
+#define PANEL_CHAR 0.47 /* mean advance of Open Sans, em */
 #define PANEL_MIN_WIDTH 320.0
 
 /* --- output buffer ----------------------------------------------------- */
@@ -1308,7 +1309,7 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
     }
     /* the panel below the picture: its lines */
     double pw = vw > PANEL_MIN_WIDTH ? vw : PANEL_MIN_WIDTH;
-    size_t maxc = (size_t)((pw - 26) / (PANEL_FONT * 0.56));
+    size_t maxc = (size_t)((pw - 26) / (PANEL_FONT * PANEL_CHAR));
     if (maxc < 10) maxc = 10;
     const char **crits = NULL; /* criteria in order of first appearance */
     size_t ncrits = 0;
@@ -1472,8 +1473,20 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
     if (nsf) {
         /* outlines over the picture, then the numbers */
         unsigned char *count = xcalloc(d->nelems, 1);
-        unsigned char *badges = xcalloc(d->nelems, 1);
-        db_puts(b, "<g class=\"findings\">\n");
+        vec *bp = xcalloc(nsf, sizeof *bp); /* the badges placed */
+        size_t nbp = 0;
+        /* outlines are clipped to the picture's area: none spills into
+         * the panel */
+        db_puts(b, "<clipPath id=\"");
+        put_id(b, idh, d->nelems);
+        db_puts(b, "\"><rect");
+        db_attr_num(b, "x", vx);
+        db_attr_num(b, "y", vy);
+        db_attr_num(b, "width", vw);
+        db_attr_num(b, "height", vh);
+        db_puts(b, "/></clipPath>\n<g class=\"findings\">\n<g clip-path=\"url(#");
+        put_id(b, idh, d->nelems);
+        db_puts(b, ")\">\n");
         for (size_t i = 0; i < nsf; i++) {
             const char *el = ir_elem_get(sf[i].f, "elems");
             if (!el) continue;
@@ -1485,6 +1498,7 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
                 count[j - 1]++;
             }
         }
+        db_puts(b, "</g>\n");
         for (size_t i = 0; i < nsf; i++) {
             size_t j = sf[i].first_elem;
             if (!j) continue;
@@ -1500,17 +1514,25 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
                 by2 = eb.y2;
             }
             double x = clampnum(bx2) + 3, y = -clampnum(by2) - 3;
-            x -= 12 * (double)badges[j - 1];
-            if (badges[j - 1] < 255) badges[j - 1]++;
-            /* inside the picture's area */
-            if (x > vx + vw - 6) x = vx + vw - 6;
-            if (x < vx + 6) x = vx + 6;
-            if (y > vy + vh - 6) y = vy + vh - 6;
-            if (y < vy + 6) y = vy + 6;
+            /* inside the picture's area, and clear of the badges before
+             * it (the last 64 looked at: moved left, then down) */
+            for (int tries = 0; tries < 40; tries++) {
+                if (x > vx + vw - 6) x = vx + vw - 6;
+                if (x < vx + 6) x = vx + 6;
+                if (y > vy + vh - 6) y = vy + vh - 6;
+                if (y < vy + 6) y = vy + 6;
+                int clash = 0;
+                for (size_t q = nbp > 64 ? nbp - 64 : 0; q < nbp && !clash; q++)
+                    clash = fabs(bp[q].x - x) < 11 && fabs(bp[q].y - y) < 11;
+                if (!clash) break;
+                if (x - 12 >= vx + 6) x -= 12;
+                else y += 12;
+            }
+            bp[nbp++] = V(x, y);
             draw_badge(b, x, y, i + 1, sf[i].color);
         }
         free(count);
-        free(badges);
+        free(bp);
         /* the panel */
         double py = vy + vh;
         db_puts(b, "<line");
@@ -1539,7 +1561,7 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
             db_attr_num(b, "y", y + 9.5);
             db_c(b, '>');
             /* a long name is cut: the legend keeps its columns */
-            size_t ln = strlen(crits[k]), maxn = (size_t)((colw - 14) / (PANEL_FONT * 0.56));
+            size_t ln = strlen(crits[k]), maxn = (size_t)((colw - 14) / (PANEL_FONT * PANEL_CHAR));
             db_xml_n(b, crits[k], ln < maxn ? ln : maxn);
             db_puts(b, "</text>\n");
         }
