@@ -49,6 +49,12 @@ static double raster_work(const ir_diagram *d, double k, double img)
             continue;
         }
         work += a;
+        /* shaping text costs about as much as filling 2000 pixels a byte
+         * (draw.c draws at most 200 lines of 1000 bytes) */
+        if ((e->kind == IR_TEXT || e->kind == IR_VERTEX) && e->str) {
+            size_t n = strlen(e->str);
+            work += 2000.0 * (double)(n < 200000 ? n : 200000);
+        }
         if (work > 1e18) break;
     }
     return work;
