@@ -922,6 +922,23 @@ static void draw_text_elem(dbuf *b, const ir_elem *e, text_ctx *tc)
     rot = fmod(rot, 360);
     const char *tex = ir_elem_get(e, "tex");
     const char *str = e->str;
+    /* in math, TeX's minus is a minus sign, not the hyphen of the plain
+     * text: drawn as U+2212, of about the width TeX gave it */
+    char *minus = NULL;
+    if (tex && strchr(tex, '$') && strchr(str, '-')) {
+        size_t n = strlen(str), k = 0;
+        minus = xmalloc(3 * n + 1);
+        for (size_t i = 0; i < n; i++) {
+            if (str[i] == '-') {
+                memcpy(minus + k, "\xE2\x88\x92", 3);
+                k += 3;
+            } else {
+                minus[k++] = str[i];
+            }
+        }
+        minus[k] = '\0';
+        str = minus;
+    }
     size_t slen = strlen(str);
     tm_extent m;
     if (tex) m = tm_measure_tex(tex, size, 0);
@@ -971,7 +988,10 @@ static void draw_text_elem(dbuf *b, const ir_elem *e, text_ctx *tc)
     const char *cs = ir_elem_get(e, "color");
     if (!cs) cs = ir_elem_get(e, "text");
     color_hex(cs ? cs : "black", col);
-    if (cs && !strcmp(cs, "none")) return;
+    if (cs && !strcmp(cs, "none")) {
+        free(minus);
+        return;
+    }
     double op = attr_num(e, "opacity", 1, 0, 1);
     double fs = size;
     /* the SVG rotation is -rot (y down) */
@@ -1016,6 +1036,7 @@ static void draw_text_elem(dbuf *b, const ir_elem *e, text_ctx *tc)
         }
         ls = le ? le + 1 : ls + ln;
     }
+    free(minus);
 }
 
 /* --- graph records ------------------------------------------------------ */
