@@ -34,6 +34,11 @@ dir=tests/ir2svg
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ir2svg-tests.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
+# under the sanitizers: fontconfig's process-lifetime caches (tests/lsan.supp)
+case ${LSAN_OPTIONS-} in *lsan.supp*) ;; *)
+    LSAN_OPTIONS="suppressions=$root/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+    export LSAN_OPTIONS ;;
+esac
 limit=${HOSTILE_LIMIT:-5}
 grep -aq __asan_init "$R" 2>/dev/null && limit=$((limit * 10))
 . tests/cputime.sh
