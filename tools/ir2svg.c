@@ -24,7 +24,11 @@
 
 #include "draw/draw.h"
 #include "ir/ir.h"
+#include "ir/progress.h"
 #include "ir/xalloc.h"
+
+/* where messages go: stderr, or the progress line's stream while it is up */
+static FILE *diag;
 
 #ifndef DIAGRAMIR_VERSION
 #define DIAGRAMIR_VERSION "0.1"
@@ -45,6 +49,8 @@ static void usage(FILE *f)
           "  -n, --no-findings    do not draw the finding records\n"
           "  -a, --all-findings   draw yes and na findings too (default: only verdict=no)\n"
           "  -f, --fragment       SVG: an <svg> element without the XML declaration\n"
+          "      --progress, --no-progress  a progress line on stderr with -d (default: on a\n"
+          "                       terminal, when stdout is not one, after 0.5 s)\n"
           "  -h, --help           this help\n"
           "  -V, --version        version\n"
           "\n"
@@ -61,14 +67,14 @@ typedef struct {
 static int read_stream(dlist *l, FILE *f, const char *name)
 {
     ir_reader *rd = ir_reader_new(f, name);
-    if (!rd) { perror("ir2svg"); return 2; }
+    if (!rd) { fprintf(diag, "ir2svg: %s\n", strerror(errno)); return 2; }
     int rc = 0;
     for (;;) {
         ir_diagram *d = NULL;
         int st = ir_read_diagram(rd, &d);
         if (st == 0) break;
         if (st < 0) {
-            fprintf(stderr, "%s\n", ir_reader_error(rd));
+            fprintf(diag, "%s\n", ir_reader_error(rd));
             rc = 2;
             break;
         }
@@ -153,13 +159,13 @@ static int render(FILE *f, const ir_diagram *d, const opts *o)
     if (o->png) {
         char err[512];
         if (draw_png(f, d, &o->dopt, o->dpi, err, sizeof err) < 0) {
-            fprintf(stderr, "ir2svg: error: diagram %s: %s\n", d->id ? d->id : "-", err);
+            fprintf(diag, "ir2svg: error: diagram %s: %s\n", d->id ? d->id : "-", err);
             return 2;
         }
         return 0;
     }
     if (draw_svg(f, d, &o->dopt) < 0) {
-        fprintf(stderr, "ir2svg: error writing diagram %s: %s\n", d->id ? d->id : "-",
+        fprintf(diag, "ir2svg: error writing diagram %s: %s\n", d->id ? d->id : "-",
                 strerror(errno));
         return 2;
     }
@@ -174,17 +180,17 @@ static int render_file(const char *path, const ir_diagram *d, const opts *o)
     snprintf(tmp, len, "%s.tmp-%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
     if (!f) {
-        fprintf(stderr, "ir2svg: error: %s: %s\n", tmp, strerror(errno));
+        fprintf(diag, "ir2svg: error: %s: %s\n", tmp, strerror(errno));
         free(tmp);
         return 2;
     }
     int rc = render(f, d, o);
     if (fclose(f) != 0 && rc == 0) {
-        fprintf(stderr, "ir2svg: error writing %s: %s\n", tmp, strerror(errno));
+        fprintf(diag, "ir2svg: error writing %s: %s\n", tmp, strerror(errno));
         rc = 2;
     }
     if (rc == 0 && rename(tmp, path) != 0) {
-        fprintf(stderr, "ir2svg: error: %s: %s\n", path, strerror(errno));
+        fprintf(diag, "ir2svg: error: %s: %s\n", path, strerror(errno));
         rc = 2;
     }
     if (rc != 0) remove(tmp);
@@ -200,7 +206,10 @@ int main(int argc, char **argv)
         {"margin", required_argument, NULL, 'm'},  {"no-findings", no_argument, NULL, 'n'},
         {"all-findings", no_argument, NULL, 'a'},  {"fragment", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},          {"version", no_argument, NULL, 'V'},
+        PROGRESS_LONG_OPTIONS,
         {NULL, 0, NULL, 0}};
+    int pmode = PROGRESS_AUTO;
+    diag = stderr;
     opts o;
     memset(&o, 0, sizeof o);
     draw_opts_init(&o.dopt);
@@ -231,6 +240,8 @@ int main(int argc, char **argv)
         case 'f': o.dopt.fragment = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("ir2svg (diagramir) %s\n", DIAGRAMIR_VERSION); return 0;
+        case PROGRESS_OPT_ON: pmode = PROGRESS_ON; break;
+        case PROGRESS_OPT_OFF: pmode = PROGRESS_OFF; break;
         default: usage(stderr); return 2;
         }
     }
@@ -291,13 +302,18 @@ int main(int argc, char **argv)
             rc = 2;
         }
         char **names = rc == 0 ? file_names(&l) : NULL;
+        progress *bar = rc == 0 && l.n > 1 ? progress_start("ir2svg", "diagrams", l.n, pmode) : NULL;
+        diag = progress_stream(bar);
         for (size_t i = 0; rc == 0 && i < l.n; i++) {
             size_t len = strlen(dir) + strlen(names[i]) + 8;
             char *path = xmalloc(len);
             snprintf(path, len, "%s/%s.%s", dir, names[i], o.png ? "png" : "svg");
             rc = render_file(path, l.d[i], &o);
             free(path);
+            progress_step(bar, 1);
         }
+        progress_done(bar);
+        diag = stderr;
         if (names)
             for (size_t i = 0; i < l.n; i++) free(names[i]);
         free(names);

@@ -181,6 +181,14 @@ rm -rf "$tmp/d"
 names=$(ls "$tmp/d" | tr '\n' ' ')
 [ "$names" = "_._a_b.svg _._a_b~2.svg _x.svg " ] || bad "-d: files '$names'"
 "$R" -d "$tmp/d" --png "$tmp/two.ir" && [ -s "$tmp/d/shapes.png" ] && [ -s "$tmp/d/text.png" ] || bad "-d --png"
+# the progress line: forced on it counts the diagrams and is erased; by
+# default (stderr not a terminal) nothing is written
+"$R" --progress -d "$tmp/p1" "$tmp/two.ir" 2> "$tmp/err" || bad "--progress: exit $?"
+grep -q 'ir2svg: 2/2 diagrams  100%' "$tmp/err" || bad "--progress: no count"
+[ "$(tail -c 4 "$tmp/err" | od -An -c | tr -d ' ')" = '\r033[K' ] || bad "--progress: not erased at the end"
+"$R" -d "$tmp/p2" "$tmp/two.ir" 2> "$tmp/err" && [ ! -s "$tmp/err" ] || bad "default: stderr not empty"
+DIAGRAMIR_PROGRESS=1 "$R" --no-progress -d "$tmp/p3" "$tmp/two.ir" 2> "$tmp/err" && [ ! -s "$tmp/err" ] \
+    || bad "--no-progress beats DIAGRAMIR_PROGRESS=1"
 ls "$tmp/d" | grep -q tmp && bad "-d: a temporary file was left"
 # a PNG over the pixel limit: refused with a message, no file
 "$R" --png --dpi 10000 -o "$tmp/big.png" "$dir/shapes.ir" 2> "$tmp/err"
