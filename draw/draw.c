@@ -1476,13 +1476,42 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
     db_attr_num(b, "width", cw);
     db_attr_num(b, "height", ch);
     db_puts(b, " fill=\"#ffffff\"/>\n");
-    db_puts(b, "<g fill=\"none\" stroke-linejoin=\"round\" stroke-miterlimit=\"10\" "
-               "font-family=\"Open Sans, sans-serif\">\n");
-
     smap clips = {0}, verts = {0};
     for (size_t i = 0; i < d->nelems; i++)
         if (d->elems[i].kind == IR_VERTEX && d->elems[i].name && d->elems[i].npts >= 2)
             smap_set(&verts, d->elems[i].name, i);
+    if (nsf) {
+        /* the outlines of the blamed elements under the picture, so that
+         * its ink stays on top */
+        unsigned char *count = xcalloc(d->nelems, 1);
+        /* outlines are clipped to the picture's area: none spills into
+         * the panel */
+        db_puts(b, "<clipPath id=\"");
+        put_id(b, idh, d->nelems);
+        db_puts(b, "\"><rect");
+        db_attr_num(b, "x", vx);
+        db_attr_num(b, "y", vy);
+        db_attr_num(b, "width", vw);
+        db_attr_num(b, "height", vh);
+        db_puts(b, "/></clipPath>\n<g class=\"outlines\" clip-path=\"url(#");
+        put_id(b, idh, d->nelems);
+        db_puts(b, ")\">\n");
+        for (size_t i = 0; i < nsf; i++) {
+            const char *el = ir_elem_get(sf[i].f, "elems");
+            if (!el) continue;
+            size_t j;
+            while ((j = next_elem(&el, d->nelems))) {
+                const ir_elem *e = &d->elems[j - 1];
+                if (!outlinable(e) || count[j - 1] >= MAX_OUTLINES) continue;
+                draw_outline(b, d, &verts, e, sf[i].color, count[j - 1]);
+                count[j - 1]++;
+            }
+        }
+        db_puts(b, "</g>\n");
+        free(count);
+    }
+    db_puts(b, "<g fill=\"none\" stroke-linejoin=\"round\" stroke-miterlimit=\"10\" "
+               "font-family=\"Open Sans, sans-serif\">\n");
     text_ctx tc = {NULL, 0};
     int nglobal = 0;
     size_t open_clip = (size_t)-1; /* the clip whose groups are open now (element index) */
@@ -1549,34 +1578,10 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
     free(tc.scratch);
 
     if (nsf) {
-        /* outlines over the picture, then the numbers */
-        unsigned char *count = xcalloc(d->nelems, 1);
+        /* the numbers over the picture (the outlines are under it) */
         vec *bp = xcalloc(nsf, sizeof *bp); /* the badges placed */
         size_t nbp = 0;
-        /* outlines are clipped to the picture's area: none spills into
-         * the panel */
-        db_puts(b, "<clipPath id=\"");
-        put_id(b, idh, d->nelems);
-        db_puts(b, "\"><rect");
-        db_attr_num(b, "x", vx);
-        db_attr_num(b, "y", vy);
-        db_attr_num(b, "width", vw);
-        db_attr_num(b, "height", vh);
-        db_puts(b, "/></clipPath>\n<g class=\"findings\">\n<g clip-path=\"url(#");
-        put_id(b, idh, d->nelems);
-        db_puts(b, ")\">\n");
-        for (size_t i = 0; i < nsf; i++) {
-            const char *el = ir_elem_get(sf[i].f, "elems");
-            if (!el) continue;
-            size_t j;
-            while ((j = next_elem(&el, d->nelems))) {
-                const ir_elem *e = &d->elems[j - 1];
-                if (!outlinable(e) || count[j - 1] >= MAX_OUTLINES) continue;
-                draw_outline(b, d, &verts, e, sf[i].color, count[j - 1]);
-                count[j - 1]++;
-            }
-        }
-        db_puts(b, "</g>\n");
+        db_puts(b, "<g class=\"findings\">\n");
         for (size_t i = 0; i < nsf; i++) {
             size_t j = sf[i].first_elem;
             if (!j) continue;
@@ -1609,7 +1614,6 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
             bp[nbp++] = V(x, y);
             draw_badge(b, x, y, i + 1, sf[i].color);
         }
-        free(count);
         free(bp);
         /* the panel */
         double py = vy + vh;

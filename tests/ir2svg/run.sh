@@ -226,5 +226,15 @@ for f in many huge text; do
     done
 done
 
+# The README's one-line way to see why a diagram failed, on the example it
+# shows: three findings drawn, and a PNG of the size of the picture committed
+# beside it (the pixels depend on librsvg's and the fonts' versions)
+ex=contrib/examples/flawed-triangle
+"$BUILD/bin/tikz2ir" "$ex.tex" | "$BUILD/bin/irlint" --rubric geom --format ir > "$tmp/ex.ir"
+[ "$(grep -c '^finding .* verdict=no' "$tmp/ex.ir")" = 3 ] || bad "README example: not 3 failing findings"
+"$R" --png < "$tmp/ex.ir" > "$tmp/ex.png" || bad "README example: ir2svg exit $?"
+[ "$(od -An -tu1 -j16 -N8 "$tmp/ex.png")" = "$(od -An -tu1 -j16 -N8 "$ex.png")" ] ||
+    bad "README example: $ex.png is not the size ir2svg draws now (remake it with the README's command)"
+
 [ $fail -eq 0 ] || exit 1
 exit 0
