@@ -459,6 +459,20 @@ static vec V(double x, double y)
     return v;
 }
 
+/* de Casteljau: the cubic q split at t into l (the part [0, t]) and r
+ * ([t, 1]). */
+static void bez_split(const vec q[4], double t, vec l[4], vec r[4])
+{
+    vec a1 = V(q[0].x + (q[1].x - q[0].x) * t, q[0].y + (q[1].y - q[0].y) * t);
+    vec b1 = V(q[1].x + (q[2].x - q[1].x) * t, q[1].y + (q[2].y - q[1].y) * t);
+    vec c1 = V(q[2].x + (q[3].x - q[2].x) * t, q[2].y + (q[3].y - q[2].y) * t);
+    vec a2 = V(a1.x + (b1.x - a1.x) * t, a1.y + (b1.y - a1.y) * t);
+    vec b2 = V(b1.x + (c1.x - b1.x) * t, b1.y + (c1.y - b1.y) * t);
+    vec a3 = V(a2.x + (b2.x - a2.x) * t, a2.y + (b2.y - a2.y) * t);
+    l[0] = q[0], l[1] = a1, l[2] = a2, l[3] = a3;
+    r[0] = a3, r[1] = b2, r[2] = c1, r[3] = q[3];
+}
+
 static double vlen(vec a) { return hypot(a.x, a.y); }
 
 /* A point in SVG coordinates: "x y" with y negated. */
@@ -804,16 +818,9 @@ static void shape_path(dbuf *b, const ir_elem *e, ir_kind kind, int tips, vec ti
             double sp = 3 * vlen(V(q[3].x - q[2].x, q[3].y - q[2].y));
             if (sp > 0 && isfinite(sp)) {
                 double t = 1 - fmin(TIP_SHORTEN / sp, 0.5);
-                /* de Casteljau: keep [0, t] */
-                vec a1 = V(q[0].x + (q[1].x - q[0].x) * t, q[0].y + (q[1].y - q[0].y) * t);
-                vec b1 = V(q[1].x + (q[2].x - q[1].x) * t, q[1].y + (q[2].y - q[1].y) * t);
-                vec c1 = V(q[2].x + (q[3].x - q[2].x) * t, q[2].y + (q[3].y - q[2].y) * t);
-                vec a2 = V(a1.x + (b1.x - a1.x) * t, a1.y + (b1.y - a1.y) * t);
-                vec b2 = V(b1.x + (c1.x - b1.x) * t, b1.y + (c1.y - b1.y) * t);
-                vec a3 = V(a2.x + (b2.x - a2.x) * t, a2.y + (b2.y - a2.y) * t);
-                q[1] = a1;
-                q[2] = a2;
-                q[3] = a3;
+                vec l[4], r[4];
+                bez_split(q, t, l, r);   /* keep [0, t] */
+                memcpy(q, l, sizeof l);
             }
         }
         if (tips & 2) {
@@ -825,16 +832,9 @@ static void shape_path(dbuf *b, const ir_elem *e, ir_kind kind, int tips, vec ti
             double sp = 3 * vlen(V(q[1].x - q[0].x, q[1].y - q[0].y));
             if (sp > 0 && isfinite(sp)) {
                 double t = fmin(TIP_SHORTEN / sp, 0.5);
-                /* keep [t, 1] */
-                vec c1 = V(q[2].x + (q[3].x - q[2].x) * t, q[2].y + (q[3].y - q[2].y) * t);
-                vec b1 = V(q[1].x + (q[2].x - q[1].x) * t, q[1].y + (q[2].y - q[1].y) * t);
-                vec a1 = V(q[0].x + (q[1].x - q[0].x) * t, q[0].y + (q[1].y - q[0].y) * t);
-                vec b2 = V(b1.x + (c1.x - b1.x) * t, b1.y + (c1.y - b1.y) * t);
-                vec a2 = V(a1.x + (b1.x - a1.x) * t, a1.y + (b1.y - a1.y) * t);
-                vec a3 = V(a2.x + (b2.x - a2.x) * t, a2.y + (b2.y - a2.y) * t);
-                q[0] = a3;
-                q[1] = b2;
-                q[2] = c1;
+                vec l[4], r[4];
+                bez_split(q, t, l, r);   /* keep [t, 1] */
+                memcpy(q, r, sizeof r);
             }
         }
         db_M(b, q[0]);
