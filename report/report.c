@@ -598,23 +598,28 @@ static void write_filter_css(const report *r, FILE *f)
 {
     fputs("#g.fd.fa .card:not(.dx){display:none}\n", f);
     for (int32_t c = 0; c < r->crits.n; c++)
-        fprintf(f, "#g.f%d tbody tr:not(.c%d){display:none}#g.f%d.fd .card:not(.d%d){display:none}\n",
-                c, c, c, c);
+        fprintf(f, ".k%d{background:%s}#g.f%d tbody tr:not(.c%d){display:none}"
+                "#g.f%d.fd .card:not(.d%d){display:none}\n",
+                c, draw_criterion_color(S(&r->crits, c)), c, c, c, c);
 }
 
+/* The filters: written before the gallery, so that they work while it
+ * loads; they set one class on it and count the cards shown. */
 static const char JS[] =
-    "(function(){var g=document.getElementById('g'),fc=document.getElementById('fc'),"
-    "fd=document.getElementById('fd'),cnt=document.getElementById('cnt');"
-    "function up(){var c=fc.value,d=fd.checked;"
+    "(function(){var fc=document.getElementById('fc'),fd=document.getElementById('fd'),"
+    "cnt=document.getElementById('cnt');"
+    "function up(){var g=document.getElementById('g'),c=fc.value,d=fd.checked;if(!g)return;"
     "g.className=(c===''?'fa':'f'+c)+(d?' fd':'');"
     "var s='.card'+(d?(c===''?'.dx':'.d'+c):'');"
-    "cnt.textContent=g.querySelectorAll(s).length+' of '+g.children.length+' items';}"
-    "fc.addEventListener('change',up);fd.addEventListener('change',up);up();"
-    "document.documentElement.setAttribute('data-ready','1');})();\n";
+    "cnt.textContent=g.querySelectorAll(s).length+' of '+g.querySelectorAll('.card').length+' items';}"
+    "fc.addEventListener('change',up);fd.addEventListener('change',up);"
+    "document.addEventListener('DOMContentLoaded',function(){up();"
+    "document.documentElement.setAttribute('data-ready','1');});})();\n";
 
-static void write_swatch(FILE *f, const char *crit)
+/* The colour mark of criterion c (its colour is a rule of the style sheet). */
+static void write_swatch(FILE *f, int32_t c)
 {
-    fprintf(f, "<i class=sw style=\"background:%s\"></i>", draw_criterion_color(crit));
+    fprintf(f, "<i class=\"sw k%d\"></i>", c);
 }
 
 /* The bar chart of one pair: Cohen's kappa per criterion with its interval. */
@@ -730,7 +735,7 @@ static void write_kappa_table(const report *r, FILE *f)
             fputs("\">", f);
             if (first) {
                 fprintf(f, "<th rowspan=%d>", rows);
-                write_swatch(f, S(&r->crits, c));
+                write_swatch(f, c);
                 esc(f, S(&r->crits, c));
             }
             first = 0;
@@ -788,7 +793,7 @@ static void write_matrices(report *r, FILE *f, int32_t fm, int32_t fu, int *bad,
             fputs("\" data-b=\"", f);
             esc(f, S(&r->raters, rb));
             fputs("\"><h3>", f);
-            write_swatch(f, S(&r->crits, c));
+            write_swatch(f, c);
             esc(f, S(&r->crits, c));
             fputs("</h3><table><tr><th>", f);
             esc(f, S(&r->raters, ra));
@@ -914,7 +919,7 @@ static void write_card(const report *r, FILE *f, int32_t it, const draw_opts *do
         size_t u = (size_t)it * (size_t)ncrit + (size_t)c;
         if (!r->unit[u]) continue;
         fprintf(f, "<tr class=\"c%d%s\"><th>", c, r->dis[u] ? " x" : "");
-        write_swatch(f, S(&r->crits, c));
+        write_swatch(f, c);
         esc(f, S(&r->crits, c));
         for (int s = 0; s < r->nsel; s++) {
             int32_t w = r->cell[u * (size_t)nr + (size_t)r->sel[s]];
@@ -924,8 +929,16 @@ static void write_card(const report *r, FILE *f, int32_t it, const draw_opts *do
             esc(f, v);
             fputs("</b>", f);
             if (r->rows[w].note != (size_t)-1) {
+                const char *note = r->notes + r->rows[w].note;
+                size_t sl = src ? strlen(src) : 0;
                 fputs("<small>", f);
-                esc(f, r->notes + r->rows[w].note);
+                /* "SRC:LINE: reason" (irlint's) of this item's own source: "line LINE: reason" */
+                if (sl && !strncmp(note, src, sl) && note[sl] == ':' && note[sl + 1] >= '0' &&
+                    note[sl + 1] <= '9') {
+                    fputs("line ", f);
+                    note += sl + 1;
+                }
+                esc(f, note);
                 fputs("</small>", f);
             }
         }
@@ -1108,7 +1121,7 @@ int report_write(report *r, FILE *out, FILE *err)
     }
     fprintf(out, "</select></label><label><input type=checkbox id=fd> raters disagree</label>"
             "<span id=cnt>%d items</span><span class=meta>%d with a disagreement, listed first</span>"
-            "</div>\n<div id=g class=fa>\n", nitems, ndisag);
+            "</div>\n<script>%s</script>\n<div id=g class=fa>\n", nitems, ndisag, JS);
     draw_opts dopt;
     draw_opts_init(&dopt);
     dopt.fragment = 1;
@@ -1117,9 +1130,7 @@ int report_write(report *r, FILE *out, FILE *err)
     for (int32_t i = 0; i < nitems; i++) write_card(r, out, order[i], &dopt);
     free(order);
     fputs("</div></section>\n</main>\n<footer>Made by irreport (diagramir) " DIAGRAMIR_VERSION
-          ".</footer>\n<script>", out);
-    fputs(JS, out);
-    fputs("</script>\n</body></html>\n", out);
+          ".</footer>\n</body></html>\n", out);
     if (bad) return 2;
     return 0;
 }
