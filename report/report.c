@@ -572,19 +572,22 @@ static const char CSS[] =
     ".cm td.z{color:#b0b6bf}.cm p{margin:4px 0 0;color:var(--mut);font-size:12px}\n"
     ".filters{position:sticky;top:0;z-index:2;background:var(--bg);padding:8px 0;"
     "border-bottom:1px solid var(--line);display:flex;gap:18px;align-items:center}\n"
-    "#g{display:grid;grid-template-columns:repeat(auto-fill,minmax(440px,1fr));gap:14px;"
-    "margin:14px 0 40px}\n"
-    ".card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:10px;"
-    "content-visibility:auto;contain-intrinsic-size:auto 560px;min-width:0}\n"
+    "#g{display:flex;flex-direction:column;gap:12px;margin:14px 0 40px}\n"
+    ".card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:10px 12px;"
+    "display:grid;grid-template-columns:minmax(200px,360px) minmax(0,1fr);gap:6px 18px;"
+    "align-items:start;content-visibility:auto;contain-intrinsic-size:auto 380px;scroll-margin-top:56px}\n"
+    ".np .card{grid-template-columns:minmax(0,1fr);contain-intrinsic-size:auto 300px}\n"
+    "@media (max-width:820px){.card{grid-template-columns:minmax(0,1fr)}}\n"
+    ".card h3{grid-column:1/-1}\n"
     ".card h3 small{color:var(--mut);font-weight:400;margin-left:6px}\n"
     ".card h3 .nd{float:right;color:var(--n);font-weight:600}\n"
-    ".pic{margin:8px 0;text-align:center;background:#fff}\n"
-    ".pic svg{max-width:100%;max-height:380px;width:auto;height:auto}\n"
+    ".pic{text-align:center;background:#fff}\n"
+    ".pic svg{max-width:100%;height:auto;max-height:360px}\n"
     ".nopic{color:var(--mut);font-style:italic;padding:20px 0}\n"
-    ".vt{width:100%;table-layout:fixed;font-size:12.5px}\n"
+    ".vt{width:100%;table-layout:fixed;font-size:12.5px}.vt col.cr{width:150px}\n"
     ".vt th,.vt td{border-top:1px solid var(--line);padding:3px 4px;vertical-align:top;"
     "text-align:left;overflow-wrap:anywhere}\n"
-    ".vt thead th{font-weight:600;color:var(--mut)}.vt tbody th{font-weight:500;width:26%}\n"
+    ".vt thead th{font-weight:600;color:var(--mut)}.vt tbody th{font-weight:500}\n"
     ".vt tr.x th{box-shadow:inset 3px 0 var(--n)}\n"
     ".vt td b{display:inline-block;padding:0 6px;border-radius:8px;font-weight:600}\n"
     ".y b{color:var(--y);background:var(--yb)}.n b{color:var(--n);background:var(--nb)}\n"
@@ -909,7 +912,7 @@ static void write_card(const report *r, FILE *f, int32_t it, const draw_opts *do
     for (int32_t c = 0; c < ncrit && !any; c++)
         any = r->unit[(size_t)it * (size_t)ncrit + (size_t)c];
     if (!any || !r->nsel) { fputs("</article>\n", f); return; }
-    fputs("<table class=vt><thead><tr><th>", f);
+    fputs("<table class=vt><col class=cr><thead><tr><th>", f);
     for (int s = 0; s < r->nsel; s++) {
         fputs("<th>", f);
         esc(f, S(&r->raters, r->sel[s]));
@@ -1112,8 +1115,8 @@ int report_write(report *r, FILE *out, FILE *err)
     if (nitems) qsort(order, (size_t)nitems, sizeof *order, cmp_item);
     int ndisag = 0;
     for (int32_t i = 0; i < nitems; i++) ndisag += r->ndis[i] > 0;
-    fputs("<section id=gallery><h2>Gallery</h2>\n<div class=filters><label>Criterion "
-          "<select id=fc><option value=\"\">all</option>", out);
+    fprintf(out, "<section id=gallery%s><h2>Gallery</h2>\n<div class=filters><label>Criterion "
+          "<select id=fc><option value=\"\">all</option>", o->pictures ? "" : " class=np");
     for (int32_t c = 0; c < ncrit; c++) {
         fprintf(out, "<option value=\"%d\">", c);
         esc(out, S(&r->crits, c));
@@ -1127,6 +1130,7 @@ int report_write(report *r, FILE *out, FILE *err)
     dopt.fragment = 1;
     dopt.findings = 1;
     dopt.all_findings = o->all_findings;
+    dopt.scale = 96 / 72.27;   /* real size: a TeX inch is 96 CSS pixels */
     for (int32_t i = 0; i < nitems; i++) write_card(r, out, order[i], &dopt);
     free(order);
     fputs("</div></section>\n</main>\n<footer>Made by irreport (diagramir) " DIAGRAMIR_VERSION

@@ -3,7 +3,9 @@
 // WebSocket, no npm package) and prints what a test needs as JSON:
 //
 //   node tests/irreport/browser.js REPORT.html [--png OUT.png] [--width W]
-//        [--height H] [--filter CRITERION-INDEX]
+//        [--height H] [--filter CRITERION-INDEX] [--at CSS-SELECTOR]
+//
+// (--at: the screenshot shows that element at the top of the window)
 //
 // {console: [messages of level warning or error, exceptions, log errors],
 //  requests: [every URL the page asked for besides itself],
@@ -21,12 +23,13 @@ const path = require('path');
 const zlib = require('zlib');
 
 const args = process.argv.slice(2);
-let file = null, png = null, width = 1400, height = 900, filter = null;
+let file = null, png = null, width = 1400, height = 900, filter = null, at = null;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--png') png = args[++i];
   else if (args[i] === '--width') width = +args[++i];
   else if (args[i] === '--height') height = +args[++i];
   else if (args[i] === '--filter') filter = args[++i];
+  else if (args[i] === '--at') at = args[++i];
   else file = args[i];
 }
 if (!file) { console.error('usage: browser.js REPORT.html [--png OUT.png]'); process.exit(2); }
@@ -189,6 +192,10 @@ function FILTER(c) {
     res.filtered = JSON.parse(fv.result.value);
   }
   if (png) {
+    if (at) {
+      await send('Runtime.evaluate', { expression: 'document.querySelector(' + JSON.stringify(at) + ').scrollIntoView()' }, sessionId);
+      await new Promise((r) => setTimeout(r, 400));
+    }
     const shot = await send('Page.captureScreenshot', { format: 'png' }, sessionId);
     const data = Buffer.from(shot.data, 'base64');
     fs.writeFileSync(png, data);
