@@ -22,10 +22,18 @@ typedef enum { CHK_NA = 0, CHK_YES = 1, CHK_NO = 2 } chk_value;
 
 #define CHK_REASON_MAX 400
 
+/* At most this many elements are blamed per verdict (the first ones named). */
+#define CHK_BLAME_MAX 16
+
 typedef struct {
     chk_value value;
     int line;                      /* source line the verdict is about, 0 none */
     char reason[CHK_REASON_MAX];   /* one line, no tabs or newlines */
+    /* The elements the verdict is about: indices into d->elems, each once,
+     * in the order they were named (chk_blame). For no, the culprits; for
+     * yes and na, none (see diagramir-rubrics(7)). */
+    unsigned nblame;
+    size_t blame[CHK_BLAME_MAX];
 } chk_verdict;
 
 /* A check: fills *v. ctx is what the rubric's prepare() returned. */
@@ -55,9 +63,19 @@ const chk_rubric *chk_rubric_at(size_t i);   /* NULL past the end */
 int chk_rubric_index(const chk_rubric *r, const char *criterion);
 
 /* Sets a verdict; the reason is formatted printf-style, then cut to one
- * line (tabs and newlines become spaces). */
+ * line (tabs and newlines become spaces). The blame is emptied: name the
+ * elements with chk_blame after chk_set. */
 void chk_set(chk_verdict *v, chk_value value, int line, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 const char *chk_value_name(chk_value v);
+
+/* Names element elem (an index into d->elems) as one the verdict is
+ * about: kept once, in first-named order; past CHK_BLAME_MAX, dropped. */
+static inline void chk_blame(chk_verdict *v, size_t elem)
+{
+    for (unsigned i = 0; i < v->nblame; i++)
+        if (v->blame[i] == elem) return;
+    if (v->nblame < CHK_BLAME_MAX) v->blame[v->nblame++] = elem;
+}
 
 #endif

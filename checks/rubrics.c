@@ -52,6 +52,7 @@ void chk_set(chk_verdict *v, chk_value value, int line, const char *fmt, ...)
     va_list ap;
     v->value = value;
     v->line = line;
+    v->nblame = 0;
     va_start(ap, fmt);
     vsnprintf(v->reason, sizeof v->reason, fmt, ap);
     va_end(ap);

@@ -6,7 +6,10 @@
  * Reads IR from the named files (or stdin, or "-"), runs every check of the
  * rubric on each diagram and writes the verdicts: compiler-style diagnostics
  * (default; failures only unless --verbose), the long-form verdict table
- * (--format tsv), or JSON (--format json). Exit status: 0 every check
+ * (--format tsv), JSON (--format json), or the diagrams themselves with one
+ * finding record per verdict (--format ir). Findings the input carries are
+ * never checked: they are taken out before the checks run (and replaced in
+ * --format ir). Exit status: 0 every check
  * passed, 1 some check said no, 2 usage or input error.
  * See irlint(1) and diagramir-rubrics(7).
  */
@@ -30,7 +33,7 @@
 #define DIAGRAMIR_VERSION "0.1"
 #endif
 
-enum { FMT_TEXT, FMT_TSV, FMT_JSON };
+enum { FMT_TEXT, FMT_TSV, FMT_JSON, FMT_IR };
 
 typedef struct {
     const chk_rubric *rubric;
@@ -44,7 +47,7 @@ typedef struct {
 
 static void usage(FILE *f)
 {
-    fputs("usage: irlint [--rubric NAME] [--format text|tsv|json] [--only LIST] [--skip LIST]\n"
+    fputs("usage: irlint [--rubric NAME] [--format text|tsv|json|ir] [--only LIST] [--skip LIST]\n"
           "              [--verbose] [--list] [FILE...]\n"
           "Checks each diagram of the IR input (files, or stdin) against a rubric.\n"
           "\n"
@@ -52,6 +55,8 @@ static void usage(FILE *f)
           "  -f, --format FMT      text: diagnostics \"file:line: criterion: no: reason\" (default)\n"
           "                        tsv:  verdict table \"item criterion rater value note\"\n"
           "                        json: one object per diagram, in an array\n"
+          "                        ir:   each diagram, its findings replaced by one finding\n"
+          "                              record per verdict (elems= the elements blamed)\n"
           "  -o, --only LIST       run only these criteria (comma-separated; repeatable)\n"
           "  -s, --skip LIST       do not run these criteria (comma-separated; repeatable)\n"
           "  -v, --verbose         text format: also print yes and na verdicts\n"
@@ -149,8 +154,76 @@ static void put_src_line(obuf *b, const char *src, int line)
     ob_put(b, ": ", 2);
 }
 
+/* Scratch memory reused from diagram to diagram (grown, never shrunk). */
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap) return p;
+    size_t c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    p = realloc(p, c * size);
+    if (!p) { perror("irlint"); exit(2); }
+    *cap = c;
+    return p;
+}
+
+/* --format ir: d (its findings already taken out) with one finding record
+ * per verdict appended, "finding CRITERION "REASON" verdict=V rubric=R
+ * elems=I,J @LINE". elems are 1-based places of element records: with the
+ * findings last, element i of d is number i + 1. */
+static void emit_ir(opts *o, const ir_diagram *d, const chk_verdict *vs)
+{
+    static ir_elem *el;
+    static size_t elcap;
+    /* per finding: verdict=, rubric=, elems= and the elems= text */
+    enum { ELEMS_LEN = CHK_BLAME_MAX * 21 + 1 };
+    static ir_attr *at;
+    static size_t atcap;
+    static char (*txt)[ELEMS_LEN];
+    static size_t txtcap;
+    const chk_rubric *r = o->rubric;
+    el = grow(el, &elcap, d->nelems + r->nchecks, sizeof *el);
+    at = grow(at, &atcap, 3 * r->nchecks, sizeof *at);
+    txt = grow(txt, &txtcap, r->nchecks, sizeof *txt);
+    if (d->nelems) memcpy(el, d->elems, d->nelems * sizeof *el);
+    size_t n = d->nelems;
+    for (size_t k = 0; k < r->nchecks; k++) {
+        if (!o->enabled[k]) continue;
+        const chk_verdict *v = &vs[k];
+        ir_elem *e = &el[n++];
+        memset(e, 0, sizeof *e);
+        e->kind = IR_FINDING;
+        e->name = (char *)r->checks[k].name;
+        e->str = (char *)v->reason;
+        e->line = v->line > 0 ? v->line : 0;
+        ir_attr *a = &at[3 * k];
+        a[0].key = (char *)"verdict";
+        a[0].val = (char *)chk_value_name(v->value);
+        a[1].key = (char *)"rubric";
+        a[1].val = (char *)r->name;
+        e->attrs = a;
+        e->nattrs = 2;
+        if (v->nblame) {
+            char *p = txt[k];
+            for (unsigned i = 0; i < v->nblame; i++)
+                p += sprintf(p, "%s%zu", i ? "," : "", v->blame[i] + 1);
+            a[2].key = (char *)"elems";
+            a[2].val = txt[k];
+            e->nattrs = 3;
+        }
+    }
+    ir_diagram out = *d;
+    out.elems = el;
+    out.nelems = n;
+    out.cap = n;
+    ir_write_diagram(stdout, &out);
+}
+
 static void emit(opts *o, const ir_diagram *d, const chk_verdict *vs)
 {
+    if (o->fmt == FMT_IR) {
+        emit_ir(o, d, vs);
+        return;
+    }
     static obuf ob;
     obuf *b = &ob;
     b->n = 0;
@@ -235,9 +308,32 @@ static int picture_line(const ir_diagram *d)
     return best;
 }
 
+/* d without its finding records (d itself when it has none): what a
+ * checker found before is not part of the picture. The view shares d's
+ * elements and lives until the next call. */
+static const ir_diagram *without_findings(const ir_diagram *d)
+{
+    size_t i = 0;
+    while (i < d->nelems && d->elems[i].kind != IR_FINDING) i++;
+    if (i == d->nelems) return d;
+    static ir_diagram view;
+    static ir_elem *el;
+    static size_t cap;
+    el = grow(el, &cap, d->nelems, sizeof *el);
+    size_t n = 0;
+    for (i = 0; i < d->nelems; i++)
+        if (d->elems[i].kind != IR_FINDING) el[n++] = d->elems[i];
+    view = *d;
+    view.elems = el;
+    view.nelems = n;
+    view.cap = n;
+    return &view;
+}
+
 static void check_diagram(opts *o, const ir_diagram *d, chk_verdict *vs)
 {
     const chk_rubric *r = o->rubric;
+    d = without_findings(d);
     void *ctx = r->prepare ? r->prepare(d) : NULL;
     for (size_t k = 0; k < r->nchecks; k++) {
         if (!o->enabled[k]) continue;
@@ -245,6 +341,7 @@ static void check_diagram(opts *o, const ir_diagram *d, chk_verdict *vs)
         static const char not_evaluated[] = "not evaluated";
         vs[k].value = CHK_NA;
         vs[k].line = 0;
+        vs[k].nblame = 0;
         memcpy(vs[k].reason, not_evaluated, sizeof not_evaluated);
         r->checks[k].run(d, ctx, &vs[k]);
         if (vs[k].value == CHK_NO) o->any_no = 1;
@@ -308,8 +405,10 @@ int main(int argc, char **argv)
             if (!strcmp(optarg, "text")) o.fmt = FMT_TEXT;
             else if (!strcmp(optarg, "tsv")) o.fmt = FMT_TSV;
             else if (!strcmp(optarg, "json")) o.fmt = FMT_JSON;
+            else if (!strcmp(optarg, "ir")) o.fmt = FMT_IR;
             else {
-                fprintf(stderr, "irlint: error: unknown format '%s' (text, tsv or json)\n", optarg);
+                fprintf(stderr, "irlint: error: unknown format '%s' (text, tsv, json or ir)\n",
+                        optarg);
                 rc = 2;
                 goto out;
             }
@@ -356,6 +455,7 @@ int main(int argc, char **argv)
     if (!isatty(STDOUT_FILENO)) setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     if (o.fmt == FMT_TSV) printf("item\tcriterion\trater\tvalue\tnote\n");
     if (o.fmt == FMT_JSON) printf("[");
+    if (o.fmt == FMT_IR) ir_write_header(stdout);
     if (optind >= argc) {
         rc = run_stream(&o, stdin, "<stdin>");
     } else {

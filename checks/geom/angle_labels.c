@@ -65,6 +65,17 @@ static const geom_mark *mark_of_text(const geom_scene *s, const geom_text *t)
     return best;
 }
 
+/* Blames the label (text element, or (size_t)-1), the mark (or NULL) and
+ * the two lines of the angle at V (rays r1, r2). */
+static void blame_angle(const geom_scene *s, chk_verdict *why, size_t text, const geom_mark *m,
+                        ir_pt V, double r1, double r2)
+{
+    if (text != (size_t)-1) chk_blame(why, text);
+    if (m) chk_blame(why, m->elem);
+    geom_blame_ray(s, V, r1, why);
+    geom_blame_ray(s, V, r2, why);
+}
+
 void geom_angle_labels(const ir_diagram *d, const void *ctx, chk_verdict *v)
 {
     (void)d;
@@ -92,7 +103,8 @@ void geom_angle_labels(const ir_diagram *d, const void *ctx, chk_verdict *v)
             }
             dir = ir_v_dir_deg(ir_v_sub(t->c, V));
         }
-        double drawn = geom_angle_at(s, V, dir, NULL, NULL);
+        double r1 = 0, r2 = 0;
+        double drawn = geom_angle_at(s, V, dir, &r1, &r2);
         if (drawn < 0) {
             if (!unplaced++) unplaced_line = t->line;
             continue;
@@ -111,6 +123,7 @@ void geom_angle_labels(const ir_diagram *d, const void *ctx, chk_verdict *v)
                         "(tolerance %.0f)",
                         t->show, geom_point_name(s, V, nm, sizeof nm), drawn,
                         GEOM_ANGLE_TOL_DEG);
+            if (worst_now(&ty, ex)) blame_angle(s, &ty.why, t->elem, m, V, r1, r2);
         } else {
             pass(&ty, diff, t->line);
         }
@@ -127,6 +140,7 @@ void geom_angle_labels(const ir_diagram *d, const void *ctx, chk_verdict *v)
             if (worst_now(&ty, 90)) {
                 chk_set(&ty.why, CHK_NO, m->line, "the %s at %s is not at a corner of the figure",
                         what, geom_point_name(s, m->has_vertex ? m->vertex : m->c, nm, sizeof nm));
+                chk_blame(&ty.why, m->elem);
             }
             continue;
         }
@@ -141,6 +155,7 @@ void geom_angle_labels(const ir_diagram *d, const void *ctx, chk_verdict *v)
                             "(tolerance %.0f)",
                             geom_point_name(s, m->vertex, nm, sizeof nm), drawn,
                             GEOM_RIGHT_TOL_DEG);
+                    blame_angle(s, &ty.why, (size_t)-1, m, m->vertex, r1, r2);
                 }
             } else {
                 pass(&ty, diff, m->line);
@@ -159,6 +174,7 @@ void geom_angle_labels(const ir_diagram *d, const void *ctx, chk_verdict *v)
                             "the angle arc at %s spans %.0f deg but sits in an angle of %.1f deg "
                             "(sides at %.0f and %.0f deg)",
                             geom_point_name(s, m->vertex, nm, sizeof nm), sweep, drawn, r1, r2);
+                    blame_angle(s, &ty.why, (size_t)-1, m, m->vertex, r1, r2);
                 }
             } else {
                 pass(&ty, fabs(sweep - drawn), m->line);

@@ -26,12 +26,16 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
         const geom_mark *m = &s->marks[i];
         if (m->kind != MARK_RIGHT) continue;
         checked++;
-        double drawn = geom_mark_angle(s, m, NULL, NULL);
+        double r1 = 0, r2 = 0;
+        double drawn = geom_mark_angle(s, m, &r1, &r2);
         if (drawn < 0) continue;   /* not at a corner: angle-labels reports it */
         if (fabs(drawn - 90) > GEOM_RIGHT_TOL_DEG) {
             chk_set(v, CHK_NO, m->line,
                     "the right-angle mark at %s sits on an angle of %.1f deg (tolerance %.0f)",
                     geom_point_name(s, m->vertex, nm, sizeof nm), drawn, GEOM_RIGHT_TOL_DEG);
+            chk_blame(v, m->elem);
+            geom_blame_ray(s, m->vertex, r1, v);
+            geom_blame_ray(s, m->vertex, r2, v);
             return;
         }
     }
@@ -69,6 +73,8 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
                         "sides with %d tick mark(s) differ in length: %.1f (line %d) vs %.1f "
                         "(line %d)",
                         nt[a], la, ga->line, lb, gb->line);
+                chk_blame(v, ga->elem);
+                chk_blame(v, gb->elem);
                 return;
             }
         }

@@ -353,6 +353,16 @@ static inline double geom_em(const geom_text *t)
     return t->size > 0 ? t->size : GEOM_DEFAULT_FONT_PT;
 }
 
+/* --- blame: the elements a verdict is about (scene_corners.c) -----------
+ * These search the scene: call them on the way to a verdict of no, after
+ * chk_set (which empties the blame). */
+/* The straight figure lines (and dimension lines) leaving v in direction
+ * dir (deg, within 1 deg), as geom_rays_at finds them. */
+void geom_blame_ray(const geom_scene *s, ir_pt v, double dir, chk_verdict *out);
+/* What marks point p: the vertex dots at it (within GEOM_DOT_MERGE_PT),
+ * else the straight lines ending at or running through it. */
+void geom_blame_point(const geom_scene *s, ir_pt p, chk_verdict *out);
+
 /* --- the checks ---------------------------------------------------------- */
 void geom_angle_labels(const ir_diagram *d, const void *ctx, chk_verdict *v);
 void geom_length_proportions(const ir_diagram *d, const void *ctx, chk_verdict *v);

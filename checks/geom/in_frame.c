@@ -49,6 +49,8 @@ void geom_in_frame(const ir_diagram *d, const void *ctx, chk_verdict *v)
     double worst = -1;
     chk_verdict why;
     memset(&why, 0, sizeof why);
+    size_t cutoff[CHK_BLAME_MAX];   /* the first elements cut or hidden */
+    unsigned ncut = 0;
     char buf[64];
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
@@ -112,6 +114,7 @@ void geom_in_frame(const ir_diagram *d, const void *ctx, chk_verdict *v)
         if (rel == 0) continue;
         if (rel == 1) cut++;
         else hidden++;
+        if (ncut < CHK_BLAME_MAX) cutoff[ncut++] = i;
         double key = out + (rel == 1 ? 1e6 : 0);
         if (key > worst) {
             worst = key;
@@ -122,6 +125,7 @@ void geom_in_frame(const ir_diagram *d, const void *ctx, chk_verdict *v)
             chk_set(&why, CHK_NO, e->line, "%s is %s by the clip region of line %d "
                     "(it reaches %.1fpt outside)",
                     buf, rel == 1 ? "cut" : "hidden entirely", cl->e->line, out);
+            chk_blame(&why, i);
         }
     }
     if (cut + hidden == 0) {
@@ -130,6 +134,8 @@ void geom_in_frame(const ir_diagram *d, const void *ctx, chk_verdict *v)
         return;
     }
     *v = why;
+    /* the worst first, then the others cut or hidden */
+    for (unsigned k = 0; k < ncut; k++) chk_blame(v, cutoff[k]);
     if (cut + hidden > 1) {
         size_t l = strlen(v->reason);
         snprintf(v->reason + l, sizeof v->reason - l, "; %d cut, %d hidden in all", cut, hidden);

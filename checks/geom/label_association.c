@@ -104,16 +104,19 @@ typedef struct {
     chk_verdict why;
 } tally;
 
-static void bad(tally *ty, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void bad(tally *ty, int line, const char *fmt, ...)
+/* Counts a bad label; the first one's reason is kept, and bad returns 1
+ * for it (then name its elements in ty->why). */
+static int bad(tally *ty, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bad(tally *ty, int line, const char *fmt, ...)
 {
-    if (ty->bad++ != 0) return;
+    if (ty->bad++ != 0) return 0;
     va_list ap;
     va_start(ap, fmt);
     char buf[CHK_REASON_MAX];
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     chk_set(&ty->why, CHK_NO, line, "%s", buf);
+    return 1;
 }
 
 void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v)
@@ -144,19 +147,27 @@ void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v
                 double dof = ir_box_pt_dist(t->box, t->of);
                 if (ir_v_dist(pts.p[b1], t->of) > 2 * GEOM_JOIN_EPS_PT &&
                     (d1 + slack) * GEOM_AMBIGUITY < dof + slack)
-                    bad(&ty, t->line,
-                        "label \"%s\" belongs to the point %s but sits nearer to %s "
-                        "(%.1fpt vs %.1fpt)",
-                        t->show, geom_point_name(s, t->of, n1, sizeof n1),
-                        geom_point_name(s, pts.p[b1], n2, sizeof n2), d1, dof);
+                    if (bad(&ty, t->line,
+                            "label \"%s\" belongs to the point %s but sits nearer to %s "
+                            "(%.1fpt vs %.1fpt)",
+                            t->show, geom_point_name(s, t->of, n1, sizeof n1),
+                            geom_point_name(s, pts.p[b1], n2, sizeof n2), d1, dof)) {
+                        chk_blame(&ty.why, t->elem);
+                        geom_blame_point(s, pts.p[b1], &ty.why);
+                        geom_blame_point(s, t->of, &ty.why);
+                    }
                 break;
             }
             if (d1 > GEOM_LABEL_REACH_EM * em) break;   /* names a region or a shape */
             if (b2 != (size_t)-1 && (d2 + slack) < (d1 + slack) * GEOM_AMBIGUITY &&
                 t->kind == TXT_NAME)
-                bad(&ty, t->line, "label \"%s\" is as near to %s as to %s (%.1fpt vs %.1fpt)",
-                    t->show, geom_point_name(s, pts.p[b2], n2, sizeof n2),
-                    geom_point_name(s, pts.p[b1], n1, sizeof n1), d2, d1);
+                if (bad(&ty, t->line, "label \"%s\" is as near to %s as to %s (%.1fpt vs %.1fpt)",
+                        t->show, geom_point_name(s, pts.p[b2], n2, sizeof n2),
+                        geom_point_name(s, pts.p[b1], n1, sizeof n1), d2, d1)) {
+                    chk_blame(&ty.why, t->elem);
+                    geom_blame_point(s, pts.p[b2], &ty.why);
+                    geom_blame_point(s, pts.p[b1], &ty.why);
+                }
             break;
         }
         case TXT_LENGTH:
@@ -202,10 +213,14 @@ void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v
                 if (own && s1 && down > em && !same_line(own, s1) && !same_measure(own, s1) &&
                     (d1 + slack) * GEOM_AMBIGUITY < down + slack) {
                     snprintf(n1, sizeof n1, "line %d", s1->line);
-                    bad(&ty, t->line,
-                        "\"%s\" is placed on a segment of line %d but sits nearer to another "
-                        "line (%s): %.1fpt vs %.1fpt",
-                        t->show, own->line, n1, d1, down);
+                    if (bad(&ty, t->line,
+                            "\"%s\" is placed on a segment of line %d but sits nearer to another "
+                            "line (%s): %.1fpt vs %.1fpt",
+                            t->show, own->line, n1, d1, down)) {
+                        chk_blame(&ty.why, t->elem);
+                        chk_blame(&ty.why, s1->elem);
+                        chk_blame(&ty.why, own->elem);
+                    }
                 }
                 break;
             }
@@ -214,18 +229,25 @@ void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v
                  * the region's measure (an area, a count); with a length unit
                  * it is a length with no line to measure */
                 if (t->kind == TXT_VAR || (!t->unit[0] && inside_region(s, t->c))) break;
+                int first;
                 if (s1)
-                    bad(&ty, t->line, "length label \"%s\" stands apart from every line "
-                        "(nearest %.1fpt away, reach %.0fpt)",
-                        t->show, d1, GEOM_LABEL_REACH_EM * em);
+                    first = bad(&ty, t->line, "length label \"%s\" stands apart from every line "
+                                "(nearest %.1fpt away, reach %.0fpt)",
+                                t->show, d1, GEOM_LABEL_REACH_EM * em);
                 else
-                    bad(&ty, t->line, "length label \"%s\" has no line to measure", t->show);
+                    first = bad(&ty, t->line, "length label \"%s\" has no line to measure",
+                                t->show);
+                if (first) chk_blame(&ty.why, t->elem);
                 break;
             }
             if (s2 && (d2 + slack) < (d1 + slack) * GEOM_AMBIGUITY && !same_measure(s1, s2)) {
-                bad(&ty, t->line, "\"%s\" is as near to the line of line %d (length %.1f) as "
-                    "to that of line %d (length %.1f): %.1fpt vs %.1fpt",
-                    t->show, s2->line, seg_measure(s2), s1->line, seg_measure(s1), d2, d1);
+                if (bad(&ty, t->line, "\"%s\" is as near to the line of line %d (length %.1f) as "
+                        "to that of line %d (length %.1f): %.1fpt vs %.1fpt",
+                        t->show, s2->line, seg_measure(s2), s1->line, seg_measure(s1), d2, d1)) {
+                    chk_blame(&ty.why, t->elem);
+                    chk_blame(&ty.why, s2->elem);
+                    chk_blame(&ty.why, s1->elem);
+                }
             }
             break;
         }

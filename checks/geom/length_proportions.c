@@ -41,7 +41,17 @@ typedef struct {
     double comp_reach;
     const geom_shape *comp_shape;   /* the comp of its first segment */
     char what[32];
+    size_t elem;        /* the element measured (line, circle, region), or NO_ELEM */
 } meas;
+
+#define NO_ELEM ((size_t)-1)
+
+/* Blames m's label and the element it measures. */
+static void blame_meas(chk_verdict *v, const meas *m)
+{
+    chk_blame(v, m->t->elem);
+    if (m->elem != NO_ELEM) chk_blame(v, m->elem);
+}
 
 #define MAXM 128
 
@@ -169,12 +179,16 @@ static int measure_length(const geom_scene *s, const geom_text *t, meas *m)
     m->dir = -1;
     m->receding = 0;
     m->drawn = 0;
+    m->elem = NO_ELEM;
     if (t->has_along) {
         const geom_seg *g = seg_matching(s, t->along_a, t->along_b);
         m->drawn = ir_v_dist(t->along_a, t->along_b);
         m->dir = ir_v_dir_deg(ir_v_sub(t->along_b, t->along_a));
         m->receding = receding(s, t->along_a, t->along_b);
-        if (g) meas_comp_later(m, g, 3 * em);
+        if (g) {
+            meas_comp_later(m, g, 3 * em);
+            m->elem = g->elem;
+        }
         snprintf(m->what, sizeof m->what, "the segment it is placed on");
         return m->drawn > 0;
     }
@@ -193,6 +207,7 @@ static int measure_length(const geom_scene *s, const geom_text *t, meas *m)
             /* a drawn radius/diameter line near the label wins below; the
              * circle is the fallback */
             m->drawn = t->quantity == 'r' ? best->radius : 2 * best->radius;
+            m->elem = best->elem;
             snprintf(m->what, sizeof m->what, "the circle's %s",
                      t->quantity == 'r' ? "radius" : "diameter");
         }
@@ -234,6 +249,7 @@ static int measure_length(const geom_scene *s, const geom_text *t, meas *m)
     m->dir = ir_v_dir_deg(ir_v_sub(mb, ma));
     m->receding = receding(s, ma, mb);
     meas_comp_later(m, best, 3 * em);
+    m->elem = best->elem;
     snprintf(m->what, sizeof m->what, "%s at line %d",
              best->cls == SEG_DIM ? "the dimension line" : "the line", best->line);
     return 1;
@@ -286,6 +302,7 @@ static int measure_area(const geom_scene *s, const geom_text *t, meas *m)
     m->dir = -1;
     m->receding = 0;
     m->comp = -1;
+    m->elem = best->elem;
     snprintf(m->what, sizeof m->what, "the region at line %d", best->line);
     return 1;
 }
@@ -332,6 +349,7 @@ static int measure_dims(const geom_scene *s, const geom_text *t, meas *m)
         m[k].receding = 0;
         m[k].comp = -2;   /* its first segment's (meas_comp) */
         m[k].comp_shape = sh;
+        m[k].elem = sh->elem;
         snprintf(m[k].what, sizeof m[k].what, "the shape at line %d", sh->line);
     }
     return 2;
@@ -403,6 +421,7 @@ static int check_coords(const geom_scene *s, chk_verdict *v)
                         "the point labeled \"%s\" is drawn %.1fpt off the %c position its "
                         "coordinates give among the %zu labeled points",
                         lab[i]->show, r, ax ? 'y' : 'x', n);
+                chk_blame(v, lab[i]->elem);
                 return 1;
             }
         }
@@ -414,6 +433,7 @@ static int check_coords(const geom_scene *s, chk_verdict *v)
                     "the labeled coordinates are drawn %.1fpt per unit across and %.1fpt per "
                     "unit up (off by %.0f%%; tolerance %.0f%%)",
                     k[0], k[1], (r - 1) * 100, GEOM_LENGTH_TOL * 100);
+            for (size_t i = 0; i < n; i++) chk_blame(v, lab[i]->elem);
             return 1;
         }
     }
@@ -488,6 +508,8 @@ void geom_length_proportions(const ir_diagram *d, const void *ctx, chk_verdict *
                     "(line %d): shorter than any view foreshortens it (at least %.2f)",
                     a->t->show, a->t->line, ka / kb, b->t->show, b->t->line,
                     GEOM_FORESHORTEN_MIN);
+            blame_meas(v, a);
+            blame_meas(v, b);
             return;
         }
         /* a/b: a is drawn too long relative to b */
@@ -497,6 +519,8 @@ void geom_length_proportions(const ir_diagram *d, const void *ctx, chk_verdict *
                 a->t->show, a->t->line, a->drawn, b->t->show, b->t->line, b->drawn,
                 a->drawn / b->drawn, a->stated / b->stated, (worst - 1) * 100,
                 GEOM_LENGTH_TOL * 100);
+        blame_meas(v, a);
+        blame_meas(v, b);
         return;
     }
     /* areas: in the lengths' scale, or against each other */
@@ -534,6 +558,8 @@ void geom_length_proportions(const ir_diagram *d, const void *ctx, chk_verdict *
                         "\"%s\" labels %s, whose drawn area is %.2f times the stated area in the "
                         "scale of the labeled lengths (tolerance %.0f%%)",
                         a->t->show, a->what, a->drawn / (a->stated * k2), GEOM_AREA_TOL * 100);
+            blame_meas(v, a);
+            if (b) blame_meas(v, b);
             return;
         }
     }

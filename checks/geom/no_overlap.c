@@ -300,9 +300,12 @@ static const sface *top_at(const face_set *g, ir_pt p)
     return NULL;
 }
 
-static void depth_note(geom_depth_tally *t, double key, int line, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void depth_note(geom_depth_tally *t, double key, int line, const char *fmt, ...)
+/* Counts a depth-order error; keeps the worst one's reason, blaming e1
+ * (what shows though it should be hidden) and e2 (what should hide it). */
+static void depth_note(geom_depth_tally *t, double key, int line, size_t e1, size_t e2,
+                       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void depth_note(geom_depth_tally *t, double key, int line, size_t e1, size_t e2,
+                       const char *fmt, ...)
 {
     t->n++;
     if (!(key > t->worst)) return;
@@ -313,6 +316,8 @@ static void depth_note(geom_depth_tally *t, double key, int line, const char *fm
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     chk_set(&t->why, CHK_NO, line, "%s", buf);
+    chk_blame(&t->why, e1);
+    chk_blame(&t->why, e2);
 }
 
 /* Faces painted over each other. For every two filled faces a and b of one
@@ -529,7 +534,7 @@ static void face_order(const face_set *g, int use_skip, geom_depth_tally *t)
                         double da = depth_at(A, p), dt = depth_at(T, p);
                         double tl = GEOM_DEPTH_TOL * fmax(A->size, T->size);
                         if (!(da - dt > tl)) continue;
-                        depth_note(t, (da - dt) / fmax(tl, 1e-9), T->f->line,
+                        depth_note(t, (da - dt) / fmax(tl, 1e-9), T->f->line, T->f->elem, a->elem,
                                    "the face drawn at line %d is painted over the face of line %d, "
                                    "though it lies behind it (depth %.2f vs %.2f): hidden parts show",
                                    T->f->line, a->line, dt, da);
@@ -587,7 +592,7 @@ static void line_order(const geom_scene *s, const face_set *g, geom_depth_tally 
             }
         }
         if (!(shown > GEOM_HIDDEN_LINE_PT)) continue;
-        depth_note(t, shown, l->line,
+        depth_note(t, shown, l->line, l->elem, hid->elem,
                    "the line drawn at line %d shows through the face of line %d, which lies in "
                    "front of it (depth %.2f vs %.2f), for %.0fpt: hidden parts show",
                    l->line, hid->line, dl, dh, shown);
@@ -620,12 +625,12 @@ static int arcs_crossing(const geom_scene *s, chk_verdict *why, double *worst)
         double r[32];
         size_t k = geom_rays_at(s, m->vertex, 3.0, r, 32);
         double span = ir_ccw_sweep_deg(m->d1, m->d2);
-        double most = 0;
+        double most = 0, crossed = 0;
         for (size_t j = 0; j < k; j++) {
             double in = ir_ccw_sweep_deg(m->d1, r[j]);
             if (in >= span) continue;
             double beyond = fmin(in, span - in);
-            if (beyond > most) most = beyond;
+            if (beyond > most) { most = beyond; crossed = r[j]; }
         }
         if (!(most > GEOM_ARC_CROSS_DEG)) continue;
         n++;
@@ -635,6 +640,8 @@ static int arcs_crossing(const geom_scene *s, chk_verdict *why, double *worst)
             chk_set(why, CHK_NO, m->line,
                     "the angle arc at %s crosses a side of its angle and runs %.0f deg past it",
                     geom_point_name(s, m->vertex, nm, sizeof nm), most);
+            chk_blame(why, m->elem);
+            geom_blame_ray(s, m->vertex, crossed, why);
         }
     }
     return n;
@@ -667,6 +674,8 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
                 chk_set(&why, CHK_NO, b->line,
                         "text \"%s\" overlaps text \"%s\" (line %d) by %.0f%% of the smaller box",
                         b->show, a->show, a->line, frac * 100);
+                chk_blame(&why, b->elem);
+                chk_blame(&why, a->elem);
             }
         }
     }
@@ -708,6 +717,8 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
                 worst = key;
                 chk_set(&why, CHK_NO, t->line, "a line from line %d runs through text \"%s\"",
                         g->line, t->show);
+                chk_blame(&why, t->elem);
+                chk_blame(&why, g->elem);
             }
             break;
         }
@@ -719,6 +730,8 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
                 worst = 0.5;
                 chk_set(&why, CHK_NO, t->line, "a vertex dot at (%.1f,%.1f) lies on text \"%s\"",
                         s->dots[k].x, s->dots[k].y, t->show);
+                chk_blame(&why, t->elem);
+                geom_blame_point(s, s->dots[k], &why);
             }
             break;
         }

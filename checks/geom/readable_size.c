@@ -39,14 +39,16 @@ void geom_readable_size(const ir_diagram *d, const void *ctx, chk_verdict *v)
     double fit = fmin(1.0, fmin(GEOM_PAGE_W_PT / w, GEOM_PAGE_H_PT / h));
     double maxfont = 0, sumfont = 0;
     int line = 0;
+    size_t largest = 0;   /* the text set largest */
     for (size_t i = 0; i < s->ntexts; i++) {
         const geom_text *t = &s->texts[i];
         if (t->size < GEOM_MIN_FONT_PT) {
             chk_set(v, CHK_NO, t->line, "text \"%s\" is set at %.1fpt (minimum %.0fpt)", t->show,
                     t->size, GEOM_MIN_FONT_PT);
+            chk_blame(v, t->elem);
             return;
         }
-        if (t->size > maxfont) { maxfont = t->size; line = t->line; }
+        if (t->size > maxfont) { maxfont = t->size; line = t->line; largest = t->elem; }
         sumfont += t->size;
     }
     if (fit < 1.0 - 1e-3) {
@@ -69,6 +71,7 @@ void geom_readable_size(const ir_diagram *d, const void *ctx, chk_verdict *v)
             chk_set(v, CHK_NO, line,
                     "the figure is only %.1f x %.1fpt, smaller than its %.0fpt labels", fw, fh,
                     maxfont);
+            chk_blame(v, largest);
             return;
         }
     }

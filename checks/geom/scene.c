@@ -237,7 +237,7 @@ geom_seg_class scene_elem_class(const geom_attrs *a)
     return SEG_FIGURE;
 }
 
-static int is_dot(const ir_elem *e, const geom_attrs *a)
+int scene_is_dot(const ir_elem *e, const geom_attrs *a)
 {
     if (a->role == ROLE_VERTEX) return 1;
     if (e->kind != IR_ELLIPSE || e->npts < 3) return 0;
@@ -599,7 +599,7 @@ static void add_drawn(geom_scene *s, size_t i, scene_caps *cap)
     const geom_attrs *at = &s->attrs[i];
     if (!at->stroked && !at->filled) return;
     if (at->xyz) s->is3d = 1;
-    if (is_dot(e, at)) {
+    if (scene_is_dot(e, at)) {
         GROW(s->dots, s->ndots, cap->dots);
         s->dots[s->ndots++] = e->npts ? e->pts[0] : ir_v(0, 0);
         ir_box_union(&s->ink, ir_elem_box(e));

@@ -102,6 +102,57 @@ size_t geom_rays_at(const geom_scene *s, ir_pt v, double min_len, double *dirs, 
     return scene_rays_excl(s, v, min_len, dirs, max, (size_t)-1);
 }
 
+void geom_blame_ray(const geom_scene *s, ir_pt v, double dir, chk_verdict *out)
+{
+    size_t *near = NULL, cap = 0;
+    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
+                               &near, &cap);
+    for (size_t q = 0; q < nn; q++) {
+        const geom_seg *g = &s->segs[near[q]];
+        if (!ray_seg(g) || g->len < 3.0) continue;
+        double da = ir_v_dist(g->a, v), db = ir_v_dist(g->b, v);
+        double dirs[2];
+        int k = 0;
+        if (da <= GEOM_JOIN_EPS_PT) {
+            dirs[k++] = ir_v_dir_deg(ir_v_sub(g->b, v));
+        } else if (db <= GEOM_JOIN_EPS_PT) {
+            dirs[k++] = ir_v_dir_deg(ir_v_sub(g->a, v));
+        } else if (ir_pt_seg_dist(v, g->a, g->b, NULL) <= GEOM_JOIN_EPS_PT) {
+            dirs[k++] = ir_v_dir_deg(ir_v_sub(g->a, v));
+            dirs[k++] = ir_v_dir_deg(ir_v_sub(g->b, v));
+        }
+        for (int j = 0; j < k; j++) {
+            double diff = fabs(fmod(dirs[j] - dir + 540.0, 360.0) - 180.0);
+            if (diff <= 1.0) chk_blame(out, g->elem);
+        }
+    }
+    free(near);
+}
+
+void geom_blame_point(const geom_scene *s, ir_pt p, chk_verdict *out)
+{
+    const ir_diagram *d = s->d;
+    int dots = 0;
+    for (size_t i = 0; i < d->nelems && s->ndots; i++) {
+        const ir_elem *e = &d->elems[i];
+        const geom_attrs *at = &s->attrs[i];
+        if (!e->npts || (!at->stroked && !at->filled) || !scene_is_dot(e, at)) continue;
+        if (ir_v_dist(e->pts[0], p) > GEOM_DOT_MERGE_PT) continue;
+        chk_blame(out, i);
+        dots = 1;
+    }
+    if (dots) return;
+    size_t *near = NULL, cap = 0;
+    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), GEOM_JOIN_EPS_PT),
+                               &near, &cap);
+    for (size_t q = 0; q < nn; q++) {
+        const geom_seg *g = &s->segs[near[q]];
+        if (ray_seg(g) && ir_pt_seg_dist(p, g->a, g->b, NULL) <= GEOM_JOIN_EPS_PT)
+            chk_blame(out, g->elem);
+    }
+    free(near);
+}
+
 static double angle_from_rays(const double *r, size_t k, double dir, double *r1, double *r2)
 {
     if (k < 2) return -1;

@@ -97,6 +97,9 @@ static inline ir_box seg_box(const geom_seg *g, double grow)
 void scene_need_grid(scene_priv *p);
 void scene_grid_free(seg_grid *g);
 
+/* A vertex dot: role=vertex, or a small filled ellipse (scene.c). */
+int scene_is_dot(const ir_elem *e, const geom_attrs *a);
+
 /* A straight line of the figure (or a dimension line): what rays run along. */
 static inline int ray_seg(const geom_seg *g)
 {

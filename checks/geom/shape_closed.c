@@ -32,6 +32,7 @@ void geom_shape_closed(const ir_diagram *d, const void *ctx, chk_verdict *v)
                     "the outline drawn at line %d ends %.1fpt short of its start "
                     "(perimeter %.0fpt)",
                     e->line, gap, per);
+            chk_blame(v, i);
             return;
         }
     }
@@ -75,6 +76,8 @@ void geom_shape_closed(const ir_diagram *d, const void *ctx, chk_verdict *v)
                 chk_set(v, CHK_NO, g->line,
                         "the line at line %d stops %.1fpt short of the line at line %d",
                         g->line, best, bh->line);
+                chk_blame(v, g->elem);
+                chk_blame(v, bh->elem);
                 free(near);
                 return;
             }
