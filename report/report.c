@@ -558,14 +558,17 @@ static const char CSS[] =
     ".kt th,.kt td{padding:3px 10px;border-bottom:1px solid var(--line);text-align:left;"
     "font-variant-numeric:tabular-nums}\n"
     ".kt td.v,.kt td.n,.kt td.ci{text-align:right}.kt td.ci{color:var(--mut)}\n"
-    ".kt tbody tr:first-child th{border-top:2px solid var(--line)}\n"
+    ".kt tbody{border-top:2px solid var(--line)}.kt tbody th{vertical-align:top;padding-top:5px}\n"
     ".sw{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;"
     "vertical-align:baseline}\n"
     ".charts{display:flex;flex-wrap:wrap;gap:16px;margin:8px 0 16px}\n"
     ".chart{background:var(--card);border:1px solid var(--line);padding:8px}\n"
     ".chart h3{margin:0 0 4px}.chart p{margin:0;color:var(--mut);font-size:12px}\n"
-    ".cms{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));gap:12px}\n"
-    ".cm{background:var(--card);border:1px solid var(--line);padding:8px}\n"
+    ".cmh{margin:14px 0 6px}\n"
+    ".cms{display:flex;flex-wrap:wrap;gap:12px}\n"
+    ".cm{background:var(--card);border:1px solid var(--line);padding:8px;width:min-content;min-width:200px}\n"
+    ".cm h4{margin:0;font-size:13px}.cm h4 small{color:var(--mut);font-weight:400}\n"
+    ".cm th.cn{font-weight:400;color:var(--mut);font-size:11px;text-align:left;white-space:nowrap}\n"
     ".cm table{margin-top:4px;font-variant-numeric:tabular-nums}\n"
     ".cm th,.cm td{padding:2px 8px;text-align:right;border:1px solid var(--line)}\n"
     ".cm th{background:#fafbfc;font-weight:600}.cm td.d{background:var(--yb);font-weight:600}\n"
@@ -653,8 +656,10 @@ static void write_chart(const report *r, FILE *f, int p)
     char buf[64];
     if (nsum) {
         fmt_num(buf, sizeof buf, sum / nsum, r->o.digits);
-        fprintf(f, "<p>Cohen's &kappa; per criterion%s; mean of the %d defined: %s</p>",
-                r->o.ci > 0 ? ", with its bootstrap interval" : "", nsum, buf);
+        fputs("<p>Cohen's &kappa;", f);
+        if (r->o.ci > 0) fprintf(f, ", %g%% interval", r->o.ci * 100);
+        if (nsum == nc) fprintf(f, "; mean %s</p>", buf);
+        else fprintf(f, "; mean of the %d defined %s</p>", nsum, buf);
     }
     fprintf(f, "<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=img "
             "font-family=\"system-ui,sans-serif\" font-size=\"12\">", W, h, W, h);
@@ -769,10 +774,17 @@ static void write_kappa_table(const report *r, FILE *f)
 
 static void write_matrices(report *r, FILE *f, int32_t fm, int32_t fu, int *bad, FILE *err)
 {
-    fputs("<div class=cms>\n", f);
     for (int32_t c = 0; c < r->crits.n; c++) {
         struct cats ct;
         build_cats(r, c, &ct, fm, fu);
+        int any = 0;
+        for (int p = 0; p < r->npairs; p++) any |= krow_of(r, c, 0, r->pairs[2 * p], r->pairs[2 * p + 1]) != NULL;
+        if (any) {
+            fputs("<h3 class=cmh>", f);
+            write_swatch(f, c);
+            esc(f, S(&r->crits, c));
+            fputs("</h3><div class=cms>\n", f);
+        }
         for (int p = 0; p < r->npairs; p++) {
             int32_t ra = r->pairs[2 * p], rb = r->pairs[2 * p + 1];
             const struct krow *ka = krow_of(r, c, 0, ra, rb);
@@ -795,14 +807,15 @@ static void write_matrices(report *r, FILE *f, int32_t fm, int32_t fu, int *bad,
             esc(f, S(&r->raters, ra));
             fputs("\" data-b=\"", f);
             esc(f, S(&r->raters, rb));
-            fputs("\"><h3>", f);
-            write_swatch(f, c);
-            esc(f, S(&r->crits, c));
-            fputs("</h3><table><tr><th>", f);
-            esc(f, S(&r->raters, ra));
-            fputs(" &darr; ", f);
+            fputs("\"><h4>", f);
             esc(f, S(&r->raters, rb));
-            fputs(" &rarr;", f);
+            fputs(" <small>vs ", f);
+            esc(f, S(&r->raters, ra));
+            fputs("</small></h4><table><tr><th class=cn>", f);
+            esc(f, S(&r->raters, ra));
+            fputs("&nbsp;&darr;<br>", f);
+            esc(f, S(&r->raters, rb));
+            fputs("&nbsp;&rarr;", f);
             for (int j = 0; j < ct.k; j++) {
                 fputs("<th>", f);
                 esc(f, S(&r->values, ct.label[j]));
@@ -837,9 +850,9 @@ static void write_matrices(report *r, FILE *f, int32_t fm, int32_t fu, int *bad,
             fputs("</p></div>\n", f);
             free(m);
         }
+        if (any) fputs("</div>\n", f);
         free_cats(&ct);
     }
-    fputs("</div>\n", f);
 }
 
 /* Natural order of item names: runs of digits compare as numbers. */
