@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #ifndef DIAGRAMIR_VERSION
 #define DIAGRAMIR_VERSION "0.1"
@@ -619,7 +620,15 @@ static const char JS[] =
     "var s='.card'+(d?(c===''?'.dx':'.d'+c):'');"
     "cnt.textContent=g.querySelectorAll(s).length+' of '+g.querySelectorAll('.card').length+' items';}"
     "fc.addEventListener('change',up);fd.addEventListener('change',up);"
+    "function show(c){var p=c.querySelector('.pic'),s=p&&p.firstElementChild;"
+    "if(s&&s.tagName==='SCRIPT')p.innerHTML=s.textContent;c.classList.remove('lz');}"
     "document.addEventListener('DOMContentLoaded',function(){up();"
+    "var l=document.querySelectorAll('.card.lz');"
+    "if('IntersectionObserver' in window){var io=new IntersectionObserver(function(es){"
+    "es.forEach(function(e){if(e.isIntersecting){io.unobserve(e.target);show(e.target);}});},"
+    "{rootMargin:'1200px 0px'});l.forEach(function(c){io.observe(c);});}"
+    "else l.forEach(show);"
+    "window.addEventListener('beforeprint',function(){document.querySelectorAll('.card.lz').forEach(show);});"
     "document.documentElement.setAttribute('data-ready','1');});})();\n";
 
 /* The colour mark of criterion c (its colour is a rule of the style sheet). */
@@ -892,11 +901,41 @@ static int cmp_item(const void *x, const void *y)
     return c ? c : (a > b) - (a < b);
 }
 
-static void write_card(const report *r, FILE *f, int32_t it, const draw_opts *dopt)
+/* Whether an SVG document may stand as the text of a <script> element: no
+ * "</script" (any case) and no "<!--" (which changes how the text ends). */
+static int script_safe(const char *p, size_t n)
+{
+    for (size_t i = 0; i + 4 <= n; i++) {
+        if (p[i] != '<') continue;
+        if (!memcmp(p + i, "<!--", 4)) return 0;
+        if (i + 8 <= n && p[i + 1] == '/' && !strncasecmp(p + i + 2, "script", 6)) return 0;
+    }
+    return 1;
+}
+
+/* One gallery card.  The first EAGER cards carry their picture; the others
+ * carry it as the text of a <script type=text/x-svg> that the page's script
+ * puts in place when the card nears the window (class lz): the browser
+ * then neither builds nor styles thousands of pictures nobody looks at. */
+enum { EAGER = 24 };
+
+static void write_card(const report *r, FILE *f, int32_t it, const draw_opts *dopt, int lazy,
+                       char **pic, size_t *piclen)
 {
     int32_t ncrit = r->crits.n, nr = r->raters.n;
     const char *id = S(&r->items, it);
+    const ir_diagram *d = it < r->dcap ? r->diag[it] : NULL;
+    if (r->o.pictures && d) {
+        FILE *m = open_memstream(pic, piclen);
+        if (!m) { fputs("irreport: out of memory\n", stderr); exit(2); }
+        draw_svg(m, d, dopt);
+        if (fclose(m) != 0) { fputs("irreport: out of memory\n", stderr); exit(2); }
+        lazy = lazy && script_safe(*pic, *piclen);
+    } else {
+        lazy = 0;
+    }
     fputs("<article class=\"card", f);
+    if (lazy) fputs(" lz", f);
     if (r->ndis[it]) fputs(" dx", f);
     for (int32_t c = 0; c < ncrit; c++)
         if (r->dis[(size_t)it * (size_t)ncrit + (size_t)c]) fprintf(f, " d%d", c);
@@ -904,7 +943,6 @@ static void write_card(const report *r, FILE *f, int32_t it, const draw_opts *do
     esc(f, id);
     fputs("\"><h3>", f);
     esc(f, id);
-    const ir_diagram *d = it < r->dcap ? r->diag[it] : NULL;
     const char *src = d ? ir_get_attr(d->attrs, d->nattrs, "src") : NULL;
     if (src) {
         fputs("<small>", f);
@@ -916,8 +954,12 @@ static void write_card(const report *r, FILE *f, int32_t it, const draw_opts *do
     fputs("</h3>", f);
     if (r->o.pictures) {
         fputs("<div class=pic>", f);
-        if (d) draw_svg(f, d, dopt);
-        else fputs("<div class=nopic>no IR for this item</div>", f);
+        if (!d) fputs("<div class=nopic>no IR for this item</div>", f);
+        else {
+            if (lazy) fputs("<script type=text/x-svg>", f);
+            fwrite(*pic, 1, *piclen, f);
+            if (lazy) fputs("</script>", f);
+        }
         fputs("</div>", f);
     }
     /* verdicts: criteria down, raters across */
@@ -1144,7 +1186,10 @@ int report_write(report *r, FILE *out, FILE *err)
     dopt.findings = 1;
     dopt.all_findings = o->all_findings;
     dopt.scale = 96 / 72.27;   /* real size: a TeX inch is 96 CSS pixels */
-    for (int32_t i = 0; i < nitems; i++) write_card(r, out, order[i], &dopt);
+    char *pic = NULL;
+    size_t piclen = 0;
+    for (int32_t i = 0; i < nitems; i++) write_card(r, out, order[i], &dopt, i >= EAGER, &pic, &piclen);
+    free(pic);
     free(order);
     fputs("</div></section>\n</main>\n<footer>Made by irreport (diagramir) " DIAGRAMIR_VERSION
           ".</footer>\n</body></html>\n", out);

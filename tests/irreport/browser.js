@@ -5,7 +5,8 @@
 //   node tests/irreport/browser.js REPORT.html [--png OUT.png] [--width W]
 //        [--height H] [--filter CRITERION-INDEX] [--at CSS-SELECTOR]
 //
-// (--at: the screenshot shows that element at the top of the window)
+// (--at: the screenshot shows that element at the top of the window;
+// --last: scroll to the last card and report whether its picture came: lastPicture)
 //
 // {console: [messages of level warning or error, exceptions, log errors],
 //  requests: [every URL the page asked for besides itself],
@@ -23,13 +24,14 @@ const path = require('path');
 const zlib = require('zlib');
 
 const args = process.argv.slice(2);
-let file = null, png = null, width = 1400, height = 900, filter = null, at = null;
+let file = null, png = null, width = 1400, height = 900, filter = null, at = null, last = false;
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--png') png = args[++i];
   else if (args[i] === '--width') width = +args[++i];
   else if (args[i] === '--height') height = +args[++i];
   else if (args[i] === '--filter') filter = args[++i];
   else if (args[i] === '--at') at = args[++i];
+  else if (args[i] === '--last') last = true;
   else file = args[i];
 }
 if (!file) { console.error('usage: browser.js REPORT.html [--png OUT.png]'); process.exit(2); }
@@ -134,6 +136,7 @@ const EXTRACT = `(() => {
     ready: document.documentElement.getAttribute('data-ready') === '1',
     cards: document.querySelectorAll('#g .card').length,
     pictures: document.querySelectorAll('#g .card .pic svg').length,
+    lazy: document.querySelectorAll('#g .card .pic > script').length,
     count: t(document.getElementById('cnt')),
     kappa, matrices,
     bytes: document.documentElement.outerHTML.length,
@@ -187,6 +190,14 @@ function FILTER(c) {
   await new Promise((r) => setTimeout(r, 300));
   const ev = await send('Runtime.evaluate', { expression: EXTRACT, returnByValue: true }, sessionId);
   const res = JSON.parse(ev.result.value);
+  if (last) {
+    await send('Runtime.evaluate', { expression: "[...document.querySelectorAll('#g .card')].pop().scrollIntoView()" }, sessionId);
+    await new Promise((r) => setTimeout(r, 600));
+    const lv = await send('Runtime.evaluate', { expression: "!![...document.querySelectorAll('#g .card')].pop().querySelector('.pic > svg')", returnByValue: true }, sessionId);
+    res.lastPicture = lv.result.value;
+    await send('Runtime.evaluate', { expression: 'window.scrollTo(0, 0)' }, sessionId);
+    await new Promise((r) => setTimeout(r, 300));
+  }
   if (filter !== null) {
     const fv = await send('Runtime.evaluate', { expression: FILTER(filter), returnByValue: true }, sessionId);
     res.filtered = JSON.parse(fv.result.value);
