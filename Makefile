@@ -55,12 +55,12 @@ endif
 
 ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS) $(SAN) $(PGO_CFLAGS) -I. -I$(GEN_DIR)
 LDLIBS  = -lcjson -lexpat -lm -ldl
-# librsvg and cairo (draw_png) for draw/png.o and the programs that call it
+# librsvg, cairo and libpng (draw_png) for draw/png.o and the programs that call it
 # only: no other object sees their headers, no other program links them.
 # Their headers (glib's) are system headers: -isystem keeps our warnings
 # (-Wall -Wextra -Werror) on our code only.
-RSVG_CFLAGS := $(shell pkg-config --cflags librsvg-2.0 2>/dev/null | sed 's/-I/-isystem /g')
-RSVG_LIBS   := $(shell pkg-config --libs librsvg-2.0 2>/dev/null)
+RSVG_CFLAGS := $(shell pkg-config --cflags librsvg-2.0 libpng 2>/dev/null | sed 's/-I/-isystem /g')
+RSVG_LIBS   := $(shell pkg-config --libs librsvg-2.0 libpng 2>/dev/null)
 RSVG_PROGRAMS = ir2svg
 $(BUILD)/obj/draw/png.o: ALL_CFLAGS += $(RSVG_CFLAGS)
 $(addprefix $(BUILD)/bin/,$(RSVG_PROGRAMS)): LDLIBS += $(RSVG_LIBS)
@@ -214,7 +214,7 @@ install: all
 
 # Debian packages the build and the test suite need (TeX for check-tex).
 DEB_BUILD = gcc clang make flex bison gperf libcjson-dev libcurl4-openssl-dev libexpat1-dev \
-            fonts-open-sans valgrind python3 pkg-config librsvg2-dev libcairo2-dev
+            fonts-open-sans valgrind python3 pkg-config librsvg2-dev libcairo2-dev libpng-dev
 DEB_TEST  = texlive-pictures texlive-latex-recommended texlive-latex-extra dvisvgm \
             poppler-utils python3-sklearn python3-scipy graphviz chromium
 deps:

@@ -35,8 +35,14 @@
 #define DASH_MAX_EXTENT 1e5
 /* Nested clips without an id (in force for all later elements). */
 #define MAX_GLOBAL_CLIPS 32
+/* Clips nested in clips (clip records with clip=): levels drawn. */
+#define MAX_CLIP_DEPTH 8
 /* Outlines of findings per element. */
 #define MAX_OUTLINES 3
+/* Text drawn of one text element: lines, and bytes a line (a label
+ * longer than this is no label; the renderer's work stays bounded). */
+#define TEXT_MAX_LINES 200
+#define TEXT_MAX_LINE 1000
 #define PANEL_FONT 9.0
 #define PANEL_LINE 12.0
 #define PANEL_CHAR 0.47 /* mean advance of Open Sans, em */
@@ -532,8 +538,8 @@ static void get_style(const ir_elem *e, style *s, int default_stroke)
     s->fill = fi ? color_hex(fi, s->fcol) : 0;
     s->lw = attr_num(e, "lw", DEFAULT_LW, 0, 1e4);
     s->opacity = attr_num(e, "opacity", 1, 0, 1);
-    s->sop = attr_num(e, "draw opacity", 1, 0, 1);
-    s->fop = attr_num(e, "fill opacity", 1, 0, 1);
+    s->sop = attr_num(e, "draw-opacity", 1, 0, 1);
+    s->fop = attr_num(e, "fill-opacity", 1, 0, 1);
 }
 
 /* The dash array of dash= at line width lw (TikZ's patterns, from
@@ -893,6 +899,16 @@ typedef struct {
     size_t cap;
 } text_ctx;
 
+/* The bytes of a line s[0..n) that are drawn: at most TEXT_MAX_LINE, cut
+ * before a UTF-8 continuation byte. */
+static size_t cut_line(const char *s, size_t n)
+{
+    if (n <= TEXT_MAX_LINE) return n;
+    n = TEXT_MAX_LINE;
+    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
+    return n;
+}
+
 /* A text's box: the upright box (w x h) rotated by rot degrees about the
  * centre of the IR box; the baseline where TeX puts it. */
 static void draw_text_elem(dbuf *b, const ir_elem *e, text_ctx *tc)
@@ -906,6 +922,23 @@ static void draw_text_elem(dbuf *b, const ir_elem *e, text_ctx *tc)
     rot = fmod(rot, 360);
     const char *tex = ir_elem_get(e, "tex");
     const char *str = e->str;
+    /* in math, TeX's minus is a minus sign, not the hyphen of the plain
+     * text: drawn as U+2212, of about the width TeX gave it */
+    char *minus = NULL;
+    if (tex && strchr(tex, '$') && strchr(str, '-')) {
+        size_t n = strlen(str), k = 0;
+        minus = xmalloc(3 * n + 1);
+        for (size_t i = 0; i < n; i++) {
+            if (str[i] == '-') {
+                memcpy(minus + k, "\xE2\x88\x92", 3);
+                k += 3;
+            } else {
+                minus[k++] = str[i];
+            }
+        }
+        minus[k] = '\0';
+        str = minus;
+    }
     size_t slen = strlen(str);
     tm_extent m;
     if (tex) m = tm_measure_tex(tex, size, 0);
@@ -929,20 +962,23 @@ static void draw_text_elem(dbuf *b, const ir_elem *e, text_ctx *tc)
     }
     /* lines and their natural widths */
     size_t nlines = 1;
-    for (const char *q = str; (q = strchr(q, '\n')); q++) nlines++;
+    for (const char *q = str; nlines < TEXT_MAX_LINES && (q = strchr(q, '\n')); q++) nlines++;
     double maxnat = 0;
     /* first pass: the widest line */
     const char *ls = str;
     for (size_t i = 0; i < nlines; i++) {
         const char *le = strchr(ls, '\n');
         size_t ln = le ? (size_t)(le - ls) : strlen(ls);
-        double nat = plain_width(ls, ln, size, &tc->scratch, &tc->cap);
+        size_t dn = cut_line(ls, ln);
+        double nat = plain_width(ls, dn, size, &tc->scratch, &tc->cap);
         if (nat > maxnat) maxnat = nat;
         ls = le ? le + 1 : ls + ln;
     }
     double sx = maxnat > 0 ? w / maxnat : 1;
-    if (!(sx > 0.25)) sx = 0.25;
-    if (sx > 4) sx = 4;
+    /* fitted to the box, within reason (a box far from the text's own
+     * size is not what TeX made) */
+    if (!(sx > 0.5)) sx = 0.5;
+    if (sx > 2) sx = 2;
     double k = total > 0 ? h / total : 1;
     double first = total > 0 ? m.height * k : 0.78 * h;
     double rest = total > 0 ? m.depth * k : 0.22 * h;
@@ -952,7 +988,10 @@ static void draw_text_elem(dbuf *b, const ir_elem *e, text_ctx *tc)
     const char *cs = ir_elem_get(e, "color");
     if (!cs) cs = ir_elem_get(e, "text");
     color_hex(cs ? cs : "black", col);
-    if (cs && !strcmp(cs, "none")) return;
+    if (cs && !strcmp(cs, "none")) {
+        free(minus);
+        return;
+    }
     double op = attr_num(e, "opacity", 1, 0, 1);
     double fs = size;
     /* the SVG rotation is -rot (y down) */
@@ -961,12 +1000,13 @@ static void draw_text_elem(dbuf *b, const ir_elem *e, text_ctx *tc)
     for (size_t i = 0; i < nlines; i++) {
         const char *le = strchr(ls, '\n');
         size_t ln = le ? (size_t)(le - ls) : strlen(ls);
-        double nat = nlines > 1 ? plain_width(ls, ln, size, &tc->scratch, &tc->cap) : maxnat;
+        size_t dn = cut_line(ls, ln);
+        double nat = nlines > 1 ? plain_width(ls, dn, size, &tc->scratch, &tc->cap) : maxnat;
         double lx = -w / 2 + (w - nat * sx) / 2;
         double ly = -h / 2 + first + gap * (double)i;
         /* translation: R(-rot) (lx, ly) + centre */
         double ex = c * lx + s * ly + cx, ey = -s * lx + c * ly + cy;
-        if (ln > 0) {
+        if (dn > 0) {
             db_puts(b, "<text");
             if (fabs(s) < 1e-12 && fabs(sx - 1) < 1e-4 && c > 0) {
                 db_attr_num(b, "x", ex);
@@ -991,11 +1031,12 @@ static void draw_text_elem(dbuf *b, const ir_elem *e, text_ctx *tc)
             db_attr(b, "fill", col);
             if (op < 1) db_attr_num(b, "opacity", op);
             db_c(b, '>');
-            db_xml_n(b, ls, ln);
+            db_xml_n(b, ls, dn);
             db_puts(b, "</text>\n");
         }
         ls = le ? le + 1 : ls + ln;
     }
+    free(minus);
 }
 
 /* --- graph records ------------------------------------------------------ */
@@ -1017,7 +1058,7 @@ static void draw_vertex(dbuf *b, const ir_elem *e)
     db_puts(b, "/>\n");
     if (!e->str || !*e->str) return;
     const char *nl = strchr(e->str, '\n');
-    size_t ln = nl ? (size_t)(nl - e->str) : strlen(e->str);
+    size_t ln = cut_line(e->str, nl ? (size_t)(nl - e->str) : strlen(e->str));
     double fs = attr_num(e, "size", 10, 0.1, 1000);
     db_puts(b, "<text text-anchor=\"middle\" fill=\"#000000\"");
     db_attr_num(b, "x", (x1 + x2) / 2);
@@ -1342,7 +1383,7 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
                 db_c(&line, ')');
             }
             db_puts(&line, ": ");
-            if (f->str) db_puts(&line, f->str);
+            if (f->str) db_put(&line, f->str, cut_line(f->str, strlen(f->str)));
             if (f->line > 0) {
                 db_puts(&line, " [line ");
                 db_int(&line, f->line);
@@ -1412,22 +1453,21 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
             smap_set(&verts, d->elems[i].name, i);
     text_ctx tc = {NULL, 0};
     int nglobal = 0;
-    size_t open_clip = (size_t)-1; /* the clip group open now (element index) */
+    size_t open_clip = (size_t)-1; /* the clip whose groups are open now (element index) */
+    int open_depth = 0;            /* how many groups that is */
+    size_t *cparent = xmalloc((d->nelems ? d->nelems : 1) * sizeof *cparent);
+    for (size_t i = 0; i < d->nelems; i++) cparent[i] = (size_t)-1;
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         if (e->kind == IR_CLIP) {
-            /* a clipPath, itself clipped by the clip it names */
+            /* a clipPath; one that names another clip (clip=) is in force
+             * inside it: elements it clips get the groups of both */
             size_t ci;
             const char *cref = ir_elem_get(e, "clip");
-            int nested = cref && smap_get(&clips, cref, &ci);
+            if (cref && smap_get(&clips, cref, &ci)) cparent[i] = ci;
             db_puts(b, "<clipPath id=\"");
             put_id(b, idh, i);
             db_c(b, '"');
-            if (nested) {
-                db_puts(b, " clip-path=\"url(#");
-                put_id(b, idh, ci);
-                db_puts(b, ")\"");
-            }
             db_puts(b, "><path d=\"");
             vec tp[2], td[2];
             shape_path(b, e, e->sub, 0, tp, td);
@@ -1436,10 +1476,9 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
             if (id) {
                 smap_set(&clips, id, i);
             } else if (nglobal < MAX_GLOBAL_CLIPS) {
-                if (open_clip != (size_t)-1) {
-                    db_puts(b, "</g>\n");
-                    open_clip = (size_t)-1;
-                }
+                for (int k = 0; k < open_depth; k++) db_puts(b, "</g>\n");
+                open_clip = (size_t)-1;
+                open_depth = 0;
                 db_puts(b, "<g clip-path=\"url(#");
                 put_id(b, idh, i);
                 db_puts(b, ")\">\n");
@@ -1453,11 +1492,17 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
         size_t ci = (size_t)-1;
         if (cref && !smap_get(&clips, cref, &ci)) ci = (size_t)-1;
         if (ci != open_clip) {
-            if (open_clip != (size_t)-1) db_puts(b, "</g>\n");
-            if (ci != (size_t)-1) {
+            for (int k = 0; k < open_depth; k++) db_puts(b, "</g>\n");
+            open_depth = 0;
+            /* the clip and the clips it is nested in, outermost first */
+            size_t chain[MAX_CLIP_DEPTH];
+            int n = 0;
+            for (size_t c = ci; c != (size_t)-1 && n < MAX_CLIP_DEPTH; c = cparent[c]) chain[n++] = c;
+            while (n-- > 0) {
                 db_puts(b, "<g clip-path=\"url(#");
-                put_id(b, idh, ci);
+                put_id(b, idh, chain[n]);
                 db_puts(b, ")\">\n");
+                open_depth++;
             }
             open_clip = ci;
         }
@@ -1466,8 +1511,9 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
         else if (e->kind == IR_VERTEX) draw_vertex(b, e);
         else draw_edge(b, d, &verts, e);
     }
-    if (open_clip != (size_t)-1) db_puts(b, "</g>\n");
+    for (int k = 0; k < open_depth; k++) db_puts(b, "</g>\n");
     for (int k = 0; k < nglobal; k++) db_puts(b, "</g>\n");
+    free(cparent);
     free(tc.scratch);
 
     if (nsf) {

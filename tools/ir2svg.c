@@ -18,6 +18,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "draw/draw.h"
 #include "ir/ir.h"
@@ -244,6 +247,13 @@ int main(int argc, char **argv)
         return 2;
     }
 
+#if defined(__GLIBC__)
+    /* A PNG's surface (a few MB) is allocated and freed per diagram: keep
+     * it in the heap instead of mapping and unmapping it each time (page
+     * faults were 10% of ir2svg --png's time over the dev items). */
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+#endif
     /* all of the input first: nothing is written when any of it is bad */
     dlist l = {0};
     int rc = 0;
