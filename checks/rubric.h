@@ -3,13 +3,16 @@
  * A rubric is a named list of checks (criteria). Each check looks at one
  * diagram, through a per-diagram context the rubric prepares once (so that
  * shared analysis — segments, labels, vertices — is done a single time), and
- * yields a verdict: yes, no or na, with a one-line reason and the source line
- * the verdict is about.
+ * yields a verdict: yes, no or na, with a one-line reason, the source line
+ * the verdict is about, and the elements it blames (chk_blame; irlint
+ * --format ir writes them as a finding's elems=).
  *
  * Adding a check: write checks/<rubric>/<name>.c defining one chk_fn, declare
  * it in the rubric's header, list it in checks/rubrics.c, document it and its
- * tolerances in man/diagramir-rubrics.7, and add golden tests under
- * tests/irlint/<name>-*.
+ * tolerances, and the elements it blames, in man/diagramir-rubrics.7, and
+ * add golden tests under tests/irlint/<name>-* (a failing one says what it
+ * must blame in a "# blame:" line). Blame after chk_set, and only on the way
+ * to a no: yes and na blame nothing.
  */
 #ifndef DIAGRAMIR_RUBRIC_H
 #define DIAGRAMIR_RUBRIC_H

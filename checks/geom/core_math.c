@@ -16,6 +16,16 @@
 
 #define MAXT 64
 
+/* Blames the tick marks across figure segment g. */
+static void blame_ticks(const geom_scene *s, const geom_seg *g, chk_verdict *v)
+{
+    for (size_t i = 0; i < s->nsegs; i++) {
+        const geom_seg *h = &s->segs[i];
+        if (h->cls == SEG_TICK && ir_seg_intersect(g->a, g->b, h->a, h->b, NULL, NULL))
+            chk_blame(v, h->elem);
+    }
+}
+
 void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
 {
     (void)d;
@@ -73,8 +83,11 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
                         "sides with %d tick mark(s) differ in length: %.1f (line %d) vs %.1f "
                         "(line %d)",
                         nt[a], la, ga->line, lb, gb->line);
+                /* the two sides, then their tick marks */
                 chk_blame(v, ga->elem);
                 chk_blame(v, gb->elem);
+                blame_ticks(s, ga, v);
+                blame_ticks(s, gb, v);
                 return;
             }
         }

@@ -237,13 +237,15 @@ geom_seg_class scene_elem_class(const geom_attrs *a)
     return SEG_FIGURE;
 }
 
-int scene_is_dot(const ir_elem *e, const geom_attrs *a)
+static int is_dot(const ir_elem *e, const geom_attrs *a)
 {
     if (a->role == ROLE_VERTEX) return 1;
     if (e->kind != IR_ELLIPSE || e->npts < 3) return 0;
     double ra = ir_v_len(e->pts[1]), rb = ir_v_len(e->pts[2]);
     return a->filled && ra <= 4.0 && rb <= 4.0;
 }
+
+int scene_is_dot(const ir_elem *e, const geom_attrs *a) { return is_dot(e, a); }
 
 /* --- clip regions ------------------------------------------------------- */
 static int reg_inside(const geom_clip *r, ir_pt p, double tol)
@@ -599,7 +601,7 @@ static void add_drawn(geom_scene *s, size_t i, scene_caps *cap)
     const geom_attrs *at = &s->attrs[i];
     if (!at->stroked && !at->filled) return;
     if (at->xyz) s->is3d = 1;
-    if (scene_is_dot(e, at)) {
+    if (is_dot(e, at)) {
         GROW(s->dots, s->ndots, cap->dots);
         s->dots[s->ndots++] = e->npts ? e->pts[0] : ir_v(0, 0);
         ir_box_union(&s->ink, ir_elem_box(e));

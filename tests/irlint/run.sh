@@ -3,8 +3,13 @@
 #
 # Every tests/irlint/CRITERION-VALUE-WHAT.ir is a tiny diagram whose comment
 # says why CRITERION must come out VALUE (yes, no or na); the test runs
-# `irlint --only CRITERION --format tsv` on it and compares. Then the
-# command-line contract: exit status, output formats, errors.
+# `irlint --only CRITERION --format tsv` on it and compares. A failing one
+# (VALUE no) also says, in a line "# blame: I,J" (or "# blame: none"),
+# which elements the verdict must blame: the elems= of the finding
+# `irlint --only CRITERION --format ir` writes. Then the command-line
+# contract: exit status, output formats, errors; --format ir's golden
+# outputs (format-ir/NAME.ir -> NAME.expected); and over the dev items,
+# that every blamed element is a drawn one and --format ir round-trips.
 BUILD=${BUILD:-build}
 IRLINT="$BUILD/bin/irlint"
 dir=$(dirname "$0")
@@ -55,6 +60,16 @@ for f in "$dir"/*.ir; do
             *:[0-9]*": $crit: no: "*"[geom/$crit]") ;;
             *) fail "$base: diagnostic '$line' lacks file:line: or [geom/$crit]" ;;
         esac
+        # the elements it blames
+        want_b=$(sed -n 's/^# blame: *//p' "$f" | head -1)
+        if [ -z "$want_b" ]; then
+            fail "$base: a failing golden needs a '# blame: I,J' (or 'none') line"
+        else
+            got_b=$("$IRLINT" --only "$crit" --format ir "$f" 2>/dev/null |
+                sed -n 's/^finding .* elems=\([0-9,]*\).*/\1/p')
+            [ -n "$got_b" ] || got_b=none
+            [ "$got_b" = "$want_b" ] || fail "$base: blames '$got_b', expected '$want_b'"
+        fi
     fi
 done
 
@@ -120,6 +135,72 @@ grep -q 'no-such-file' "$tmp/err" || fail "a missing file must be named"
 "$IRLINT" --format tsv "$dir"/*.ir > "$tmp/a" 2>/dev/null
 "$IRLINT" --format tsv "$dir"/*.ir > "$tmp/b" 2>/dev/null
 cmp -s "$tmp/a" "$tmp/b" || fail "output differs between runs"
+
+# --- --format ir ---------------------------------------------------------------
+fir="$dir/format-ir"
+for f in "$fir"/*.ir; do
+    base=$(basename "$f" .ir)
+    "$IRLINT" --format ir "$f" > "$tmp/out" 2>&1
+    [ $? -eq 1 ] || fail "format-ir/$base: a failing check must exit 1"
+    cmp -s "$tmp/out" "$fir/$base.expected" ||
+        fail "format-ir/$base: output differs: $(diff "$fir/$base.expected" "$tmp/out" | head -5)"
+done
+"$IRLINT" --only in-frame,core-math --format ir "$fir/several.ir" > "$tmp/out" 2>&1
+cmp -s "$tmp/out" "$fir/several-only.expected" ||
+    fail "format-ir: --only: $(diff "$fir/several-only.expected" "$tmp/out" | head -5)"
+"$IRLINT" --skip angle-labels,length-proportions,readable-size,label-association,no-overlap,shape-closed \
+    --format ir "$fir/several.ir" > "$tmp/out2" 2>&1
+cmp -s "$tmp/out" "$tmp/out2" || fail "format-ir: --skip must give what the matching --only gives"
+# old findings never change a verdict (nor the line of one)
+grep -v '^finding ' "$fir/old-findings.ir" > "$tmp/nofind.ir"
+for fmt in text tsv json ir; do
+    "$IRLINT" --verbose --format $fmt "$fir/old-findings.ir" > "$tmp/a" 2>&1
+    "$IRLINT" --verbose --format $fmt "$tmp/nofind.ir" > "$tmp/b" 2>&1
+    cmp -s "$tmp/a" "$tmp/b" || fail "format-ir: findings in the input change --format $fmt"
+done
+# round trip: the output is IR irlint reads again, to the same verdicts and
+# the same bytes
+"$IRLINT" --format tsv "$dir"/*.ir "$fir"/*.ir > "$tmp/a" 2>/dev/null
+"$IRLINT" --format ir "$dir"/*.ir "$fir"/*.ir > "$tmp/ir" 2>/dev/null
+"$IRLINT" --format tsv "$tmp/ir" > "$tmp/b" 2>&1
+cmp -s "$tmp/a" "$tmp/b" || fail "format-ir: irlint --format ir | irlint --format tsv differs"
+"$IRLINT" --format ir "$tmp/ir" > "$tmp/ir2" 2>&1
+cmp -s "$tmp/ir" "$tmp/ir2" || fail "format-ir: irlint --format ir of its own output differs"
+"$IRLINT" --format ir < /dev/null > "$tmp/out" 2>&1 || fail "format-ir: empty input must succeed"
+[ "$(cat "$tmp/out")" = "diagramir 1" ] || fail "format-ir: empty input gives the header only"
+
+# --- over the dev items: blame names drawn elements; the round trip --------------
+TIKZ2IR="$BUILD/bin/tikz2ir"
+dev=tests/data/diagramir-dev/tikz
+if [ -x "$TIKZ2IR" ] && [ -d "$dev" ]; then
+    for f in "$dev"/*.tex; do "$TIKZ2IR" "$f"; done > "$tmp/dev.ir" 2>/dev/null
+    "$IRLINT" --format tsv "$tmp/dev.ir" > "$tmp/dev.tsv" 2>&1
+    "$IRLINT" --format ir "$tmp/dev.ir" > "$tmp/dev-out.ir" 2>&1
+    [ $? -le 1 ] || fail "dev: irlint --format ir failed"
+    "$IRLINT" --format tsv "$tmp/dev-out.ir" > "$tmp/dev2.tsv" 2>&1
+    cmp -s "$tmp/dev.tsv" "$tmp/dev2.tsv" ||
+        fail "dev: irlint --format ir | irlint --format tsv differs from irlint --format tsv"
+    # every elems= number is the place of a drawn element of its diagram
+    # (poly, rect, ellipse, arc, curve, text); every no but a whole-picture
+    # readable-size names one
+    bad=$(awk '
+        /^diagram / { n = 0; split("", kind); item = $2; next }
+        /^(diagramir|unit|bbox|end)( |$)/ || /^#/ || /^$/ { next }
+        { kind[++n] = $1 }
+        /^finding / {
+            if (match($0, / elems=[0-9,]+/)) {
+                m = split(substr($0, RSTART + 7, RLENGTH - 7), a, ",")
+                for (i = 1; i <= m; i++) {
+                    k = kind[a[i] + 0]
+                    if (a[i] + 0 < 1 || a[i] + 0 >= n || k !~ /^(poly|rect|ellipse|arc|curve|text)$/)
+                        print item ": " $2 " blames element " a[i] " (" k ")"
+                }
+            } else if ($0 ~ / verdict=no( |$)/ && !($2 == "readable-size" && $0 ~ /"the (whole )?picture is/)) {
+                print item ": " $2 " says no and blames nothing"
+            }
+        }' "$tmp/dev-out.ir" | head -5)
+    [ -z "$bad" ] || fail "dev: $bad"
+fi
 
 if [ $fails -ne 0 ]; then
     echo "irlint: $fails failure(s) ($count golden files)"

@@ -69,6 +69,7 @@ cases() {
     IN="$tmp/dev.ir" c irlint-tsv/dev-all "$B/irlint" --rubric geom --format tsv
     cp "$tmp/o" "$tmp/dev-irlint.tsv"
     IN="$tmp/dev.ir" c irlint-json/dev-all "$B/irlint" --rubric geom --format json
+    IN="$tmp/dev.ir" c irlint-ir/dev-all "$B/irlint" --rubric geom --format ir
     cp "$tmp/dev.ir" "$tmp/dev-all.ir"
     c irlint-file/dev-all sh -c 'cd "$1" && "$2" --rubric geom dev-all.ir' sh "$tmp" "$BA/irlint"
     # --- kappa against the people on the same items
@@ -135,6 +136,11 @@ cases() {
         c "irlint/$f" "$B/irlint" "$f"
         c "irlint-tsv/$f" "$B/irlint" --format tsv "$f"
         c "irlint-json/$f" "$B/irlint" --format json --verbose "$f"
+        c "irlint-ir/$f" "$B/irlint" --format ir "$f"
+    done
+    for f in tests/irlint/format-ir/*.ir; do
+        c "irlint-ir/$f" "$B/irlint" --format ir "$f"
+        c "irlint-ir-only/$f" "$B/irlint" --format ir --only in-frame,no-overlap "$f"
     done
     c irlint/list "$B/irlint" --list
     # --- svg2graph, then graphalign on what it read
