@@ -575,7 +575,7 @@ static const char CSS[] =
     ".cm th{background:#fafbfc;font-weight:600}.cm td.d{background:var(--yb);font-weight:600}\n"
     ".cm td.z{color:#b0b6bf}.cm p{margin:4px 0 0;color:var(--mut);font-size:12px}\n"
     ".filters{position:sticky;top:0;z-index:2;background:var(--bg);padding:8px 0;"
-    "border-bottom:1px solid var(--line);display:flex;gap:18px;align-items:center}\n"
+    "border-bottom:1px solid var(--line);display:flex;flex-wrap:wrap;gap:6px 18px;align-items:center}\n"
     "#g{display:flex;flex-direction:column;gap:12px;margin:14px 0 40px}\n"
     ".card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:10px 12px;"
     "display:grid;grid-template-columns:minmax(200px,360px) minmax(0,1fr);gap:6px 18px;"
@@ -926,6 +926,8 @@ static void write_card(const report *r, FILE *f, int32_t it, const draw_opts *do
     const char *id = S(&r->items, it);
     const ir_diagram *d = it < r->dcap ? r->diag[it] : NULL;
     if (r->o.pictures && d) {
+        free(*pic);   /* open_memstream makes a new buffer every time */
+        *pic = NULL;
         FILE *m = open_memstream(pic, piclen);
         if (!m) { fputs("irreport: out of memory\n", stderr); exit(2); }
         draw_svg(m, d, dopt);
