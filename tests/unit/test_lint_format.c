@@ -1,6 +1,8 @@
 /* test_lint_format.c — chk_set (checks/rubrics.c): a verdict's value and
  * line as given, its reason formatted printf-style, cut to
- * CHK_REASON_MAX - 1 bytes, tabs and line breaks turned into spaces. */
+ * CHK_REASON_MAX - 1 bytes, tabs and line breaks turned into spaces, its
+ * blame emptied; chk_blame (checks/rubric.h): each element once, in the
+ * order named, the first CHK_BLAME_MAX kept. */
 #include <string.h>
 
 #include "checks/rubric.h"
@@ -31,6 +33,26 @@ int main(void)
     CHECK(strlen(v.reason) == CHK_REASON_MAX - 1);
     CHECK(v.reason[0] == 'x' && v.reason[1] == 'y' && v.reason[CHK_REASON_MAX - 2] == 'y');
     CHECK(strchr(v.reason, '\t') == NULL);
+
+    /* blame: set after chk_set, deduplicated, in order, capped */
+    chk_blame(&v, 7);
+    CHECK(v.nblame == 1 && v.blame[0] == 7);
+    chk_set(&v, CHK_NO, 3, "again");
+    CHECK(v.nblame == 0);
+    chk_blame(&v, 5);
+    chk_blame(&v, 2);
+    chk_blame(&v, 5);
+    chk_blame(&v, 0);
+    chk_blame(&v, 2);
+    CHECK(v.nblame == 3 && v.blame[0] == 5 && v.blame[1] == 2 && v.blame[2] == 0);
+    for (size_t k = 100; k < 100 + 2 * CHK_BLAME_MAX; k++) chk_blame(&v, k);
+    CHECK(v.nblame == CHK_BLAME_MAX);
+    CHECK(v.blame[3] == 100 && v.blame[CHK_BLAME_MAX - 1] == 100 + CHK_BLAME_MAX - 4);
+    chk_blame(&v, 5);   /* already there: nothing changes */
+    CHECK(v.nblame == CHK_BLAME_MAX && v.blame[0] == 5);
+    /* a verdict copied (as checks keep their worst) keeps its blame */
+    chk_verdict w = v;
+    CHECK(w.nblame == CHK_BLAME_MAX && w.blame[1] == 2);
 
     printf("test_lint_format: %d checks, %d failures\n", checks, failures);
     return failures != 0;
