@@ -14,7 +14,7 @@
 #   make PGO=0           build once, without the profile (quicker while editing)
 #
 # Layout: tools/<program>.c is a program (its main); every .c file of the
-# libraries (ir/, grammar/, checks/, llm/, svg/, stats/, graph/, draw/) goes into one
+# libraries (ir/, grammar/, checks/, llm/, svg/, stats/, graph/, draw/, report/) goes into one
 # static library all programs link.
 
 CC      ?= cc
@@ -68,7 +68,7 @@ $(addprefix $(BUILD)/bin/,$(RSVG_PROGRAMS)): LDLIBS += $(RSVG_LIBS)
 # the warnings flex's skeleton trips on.
 GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter
 
-PROGRAM_NAMES = tikz2ir irlint svg2graph graphalign kappa judge ir2svg
+PROGRAM_NAMES = tikz2ir irlint svg2graph graphalign kappa judge ir2svg irreport
 PROGRAMS = $(filter $(PROGRAM_NAMES),$(patsubst tools/%.c,%,$(wildcard tools/*.c)))
 BINS     = $(addprefix $(BUILD)/bin/,$(PROGRAMS))
 
@@ -80,7 +80,7 @@ GEN_C     = $(patsubst grammar/%.y,$(GEN_DIR)/%.tab.c,$(YACC_SRCS)) \
             $(patsubst grammar/%.gperf,$(GEN_DIR)/%.hash.c,$(GPERF_SRCS))
 GEN_H     = $(patsubst grammar/%.y,$(GEN_DIR)/%.tab.h,$(YACC_SRCS)) \
             $(patsubst grammar/%.l,$(GEN_DIR)/%.lex.h,$(LEX_SRCS))
-LIB_DIRS  = ir grammar checks checks/geom llm svg stats graph draw
+LIB_DIRS  = ir grammar checks checks/geom llm svg stats graph draw report
 LIB_SRCS  = $(wildcard $(addsuffix /*.c,$(LIB_DIRS)))
 LIB_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(patsubst $(GEN_DIR)/%.c,$(BUILD)/obj/gen/%.o,$(GEN_C))
 LIB       = $(BUILD)/libdiagramir.a
@@ -216,7 +216,7 @@ install: all
 DEB_BUILD = gcc clang make flex bison gperf libcjson-dev libcurl4-openssl-dev libexpat1-dev \
             fonts-open-sans valgrind python3 pkg-config librsvg2-dev libcairo2-dev libpng-dev
 DEB_TEST  = texlive-pictures texlive-latex-recommended texlive-latex-extra dvisvgm \
-            poppler-utils python3-sklearn python3-scipy graphviz
+            poppler-utils python3-sklearn python3-scipy graphviz chromium
 deps:
 	@missing=""; for p in $(DEB_BUILD) $(DEB_TEST); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

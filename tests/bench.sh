@@ -9,6 +9,7 @@
 #   svg2graph, graphalign   tests/bench-graph.sh (2,000 texts and connectors)
 #   judge              tests/bench-judge.sh (requests/s at -j 32 against a local fake server)
 #   ir2svg             tests/bench-render.sh (SVGs/s and PNGs/s over the dev IR, one core)
+#   irreport           tests/bench-irreport.sh (the dev report, a 5,000-item one, its load in Chromium)
 #
 # BENCH_BASE=DIR compares with the tikz2ir and irlint in DIR instead (below).
 BUILD=${BUILD:-build}
@@ -109,4 +110,5 @@ echo "tikz2ir peak memory (max RSS): $(cat "$tmp/rss") KiB over all passes; $(ca
 [ -f tests/bench-graph.sh ] && BUILD=$BUILD sh tests/bench-graph.sh
 [ -f tests/bench-judge.sh ] && BUILD=$BUILD sh tests/bench-judge.sh
 [ -f tests/bench-render.sh ] && BUILD=$BUILD sh tests/bench-render.sh
+[ -f tests/bench-irreport.sh ] && BUILD=$BUILD sh tests/bench-irreport.sh
 exit 0

@@ -30,7 +30,7 @@ unset DIAGRAMIR_PROGRESS
 export LC_ALL=C
 export DIAGRAMIR_RUBRICS="$PWD/llm/rubrics"
 
-for p in tikz2ir irlint svg2graph graphalign kappa judge ir2svg; do
+for p in tikz2ir irlint svg2graph graphalign kappa judge ir2svg irreport; do
     if [ ! -x "$B/$p" ]; then
         echo "FAIL: $B/$p not built"
         exit 1
@@ -84,6 +84,19 @@ cases() {
         $dev/ratings.tsv "$tmp/dev-irlint.tsv"
     c kappa/dev-table "$B/kappa" -f table --by criterion --missing na \
         $dev/ratings.tsv $dev/baselines.tsv
+    # --- irreport: the dev split's report (no pictures: the renderer's own
+    # output is ir2svg's cases), every pair with --missing na, the hand-made
+    # study with its pictures, repeated rows (a warning), a diagram twice (an error)
+    c irreport/dev-no-pictures "$B/irreport" --no-pictures -r human,irlint,bt-gpt-5,judge-gpt-5 \
+        $dev/ratings.tsv "$tmp/dev-irlint.tsv" $dev/baselines.tsv
+    c irreport/dev-all-pairs "$B/irreport" --no-pictures --all-pairs --missing na --ci 0.9 \
+        --reps 200 --seed 7 $dev/ratings.tsv "$tmp/dev-irlint.tsv"
+    c irreport/study "$B/irreport" -t study tests/irreport/data/study.ir tests/irreport/data/human.tsv \
+        tests/irreport/data/irlint.tsv tests/irreport/data/judge.tsv
+    c irreport/duplicate-rows "$B/irreport" tests/irreport/data/human.tsv tests/irreport/data/judge.tsv \
+        tests/irreport/data/human.tsv
+    c irreport/duplicate-diagram "$B/irreport" tests/irreport/data/study.ir tests/irreport/data/study.ir \
+        tests/irreport/data/human.tsv tests/irreport/data/judge.tsv
     for f in tests/kappa/data/*.tsv; do
         n=$(basename "$f" .tsv)
         c "kappa/data/$n" "$B/kappa" "$f"
@@ -165,7 +178,7 @@ cases() {
     c judge/dry/kp "$B/judge" --dry-run --rubric mathexplain-keypoints tests/judge/data/kp.tsv
     c judge/dry/mx "$B/judge" --dry-run --rubric mathexplain-explanation tests/judge/data/mx.tsv
     # --- every program's --help and an unknown option
-    for p in tikz2ir irlint svg2graph graphalign kappa judge; do
+    for p in tikz2ir irlint svg2graph graphalign kappa judge irreport; do
         c "$p/help" "$B/$p" --help
         c "$p/bad-option" "$B/$p" --no-such-option
     done

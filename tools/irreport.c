@@ -1,0 +1,228 @@
+/* irreport — one self-contained HTML study report from diagrams and verdicts.
+ *
+ *   irreport -o study.html dev.ir human.tsv irlint.tsv judge.tsv
+ *
+ * Reads IR (tikz2ir, irlint --format ir: the diagrams, with their finding
+ * records) and long-form verdict tables (item criterion rater value [note])
+ * from the files named (or stdin), each file recognized by its first line,
+ * and writes one HTML file: the agreement of every rater with the reference
+ * per criterion (kappa's numbers, with bootstrap intervals), confusion
+ * matrices, a bar chart and a gallery of every item.  Argument parsing and
+ * I/O only; the work is in report/report.c.  See irreport(1).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ir/ir.h"
+#include "report/report.h"
+
+#ifndef DIAGRAMIR_VERSION
+#define DIAGRAMIR_VERSION "0.1"
+#endif
+
+static void usage(FILE *f)
+{
+    fputs("usage: irreport [options] [-o FILE] [file.ir|file.tsv ...]\n"
+          "Writes one self-contained HTML report of a study: the diagrams (IR, with\n"
+          "irlint's findings) and verdict tables (item, criterion, rater, value [, note])\n"
+          "read from the files or stdin; IR is recognized by its first line.\n"
+          "\n"
+          "  -o, --output FILE      write the report to FILE (default: standard output)\n"
+          "  -t, --title TEXT       the report's title (diagramir study)\n"
+          "  -R, --reference A      the rater the others are compared with (human, else\n"
+          "                         the first rater)\n"
+          "  -r, --raters A,B,...   show only these raters, in this order\n"
+          "      --all-pairs        compare every pair of raters, not only with the reference\n"
+          "  -m, --missing drop|V   as kappa: a missing verdict on a rated item (drop)\n"
+          "      --unrated drop|V   as kappa: an item the rater never rated (drop)\n"
+          "      --ci LEVEL         bootstrap interval level (0.95; 0: none)\n"
+          "      --reps N           bootstrap replicates (1000)\n"
+          "      --seed N           bootstrap seed (1)\n"
+          "  -d, --digits N         decimals shown (3)\n"
+          "      --no-pictures      no drawings in the gallery (a smaller file)\n"
+          "      --all-findings     draw yes and na findings too, not only failing ones\n"
+          "  -q, --quiet            no notes on stderr\n"
+          "  -h, --help             this help\n"
+          "  -V, --version          version\n"
+          "\n"
+          "Exit status: 0 success, 2 usage or input error (nothing is written).\n"
+          "See irreport(1).\n", f);
+}
+
+static int parse_long(const char *s, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+/* Adds one input; returns 0 or -1 (reported). */
+static int add_input(report *rep, const char *name, FILE *err)
+{
+    size_t len = 0;
+    int too_big = 0, open_failed = 0;
+    char *data;
+    const char *shown = name;
+    if (!strcmp(name, "-")) {
+        data = ir_read_all(stdin, (size_t)1 << 34, &len, &too_big);
+        shown = "<stdin>";
+    } else {
+        data = ir_read_file(name, (size_t)1 << 34, &len, &too_big, &open_failed);
+    }
+    if (!data) {
+        fprintf(err, "irreport: error: %s: %s\n", shown, strerror(errno));
+        return -1;
+    }
+    if (too_big) {
+        fprintf(err, "irreport: error: %s: too big\n", shown);
+        free(data);
+        return -1;
+    }
+    int rc = report_is_ir(data, len) ? report_add_ir(rep, data, len, shown, err)
+                                     : report_add_table(rep, data, len, shown, err);
+    free(data);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    enum { O_ALL_PAIRS = 256, O_UNRATED, O_CI, O_REPS, O_SEED, O_NO_PICTURES, O_ALL_FINDINGS };
+    static const struct option longopts[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "title", required_argument, NULL, 't' },
+        { "reference", required_argument, NULL, 'R' },
+        { "raters", required_argument, NULL, 'r' },
+        { "all-pairs", no_argument, NULL, O_ALL_PAIRS },
+        { "missing", required_argument, NULL, 'm' },
+        { "unrated", required_argument, NULL, O_UNRATED },
+        { "ci", required_argument, NULL, O_CI },
+        { "reps", required_argument, NULL, O_REPS },
+        { "seed", required_argument, NULL, O_SEED },
+        { "digits", required_argument, NULL, 'd' },
+        { "no-pictures", no_argument, NULL, O_NO_PICTURES },
+        { "all-findings", no_argument, NULL, O_ALL_FINDINGS },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { "version", no_argument, NULL, 'V' },
+        { NULL, 0, NULL, 0 }
+    };
+    report_opts o;
+    report_opts_init(&o);
+    const char *output = NULL;
+    int c, status = 0;
+    long long v;
+    while ((c = getopt_long(argc, argv, "o:t:R:r:m:d:qhV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': output = optarg; break;
+        case 't': o.title = optarg; break;
+        case 'R': o.reference = optarg; break;
+        case 'r': o.raters = optarg; break;
+        case O_ALL_PAIRS: o.all_pairs = 1; break;
+        case 'm': o.missing = strcmp(optarg, "drop") ? optarg : NULL; break;
+        case O_UNRATED: o.unrated = strcmp(optarg, "drop") ? optarg : NULL; break;
+        case O_CI: {
+            char *end;
+            errno = 0;
+            o.ci = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(o.ci >= 0 && o.ci < 1)) {
+                fprintf(stderr, "irreport: error: --ci wants a level between 0 and 1, such as 0.95 "
+                        "(0: no intervals)\n");
+                status = 2;
+            }
+            break;
+        }
+        case O_REPS:
+            if (parse_long(optarg, 1, 100000000, &v) < 0) {
+                fprintf(stderr, "irreport: error: --reps wants a count between 1 and 100000000\n");
+                status = 2;
+            } else o.reps = (long)v;
+            break;
+        case O_SEED:
+            if (parse_long(optarg, 0, INT64_MAX, &v) < 0) {
+                fprintf(stderr, "irreport: error: --seed wants a non-negative integer\n");
+                status = 2;
+            } else o.seed = (uint64_t)v;
+            break;
+        case 'd':
+            if (parse_long(optarg, 0, 17, &v) < 0) {
+                fprintf(stderr, "irreport: error: --digits wants a number between 0 and 17\n");
+                status = 2;
+            } else o.digits = (int)v;
+            break;
+        case O_NO_PICTURES: o.pictures = 0; break;
+        case O_ALL_FINDINGS: o.all_findings = 1; break;
+        case 'q': o.quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        case 'V': printf("irreport (diagramir) %s\n", DIAGRAMIR_VERSION); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (status) return 2;
+    if (output && !*output) {
+        fprintf(stderr, "irreport: error: -o wants a file name\n");
+        return 2;
+    }
+    report *rep = report_new(&o);
+    if (!rep) { fputs("irreport: out of memory\n", stderr); return 2; }
+    int bad = 0;
+    if (optind == argc) bad = add_input(rep, "-", stderr) < 0;
+    for (int i = optind; i < argc && !bad; i++) bad = add_input(rep, argv[i], stderr) < 0;
+    if (bad) { report_free(rep); return 2; }
+
+    /* the whole document in memory first: nothing half-written */
+    char *doc = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&doc, &len);
+    if (!m) { fputs("irreport: out of memory\n", stderr); report_free(rep); return 2; }
+    status = report_write(rep, m, stderr);
+    if (fclose(m) != 0) { fputs("irreport: out of memory\n", stderr); status = 2; }
+    report_free(rep);
+    if (status) { free(doc); return status; }
+
+    if (!output || !strcmp(output, "-")) {
+        if (fwrite(doc, 1, len, stdout) != len || fflush(stdout) != 0) {
+            fprintf(stderr, "irreport: error writing output: %s\n", strerror(errno));
+            status = 2;
+        }
+        free(doc);
+        return status;
+    }
+    /* a temporary file beside the output, renamed over it once complete */
+    size_t ol = strlen(output);
+    char *tmp = malloc(ol + 16);
+    if (!tmp) { fputs("irreport: out of memory\n", stderr); free(doc); return 2; }
+    snprintf(tmp, ol + 16, "%s.tmpXXXXXX", output);
+    int fd = mkstemp(tmp);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        fprintf(stderr, "irreport: error: %s: %s\n", output, strerror(errno));
+        if (fd >= 0) { close(fd); unlink(tmp); }
+        free(tmp);
+        free(doc);
+        return 2;
+    }
+    int werr = fwrite(doc, 1, len, f) != len;
+    werr |= fflush(f) != 0;
+    /* mkstemp makes the file 0600; a report is made to be shared: the mode
+     * a new file gets (0666 less the umask) */
+    mode_t um = umask(0);
+    umask(um);
+    if (fchmod(fd, 0666 & ~um) != 0) werr = 1;
+    werr |= fclose(f) != 0;
+    if (werr || rename(tmp, output) != 0) {
+        fprintf(stderr, "irreport: error: %s: %s\n", output, strerror(errno));
+        unlink(tmp);
+        status = 2;
+    }
+    free(tmp);
+    free(doc);
+    return status;
+}
