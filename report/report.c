@@ -5,6 +5,7 @@
 
 #include "draw/draw.h"
 #include "ir/ir.h"
+#include "ir/progress.h"
 #include "stats/run.h"
 #include "stats/table.h"
 
@@ -95,6 +96,7 @@ void report_opts_init(report_opts *o)
     o->seed = 1;
     o->digits = 3;
     o->pictures = 1;
+    o->progress = PROGRESS_AUTO;
 }
 
 report *report_new(const report_opts *o)
@@ -1190,7 +1192,14 @@ int report_write(report *r, FILE *out, FILE *err)
     dopt.scale = 96 / 72.27;   /* real size: a TeX inch is 96 CSS pixels */
     char *pic = NULL;
     size_t piclen = 0;
-    for (int32_t i = 0; i < nitems; i++) write_card(r, out, order[i], &dopt, i >= EAGER, &pic, &piclen);
+    progress *bar = o->pictures && nitems > 1
+                        ? progress_start("irreport", "pictures", (size_t)nitems, o->progress)
+                        : NULL;
+    for (int32_t i = 0; i < nitems; i++) {
+        write_card(r, out, order[i], &dopt, i >= EAGER, &pic, &piclen);
+        progress_step(bar, 1);
+    }
+    progress_done(bar);
     free(pic);
     free(order);
     fputs("</div></section>\n</main>\n<footer>Made by irreport (diagramir) " DIAGRAMIR_VERSION

@@ -30,6 +30,8 @@ typedef struct {
     int pictures;            /* draw the diagrams (1) */
     int all_findings;        /* draw yes and na findings too */
     int quiet;               /* no notes on err */
+    int progress;            /* ir/progress.h's mode for the pictures' progress
+                                line (PROGRESS_AUTO) */
 } report_opts;
 
 void report_opts_init(report_opts *o);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "ir/ir.h"
+#include "ir/progress.h"
 #include "report/report.h"
 
 #ifndef DIAGRAMIR_VERSION
@@ -46,7 +47,9 @@ static void usage(FILE *f)
           "  -d, --digits N         decimals shown (3)\n"
           "      --no-pictures      no drawings in the gallery (a smaller file)\n"
           "      --all-findings     draw yes and na findings too, not only failing ones\n"
-          "  -q, --quiet            no notes on stderr\n"
+          "  -q, --quiet            no notes on stderr (and no progress line)\n"
+          "      --progress, --no-progress  the pictures' progress line on stderr (default:\n"
+          "                         on a terminal, when stdout is not one, after 0.5 s)\n"
           "  -h, --help             this help\n"
           "  -V, --version          version\n"
           "\n"
@@ -112,6 +115,7 @@ int main(int argc, char **argv)
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
+        PROGRESS_LONG_OPTIONS,
         { NULL, 0, NULL, 0 }
     };
     report_opts o;
@@ -162,10 +166,13 @@ int main(int argc, char **argv)
         case 'q': o.quiet = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': printf("irreport (diagramir) %s\n", DIAGRAMIR_VERSION); return 0;
+        case PROGRESS_OPT_ON: o.progress = PROGRESS_ON; break;
+        case PROGRESS_OPT_OFF: o.progress = PROGRESS_OFF; break;
         default: usage(stderr); return 2;
         }
     }
     if (status) return 2;
+    if (o.quiet && o.progress == PROGRESS_AUTO) o.progress = PROGRESS_OFF;
     if (output && !*output) {
         fprintf(stderr, "irreport: error: -o wants a file name\n");
         return 2;

@@ -100,5 +100,13 @@ err one-rater "fewer than two raters" $D/human.tsv
 "$B/irreport" -q -o "$tmp/no/such/dir/x.html" $T 2> "$tmp/err"; st=$?
 [ $st = 2 ] && grep -q 'irreport: error: .*x.html' "$tmp/err" || fail "unwritable output: exit $st"
 
+# the pictures' progress line: forced on it counts them and is erased, and
+# the report is the same; by default (stderr not a terminal) nothing
+"$B/irreport" -q --progress -o "$tmp/p1.html" $D/study.ir $T 2> "$tmp/err" || fail "--progress: exit $?"
+grep -q 'irreport: 4/4 pictures  100%' "$tmp/err" || fail "--progress: no count of the pictures"
+[ "$(tail -c 4 "$tmp/err" | od -An -c | tr -d ' ')" = '\r033[K' ] || fail "--progress: not erased at the end"
+"$B/irreport" -q -o "$tmp/p2.html" $D/study.ir $T 2> "$tmp/err" && [ ! -s "$tmp/err" ] || fail "default: stderr not empty"
+cmp -s "$tmp/p1.html" "$tmp/p2.html" || fail "--progress changed the report"
+
 sh tests/irreport/browser.sh || status=1
 exit $status
