@@ -669,7 +669,7 @@ static void write_chart(const report *r, FILE *f, int p)
         fmt_num(buf, sizeof buf, sum / nsum, r->o.digits);
         fputs("<p>Cohen's &kappa;", f);
         if (r->o.ci > 0) fprintf(f, ", %g%% interval", r->o.ci * 100);
-        if (nsum == nc) fprintf(f, "; mean %s</p>", buf);
+        if (nsum == nc) fprintf(f, "; mean of the %d criteria %s</p>", nc, buf);
         else fprintf(f, "; mean of the %d defined %s</p>", nsum, buf);
     }
     fprintf(f, "<svg width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=img "
