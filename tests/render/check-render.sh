@@ -5,6 +5,11 @@
 #   sh tests/render/check-render.sh ITEM.tex...         only these items
 #   sh tests/render/check-render.sh --tex-only [ITEM.tex...]
 #                                                       only fill TeX's cache
+#   sh tests/render/check-render.sh --self-test [ITEM.tex...]
+#                                                       the TeX side against
+#       itself: each page with text hidden drawn by pdftoppm from the PDF and
+#       by svgwin from dvisvgm's SVG (how faithful the SVG that TeX's side is
+#       drawn from is; the items over RENDER_TOL/2 are listed)
 #
 # For every item of tests/data/diagramir-dev/tikz (or the files named):
 #
@@ -52,7 +57,7 @@ export LC_ALL
 
 # TeX's results are cached under a hash of the item, the class and this
 # number: bump it when the TeX side changes otherwise.
-METHOD=1
+METHOD=2
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -61,6 +66,7 @@ cache=${XDG_CACHE_HOME:-$HOME/.cache}/diagramir-render
 timeout=${TEX_TIMEOUT:-120}
 dpi=${RENDER_DPI:-288}
 pad=${RENDER_PAD:-18}
+thr=${RENDER_THRESHOLD:-128}
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$root/$BUILD ;; esac
 tikz2ir=$BUILD/bin/tikz2ir
@@ -75,8 +81,9 @@ hash() {
 }
 
 # texside ITEM.tex: TeX's two pages of the item in the cache; prints the
-# cache entry's path (a directory with m.svgz, t.svgz and info: "OX OY NPICS",
-# the first picture's origin in the SVG's root user units), or "fail<TAB>MESSAGE".
+# cache entry's path (a directory with m.svgz, t.svgz, their PDFs m.pdf and
+# t.pdf, and info: "OX OY NPICS", the first picture's origin in the SVG's
+# root user units), or "fail<TAB>MESSAGE".
 texside() {
     f=$1
     key=$( { cat "$f" "$cls"; echo "render method $METHOD"; } | hash)
@@ -126,7 +133,7 @@ texside() {
         echo ok
     )
     if [ "$msg" = ok ]; then
-        rm -rf "$d.$$" && mkdir "$d.$$" && mv "$tmp/m.svgz" "$tmp/t.svgz" "$tmp/info" "$d.$$/" &&
+        rm -rf "$d.$$" && mkdir "$d.$$" && mv "$tmp/m.svgz" "$tmp/t.svgz" "$tmp/m.pdf" "$tmp/t.pdf" "$tmp/info" "$d.$$/" &&
             { rm -rf "$d"; mv "$d.$$" "$d"; }
         rm -rf "$tmp" "$d.$$"
         echo "$d"
@@ -135,6 +142,28 @@ texside() {
         printf '%s\n' "${msg:-TeX side failed}" >"$d.fail.$$" && mv "$d.fail.$$" "$d.fail"
         printf 'fail\t%s\n' "${msg:-TeX side failed}"
     fi
+}
+
+# selftest ITEM DIR: the measure of TeX's page with text hidden drawn two
+# ways: pdftoppm from the PDF, svgwin from dvisvgm's SVG; the same grid
+# (the page's corner).  Prints "ITEM<TAB>ok<TAB>inkdist's fields".
+selftest() {
+    w=$(mktemp -d "${TMPDIR:-/tmp}/diagramir-render-self.XXXXXX") || return 1
+    res=$(
+        cd "$w" || exit 1
+        pdftoppm -r "$dpi" -png -singlefile "$2/t.pdf" p >/dev/null 2>&1 ||
+            { printf 'error\tpdftoppm failed\n'; exit 0; }
+        zcat "$2/t.svgz" >t.svg
+        size=$(od -An -tu1 -j16 -N8 p.png | awk '{ printf "%d %d", $1*16777216 + $2*65536 + $3*256 + $4, $5*16777216 + $6*65536 + $7*256 + $8 }')
+        h=$(sed -n "s/.*<svg [^>]*height='\([0-9.]*\)pt'.*/\1/p" t.svg | head -1)
+        "$svgwin" --dpi "$dpi" -- 0 "-$h" $size t.svg s.png 2>/dev/null ||
+            { printf 'error\tsvgwin failed\n'; exit 0; }
+        m=$("$inkdist" --dpi "$dpi" --threshold "$thr" --area "${RENDER_AREA:-1}" p.png s.png) ||
+            { printf 'error\tinkdist failed\n'; exit 0; }
+        printf 'ok\t%s\n' "$m"
+    )
+    rm -rf "$w"
+    printf '%s\t%s\n' "$1" "$res"
 }
 
 # compare ITEM.tex: prints "ITEM<TAB>ok<TAB>inkdist's fields<TAB>npics" or
@@ -147,6 +176,7 @@ compare() {
     fail*) printf '%s\tskip\tTeX: %s\n' "$item" "${t#fail	}"; return ;;
     esac
     [ "${TEX_ONLY:-0}" = 1 ] && { printf '%s\ttex\n' "$item"; return; }
+    [ "${SELF_TEST:-0}" = 1 ] && { selftest "$item" "$t"; return; }
     w=$(mktemp -d "${TMPDIR:-/tmp}/diagramir-render-cmp.XXXXXX") || return 1
     res=$(
         cd "$w" || exit 1
@@ -197,7 +227,7 @@ compare() {
             { printf 'error\tsvgwin: %s\n' "$(head -1 svgwin.err)"; exit 0; }
         diffopt=
         [ -n "${RENDER_KEEP:-}" ] && diffopt="--diff diff.png"
-        m=$("$inkdist" --dpi "$dpi" --area "${RENDER_AREA:-1}" --tol "${RENDER_TEXT_TOL:-3}" \
+        m=$("$inkdist" --dpi "$dpi" --threshold "$thr" --area "${RENDER_AREA:-1}" --tol "${RENDER_TEXT_TOL:-3}" \
                 --text-a tex.png --text-b ours.png --boxes boxes --origin "$wx1,$wy2" \
                 $diffopt texn.png oursn.png 2>inkdist.err) ||
             { printf 'error\tinkdist: %s\n' "$(head -1 inkdist.err)"; exit 0; }
@@ -219,9 +249,10 @@ if [ "${1-}" = --one ]; then
     exit 0
 fi
 
-TEX_ONLY=0
+TEX_ONLY=0 SELF_TEST=0
 if [ "${1-}" = --tex-only ]; then TEX_ONLY=1; shift; fi
-export TEX_ONLY
+if [ "${1-}" = --self-test ]; then SELF_TEST=1; shift; fi
+export TEX_ONLY SELF_TEST
 case ${1-} in
 -h|--help)
     sed -n '2,/^$/s/^# \{0,1\}//p' "$0"
@@ -233,7 +264,11 @@ for tool in pdflatex dvisvgm gzip; do
     command -v $tool >/dev/null 2>&1 ||
         { echo "check-render.sh: $tool not found (make deps installs TeX)" >&2; exit 2; }
 done
-if [ $TEX_ONLY = 0 ]; then
+if [ $SELF_TEST = 1 ]; then
+    for tool in "$inkdist" "$svgwin" "$(command -v pdftoppm || echo pdftoppm)"; do
+        [ -x "$tool" ] || { echo "check-render.sh: $tool not found" >&2; exit 2; }
+    done
+elif [ $TEX_ONLY = 0 ]; then
     for tool in "$tikz2ir" "$ir2svg" "$inkdist" "$svgwin"; do
         [ -x "$tool" ] || { echo "check-render.sh: $tool not found (run make first)" >&2; exit 2; }
     done
@@ -263,6 +298,24 @@ if [ $TEX_ONLY = 1 ]; then
     awk -F '\t' '$2 == "skip" { s = s "\n    " $1 ": " $3; n++ } END {
         printf "check-render: TeX side of %d items cached, %d skipped%s\n", NR - n, n, s }' "$res"
     exit 0
+fi
+
+if [ $SELF_TEST = 1 ]; then
+    awk -F '\t' -v tol="${RENDER_TOL:-1}" '
+        function field(s, name,   a, n, i) {
+            n = split(s, a, " ")
+            for (i = 1; i <= n; i++) if (index(a[i], name "=") == 1) return substr(a[i], length(name) + 2)
+            return ""
+        }
+        $2 == "skip" { next }
+        $2 != "ok" { print "  " $1 ": " $3; bad++; next }
+        { n++; v = field($3, "dist") + 0; if (v > worst) { worst = v; wi = $1 }
+          if (v <= tol / 2) good++; else list = list sprintf("\n    %-6s %s", $1, $3) }
+        END {
+            printf "check-render --self-test: %d TeX pages, text hidden, pdftoppm vs dvisvgm+svgwin: %d within %.2fpt; worst %.3fpt (%s)%s\n", n, good, tol / 2, worst, wi, list
+            exit bad ? 1 : 0
+        }' "$res"
+    exit
 fi
 
 awk -F '\t' -v floor="${RENDER_FLOOR:-85}" -v tol="${RENDER_TOL:-1}" -v dpi="$dpi" \
