@@ -15,7 +15,7 @@
 #   make PGO=0           build once, without the profile (quicker while editing)
 #
 # Layout: tools/<program>.c is a program (its main); every .c file of the
-# libraries (ir/, grammar/, checks/, llm/, svg/, stats/, graph/) goes into one
+# libraries (ir/, grammar/, checks/, llm/, svg/, stats/, graph/, draw/) goes into one
 # static library all programs link.
 
 CC      ?= cc
@@ -56,11 +56,20 @@ endif
 
 ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS) $(SAN) $(PGO_CFLAGS) -I. -I$(GEN_DIR)
 LDLIBS  = -lcjson -lexpat -lm -ldl
+# librsvg, cairo and libpng (draw_png) for draw/png.o and the programs that call it
+# only: no other object sees their headers, no other program links them.
+# Their headers (glib's) are system headers: -isystem keeps our warnings
+# (-Wall -Wextra -Werror) on our code only.
+RSVG_CFLAGS := $(shell pkg-config --cflags librsvg-2.0 libpng 2>/dev/null | sed 's/-I/-isystem /g')
+RSVG_LIBS   := $(shell pkg-config --libs librsvg-2.0 libpng 2>/dev/null)
+RSVG_PROGRAMS = ir2svg
+$(BUILD)/obj/draw/png.o: ALL_CFLAGS += $(RSVG_CFLAGS)
+$(addprefix $(BUILD)/bin/,$(RSVG_PROGRAMS)): LDLIBS += $(RSVG_LIBS)
 # Generated scanner/parser code is third-party style code: keep -Werror, drop
 # the warnings flex's skeleton trips on.
 GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter
 
-PROGRAM_NAMES = tikz2ir irlint svg2graph graphalign kappa judge
+PROGRAM_NAMES = tikz2ir irlint svg2graph graphalign kappa judge ir2svg
 PROGRAMS = $(filter $(PROGRAM_NAMES),$(patsubst tools/%.c,%,$(wildcard tools/*.c)))
 BINS     = $(addprefix $(BUILD)/bin/,$(PROGRAMS))
 
@@ -72,7 +81,7 @@ GEN_C     = $(patsubst grammar/%.y,$(GEN_DIR)/%.tab.c,$(YACC_SRCS)) \
             $(patsubst grammar/%.gperf,$(GEN_DIR)/%.hash.c,$(GPERF_SRCS))
 GEN_H     = $(patsubst grammar/%.y,$(GEN_DIR)/%.tab.h,$(YACC_SRCS)) \
             $(patsubst grammar/%.l,$(GEN_DIR)/%.lex.h,$(LEX_SRCS))
-LIB_DIRS  = ir grammar checks checks/geom llm svg stats graph
+LIB_DIRS  = ir grammar checks checks/geom llm svg stats graph draw
 LIB_SRCS  = $(wildcard $(addsuffix /*.c,$(LIB_DIRS)))
 LIB_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) $(patsubst $(GEN_DIR)/%.c,$(BUILD)/obj/gen/%.o,$(GEN_C))
 LIB       = $(BUILD)/libdiagramir.a
@@ -221,7 +230,7 @@ install: all
 # Debian packages the build and the test suite need (TeX for check-tex and
 # check-render; cairo and librsvg for ir2svg and check-render's tools).
 DEB_BUILD = gcc clang make flex bison gperf libcjson-dev libcurl4-openssl-dev libexpat1-dev \
-            fonts-open-sans valgrind python3 libcairo2-dev librsvg2-dev
+            fonts-open-sans valgrind python3 pkg-config librsvg2-dev libcairo2-dev libpng-dev
 DEB_TEST  = texlive-pictures texlive-latex-recommended texlive-latex-extra dvisvgm \
             poppler-utils python3-sklearn python3-scipy graphviz
 deps:

@@ -2,9 +2,15 @@
  * (ir2svg, irreport) and PNG through librsvg and cairo (ir2svg --png).
  *
  * The picture's coordinates are the IR's (TeX points, y up); the SVG's
- * user unit is the point, y down, the viewBox the diagram's bbox (or the
- * union of its elements' boxes) plus a margin. Output is deterministic:
- * the same diagram and options give the same bytes.
+ * user unit is the point, y down (IR (x, y) is SVG (x, -y)), the viewBox
+ * the diagram's bbox (or the union of its elements' boxes) plus a margin.
+ * With margin 0 and no findings the viewBox is exactly the bbox: a PNG at
+ * D dpi has pixel (0, 0) at (bbox.x1, bbox.y2) and IR (x, y) at pixel
+ * ((x - x1) D / 72.27, (y2 - y) D / 72.27). Findings add canvas below (and
+ * to the right of) the picture only, never moving it. Output is
+ * deterministic: the same diagram and options give the same bytes.
+ * Ids in the SVG (clip paths) are prefixed with a hash of the diagram's id,
+ * so that fragments of different diagrams can share one HTML page.
  *
  * Findings (the IR's finding records, irlint --format ir): with
  * o->findings, every element a shown finding names is outlined in its
@@ -34,7 +40,10 @@ void draw_opts_init(draw_opts *o);
 int draw_svg(FILE *f, const ir_diagram *d, const draw_opts *o);
 
 /* Writes d as a PNG of dpi dots per inch (72.27 pt) to f, drawn by librsvg
- * from draw_svg's document. Returns 0, or -1 with a message in err. */
+ * from draw_svg's document (8-bit RGB, opaque). Returns 0, or -1 with a
+ * message in err: a picture over 40 million pixels (32767 a side), or one
+ * whose elements would cover too many pixels in all, is refused. Only
+ * this function needs librsvg, cairo and libpng (draw/png.c). */
 int draw_png(FILE *f, const ir_diagram *d, const draw_opts *o, double dpi, char *err, size_t errlen);
 
 /* The colour ("#rrggbb") of a criterion, the same in every picture and

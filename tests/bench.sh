@@ -8,6 +8,7 @@
 #   kappa              tests/bench-kappa.sh (beside scikit-learn / SciPy)
 #   svg2graph, graphalign   tests/bench-graph.sh (2,000 texts and connectors)
 #   judge              tests/bench-judge.sh (requests/s at -j 32 against a local fake server)
+#   ir2svg             tests/bench-render.sh (SVGs/s and PNGs/s over the dev IR, one core)
 #
 # BENCH_BASE=DIR compares with the tikz2ir and irlint in DIR instead (below).
 BUILD=${BUILD:-build}
@@ -107,4 +108,5 @@ echo "tikz2ir peak memory (max RSS): $(cat "$tmp/rss") KiB over all passes; $(ca
 [ -f tests/bench-kappa.sh ] && BUILD=$BUILD sh tests/bench-kappa.sh
 [ -f tests/bench-graph.sh ] && BUILD=$BUILD sh tests/bench-graph.sh
 [ -f tests/bench-judge.sh ] && BUILD=$BUILD sh tests/bench-judge.sh
+[ -f tests/bench-render.sh ] && BUILD=$BUILD sh tests/bench-render.sh
 exit 0

@@ -27,7 +27,7 @@ unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL DIAGRAMIR_RUBRICS
 export LC_ALL=C
 export DIAGRAMIR_RUBRICS="$PWD/llm/rubrics"
 
-for p in tikz2ir irlint svg2graph graphalign kappa judge; do
+for p in tikz2ir irlint svg2graph graphalign kappa judge ir2svg; do
     if [ ! -x "$B/$p" ]; then
         echo "FAIL: $B/$p not built"
         exit 1
@@ -160,6 +160,24 @@ cases() {
         c "$p/help" "$B/$p" --help
         c "$p/bad-option" "$B/$p" --no-such-option
     done
+    # --- ir2svg: SVG of every dev item, PNG of a few (librsvg, cairo and the
+    # fonts are part of the output), its golden inputs and fuzz corpus
+    for f in $dev/tikz/*.tex; do
+        n=$(basename "$f" .tex)
+        IN="$tmp/dev-$n.ir" c "ir2svg/dev/$n" "$B/ir2svg"
+    done
+    for n in 1 14 100 103 219; do
+        IN="$tmp/dev-$n.ir" c "ir2svg-png/dev/$n" "$B/ir2svg" --png
+    done
+    for f in tests/ir2svg/*.ir tests/fuzz/corpus/fuzz_draw/*; do
+        c "ir2svg/$f" sh -c '"$1" -d "$2" "$3" && cat "$2"/*.svg' sh "$BA/ir2svg" "$tmp/ir2svg" "$f"
+        rm -rf "$tmp/ir2svg"
+        c "ir2svg-all/$f" sh -c '"$1" --all-findings --margin 0 -d "$2" "$3" && cat "$2"/*.svg' \
+            sh "$BA/ir2svg" "$tmp/ir2svg-all" "$f"
+        rm -rf "$tmp/ir2svg-all"
+    done
+    c ir2svg/help "$B/ir2svg" --help
+    c ir2svg/bad-option "$B/ir2svg" --no-such-option
 }
 
 cases >"$tmp/now.tsv"

@@ -240,6 +240,12 @@ static void b_elem(wbuf *f, const ir_elem *e)
         b_word(f, e->name ? e->name : "");
         put_pts(f, e, 1);
         break;
+    case IR_FINDING:   /* added after the previous writer, in its manner */
+        wb_puts(f, "finding ");
+        b_word(f, e->name ? e->name : "");
+        wb_putc(f, ' ');
+        b_quoted(f, e->str);
+        break;
     }
     put_attrs(f, e->attrs, e->nattrs);
     if (e->line > 0) {

@@ -1,0 +1,211 @@
+/* png.c — draw_png: draw_svg's document rasterized by librsvg into a cairo
+ * image surface, written as PNG (see draw.h).
+ *
+ * The only file of the project that uses librsvg, glib and cairo: the
+ * Makefile gives this object (and the programs that call draw_png) their
+ * pkg-config flags.
+ *
+ * Mapping: the document's viewBox (vx, vy, vw, vh; pt) is rendered into a
+ * viewport of vw*k x vh*k pixels at the origin, k = dpi / 72.27, so that
+ * pixel (0, 0) is the point (vx, vy) exactly; the image is that size
+ * rounded up. The surface is opaque (RGB24, painted white first) and is
+ * written as an 8-bit RGB PNG by libpng (see write_png).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cairo.h>
+#include <librsvg/rsvg.h>
+#include <png.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "draw/draw_internal.h"
+
+/* Limits: pixels of one image, pixels of a side (cairo's), and an estimate
+ * of the pixels the elements cover in total (the work of rasterizing). */
+#define PNG_MAX_PIXELS 40000000.0
+#define PNG_MAX_SIDE 32767.0
+#define PNG_MAX_WORK 2e9
+
+/* zlib level and row filter of the PNG: cairo_surface_write_to_png_stream
+ * uses libpng's defaults (level 6, every filter tried on every row), which
+ * took 40% of ir2svg --png's time; a mostly white picture compresses about
+ * as well with the Sub filter alone at level 3. PNG_LEVEL in the environment
+ * is not read: output depends on nothing but the input. */
+#define PNG_ZLEVEL 3
+
+typedef struct {
+    FILE *f;
+    int failed;
+} png_sink;
+
+static void png_write_cb(png_structp p, png_bytep data, png_size_t len)
+{
+    png_sink *s = png_get_io_ptr(p);
+    if (!s->failed && fwrite(data, 1, len, s->f) != len) s->failed = 1;
+}
+
+static void png_flush_cb(png_structp p) { (void)p; }
+
+static void png_error_cb(png_structp p, png_const_charp msg)
+{
+    (void)msg;
+    png_longjmp(p, 1);
+}
+
+static void png_warning_cb(png_structp p, png_const_charp msg)
+{
+    (void)p;
+    (void)msg;
+}
+
+/* The RGB24 surface s as an 8-bit RGB PNG. Returns 0, or -1. */
+static int write_png(cairo_surface_t *s, FILE *f, char *err, size_t errlen)
+{
+    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+    int stride = cairo_image_surface_get_stride(s);
+    const unsigned char *data = cairo_image_surface_get_data(s);
+    png_sink sink = {f, 0};
+    png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, png_error_cb, png_warning_cb);
+    png_infop info = p ? png_create_info_struct(p) : NULL;
+    /* volatile: assigned between setjmp and a longjmp back */
+    unsigned char *volatile row = malloc((size_t)w * 3 + 1);
+    if (!p || !info || !row || !data) {
+        snprintf(err, errlen, "writing the PNG: out of memory");
+        png_destroy_write_struct(p ? &p : NULL, info ? &info : NULL);
+        free(row);
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(p))) {
+        snprintf(err, errlen, "writing the PNG failed");
+        png_destroy_write_struct(&p, &info);
+        free(row);
+        return -1;
+    }
+    png_set_write_fn(p, &sink, png_write_cb, png_flush_cb);
+    png_set_IHDR(p, info, (png_uint_32)w, (png_uint_32)h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(p, PNG_ZLEVEL);
+    png_set_filter(p, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
+    png_write_info(p, info);
+    for (int y = 0; y < h; y++) {
+        const uint32_t *px = (const uint32_t *)(const void *)(data + (size_t)y * (size_t)stride);
+        unsigned char *o = row;
+        for (int x = 0; x < w; x++) {
+            uint32_t v = px[x];
+            *o++ = (unsigned char)(v >> 16);
+            *o++ = (unsigned char)(v >> 8);
+            *o++ = (unsigned char)v;
+        }
+        png_write_row(p, row);
+    }
+    png_write_end(p, info);
+    png_destroy_write_struct(&p, &info);
+    free(row);
+    if (sink.failed) {
+        snprintf(err, errlen, "writing the PNG: write error");
+        return -1;
+    }
+    return 0;
+}
+
+/* The pixels each element covers, at most the image's, summed. */
+static double raster_work(const ir_diagram *d, double k, double img)
+{
+    double work = img; /* the background */
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        ir_box b = ir_elem_box(e);
+        double a = img;
+        if (!b.empty) {
+            double lw = ir_elem_getnum(e, "lw", 0.4);
+            if (!(lw >= 0)) lw = 0;
+            double w = ((b.x2 - b.x1) + lw + 8) * k, h = ((b.y2 - b.y1) + lw + 8) * k;
+            a = w * h;
+            if (!(a < img)) a = img;
+        } else if (e->kind != IR_EDGE) {
+            continue;
+        }
+        work += a;
+        /* shaping text costs about as much as filling 2000 pixels a byte
+         * (draw.c draws at most 200 lines of 1000 bytes) */
+        if ((e->kind == IR_TEXT || e->kind == IR_VERTEX) && e->str) {
+            size_t n = strlen(e->str);
+            work += 2000.0 * (double)(n < 200000 ? n : 200000);
+        }
+        if (work > 1e18) break;
+    }
+    return work;
+}
+
+int draw_png(FILE *f, const ir_diagram *d, const draw_opts *o, double dpi, char *err, size_t errlen)
+{
+    if (!(dpi > 0) || !isfinite(dpi)) {
+        snprintf(err, errlen, "bad resolution %g dpi", dpi);
+        return -1;
+    }
+    draw_opts oo = *o;
+    oo.fragment = 0;
+    oo.scale = 0;
+    dbuf b = {0};
+    draw_canvas cv;
+    draw_svg_buf(&b, d, &oo, &cv);
+    double k = dpi / 72.27;
+    double pw = cv.vw * k, ph = cv.vh * k;
+    double wpx = ceil(pw - 1e-6), hpx = ceil(ph - 1e-6);
+    if (wpx < 1) wpx = 1;
+    if (hpx < 1) hpx = 1;
+    if (!(wpx <= PNG_MAX_SIDE && hpx <= PNG_MAX_SIDE && wpx * hpx <= PNG_MAX_PIXELS)) {
+        snprintf(err, errlen,
+                 "the picture would be %.0f x %.0f pixels at %g dpi, over the limit of %.0f pixels "
+                 "(%.0f a side): lower the resolution",
+                 fmin(wpx, 1e15), fmin(hpx, 1e15), dpi, PNG_MAX_PIXELS, PNG_MAX_SIDE);
+        db_free(&b);
+        return -1;
+    }
+    double work = raster_work(d, k, wpx * hpx);
+    if (!(work <= PNG_MAX_WORK)) {
+        snprintf(err, errlen,
+                 "the picture's %zu elements would cover about %.3g pixels at %g dpi, over the "
+                 "limit of %.3g: lower the resolution",
+                 d->nelems, work, dpi, PNG_MAX_WORK);
+        db_free(&b);
+        return -1;
+    }
+    GError *gerr = NULL;
+    RsvgHandle *h =
+        rsvg_handle_new_from_data((const guint8 *)b.p, (gsize)b.n, &gerr);
+    db_free(&b);
+    if (!h) {
+        snprintf(err, errlen, "librsvg: %s", gerr && gerr->message ? gerr->message : "cannot read the SVG");
+        if (gerr) g_error_free(gerr);
+        return -1;
+    }
+    rsvg_handle_set_dpi(h, 72.27);
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)wpx, (int)hpx);
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
+        snprintf(err, errlen, "cairo: %s", cairo_status_to_string(cairo_surface_status(s)));
+        cairo_surface_destroy(s);
+        g_object_unref(h);
+        return -1;
+    }
+    cairo_t *cr = cairo_create(s);
+    /* white where the document does not reach (the rounded-up edge) */
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    cairo_paint(cr);
+    RsvgRectangle vp = {0, 0, pw, ph};
+    int rc = 0;
+    if (!rsvg_handle_render_document(h, cr, &vp, &gerr)) {
+        snprintf(err, errlen, "librsvg: %s", gerr && gerr->message ? gerr->message : "cannot render");
+        if (gerr) g_error_free(gerr);
+        rc = -1;
+    }
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    if (rc == 0) rc = write_png(s, f, err, errlen);
+    cairo_surface_destroy(s);
+    g_object_unref(h);
+    return rc;
+}
