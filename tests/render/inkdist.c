@@ -22,7 +22,8 @@
  *
  * Text (--text-a, --text-b, --boxes): A and B are then the pictures with
  * their text hidden, --text-a/--text-b the same pictures with it; text ink
- * is ink there and not in A (B).  The boxes file has one "X1 Y1 X2 Y2" line
+ * is ink there that is not ink in A (B), or is but of another colour (a
+ * channel differs by half the threshold: black text on a strong fill).  The boxes file has one "X1 Y1 X2 Y2" line
  * per text box, in the picture's coordinates (pt, y up), and --origin X,Y
  * is the point of the top-left corner of pixel (0,0).  text_a is the same
  * partial Hausdorff distance from A's text ink to the union of the boxes
@@ -51,6 +52,7 @@
 typedef struct {
     int w, h;
     unsigned char *m;  /* 1: ink */
+    uint32_t *rgb;     /* the colour over white, 0xRRGGBB (when asked for) */
 } mask;
 
 static void die(const char *msg, const char *arg)
@@ -67,24 +69,27 @@ static void *xmalloc(size_t n)
 }
 
 /* The ink mask of a PNG: over white, some channel darker than thr. */
-static mask load(const char *path, int thr)
+static mask load(const char *path, int thr, int want_rgb)
 {
     cairo_surface_t *s = cairo_image_surface_create_from_png(path);
     if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
         die(cairo_status_to_string(cairo_surface_status(s)), path);
     cairo_format_t fmt = cairo_image_surface_get_format(s);
-    mask k = {cairo_image_surface_get_width(s), cairo_image_surface_get_height(s), NULL};
+    mask k = {cairo_image_surface_get_width(s), cairo_image_surface_get_height(s), NULL, NULL};
     int stride = cairo_image_surface_get_stride(s);
     const unsigned char *px = cairo_image_surface_get_data(s);
     if (!px || (fmt != CAIRO_FORMAT_ARGB32 && fmt != CAIRO_FORMAT_RGB24 && fmt != CAIRO_FORMAT_A8))
         die("unsupported pixel format", path);
     k.m = xmalloc((size_t)k.w * k.h);
+    if (want_rgb) k.rgb = xmalloc(sizeof *k.rgb * (size_t)k.w * k.h);
     for (int y = 0; y < k.h; y++) {
         const unsigned char *row = px + (size_t)y * stride;
         for (int x = 0; x < k.w; x++) {
             int dark;
+            uint32_t over = 0;
             if (fmt == CAIRO_FORMAT_A8) {
                 dark = row[x];
+                over = (uint32_t)(255 - dark) * 0x010101u;
             } else {
                 uint32_t v;
                 memcpy(&v, row + 4 * x, 4);
@@ -94,12 +99,26 @@ static mask load(const char *path, int thr)
                 int m = r < g ? r : g;
                 if (b < m) m = b;
                 dark = a - m;
+                over = (uint32_t)(r + 255 - a) << 16 | (uint32_t)(g + 255 - a) << 8 | (uint32_t)(b + 255 - a);
             }
             k.m[(size_t)y * k.w + x] = dark >= thr;
+            if (k.rgb) k.rgb[(size_t)y * k.w + x] = over;
         }
     }
     cairo_surface_destroy(s);
     return k;
+}
+
+/* The largest difference of two colours' channels. */
+static int coldiff(uint32_t p, uint32_t q)
+{
+    int d = 0;
+    for (int sh = 0; sh < 24; sh += 8) {
+        int v = (int)((p >> sh) & 255) - (int)((q >> sh) & 255);
+        if (v < 0) v = -v;
+        if (v > d) d = v;
+    }
+    return d;
 }
 
 /* 1-D squared distance transform of f (BIG: no site) into d: the lower
@@ -282,7 +301,7 @@ int main(int argc, char **argv)
     if ((text_a != NULL) != (text_b != NULL)) die("--text-a and --text-b go together", NULL);
 
     double s = dpi / 72.27;              /* pixels per pt */
-    mask A = load(argv[optind], thr), B = load(argv[optind + 1], thr);
+    mask A = load(argv[optind], thr, text_a != NULL), B = load(argv[optind + 1], thr, text_a != NULL);
     if (A.w != B.w || A.h != B.h) {
         fprintf(stderr, "inkdist: %s is %dx%d, %s is %dx%d: not the same grid\n",
                 argv[optind], A.w, A.h, argv[optind + 1], B.w, B.h);
@@ -311,16 +330,16 @@ int main(int argc, char **argv)
     box *bx = NULL;
     int nb = 0;
     if (text_a) {
-        mask FA = load(text_a, thr), FB = load(text_b, thr);
+        mask FA = load(text_a, thr, 1), FB = load(text_b, thr, 1);
         if (FA.w != w || FA.h != h || FB.w != w || FB.h != h)
             die("the pictures with text are not on the same grid", NULL);
         ta = xmalloc(npx); tb = xmalloc(npx); bm = calloc(npx, 1);
         if (!bm) die("out of memory", NULL);
         for (size_t i = 0; i < npx; i++) {
-            ta[i] = FA.m[i] && !A.m[i];
-            tb[i] = FB.m[i] && !B.m[i];
+            ta[i] = FA.m[i] && (!A.m[i] || coldiff(FA.rgb[i], A.rgb[i]) >= thr / 2);
+            tb[i] = FB.m[i] && (!B.m[i] || coldiff(FB.rgb[i], B.rgb[i]) >= thr / 2);
         }
-        free(FA.m); free(FB.m);
+        free(FA.m); free(FB.m); free(FA.rgb); free(FB.rgb);
         if (boxes) {
             FILE *f = fopen(boxes, "r");
             if (!f) die("cannot read", boxes);
@@ -406,6 +425,6 @@ int main(int argc, char **argv)
         if (cairo_surface_write_to_png(out, diff) != CAIRO_STATUS_SUCCESS) die("cannot write", diff);
         cairo_surface_destroy(out);
     }
-    free(A.m); free(B.m); free(dta); free(dtb); free(ta); free(tb); free(bm); free(bx);
+    free(A.m); free(B.m); free(A.rgb); free(B.rgb); free(dta); free(dtb); free(ta); free(tb); free(bm); free(bx);
     return 0;
 }
