@@ -1407,6 +1407,38 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
             y += PANEL_LINE * (double)nl + 2;
             db_free(&line);
         }
+        /* what the picture lacks: the constructs the front end could not
+         * evaluate (unparsed records) are not drawn */
+        size_t nun = 0, nlisted = 0;
+        int last = 0;
+        dbuf line = {0};
+        for (size_t i = 0; i < d->nelems; i++) {
+            if (d->elems[i].kind != IR_UNPARSED) continue;
+            nun++;
+            int l = d->elems[i].line;
+            if (l <= 0 || l == last) continue;
+            last = l;
+            if (nlisted < 10) {
+                db_puts(&line, nlisted ? ", " : " (source line ");
+                db_int(&line, l);
+            } else if (nlisted == 10) {
+                db_puts(&line, ", ...");
+            }
+            nlisted++;
+        }
+        if (nun) {
+            dbuf msg = {0};
+            db_puts(&msg, "Not drawn: ");
+            db_int(&msg, (long)nun);
+            db_puts(&msg, nun == 1 ? " construct" : " constructs");
+            db_puts(&msg, " the front end could not evaluate (unparsed)");
+            if (line.n) db_put(&msg, line.p, line.n);
+            if (line.n) db_c(&msg, ')');
+            size_t nl = wrap_lines(&reasons, msg.p, msg.n, maxc, 2, y + PANEL_LINE - 3);
+            y += PANEL_LINE * (double)nl + 2;
+            db_free(&msg);
+        }
+        db_free(&line);
         ph += y + 6;
     }
     double cw = vw, ch = vh;
