@@ -91,7 +91,7 @@ UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_SRCS = $(filter-out tests/fuzz/driver.c,$(wildcard tests/fuzz/*.c))
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: FORCE same-update all check check-fast check-san check-clang agreement check-tex check-render demo bench fuzz install deps clean
+.PHONY: FORCE same-update all check check-fast check-san check-clang agreement check-tex check-render render-tools demo bench fuzz install deps clean
 .SECONDARY:
 
 all: $(BINS)
@@ -160,6 +160,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(wildcard tests/unit/*.h)
 # distance of two PNGs (cairo), and svgwin, a window of an SVG drawn into a
 # PNG (librsvg). Test tools, not installed.
 RENDER_TOOLS = $(BUILD)/render/inkdist $(BUILD)/render/svgwin
+render-tools: $(RENDER_TOOLS)
 $(BUILD)/render/inkdist: tests/render/inkdist.c $(FLAGS_FILE)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cairo) -o $@ $< $(shell pkg-config --libs cairo) -lm
@@ -188,7 +189,7 @@ check-fast: all $(UNIT_BINS) $(FUZZ_BINS) $(RENDER_TOOLS)
 
 # Warning-free with clang too (-Werror): the whole build once more.
 check-clang:
-	@$(MAKE) --no-print-directory CC=clang BUILD=build/clang all >/dev/null && echo "PASS  clang build (-Wall -Wextra -Werror)"
+	@$(MAKE) --no-print-directory CC=clang BUILD=build/clang all render-tools >/dev/null && echo "PASS  clang build (-Wall -Wextra -Werror)"
 
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-san:
