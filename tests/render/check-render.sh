@@ -47,7 +47,7 @@
 # within RENDER_TOL is below RENDER_FLOOR percent, 2 when a tool is missing.
 #
 # Environment: BUILD (build), RENDER_DPI (288), RENDER_TOL (1),
-# RENDER_FLOOR (77), RENDER_AREA (1), RENDER_TEXT_TOL (3), RENDER_PAD (18),
+# RENDER_FLOOR (85), RENDER_AREA (1), RENDER_TEXT_TOL (3), RENDER_PAD (18),
 # RENDER_JOBS (2), RENDER_KEEP=DIR (keep each item's ITEM-tex.png,
 # ITEM-ours.png, ITEM-diff.png (inkdist --diff), its text boxes and its
 # window there), RENDER_DATA (tests/data/diagramir-dev/tikz), TEX_TIMEOUT
@@ -335,7 +335,7 @@ if [ $SELF_TEST = 1 ]; then
     exit
 fi
 
-awk -F '\t' -v floor="${RENDER_FLOOR:-77}" -v tol="${RENDER_TOL:-1}" -v dpi="$dpi" \
+awk -F '\t' -v floor="${RENDER_FLOOR:-85}" -v tol="${RENDER_TOL:-1}" -v dpi="$dpi" \
     -v area="${RENDER_AREA:-1}" -v ttol="${RENDER_TEXT_TOL:-3}" '
     function field(s, name,   a, n, i) {
         n = split(s, a, " ")
