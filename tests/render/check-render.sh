@@ -46,6 +46,9 @@
 # findings and the skipped items with the reason; exits 1 when the share
 # within RENDER_TOL is below RENDER_FLOOR percent, 2 when a tool is missing.
 #
+# Reasons: tests/render/reasons.tsv (item, whose, why, from looking at
+# the pictures) is printed beside each item over RENDER_TOL.
+#
 # Environment: BUILD (build), RENDER_DPI (288), RENDER_TOL (1),
 # RENDER_FLOOR (85), RENDER_AREA (1), RENDER_TEXT_TOL (3), RENDER_PAD (18),
 # RENDER_JOBS (2), RENDER_KEEP=DIR (keep each item's ITEM-tex.png,
@@ -335,7 +338,7 @@ if [ $SELF_TEST = 1 ]; then
     exit
 fi
 
-awk -F '\t' -v floor="${RENDER_FLOOR:-85}" -v tol="${RENDER_TOL:-1}" -v dpi="$dpi" \
+awk -F '\t' -v reasons="$here/reasons.tsv" -v floor="${RENDER_FLOOR:-85}" -v tol="${RENDER_TOL:-1}" -v dpi="$dpi" \
     -v area="${RENDER_AREA:-1}" -v ttol="${RENDER_TEXT_TOL:-3}" '
     function field(s, name,   a, n, i) {
         n = split(s, a, " ")
@@ -356,12 +359,18 @@ awk -F '\t' -v floor="${RENDER_FLOOR:-85}" -v tol="${RENDER_TOL:-1}" -v dpi="$dp
             while (j > 0 && (val[ids[j]] < val[v] || (val[ids[j]] == val[v] && ids[j] + 0 > v + 0))) { ids[j + 1] = ids[j]; j-- }
             ids[j + 1] = v }
     }
+    BEGIN {
+        while ((getline l < reasons) > 0) {
+            if (l ~ /^#/ || l == "") continue
+            split(l, r, "\t"); why[r[1]] = r[2] ": " r[3]
+        }
+    }
     $2 == "skip" { skipped = skipped "\n    " $1 ": " $3; nskip++; next }
     $2 != "ok" { errors = errors "\n    " $1 ": " $3; nerr++; next }
     {
         it = $1; n++; m = $3
         d[it] = field(m, "dist") + 0
-        if (d[it] <= tol) within++
+        if (d[it] <= tol) { within++; if (it in why) gone = gone " " it }
         else { over[++nover] = it }
         line[it] = sprintf("%-6s %6.2f %6.2f %6.2f   %-13s %-13s", it, d[it], field(m, "ab"), field(m, "ba"),
                            field(m, "at_ab"), field(m, "at_ba"))
@@ -392,8 +401,12 @@ awk -F '\t' -v floor="${RENDER_FLOOR:-85}" -v tol="${RENDER_TOL:-1}" -v dpi="$dp
             sortby(over, nover, d)
             printf "  %d item(s) over %spt (dist; TeX ink to ours, ours to TeX, pt; where each is decided, pt):\n", nover, tol
             printf "  %-6s %6s %6s %6s   %-13s %-13s\n", "item", "dist", "tex>", "ours>", "at tex>ours", "at ours>tex"
-            for (i = 1; i <= nover; i++) print "  " line[over[i]]
+            for (i = 1; i <= nover; i++) {
+                print "  " line[over[i]]
+                print "           " (over[i] in why ? why[over[i]] : "(not looked at yet: tests/render/reasons.tsv)")
+            }
         }
+        if (gone != "") printf "  within %spt now, reasons.tsv can lose them:%s\n", tol, gone
         if (ntx) {
             sortby(tlist, ntx, tx)
             printf "  %d item(s) with text off the IR boxes by more than %spt (pt outside the boxes; box: line of ITEM-boxes.txt):\n", ntx, ttol
