@@ -750,10 +750,13 @@ static void shape_path(dbuf *b, const ir_elem *e, ir_kind kind, int tips, vec ti
         if (n < 2) return;
         double x1 = fmin(p[0].x, p[1].x), x2 = fmax(p[0].x, p[1].x);
         double y1 = fmin(p[0].y, p[1].y), y2 = fmax(p[0].y, p[1].y);
+        /* as TeX's rectangles come out of the PDF's re operator (drawn
+         * by Ghostscript and poppler alike): from the lower-left corner
+         * up first, which decides where the dashes fall */
         db_M(b, V(x1, y1));
-        db_L(b, V(x2, y1));
-        db_L(b, V(x2, y2));
         db_L(b, V(x1, y2));
+        db_L(b, V(x2, y2));
+        db_L(b, V(x2, y1));
         db_c(b, 'Z');
         return;
     }
