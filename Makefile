@@ -6,6 +6,7 @@
 #   make same-update     rewrite the output digests of the equivalence check
 #   make agreement       kappa of tikz2ir | irlint against the human raters (dev split)
 #   make check-tex       tikz2ir's picture extents against what TeX draws (needs TeX)
+#   make check-render    ir2svg's pictures against what TeX draws: ink distance (needs TeX)
 #   make bench           speed figures (BENCH_BASE=DIR: side by side with the
 #                        tikz2ir and irlint in DIR, with the ratio)
 #   make fuzz            long libFuzzer runs (clang), FUZZ_SECONDS each
@@ -90,7 +91,7 @@ UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_SRCS = $(filter-out tests/fuzz/driver.c,$(wildcard tests/fuzz/*.c))
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: FORCE same-update all check check-fast check-san check-clang agreement check-tex demo bench fuzz install deps clean
+.PHONY: FORCE same-update all check check-fast check-san check-clang agreement check-tex check-render render-tools demo bench fuzz install deps clean
 .SECONDARY:
 
 all: $(BINS)
@@ -155,6 +156,18 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+# The measuring tools of check-render (tests/render/): inkdist, the ink
+# distance of two PNGs (cairo), and svgwin, a window of an SVG drawn into a
+# PNG (librsvg). Test tools, not installed.
+RENDER_TOOLS = $(BUILD)/render/inkdist $(BUILD)/render/svgwin
+render-tools: $(RENDER_TOOLS)
+$(BUILD)/render/inkdist: tests/render/inkdist.c $(FLAGS_FILE)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags cairo) -o $@ $< $(shell pkg-config --libs cairo) -lm
+$(BUILD)/render/svgwin: tests/render/svgwin.c $(FLAGS_FILE)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(shell pkg-config --cflags librsvg-2.0 cairo) -o $@ $< $(shell pkg-config --libs librsvg-2.0 cairo)
+
 # Fuzz harnesses: built with a plain driver (corpus + seeded random mutations)
 # for the smoke runs in `make check`; `make fuzz` builds them for libFuzzer.
 $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(LIB)
@@ -163,20 +176,20 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/driver.c $(LIB)
 
 # The one test entry point: unit, golden, man examples, fuzz smoke runs, the
 # kappa floor against people (tests/irlint-regression), the sanitizer build,
-# the clang build, and agreement with TeX.
-check: check-fast check-san check-clang check-tex
+# the clang build, and agreement with TeX (extents, and the rendered ink).
+check: check-fast check-san check-clang check-tex check-render
 
 # The README's first command: dependencies, build, the main job on an example.
 demo: all
 	$(BUILD)/bin/tikz2ir contrib/examples/right-triangle.tex | $(BUILD)/bin/irlint --rubric geom --verbose; \
 	  st=$$?; [ $$st -le 1 ] || exit $$st
 
-check-fast: all $(UNIT_BINS) $(FUZZ_BINS)
+check-fast: all $(UNIT_BINS) $(FUZZ_BINS) $(RENDER_TOOLS)
 	@BUILD=$(BUILD) sh tests/run-all.sh
 
 # Warning-free with clang too (-Werror): the whole build once more.
 check-clang:
-	@$(MAKE) --no-print-directory CC=clang BUILD=build/clang all >/dev/null && echo "PASS  clang build (-Wall -Wextra -Werror)"
+	@$(MAKE) --no-print-directory CC=clang BUILD=build/clang all render-tools >/dev/null && echo "PASS  clang build (-Wall -Wextra -Werror)"
 
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-san:
@@ -193,6 +206,9 @@ agreement: all
 
 check-tex: all
 	@BUILD=$(BUILD) sh tests/tex/check-tex.sh
+
+check-render: all $(RENDER_TOOLS)
+	@BUILD=$(BUILD) sh tests/render/check-render.sh
 
 bench: all
 	@BUILD=$(BUILD) sh tests/bench.sh
@@ -212,7 +228,8 @@ install: all
 	install -m 644 llm/rubrics/*.rubric llm/rubrics/*.prompt llm/rubrics/*.taxonomy llm/rubrics/prices.tsv \
 	    $(DESTDIR)$(PREFIX)/share/diagramir/rubrics/
 
-# Debian packages the build and the test suite need (TeX for check-tex).
+# Debian packages the build and the test suite need (TeX for check-tex and
+# check-render; cairo and librsvg for ir2svg and check-render's tools).
 DEB_BUILD = gcc clang make flex bison gperf libcjson-dev libcurl4-openssl-dev libexpat1-dev \
             fonts-open-sans valgrind python3 pkg-config librsvg2-dev libcairo2-dev libpng-dev
 DEB_TEST  = texlive-pictures texlive-latex-recommended texlive-latex-extra dvisvgm \

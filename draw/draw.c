@@ -677,8 +677,18 @@ static void db_tip(dbuf *b, vec p, vec dir, const style *s)
     db_puts(b, "/>\n");
 }
 
-/* How far a line is shortened under a tip (it ends inside the tip). */
-#define TIP_SHORTEN (TIP_LEN * 0.5)
+/* How far a line of width lw is shortened under a tip (it ends inside
+ * the tip): as PGF's Stealth (arrows.meta, mitred), the tip's end less its
+ * line end, which is the inset plus the inset's miter less a quarter of
+ * the arrow's line width (the line's, at most a quarter of length minus
+ * inset). 5.31pt at 1pt: where the dashes of a dashed line start. */
+static double tip_shorten(double lw)
+{
+    double inset = TIP_INSET * TIP_LEN;
+    double alw = fmin(lw, 0.25 * (TIP_LEN - inset));
+    double q = inset / TIP_WID;
+    return TIP_LEN - (inset + 0.5 * alw * sqrt(1 + 4 * q * q) - 0.25 * alw);
+}
 
 /* --- shapes ------------------------------------------------------------ */
 
@@ -690,6 +700,7 @@ static void shape_path(dbuf *b, const ir_elem *e, ir_kind kind, int tips, vec ti
 {
     const ir_pt *p = e->pts;
     size_t n = e->npts;
+    const double shorten = tips ? tip_shorten(attr_num(e, "lw", DEFAULT_LW, 0, 1e4)) : 0;
     switch (kind) {
     case IR_POLY: {
         if (n == 0) return;
@@ -732,7 +743,7 @@ static void shape_path(dbuf *b, const ir_elem *e, ir_kind kind, int tips, vec ti
             while (j > 0 && p[j - 1].x == p[n - 1].x && p[j - 1].y == p[n - 1].y) j--;
             if (j > 0) {
                 vec d = V(p[n - 1].x - p[j - 1].x, p[n - 1].y - p[j - 1].y);
-                double l = vlen(d), s = l < TIP_SHORTEN ? l : TIP_SHORTEN;
+                double l = vlen(d), s = l < shorten ? l : shorten;
                 tip_p[0] = z;
                 tip_d[0] = d;
                 if (l > 0 && isfinite(l)) z = V(z.x - d.x / l * s, z.y - d.y / l * s);
@@ -744,7 +755,7 @@ static void shape_path(dbuf *b, const ir_elem *e, ir_kind kind, int tips, vec ti
             while (j + 1 < n && p[j + 1].x == p[0].x && p[j + 1].y == p[0].y) j++;
             if (j + 1 < n) {
                 vec d = V(p[0].x - p[j + 1].x, p[0].y - p[j + 1].y);
-                double l = vlen(d), s = l < TIP_SHORTEN ? l : TIP_SHORTEN;
+                double l = vlen(d), s = l < shorten ? l : shorten;
                 tip_p[1] = a;
                 tip_d[1] = d;
                 if (l > 0 && isfinite(l)) a = V(a.x - d.x / l * s, a.y - d.y / l * s);
@@ -764,10 +775,13 @@ static void shape_path(dbuf *b, const ir_elem *e, ir_kind kind, int tips, vec ti
         if (n < 2) return;
         double x1 = fmin(p[0].x, p[1].x), x2 = fmax(p[0].x, p[1].x);
         double y1 = fmin(p[0].y, p[1].y), y2 = fmax(p[0].y, p[1].y);
+        /* as TeX's rectangles come out of the PDF's re operator (drawn
+         * by Ghostscript and poppler alike): from the lower-left corner
+         * up first, which decides where the dashes fall */
         db_M(b, V(x1, y1));
-        db_L(b, V(x2, y1));
-        db_L(b, V(x2, y2));
         db_L(b, V(x1, y2));
+        db_L(b, V(x2, y2));
+        db_L(b, V(x2, y1));
         db_c(b, 'Z');
         return;
     }
@@ -788,7 +802,7 @@ static void shape_path(dbuf *b, const ir_elem *e, ir_kind kind, int tips, vec ti
             tip_p[0] = ell_pt(c, a, bb, t2);
             tip_d[0] = V(d.x * dir, d.y * dir);
             if (sp > 0 && isfinite(sp)) {
-                double dt = fmin(TIP_SHORTEN / sp, fabs(t2 - t1) / 2);
+                double dt = fmin(shorten / sp, fabs(t2 - t1) / 2);
                 t2 -= dir * dt;
             }
         }
@@ -798,7 +812,7 @@ static void shape_path(dbuf *b, const ir_elem *e, ir_kind kind, int tips, vec ti
             tip_p[1] = ell_pt(c, a, bb, t1);
             tip_d[1] = V(-d.x * dir, -d.y * dir);
             if (sp > 0 && isfinite(sp)) {
-                double dt = fmin(TIP_SHORTEN / sp, fabs(t2 - t1) / 2);
+                double dt = fmin(shorten / sp, fabs(t2 - t1) / 2);
                 t1 += dir * dt;
             }
         }
@@ -817,7 +831,7 @@ static void shape_path(dbuf *b, const ir_elem *e, ir_kind kind, int tips, vec ti
             tip_d[0] = d;
             double sp = 3 * vlen(V(q[3].x - q[2].x, q[3].y - q[2].y));
             if (sp > 0 && isfinite(sp)) {
-                double t = 1 - fmin(TIP_SHORTEN / sp, 0.5);
+                double t = 1 - fmin(shorten / sp, 0.5);
                 vec l[4], r[4];
                 bez_split(q, t, l, r);   /* keep [0, t] */
                 memcpy(q, l, sizeof l);
@@ -831,7 +845,7 @@ static void shape_path(dbuf *b, const ir_elem *e, ir_kind kind, int tips, vec ti
             tip_d[1] = d;
             double sp = 3 * vlen(V(q[1].x - q[0].x, q[1].y - q[0].y));
             if (sp > 0 && isfinite(sp)) {
-                double t = fmin(TIP_SHORTEN / sp, 0.5);
+                double t = fmin(shorten / sp, 0.5);
                 vec l[4], r[4];
                 bez_split(q, t, l, r);   /* keep [t, 1] */
                 memcpy(q, r, sizeof r);
@@ -1109,7 +1123,7 @@ static void draw_edge(dbuf *b, const ir_diagram *d, const smap *verts, const ir_
     vec end = pb;
     int tip = !e->undirected && l > 0 && isfinite(l);
     if (tip) {
-        double sh = fmin(TIP_SHORTEN, l);
+        double sh = fmin(tip_shorten(s.lw), l);
         end = V(pb.x - dv.x / l * sh, pb.y - dv.y / l * sh);
     }
     db_puts(b, "<path d=\"");
