@@ -13,18 +13,26 @@
 
 /* The IM class's axis styles (../README: 6.5in x 4in, grid=both,
  * axis lines=middle, arrows on both axes, clip=true, an "O" origin label). */
-static const struct { const char *name; double xmin, xmax, ymin, ymax; const char *xl, *yl; } im_styles[] = {
-    { "FirstQuadrantLabeled", 0, 20, 0, 10, "$x$ label goes here", "$y$ label gets here" },
-    { "FirstQuadrantXY", 0, 30, 0, 10, "$x$", "$y$" },
-    { "FourQuadrantGrid", -10, 10, -10, 10, "$x$", "$y$" },
-    { "FourQuadrantXY", -10, 10, -10, 10, "$x$", "$y$" },
-    { NULL, 0, 0, 0, 0, NULL, NULL }
+/* The tips of the axis lines: a first quadrant's axes point one way (from
+ * the origin), the four quadrants' both ways, as contrib/tex/IM.cls draws
+ * them (the dataset's README says only "arrow tips on both axes"). */
+static const struct {
+    const char *name;
+    double xmin, xmax, ymin, ymax;
+    const char *xl, *yl, *arrows;
+} im_styles[] = {
+    { "FirstQuadrantLabeled", 0, 20, 0, 10, "$x$ label goes here", "$y$ label gets here", "->" },
+    { "FirstQuadrantXY", 0, 30, 0, 10, "$x$", "$y$", "->" },
+    { "FourQuadrantGrid", -10, 10, -10, 10, "$x$", "$y$", "<->" },
+    { "FourQuadrantXY", -10, 10, -10, 10, "$x$", "$y$", "<->" },
+    { NULL, 0, 0, 0, 0, NULL, NULL, NULL }
 };
 
 typedef struct {
     double xmin, xmax, ymin, ymax, w, h;
     int has_xmin, has_xmax, has_ymin, has_ymax;
     int middle, grid, clip, scale_only, origin_label;
+    const char *arrows;   /* the axis lines' tips (axis lines=middle): "<->", "->", "<-" or NULL */
     double xticks[MAX_TICKS], yticks[MAX_TICKS];
     int nxt, nyt;        /* -1: automatic */
     char xlabel[256], ylabel[256];
@@ -74,6 +82,21 @@ static int tick_list(tikz *T, const char *v, size_t vn, double *out)
     return m;
 }
 
+/* The arrow tips an "axis line style={...}" value gives: its first
+ * arrow specification ("<->", "->", "<-", or "-" for none), else old. */
+static const char *axis_tips(const char *v, size_t n, const char *old)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] == '{' || v[i] == ' ' || v[i] == ',') continue;
+        if (v[i] == '<') return i + 2 < n && v[i + 1] == '-' && v[i + 2] == '>' ? "<->" : "<-";
+        if (v[i] == '-')   /* "->", "-stealth", "-Latex": a tip at the end; "-" alone none */
+            return i + 1 < n && (v[i + 1] == '>' || isalpha((unsigned char)v[i + 1])) ? "->" : NULL;
+        /* another key: skip to the next comma */
+        while (i < n && v[i] != ',') i++;
+    }
+    return old;
+}
+
 static void parse_axis_opts(tikz *T, const char *s, size_t n, axis_opts *a, int depth)
 {
     size_t i = 0;
@@ -107,6 +130,7 @@ static void parse_axis_opts(tikz *T, const char *s, size_t n, axis_opts *a, int 
                 a->has_xmin = a->has_xmax = a->has_ymin = a->has_ymax = 1;
                 a->w = 6.5 * 72.27; a->h = 4 * 72.27;
                 a->grid = 1; a->middle = 1; a->clip = 1; a->origin_label = 1;
+                a->arrows = im_styles[j].arrows;
                 snprintf(a->xlabel, sizeof a->xlabel, "%s", im_styles[j].xl);
                 snprintf(a->ylabel, sizeof a->ylabel, "%s", im_styles[j].yl);
                 found = 1;
@@ -126,6 +150,7 @@ static void parse_axis_opts(tikz *T, const char *s, size_t n, axis_opts *a, int 
         else if (tk_is(k, kn, "height") && tk_eval(T, v, vn, &x, NULL) == 0) a->h = x;
         else if (tk_is(k, kn, "axis lines") || tk_is(k, kn, "axis lines*")) a->middle = tk_is(v, vn, "middle") || tk_is(v, vn, "center");
         else if (tk_is(k, kn, "grid")) a->grid = !tk_is(v, vn, "none");
+        else if (tk_is(k, kn, "axis line style")) a->arrows = axis_tips(v, vn, a->arrows);
         else if (tk_is(k, kn, "clip")) a->clip = tk_is(v, vn, "true");
         else if (tk_is(k, kn, "scale only axis")) a->scale_only = tk_is(v, vn, "true");
         else if (tk_is(k, kn, "xtick")) a->nxt = tick_list(T, v, vn, a->xticks);
@@ -180,6 +205,7 @@ void tk_axis_begin(tikz *T, const char *opts, size_t n, int line)
 {
     axis_opts a;
     memset(&a, 0, sizeof a);
+    a.arrows = "<->";
     a.w = 240; a.h = 207;
     a.xmin = 0; a.xmax = 10; a.ymin = 0; a.ymax = 10;
     a.nxt = a.nyt = -1;
@@ -225,8 +251,8 @@ void tk_axis_begin(tikz *T, const char *opts, size_t n, int line)
     double x0 = a.middle && a.xmin <= 0 && a.xmax >= 0 ? o.x - a.xmin * sx : ll.x;
     double y0 = a.middle && a.ymin <= 0 && a.ymax >= 0 ? o.y - a.ymin * sy : ll.y;
     if (a.middle) {
-        emit_line(T, v2(ll.x, y0), v2(ur.x, y0), "axis", 0.4, "black", "<->", line);
-        emit_line(T, v2(x0, ll.y), v2(x0, ur.y), "axis", 0.4, "black", "<->", line);
+        emit_line(T, v2(ll.x, y0), v2(ur.x, y0), "axis", 0.4, "black", a.arrows, line);
+        emit_line(T, v2(x0, ll.y), v2(x0, ur.y), "axis", 0.4, "black", a.arrows, line);
     } else {
         ir_elem *e = ir_add(T->d, IR_RECT);
         ir_pt p[2] = { { ll.x, ll.y }, { ur.x, ur.y } };
