@@ -97,6 +97,9 @@ void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill)
         if (strcmp(g->dash, "solid") != 0) ir_elem_set(e, "dash", g->dash);
         if (g->arrows[0]) ir_elem_set(e, "arrows", g->arrows);
     }
+    if (g->opacity < 1) tk_set_num(e, "opacity", g->opacity);
+    if (draw && g->draw_opacity < 1) tk_set_num(e, "draw-opacity", g->draw_opacity);
+    if (fill && g->fill_opacity < 1) tk_set_num(e, "fill-opacity", g->fill_opacity);
     if (g->rounded > 0) tk_set_num(e, "rounded", g->rounded);
     if (g->role[0]) ir_elem_set(e, "role", g->role);
     if (g->clip) tk_set_num(e, "clip", g->clip);

@@ -109,6 +109,7 @@ typedef struct {
     char fillc[TK_COLOR];
     int draw, fill;           /* path is stroked / filled */
     double lw;
+    double opacity, draw_opacity, fill_opacity;   /* 1: opaque */
     char dash[24];
     char arrows[24];
     double rounded;

@@ -48,6 +48,7 @@ void tk_gs_init(gstate *g)
     g->zv = v2(-10.954312, -10.954312);   /* TikZ default z: (-3.85mm,-3.85mm) */
     strcpy(g->color, "black");
     g->lw = 0.4;
+    g->opacity = g->draw_opacity = g->fill_opacity = 1;
     strcpy(g->dash, "solid");
     g->font_size = 12;
     g->inner_sep = 3.3333;                 /* .3333em at 10pt in pgf's default */
@@ -1031,8 +1032,20 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                 apply_node_key(T, key, v, vn, no)))
         return;
     if (tk_apply_lib_key(T, k, kn, v, vn)) return;
-    /* everything else (opacity, pattern, decorations, text width, align, ...) does
-     * not change geometry; ignored */
+    if (tk_is(k, kn, "opacity") || tk_is(k, kn, "draw opacity") || tk_is(k, kn, "fill opacity")) {
+        /* not geometry, but what is seen: the IR carries it (opacity=,
+         * draw-opacity=, fill-opacity=) */
+        double x;
+        if (tk_eval(T, v, vn, &x, NULL) != 0 || !isfinite(x)) return;
+        x = x < 0 ? 0 : x > 1 ? 1 : x;
+        gstate *g = GS(T);
+        if (kn == 7) g->opacity = x;
+        else if (k[0] == 'd') g->draw_opacity = x;
+        else g->fill_opacity = x;
+        return;
+    }
+    /* everything else (pattern, decorations, text width, align, ...) does not
+     * change geometry; ignored */
 }
 
 /* Bytes that matter when an option list is split: 1 opens a group, 2 closes one,
