@@ -97,6 +97,16 @@ static const struct statdef *find_stat(const char *s, size_t len)
     return NULL;
 }
 
+int kappa_parse_long(const char *s, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
 void kappa_opts_init(struct kappa_opts *o)
 {
     memset(o, 0, sizeof *o);

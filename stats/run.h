@@ -39,6 +39,9 @@ struct kappa_opts {
 };
 
 void kappa_opts_init(struct kappa_opts *o);
+/* A whole number option value (--reps, --seed, --digits ...): 0 and *out
+ * when all of s is a decimal integer in [lo, hi], else -1. */
+int kappa_parse_long(const char *s, long long lo, long long hi, long long *out);
 /* Checks the option values (statistic names, columns) before any input is
  * read; prints the problem on err and returns -1 when they are unusable.
  * Label statistics switch on o->multilabel. */

@@ -21,6 +21,7 @@
 #include "ir/ir.h"
 #include "ir/progress.h"
 #include "report/report.h"
+#include "stats/run.h"
 
 #ifndef DIAGRAMIR_VERSION
 #define DIAGRAMIR_VERSION "0.1"
@@ -55,16 +56,6 @@ static void usage(FILE *f)
           "\n"
           "Exit status: 0 success, 2 usage or input error (nothing is written).\n"
           "See irreport(1).\n", f);
-}
-
-static int parse_long(const char *s, long long lo, long long hi, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
 }
 
 /* Adds one input; returns 0 or -1 (reported). */
@@ -144,19 +135,19 @@ int main(int argc, char **argv)
             break;
         }
         case O_REPS:
-            if (parse_long(optarg, 1, 100000000, &v) < 0) {
+            if (kappa_parse_long(optarg, 1, 100000000, &v) < 0) {
                 fprintf(stderr, "irreport: error: --reps wants a count between 1 and 100000000\n");
                 status = 2;
             } else o.reps = (long)v;
             break;
         case O_SEED:
-            if (parse_long(optarg, 0, INT64_MAX, &v) < 0) {
+            if (kappa_parse_long(optarg, 0, INT64_MAX, &v) < 0) {
                 fprintf(stderr, "irreport: error: --seed wants a non-negative integer\n");
                 status = 2;
             } else o.seed = (uint64_t)v;
             break;
         case 'd':
-            if (parse_long(optarg, 0, 17, &v) < 0) {
+            if (kappa_parse_long(optarg, 0, 17, &v) < 0) {
                 fprintf(stderr, "irreport: error: --digits wants a number between 0 and 17\n");
                 status = 2;
             } else o.digits = (int)v;

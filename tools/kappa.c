@@ -48,16 +48,6 @@ static void usage(FILE *f)
           "success, 2 on a usage or input error.  See kappa(1).\n", f);
 }
 
-static int parse_long(const char *s, long long lo, long long hi, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) return -1;
-    *out = v;
-    return 0;
-}
-
 static int append_list(char **list, const char *item)
 {
     size_t a = *list ? strlen(*list) : 0, b = strlen(item);
@@ -132,13 +122,13 @@ int main(int argc, char **argv)
             break;
         }
         case O_REPS:
-            if (parse_long(optarg, 1, 100000000, &v) < 0) {
+            if (kappa_parse_long(optarg, 1, 100000000, &v) < 0) {
                 fprintf(stderr, "kappa: --reps wants a count between 1 and 100000000\n");
                 status = 2;
             } else o.reps = (long)v;
             break;
         case O_SEED:
-            if (parse_long(optarg, 0, INT64_MAX, &v) < 0) {
+            if (kappa_parse_long(optarg, 0, INT64_MAX, &v) < 0) {
                 fprintf(stderr, "kappa: --seed wants a non-negative integer\n");
                 status = 2;
             } else o.seed = (uint64_t)v;
@@ -150,7 +140,7 @@ int main(int argc, char **argv)
             else { fprintf(stderr, "kappa: --format wants tsv, table or json\n"); status = 2; }
             break;
         case 'd':
-            if (parse_long(optarg, 0, 17, &v) < 0) {
+            if (kappa_parse_long(optarg, 0, 17, &v) < 0) {
                 fprintf(stderr, "kappa: --digits wants a number between 0 and 17\n");
                 status = 2;
             } else o.digits = (int)v;
