@@ -483,6 +483,24 @@ static void db_pt(dbuf *b, vec p)
     db_num(b, -p.y);
 }
 
+/* A tip at the end q[3] of a cubic: its place and direction (the last
+ * control point that differs from the end gives it), and the curve cut
+ * back by shorten pt (at most half of it) for the tip to cover. */
+static void curve_tip(vec q[4], double shorten, vec *tp, vec *td)
+{
+    vec d = V(q[3].x - q[2].x, q[3].y - q[2].y);
+    if (vlen(d) == 0) d = V(q[3].x - q[1].x, q[3].y - q[1].y);
+    if (vlen(d) == 0) d = V(q[3].x - q[0].x, q[3].y - q[0].y);
+    *tp = q[3];
+    *td = d;
+    double sp = 3 * vlen(V(q[3].x - q[2].x, q[3].y - q[2].y));
+    if (sp > 0 && isfinite(sp)) {
+        vec l[4], r[4];
+        bez_split(q, 1 - fmin(shorten / sp, 0.5), l, r);   /* keep the part before the cut */
+        memcpy(q, l, sizeof l);
+    }
+}
+
 static void db_M(dbuf *b, vec p) { db_c(b, 'M'); db_pt(b, p); }
 static void db_L(dbuf *b, vec p) { db_c(b, 'L'); db_pt(b, p); }
 static void db_C(dbuf *b, vec p1, vec p2, vec p3)
@@ -823,33 +841,11 @@ static void shape_path(dbuf *b, const ir_elem *e, ir_kind kind, int tips, vec ti
         if (n < 4) return;
         vec q[4];
         for (int i = 0; i < 4; i++) q[i] = V(p[i].x, p[i].y);
-        if (tips & 1) {
-            vec d = V(q[3].x - q[2].x, q[3].y - q[2].y);
-            if (vlen(d) == 0) d = V(q[3].x - q[1].x, q[3].y - q[1].y);
-            if (vlen(d) == 0) d = V(q[3].x - q[0].x, q[3].y - q[0].y);
-            tip_p[0] = q[3];
-            tip_d[0] = d;
-            double sp = 3 * vlen(V(q[3].x - q[2].x, q[3].y - q[2].y));
-            if (sp > 0 && isfinite(sp)) {
-                double t = 1 - fmin(shorten / sp, 0.5);
-                vec l[4], r[4];
-                bez_split(q, t, l, r);   /* keep [0, t] */
-                memcpy(q, l, sizeof l);
-            }
-        }
-        if (tips & 2) {
-            vec d = V(q[0].x - q[1].x, q[0].y - q[1].y);
-            if (vlen(d) == 0) d = V(q[0].x - q[2].x, q[0].y - q[2].y);
-            if (vlen(d) == 0) d = V(q[0].x - q[3].x, q[0].y - q[3].y);
-            tip_p[1] = q[0];
-            tip_d[1] = d;
-            double sp = 3 * vlen(V(q[1].x - q[0].x, q[1].y - q[0].y));
-            if (sp > 0 && isfinite(sp)) {
-                double t = fmin(shorten / sp, 0.5);
-                vec l[4], r[4];
-                bez_split(q, t, l, r);   /* keep [t, 1] */
-                memcpy(q, r, sizeof r);
-            }
+        if (tips & 1) curve_tip(q, shorten, &tip_p[0], &tip_d[0]);
+        if (tips & 2) {   /* the same at the start: on the curve run backwards */
+            vec r[4] = {q[3], q[2], q[1], q[0]};
+            curve_tip(r, shorten, &tip_p[1], &tip_d[1]);
+            for (int i = 0; i < 4; i++) q[i] = r[3 - i];
         }
         db_M(b, q[0]);
         db_C(b, q[1], q[2], q[3]);
