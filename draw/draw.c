@@ -501,6 +501,15 @@ static void curve_tip(vec q[4], double shorten, vec *tp, vec *td)
     }
 }
 
+/* The x, y, width and height attributes of an SVG rect (SVG coordinates). */
+static void db_xywh(dbuf *b, double x, double y, double w, double h)
+{
+    db_attr_num(b, "x", x);
+    db_attr_num(b, "y", y);
+    db_attr_num(b, "width", w);
+    db_attr_num(b, "height", h);
+}
+
 static void db_M(dbuf *b, vec p) { db_c(b, 'M'); db_pt(b, p); }
 static void db_L(dbuf *b, vec p) { db_c(b, 'L'); db_pt(b, p); }
 static void db_C(dbuf *b, vec p1, vec p2, vec p3)
@@ -1060,10 +1069,7 @@ static void draw_vertex(dbuf *b, const ir_elem *e)
     get_style(e, &s, 1);
     if (!ir_elem_get(e, "lw")) s.lw = 0.8;
     db_puts(b, "<rect");
-    db_attr_num(b, "x", x1);
-    db_attr_num(b, "y", -y2);
-    db_attr_num(b, "width", x2 - x1);
-    db_attr_num(b, "height", y2 - y1);
+    db_xywh(b, x1, -y2, x2 - x1, y2 - y1);
     db_style(b, e, &s, 0);
     db_puts(b, "/>\n");
     if (!e->str || !*e->str) return;
@@ -1184,10 +1190,7 @@ static void box_rect(dbuf *b, const ir_elem *e, double grow)
 {
     double x1 = fmin(e->pts[0].x, e->pts[1].x) - grow, x2 = fmax(e->pts[0].x, e->pts[1].x) + grow;
     double y1 = fmin(e->pts[0].y, e->pts[1].y) - grow, y2 = fmax(e->pts[0].y, e->pts[1].y) + grow;
-    db_attr_num(b, "x", x1);
-    db_attr_num(b, "y", -y2);
-    db_attr_num(b, "width", x2 - x1);
-    db_attr_num(b, "height", y2 - y1);
+    db_xywh(b, x1, -y2, x2 - x1, y2 - y1);
 }
 
 /* An outline of element e in colour col; level: 0.. for the n-th outline
@@ -1481,10 +1484,7 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
         db_puts(b, "</title>\n");
     }
     db_puts(b, "<rect");
-    db_attr_num(b, "x", vx);
-    db_attr_num(b, "y", vy);
-    db_attr_num(b, "width", cw);
-    db_attr_num(b, "height", ch);
+    db_xywh(b, vx, vy, cw, ch);
     db_puts(b, " fill=\"#ffffff\"/>\n");
     smap clips = {0}, verts = {0};
     for (size_t i = 0; i < d->nelems; i++)
@@ -1499,10 +1499,7 @@ void draw_svg_buf(dbuf *b, const ir_diagram *d, const draw_opts *o, draw_canvas 
         db_puts(b, "<clipPath id=\"");
         put_id(b, idh, d->nelems);
         db_puts(b, "\"><rect");
-        db_attr_num(b, "x", vx);
-        db_attr_num(b, "y", vy);
-        db_attr_num(b, "width", vw);
-        db_attr_num(b, "height", vh);
+        db_xywh(b, vx, vy, vw, vh);
         db_puts(b, "/></clipPath>\n<g class=\"outlines\" clip-path=\"url(#");
         put_id(b, idh, d->nelems);
         db_puts(b, ")\">\n");
