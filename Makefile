@@ -4,7 +4,9 @@
 #   make check           every test: unit, golden, man-page examples, fuzz smoke runs,
 #                        and the same suite again under AddressSanitizer + UBSan
 #   make same-update     rewrite the output digests of the equivalence check
-#   make agreement       kappa of tikz2ir | irlint against the human raters (dev split)
+#   make agreement-cv    kappa of tikz2ir | irlint against the human raters (dev split),
+#                        cross-validated: the figure to report (SENSITIVITY=1 for more)
+#   make agreement       the same kappa in-sample (flatters: the rules were tuned on it)
 #   make check-tex       tikz2ir's picture extents against what TeX draws (needs TeX)
 #   make check-render    ir2svg's pictures against what TeX draws: ink distance (needs TeX)
 #   make bench           speed figures (BENCH_BASE=DIR: side by side with the
@@ -91,7 +93,7 @@ UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_SRCS = $(filter-out tests/fuzz/driver.c,$(wildcard tests/fuzz/*.c))
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: FORCE same-update all check check-fast check-san check-clang agreement check-tex check-render render-tools demo bench fuzz install deps clean
+.PHONY: FORCE same-update all check check-fast check-san check-clang agreement agreement-cv check-tex check-render render-tools demo bench fuzz install deps clean
 .SECONDARY:
 
 all: $(BINS)
@@ -203,6 +205,9 @@ same-update: all
 
 agreement: all
 	@BUILD=$(BUILD) sh tests/agreement.sh
+
+agreement-cv: all
+	@BUILD=$(BUILD) sh tests/agreement-cv.sh
 
 check-tex: all
 	@BUILD=$(BUILD) sh tests/tex/check-tex.sh

@@ -49,6 +49,18 @@ typedef struct {
     chk_fn run;
 } chk_check;
 
+/* A run-time parameter of a rubric's checks (a tolerance, a threshold):
+ * irlint --param NAME=VALUE sets it before any diagram is checked. */
+typedef struct {
+    const char *name;       /* "angle-tol" */
+    double *value;          /* the value in force */
+    double def;             /* its default */
+    const char *unit;       /* "pt", "deg", "em", or "" (a ratio or count) */
+    double lo, hi;          /* the values accepted */
+    int fitted;             /* chosen by looking at rated items (else derived) */
+    const char *grid;       /* fitted: candidate values, comma-separated */
+} chk_param;
+
 typedef struct {
     const char *name;       /* "geom" */
     const char *title;
@@ -57,6 +69,8 @@ typedef struct {
     /* Per-diagram shared analysis; NULL prepare means ctx is NULL. */
     void *(*prepare)(const ir_diagram *d);
     void (*release)(void *ctx);
+    const chk_param *params;
+    size_t nparams;
 } chk_rubric;
 
 /* The rubric table (checks/rubrics.c). */
@@ -64,6 +78,11 @@ const chk_rubric *chk_rubric_find(const char *name);
 const chk_rubric *chk_rubric_at(size_t i);   /* NULL past the end */
 /* Index of a criterion in a rubric, or -1. */
 int chk_rubric_index(const chk_rubric *r, const char *criterion);
+/* The rubric's parameter called name, or NULL. */
+const chk_param *chk_param_find(const chk_rubric *r, const char *name);
+/* Sets a parameter from "NAME=VALUE" (or "NAME VALUE"); on error writes a
+ * one-line message (without a "file:line:" prefix) to err, returns -1. */
+int chk_param_set(const chk_rubric *r, const char *assignment, char *err, size_t errlen);
 
 /* Sets a verdict; the reason is formatted printf-style, then cut to one
  * line (tabs and newlines become spaces). The blame is emptied: name the

@@ -1,8 +1,11 @@
 /* rubrics.c — the table of rubrics and their checks. */
 #include "checks/rubric.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checks/geom/geom.h"
@@ -25,7 +28,8 @@ static void geom_release(void *ctx) { geom_scene_free(ctx); }
 
 static const chk_rubric rubrics[] = {
     {"geom", "DiagramIR geometry-diagram rubric (Kumar et al., 2025)", geom_checks,
-     sizeof geom_checks / sizeof geom_checks[0], geom_prepare, geom_release},
+     sizeof geom_checks / sizeof geom_checks[0], geom_prepare, geom_release, geom_params,
+     GEOM_NPARAMS},
 };
 
 const chk_rubric *chk_rubric_find(const char *name)
@@ -45,6 +49,46 @@ int chk_rubric_index(const chk_rubric *r, const char *criterion)
     for (size_t i = 0; i < r->nchecks; i++)
         if (strcmp(r->checks[i].name, criterion) == 0) return (int)i;
     return -1;
+}
+
+const chk_param *chk_param_find(const chk_rubric *r, const char *name)
+{
+    for (size_t i = 0; i < r->nparams; i++)
+        if (strcmp(r->params[i].name, name) == 0) return &r->params[i];
+    return NULL;
+}
+
+int chk_param_set(const chk_rubric *r, const char *assignment, char *err, size_t errlen)
+{
+    size_t n = strcspn(assignment, "= \t");
+    char name[64];
+    if (n == 0 || n >= sizeof name || !assignment[n]) {
+        snprintf(err, errlen, "'%s': expected NAME=VALUE", assignment);
+        return -1;
+    }
+    memcpy(name, assignment, n);
+    name[n] = 0;
+    const char *val = assignment + n + strspn(assignment + n, "= \t");
+    const chk_param *p = chk_param_find(r, name);
+    if (!p) {
+        snprintf(err, errlen, "rubric %s has no parameter '%s' (see irlint --list-params)",
+                 r->name, name);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(val, &end);
+    while (*end == ' ' || *end == '\t') end++;
+    if (end == val || *end || errno == ERANGE || !isfinite(v)) {
+        snprintf(err, errlen, "parameter %s: '%s' is not a number", name, val);
+        return -1;
+    }
+    if (v < p->lo || v > p->hi) {
+        snprintf(err, errlen, "parameter %s: %g is outside [%g, %g]", name, v, p->lo, p->hi);
+        return -1;
+    }
+    *p->value = v;
+    return 0;
 }
 
 void chk_set(chk_verdict *v, chk_value value, int line, const char *fmt, ...)

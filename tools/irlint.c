@@ -48,7 +48,8 @@ typedef struct {
 static void usage(FILE *f)
 {
     fputs("usage: irlint [--rubric NAME] [--format text|tsv|json|ir] [--only LIST] [--skip LIST]\n"
-          "              [--verbose] [--list] [FILE...]\n"
+          "              [--param NAME=VALUE] [--params FILE] [--verbose] [--list]\n"
+          "              [--list-params] [FILE...]\n"
           "Checks each diagram of the IR input (files, or stdin) against a rubric.\n"
           "\n"
           "  -r, --rubric NAME     rubric to apply (default geom; see --list)\n"
@@ -59,8 +60,12 @@ static void usage(FILE *f)
           "                              record per verdict (elems= the elements blamed)\n"
           "  -o, --only LIST       run only these criteria (comma-separated; repeatable)\n"
           "  -s, --skip LIST       do not run these criteria (comma-separated; repeatable)\n"
+          "  -p, --param NAME=VALUE  set a tolerance of the rubric's checks (repeatable)\n"
+          "  -P, --params FILE     read NAME VALUE lines (# comments) as --param\n"
           "  -v, --verbose         text format: also print yes and na verdicts\n"
           "  -l, --list            list the rubrics and their criteria, then exit\n"
+          "      --list-params     list the rubric's parameters (name value default unit\n"
+          "                        lo hi origin grid), after any --param, then exit\n"
           "  -h, --help            this help\n"
           "  -V, --version         version\n"
           "\n"
@@ -104,6 +109,55 @@ static void list_rubrics(void)
             printf("  %-20s %s%s\n", r->checks[k].name, r->checks[k].question,
                    r->checks[k].headline ? "" : " (not headline)");
     }
+}
+
+static void list_params(const chk_rubric *r)
+{
+    printf("name\tvalue\tdefault\tunit\tlo\thi\torigin\tgrid\n");
+    for (size_t i = 0; i < r->nparams; i++) {
+        const chk_param *p = &r->params[i];
+        printf("%s\t%.15g\t%.15g\t%s\t%.15g\t%.15g\t%s\t%s\n", p->name, *p->value, p->def,
+               *p->unit ? p->unit : "-", p->lo, p->hi, p->fitted ? "fitted" : "derived",
+               *p->grid ? p->grid : "-");
+    }
+}
+
+/* Reads --params FILE: "NAME VALUE" or "NAME=VALUE" per line, blank lines
+ * and # comments ignored. Errors are reported as FILE:LINE:COL. */
+static int read_params(const chk_rubric *r, const char *path)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!f) {
+        fprintf(stderr, "irlint: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char line[512], err[256];
+    int ln = 0, rc = 0;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        size_t n = strlen(line);
+        if (n == sizeof line - 1 && line[n - 1] != '\n') {
+            fprintf(stderr, "irlint: %s:%d:1: error: line longer than %zu bytes\n", path, ln,
+                    sizeof line - 2);
+            rc = -1;
+            break;
+        }
+        line[strcspn(line, "#\r\n")] = 0;
+        char *s = line + strspn(line, " \t");
+        size_t e = strlen(s);
+        while (e && (s[e - 1] == ' ' || s[e - 1] == '\t')) s[--e] = 0;
+        if (!*s) continue;
+        if (chk_param_set(r, s, err, sizeof err) < 0) {
+            fprintf(stderr, "irlint: %s:%d:%d: error: %s\n", path, ln, (int)(s - line) + 1, err);
+            rc = -1;
+        }
+    }
+    if (rc == 0 && ferror(f)) {
+        fprintf(stderr, "irlint: %s: read error\n", path);
+        rc = -1;
+    }
+    if (f != stdin) fclose(f);
+    return rc;
 }
 
 /* One diagram's output, written with one fwrite (the same bytes the
@@ -385,6 +439,8 @@ int main(int argc, char **argv)
         {"rubric", required_argument, NULL, 'r'}, {"format", required_argument, NULL, 'f'},
         {"only", required_argument, NULL, 'o'},   {"skip", required_argument, NULL, 's'},
         {"verbose", no_argument, NULL, 'v'},      {"list", no_argument, NULL, 'l'},
+        {"param", required_argument, NULL, 'p'},  {"params", required_argument, NULL, 'P'},
+        {"list-params", no_argument, NULL, 'L'},
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     opts o;
@@ -392,13 +448,14 @@ int main(int argc, char **argv)
     o.fmt = FMT_TEXT;
     o.json_first = 1;
     const char *rubric = "geom";
-    /* --only/--skip need the rubric: collect them first */
+    /* --only/--skip and the parameters need the rubric: collect them
+     * first (list_on: 1 --only, 0 --skip, 2 --param, 3 --params) */
     const char **lists = calloc((size_t)argc + 1, sizeof *lists);
     int *list_on = calloc((size_t)argc + 1, sizeof *list_on);
-    int nlists = 0, rc = 0, done = 0;
+    int nlists = 0, rc = 0, done = 0, show_params = 0;
     if (!lists || !list_on) { perror("irlint"); rc = 2; goto out; }
     int c;
-    while (!done && (c = getopt_long(argc, argv, "r:f:o:s:vlhV", longopts, NULL)) != -1) {
+    while (!done && (c = getopt_long(argc, argv, "r:f:o:s:p:P:vlhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'r': rubric = optarg; break;
         case 'f':
@@ -415,6 +472,9 @@ int main(int argc, char **argv)
             break;
         case 'o': lists[nlists] = optarg; list_on[nlists++] = 1; break;
         case 's': lists[nlists] = optarg; list_on[nlists++] = 0; break;
+        case 'p': lists[nlists] = optarg; list_on[nlists++] = 2; break;
+        case 'P': lists[nlists] = optarg; list_on[nlists++] = 3; break;
+        case 'L': show_params = 1; break;
         case 'v': o.verbose = 1; break;
         case 'l': list_rubrics(); done = 1; break;
         case 'h': usage(stdout); done = 1; break;
@@ -435,10 +495,23 @@ int main(int argc, char **argv)
     int only_seen = 0;
     /* --only lists first (they reset the selection), then --skip */
     for (int i = 0; i < nlists; i++)
-        if (list_on[i] && apply_list(&o, lists[i], 1, &only_seen) < 0) rc = 2;
+        if (list_on[i] == 1 && apply_list(&o, lists[i], 1, &only_seen) < 0) rc = 2;
     for (int i = 0; i < nlists; i++)
         if (!list_on[i] && apply_list(&o, lists[i], 0, &only_seen) < 0) rc = 2;
+    /* parameters in command-line order: a later setting wins */
+    for (int i = 0; i < nlists; i++) {
+        char err[256];
+        if (list_on[i] == 3 && read_params(o.rubric, lists[i]) < 0) rc = 2;
+        if (list_on[i] == 2 && chk_param_set(o.rubric, lists[i], err, sizeof err) < 0) {
+            fprintf(stderr, "irlint: error: --param: %s\n", err);
+            rc = 2;
+        }
+    }
     if (rc) goto out;
+    if (show_params) {
+        list_params(o.rubric);
+        goto out;
+    }
 
     /* Larger stdio buffers: a 64 KiB read or write per system call, not 4
      * KiB (the same bytes; stdin is read only through these FILEs).

@@ -22,80 +22,139 @@
 #include "ir/geom_3d.h"
 
 /* --- tolerances --------------------------------------------------------- */
+/* Every tolerance is a run-time parameter (irlint --param NAME=VALUE,
+ * --params FILE, --list-params): GEOM_PARAMS lists each once, with its
+ * default, unit, the range irlint accepts, whether it was chosen by looking
+ * at rated items ("fitted") or follows from TeX and the rubric ("derived"),
+ * and, for fitted ones, the candidate values `make agreement-cv` chooses
+ * among on its training folds. Lengths are in TeX points unless the unit
+ * says em (multiples of the label's font size). What each one means is said
+ * beside its GEOM_ name below and in diagramir-rubrics(7).
+ *
+ * X(field, name, default, unit, lo, hi, fitted, grid) */
+#define GEOM_PARAMS(X)                                                               \
+    X(join_eps_pt, "join-eps", 0.75, "pt", 1e-3, 20, 1, "0.25,0.5,0.75,1,1.5")           \
+    X(dot_merge_pt, "dot-merge", 3.0, "pt", 0, 100, 1, "1.5,2,3,4,6")                    \
+    X(angle_tol_deg, "angle-tol", 6.0, "deg", 0, 90, 1, "2,3,4,6,8,10,15")               \
+    X(right_tol_deg, "right-tol", 5.0, "deg", 0, 45, 1, "2,3,5,8,10")                    \
+    X(arc_span_min, "arc-span-min", 0.5, "", 0, 1, 1, "0.3,0.4,0.5,0.6,0.75")             \
+    X(arc_span_max, "arc-span-max", 2.0, "", 1, 100, 1, "1.25,1.5,2,3,4")                 \
+    X(angle_reach_em, "angle-reach", 6.0, "em", 0, 1000, 1, "3,4,6,8,10")                \
+    X(length_tol, "length-tol", 0.20, "", 0, 10, 1, "0.05,0.1,0.15,0.2,0.25,0.3,0.4")     \
+    X(receding_min, "receding-min", 3, "", 1, 100, 1, "2,3,4")                           \
+    X(frontal_tol_deg, "frontal-tol", 10.0, "deg", 0, 45, 1, "5,8,10,12,15")             \
+    X(foreshorten_min, "foreshorten-min", 0.35, "", 0, 1, 1, "0.2,0.25,0.35,0.5,0.7")    \
+    X(area_tol, "area-tol", 0.30, "", 0, 10, 1, "0.1,0.2,0.3,0.4,0.5")                   \
+    X(label_reach_em, "label-reach", 2.5, "em", 0, 1000, 1, "1.5,2,2.5,3,4")             \
+    X(ambiguity, "ambiguity", 1.15, "", 1, 100, 1, "1,1.05,1.1,1.15,1.25,1.4")           \
+    X(label_slack_em, "label-slack", 0.5, "em", 0, 100, 1, "0,0.25,0.5,1")               \
+    X(depth_tol, "depth-tol", 0.02, "", 0, 1, 1, "0.005,0.01,0.02,0.05,0.1")             \
+    X(face_overlap_frac, "face-overlap", 0.05, "", 0, 1, 1, "0.01,0.02,0.05,0.1,0.2")    \
+    X(proj_fit_tol_pt, "proj-fit-tol", 1.0, "pt", 0, 1000, 1, "0.25,0.5,1,2,4")          \
+    X(hidden_line_pt, "hidden-line", 3.0, "pt", 0, 1000, 1, "1,2,3,4,6")                 \
+    X(arc_cross_deg, "arc-cross", 15.0, "deg", 0, 180, 1, "5,10,15,20,30")               \
+    X(text_overlap_frac, "text-overlap", 0.10, "", 0, 1, 1, "0.02,0.05,0.1,0.15,0.2,0.3")\
+    X(text_core_frac, "text-core", 0.25, "", 0, 0.5, 1, "0.1,0.15,0.2,0.25,0.3,0.4")     \
+    X(frame_tol_pt, "frame-tol", 3.0, "pt", 0, 1000, 1, "0.5,1,2,3,4,6")                 \
+    X(page_w_pt, "page-width", 469.75, "pt", 1, 1e6, 0, "")                              \
+    X(page_h_pt, "page-height", 650.43, "pt", 1, 1e6, 0, "")                             \
+    X(min_font_pt, "min-font", 6.0, "pt", 0, 1000, 1, "4,5,6,7,8")                       \
+    X(min_figure_pt, "min-figure", 36.0, "pt", 0, 1e6, 1, "18,24,36,48,72")              \
+    X(min_shape_em, "min-shape", 1.0, "em", 0, 1000, 1, "0.5,0.75,1,1.5,2")              \
+    X(close_gap_frac, "close-gap", 0.10, "", 0, 1, 1, "0.02,0.05,0.1,0.15,0.2")          \
+    X(mark_frac, "mark-frac", 0.45, "", 0, 10, 1, "0.3,0.4,0.45,0.5,0.6")                \
+    X(mark_max_pt, "mark-max", 36.0, "pt", 0, 1e6, 1, "18,24,36,48")                     \
+    X(tick_max_pt, "tick-max", 14.0, "pt", 0, 1e6, 1, "8,10,14,18,24")                   \
+    X(default_font_pt, "default-font", 12.0, "pt", 1, 1000, 0, "")
+
+typedef struct {
+#define GEOM_FIELD(f, n, d, u, lo, hi, fit, g) double f;
+    GEOM_PARAMS(GEOM_FIELD)
+#undef GEOM_FIELD
+} geom_tolerances;
+
+/* The values in force: the defaults until irlint sets a parameter (before
+ * any diagram is checked; checks only read them). */
+extern geom_tolerances geom_tol;
+/* The parameter table of the geom rubric (chk_rubric.params). */
+#define GEOM_COUNT_PARAM(f, n, d, u, lo, hi, fit, g) +1
+#define GEOM_NPARAMS (0 GEOM_PARAMS(GEOM_COUNT_PARAM))
+extern const chk_param geom_params[GEOM_NPARAMS];
+
 /* Two points closer than this are the same point (joins, vertices). */
-#define GEOM_JOIN_EPS_PT        0.75
+#define GEOM_JOIN_EPS_PT        (geom_tol.join_eps_pt)
 /* A vertex dot and a corner closer than this are one labeled point. */
-#define GEOM_DOT_MERGE_PT       3.0
+#define GEOM_DOT_MERGE_PT       (geom_tol.dot_merge_pt)
 /* A stated angle matches the drawn one within this many degrees. */
-#define GEOM_ANGLE_TOL_DEG      6.0
+#define GEOM_ANGLE_TOL_DEG      (geom_tol.angle_tol_deg)
 /* A right-angle mark needs a drawn angle within 90 +- this. */
-#define GEOM_RIGHT_TOL_DEG      5.0
+#define GEOM_RIGHT_TOL_DEG      (geom_tol.right_tol_deg)
 /* An angle arc spans between these fractions of the angle it sits in. */
-#define GEOM_ARC_SPAN_MIN       0.5
-#define GEOM_ARC_SPAN_MAX       2.0
+#define GEOM_ARC_SPAN_MIN       (geom_tol.arc_span_min)
+#define GEOM_ARC_SPAN_MAX       (geom_tol.arc_span_max)
 /* An angle label belongs to a corner within this many ems of it. */
-#define GEOM_ANGLE_REACH_EM     6.0
+#define GEOM_ANGLE_REACH_EM     (geom_tol.angle_reach_em)
 /* Labeled lengths: drawn/stated scale factors may differ by this ratio. */
-#define GEOM_LENGTH_TOL         0.20
+#define GEOM_LENGTH_TOL         (geom_tol.length_tol)
 /* Receding edges: a solid's depth edges come in at least this many
  * parallel, equal, slanted lines. */
-#define GEOM_RECEDING_MIN       3
+#define GEOM_RECEDING_MIN       (geom_tol.receding_min)
 /* Lines within this of horizontal or vertical are read as frontal. */
-#define GEOM_FRONTAL_TOL_DEG    10.0
+#define GEOM_FRONTAL_TOL_DEG    (geom_tol.frontal_tol_deg)
 /* A receding edge may be drawn down to this fraction of its frontal scale. */
-#define GEOM_FORESHORTEN_MIN    0.35
+#define GEOM_FORESHORTEN_MIN    (geom_tol.foreshorten_min)
 /* Labeled areas: drawn/stated area (in the lengths' scale) may differ by this. */
-#define GEOM_AREA_TOL           0.30
+#define GEOM_AREA_TOL           (geom_tol.area_tol)
 /* A label sits next to the element it labels: within this many ems. */
-#define GEOM_LABEL_REACH_EM     2.5
+#define GEOM_LABEL_REACH_EM     (geom_tol.label_reach_em)
 /* A label is ambiguous when a competing element is no farther than this
  * factor times the distance to its own element (distances measured from
  * the label's box, plus GEOM_LABEL_SLACK_EM). */
-#define GEOM_AMBIGUITY          1.15
-#define GEOM_LABEL_SLACK_EM     0.5
+#define GEOM_AMBIGUITY          (geom_tol.ambiguity)
+#define GEOM_LABEL_SLACK_EM     (geom_tol.label_slack_em)
 /* Depth order: where filled faces overlap by more than
  * GEOM_FACE_OVERLAP_FRAC of the smaller one, the face painted last must not
  * lie behind another by more than GEOM_DEPTH_TOL of the faces' size. */
-#define GEOM_DEPTH_TOL          0.02
-#define GEOM_FACE_OVERLAP_FRAC  0.05
+#define GEOM_DEPTH_TOL          (geom_tol.depth_tol)
+#define GEOM_FACE_OVERLAP_FRAC  (geom_tol.face_overlap_frac)
 /* 3D coordinates: the picture must be one parallel projection of them
  * (up to a picture-plane shift per path), every point within this of its
  * fitted place (points are written to 0.001pt; a scope with its own z
  * vector does not fit). Paths shifted alike are one placement. */
-#define GEOM_PROJ_FIT_TOL_PT    1.0
+#define GEOM_PROJ_FIT_TOL_PT    (geom_tol.proj_fit_tol_pt)
 /* A solid line with 3D coordinates may show through a face in front of it
  * for at most this length (a line's width at a corner is not seen). */
-#define GEOM_HIDDEN_LINE_PT     3.0
+#define GEOM_HIDDEN_LINE_PT     (geom_tol.hidden_line_pt)
 /* An angle arc may overshoot a side of its angle by this much; past it,
  * the arc crosses the line instead of stopping at it. */
-#define GEOM_ARC_CROSS_DEG      15.0
+#define GEOM_ARC_CROSS_DEG      (geom_tol.arc_cross_deg)
 /* Text overlap: boxes sharing more than this fraction of the smaller box. */
-#define GEOM_TEXT_OVERLAP_FRAC  0.10
+#define GEOM_TEXT_OVERLAP_FRAC  (geom_tol.text_overlap_frac)
 /* A stroke crosses text when it passes through the text's box shrunk by
  * this fraction of the box's smaller side on every side. */
-#define GEOM_TEXT_CORE_FRAC     0.25
+#define GEOM_TEXT_CORE_FRAC     (geom_tol.text_core_frac)
 /* In frame: drawn content may overhang a clip by this much (a vertex dot's
  * radius plus half a line: marks sitting on the clip's edge). */
-#define GEOM_FRAME_TOL_PT       3.0
+#define GEOM_FRAME_TOL_PT       (geom_tol.frame_tol_pt)
 /* Readable size: the page a picture must fit (6.5in x 9in, a letter page's
  * text block), the smallest font size, the smallest picture, and the
  * smallest figure relative to its labels' font size. */
-#define GEOM_PAGE_W_PT          469.75
-#define GEOM_PAGE_H_PT          650.43
-#define GEOM_MIN_FONT_PT        6.0
-#define GEOM_MIN_FIGURE_PT      36.0
-#define GEOM_MIN_SHAPE_EM       1.0
+#define GEOM_PAGE_W_PT          (geom_tol.page_w_pt)
+#define GEOM_PAGE_H_PT          (geom_tol.page_h_pt)
+#define GEOM_MIN_FONT_PT        (geom_tol.min_font_pt)
+#define GEOM_MIN_FIGURE_PT      (geom_tol.min_figure_pt)
+#define GEOM_MIN_SHAPE_EM       (geom_tol.min_shape_em)
 /* Shape closed: an open outline whose ends come within this fraction of its
  * perimeter (but do not meet) was meant to be closed. */
-#define GEOM_CLOSE_GAP_FRAC     0.10
+#define GEOM_CLOSE_GAP_FRAC     (geom_tol.close_gap_frac)
 /* Mark size: right-angle squares and angle arcs are at most this fraction
  * of the shortest side they mark, and at most GEOM_MARK_MAX_PT. */
-#define GEOM_MARK_FRAC          0.45
-#define GEOM_MARK_MAX_PT        36.0
+#define GEOM_MARK_FRAC          (geom_tol.mark_frac)
+#define GEOM_MARK_MAX_PT        (geom_tol.mark_max_pt)
 /* Tick marks: short strokes (at most this long) across a figure line. */
-#define GEOM_TICK_MAX_PT        14.0
+#define GEOM_TICK_MAX_PT        (geom_tol.tick_max_pt)
 /* Default font size when the IR gives none (the IM class uses 12pt). */
-#define GEOM_DEFAULT_FONT_PT    12.0
+#define GEOM_DEFAULT_FONT_PT    (geom_tol.default_font_pt)
 
 /* --- what an element's attributes say (read once per diagram) ----------- */
 typedef enum {

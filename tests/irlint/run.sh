@@ -99,6 +99,31 @@ grep -q 'irlint' "$tmp/out" || fail "--version does not name irlint"
 "$IRLINT" --skip angle-labels "$bad" > /dev/null 2>&1
 [ $? -eq 0 ] || fail "--skip must drop the failing check"
 
+# parameters: --param changes what the checks accept; bad settings exit 2
+# (the "60°" label sits at a 36.9° corner: 23.1° off)
+"$IRLINT" --only angle-labels --param angle-tol=30 "$bad" > /dev/null 2>&1
+[ $? -eq 0 ] || fail "--param angle-tol=30 must accept a 23.1 deg difference"
+"$IRLINT" --only angle-labels --param angle-tol=30 --param angle-tol=20 "$bad" > /dev/null 2>&1
+[ $? -eq 1 ] || fail "a later --param must win"
+printf '# a comment\n\nangle-tol 30   # trailing comment\n' > "$tmp/params"
+"$IRLINT" --only angle-labels --params "$tmp/params" "$bad" > /dev/null 2>&1
+[ $? -eq 0 ] || fail "--params FILE must set angle-tol"
+"$IRLINT" --param angle-tol=30 --list-params > "$tmp/out" 2>&1 || fail "--list-params exits $?"
+awk -F'\t' 'NR == 1 && $0 != "name\tvalue\tdefault\tunit\tlo\thi\torigin\tgrid" { bad = 1 }
+    $1 == "angle-tol" { seen = ($2 == 30 && $3 == 6 && $4 == "deg" && $7 == "fitted") }
+    NR > 1 && NF != 8 { bad = 1 }
+    END { exit bad || !seen }' "$tmp/out" || fail "--list-params table: $(head -3 "$tmp/out")"
+for a in no-such=1 angle-tol=abc angle-tol=1000 angle-tol= angle-tol=nan =3; do
+    "$IRLINT" --param "$a" "$ok" > /dev/null 2> "$tmp/err"
+    [ $? -eq 2 ] || fail "--param $a must exit 2"
+    grep -q '^irlint: error: --param: ' "$tmp/err" || fail "--param $a: no error message"
+done
+printf 'angle-tol 3\n  length-tol 1e999\n' > "$tmp/params"
+"$IRLINT" --params "$tmp/params" "$ok" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "a bad --params file must exit 2"
+grep -q "^irlint: $tmp/params:2:3: error: parameter length-tol" "$tmp/err" ||
+    fail "--params: error must name file:line:col ($(cat "$tmp/err"))"
+
 # stdin, "-", several diagrams in one stream, TSV shape
 cat "$ok" "$bad" | "$IRLINT" --format tsv > "$tmp/tsv" 2>&1
 [ $? -eq 1 ] || fail "two diagrams on stdin, one failing, must exit 1"
