@@ -58,6 +58,7 @@
     X(frame_tol_pt, "frame-tol", 3.0, "pt", 0, 1000, 1, "0.5,1,2,3,4,6")                 \
     X(page_w_pt, "page-width", 469.75, "pt", 1, 1e6, 0, "")                              \
     X(page_h_pt, "page-height", 650.43, "pt", 1, 1e6, 0, "")                             \
+    X(min_fitted_font_pt, "min-fitted-font", 10.0, "pt", 0, 1000, 1, "6,8,10,10.95,12")    \
     X(min_font_pt, "min-font", 6.0, "pt", 0, 1000, 1, "4,5,6,7,8")                       \
     X(min_figure_pt, "min-figure", 36.0, "pt", 0, 1e6, 1, "18,24,36,48,72")              \
     X(min_shape_em, "min-shape", 1.0, "em", 0, 1000, 1, "0.5,0.75,1,1.5,2")              \
@@ -142,6 +143,12 @@ extern const chk_param geom_params[GEOM_NPARAMS];
 #define GEOM_PAGE_W_PT          (geom_tol.page_w_pt)
 #define GEOM_PAGE_H_PT          (geom_tol.page_h_pt)
 #define GEOM_MIN_FONT_PT        (geom_tol.min_font_pt)
+/* A picture shown shrunk to the page stays readable while its labels come
+ * out at least this large: 10pt, the \footnotesize of the raters' 12pt
+ * class, the size the class itself sets plot tick labels in. Chosen with
+ * the dev items in view, so fitted: its grid is the class's sizes
+ * (\tiny, \scriptsize, \footnotesize, \small, \normalsize). */
+#define GEOM_MIN_FITTED_FONT_PT (geom_tol.min_fitted_font_pt)
 #define GEOM_MIN_FIGURE_PT      (geom_tol.min_figure_pt)
 #define GEOM_MIN_SHAPE_EM       (geom_tol.min_shape_em)
 /* Shape closed: an open outline whose ends come within this fraction of its

@@ -3,9 +3,10 @@
  * Teaching diagrams end up on a page. A picture wider than the page's text
  * width (GEOM_PAGE_W_PT, 6.5in) or taller than its text height
  * (GEOM_PAGE_H_PT, 9in) is shown scaled down to fit, and its labels and
- * lines shrink with it: the text, set for the page, comes out smaller than
- * the surrounding text and small against the figure it labels. The picture
- * is also unreadable when
+ * lines shrink with it: it is unreadable when its labels, on average, come
+ * out smaller than GEOM_MIN_FITTED_FONT_PT (the class's \footnotesize), or
+ * when it has no labels at all to keep readable (its lines just shrink).
+ * The picture is also unreadable when
  *   - the whole picture is smaller than GEOM_MIN_FIGURE_PT;
  *   - a text is set below GEOM_MIN_FONT_PT;
  *   - the figure itself (its lines and shapes, without texts) is smaller
@@ -51,13 +52,15 @@ void geom_readable_size(const ir_diagram *d, const void *ctx, chk_verdict *v)
         if (t->size > maxfont) { maxfont = t->size; line = t->line; largest = t->elem; }
         sumfont += t->size;
     }
-    if (fit < 1.0 - 1e-3) {
+    int fitted = fit < 1.0 - 1e-3;
+    double meanfont = s->ntexts ? sumfont / (double)s->ntexts : 0;
+    if (fitted && (!s->ntexts || fit * meanfont < GEOM_MIN_FITTED_FONT_PT)) {
         if (s->ntexts)
             chk_set(v, CHK_NO, 0,
                     "the picture is %.0f x %.0fpt, larger than the %.0f x %.0fpt page: fitted to "
-                    "it, the %.0fpt labels shrink to %.1fpt",
-                    w, h, GEOM_PAGE_W_PT, GEOM_PAGE_H_PT, sumfont / (double)s->ntexts,
-                    fit * sumfont / (double)s->ntexts);
+                    "it, the %.0fpt labels shrink to %.1fpt (minimum %.0fpt)",
+                    w, h, GEOM_PAGE_W_PT, GEOM_PAGE_H_PT, meanfont, fit * meanfont,
+                    GEOM_MIN_FITTED_FONT_PT);
         else
             chk_set(v, CHK_NO, 0,
                     "the picture is %.0f x %.0fpt, larger than the %.0f x %.0fpt page: it is "
@@ -75,6 +78,13 @@ void geom_readable_size(const ir_diagram *d, const void *ctx, chk_verdict *v)
             return;
         }
     }
-    chk_set(v, CHK_YES, 0, "the picture is %.0f x %.0fpt, fits the page, text at least %.0fpt",
-            w, h, GEOM_MIN_FONT_PT);
+    if (fitted)
+        chk_set(v, CHK_YES, 0,
+                "the picture is %.0f x %.0fpt, larger than the page: fitted to it, the %.0fpt "
+                "labels shrink to %.1fpt, still at least %.0fpt",
+                w, h, meanfont, fit * meanfont, GEOM_MIN_FITTED_FONT_PT);
+    else
+        chk_set(v, CHK_YES, 0,
+                "the picture is %.0f x %.0fpt, fits the page, text at least %.0fpt", w, h,
+                GEOM_MIN_FONT_PT);
 }
