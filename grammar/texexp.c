@@ -742,7 +742,8 @@ static tex_tok *ts_reserve(tex_ctx *c, size_t n)
 }
 
 /* Accounts for n tokens about to be pushed; 0 (with the error set) when the
- * work or depth bound is hit. */
+ * work or depth bound is hit. Tokens read from the source (tex_push_text)
+ * are not expansion work: the input size limit bounds them. */
 static int push_check(tex_ctx *c, size_t n)
 {
     c->pushed += (long)n;
@@ -842,6 +843,9 @@ void tex_push_text(tex_ctx *c, const char *text, size_t len, int first_line)
     c->capts = l.cap;
     load_top(c);
     if (c->failed) return;
+    /* source text, not expansion: it does not count toward the expansion
+     * work bound (push_check adds it back) */
+    c->pushed -= (long)(l.n - c->nts);
     push_top(c, l.n - c->nts);
 }
 

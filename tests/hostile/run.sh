@@ -8,7 +8,8 @@
 # bytes, from a fixed-seed generator), 10,000 nested braces (balanced,
 # unclosed, an extra '}'), brackets and parentheses nested 10,000 deep,
 # 10,000 nested scopes, recursive macros (\def\a{\a}, \def\a{\a\a}, an
-# argument that grows with every call), a 20 MB input, a \foreach over
+# argument that grows with every call), a 20 MB input, 11 MB of plain text
+# after a picture (legal: source text is not expansion), a \foreach over
 # 10^9 items, a nested \foreach whose product is 10^10, a line of a million
 # characters. For each, tikz2ir must
 #   - finish within HOSTILE_LIMIT seconds of CPU time (default 1; CPU time,
@@ -239,6 +240,19 @@ awk 'BEGIN {
     print "\\end{tikzpicture}"
 }' >"$tmp/huge.tex"
 run_case "20 MB input" 2 "$tmp/huge.tex"
+# 11 MB of plain text after a complete picture (under the 16 MiB limit):
+# source text is not macro expansion, so it is legal and the picture is kept
+awk 'BEGIN {
+    print "\\begin{tikzpicture}\\draw (0,0) -- (1,0) -- (0,1) -- cycle;\\end{tikzpicture}"
+    line = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod"
+    n = int(11000000 / (length(line) + 1)) + 1
+    for (i = 0; i < n; i++) print line
+}' >"$tmp/text-after.tex"
+run_case "11 MB of text after a picture" 0 "$tmp/text-after.tex"
+if [ -z "${HOSTILE_ONLY:-}" ] && ! grep -q '^poly closed' "$tmp/out"; then
+    fail=$((fail + 1))
+    printf 'FAIL  %s: %s\n' "11 MB of text after a picture" "the picture before the text was lost"
+fi
 { pic; printf '\\draw (0,0)'; rep ' -- (1,1)' 100000; printf ';\n'; endpic; } >"$tmp/longline.tex"
 run_case "a 1 MB path on one line" "0|2" "$tmp/longline.tex"
 { pic; awk 'BEGIN { for (i = 0; i < 20000; i++) printf "\\node[draw] (n%d) at (%d,%d) {%d};\n", i, i % 100, i / 100, i }'; endpic; } >"$tmp/nodes.tex"
