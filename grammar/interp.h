@@ -98,6 +98,8 @@ static inline double vlen(vec2 a) { return hypot(a.x, a.y); }
 #define TK_MAXPTS 64
 /* TeX's largest dimension: a point beyond it is "Dimension too large" */
 #define TK_MAX_DIMEN_PT 16383.99998
+/* samples= is kept within 2 to this (more: warning, clamped) */
+#define TK_MAX_SAMPLES 10000
 
 enum { TK_SET_ANGLE_RADIUS = 1, TK_SET_ANGLE_ECC = 2, TK_SET_PIN_DISTANCE = 4 };
 

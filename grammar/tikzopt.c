@@ -758,7 +758,17 @@ static int apply_path_key(tikz *T, const struct opt_key *key, const char *k, siz
         return 1;
     }
     case K_SAMPLES: {
-        if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 2 && d <= 10000) g->samples = (int)d;
+        if (tk_eval(T, v, vn, &d, NULL) != 0 || isnan(d)) {
+            tk_warn(T, T->cmd_line, "cannot evaluate samples '%.*s'; %d samples kept",
+                    (int)(vn > 60 ? 60 : vn), v, g->samples);
+        } else if (d < 2 || d > TK_MAX_SAMPLES) {
+            int n = d < 2 ? 2 : TK_MAX_SAMPLES;
+            tk_warn(T, T->cmd_line, "samples=%g is outside 2 to %d; %d samples used", d,
+                    TK_MAX_SAMPLES, n);
+            g->samples = n;
+        } else {
+            g->samples = (int)d;
+        }
         return 1;
     }
     case K_NAME_PATH: case K_NAME_PATH_GLOBAL: {

@@ -688,20 +688,42 @@ out:
     return tau;
 }
 
+/* The differences x - y, scaled down by sc (a power of two) when the
+ * values are so large that a difference could overflow; returns the
+ * largest scaled |difference| and sets *sc. */
+static double diff_scale(const double *x, const double *y, size_t n, double *sc)
+{
+    double m = 0;
+    for (size_t i = 0; i < n; i++) m = fmax(m, fmax(fabs(x[i]), fabs(y[i])));
+    *sc = m > 0x1p1000 ? 0x1p-64 : 1;
+    double d = 0;
+    for (size_t i = 0; i < n; i++) d = fmax(d, fabs(x[i] * *sc - y[i] * *sc));
+    return d;
+}
+
+/* Both computed without overflow for any finite values (inf only when the
+ * result itself exceeds the largest double); rmse as the largest difference
+ * times the root mean square of the differences relative to it. */
 double kappa_mae(const double *x, const double *y, size_t n)
 {
     if (n == 0) return NAN;
-    double s = 0;
-    for (size_t i = 0; i < n; i++) s += fabs(x[i] - y[i]);
-    return s / (double)n;
+    double sc, s = 0;
+    diff_scale(x, y, n, &sc);
+    for (size_t i = 0; i < n; i++) s += fabs(x[i] * sc - y[i] * sc) / (double)n;
+    return s / sc;
 }
 
 double kappa_rmse(const double *x, const double *y, size_t n)
 {
     if (n == 0) return NAN;
-    double s = 0;
-    for (size_t i = 0; i < n; i++) s += (x[i] - y[i]) * (x[i] - y[i]);
-    return sqrt(s / (double)n);
+    double sc, s = 0;
+    double dmax = diff_scale(x, y, n, &sc);
+    if (!(dmax > 0)) return dmax == 0 ? 0 : NAN;
+    for (size_t i = 0; i < n; i++) {
+        double t = (x[i] * sc - y[i] * sc) / dmax;
+        s += t * t / (double)n;
+    }
+    return dmax * sqrt(s) / sc;
 }
 
 /* ---- binary grading ---------------------------------------------------- */

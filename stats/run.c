@@ -279,6 +279,9 @@ static int add_row(struct run *r, int statpos, int pairpos, int sub, const char 
     w->stat = strdup(stat);
     if (!w->stat) return -1;
     w->group = r->g; w->statpos = statpos; w->pairpos = pairpos; w->sub = sub;
+    /* an undefined value (nan, or inf from an overflow) is printed as nan,
+     * as the warning says, and has no interval */
+    if (!isfinite(v)) v = lo = hi = NAN;
     w->ra = ra; w->rb = rb; w->value = v; w->n = n;
     w->has_ci = has_ci; w->lo = lo; w->hi = hi;
     r->nrows++;
@@ -536,8 +539,18 @@ static double pair_value(const struct run *r, int id, const int *a, const int *b
     }
 }
 
-static void undefined_warning(struct run *r, const char *stat, int32_t ra, int32_t rb, size_t n)
+static void undefined_warning(struct run *r, const char *stat, int32_t ra, int32_t rb, size_t n,
+                              double v)
 {
+    if (isinf(v)) {
+        if (ra < 0)
+            warnf(r, "group '%s': %s is too large to represent (overflow); printed as nan",
+                  gname(r), stat);
+        else
+            warnf(r, "group '%s', %s vs %s: %s is too large to represent (overflow); printed "
+                  "as nan", gname(r), rname(r, ra), rname(r, rb), stat);
+        return;
+    }
     if (ra < 0)
         warnf(r, "group '%s': %s is undefined here (n = %zu: too few units, a single "
               "category or no variation); printed as nan", gname(r), stat, n);
@@ -570,7 +583,7 @@ static int do_pair(struct run *r, const struct statdef *sd, int statpos, int pai
     }
     double v = pair_value(r, sd->id, a, b, n);
     double lo = NAN, hi = NAN;
-    if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n);
+    if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n, v);
     if (r->o->ci > 0 && n > 0) {
         uint64_t st = row_seed(r, sd->name, ra, rb);
         double *rep = malloc((size_t)r->o->reps * sizeof *rep);
@@ -632,7 +645,7 @@ static int do_multi(struct run *r, const struct statdef *sd, int statpos, int m,
     if (sd->id == S_FLEISS && n < nu && !r->o->quiet)
         fprintf(r->err, "kappa: note: group '%s': fleiss uses the %zu units rated by all %d "
                 "raters; %zu unit%s left out\n", gname(r), n, m, nu - n, nu - n == 1 ? "" : "s");
-    if (!isfinite(x)) undefined_warning(r, sd->name, -1, -1, n);
+    if (!isfinite(x)) undefined_warning(r, sd->name, -1, -1, n, x);
     double lo = NAN, hi = NAN;
     if (r->o->ci > 0 && nu > 0) {
         uint64_t st = row_seed(r, sd->name, -1, -1);
@@ -795,7 +808,7 @@ static int do_label(struct run *r, const struct statdef *sd, int statpos, int pa
         return rc;
     }
     double v = label_value(r, sd->id, s, NULL, n);
-    if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n);
+    if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n, v);
     double lo = NAN, hi = NAN;
     if (r->o->ci > 0 && n > 0) {
         uint64_t st = row_seed(r, sd->name, ra, rb);
@@ -1161,7 +1174,7 @@ static int alpha_stream(struct run *r, const struct statdef *sd, int statpos,
               gname(r));
         return add_row(r, statpos, 0, 0, sd->name, -1, -1, NAN, nm, r->o->ci > 0, NAN, NAN);
     }
-    if (!isfinite(x)) undefined_warning(r, sd->name, -1, -1, nused);
+    if (!isfinite(x)) undefined_warning(r, sd->name, -1, -1, nused, x);
     return add_row(r, statpos, 0, 0, sd->name, -1, -1, x, nused, r->o->ci > 0, NAN, NAN);
 }
 
@@ -1269,13 +1282,13 @@ static int pair_by_table(struct run *r, const struct statdef *const *defs, int n
             e = do_pair(r, sd, d, pairpos, ra, rb, NULL, NULL, n, only_a, only_b);
         } else if (sd->id == S_SPEARMAN) {
             double v = spearman_stream(r, units, nu, ra, rb, cmap, tab);
-            if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n);
+            if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n, v);
             e = add_row(r, d, pairpos, 0, sd->name, ra, rb, v, n, 0, NAN, NAN);
         } else {
             double v = sd->id == S_AGREEMENT ? kappa_agreement_table(tab, r->k)
                      : sd->id == S_COHEN ? (r->k > 0 ? kappa_cohen_table(tab, r->k) : NAN)
                      : (r->k > 0 ? kappa_scott_table(tab, r->k) : NAN);
-            if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n);
+            if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n, v);
             e = add_row(r, d, pairpos, 0, sd->name, ra, rb, v, n, 0, NAN, NAN);
         }
     }
@@ -1619,9 +1632,10 @@ out:
 
 static void fmt_num(char *buf, size_t len, double v, int digits)
 {
-    if (isnan(v)) { snprintf(buf, len, "nan"); return; }
-    if (isinf(v)) { snprintf(buf, len, v > 0 ? "inf" : "-inf"); return; }
-    snprintf(buf, len, "%.*f", digits, v);
+    if (!isfinite(v)) { snprintf(buf, len, "nan"); return; }   /* as the warnings say */
+    /* fixed decimals up to 1e15; beyond, the exponent form (a fixed form of
+     * 1e308 has 309 digits: it would not fit the cell) */
+    snprintf(buf, len, fabs(v) < 1e15 ? "%.*f" : "%.*e", digits, v);
     if (buf[0] == '-') {   /* no "-0.000" */
         int zero = 1;
         for (const char *p = buf + 1; *p; p++) if (*p >= '1' && *p <= '9') zero = 0;

@@ -240,6 +240,14 @@ awk 'BEGIN {
     print "\\end{tikzpicture}"
 }' >"$tmp/huge.tex"
 run_case "20 MB input" 2 "$tmp/huge.tex"
+# samples=10^8: clamped to 10,000 with a warning, not 10^8 points
+{ pic; printf '\\draw[samples=100000000,domain=0:1] plot (\\x,{\\x*\\x});\n'; endpic; } >"$tmp/samples.tex"
+run_case "samples=10^8" 0 "$tmp/samples.tex"
+if [ -z "${HOSTILE_ONLY:-}" ] && { ! grep -q 'warning: samples=1e+08 is outside 2 to 10000' "$tmp/err" ||
+    [ "$(awk '/^poly/ { print (NF - 6) / 2 }' "$tmp/out")" != 10000 ]; }; then
+    fail=$((fail + 1))
+    printf 'FAIL  %s: %s\n' "samples=10^8" "expected a warning and 10000 points"
+fi
 # 11 MB of plain text after a complete picture (under the 16 MiB limit):
 # source text is not macro expansion, so it is legal and the picture is kept
 awk 'BEGIN {

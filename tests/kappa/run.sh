@@ -315,6 +315,20 @@ same "one category exit" 0 $?
 same "one category: cohen nan" nan "$(value cohen < "$T/out")"
 same "one category: agreement" 1.000000 "$(value agreement < "$T/out")"
 grep -q 'warning: .*cohen is undefined' "$T/err" && pass || fail "no warning for nan cohen"
+# values near the largest double: mae and rmse without overflow where the
+# result is representable; nan (never inf), no interval and an overflow
+# warning where it is not
+printf 'item\trater\tvalue\n1\th\t1e308\n1\tm\t-1e308\n2\th\t1\n2\tm\t2\n' > "$T/in"
+"$K" -s mae,rmse --ci 0.9 < "$T/in" > "$T/out" 2> "$T/err"
+same "1e308 exit" 0 $?
+# (values from 1e15 on are printed in the exponent form)
+same "1e308 mae" 1.000000e+308 "$(value mae < "$T/out")"
+same "1e308 rmse" 1.414214e+308 "$(value rmse < "$T/out")"
+printf 'item\trater\tvalue\n1\th\t1.7e308\n1\tm\t-1.7e308\n' > "$T/in"
+"$K" -s mae --ci 0.9 < "$T/in" > "$T/out" 2> "$T/err"
+same "overflow: mae nan" "nan nan nan" "$(awk -F'\t' '$2 == "mae" { print $5, $7, $8 }' "$T/out")"
+grep -q 'warning: .*mae is too large to represent (overflow); printed as nan' "$T/err" && pass ||
+    fail "no overflow warning: $(cat "$T/err")"
 printf 'item\trater\tvalue\n1\th\t2\n1\tm\t3\n' > "$T/in"
 "$K" -s pearson,spearman,kendall,mae,alpha-interval < "$T/in" > "$T/out" 2> "$T/err"
 same "n=1 exit" 0 $?
