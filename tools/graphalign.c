@@ -262,6 +262,27 @@ static int read_streams(char *const paths[2], stream s[2])
     return 0;
 }
 
+/* Diagrams are paired by id: an id twice in one stream is an input error
+ * (which of the two would be paired?). 0, or 2 after the message. */
+static int unique_ids(const char *path, const stream *s)
+{
+    nameidx *ix = xcalloc(s->n + 1, sizeof *ix);
+    for (size_t i = 0; i < s->n; i++) { ix[i].name = s->d[i]->id; ix[i].idx = i; }
+    qsort(ix, s->n, sizeof *ix, cmp_name);
+    int rc = 0;
+    for (size_t i = 1; i < s->n && !rc; i++)
+        if (!strcmp(ix[i].name, ix[i - 1].name)) {
+            fprintf(stderr,
+                    "%s:%d:1: error: diagram id '%s' appears twice (first at line %d): diagrams "
+                    "are paired by id (--by-order pairs them by position)\n",
+                    !strcmp(path, "-") ? "<stdin>" : path, s->d[ix[i].idx]->irline, ix[i].name,
+                    s->d[ix[i - 1].idx]->irline);
+            rc = 2;
+        }
+    free(ix);
+    return rc;
+}
+
 /* The generated diagram of each reference diagram (gi[i], -1: none): the
  * same id, or by order (--by-order, or one diagram each); warns of the
  * diagrams left without a partner. */
@@ -353,6 +374,8 @@ int main(int argc, char **argv)
     stream s[2] = { { NULL, 0 }, { NULL, 0 } };
     rc = read_streams(argv + optind, s);
     const char *rpath = argv[optind], *gpath = argv[optind + 1];
+    if (!rc && !o.by_order && !(s[0].n == 1 && s[1].n == 1))
+        rc = unique_ids(rpath, &s[0]) ? 2 : unique_ids(gpath, &s[1]);
     long *gi = NULL;
     totals tot;
     memset(&tot, 0, sizeof tot);

@@ -14,7 +14,8 @@
 #     (gen "Kitting" is closer to "sitting", but the best one-to-one pairing
 #     gives Kitting-kitten and sittin-sitting);
 #   - errors: an edge to an unknown vertex (FILE:LINE:1, exit 2), a missing
-#     argument, a bad threshold.
+#     argument, a bad threshold, a diagram id twice in one file (FILE:LINE:1
+#     at the second, exit 2; fine with --by-order).
 # Exit status: 0 all passed, 1 a test failed, 2 graphalign missing.
 #
 # expected.tsv by hand, diagram "chain": nodes Encoder=encoder (1),
@@ -64,6 +65,16 @@ case $g in *"tp=4 "*) ;; *) bad "greedy matching: $g" ;; esac
 "$GA" $d/ref.ir $d/bad-edge.ir > /dev/null 2> "$tmp/err"; st=$?
 [ $st -eq 2 ] && grep -q "^$d/bad-edge.ir:4:1: error: edge refers to unknown vertex 'zz'$" "$tmp/err" ||
     bad "unknown vertex: exit $st: $(cat "$tmp/err")"
+printf 'diagramir 1\ndiagram x\nvertex a 0 0 1 1 "A"\nend\ndiagram x\nvertex b 0 0 1 1 "B"\nend\n' > "$tmp/dup.ir"
+printf 'diagramir 1\ndiagram x\nvertex a 0 0 1 1 "A"\nend\ndiagram y\nvertex a 0 0 1 1 "A"\nend\n' > "$tmp/xy.ir"
+for pair in "$tmp/dup.ir $tmp/xy.ir" "$tmp/xy.ir $tmp/dup.ir"; do
+    # shellcheck disable=SC2086
+    "$GA" $pair > "$tmp/out" 2> "$tmp/err"; st=$?
+    [ $st -eq 2 ] && [ ! -s "$tmp/out" ] &&
+        grep -q "^$tmp/dup.ir:5:1: error: diagram id 'x' appears twice (first at line 2)" "$tmp/err" ||
+        bad "duplicate id ($pair): exit $st: $(cat "$tmp/err")"
+done
+"$GA" --by-order "$tmp/dup.ir" "$tmp/xy.ir" > /dev/null 2>&1 || bad "duplicate id with --by-order: exit $?"
 "$GA" $d/ref.ir > /dev/null 2>&1; [ $? -eq 2 ] || bad "one argument: exit status"
 "$GA" -t 2 $d/ref.ir $d/gen.ir > /dev/null 2>&1; [ $? -eq 2 ] || bad "bad threshold: exit status"
 "$GA" --help | grep -q '^usage: graphalign' || bad "--help"
