@@ -177,6 +177,8 @@ typedef struct {
     char *const *values;
     size_t n;
     const char *dir;    /* relative paths in cells are relative to this */
+    char *const *roots; /* directories besides dir cells may name files under */
+    size_t nroots;
     const char *file;   /* manifest name and line, for messages */
     int line;
 } llm_item;
@@ -213,9 +215,14 @@ void llm_rubric_describe(const llm_rubric *r, FILE *f);
 size_t llm_rubric_row_names(const llm_rubric *r, const char ***names);
 
 /* Checks an item before anything is sent: required fields, readable
- * files and images, a known taxonomy domain. -1 with the reason. */
+ * files and images under the item's directory or roots
+ * (llm_path_allowed), a known taxonomy domain. -1 with the reason. */
 int llm_rubric_check_item(const llm_rubric *r, const char *mode, const llm_item *it,
                           char *err, size_t errlen);
+/* Whether a file a cell of it names (path: as resolved against it->dir)
+ * lies, as a real path, under it->dir or one of it->roots (llm/paths.c).
+ * 0, or -1 with the reason. */
+int llm_path_allowed(const llm_item *it, const char *path, char *err, size_t errlen);
 /* Builds the request for an item (system prompt, the variant's prompt with
  * the item's fields, its images). NULL with the reason. */
 llm_request *llm_rubric_request(const llm_rubric *r, const char *mode, const char *variant,

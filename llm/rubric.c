@@ -878,9 +878,15 @@ int llm_rubric_check_item(const llm_rubric *r, const char *mode, const llm_item 
             for (size_t k = 0; k < np; k++) {
                 char path[4096];
                 resolve(it, f->kind == F_FILE ? v : paths[k], path, sizeof path);
+                char why[4400];
                 if (access(path, R_OK) != 0) {
                     snprintf(err, errlen, "item %s: %s: %s: %s", it->id, f->name, path,
                              strerror(errno));
+                    free_strv(paths, np);
+                    return -1;
+                }
+                if (llm_path_allowed(it, path, why, sizeof why) != 0) {
+                    snprintf(err, errlen, "item %s: %s: %s", it->id, f->name, why);
                     free_strv(paths, np);
                     return -1;
                 }

@@ -91,6 +91,8 @@ static void usage(FILE *f)
           "      --rater NAME         rater column (default: the model name)\n"
           "      --fail-value VALUE   write failed items as rows with VALUE, not \"# failed\"\n"
           "      --no-header          leave out the header line\n"
+          "      --allow-files DIR    cells may also name files under DIR (repeatable; by\n"
+          "                           default only under the manifest's own directory)\n"
           "  -n, --dry-run            print each item's request as JSON, send nothing\n"
           "  -l, --list               list the built-in rubrics\n"
           "      --describe           print the rubric's fields, modes, variants and rows\n"
@@ -341,13 +343,15 @@ typedef struct {
     llm_config cfg;
     const char *rubric_name, *rubric_file, *rubric_dir, *mode, *variant, *rater, *fail_value;
     int dry, list, describe, quiet, header, pmode;
+    char **allow;   /* --allow-files: directories cells may name files under */
+    size_t nallow;
 } options;
 
 /* Reads the options; -1 to go on, else the exit status (--help, --version,
  * a wrong option). */
 static int parse_options(int argc, char **argv, options *o)
 {
-    enum { O_RUBRIC_DIR = 256, O_VARIANT, O_RATER, O_FAILVAL, O_NOHEADER, O_DESCRIBE };
+    enum { O_RUBRIC_DIR = 256, O_VARIANT, O_RATER, O_FAILVAL, O_NOHEADER, O_DESCRIBE, O_ALLOW };
     static const struct option longopts[] = {
         {"rubric", required_argument, 0, 'r'},     {"rubric-file", required_argument, 0, 'R'},
         {"rubric-dir", required_argument, 0, O_RUBRIC_DIR},
@@ -357,6 +361,7 @@ static int parse_options(int argc, char **argv, options *o)
         {"rater", required_argument, 0, O_RATER},
         {"fail-value", required_argument, 0, O_FAILVAL},
         {"no-header", no_argument, 0, O_NOHEADER}, {"dry-run", no_argument, 0, 'n'},
+        {"allow-files", required_argument, 0, O_ALLOW},
         {"list", no_argument, 0, 'l'},             {"describe", no_argument, 0, O_DESCRIBE},
         {"quiet", no_argument, 0, 'q'},            {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},          PROGRESS_LONG_OPTIONS,
@@ -382,6 +387,13 @@ static int parse_options(int argc, char **argv, options *o)
         case O_RATER: o->rater = optarg; break;
         case O_FAILVAL: o->fail_value = optarg; break;
         case O_NOHEADER: o->header = 0; break;
+        case O_ALLOW: {
+            char **a = realloc(o->allow, (o->nallow + 1) * sizeof *a);
+            if (!a) { perror("judge"); return 2; }
+            o->allow = a;
+            o->allow[o->nallow++] = optarg;
+            break;
+        }
         case 'n': o->dry = 1; break;
         case 'l': o->list = 1; break;
         case O_DESCRIBE: o->describe = 1; break;
@@ -467,25 +479,45 @@ static const char *check_mode(const llm_rubric *rubric, const char *mode, const 
 /* The items of every manifest (standard input without one): 0, or 2 after
  * an error (a manifest, an item id given twice, an item the rubric cannot
  * take). */
+static const jitem *sort_items;
+static int cmp_item_id(const void *x, const void *y)
+{
+    size_t a = *(const size_t *)x, b = *(const size_t *)y;
+    int c = strcmp(sort_items[a].it.id, sort_items[b].it.id);
+    return c ? c : (a > b) - (a < b);
+}
+
 static int read_items(int nman, char **paths, manifest *mans, jitem **items, size_t *nitems,
-                      const llm_rubric *rubric, const char *mode)
+                      const llm_rubric *rubric, const char *mode, const options *o)
 {
     char err[1024];
     int rc = 0;
     for (int i = 0; i < nman; i++)
         if (read_manifest(paths ? paths[i] : "-", &mans[i], items, nitems) != 0) rc = 2;
     jitem *it = *items;
-    for (size_t i = 0; rc == 0 && i < *nitems; i++) {
-        for (size_t k = 0; k < i; k++)
-            if (strcmp(it[k].it.id, it[i].it.id) == 0) {
-                fprintf(stderr, "%s:%d:1: error: item %s again (first at %s:%d)\n",
-                        it[i].it.file, it[i].it.line, it[i].it.id, it[k].it.file,
-                        it[k].it.line);
-                rc = 2;
-                break;
-            }
-        if (i > 2000) break;   /* quadratic check only on small sets */
+    for (size_t i = 0; i < *nitems; i++) {
+        it[i].it.roots = o->allow;
+        it[i].it.nroots = o->nallow;
     }
+    /* an item id twice: sorted by id, then by position, the repeats follow
+     * their first */
+    size_t *ord = rc == 0 ? malloc((*nitems + 1) * sizeof *ord) : NULL;
+    if (rc == 0 && !ord) rc = 2;
+    for (size_t i = 0; ord && i < *nitems; i++) ord[i] = i;
+    if (ord) {
+        sort_items = it;
+        qsort(ord, *nitems, sizeof *ord, cmp_item_id);
+    }
+    for (size_t i = 1; ord && i < *nitems; i++) {
+        const llm_item *a = &it[ord[i - 1]].it, *b = &it[ord[i]].it;
+        if (strcmp(a->id, b->id) == 0 && ord[i - 1] < ord[i]) {
+            fprintf(stderr, "%s:%d:1: error: item %s again (first at %s:%d)\n", b->file, b->line,
+                    b->id, a->file, a->line);
+            rc = 2;
+            break;
+        }
+    }
+    free(ord);
     for (size_t i = 0; rc == 0 && i < *nitems; i++)
         if (llm_rubric_check_item(rubric, mode, &it[i].it, err, sizeof err) != 0) {
             fprintf(stderr, "%s:%d:1: error: %s\n", it[i].it.file, it[i].it.line, err);
@@ -609,10 +641,12 @@ int main(int argc, char **argv)
     jitem *items = NULL;
     size_t nitems = 0;
     if (!mans) return 2;
-    rc = read_items(nman, optind < argc ? argv + optind : NULL, mans, &items, &nitems, rubric, mode);
+    rc = read_items(nman, optind < argc ? argv + optind : NULL, mans, &items, &nitems, rubric, mode,
+                    &o);
     if (rc == 0) rc = o.dry ? dry_run(rubric, mode, o.variant, items, nitems)
                             : judge_items(&o, rubric, mode, items, nitems);
     free_items(items, nitems, mans, nman);
+    free(o.allow);
     llm_rubric_free(rubric);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "judge: error writing the output\n");

@@ -24,6 +24,9 @@ unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL
 data=tests/judge/data
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/judge-test.XXXXXX") || exit 1
+# manifests written to $tmp name files under $tmp (a manifest may name only
+# files under its own directory)
+cp "$data/tri.tex" "$tmp/tri.tex" || exit 1
 srv_pid=
 cleanup() {
     [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null
@@ -78,13 +81,35 @@ printf 'item\tcode\na\tmissing.tex\n' >"$tmp/missing.tsv"
 "$judge" --dry-run --mode code "$tmp/missing.tsv" 2>"$tmp/err" >/dev/null; st=$?
 check "missing code file exits 2" [ $st = 2 ]
 check "  ... naming the line" grep -q "missing.tsv:2:1: error: item a: code: .*missing.tex" "$tmp/err"
-printf 'item\tcode\na\t%s\na\t%s\n' "$root/$data/tri.tex" "$root/$data/tri.tex" >"$tmp/dup.tsv"
+# a manifest names files under its own directory only: not an absolute
+# path elsewhere, not "..", not a symbolic link leading out; --allow-files
+# allows more. Nothing is printed (nothing would be sent) for such a manifest.
+mkdir "$tmp/m" && cp "$tmp/tri.tex" "$tmp/m/tri.tex" && ln -s /etc/passwd "$tmp/m/link.tex"
+for cell in /etc/passwd ../tri.tex link.tex; do
+    printf 'item\tcode\na\t%s\n' "$cell" >"$tmp/m/evil.tsv"
+    "$judge" --dry-run --mode code "$tmp/m/evil.tsv" 2>"$tmp/err" >"$tmp/out"; st=$?
+    check "file outside the manifest's directory ($cell) exits 2" [ $st = 2 ]
+    check "  ... sends nothing" [ ! -s "$tmp/out" ]
+    check "  ... and says why" grep -q "evil.tsv:2:1: error: item a: code: .* is outside the manifest's directory .*--allow-files DIR allows more" "$tmp/err"
+done
+printf 'item\tcode\na\ttri.tex\nb\t%s\n' "$tmp/m/tri.tex" >"$tmp/m/ok.tsv"
+"$judge" --dry-run --mode code "$tmp/m/ok.tsv" >/dev/null 2>"$tmp/err"
+check "relative and absolute paths under the manifest's directory are fine" [ $? = 0 ]
+printf 'item\tcode\na\t../tri.tex\n' >"$tmp/m/up.tsv"
+"$judge" --dry-run --mode code --allow-files "$tmp" "$tmp/m/up.tsv" >/dev/null 2>"$tmp/err"
+check "--allow-files DIR allows files under DIR" [ $? = 0 ]
+printf 'item\tcode\na\t%s\na\t%s\n' "$tmp/tri.tex" "$tmp/tri.tex" >"$tmp/dup.tsv"
 "$judge" --dry-run --mode code "$tmp/dup.tsv" 2>/dev/null >/dev/null
 check "duplicate item exits 2" [ $? = 2 ]
+awk -v f="$tmp/tri.tex" 'BEGIN { print "item\tcode"; for (i = 1; i <= 3000; i++) print i "\t" f
+                             print 2500 "\t" f }' >"$tmp/dup3000.tsv"
+"$judge" --dry-run --mode code "$tmp/dup3000.tsv" 2>"$tmp/err" >/dev/null
+check "duplicate item after 3000 items exits 2" [ $? = 2 ]
+check "  ... naming both lines" grep -q "dup3000.tsv:3002:1: error: item 2500 again (first at .*dup3000.tsv:2501)" "$tmp/err"
 printf 'item\tcode\na\tb\tc\n' >"$tmp/width.tsv"
 "$judge" --dry-run "$tmp/width.tsv" 2>/dev/null >/dev/null
 check "ragged manifest exits 2" [ $? = 2 ]
-printf 'item\tcode\timage\na\t%s\t%s\n' "$root/$data/tri.tex" "$root/$data/tri.tex" >"$tmp/notimg.tsv"
+printf 'item\tcode\timage\na\t%s\t%s\n' "$tmp/tri.tex" "$tmp/tri.tex" >"$tmp/notimg.tsv"
 "$judge" --dry-run "$tmp/notimg.tsv" 2>"$tmp/err" >/dev/null
 check "a .tex as the image exits 2" [ $? = 2 ]
 printf 'rubric r\ncriterion a enum yes no\nprompt\n{{nosuch}}\n.\n' >"$tmp/bad.rubric"
@@ -275,7 +300,7 @@ mk() {  # mk FILE ITEM MARKER...: a geom code-mode manifest
     f=$1; shift
     printf 'item\tcode\tquestion\n' >"$f"
     while [ $# -ge 2 ]; do
-        printf '%s\t%s\tFAKE[%s]\n' "$1" "$root/$data/tri.tex" "$2" >>"$f"
+        printf '%s\t%s\tFAKE[%s]\n' "$1" "$tmp/tri.tex" "$2" >>"$f"
         shift 2
     done
 }
@@ -355,7 +380,7 @@ check "connection refused: recorded" [ "$(grep -c '^# failed	k[12]	fake-1	.*gave
 # it received, "key attempt behaviour auth", key = the messages' hash).
 gen() {  # gen FILE N PREFIX
     printf 'item\tcode\tquestion\n' >"$1"
-    awk -v n="$2" -v p="$3" -v f="$root/$data/tri.tex" \
+    awk -v n="$2" -v p="$3" -v f="$tmp/tri.tex" \
         'BEGIN { for (i = 1; i <= n; i++) printf "%s%d\t%s\tquestion %d\n", p, i, f, i }' >>"$1"
 }
 # jlog FILE: "tag status cached attempts" for each complete line of a --log file
