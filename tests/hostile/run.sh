@@ -232,35 +232,38 @@ run_case "recursive macro, wide body" 2 "$tmp/rec11.tex"
 run_case "2^40 tokens by nesting" "0|2" "$tmp/expo.tex"
 
 # ---- huge input ----
-awk 'BEGIN {
-    print "\\begin{tikzpicture}"
-    line = "\\draw (0,0) -- (1,1) -- (2,0) -- cycle; % padding padding padding"
-    n = int(20000000 / (length(line) + 1)) + 1
-    for (i = 0; i < n; i++) print line
-    print "\\end{tikzpicture}"
-}' >"$tmp/huge.tex"
+# lines BYTES LINE: LINE (taken as it is) repeated to about BYTES bytes
+lines() {
+    LINE=$2 awk -v bytes="$1" 'BEGIN { line = ENVIRON["LINE"]; n = int(bytes / (length(line) + 1)) + 1
+                                     for (i = 0; i < n; i++) print line }'
+}
+# also_check NAME WHY CONDITION...: a further condition on the case just run
+# (its $tmp/out and $tmp/err); fails the case with WHY unless it holds
+also_check() {
+    name=$1 why=$2
+    shift 2
+    if [ -z "${HOSTILE_ONLY:-}" ] && ! "$@"; then
+        fail=$((fail + 1))
+        printf 'FAIL  %s: %s\n' "$name" "$why"
+    fi
+}
+{ pic; lines 20000000 '\draw (0,0) -- (1,1) -- (2,0) -- cycle; % padding padding padding'; endpic; } \
+    >"$tmp/huge.tex"
 run_case "20 MB input" 2 "$tmp/huge.tex"
 # samples=10^8: clamped to 10,000 with a warning, not 10^8 points
 { pic; printf '\\draw[samples=100000000,domain=0:1] plot (\\x,{\\x*\\x});\n'; endpic; } >"$tmp/samples.tex"
 run_case "samples=10^8" 0 "$tmp/samples.tex"
-if [ -z "${HOSTILE_ONLY:-}" ] && { ! grep -q 'warning: samples=1e+08 is outside 2 to 10000' "$tmp/err" ||
-    [ "$(awk '/^poly/ { print (NF - 6) / 2 }' "$tmp/out")" != 10000 ]; }; then
-    fail=$((fail + 1))
-    printf 'FAIL  %s: %s\n' "samples=10^8" "expected a warning and 10000 points"
-fi
+also_check "samples=10^8" "expected a warning and 10000 points" sh -c '
+    grep -q "warning: samples=1e+08 is outside 2 to 10000" "$1" &&
+    [ "$(awk "/^poly/ { print (NF - 6) / 2 }" "$2")" = 10000 ]' sh "$tmp/err" "$tmp/out"
 # 11 MB of plain text after a complete picture (under the 16 MiB limit):
 # source text is not macro expansion, so it is legal and the picture is kept
-awk 'BEGIN {
-    print "\\begin{tikzpicture}\\draw (0,0) -- (1,0) -- (0,1) -- cycle;\\end{tikzpicture}"
-    line = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod"
-    n = int(11000000 / (length(line) + 1)) + 1
-    for (i = 0; i < n; i++) print line
-}' >"$tmp/text-after.tex"
+{ pic; printf '\\draw (0,0) -- (1,0) -- (0,1) -- cycle;\n'; endpic
+  lines 11000000 'lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod'; } \
+    >"$tmp/text-after.tex"
 run_case "11 MB of text after a picture" 0 "$tmp/text-after.tex"
-if [ -z "${HOSTILE_ONLY:-}" ] && ! grep -q '^poly closed' "$tmp/out"; then
-    fail=$((fail + 1))
-    printf 'FAIL  %s: %s\n' "11 MB of text after a picture" "the picture before the text was lost"
-fi
+also_check "11 MB of text after a picture" "the picture before the text was lost" \
+    grep -q '^poly closed' "$tmp/out"
 { pic; printf '\\draw (0,0)'; rep ' -- (1,1)' 100000; printf ';\n'; endpic; } >"$tmp/longline.tex"
 run_case "a 1 MB path on one line" "0|2" "$tmp/longline.tex"
 { pic; awk 'BEGIN { for (i = 0; i < 20000; i++) printf "\\node[draw] (n%d) at (%d,%d) {%d};\n", i, i % 100, i / 100, i }'; endpic; } >"$tmp/nodes.tex"
