@@ -1015,8 +1015,11 @@ int llm_rubric_check_item(const llm_rubric *r, const char *mode, const llm_item 
                     for (size_t k = 0; k < r->modes[m].n; k++)
                         if (strcmp(r->modes[m].fields[k], f->name) == 0) used = 1;
             if (f->required == 1 && used) {
-                snprintf(err, errlen, "item %s: field '%s' is required%s", it->id, f->name,
-                         cell(it, f->name) ? " (empty)" : " (no such column)");
+                if (cell(it, f->name))
+                    snprintf(err, errlen, "item %s: field '%s' is required (empty)", it->id, f->name);
+                else
+                    snprintf(err, errlen, "item %s: field '%s' is required (no such column): rubric "
+                             "%s reads it", it->id, f->name, r->name);
                 return -1;
             }
             if (f->required == 2 && used && !cell(it, f->name)) {

@@ -260,7 +260,12 @@ printf 'item\tproblem\texplanation\tscenes\nn1\tq\texpl.txt\twhite.png\n' >"$tmp
 cp $data/expl.txt "$tmp/"
 "$judge" --dry-run -r eduillustrate "$tmp/nogold.tsv" >/dev/null 2>"$tmp/err"
 check "eduillustrate without gold_solution: exit 2" [ $? = 2 ]
-check "  ... saying so at file:line:col" grep -q "nogold.tsv:2:1: error: item n1: field 'gold_solution' is required (no such column)" "$tmp/err"
+check "  ... saying so at file:line:col" grep -q "nogold.tsv:2:1: error: item n1: field 'gold_solution' is required (no such column): rubric eduillustrate reads it$" "$tmp/err"
+printf 'item\treference\nm1\tmx-ref.txt\n' >"$tmp/noexpl.tsv"
+cp $data/mx-ref.txt "$tmp/"
+"$judge" --dry-run -r mathexplain-explanation "$tmp/noexpl.tsv" >/dev/null 2>"$tmp/err"
+check "mathexplain-explanation without the model's explanation: exit 2" [ $? = 2 ]
+check "  ... saying so at file:line:col" grep -q "noexpl.tsv:2:1: error: item m1: field 'explanation' is required (no such column): rubric mathexplain-explanation reads it$" "$tmp/err"
 start_server
 J -r sketchjudge $data/sketch.tsv >"$tmp/out" 2>"$tmp/err"
 check "sketchjudge: is_correct" grep -q '^s1	is_correct	fake-1	no	$' "$tmp/out"
