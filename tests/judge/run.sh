@@ -255,6 +255,16 @@ check "  ... overall = geometric mean of the 8, % of 5" grep -q '^e1	overall	fak
 check "  ... VC na with one scene" grep -q '^e2	visual-consistency	fake-1	na	' "$tmp/out"
 check "  ... overall then of 7, a zero makes it 0" grep -q '^e2	overall	fake-1	0	geometric mean of 7 scores' "$tmp/out"
 check "  ... 8 + 4 requests" [ "$(wc -l <"$tmp/cap")" = 12 ]
+# a request whose answer breaks the schema fails its item once (one "# failed"
+# line, no rows), whatever its other requests answered; the next item is whole
+cp $data/white.png $data/black.png $data/expl.txt $data/gold.txt "$tmp/"
+printf 'item\tproblem\texplanation\tgold_solution\tscenes\nb1\tBroken FAKE[answer=schema]\texpl.txt\tgold.txt\twhite.png|black.png\nb2\tFine\texpl.txt\tgold.txt\twhite.png|black.png\n' >"$tmp/ebad.tsv"
+: >"$tmp/req.log"
+J -r eduillustrate "$tmp/ebad.tsv" >"$tmp/out" 2>/dev/null; st=$?
+check "eduillustrate: an unusable answer: exit 1" [ $st = 1 ]
+check "  ... the item failed once" [ "$(grep -c '^# failed	b1	' "$tmp/out")" = 1 ]
+check "  ... with no rows" [ "$(grep -c '^b1	' "$tmp/out")" = 0 ]
+check "  ... the other item has its 9 rows" [ "$(grep -c '^b2	' "$tmp/out")" = 9 ]
 # 4. an input an item lacks: file:line:col, nothing sent
 printf 'item\tproblem\texplanation\tscenes\nn1\tq\texpl.txt\twhite.png\n' >"$tmp/nogold.tsv"
 cp $data/expl.txt "$tmp/"
