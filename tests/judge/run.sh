@@ -265,6 +265,28 @@ check "eduillustrate: an unusable answer: exit 1" [ $st = 1 ]
 check "  ... the item failed once" [ "$(grep -c '^# failed	b1	' "$tmp/out")" = 1 ]
 check "  ... with no rows" [ "$(grep -c '^b1	' "$tmp/out")" = 0 ]
 check "  ... the other item has its 9 rows" [ "$(grep -c '^b2	' "$tmp/out")" = 9 ]
+# rubric files with groups: mistakes are file:line:col errors
+gerr() {  # gerr NAME EXPECTED-REGEX RUBRIC-TEXT
+    printf '%b' "$3" >"$tmp/$1.rubric"
+    "$judge" --rubric-file "$tmp/$1.rubric" --describe >/dev/null 2>"$tmp/err"
+    st=$?
+    check "group rubric $1: exit 2" [ $st = 2 ]
+    check "  ... $2" grep -q "$1.rubric:$2" "$tmp/err"
+}
+gerr nogroup "1:1: error: criterion b is in no group" \
+    'rubric g\ncriterion a int 0 5\ncriterion b int 0 5\ngroup one a\nprompt one\n{{schema}}\n.\n'
+gerr noprompt "1:1: error: group two has no prompt block" \
+    'rubric g\ncriterion a int 0 5\ncriterion b int 0 5\ngroup one a\ngroup two b\nprompt one\n{{schema}}\n.\n'
+gerr stray "7:1: error: prompt block 'three' is no group's" \
+    'rubric g\ncriterion a int 0 5\ngroup one a\nprompt one\n{{schema}}\n.\nprompt three\nx\n.\n'
+gerr twice "4:1: error: group two: criterion 'a' is in another group" \
+    'rubric g\ncriterion a int 0 5\ngroup one a\ngroup two a\nprompt one\nx\n.\n'
+gerr eachtext "4:1: error: each needs a declared images field" \
+    'rubric g\nfield t text\ncriterion a int 0 5\ngroup one a each t\nprompt one\nx\n.\n'
+gerr eachbool "5:1: error: group one: criterion 'a' is no int criterion" \
+    'rubric g\nfield s images\ncriterion a bool\ncriterion b int 0 5\ngroup one a each s\nprompt one\nx\n.\n'
+gerr indexnogroup "4:1: error: unknown template name 'index'" \
+    'rubric g\ncriterion a int 0 5\nprompt\n{{index}}\n.\n'
 # 4. an input an item lacks: file:line:col, nothing sent
 printf 'item\tproblem\texplanation\tscenes\nn1\tq\texpl.txt\twhite.png\n' >"$tmp/nogold.tsv"
 cp $data/expl.txt "$tmp/"
