@@ -1,7 +1,9 @@
 /* llm/answer.c — finds the one JSON object in a model's answer: the whole
  * text, else the one fenced block that parses as an object, else the one
  * top-level balanced {...} span that does. Strict: zero or several
- * candidates is an error, never a guess. */
+ * candidates is an error, never a guess. llm_answer_json_value takes a JSON
+ * array as well (an answer the paper asks as an array: MathExplain's
+ * element matching), its spans then [...] as well as {...}. */
 #include <stdio.h>
 #include <string.h>
 
@@ -36,11 +38,12 @@ static const char *find(const char *s, size_t n, const char *pat)
     return NULL;
 }
 
-/* Keeps the one object among candidates: *found counts them. */
-static void consider(cJSON **best, int *found, cJSON *v)
+/* Keeps the one object (or array, with arrays) among candidates: *found
+ * counts them. */
+static void consider(cJSON **best, int *found, cJSON *v, int arrays)
 {
     if (!v) return;
-    if (!cJSON_IsObject(v)) {
+    if (!cJSON_IsObject(v) && !(arrays && cJSON_IsArray(v))) {
         cJSON_Delete(v);
         return;
     }
@@ -49,7 +52,7 @@ static void consider(cJSON **best, int *found, cJSON *v)
     else cJSON_Delete(v);
 }
 
-cJSON *llm_answer_json(const char *text, size_t n, char *err, size_t errlen)
+static cJSON *answer_json(const char *text, size_t n, int arrays, char *err, size_t errlen)
 {
     err[0] = 0;
     if (memchr(text, 0, n)) {
@@ -58,9 +61,9 @@ cJSON *llm_answer_json(const char *text, size_t n, char *err, size_t errlen)
     }
     cJSON *whole = parse_exact(text, n);
     if (whole) {
-        if (cJSON_IsObject(whole)) return whole;
+        if (cJSON_IsObject(whole) || (arrays && cJSON_IsArray(whole))) return whole;
         cJSON_Delete(whole);
-        snprintf(err, errlen, "the answer is JSON but not an object");
+        snprintf(err, errlen, "the answer is JSON but not an object%s", arrays ? " or array" : "");
         return NULL;
     }
     /* fenced blocks */
@@ -75,7 +78,7 @@ cJSON *llm_answer_json(const char *text, size_t n, char *err, size_t errlen)
         const char *close = find(body, (size_t)(e - body), "```");
         if (!close) break;
         fences++;
-        consider(&best, &found, parse_exact(body, (size_t)(close - body)));
+        consider(&best, &found, parse_exact(body, (size_t)(close - body)), arrays);
         p = close + 3;
     }
     if (found == 1) return best;
@@ -95,12 +98,12 @@ cJSON *llm_answer_json(const char *text, size_t n, char *err, size_t errlen)
             continue;
         }
         if (c == '"' && depth > 0) instr = 1;
-        else if (c == '{') {
+        else if (c == '{' || (arrays && c == '[')) {
             if (depth++ == 0) start = q;
-        } else if (c == '}' && depth > 0) {
+        } else if ((c == '}' || (arrays && c == ']')) && depth > 0) {
             if (--depth == 0) {
                 spans++;
-                consider(&best, &found, parse_exact(start, (size_t)(q - start + 1)));
+                consider(&best, &found, parse_exact(start, (size_t)(q - start + 1)), arrays);
             }
         }
     }
@@ -115,4 +118,14 @@ cJSON *llm_answer_json(const char *text, size_t n, char *err, size_t errlen)
     else
         snprintf(err, errlen, "the answer has no JSON object");
     return NULL;
+}
+
+cJSON *llm_answer_json(const char *text, size_t n, char *err, size_t errlen)
+{
+    return answer_json(text, n, 0, err, errlen);
+}
+
+cJSON *llm_answer_json_value(const char *text, size_t n, char *err, size_t errlen)
+{
+    return answer_json(text, n, 1, err, errlen);
 }

@@ -163,6 +163,8 @@ void llm_sha256_final(llm_sha256_ctx *s, unsigned char out[32]);
  * block that parses as an object, else the one balanced {...} span that
  * does. NULL with the reason in err when there is none or more than one. */
 cJSON *llm_answer_json(const char *text, size_t n, char *err, size_t errlen);
+/* The same, a JSON array also taken (whole, fenced, or a balanced [...]). */
+cJSON *llm_answer_json_value(const char *text, size_t n, char *err, size_t errlen);
 
 /* --- rubrics (judge) ----------------------------------------------------
  * A rubric file (man judge(1), RUBRIC FILES) declares the manifest fields a
@@ -227,6 +229,29 @@ int llm_path_allowed(const llm_item *it, const char *path, char *err, size_t err
  * the item's fields, its images). NULL with the reason. */
 llm_request *llm_rubric_request(const llm_rubric *r, const char *mode, const char *variant,
                                 const llm_item *it, char *err, size_t errlen);
+/* An item's requests: 1 without groups; with groups (judge(1), RUBRIC
+ * FILES) one per group, an each group's one per image it scores. */
+size_t llm_rubric_nrequests(const llm_rubric *r, const char *mode, const llm_item *it);
+/* Request k (0-based) of an item; llm_rubric_request is request 0. */
+llm_request *llm_rubric_request_at(const llm_rubric *r, const char *mode, const char *variant,
+                                   const llm_item *it, size_t k, char *err, size_t errlen);
+/* The group of request k (NULL without groups) and the image it scores
+ * (*image 1-based, 0 when none). */
+const char *llm_rubric_request_group(const llm_rubric *r, const char *mode, const llm_item *it,
+                                     size_t k, size_t *image);
+/* Whether the answer is a JSON array as the paper asks (a rubric whose one
+ * criterion is a matches criterion): parse it with llm_answer_json_value. */
+int llm_rubric_answer_array(const llm_rubric *r);
+/* Schema-checks the answer to request k alone (0, or -1 with the problem:
+ * the ground for a repair request). */
+int llm_rubric_check_answer(const llm_rubric *r, const char *mode, const llm_item *it, size_t k,
+                            const cJSON *answer, char *err, size_t errlen);
+/* The verdict rows from the answers to all n requests of an item (n =
+ * llm_rubric_nrequests), appended to out; -1 (nothing appended) with the
+ * first problem in err. */
+int llm_rubric_rows_all(const llm_rubric *r, const char *mode, const llm_item *it,
+                        const cJSON *const *answers, size_t n, llm_rows *out, char *err,
+                        size_t errlen);
 /* The repair request: req, the bad answer, and the rubric's repair text. */
 llm_request *llm_rubric_repair(const llm_rubric *r, const llm_request *req,
                                const char *answer, const char *problem);

@@ -15,7 +15,7 @@
 #define FILE_MAX (4u * 1024u * 1024u)
 #define NOTE_MAX 500
 
-typedef enum { F_TEXT, F_FILE, F_IMAGES, F_LIST } fkind;
+typedef enum { F_TEXT, F_FILE, F_IMAGES, F_LIST, F_KEYPOINTS } fkind;
 typedef enum { C_ENUM, C_INT, C_BOOL, C_PERIMAGE, C_LABELS, C_MATCHES, C_GEOMEAN, C_ERRORS,
                C_COUNT } ckind;
 
@@ -54,6 +54,28 @@ typedef struct {
     char *domain, *label, *desc;
 } rtax;
 
+/* MathExplain's visual keypoints: {element: description} pairs. */
+typedef struct {
+    char **el, **desc;
+    size_t n;
+} kplist;
+
+static void kp_free(kplist *k);
+static int kp_load(const llm_item *it, const char *cellv, kplist *out, char *err, size_t errlen);
+
+/* A request group: criteria judged together from the same inputs, in one
+ * request (the prompt block named like the group), or with "each FIELD" in
+ * one request per image of FIELD (against-first: per image after the
+ * first, the first image sent beside it). */
+typedef struct {
+    char *name;
+    size_t *crits;      /* indices into the rubric's criteria */
+    size_t ncrits;
+    char *each;         /* images field, or NULL */
+    int against_first;
+    size_t prompt;      /* index into prompts (set by check_rubric) */
+} rgroup;
+
 struct llm_rubric {
     char *name, *title, *file;
     rfield *fields;
@@ -71,6 +93,8 @@ struct llm_rubric {
     char *tax_field;
     const char **rownames;
     size_t nrownames;
+    rgroup *groups;
+    size_t ngroups;
 };
 
 /* ------------------------------------------------------------- strings */
@@ -191,6 +215,12 @@ void llm_rubric_free(llm_rubric *r)
     free(r->tax_field);
     for (size_t i = 0; i < r->nrownames; i++) free((char *)r->rownames[i]);
     free(r->rownames);
+    for (size_t i = 0; i < r->ngroups; i++) {
+        free(r->groups[i].name);
+        free(r->groups[i].crits);
+        free(r->groups[i].each);
+    }
+    free(r->groups);
     free(r);
 }
 
@@ -264,6 +294,7 @@ static int check_template(const llm_rubric *r, const char *t, int line, const ch
         }
         int known = find_field(r, name) || strcmp(name, "item") == 0 ||
                     strcmp(name, "schema") == 0 || (strcmp(name, "taxonomy") == 0 && r->ntax) ||
+                    (strcmp(name, "index") == 0 && r->ngroups) ||
                     (repair == 1 && strcmp(name, "error") == 0);
         if (!known) {
             snprintf(err, errlen, "%s:%d:1: error: unknown template name '%s' (not a field)", file,
@@ -370,7 +401,8 @@ static int line_field(rparser *ps, char **tok, size_t ntok)
     else if (strcmp(tok[2], "file") == 0) k = F_FILE;
     else if (strcmp(tok[2], "images") == 0) k = F_IMAGES;
     else if (strcmp(tok[2], "list") == 0) k = F_LIST;
-    else { bad = 1; snprintf(ps->why, sizeof ps->why, "field kind must be text, file, images or list"); }
+    else if (strcmp(tok[2], "keypoints") == 0) k = F_KEYPOINTS;
+    else { bad = 1; snprintf(ps->why, sizeof ps->why, "field kind must be text, file, images, list or keypoints"); }
     if (!bad && ntok == 4 && strcmp(tok[3], "required") != 0 && strcmp(tok[3], "optional") != 0 &&
         strcmp(tok[3], "column-required") != 0)
         bad = 1;
@@ -481,8 +513,8 @@ static int criterion_kind(rparser *ps, char **tok, size_t ntok, rcrit *c)
         c->kind = C_COUNT;
     } else if (strcmp(k, "matches") == 0 && ntok == 5) {
         const rfield *f1 = find_field(r, tok[3]), *f2 = find_field(r, tok[4]);
-        if (!f1 || !f2 || f1->kind != F_LIST || f2->kind != F_LIST) {
-            snprintf(ps->why, sizeof ps->why, "matches needs two declared list fields");
+        if (!f1 || !f2 || f1->kind != F_KEYPOINTS || f2->kind != F_KEYPOINTS) {
+            snprintf(ps->why, sizeof ps->why, "matches needs two declared keypoints fields");
             return 1;
         }
         c->kind = C_MATCHES;
@@ -536,6 +568,81 @@ static int line_criterion(rparser *ps, char **tok, size_t ntok)
         snprintf(nm, sizeof nm, "%s-%s", c.name, suf[i]);
         if (add_rowname(r, nm) != 0) return LINE_OOM;
     }
+    return LINE_OK;
+}
+
+static size_t crit_index(const llm_rubric *r, const char *name)
+{
+    for (size_t i = 0; i < r->ncrits; i++)
+        if (strcmp(r->crits[i].name, name) == 0) return i;
+    return (size_t)-1;
+}
+
+/* The group criterion ci is in, or NULL. */
+static const rgroup *crit_group(const llm_rubric *r, size_t ci)
+{
+    for (size_t g = 0; g < r->ngroups; g++)
+        for (size_t k = 0; k < r->groups[g].ncrits; k++)
+            if (r->groups[g].crits[k] == ci) return &r->groups[g];
+    return NULL;
+}
+
+/* group NAME CRITERION... [each FIELD [against-first]] */
+static int line_group(rparser *ps, char **tok, size_t ntok)
+{
+    llm_rubric *r = ps->r;
+    size_t end = ntok;
+    const char *each = NULL;
+    int against = 0;
+    for (size_t i = 2; i < ntok; i++) {
+        if (strcmp(tok[i], "each") != 0) continue;
+        end = i;
+        if (i + 1 >= ntok || i + 3 < ntok ||
+            (i + 2 < ntok && strcmp(tok[i + 2], "against-first") != 0)) {
+            snprintf(ps->why, sizeof ps->why, "a group ends with each FIELD [against-first]");
+            return LINE_BAD;
+        }
+        const rfield *f = find_field(r, tok[i + 1]);
+        if (!f || f->kind != F_IMAGES) {
+            snprintf(ps->why, sizeof ps->why, "each needs a declared images field");
+            return LINE_BAD;
+        }
+        each = tok[i + 1];
+        against = i + 2 < ntok;
+        break;
+    }
+    if (end < 3) {
+        snprintf(ps->why, sizeof ps->why, "a group names one criterion or more");
+        return LINE_BAD;
+    }
+    for (size_t g = 0; g < r->ngroups; g++)
+        if (strcmp(r->groups[g].name, tok[1]) == 0) {
+            snprintf(ps->why, sizeof ps->why, "group %s declared twice", tok[1]);
+            return LINE_BAD;
+        }
+    size_t *cs = calloc(end - 2, sizeof *cs);
+    if (!cs) return LINE_OOM;
+    for (size_t i = 2; i < end; i++) {
+        size_t ci = crit_index(r, tok[i]);
+        const char *why = NULL;
+        if (ci == (size_t)-1) why = "is no earlier criterion";
+        else if (r->crits[ci].kind == C_GEOMEAN) why = "is computed, not asked";
+        else if (crit_group(r, ci)) why = "is in another group";
+        else if (each && r->crits[ci].kind != C_INT) why = "is no int criterion (each asks one score an image)";
+        for (size_t k = 2; !why && k < i; k++)
+            if (strcmp(tok[k], tok[i]) == 0) why = "is named twice";
+        if (why) {
+            snprintf(ps->why, sizeof ps->why, "group %s: criterion '%s' %s", tok[1], tok[i], why);
+            free(cs);
+            return LINE_BAD;
+        }
+        cs[i - 2] = ci;
+    }
+    rgroup *ng = realloc(r->groups, (r->ngroups + 1) * sizeof *ng);
+    if (!ng) { free(cs); return LINE_OOM; }
+    r->groups = ng;
+    ng[r->ngroups] = (rgroup){strdup(tok[1]), cs, end - 2, each ? strdup(each) : NULL, against, 0};
+    r->ngroups++;
     return LINE_OK;
 }
 
@@ -604,10 +711,45 @@ static int rubric_line(rparser *ps, const char *s, char **tok, size_t ntok)
     if (strcmp(kw, "taxonomy") == 0 && ntok == 3) return line_taxonomy(ps, tok);
     if (strcmp(kw, "criterion") == 0 && ntok >= 3 && valid_name(tok[1]))
         return line_criterion(ps, tok, ntok);
+    if (strcmp(kw, "group") == 0 && ntok >= 3 && valid_name(tok[1]))
+        return line_group(ps, tok, ntok);
     if ((strcmp(kw, "system") == 0 && ntok == 1) || (strcmp(kw, "repair") == 0 && ntok == 1) ||
         (strcmp(kw, "prompt") == 0 && ntok <= 2))
         return line_block(ps, kw, tok, ntok);
     return LINE_BAD;
+}
+
+/* With groups: every asked criterion in one group, one prompt block per
+ * group, named like it, and no other. -1 after writing the error. */
+static int check_groups(llm_rubric *r, const char *file, char *err, size_t errlen)
+{
+    for (size_t ci = 0; ci < r->ncrits; ci++)
+        if (r->crits[ci].kind != C_GEOMEAN && !crit_group(r, ci)) {
+            snprintf(err, errlen, "%s:1:1: error: criterion %s is in no group (a rubric with "
+                     "groups asks each criterion in one)", file, r->crits[ci].name);
+            return -1;
+        }
+    for (size_t g = 0; g < r->ngroups; g++) {
+        size_t k = 0;
+        while (k < r->nprompts && strcmp(r->prompts[k].name, r->groups[g].name) != 0) k++;
+        if (k == r->nprompts) {
+            snprintf(err, errlen, "%s:1:1: error: group %s has no prompt block (prompt %s)", file,
+                     r->groups[g].name, r->groups[g].name);
+            return -1;
+        }
+        r->groups[g].prompt = k;
+    }
+    for (size_t k = 0; k < r->nprompts; k++) {
+        size_t g = 0;
+        while (g < r->ngroups && strcmp(r->prompts[k].name, r->groups[g].name) != 0) g++;
+        if (g == r->ngroups) {
+            snprintf(err, errlen, "%s:%d:1: error: prompt block '%s' is no group's (a rubric with "
+                     "groups has one prompt block per group, named like it)", file,
+                     r->prompts[k].line - 1, r->prompts[k].name);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* The checks of the whole rubric once every line is read; -1 after
@@ -633,6 +775,7 @@ static int check_rubric(llm_rubric *r, const char *file, int prompts_only, char 
                      "criterion", file, r->crits[i].name, r->crits[i].args[0]);
             return -1;
         }
+    if (r->ngroups && check_groups(r, file, err, errlen) != 0) return -1;
     if (r->system && check_template(r, r->system, r->system_line, file, 2, err, errlen)) return -1;
     if (r->repair && check_template(r, r->repair, r->repair_line, file, 1, err, errlen)) return -1;
     for (size_t i = 0; i < r->nprompts; i++)
@@ -678,7 +821,7 @@ static llm_rubric *parse(const char *text, size_t n, const char *file, const cha
         if (st == LINE_FAIL) goto fail;
         if (st == LINE_BAD) {
             snprintf(err, errlen, "%s:%d:1: error: %s", file, ps.line,
-                     ps.why[0] ? ps.why : "not a rubric line (rubric, title, field, mode, taxonomy, criterion, system, prompt, repair)");
+                     ps.why[0] ? ps.why : "not a rubric line (rubric, title, field, mode, taxonomy, criterion, group, system, prompt, repair)");
             goto fail;
         }
     }
@@ -762,7 +905,7 @@ size_t llm_rubric_row_names(const llm_rubric *r, const char ***names)
 
 void llm_rubric_describe(const llm_rubric *r, FILE *f)
 {
-    static const char *fk[] = {"text", "file", "images", "list"};
+    static const char *fk[] = {"text", "file", "images", "list", "keypoints"};
     fprintf(f, "%s\t%s\n", r->name, llm_rubric_title(r));
     for (size_t i = 0; i < r->nfields; i++)
         fprintf(f, "  field %-18s %s%s\n", r->fields[i].name, fk[r->fields[i].kind],
@@ -773,9 +916,21 @@ void llm_rubric_describe(const llm_rubric *r, FILE *f)
         for (size_t k = 0; k < r->modes[i].n; k++) fprintf(f, " %s", r->modes[i].fields[k]);
         fputc('\n', f);
     }
-    for (size_t i = 0; i < r->nprompts; i++)
+    for (size_t i = 0; i < r->nprompts && !r->ngroups; i++)
         fprintf(f, "  variant %s\n", r->prompts[i].name[0] ? r->prompts[i].name : "(default)");
+    for (size_t g = 0; g < r->ngroups; g++) {
+        const rgroup *G = &r->groups[g];
+        fprintf(f, "  group %s", G->name);
+        for (size_t k = 0; k < G->ncrits; k++) fprintf(f, " %s", r->crits[G->crits[k]].name);
+        if (G->each) fprintf(f, " each %s%s", G->each, G->against_first ? " against-first" : "");
+        fputc('\n', f);
+    }
     for (size_t i = 0; i < r->nrownames; i++) fprintf(f, "  row   %s\n", r->rownames[i]);
+    for (size_t i = 0; i < r->ncrits; i++) {
+        const rcrit *c = &r->crits[i];
+        if (c->kind == C_INT || c->kind == C_PERIMAGE) fprintf(f, "  scale %s %g..%g\n", c->name, c->lo, c->hi);
+        if (c->kind == C_GEOMEAN) fprintf(f, "  scale %s geometric mean, %% of %g\n", c->name, c->hi);
+    }
     for (size_t i = 0; i < r->ntax; i++)
         fprintf(f, "  label %s::%s\t%s\n", r->tax[i].domain, r->tax[i].label, r->tax[i].desc);
 }
@@ -860,8 +1015,11 @@ int llm_rubric_check_item(const llm_rubric *r, const char *mode, const llm_item 
                     for (size_t k = 0; k < r->modes[m].n; k++)
                         if (strcmp(r->modes[m].fields[k], f->name) == 0) used = 1;
             if (f->required == 1 && used) {
-                snprintf(err, errlen, "item %s: field '%s' is required%s", it->id, f->name,
-                         cell(it, f->name) ? " (empty)" : " (no such column)");
+                if (cell(it, f->name))
+                    snprintf(err, errlen, "item %s: field '%s' is required (empty)", it->id, f->name);
+                else
+                    snprintf(err, errlen, "item %s: field '%s' is required (no such column): rubric "
+                             "%s reads it", it->id, f->name, r->name);
                 return -1;
             }
             if (f->required == 2 && used && !cell(it, f->name)) {
@@ -870,6 +1028,16 @@ int llm_rubric_check_item(const llm_rubric *r, const char *mode, const llm_item 
                          r->name);
                 return -1;
             }
+            continue;
+        }
+        if (f->kind == F_KEYPOINTS) {
+            kplist k;
+            char e2[600];
+            if (kp_load(it, v, &k, e2, sizeof e2) != 0) {
+                snprintf(err, errlen, "item %s: %s: %s", it->id, f->name, e2);
+                return -1;
+            }
+            kp_free(&k);
             continue;
         }
         if (f->kind == F_FILE || f->kind == F_IMAGES) {
@@ -937,13 +1105,110 @@ static char *slurp(const char *path, char *err, size_t errlen)
     return b.s;
 }
 
-static void schema_text(const llm_rubric *r, sbuf *b)
+/* ------------------------------------------------------------ keypoints */
+
+static const cJSON *entry(const cJSON *ans, const char *name);
+
+static void kp_free(kplist *k)
+{
+    free_strv(k->el, k->n);
+    free_strv(k->desc, k->n);
+    *k = (kplist){0};
+}
+
+static int kp_add(kplist *k, const char *el, const char *desc)
+{
+    char **a = realloc(k->el, (k->n + 1) * sizeof *a);
+    if (!a) return -1;
+    k->el = a;
+    char **b = realloc(k->desc, (k->n + 1) * sizeof *b);
+    if (!b) return -1;
+    k->desc = b;
+    a[k->n] = strdup(el);
+    b[k->n] = strdup(desc);
+    if (!a[k->n] || !b[k->n]) { free(a[k->n]); free(b[k->n]); return -1; }
+    k->n++;
+    return 0;
+}
+
+/* Reads the keypoints file of a cell: the JSON a model wrote (whole, fenced
+ * or embedded): an array of {"element": E, "description": D} objects (the
+ * paper's Figure 8 form), or one object {E: D, ...}. -1 with the reason. */
+static int kp_load(const llm_item *it, const char *cellv, kplist *out, char *err, size_t errlen)
+{
+    char path[4096], e2[300];
+    *out = (kplist){0};
+    resolve(it, cellv, path, sizeof path);
+    char *txt = slurp(path, err, errlen);
+    if (!txt) return -1;
+    cJSON *j = llm_answer_json_value(txt, strlen(txt), e2, sizeof e2);
+    free(txt);
+    if (!j) {
+        snprintf(err, errlen, "%s: no keypoints JSON (%s)", path, e2);
+        return -1;
+    }
+    int bad = 0;
+    const cJSON *e;
+    if (cJSON_IsArray(j)) {
+        cJSON_ArrayForEach(e, j)
+        {
+            const cJSON *el = cJSON_IsObject(e) ? entry(e, "element") : NULL;
+            const cJSON *d = cJSON_IsObject(e) ? entry(e, "description") : NULL;
+            if (!cJSON_IsString(el) || !*el->valuestring || (d && !cJSON_IsString(d))) { bad = 1; break; }
+            if (kp_add(out, el->valuestring, d ? d->valuestring : "") != 0) { bad = 2; break; }
+        }
+    } else {
+        cJSON_ArrayForEach(e, j)
+        {
+            if (!e->string || !*e->string || !cJSON_IsString(e)) { bad = 1; break; }
+            if (kp_add(out, e->string, e->valuestring) != 0) { bad = 2; break; }
+        }
+    }
+    cJSON_Delete(j);
+    if (bad) {
+        kp_free(out);
+        if (bad == 2) snprintf(err, errlen, "out of memory");
+        else snprintf(err, errlen, "%s: keypoints must be an array of {\"element\": \"...\", "
+                      "\"description\": \"...\"} objects or one {\"element\": \"description\"} object", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* The keypoints as the paper's prompts list them: a JSON array of
+ * {"element", "description"} objects, one a line. */
+static void kp_text(const kplist *k, sbuf *b)
+{
+    if (!k->n) { sb_add(b, "[]\n"); return; }
+    sb_add(b, "[\n");
+    for (size_t i = 0; i < k->n; i++) {
+        cJSON *el = cJSON_CreateString(k->el[i]), *d = cJSON_CreateString(k->desc[i]);
+        char *se = el ? cJSON_PrintUnformatted(el) : NULL, *sd = d ? cJSON_PrintUnformatted(d) : NULL;
+        if (!se || !sd) b->oom = 1;
+        else sb_printf(b, "  { \"element\": %s, \"description\": %s }%s\n", se, sd, i + 1 < k->n ? "," : "");
+        free(se);
+        free(sd);
+        cJSON_Delete(el);
+        cJSON_Delete(d);
+    }
+    sb_add(b, "]\n");
+}
+
+static int in_group(const rgroup *g, size_t ci)
+{
+    for (size_t k = 0; g && k < g->ncrits; k++)
+        if (g->crits[k] == ci) return 1;
+    return !g;
+}
+
+/* The answer's JSON schema: every asked criterion, or a group's. */
+static void schema_text(const llm_rubric *r, const rgroup *grp, sbuf *b)
 {
     sb_add(b, "{\n");
     int first = 1;
     for (size_t i = 0; i < r->ncrits; i++) {
         const rcrit *c = &r->crits[i];
-        if (c->kind == C_GEOMEAN) continue;
+        if (c->kind == C_GEOMEAN || !in_group(grp, i)) continue;
         sb_printf(b, "%s  \"%s\": ", first ? "" : ",\n", c->name);
         first = 0;
         switch (c->kind) {
@@ -966,7 +1231,7 @@ static void schema_text(const llm_rubric *r, sbuf *b)
             sb_add(b, "[\"<label from the taxonomy>\", ...]  (empty when there is no error)");
             break;
         case C_MATCHES:
-            sb_add(b, "[[<predicted number>, <reference number>], ...]  (each number at most once)");
+            sb_add(b, "[{\"Reference\": \"<reference element>\", \"Generated\": \"<matched generated element>\" | null}, ...]  (one per reference element)");
             break;
         case C_ERRORS:
             sb_printf(b, "[{\"%s\": \"<label from the taxonomy>\", \"%s\": \"<one sentence>\"}, ...]",
@@ -1018,8 +1283,9 @@ static int placed(const char *t, const char *name)
 /* Renders template t for the item into out; with req, {{@field}} ends the
  * text so far (a user text part of req) and attaches the field's images
  * there, so text and images alternate as the template has them. */
-static int render(const llm_rubric *r, const char *mode, const llm_item *it, const char *t,
-                  const char *error, sbuf *out, llm_request *req, char *err, size_t errlen)
+static int render(const llm_rubric *r, const rgroup *grp, size_t index, const char *mode,
+                  const llm_item *it, const char *t, const char *error, sbuf *out,
+                  llm_request *req, char *err, size_t errlen)
 {
     int skip = 0;           /* depth of sections being skipped */
     const char *p = t;
@@ -1042,7 +1308,8 @@ static int render(const llm_rubric *r, const char *mode, const llm_item *it, con
         p = e + 2;
         const rfield *f = find_field(r, name);
         const char *v = f ? field_value(r, mode, it, f) : NULL;
-        int has = f ? v != NULL : strcmp(name, "error") == 0 ? error && *error : 1;
+        int has = f ? v != NULL : strcmp(name, "error") == 0 ? error && *error
+                                : strcmp(name, "index") == 0 ? index > 0 : 1;
         if (sig == '#' || sig == '^') {
             if (skip) skip++;
             else if ((sig == '#') != (has != 0)) skip = 1;
@@ -1066,7 +1333,8 @@ static int render(const llm_rubric *r, const char *mode, const llm_item *it, con
             continue;
         }
         if (strcmp(name, "item") == 0 && !f) sb_add(out, it->id);
-        else if (strcmp(name, "schema") == 0 && !f) schema_text(r, out);
+        else if (strcmp(name, "schema") == 0 && !f) schema_text(r, grp, out);
+        else if (strcmp(name, "index") == 0 && !f) sb_printf(out, "%zu", index);
         else if (strcmp(name, "error") == 0 && !f) sb_add(out, error ? error : "");
         else if (strcmp(name, "taxonomy") == 0 && !f) {
             const char *d = item_domain(r, it);
@@ -1090,6 +1358,11 @@ static int render(const llm_rubric *r, const char *mode, const llm_item *it, con
                 if (!txt) return -1;
                 sb_add(out, txt);
                 free(txt);
+            } else if (f->kind == F_KEYPOINTS) {
+                kplist k;
+                if (kp_load(it, v, &k, err, errlen) != 0) return -1;
+                kp_text(&k, out);
+                kp_free(&k);
             } else if (f->kind == F_LIST) {
                 char **items;
                 size_t k = split_list(v, &items);
@@ -1107,19 +1380,64 @@ static int render(const llm_rubric *r, const char *mode, const llm_item *it, con
     return 0;
 }
 
-llm_request *llm_rubric_request(const llm_rubric *r, const char *mode, const char *variant,
-                                const llm_item *it, char *err, size_t errlen)
+/* Request k of an item: its group (NULL without groups) and the image of
+ * an each group it scores (0-based; SIZE_MAX none). -1 when k is past the
+ * item's last request. */
+static int request_slot(const llm_rubric *r, const char *mode, const llm_item *it, size_t k,
+                        const rgroup **grp, size_t *img)
 {
-    err[0] = 0;
-    const rblock *pr = &r->prompts[0];
-    for (size_t i = 0; variant && i < r->nprompts; i++)
-        if (strcmp(r->prompts[i].name, variant) == 0) pr = &r->prompts[i];
+    *grp = NULL;
+    *img = (size_t)-1;
+    if (!r->ngroups) return k == 0 ? 0 : -1;
+    for (size_t g = 0; g < r->ngroups; g++) {
+        const rgroup *G = &r->groups[g];
+        size_t n = 1, first = 0;
+        if (G->each) {
+            n = split_list(field_value(r, mode, it, find_field(r, G->each)), NULL);
+            if (G->against_first) { first = 1; n = n ? n - 1 : 0; }
+        }
+        if (k < n) {
+            *grp = G;
+            if (G->each) *img = first + k;
+            return 0;
+        }
+        k -= n;
+    }
+    return -1;
+}
+
+size_t llm_rubric_nrequests(const llm_rubric *r, const char *mode, const llm_item *it)
+{
+    size_t n = 0;
+    const rgroup *g;
+    size_t img;
+    while (request_slot(r, mode, it, n, &g, &img) == 0) n++;
+    return n;
+}
+
+const char *llm_rubric_request_group(const llm_rubric *r, const char *mode, const llm_item *it,
+                                     size_t k, size_t *image)
+{
+    const rgroup *g;
+    size_t img;
+    if (request_slot(r, mode, it, k, &g, &img) != 0 || !g) {
+        if (image) *image = 0;
+        return NULL;
+    }
+    if (image) *image = img == (size_t)-1 ? 0 : img + 1;
+    return g->name;
+}
+
+static llm_request *build_request(const llm_rubric *r, const char *mode, const rblock *pr,
+                                  const rgroup *grp, size_t index, const llm_item *it, char *err,
+                                  size_t errlen)
+{
     llm_request *req = llm_request_new();
     if (!req) { snprintf(err, errlen, "out of memory"); return NULL; }
     llm_request_set_tag(req, it->id);
     sbuf b = {0};
     if (r->system) {
-        if (render(r, mode, it, r->system, NULL, &b, NULL, err, errlen) != 0) goto fail;
+        if (render(r, grp, index, mode, it, r->system, NULL, &b, NULL, err, errlen) != 0) goto fail;
         if (llm_request_add_text(req, "system", b.s ? b.s : "") != 0) goto oom;
         free(b.s);
         b = (sbuf){0};
@@ -1128,12 +1446,14 @@ llm_request *llm_rubric_request(const llm_rubric *r, const char *mode, const cha
     int inline_any = 0;
     for (size_t i = 0; i < r->nfields; i++)
         if (r->fields[i].kind == F_IMAGES && placed(pr->text, r->fields[i].name)) inline_any = 1;
-    if (render(r, mode, it, pr->text, NULL, &b, req, err, errlen) != 0) goto fail;
+    if (render(r, grp, index, mode, it, pr->text, NULL, &b, req, err, errlen) != 0) goto fail;
     if (b.oom) goto oom;
     if ((b.n || !inline_any) && llm_request_add_text(req, "user", b.s ? b.s : "") != 0) goto oom;
     free(b.s);
     b = (sbuf){0};
-    /* the others after the text, labelled when there is more than one */
+    /* without groups, the others after the text, labelled when there is more
+     * than one; a group's request has only the images its prompt places */
+    if (r->ngroups) return req;
     size_t total = 0;
     for (size_t i = 0; i < r->nfields; i++)
         if (r->fields[i].kind == F_IMAGES && !placed(pr->text, r->fields[i].name))
@@ -1150,6 +1470,54 @@ fail:
     free(b.s);
     llm_request_free(req);
     return NULL;
+}
+
+llm_request *llm_rubric_request_at(const llm_rubric *r, const char *mode, const char *variant,
+                                   const llm_item *it, size_t k, char *err, size_t errlen)
+{
+    err[0] = 0;
+    const rgroup *grp;
+    size_t img;
+    if (request_slot(r, mode, it, k, &grp, &img) != 0) {
+        snprintf(err, errlen, "item %s has no request %zu", it->id, k + 1);
+        return NULL;
+    }
+    const rblock *pr = &r->prompts[0];
+    if (grp) pr = &r->prompts[grp->prompt];
+    else
+        for (size_t i = 0; variant && i < r->nprompts; i++)
+            if (strcmp(r->prompts[i].name, variant) == 0) pr = &r->prompts[i];
+    if (!grp || !grp->each) return build_request(r, mode, pr, grp, 0, it, err, errlen);
+    /* an each group's request sees its field as the image it scores (after
+     * the first image with against-first) */
+    size_t fi = 0;
+    while (fi < it->n && strcmp(it->names[fi], grp->each) != 0) fi++;
+    char **paths;
+    size_t np = split_list(field_value(r, mode, it, find_field(r, grp->each)), &paths);
+    char **vals = calloc(it->n ? it->n : 1, sizeof *vals);
+    sbuf v = {0};
+    llm_request *req = NULL;
+    if (vals && fi < it->n && img < np) {
+        if (grp->against_first) { sb_add(&v, paths[0]); sb_add(&v, "|"); }
+        sb_add(&v, paths[img]);
+        for (size_t i = 0; i < it->n; i++) vals[i] = i == fi ? v.s : it->values[i];
+        llm_item view = *it;
+        view.values = vals;
+        if (!v.oom) req = build_request(r, mode, pr, grp, img + 1, &view, err, errlen);
+        else snprintf(err, errlen, "out of memory");
+    } else {
+        snprintf(err, errlen, "out of memory");
+    }
+    free(v.s);
+    free(vals);
+    free_strv(paths, np);
+    return req;
+}
+
+llm_request *llm_rubric_request(const llm_rubric *r, const char *mode, const char *variant,
+                                const llm_item *it, char *err, size_t errlen)
+{
+    return llm_rubric_request_at(r, mode, variant, it, 0, err, errlen);
 }
 
 llm_request *llm_rubric_repair(const llm_rubric *r, const llm_request *req, const char *answer,
@@ -1171,7 +1539,7 @@ llm_request *llm_rubric_repair(const llm_rubric *r, const llm_request *req, cons
                                 "nothing else.\n";
     llm_item none = {.id = "", .n = 0};
     char err[64];
-    render(r, NULL, &none, t, problem, &b, NULL, err, sizeof err);
+    render(r, NULL, 0, NULL, &none, t, problem, &b, NULL, err, sizeof err);
     int rc = b.s ? llm_request_add_text(n, "user", b.s) : -1;
     free(b.s);
     if (rc != 0) {
@@ -1589,77 +1957,162 @@ static int count_row(rowcheck *rc, const rcrit *c, const cJSON *v, const cJSON *
     return llm_rows_add(&rc->rows, c->name, val, "") ? ROWS_OOM : ROWS_OK;
 }
 
-/* The number of one-to-one [predicted, reference] pairs in v, with np
- * predicted and nr reference entries; -1 when a pair is not two numbers in
- * range, -2 when out of memory. */
-static long count_matches(const cJSON *v, size_t np, size_t nr)
+/* The index of the keypoint named name (case, blanks and punctuation
+ * aside; the first of equal names, as the paper's Figure 10 says for
+ * duplicates), or -1. */
+static long kp_find(const kplist *k, const char *name)
 {
-    unsigned char *usedp = calloc(np + 1, 1), *usedr = calloc(nr + 1, 1);
-    if (!usedp || !usedr) { free(usedp); free(usedr); return -2; }
-    long tp = 0;
-    const cJSON *e;
-    cJSON_ArrayForEach(e, v)
-    {
-        const cJSON *a = NULL, *b = NULL;
-        if (cJSON_IsArray(e) && cJSON_GetArraySize(e) == 2) {
-            a = cJSON_GetArrayItem(e, 0);
-            b = cJSON_GetArrayItem(e, 1);
-        } else if (cJSON_IsObject(e)) {
-            a = cJSON_GetObjectItemCaseSensitive(e, "pred");
-            b = cJSON_GetObjectItemCaseSensitive(e, "ref");
-        }
-        double da, db;
-        if (!a || !b || !as_int(a, 1, (double)np, &da) || !as_int(b, 1, (double)nr, &db)) {
-            tp = -1;
-            break;
-        }
-        if (usedp[(size_t)da] || usedr[(size_t)db]) continue;   /* one-to-one */
-        usedp[(size_t)da] = usedr[(size_t)db] = 1;
-        tp++;
+    char want[256], got[256];
+    norm(name, want, sizeof want);
+    for (size_t i = 0; i < k->n; i++)
+        if (strcmp(k->el[i], name) == 0) return (long)i;
+    for (size_t i = 0; *want && i < k->n; i++) {
+        norm(k->el[i], got, sizeof got);
+        if (strcmp(got, want) == 0) return (long)i;
     }
-    free(usedp);
-    free(usedr);
-    return tp;
+    return -1;
 }
 
-/* matches: pairs of a predicted and a reference list entry; six rows
- * (matched, predicted, reference, precision, recall, f1) */
+/* matches (MathExplain's element matching, Sec. 5.1 and Figure 10): the
+ * answer is an array of {"Reference": R, "Generated": G | null}, one entry
+ * per reference keypoint. |VK^Match| counts the reference keypoints matched
+ * to a generated one that no earlier entry took (one to one); six rows:
+ * matched, predicted (|VK^Model|), reference (|VK^GT|), EM_P, EM_R, EM_F1. */
 static int matches_rows(rowcheck *rc, const rcrit *c, const cJSON *v)
 {
     llm_rows *rows = &rc->rows;
-    size_t np = split_list(cell(rc->it, c->f1), NULL), nr = split_list(cell(rc->it, c->f2), NULL);
+    kplist P = {0}, R = {0};
+    char e2[600];
+    const char *pc = cell(rc->it, c->f1), *rcl = cell(rc->it, c->f2);
+    if ((pc && *pc && kp_load(rc->it, pc, &P, e2, sizeof e2) != 0) ||
+        (rcl && *rcl && kp_load(rc->it, rcl, &R, e2, sizeof e2) != 0)) {
+        snprintf(rc->err, rc->errlen, "%s", e2);
+        kp_free(&P);
+        kp_free(&R);
+        return ROWS_BAD;
+    }
+    int st = ROWS_OK;
+    unsigned char *refdone = calloc(R.n + 1, 1), *gentaken = calloc(P.n + 1, 1);
+    sbuf note = {0};
+    size_t tp = 0;
+    if (!refdone || !gentaken) { st = ROWS_OOM; goto out; }
     if (!cJSON_IsArray(v)) {
-        snprintf(rc->err, rc->errlen, "\"%s\" must be an array of [predicted, reference] pairs", c->name);
-        return ROWS_BAD;
+        snprintf(rc->err, rc->errlen, "\"%s\" must be an array of {\"Reference\": ..., \"Generated\": ... | null}", c->name);
+        st = ROWS_BAD;
+        goto out;
     }
-    long m = count_matches(v, np, nr);
-    if (m == -2) return ROWS_OOM;
-    if (m < 0) {
-        snprintf(rc->err, rc->errlen, "\"%s\" pairs must be [predicted 1..%zu, reference 1..%zu]", c->name, np, nr);
-        return ROWS_BAD;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v)
+    {
+        const cJSON *re = cJSON_IsObject(e) ? entry(e, "Reference") : NULL;
+        const cJSON *ge = cJSON_IsObject(e) ? entry(e, "Generated") : NULL;
+        if (!cJSON_IsString(re) || (ge && !cJSON_IsNull(ge) && !cJSON_IsString(ge))) {
+            snprintf(rc->err, rc->errlen, "each entry of \"%s\" must be {\"Reference\": \"<element>\", \"Generated\": \"<element>\" | null}", c->name);
+            st = ROWS_BAD;
+            goto out;
+        }
+        /* the first reference keypoint of that name not yet answered */
+        long ri = -1;
+        char want[256], got[256];
+        norm(re->valuestring, want, sizeof want);
+        for (size_t i = 0; i < R.n && ri < 0; i++) {
+            norm(R.el[i], got, sizeof got);
+            if (!refdone[i] && (strcmp(R.el[i], re->valuestring) == 0 || (*want && strcmp(got, want) == 0)))
+                ri = (long)i;
+        }
+        if (ri < 0) {
+            snprintf(rc->err, rc->errlen, "\"%s\": \"%s\" is no reference element (or is answered twice)",
+                     c->name, re->valuestring);
+            st = ROWS_BAD;
+            goto out;
+        }
+        refdone[ri] = 1;
+        const char *g = cJSON_IsString(ge) ? ge->valuestring : "";
+        if (!*g || strcasecmp(g, "null") == 0 || strcasecmp(g, "none") == 0) continue;
+        long gi = kp_find(&P, g);
+        if (gi < 0) {
+            snprintf(rc->err, rc->errlen, "\"%s\": \"%s\" is no element of the generated keypoints",
+                     c->name, g);
+            st = ROWS_BAD;
+            goto out;
+        }
+        if (gentaken[gi]) {
+            sb_printf(&note, "%s%s = %s (taken already)", note.n ? "; " : "", R.el[ri], P.el[gi]);
+            continue;
+        }
+        gentaken[gi] = 1;
+        tp++;
+        sb_printf(&note, "%s%s = %s", note.n ? "; " : "", R.el[ri], P.el[gi]);
     }
-    size_t tp = (size_t)m;
-    char nm[300], a[64];
-    double P = np ? (double)tp / (double)np : -1, R = nr ? (double)tp / (double)nr : -1;
-    double F = P > 0 && R > 0 ? 2 * P * R / (P + R) : (P == 0 || R == 0) ? 0 : -1;
-    snprintf(a, sizeof a, "%zu", tp);
-    snprintf(nm, sizeof nm, "%s-matched", c->name);
-    if (llm_rows_add(rows, nm, a, "")) return ROWS_OOM;
-    snprintf(a, sizeof a, "%zu", np);
-    snprintf(nm, sizeof nm, "%s-predicted", c->name);
-    if (llm_rows_add(rows, nm, a, "")) return ROWS_OOM;
-    snprintf(a, sizeof a, "%zu", nr);
-    snprintf(nm, sizeof nm, "%s-reference", c->name);
-    if (llm_rows_add(rows, nm, a, "")) return ROWS_OOM;
-    const double pr[3] = {P, R, F};
-    static const char *suf[3] = {"precision", "recall", "f1"};
-    for (int k = 0; k < 3; k++) {
-        if (pr[k] < 0) snprintf(a, sizeof a, "na");
-        else fmt_num(pr[k], a, sizeof a);
-        snprintf(nm, sizeof nm, "%s-%s", c->name, suf[k]);
-        if (llm_rows_add(rows, nm, a, "")) return ROWS_OOM;
+    for (size_t i = 0; i < R.n; i++)
+        if (!refdone[i]) {
+            snprintf(rc->err, rc->errlen, "\"%s\" has no entry for the reference element \"%s\" "
+                     "(one entry per reference element)", c->name, R.el[i]);
+            st = ROWS_BAD;
+            goto out;
+        }
+    if (note.oom) { st = ROWS_OOM; goto out; }
+    {
+        size_t np = P.n, nr = R.n;
+        char nm[300], a[64];
+        double Pr = np ? (double)tp / (double)np : -1, Rc = nr ? (double)tp / (double)nr : -1;
+        double F = Pr > 0 && Rc > 0 ? 2 * Pr * Rc / (Pr + Rc) : (Pr == 0 || Rc == 0) ? 0 : -1;
+        const size_t cnt[3] = {tp, np, nr};
+        static const char *suf[6] = {"matched", "predicted", "reference", "precision", "recall", "f1"};
+        const double pr[3] = {Pr, Rc, F};
+        for (int k = 0; k < 6 && st == ROWS_OK; k++) {
+            if (k < 3) snprintf(a, sizeof a, "%zu", cnt[k]);
+            else if (pr[k - 3] < 0) snprintf(a, sizeof a, "na");
+            else fmt_num(pr[k - 3], a, sizeof a);
+            snprintf(nm, sizeof nm, "%s-%s", c->name, suf[k]);
+            if (llm_rows_add(rows, nm, a, k == 0 && note.s ? note.s : "")) st = ROWS_OOM;
+        }
     }
-    return ROWS_OK;
+out:
+    free(note.s);
+    free(refdone);
+    free(gentaken);
+    kp_free(&P);
+    kp_free(&R);
+    return st;
+}
+
+/* An each group's criterion: the answers' scores, one an image, aggregated
+ * by geometric mean (EduIllustrate's ELQ over every diagram, VC over the
+ * diagrams after the first, each against it); "na" with no image to score. */
+static int each_row(rowcheck *rc, size_t ci, const rgroup *g, const cJSON *const *answers,
+                    size_t n)
+{
+    const rcrit *c = &rc->r->crits[ci];
+    sbuf b = {0};
+    sb_add(&b, g->against_first ? "against image 1, images 2..N:" : "per image:");
+    double lsum = 0;
+    int zero = 0;
+    for (size_t k = 0; k < n; k++) {
+        char note[NOTE_MAX + 1];
+        const cJSON *v = answer_value(rc, c, answers[k], note, sizeof note);
+        double d;
+        if (!v || !as_int(v, c->lo, c->hi, &d)) {
+            if (v) snprintf(rc->err, rc->errlen, "\"%s\" must be an integer from %g to %g", c->name, c->lo, c->hi);
+            free(b.s);
+            return ROWS_BAD;
+        }
+        if (d <= 0) zero = 1;
+        else lsum += log(d);
+        sb_printf(&b, " %g", d);
+    }
+    if (!n) {
+        free(b.s);
+        return llm_rows_add(&rc->rows, c->name, "na", "no image to score") ? ROWS_OOM : ROWS_OK;
+    }
+    double gm = zero ? 0 : exp(lsum / (double)n);
+    rc->nums[ci] = gm;
+    rc->hasnum[ci] = 1;
+    char val[64];
+    fmt_num(gm, val, sizeof val);
+    int st = b.oom ? -1 : llm_rows_add(&rc->rows, c->name, val, b.s);
+    free(b.s);
+    return st ? ROWS_OOM : ROWS_OK;
 }
 
 /* The rows of criterion ci. */
@@ -1668,6 +2121,7 @@ static int criterion_rows(rowcheck *rc, size_t ci, const cJSON *answer)
     const rcrit *c = &rc->r->crits[ci];
     if (c->kind == C_GEOMEAN) return geomean_row(rc, ci);
     char note[NOTE_MAX + 1] = "";
+    if (c->kind == C_MATCHES && cJSON_IsArray(answer)) return matches_rows(rc, c, answer);
     const cJSON *v = answer_value(rc, c, answer, note, sizeof note);
     if (!v) return ROWS_BAD;
     switch (c->kind) {
@@ -1684,19 +2138,89 @@ static int criterion_rows(rowcheck *rc, size_t ci, const cJSON *answer)
     return ROWS_OK;
 }
 
-int llm_rubric_rows(const llm_rubric *r, const char *mode, const llm_item *it,
-                    const cJSON *answer, llm_rows *out, char *err, size_t errlen)
+int llm_rubric_answer_array(const llm_rubric *r)
+{
+    size_t asked = 0, matches = 0;
+    for (size_t i = 0; i < r->ncrits; i++) {
+        asked += r->crits[i].kind != C_GEOMEAN;
+        matches += r->crits[i].kind == C_MATCHES;
+    }
+    return asked == 1 && matches == 1;
+}
+
+static int answer_shape(const llm_rubric *r, const cJSON *answer, char *err, size_t errlen)
+{
+    if (cJSON_IsObject(answer) || (cJSON_IsArray(answer) && llm_rubric_answer_array(r))) return 0;
+    snprintf(err, errlen, "the answer is not a JSON object");
+    return -1;
+}
+
+/* The first request of group g for this item and how many it has. */
+static void group_span(const llm_rubric *r, const char *mode, const llm_item *it, const rgroup *g,
+                       size_t *start, size_t *count)
+{
+    *start = *count = 0;
+    const rgroup *sg;
+    size_t img;
+    int seen = 0;
+    for (size_t k = 0; request_slot(r, mode, it, k, &sg, &img) == 0; k++) {
+        if (sg != g) continue;
+        if (!seen++) *start = k;
+        (*count)++;
+    }
+}
+
+int llm_rubric_check_answer(const llm_rubric *r, const char *mode, const llm_item *it, size_t k,
+                            const cJSON *answer, char *err, size_t errlen)
 {
     err[0] = 0;
-    if (!cJSON_IsObject(answer)) {
-        snprintf(err, errlen, "the answer is not a JSON object");
+    const rgroup *g;
+    size_t img;
+    if (request_slot(r, mode, it, k, &g, &img) != 0) {
+        snprintf(err, errlen, "no request %zu", k + 1);
         return -1;
     }
+    if (answer_shape(r, answer, err, errlen) != 0) return -1;
     rowcheck rc = {.r = r, .mode = mode, .it = it, .err = err, .errlen = errlen};
     rc.nums = calloc(r->ncrits ? r->ncrits : 1, sizeof *rc.nums);
     rc.hasnum = calloc(r->ncrits ? r->ncrits : 1, sizeof *rc.hasnum);
     int st = rc.nums && rc.hasnum ? ROWS_OK : ROWS_OOM;
-    for (size_t ci = 0; ci < r->ncrits && st == ROWS_OK; ci++) st = criterion_rows(&rc, ci, answer);
+    for (size_t ci = 0; ci < r->ncrits && st == ROWS_OK; ci++) {
+        if (r->crits[ci].kind == C_GEOMEAN || !in_group(g, ci)) continue;
+        if (g && g->each) st = each_row(&rc, ci, g, &answer, 1);
+        else st = criterion_rows(&rc, ci, answer);
+    }
+    free(rc.nums);
+    free(rc.hasnum);
+    llm_rows_free(&rc.rows);
+    if (st == ROWS_OOM) snprintf(err, errlen, "out of memory");
+    return st == ROWS_OK ? 0 : -1;
+}
+
+int llm_rubric_rows_all(const llm_rubric *r, const char *mode, const llm_item *it,
+                        const cJSON *const *answers, size_t n, llm_rows *out, char *err,
+                        size_t errlen)
+{
+    err[0] = 0;
+    if (n != llm_rubric_nrequests(r, mode, it)) {
+        snprintf(err, errlen, "%zu answers for %zu requests", n, llm_rubric_nrequests(r, mode, it));
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (answer_shape(r, answers[k], err, errlen) != 0) return -1;
+    rowcheck rc = {.r = r, .mode = mode, .it = it, .err = err, .errlen = errlen};
+    rc.nums = calloc(r->ncrits ? r->ncrits : 1, sizeof *rc.nums);
+    rc.hasnum = calloc(r->ncrits ? r->ncrits : 1, sizeof *rc.hasnum);
+    int st = rc.nums && rc.hasnum ? ROWS_OK : ROWS_OOM;
+    for (size_t ci = 0; ci < r->ncrits && st == ROWS_OK; ci++) {
+        const rgroup *g = r->ngroups && r->crits[ci].kind != C_GEOMEAN ? crit_group(r, ci) : NULL;
+        size_t start = 0, count = 1;
+        if (g) group_span(r, mode, it, g, &start, &count);
+        if (g && g->each) st = each_row(&rc, ci, g, answers + start, count);
+        else if (start < n) st = criterion_rows(&rc, ci, answers[start]);
+        else if (r->crits[ci].kind == C_GEOMEAN) st = geomean_row(&rc, ci);
+        else { snprintf(err, errlen, "no answer for criterion %s", r->crits[ci].name); st = ROWS_BAD; }
+    }
     free(rc.nums);
     free(rc.hasnum);
     if (st == ROWS_OOM) snprintf(err, errlen, "out of memory");
@@ -1718,4 +2242,15 @@ int llm_rubric_rows(const llm_rubric *r, const char *mode, const llm_item *it,
     }
     free(rows.v);
     return 0;
+}
+
+int llm_rubric_rows(const llm_rubric *r, const char *mode, const llm_item *it,
+                    const cJSON *answer, llm_rows *out, char *err, size_t errlen)
+{
+    if (llm_rubric_nrequests(r, mode, it) != 1) {
+        snprintf(err, errlen, "rubric %s asks %zu requests for item %s (llm_rubric_rows_all)",
+                 r->name, llm_rubric_nrequests(r, mode, it), it->id);
+        return -1;
+    }
+    return llm_rubric_rows_all(r, mode, it, &answer, 1, out, err, errlen);
 }

@@ -36,11 +36,22 @@ typedef struct {
     char *file, *dir;
 } manifest;
 
+struct jitem;
+
+/* One request of an item (a rubric with groups asks several). */
 typedef struct {
+    struct jitem *item;
+    size_t k;
+    int repaired;
+} jreq;
+
+typedef struct jitem {
     llm_item it;
     char **values;
     int state;
-    int repaired;
+    size_t nreq, next_req, nans;
+    jreq *reqs;
+    cJSON **answers;   /* per request, kept until all are in */
     llm_rows rows;
     char *fail;
     struct judge *judge;
@@ -271,11 +282,19 @@ static void show_progress(judge *J)
     progress_set(J->bar, J->ndone);
 }
 
+static void free_answers(jitem *it)
+{
+    for (size_t k = 0; it->answers && k < it->nreq; k++) cJSON_Delete(it->answers[k]);
+    free(it->answers);
+    it->answers = NULL;
+}
+
 static void item_failed(judge *J, jitem *it, const char *why)
 {
     free(it->fail);
     it->fail = strdup(why);
     llm_rows_free(&it->rows);
+    free_answers(it);
     it->state = ST_DONE;
     J->ndone++;
     J->nfailed++;
@@ -283,31 +302,52 @@ static void item_failed(judge *J, jitem *it, const char *why)
             it->it.id, why);
 }
 
+/* Every answer of the item is in: its rows. */
+static void item_answered(judge *J, jitem *it)
+{
+    char err[600];
+    if (llm_rubric_rows_all(J->rubric, J->mode, &it->it, (const cJSON *const *)it->answers,
+                            it->nreq, &it->rows, err, sizeof err) != 0) {
+        item_failed(J, it, err);
+        return;
+    }
+    free_answers(it);
+    it->state = ST_DONE;
+    J->ndone++;
+    size_t k = 0;
+    for (size_t i = 0; i < it->rows.n; i++) k += strncmp(it->rows.v[i].value, "oov:", 4) == 0;
+    J->noov += k;
+    J->noov_items += k > 0;
+}
+
 static void answer_done(llm_client *c, llm_request *req, const llm_result *res, void *user)
 {
-    jitem *it = user;
+    jreq *q = user;
+    jitem *it = q->item;
     judge *J = it->judge;
-    if (res->status != LLM_OK) {
+    if (it->state == ST_DONE) {
+        /* another request of the item failed already */
+    } else if (res->status != LLM_OK) {
         item_failed(J, it, res->error);
     } else {
         char err[400];
-        cJSON *ans = llm_answer_json(res->content, strlen(res->content), err, sizeof err);
-        int ok = ans && llm_rubric_rows(J->rubric, J->mode, &it->it, ans, &it->rows, err,
-                                        sizeof err) == 0;
-        cJSON_Delete(ans);
+        size_t n = strlen(res->content);
+        cJSON *ans = llm_rubric_answer_array(J->rubric)
+                         ? llm_answer_json_value(res->content, n, err, sizeof err)
+                         : llm_answer_json(res->content, n, err, sizeof err);
+        int ok = ans && llm_rubric_check_answer(J->rubric, J->mode, &it->it, q->k, ans, err,
+                                                sizeof err) == 0;
         if (ok) {
-            it->state = ST_DONE;
-            J->ndone++;
-            size_t k = 0;
-            for (size_t i = 0; i < it->rows.n; i++) k += strncmp(it->rows.v[i].value, "oov:", 4) == 0;
-            J->noov += k;
-            J->noov_items += k > 0;
-        } else if (!it->repaired) {
-            it->repaired = 1;
+            it->answers[q->k] = ans;
+            if (++it->nans == it->nreq) item_answered(J, it);
+        } else if (!q->repaired) {
+            cJSON_Delete(ans);
+            q->repaired = 1;
             llm_request *rep = llm_rubric_repair(J->rubric, req, res->content, err);
-            if (!rep || llm_submit(c, rep, answer_done, it) != 0)
+            if (!rep || llm_submit(c, rep, answer_done, q) != 0)
                 item_failed(J, it, "out of memory building the repair request");
         } else {
+            cJSON_Delete(ans);
             char why[600];
             snprintf(why, sizeof why, "unusable answer after a repair request: %s", err);
             item_failed(J, it, why);
@@ -317,24 +357,53 @@ static void answer_done(llm_client *c, llm_request *req, const llm_result *res, 
     show_progress(J);
 }
 
+/* Submits the next request of the next item; 0 when none is left. */
 static int feed(llm_client *c, void *user)
 {
     judge *J = user;
-    if (J->next_feed >= J->nitems) return 0;
-    jitem *it = &J->items[J->next_feed++];
-    char err[400];
-    llm_request *r = llm_rubric_request(J->rubric, J->mode, J->variant, &it->it, err, sizeof err);
-    if (!r) {
-        item_failed(J, it, err);
-        flush_done(J);
+    while (J->next_feed < J->nitems) {
+        jitem *it = &J->items[J->next_feed];
+        if (it->state == ST_WAIT && !it->reqs) {   /* (reqs live until free_items:
+                                                       a failed item's others may be in flight) */
+            it->nreq = llm_rubric_nrequests(J->rubric, J->mode, &it->it);
+            it->reqs = calloc(it->nreq ? it->nreq : 1, sizeof *it->reqs);
+            it->answers = calloc(it->nreq ? it->nreq : 1, sizeof *it->answers);
+            if (!it->reqs || !it->answers) {
+                J->next_feed++;
+                item_failed(J, it, "out of memory");
+                flush_done(J);
+                return 1;
+            }
+            if (it->nreq == 0) {
+                J->next_feed++;
+                item_answered(J, it);
+                flush_done(J);
+                return 1;
+            }
+        }
+        if (it->state == ST_DONE || it->next_req >= it->nreq) {
+            J->next_feed++;
+            continue;
+        }
+        size_t k = it->next_req++;
+        if (it->next_req >= it->nreq) J->next_feed++;
+        char err[400];
+        llm_request *r = llm_rubric_request_at(J->rubric, J->mode, J->variant, &it->it, k, err,
+                                               sizeof err);
+        if (!r) {
+            item_failed(J, it, err);
+            flush_done(J);
+            return 1;
+        }
+        it->state = ST_SENT;
+        it->reqs[k] = (jreq){it, k, 0};
+        if (llm_submit(c, r, answer_done, &it->reqs[k]) != 0) {
+            item_failed(J, it, "out of memory");
+            flush_done(J);
+        }
         return 1;
     }
-    it->state = ST_SENT;
-    if (llm_submit(c, r, answer_done, it) != 0) {
-        item_failed(J, it, "out of memory");
-        flush_done(J);
-    }
-    return 1;
+    return 0;
 }
 
 /* -------------------------------------------------------------- main */
@@ -532,21 +601,30 @@ static int dry_run(const llm_rubric *rubric, const char *mode, const char *varia
 {
     char err[1024];
     for (size_t i = 0; i < nitems; i++) {
-        llm_request *r = llm_rubric_request(rubric, mode, variant, &items[i].it, err, sizeof err);
-        if (!r) {
-            fprintf(stderr, "%s:%d:1: error: item %s: %s\n", items[i].it.file,
-                    items[i].it.line, items[i].it.id, err);
-            return 2;
+        size_t n = llm_rubric_nrequests(rubric, mode, &items[i].it);
+        for (size_t k = 0; k < n; k++) {
+            llm_request *r = llm_rubric_request_at(rubric, mode, variant, &items[i].it, k, err,
+                                                   sizeof err);
+            if (!r) {
+                fprintf(stderr, "%s:%d:1: error: item %s: %s\n", items[i].it.file,
+                        items[i].it.line, items[i].it.id, err);
+                return 2;
+            }
+            char *js = llm_request_json(r, 1);
+            printf("{\"item\":");
+            cJSON *id = cJSON_CreateString(items[i].it.id);
+            char *ids = id ? cJSON_PrintUnformatted(id) : NULL;
+            printf("%s,", ids ? ids : "\"\"");
+            size_t image;
+            const char *g = llm_rubric_request_group(rubric, mode, &items[i].it, k, &image);
+            if (g) printf("\"group\":\"%s\",", g);   /* group names are [A-Za-z0-9._-] */
+            if (g && image) printf("\"image\":%zu,", image);
+            printf("\"messages\":%s}\n", js ? js : "[]");
+            free(ids);
+            cJSON_Delete(id);
+            free(js);
+            llm_request_free(r);
         }
-        char *js = llm_request_json(r, 1);
-        printf("{\"item\":");
-        cJSON *id = cJSON_CreateString(items[i].it.id);
-        char *ids = id ? cJSON_PrintUnformatted(id) : NULL;
-        printf("%s,\"messages\":%s}\n", ids ? ids : "\"\"", js ? js : "[]");
-        free(ids);
-        cJSON_Delete(id);
-        free(js);
-        llm_request_free(r);
     }
     return 0;
 }
@@ -602,6 +680,8 @@ static void free_items(jitem *items, size_t nitems, manifest *mans, int nman)
         free(items[i].values);
         free(items[i].fail);
         llm_rows_free(&items[i].rows);
+        free_answers(&items[i]);
+        free(items[i].reqs);
     }
     free(items);
     for (int i = 0; i < nman; i++) {

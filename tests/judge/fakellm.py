@@ -27,10 +27,13 @@ FAKE[key=value;key=value], usually put in an item's question:
   answer=repairok     breaks the schema, but a repair request gets a valid answer
   labels=a,b          the labels to give for a label-list criterion
   score=N             the score for integer criteria (default: the maximum)
+  score.CRIT=a,b,...  criterion CRIT's score; with several, the N-th for a request
+                      whose prompt says "of scene N:" (EduIllustrate's ELQ and VC)
   answer=records      {"records": [...]} with the IR records given by records=R1|R2|...
                       (tikz2ir --fallback=llm's answer form)
   answer=b64          the text base64-decoded from b64=...; with keys b64.WORD=...,
                       the one whose WORD is in the first line of the system message
+                      (or in its line starting "You refine")
                       (svg2graph --llm: b64.nodes=...;b64.edges=...), else b64=...
                       (an empty answer when there is none); a repair request gets
                       b64r=... / b64r.WORD=... instead when the marker has such keys
@@ -101,7 +104,15 @@ def good_answer(messages, opts):
             ans[key] = {"answer": opts.get("value", first), "reason": "fake reason"}
         elif spec.startswith('{"score": '):
             lo, hi = re.search(r"integer (\S+) to (\S+)>", spec).groups()
-            ans[key] = {"score": int(float(opts.get("score", hi))), "reason": "fake"}
+            score = opts.get("score", hi)
+            if "score." + key in opts:
+                # score.CRITERION=a,b,c: this criterion's score, by the
+                # scene a request is about ("... of scene N:"), else the first
+                vals = opts["score." + key].split(",")
+                sc = re.search(r"of scene (\d+):", txt)
+                i = int(sc.group(1)) - 1 if sc else 0
+                score = vals[min(i, len(vals) - 1)]
+            ans[key] = {"score": int(float(score)), "reason": "fake"}
         elif spec.startswith("[<integer"):
             hi = re.search(r"to (\S+)>", spec).group(1)
             n = nimg - 1 if "after the first" in spec else nimg
@@ -138,7 +149,9 @@ def answer_text(messages, opts):
         return good if repair else json.dumps({"verdict": "maybe"})
     if kind == "b64":
         system = [m for m in messages if m.get("role") == "system"]
-        first = text_of(system[:1]).split("\n", 1)[0] if system else ""
+        lines = text_of(system[:1]).split("\n") if system else [""]
+        # the system message's first line, or its "You refine the ..." line
+        first = next((l for l in lines if l.startswith("You refine")), lines[0])
         pre = "b64r" if repair and any(k.split(".")[0] == "b64r" for k in opts) else "b64"
         for k, v in opts.items():
             if k.startswith(pre + ".") and re.search(r"\b" + re.escape(k[len(pre) + 1:]) + r"\b", first):

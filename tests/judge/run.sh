@@ -189,11 +189,141 @@ check "log records tokens" grep -q '"prompt_tokens":100,"completion_tokens":20,"
 check "summary line with cost" grep -q 'judge: 2 calls (0 from cache), 2 HTTP requests.*cost \$0.0003' "$tmp/err"
 
 # the other rubrics, end to end
-J -r eduillustrate $data/edu.tsv >"$tmp/out"
-check "eduillustrate: overall 80%" grep -q '^e1	overall	fake-1	80	' "$tmp/out"
-check "eduillustrate: per-image geomean" grep -q '^e1	element-layout	fake-1	4	per image: 4 4 4$' "$tmp/out"
-check "eduillustrate: VC na with one scene" grep -q '^e2	visual-consistency	fake-1	na' "$tmp/out"
-check "eduillustrate: a zero makes overall 0" grep -q '^e2	overall	fake-1	0	' "$tmp/out"
+# EduIllustrate as its paper defines it (Sec. 3.4; tests/judge/paper/
+# eduillustrate-rubric.txt holds the paper's text)
+# 1. names and scales: the eight dimensions of Sec. 3.4, 0-5 each, overall
+"$judge" --describe -r eduillustrate >"$tmp/desc"
+sed -n 's/^\*[A-Za-z]* quality\*.*blocks): //p; s/^\*Visual quality\* (evaluated on rendered diagrams): //p' \
+    tests/judge/paper/eduillustrate-rubric.txt | sed 's/–/-/g; s/—/@/g' | tr ';' '\n' |
+    sed -n 's/^ *\([A-Z][^@]*\)@.*/\1/p' | tr 'A-Z' 'a-z' | sed 's/ & /-/; s/ /-/g' >"$tmp/paper-dims"
+grep '^  row ' "$tmp/desc" | awk '$2 != "overall" { print $2 }' >"$tmp/our-dims"
+check "eduillustrate: the 8 dimensions of Sec. 3.4, in its order ($(tr '\n' ' ' <"$tmp/paper-dims"))" \
+    cmp -s "$tmp/paper-dims" "$tmp/our-dims"
+check "  ... (eight of them)" [ "$(wc -l <"$tmp/paper-dims")" = 8 ]
+check "  ... (the paper: each dimension 0-5)" grep -q 'Each dimension is scored on a 0–5 Likert scale' tests/judge/paper/eduillustrate-rubric.txt
+check "  ... each of the 8 on 0-5" [ "$(grep -c '^  scale [a-z-]* 0\.\.5$' "$tmp/desc")" = 8 ]
+check "  ... overall: geometric mean (Table 2), % of 5" grep -q '^  scale overall geometric mean, % of 5$' "$tmp/desc"
+check "  ... no engagement" [ "$(grep -c engagement "$tmp/desc")" = 0 ]
+# each dimension's name and the paper's definition of it, word for word, in
+# the prompt of its request
+python3 - tests/judge/paper/eduillustrate-rubric.txt llm/rubrics/eduillustrate.rubric >"$tmp/chk" <<'PY'
+import re, sys
+paper = open(sys.argv[1], encoding="utf-8").read().replace("\u2013", "-").replace("\u2019", "'")
+ours = open(sys.argv[2], encoding="utf-8").read()
+n = 0
+for para in re.findall(r"^\*(?:Text|Visual) quality\* \(.*?\): (.*)$", paper, re.M):
+    for part in para.rstrip(".").split("; "):
+        name, _, definition = part.partition("\u2014")
+        n += 1
+        if not definition or ("- %s (" % name) not in ours or definition not in ours:
+            print("missing:", name, "|", definition)
+print(n, "definitions")
+PY
+check "  ... each dimension's name and definition from Sec. 3.4 in its prompt ($(tr '\n' ' ' <"$tmp/chk"))" \
+    [ "$(cat "$tmp/chk")" = "8 definitions" ]
+# 2. the requests, captured: text dimensions see the problem and the text
+#    (Correctness & Completeness also the gold solution), visual ones the
+#    diagrams as well; ELQ one request a diagram, VC one per diagram after
+#    the first, with scene 1 beside it
+rm -f "$tmp/cap"
+start_server --capture "$tmp/cap"
+J --no-cache -r eduillustrate $data/edu.tsv >"$tmp/out"; st=$?
+check "eduillustrate: exit 0" [ $st = 0 ]
+python3 - "$tmp/cap" "$root/$data" >"$tmp/chk" <<'PY'
+import base64, json, sys
+cap, data = sys.argv[1], sys.argv[2]
+img = {base64.b64encode(open(f"{data}/{n}.png", "rb").read()).decode(): n for n in ("white", "black", "gray")}
+for line in open(cap):
+    msgs = json.loads(line)["messages"]
+    parts = [p for m in msgs if m["role"] == "user" for p in (m["content"] if isinstance(m["content"], list) else [{"type": "text", "text": m["content"]}])]
+    text = "".join(p.get("text", "") for p in parts)
+    seq = []
+    for p in parts:
+        if p["type"] == "image_url":
+            seq.append(img.get(p["image_url"]["url"].split(",", 1)[1], "?"))
+        else:
+            t = p["text"]
+            for key, name in (("Problem:\n", "problem"), ("Gold solution:\n", "gold"), ("Explanation (its text blocks):\n", "text")):
+                if key in t:
+                    seq.append((t.index(key), name))
+            seq = [x for x in seq if isinstance(x, str)] + [n for _, n in sorted(x for x in seq if isinstance(x, tuple))]
+    dims = sorted(k for k in ("correctness-completeness", "logical-coherence", "pedagogical-effectiveness", "typographic-clarity", "diagram-problem-alignment", "element-layout-quality", "visual-consistency", "text-diagram-coordination") if '"%s":' % k in text)
+    item = "e2" if "One scene only" in text else "e1"
+    print(item, " ".join(dims), "|", " ".join(seq))
+PY
+sort "$tmp/chk" >"$tmp/chk.s"
+sort >"$tmp/want" <<'W'
+e1 correctness-completeness | problem gold text
+e1 logical-coherence pedagogical-effectiveness typographic-clarity | problem text
+e1 diagram-problem-alignment text-diagram-coordination | problem text white black gray
+e1 element-layout-quality | problem text white
+e1 element-layout-quality | problem text black
+e1 element-layout-quality | problem text gray
+e1 visual-consistency | problem text white black
+e1 visual-consistency | problem text white gray
+e2 correctness-completeness | problem gold text
+e2 logical-coherence pedagogical-effectiveness typographic-clarity | problem text
+e2 diagram-problem-alignment text-diagram-coordination | problem text white
+e2 element-layout-quality | problem text white
+W
+check "  ... each dimension's request has the paper's inputs, in order ($(diff "$tmp/want" "$tmp/chk.s" | grep '^[<>]' | head -2 | tr '\n' ' '))" \
+    cmp -s "$tmp/want" "$tmp/chk.s"
+# 3. the aggregation, worked by hand: e1's scores are 4, but ELQ 5, 4, 2 on
+#    scenes 1-3 and VC 5, 3 on scenes 2-3 (the fake's score.CRIT= lists).
+#    ELQ = (5*4*2)^(1/3) = 40^(1/3) = 3.420; VC = (5*3)^(1/2) = 3.873;
+#    overall = 100/5 * (4^6 * 3.420 * 3.873)^(1/8) = 20 * 3.9066 = 78.133.
+#    e2 has one scene: VC is na (N-1 = 0), overall over 7 dimensions, and a
+#    zero score makes it 0.
+check "  ... ELQ = geometric mean over the diagrams" grep -q '^e1	element-layout-quality	fake-1	3.42	per image: 5 4 2$' "$tmp/out"
+check "  ... VC = geometric mean over scenes 2..N against scene 1" grep -q '^e1	visual-consistency	fake-1	3.873	against image 1, images 2..N: 5 3$' "$tmp/out"
+check "  ... overall = geometric mean of the 8, % of 5" grep -q '^e1	overall	fake-1	78.133	geometric mean of 8 scores' "$tmp/out"
+check "  ... VC na with one scene" grep -q '^e2	visual-consistency	fake-1	na	' "$tmp/out"
+check "  ... overall then of 7, a zero makes it 0" grep -q '^e2	overall	fake-1	0	geometric mean of 7 scores' "$tmp/out"
+check "  ... 8 + 4 requests" [ "$(wc -l <"$tmp/cap")" = 12 ]
+# a request whose answer breaks the schema fails its item once (one "# failed"
+# line, no rows), whatever its other requests answered; the next item is whole
+cp $data/white.png $data/black.png $data/expl.txt $data/gold.txt "$tmp/"
+printf 'item\tproblem\texplanation\tgold_solution\tscenes\nb1\tBroken FAKE[answer=schema]\texpl.txt\tgold.txt\twhite.png|black.png\nb2\tFine\texpl.txt\tgold.txt\twhite.png|black.png\n' >"$tmp/ebad.tsv"
+: >"$tmp/req.log"
+J -r eduillustrate "$tmp/ebad.tsv" >"$tmp/out" 2>/dev/null; st=$?
+check "eduillustrate: an unusable answer: exit 1" [ $st = 1 ]
+check "  ... the item failed once" [ "$(grep -c '^# failed	b1	' "$tmp/out")" = 1 ]
+check "  ... with no rows" [ "$(grep -c '^b1	' "$tmp/out")" = 0 ]
+check "  ... the other item has its 9 rows" [ "$(grep -c '^b2	' "$tmp/out")" = 9 ]
+# rubric files with groups: mistakes are file:line:col errors
+gerr() {  # gerr NAME EXPECTED-REGEX RUBRIC-TEXT
+    printf '%b' "$3" >"$tmp/$1.rubric"
+    "$judge" --rubric-file "$tmp/$1.rubric" --describe >/dev/null 2>"$tmp/err"
+    st=$?
+    check "group rubric $1: exit 2" [ $st = 2 ]
+    check "  ... $2" grep -q "$1.rubric:$2" "$tmp/err"
+}
+gerr nogroup "1:1: error: criterion b is in no group" \
+    'rubric g\ncriterion a int 0 5\ncriterion b int 0 5\ngroup one a\nprompt one\n{{schema}}\n.\n'
+gerr noprompt "1:1: error: group two has no prompt block" \
+    'rubric g\ncriterion a int 0 5\ncriterion b int 0 5\ngroup one a\ngroup two b\nprompt one\n{{schema}}\n.\n'
+gerr stray "7:1: error: prompt block 'three' is no group's" \
+    'rubric g\ncriterion a int 0 5\ngroup one a\nprompt one\n{{schema}}\n.\nprompt three\nx\n.\n'
+gerr twice "4:1: error: group two: criterion 'a' is in another group" \
+    'rubric g\ncriterion a int 0 5\ngroup one a\ngroup two a\nprompt one\nx\n.\n'
+gerr eachtext "4:1: error: each needs a declared images field" \
+    'rubric g\nfield t text\ncriterion a int 0 5\ngroup one a each t\nprompt one\nx\n.\n'
+gerr eachbool "5:1: error: group one: criterion 'a' is no int criterion" \
+    'rubric g\nfield s images\ncriterion a bool\ncriterion b int 0 5\ngroup one a each s\nprompt one\nx\n.\n'
+gerr indexnogroup "4:1: error: unknown template name 'index'" \
+    'rubric g\ncriterion a int 0 5\nprompt\n{{index}}\n.\n'
+# 4. an input an item lacks: file:line:col, nothing sent
+printf 'item\tproblem\texplanation\tscenes\nn1\tq\texpl.txt\twhite.png\n' >"$tmp/nogold.tsv"
+cp $data/expl.txt "$tmp/"
+"$judge" --dry-run -r eduillustrate "$tmp/nogold.tsv" >/dev/null 2>"$tmp/err"
+check "eduillustrate without gold_solution: exit 2" [ $? = 2 ]
+check "  ... saying so at file:line:col" grep -q "nogold.tsv:2:1: error: item n1: field 'gold_solution' is required (no such column): rubric eduillustrate reads it$" "$tmp/err"
+printf 'item\treference\nm1\tmx-ref.txt\n' >"$tmp/noexpl.tsv"
+cp $data/mx-ref.txt "$tmp/"
+"$judge" --dry-run -r mathexplain-explanation "$tmp/noexpl.tsv" >/dev/null 2>"$tmp/err"
+check "mathexplain-explanation without the model's explanation: exit 2" [ $? = 2 ]
+check "  ... saying so at file:line:col" grep -q "noexpl.tsv:2:1: error: item m1: field 'explanation' is required (no such column): rubric mathexplain-explanation reads it$" "$tmp/err"
+start_server
 J -r sketchjudge $data/sketch.tsv >"$tmp/out" 2>"$tmp/err"
 check "sketchjudge: is_correct" grep -q '^s1	is_correct	fake-1	no	$' "$tmp/out"
 check "sketchjudge: error_count" grep -q '^s1	error_count	fake-1	3	$' "$tmp/out"
@@ -290,10 +420,103 @@ check "  ... noref needs none" [ $? = 0 ]
 printf 'item\tdomain\tquestion\tquestion_diagram\treference\tsketch\nq3\tbiology\tq\t\twhite.png\tgray.png\n' >"$tmp/dom.tsv"
 "$judge" --dry-run -r sketchjudge "$tmp/dom.tsv" >/dev/null 2>"$tmp/err"
 check "a domain of no taxonomy: exit 2" [ $? = 2 ]
-J -r mathexplain-keypoints $data/kp.tsv >"$tmp/out"
-check "keypoints: P/R/F1" grep -q '^k1	keypoints-f1	fake-1	0.4	$' "$tmp/out"
-J -r mathexplain-explanation $data/mx.tsv >"$tmp/out"
-check "explanation: scores" grep -q '^x2	correctness	fake-1	1	' "$tmp/out"
+
+# ---------------------------------------------------------------- MathExplain as its paper defines it
+# (tests/judge/paper/mathexplain-prompts.txt: Sec. 5.1, 5.2, Figures 9 and 10)
+# 1. the explanation rubric: Figure 9's four criteria and scales, its two
+#    texts (reference, then the model's), its prompt
+"$judge" --describe -r mathexplain-explanation >"$tmp/desc"
+check "mathexplain-explanation: rows correctness fidelity referencing mathematical-accuracy" \
+    [ "$(grep '^  row ' "$tmp/desc" | awk '{ printf "%s ", $2 }')" = "correctness fidelity referencing mathematical-accuracy " ]
+check "  ... scales 1-5 (Table 4) and 0/1 (Figure 9)" \
+    [ "$(grep '^  scale ' "$tmp/desc" | awk '{ printf "%s ", $3 }')" = "1..5 1..5 1..5 0..1 " ]
+check "  ... the paper says 1-5 and 1 or 0" grep -q 'rated on a 1–5 Likert scale' tests/judge/paper/mathexplain-prompts.txt
+check "  ... inputs: reference and explanation only" \
+    [ "$(grep '^  field ' "$tmp/desc" | awk '{ printf "%s ", $2 }')" = "reference explanation " ]
+sed -n '/^# ==== Figure 9/,/^Output Format/p' tests/judge/paper/mathexplain-prompts.txt | grep -v '^#' |
+    grep -v '^—*$' | grep -v '^Output Format' >"$tmp/fig9"
+"$judge" --dry-run -r mathexplain-explanation $data/mx.tsv | head -1 |
+    python3 -c 'import json, sys; m = json.load(sys.stdin)["messages"]; print("".join(p.get("text", "") for x in m for p in (x["content"] if isinstance(x["content"], list) else [{"text": x["content"]}])))' >"$tmp/mxreq"
+missing=$(while IFS= read -r l; do grep -qF -- "$l" "$tmp/mxreq" || echo "$l"; done <"$tmp/fig9" | head -1)
+check "  ... every line of Figure 9's criteria in the request ($missing)" [ -z "$missing" ]
+check "  ... ($(wc -l <"$tmp/fig9") lines)" [ "$(wc -l <"$tmp/fig9")" -gt 20 ]
+rm -f "$tmp/cap"
+start_server --capture "$tmp/cap"
+J --no-cache -r mathexplain-explanation $data/mx.tsv >"$tmp/out"; st=$?
+check "  ... exit 0" [ $st = 0 ]
+python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    t = "".join(p.get("text", "") for m in json.loads(line)["messages"] for p in (m["content"] if isinstance(m["content"], list) else [{"text": m["content"]}]))
+    r, e = t.index("Reference explanation:\n"), t.index("AI-generated explanation:\n")
+    ref = open(sys.argv[2] + "/mx-ref.txt").read()
+    print("ok" if r < e and t.index(ref) > r and t.index(ref) < e and "image_url" not in line else "bad")
+' "$tmp/cap" "$data" >"$tmp/chk"
+check "  ... each request: the reference, then the model's explanation, no image" [ "$(sort -u "$tmp/chk")" = ok ]
+check "  ... answers as rows" grep -q '^x2	fidelity	fake-1	3	fake$' "$tmp/out"
+check "  ... mathematical accuracy 0 or 1" grep -q '^x2	mathematical-accuracy	fake-1	0	fake$' "$tmp/out"
+# 2. element matching: Figure 10's inputs (Reference JSON, then AI-Generated
+#    JSON, as {element, description} arrays parsed from the files), its
+#    answer (an array of {Reference, Generated|null}), Eq. 1 on its matches
+"$judge" --describe -r mathexplain-keypoints >"$tmp/desc"
+check "mathexplain-keypoints: inputs are keypoints" [ "$(grep -c '^  field [a-z]* *keypoints required$' "$tmp/desc")" = 2 ]
+sed -n '/^# ==== Figure 10/,/^If there is no meaningful/p' tests/judge/paper/mathexplain-prompts.txt |
+    grep -v '^#' | grep -v '^ *$' | grep -v '^```$' | grep -v '^"json$' | grep -v '^"$' >"$tmp/fig10"
+"$judge" --dry-run -r mathexplain-keypoints $data/kp.tsv >"$tmp/kpreq"
+missing=$(while IFS= read -r l; do grep -qF -- "$(printf '%s' "$l" | sed 's/"/\\"/g')" "$tmp/kpreq" || echo "$l"; done <"$tmp/fig10" | head -1)
+check "  ... every line of Figure 10 in the request ($missing)" [ -z "$missing" ]
+J --no-cache -r mathexplain-keypoints $data/kp.tsv >"$tmp/out"; st=$?
+check "  ... exit 0" [ $st = 0 ]
+python3 -c '
+import json, sys
+b = json.loads(open(sys.argv[1]).readlines()[-1])
+t = "".join(p.get("text", "") for m in b["messages"] for p in (m["content"] if isinstance(m["content"], list) else [{"text": m["content"]}]))
+r, g = t.index("Reference JSON\n\n["), t.index("AI-Generated JSON\n\n[")
+ref = json.loads(t[r + len("Reference JSON\n\n"):g])
+gen = json.loads(t[g + len("AI-Generated JSON\n\n"):].split("\n]\n")[0] + "\n]")
+print(r < g, [x["element"] for x in ref], [x["element"] for x in gen], sorted(ref[0]))
+' "$tmp/cap" >"$tmp/chk"
+check "  ... the request: Reference JSON, then AI-Generated JSON, parsed ($(cat "$tmp/chk"))" \
+    [ "$(cat "$tmp/chk")" = "True ['Line AE', 'Line BE', 'Line CE', 'Line DE'] ['Line AE', 'Segment BE', 'Point A', 'Ray AD', 'Line CE'] ['description', 'element']" ]
+# Eq. 1 by hand: VK^GT = 4 (AE, BE, CE, DE), VK^Model = 5 (from a fenced
+# block in prose). The model matches AE = Line AE, BE = "segment be" (Segment
+# BE), CE = Line AE again (one reference element to one AI element: not
+# counted), DE = null. |VK^Match| = 2: EM_P = 2/5 = 0.4, EM_R = 2/4 = 0.5,
+# EM_F1 = 2 * 0.4 * 0.5 / 0.9 = 0.444.
+check "  ... |VK^Match| = 2, the pairs noted" grep -q '^k1	keypoints-matched	fake-1	2	Line AE = Line AE; Line BE = Segment BE; Line CE = Line AE (taken already)$' "$tmp/out"
+check "  ... |VK^Model| = 5" grep -q '^k1	keypoints-predicted	fake-1	5	$' "$tmp/out"
+check "  ... |VK^GT| = 4" grep -q '^k1	keypoints-reference	fake-1	4	$' "$tmp/out"
+check "  ... EM_P = 0.4" grep -q '^k1	keypoints-precision	fake-1	0.4	$' "$tmp/out"
+check "  ... EM_R = 0.5" grep -q '^k1	keypoints-recall	fake-1	0.5	$' "$tmp/out"
+check "  ... EM_F1 = 0.444" grep -q '^k1	keypoints-f1	fake-1	0.444	$' "$tmp/out"
+# answers that break Figure 10's schema are repaired, then failed
+mkkp() {  # mkkp NAME ANSWER-JSON: an item whose model answers ANSWER-JSON
+    cp $data/kp-ref.json "$tmp/"
+    printf '[{"element": "Line AE", "description": "x FAKE[answer=b64;b64=%s]"}]\n' \
+        "$(printf '%s' "$2" | base64 | tr -d '\n')" >"$tmp/$1.json"
+    printf 'item\treference\tpredicted\n%s\tkp-ref.json\t%s.json\n' "$1" "$1" >"$tmp/$1.tsv"
+}
+mkkp short '[{"Reference": "Line AE", "Generated": "Line AE"}]'
+J -r mathexplain-keypoints "$tmp/short.tsv" >"$tmp/out" 2>/dev/null
+check "  ... a reference element without an entry: failed" grep -q '^# failed	short	fake-1	.*no entry for the reference element "Line BE"' "$tmp/out"
+mkkp ghost '[{"Reference": "Line AE", "Generated": "Line ZZ"}, {"Reference": "Line BE", "Generated": null}, {"Reference": "Line CE", "Generated": null}, {"Reference": "Line DE", "Generated": null}]'
+J -r mathexplain-keypoints "$tmp/ghost.tsv" >"$tmp/out" 2>/dev/null
+check "  ... a generated element that is none: failed" grep -q '^# failed	ghost	fake-1	.*"Line ZZ" is no element of the generated keypoints' "$tmp/out"
+printf 'item\treference\tpredicted\nb1\tkp-ref.json\texpl.txt\n' >"$tmp/badkp.tsv"
+"$judge" --dry-run -r mathexplain-keypoints "$tmp/badkp.tsv" >/dev/null 2>"$tmp/err"
+check "  ... keypoints that are no JSON: exit 2 at file:line:col" grep -q "badkp.tsv:2:1: error: item b1: predicted: .*expl.txt: no keypoints JSON" "$tmp/err"
+
+# ---------------------------------------------------------------- DiagramEval's LLM steps
+# every instruction line of the paper's Listings 3 and 4 is in svg2graph's
+# prompts (Listing 4's {diagram_type} as "block")
+for l in 3:nodes 4:edges; do
+    sed -n "/^# ==== Listing ${l%%:*}/,/^# ====/p" tests/judge/paper/diagrameval-prompts.txt | grep -v '^#' |
+        sed 's/{diagram_type}/block/' >"$tmp/listing"
+    missing=$(while IFS= read -r x; do grep -qF -- "$x" "llm/rubrics/svg2graph-${l#*:}.prompt" || echo "$x"; done <"$tmp/listing" | head -1)
+    check "svg2graph-${l#*:}.prompt has Listing ${l%%:*}'s $(wc -l <"$tmp/listing") lines ($missing)" [ -z "$missing" ]
+done
+check "  ... the three removal policies, and no other" [ "$(grep -c '^[abc]) .*Remove nodes' llm/rubrics/svg2graph-nodes.prompt)" = 3 ]
+check "  ... no removal of titles, captions or legends of our own" [ "$(grep -ci 'caption, legend' llm/rubrics/svg2graph-nodes.prompt)" = 0 ]
 
 # ---------------------------------------------------------------- faults
 mk() {  # mk FILE ITEM MARKER...: a geom code-mode manifest
