@@ -1,5 +1,6 @@
 /* png.c — draw_png: draw_svg's document rasterized by librsvg into a cairo
- * image surface, written as PNG (see draw.h).
+ * image surface, written as PNG (see draw.h); draw_svgdoc_png: the same for
+ * any SVG document (the images llm/image.c makes for a model).
  *
  * The only file of the project that uses librsvg, glib and cairo: the
  * Makefile gives this object (and the programs that call draw_png) their
@@ -111,6 +112,9 @@ static int write_png(cairo_surface_t *s, FILE *f, char *err, size_t errlen)
     return 0;
 }
 
+static int render_png(FILE *f, RsvgHandle *h, double pw, double ph, int wpx, int hpx, char *err,
+                      size_t errlen);
+
 /* The pixels each element covers, at most the image's, summed. */
 static double raster_work(const ir_diagram *d, double k, double img)
 {
@@ -184,11 +188,21 @@ int draw_png(FILE *f, const ir_diagram *d, const draw_opts *o, double dpi, char 
         return -1;
     }
     rsvg_handle_set_dpi(h, 72.27);
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)wpx, (int)hpx);
+    int rc = render_png(f, h, pw, ph, (int)wpx, (int)hpx, err, errlen);
+    g_object_unref(h);
+    return rc;
+}
+
+/* The SVG document of h rendered into a viewport of pw x ph pixels at the
+ * origin of an opaque white wpx x hpx image, written as PNG to f. */
+static int render_png(FILE *f, RsvgHandle *h, double pw, double ph, int wpx, int hpx, char *err,
+                      size_t errlen)
+{
+    GError *gerr = NULL;
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, wpx, hpx);
     if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS) {
         snprintf(err, errlen, "cairo: %s", cairo_status_to_string(cairo_surface_status(s)));
         cairo_surface_destroy(s);
-        g_object_unref(h);
         return -1;
     }
     cairo_t *cr = cairo_create(s);
@@ -206,6 +220,64 @@ int draw_png(FILE *f, const ir_diagram *d, const draw_opts *o, double dpi, char 
     cairo_surface_flush(s);
     if (rc == 0) rc = write_png(s, f, err, errlen);
     cairo_surface_destroy(s);
-    g_object_unref(h);
+    return rc;
+}
+
+int draw_svgdoc_png(FILE *f, const void *svg, size_t n, const draw_svgdoc_opts *o, int *w, int *h,
+                    char *err, size_t errlen)
+{
+    *w = *h = 0;
+    if (!(o->dpi > 0) || !isfinite(o->dpi)) {
+        snprintf(err, errlen, "bad resolution %g dpi", o->dpi);
+        return -1;
+    }
+    GError *gerr = NULL;
+    /* no base file: the document cannot pull in other files (images, CSS) */
+    RsvgHandle *hd = rsvg_handle_new_from_data((const guint8 *)svg, (gsize)n, &gerr);
+    if (!hd) {
+        snprintf(err, errlen, "not a readable SVG document: %s",
+                 gerr && gerr->message ? gerr->message : "librsvg cannot read it");
+        if (gerr) g_error_free(gerr);
+        return -1;
+    }
+    rsvg_handle_set_dpi(hd, o->dpi);
+    double pw = 0, ph = 0;
+    if (!rsvg_handle_get_intrinsic_size_in_pixels(hd, &pw, &ph)) {
+        /* width or height missing or relative: the viewBox's size, as pixels */
+        gboolean has_w, has_h, has_vb;
+        RsvgLength lw, lh;
+        RsvgRectangle vb;
+        rsvg_handle_get_intrinsic_dimensions(hd, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
+        if (!has_vb) {
+            snprintf(err, errlen, "the SVG has no absolute width and height and no viewBox: "
+                     "its size is unknown");
+            g_object_unref(hd);
+            return -1;
+        }
+        pw = vb.width;
+        ph = vb.height;
+    }
+    if (!(pw > 0 && ph > 0)) {
+        snprintf(err, errlen, "the SVG's size is %g x %g pixels: nothing to draw", pw, ph);
+        g_object_unref(hd);
+        return -1;
+    }
+    double wpx = ceil(pw - 1e-6), hpx = ceil(ph - 1e-6);
+    if (!(wpx <= o->max_side && hpx <= o->max_side && wpx * hpx <= o->max_pixels &&
+          wpx <= PNG_MAX_SIDE && hpx <= PNG_MAX_SIDE)) {
+        snprintf(err, errlen,
+                 "the SVG is %.0f x %.0f pixels (at %g dpi), over the limit of %.0f a side and "
+                 "%.0f in all",
+                 fmin(wpx, 1e15), fmin(hpx, 1e15), o->dpi, fmin(o->max_side, PNG_MAX_SIDE),
+                 o->max_pixels);
+        g_object_unref(hd);
+        return -1;
+    }
+    int rc = render_png(f, hd, pw, ph, (int)wpx, (int)hpx, err, errlen);
+    g_object_unref(hd);
+    if (rc == 0) {
+        *w = (int)wpx;
+        *h = (int)hpx;
+    }
     return rc;
 }
