@@ -62,9 +62,12 @@ LDLIBS  = -lcjson -lexpat -lm -ldl
 # (-Wall -Wextra -Werror) on our code only.
 RSVG_CFLAGS := $(shell pkg-config --cflags librsvg-2.0 libpng 2>/dev/null | sed 's/-I/-isystem /g')
 RSVG_LIBS   := $(shell pkg-config --libs librsvg-2.0 libpng 2>/dev/null)
-RSVG_PROGRAMS = ir2svg
+RSVG_PROGRAMS = ir2svg judge svg2graph
 $(BUILD)/obj/draw/png.o: ALL_CFLAGS += $(RSVG_CFLAGS)
 $(addprefix $(BUILD)/bin/,$(RSVG_PROGRAMS)): LDLIBS += $(RSVG_LIBS)
+# judge and svg2graph --llm rasterize SVG inputs for the model (llm/image.c,
+# reached through llm/rubric.c): they and the harness of the rubric parser link it too.
+$(BUILD)/fuzz/fuzz_judge_parse $(BUILD)/fuzz/fuzz_svg2graph_llm: LDLIBS += $(RSVG_LIBS)
 # Generated scanner/parser code is third-party style code: keep -Werror, drop
 # the warnings flex's skeleton trips on.
 GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter
@@ -227,6 +230,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/diagramir/rubrics
 	install -m 644 llm/rubrics/*.rubric llm/rubrics/*.prompt llm/rubrics/*.taxonomy llm/rubrics/prices.tsv \
 	    $(DESTDIR)$(PREFIX)/share/diagramir/rubrics/
+	install -d $(DESTDIR)$(PREFIX)/share/diagramir/tex
+	install -m 644 contrib/tex/render.sh contrib/tex/IM.cls $(DESTDIR)$(PREFIX)/share/diagramir/tex/
 
 # Debian packages the build and the test suite need (TeX for check-tex and
 # check-render; cairo and librsvg for ir2svg and check-render's tools).

@@ -179,6 +179,7 @@ typedef struct {
     const char *dir;    /* relative paths in cells are relative to this */
     const char *file;   /* manifest name and line, for messages */
     int line;
+    struct llm_images *images;  /* converts image fields (llm/image.h); NULL: sent as they are */
 } llm_item;
 
 typedef struct {

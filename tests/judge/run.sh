@@ -84,9 +84,9 @@ check "duplicate item exits 2" [ $? = 2 ]
 printf 'item\tcode\na\tb\tc\n' >"$tmp/width.tsv"
 "$judge" --dry-run "$tmp/width.tsv" 2>/dev/null >/dev/null
 check "ragged manifest exits 2" [ $? = 2 ]
-printf 'item\tcode\timage\na\t%s\t%s\n' "$root/$data/tri.tex" "$root/$data/tri.tex" >"$tmp/notimg.tsv"
+printf 'item\tcode\timage\na\t%s\t%s\n' "$root/$data/tri.tex" "$root/$data/expl.txt" >"$tmp/notimg.tsv"
 "$judge" --dry-run "$tmp/notimg.tsv" 2>"$tmp/err" >/dev/null
-check "a .tex as the image exits 2" [ $? = 2 ]
+check "a text file as the image exits 2" [ $? = 2 ]
 printf 'rubric r\ncriterion a enum yes no\nprompt\n{{nosuch}}\n.\n' >"$tmp/bad.rubric"
 "$judge" --rubric-file "$tmp/bad.rubric" --dry-run $data/geom.tsv 2>"$tmp/err" >/dev/null
 check "rubric with an unknown template name exits 2" [ $? = 2 ]
