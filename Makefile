@@ -67,7 +67,7 @@ $(BUILD)/obj/draw/png.o: ALL_CFLAGS += $(RSVG_CFLAGS)
 $(addprefix $(BUILD)/bin/,$(RSVG_PROGRAMS)): LDLIBS += $(RSVG_LIBS)
 # judge and svg2graph --llm rasterize SVG inputs for the model (llm/image.c,
 # reached through llm/rubric.c): they and the harness of the rubric parser link it too.
-$(BUILD)/fuzz/fuzz_judge_parse $(BUILD)/fuzz/fuzz_svg2graph_llm: LDLIBS += $(RSVG_LIBS)
+$(BUILD)/fuzz/fuzz_judge_parse $(BUILD)/fuzz/fuzz_svg2graph_llm $(BUILD)/fuzz/fuzz_image: LDLIBS += $(RSVG_LIBS)
 # Generated scanner/parser code is third-party style code: keep -Werror, drop
 # the warnings flex's skeleton trips on.
 GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter

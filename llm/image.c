@@ -39,7 +39,8 @@
 /* Bumped when a converter's output changes for the same input. */
 #define IMAGE_CACHE_VERSION "diagramir-image 1\n"
 
-enum { K_RASTER, K_SVG, K_TEX, K_UNKNOWN };
+enum { K_RASTER = LLM_IMAGE_RASTER, K_SVG = LLM_IMAGE_SVG, K_TEX = LLM_IMAGE_TEX,
+       K_UNKNOWN = LLM_IMAGE_UNKNOWN };
 
 typedef struct memo {
     char key[65];
@@ -293,6 +294,14 @@ static int raster_size(const unsigned char *p, size_t n, double *w, double *h)
         }
     }
     return 0;
+}
+
+int llm_image_probe(const void *data, size_t n, double *w, double *h)
+{
+    *w = *h = 0;
+    int k = kind_of(data, n);
+    if (k == K_RASTER && !raster_size(data, n, w, h)) *w = *h = 0;
+    return k;
 }
 
 /* The image's pixels within the limits; LLM_IMAGE_OK or the error. */

@@ -55,6 +55,12 @@ typedef struct {
     int last_error;      /* the code of the last failed call (0: none yet) */
 } llm_image_stats;
 
+/* What data[0..n) is, by content, as llm_images_convert decides it, and
+ * for a PNG, JPEG or GIF its pixel size in *w, *h (0 when unknown; read
+ * from the header, never past n). */
+enum { LLM_IMAGE_RASTER, LLM_IMAGE_SVG, LLM_IMAGE_TEX, LLM_IMAGE_UNKNOWN };
+int llm_image_probe(const void *data, size_t n, double *w, double *h);
+
 void llm_image_opts_init(llm_image_opts *o);
 /* The image cache directory for an LLM cache directory (--cache-dir DIR:
  * DIR/images; NULL: $XDG_CACHE_HOME/diagramir/images, else
