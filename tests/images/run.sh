@@ -118,11 +118,15 @@ check "max-pixels: message" grep -q '50000 in all' "$tmp/err"
 check "limits: no request sent" [ "$(nreq)" = "$r0" ]
 : >"$tmp/cap"
 
-# --- hostile SVG: a clear error in bounded time and memory
+# --- hostile SVG: a clear error in bounded time and memory (4 GB of address
+# space for judge and its children; not under AddressSanitizer, whose shadow
+# memory alone reserves terabytes: there judge does not even start)
+vlimit=4000000
+{ (ulimit -v $vlimit && "$judge" --version) >/dev/null 2>&1; } 2>/dev/null || vlimit=unlimited
 for h in laughs huge; do
     manifest "$tmp/h.tsv" "$root/$d/$h.svg"
     start=$(date +%s)
-    (ulimit -v 4000000 2>/dev/null; J --no-cache "$tmp/h.tsv") >/dev/null 2>"$tmp/err"; st=$?
+    (ulimit -v $vlimit; J --no-cache "$tmp/h.tsv") >/dev/null 2>"$tmp/err"; st=$?
     took=$(($(date +%s) - start))
     check "$h.svg: exit 2" [ $st = 2 ]
     check "$h.svg: within 20 s (took $took)" [ $took -le 20 ]
