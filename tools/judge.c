@@ -533,26 +533,31 @@ static int dry_run(const llm_rubric *rubric, const char *mode, const char *varia
 
 /* Makes every item's images before anything is sent (filling the image
  * cache): 0, or 2 after an input error (a limit, no TeX, not an image).
- * An item whose TikZ source TeX rejects is left to fail when it is rated. */
+ * An item whose TikZ source TeX rejects is left to fail when it is rated.
+ * Once a picture has been converted (TeX takes seconds an item), a
+ * progress line counts the items (pmode as the run's). */
 static int prepare_images(const llm_rubric *rubric, const char *mode, const char *variant,
-                          jitem *items, size_t nitems, llm_images *im)
+                          jitem *items, size_t nitems, llm_images *im, int pmode)
 {
     char err[1024];
-    for (size_t i = 0; i < nitems; i++) {
+    progress *bar = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < nitems && rc == 0; i++) {
         llm_images_take_error(im);
         llm_request *r = llm_rubric_request(rubric, mode, variant, &items[i].it, err, sizeof err);
         if (r) {
             llm_request_free(r);
-            continue;
+        } else if (llm_images_take_error(im) == LLM_IMAGE_EINPUT) {
+            fprintf(progress_stream(bar), "%s:%d:1: error: item %s: %s\n", items[i].it.file,
+                    items[i].it.line, items[i].it.id, err);
+            rc = 2;
         }
-        int code = llm_images_take_error(im);
-        if (code == LLM_IMAGE_EINPUT) {
-            fprintf(stderr, "%s:%d:1: error: item %s: %s\n", items[i].it.file, items[i].it.line,
-                    items[i].it.id, err);
-            return 2;
-        }
+        if (!bar && llm_images_stats(im)->converted > 0 && i + 1 < nitems)
+            bar = progress_start("judge", "items' images", nitems, pmode);
+        progress_set(bar, i + 1);
     }
-    return 0;
+    progress_done(bar);
+    return rc;
 }
 
 /* Rates every item through the model and prints the rows; the exit status
@@ -563,7 +568,8 @@ static int judge_items(const options *o, const llm_rubric *rubric, const char *m
     char err[1024];
     llm_images *items_images = nitems ? items[0].it.images : NULL;
     if (items_images &&
-        prepare_images(rubric, mode, o->variant, items, nitems, items_images) != 0)
+        prepare_images(rubric, mode, o->variant, items, nitems, items_images,
+                       o->quiet && o->pmode == PROGRESS_AUTO ? PROGRESS_OFF : o->pmode) != 0)
         return 2;
     /* the images' work is done: the requests read them again from the cache */
     llm_image_stats istats = {0};
