@@ -58,15 +58,14 @@ endif
 
 ALL_CFLAGS = $(CFLAGS_BASE) $(CFLAGS) $(SAN) $(PGO_CFLAGS) -I. -I$(GEN_DIR)
 LDLIBS  = -lcjson -lexpat -lm -ldl
-# librsvg, cairo and libpng (draw_png) for draw/png.o and the programs that call it
-# only: no other object sees their headers, no other program links them.
-# Their headers (glib's) are system headers: -isystem keeps our warnings
-# (-Wall -Wextra -Werror) on our code only.
+# librsvg, cairo and libpng (draw/png.c: ir2svg --png, and the pictures judge
+# and svg2graph --llm make for a model): their headers for draw/png.o only;
+# no program links them, draw/png.c dlopen()s them when it first draws (as
+# llm/curl.c does libcurl), so runs that draw no PNG do not map some fifty
+# shared libraries. Their headers (glib's) are system headers: -isystem keeps
+# our warnings (-Wall -Wextra -Werror) on our code only.
 RSVG_CFLAGS := $(shell pkg-config --cflags librsvg-2.0 libpng 2>/dev/null | sed 's/-I/-isystem /g')
-RSVG_LIBS   := $(shell pkg-config --libs librsvg-2.0 libpng 2>/dev/null)
-RSVG_PROGRAMS = ir2svg
 $(BUILD)/obj/draw/png.o: ALL_CFLAGS += $(RSVG_CFLAGS)
-$(addprefix $(BUILD)/bin/,$(RSVG_PROGRAMS)): LDLIBS += $(RSVG_LIBS)
 # Generated scanner/parser code is third-party style code: keep -Werror, drop
 # the warnings flex's skeleton trips on.
 GEN_CFLAGS = -Wno-unused-function -Wno-sign-compare -Wno-unused-parameter
@@ -232,6 +231,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/diagramir/rubrics
 	install -m 644 llm/rubrics/*.rubric llm/rubrics/*.prompt llm/rubrics/*.taxonomy llm/rubrics/prices.tsv \
 	    $(DESTDIR)$(PREFIX)/share/diagramir/rubrics/
+	install -d $(DESTDIR)$(PREFIX)/share/diagramir/tex
+	install -m 644 contrib/tex/render.sh contrib/tex/IM.cls $(DESTDIR)$(PREFIX)/share/diagramir/tex/
 
 # Debian packages the build and the test suite need (TeX for check-tex and
 # check-render; cairo and librsvg for ir2svg and check-render's tools).

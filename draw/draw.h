@@ -43,8 +43,26 @@ int draw_svg(FILE *f, const ir_diagram *d, const draw_opts *o);
  * from draw_svg's document (8-bit RGB, opaque). Returns 0, or -1 with a
  * message in err: a picture over 40 million pixels (32767 a side), or one
  * whose elements would cover too many pixels in all, is refused. Only
- * this function needs librsvg, cairo and libpng (draw/png.c). */
+ * this function and draw_svgdoc_png need librsvg, cairo and libpng
+ * (draw/png.c). */
 int draw_png(FILE *f, const ir_diagram *d, const draw_opts *o, double dpi, char *err, size_t errlen);
+
+/* Rasterizing any SVG document (judge's and svg2graph --llm's images,
+ * llm/image.c) with the same librsvg and PNG code as draw_png. */
+typedef struct {
+    double dpi;          /* physical units (pt, in, mm) at this resolution; px are pixels */
+    double max_side;     /* pixels a side at most */
+    double max_pixels;   /* pixels in all at most */
+} draw_svgdoc_opts;
+
+/* Writes the SVG document svg[0..n) as a PNG of its own size (its width and
+ * height; without them, its viewBox's, as pixels) to f, opaque on white,
+ * and its size in *w, *h. The document is read without a base file, so it
+ * cannot pull in other files. Returns 0, or -1 with a message in err: not
+ * an SVG librsvg reads, no size, a size over the limits (refused before
+ * anything is drawn), or a rendering error. */
+int draw_svgdoc_png(FILE *f, const void *svg, size_t n, const draw_svgdoc_opts *o, int *w, int *h,
+                    char *err, size_t errlen);
 
 /* The colour ("#rrggbb") of a criterion, the same in every picture and
  * report: a fixed palette for the geom rubric's criteria, a stable hash of

@@ -183,6 +183,7 @@ typedef struct {
     size_t nroots;
     const char *file;   /* manifest name and line, for messages */
     int line;
+    struct llm_images *images;  /* converts image fields (llm/image.h); NULL: sent as they are */
 } llm_item;
 
 typedef struct {

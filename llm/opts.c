@@ -182,3 +182,25 @@ int llm_find_data(const char *user_dir, const char *name, char *out, size_t n)
     }
     return -1;
 }
+
+int llm_find_tex_dir(char *out, size_t n)
+{
+    char cand[6][PATH_MAX], dir[PATH_MAX];
+    int k = 0;
+    const char *env = getenv("DIAGRAMIR_TEX");
+    if (env && *env) snprintf(cand[k++], PATH_MAX, "%.4000s", env);
+    exe_dir(dir, sizeof dir);
+    snprintf(cand[k++], PATH_MAX, "%.4000s/../share/diagramir/tex", dir);
+    snprintf(cand[k++], PATH_MAX, "%.4000s/../../contrib/tex", dir);
+    snprintf(cand[k++], PATH_MAX, "%.4000s/../../../contrib/tex", dir);
+    snprintf(cand[k++], PATH_MAX, "%s/tex", DIAGRAMIR_DATADIR);
+    for (int i = 0; i < k; i++) {
+        char f[PATH_MAX + 16];
+        snprintf(f, sizeof f, "%.4000s/render.sh", cand[i]);
+        if (access(f, R_OK) == 0) {
+            snprintf(out, n, "%s", cand[i]);
+            return 0;
+        }
+    }
+    return -1;
+}

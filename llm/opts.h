@@ -92,4 +92,10 @@ int llm_opt_parse(llm_config *cfg, int opt, const char *arg, const char *prog);
  * -1 when no readable file is found. */
 int llm_find_data(const char *user_dir, const char *name, char *out, size_t n);
 
+/* Finds the directory of the TeX render script and class (contrib/tex:
+ * render.sh, IM.cls): $DIAGRAMIR_TEX, share/diagramir/tex beside the
+ * program's directory, the source tree's contrib/tex above it, and
+ * DIAGRAMIR_DATADIR/tex. 0 and the directory in out, or -1. */
+int llm_find_tex_dir(char *out, size_t n);
+
 #endif

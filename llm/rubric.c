@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "llm/image.h"
 #include "llm/llm.h"
 
 #define FILE_MAX (4u * 1024u * 1024u)
@@ -1264,7 +1265,7 @@ static int add_images(const llm_rubric *r, const char *mode, const llm_item *it,
             snprintf(label, sizeof label, "[%s %zu]", f->name, k + 1);
             llm_request_add_text(req, "user", label);
         }
-        rc = llm_request_add_image_file(req, path, err, errlen);
+        rc = llm_images_attach_file(it->images, req, path, err, errlen) ? -1 : 0;
     }
     free_strv(paths, np);
     return rc;

@@ -22,6 +22,9 @@ struct s2l {
     llm_client *client;
     llm_rubric *prompt[2];     /* nodes, edges */
     s2l_opts o;
+    llm_images *images;        /* NULL: no picture sent */
+    unsigned char *png;        /* the picture of the diagram being refined */
+    size_t pngn;
     long ok, failed, diagrams;
     void (*on_step)(void *ctx);
     void *on_step_ctx;
@@ -58,6 +61,18 @@ s2l *s2l_new(const llm_config *cfg, const s2l_opts *o, char *err, size_t errlen)
             return NULL;
         }
     }
+    if (!o->no_image) {
+        char dir[4096];
+        llm_image_opts io = o->image;
+        llm_image_cache_dir(cfg->cache_dir, dir, sizeof dir);
+        io.cache_dir = dir;
+        io.no_cache = cfg->no_cache;
+        f->images = llm_images_new(&io, err, errlen);
+        if (!f->images) {
+            s2l_free(f, NULL);
+            return NULL;
+        }
+    }
     if (!o->dry_run) {
         f->client = llm_client_new(cfg, err, errlen);
         if (!f->client) {
@@ -77,6 +92,8 @@ void s2l_free(s2l *f, FILE *summary)
                 f->diagrams, f->ok, f->failed, f->failed ? " (their geometric result kept)" : "");
     }
     llm_client_free(f->client);
+    llm_images_free(f->images);
+    free(f->png);
     llm_rubric_free(f->prompt[0]);
     llm_rubric_free(f->prompt[1]);
     free(f);
@@ -281,6 +298,10 @@ static llm_request *build_request(s2l *f, int step, const view *g, const char *s
         snprintf(err, errlen, "out of memory");
     else
         r = llm_rubric_request(f->prompt[step], NULL, NULL, &it, err, errlen);
+    if (r && f->png && llm_request_add_image(r, f->png, f->pngn, err, errlen) != 0) {
+        llm_request_free(r);
+        r = NULL;
+    }
     if (r) {
         char tag[512];
         snprintf(tag, sizeof tag, "%s:%s", g->d->id ? g->d->id : "", step_name[step]);
@@ -1004,6 +1025,17 @@ int s2l_apply(s2l *f, ir_diagram *d, const char *svg, size_t svglen, const char 
 {
     int rc = 0;
     f->diagrams++;
+    free(f->png);
+    f->png = NULL;
+    if (f->images) {
+        char err[1200];
+        if (llm_images_convert(f->images, svg, svglen, fname, &f->png, &f->pngn, err, sizeof err) !=
+            LLM_IMAGE_OK) {
+            fprintf(diag ? diag : stderr, "%s: error: llm: the picture for the model: %s\n", fname,
+                    err);
+            return 2;
+        }
+    }
     for (int step = 0; step < 2; step++) {
         if (!(f->o.steps & (step == 0 ? S2L_NODES : S2L_EDGES))) continue;
         view g;

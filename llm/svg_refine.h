@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "ir/ir.h"
+#include "llm/image.h"
 #include "llm/llm.h"
 
 enum { S2L_NODES = 1, S2L_EDGES = 2 };
@@ -25,6 +26,8 @@ typedef struct {
     size_t svg_max;          /* bytes of SVG source sent; 0: none */
     const char *prompt_dir;  /* looked in first for the prompt files; NULL: none */
     FILE *dry_run;           /* not NULL: print the requests here as JSON lines, send nothing */
+    int no_image;            /* send no picture of the SVG */
+    llm_image_opts image;    /* how the picture is made (llm/image.h); its cache follows cfg's */
 } s2l_opts;
 
 typedef struct s2l s2l;
@@ -36,10 +39,13 @@ s2l *s2l_new(const llm_config *cfg, const s2l_opts *o, char *err, size_t errlen)
  * not NULL), then frees everything. */
 void s2l_free(s2l *f, FILE *summary);
 /* Refines d, the complete geometric IR of one diagram (text records with
- * node=, vertex and edge records), svg its source. Warnings go to diag as
- * "FILE: warning: ...". Returns 0 when every step was answered and applied
- * (an answer without operations included), 1 when a step failed (its
- * geometric result is kept). */
+ * node=, vertex and edge records), svg its source. Each request carries
+ * the SVG rendered to PNG (llm/image.h), as DiagramEval's model sees it.
+ * Warnings go to diag as "FILE: warning: ...". Returns 0 when every step
+ * was answered and applied (an answer without operations included), 1 when
+ * a step failed (its geometric result is kept), 2 when the SVG cannot be
+ * made into a picture (over a limit, or librsvg cannot read it: nothing is
+ * sent; the error on diag, else on stderr). */
 int s2l_apply(s2l *f, ir_diagram *d, const char *svg, size_t svglen, const char *fname,
               FILE *diag);
 /* fn(ctx) is called after each step s2l_apply takes (nodes, edges), applied

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "ir/progress.h"
+#include "llm/image.h"
 #include "llm/llm.h"
 #include "llm/opts.h"
 
@@ -104,6 +105,10 @@ static void usage(FILE *f)
           "      --no-header          leave out the header line\n"
           "      --allow-files DIR    cells may also name files under DIR (repeatable; by\n"
           "                           default only under the manifest's own directory)\n"
+          "Images (judge(1), IMAGES: SVG and TikZ inputs become PNG, cached by content):\n",
+          f);
+    fputs(llm_image_opts_help, f);
+    fputs("\n"
           "  -n, --dry-run            print each item's request as JSON, send nothing\n"
           "  -l, --list               list the built-in rubrics\n"
           "      --describe           print the rubric's fields, modes, variants and rows\n"
@@ -410,6 +415,7 @@ static int feed(llm_client *c, void *user)
 
 typedef struct {
     llm_config cfg;
+    llm_image_opts img;
     const char *rubric_name, *rubric_file, *rubric_dir, *mode, *variant, *rater, *fail_value;
     int dry, list, describe, quiet, header, pmode;
     char **allow;   /* --allow-files: directories cells may name files under */
@@ -434,9 +440,11 @@ static int parse_options(int argc, char **argv, options *o)
         {"list", no_argument, 0, 'l'},             {"describe", no_argument, 0, O_DESCRIBE},
         {"quiet", no_argument, 0, 'q'},            {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},          PROGRESS_LONG_OPTIONS,
+        LLM_IMAGE_LONG_OPTIONS,
         {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     llm_config_init(&o->cfg);
+    llm_image_opts_init(&o->img);
     o->header = 1;
     o->pmode = PROGRESS_AUTO;
     int opt;
@@ -474,6 +482,10 @@ static int parse_options(int argc, char **argv, options *o)
         default:
             if (LLM_OPT_IS(opt)) {
                 if (llm_opt_parse(&o->cfg, opt, optarg, "judge") != 0) return 2;
+                break;
+            }
+            if (LLM_IMAGE_OPT_IS(opt)) {
+                if (llm_image_opt_parse(&o->img, opt, optarg, "judge") != 0) return 2;
                 break;
             }
             usage(stderr);
@@ -629,12 +641,49 @@ static int dry_run(const llm_rubric *rubric, const char *mode, const char *varia
     return 0;
 }
 
+/* Makes every item's images before anything is sent (filling the image
+ * cache): 0, or 2 after an input error (a limit, no TeX, not an image).
+ * An item whose TikZ source TeX rejects is left to fail when it is rated.
+ * Once a picture has been converted (TeX takes seconds an item), a
+ * progress line counts the items (pmode as the run's). */
+static int prepare_images(const llm_rubric *rubric, const char *mode, const char *variant,
+                          jitem *items, size_t nitems, llm_images *im, int pmode)
+{
+    char err[1024];
+    progress *bar = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < nitems && rc == 0; i++) {
+        llm_images_take_error(im);
+        llm_request *r = llm_rubric_request(rubric, mode, variant, &items[i].it, err, sizeof err);
+        if (r) {
+            llm_request_free(r);
+        } else if (llm_images_take_error(im) == LLM_IMAGE_EINPUT) {
+            fprintf(progress_stream(bar), "%s:%d:1: error: item %s: %s\n", items[i].it.file,
+                    items[i].it.line, items[i].it.id, err);
+            rc = 2;
+        }
+        if (!bar && llm_images_stats(im)->converted > 0 && i + 1 < nitems)
+            bar = progress_start("judge", "items' images", nitems, pmode);
+        progress_set(bar, i + 1);
+    }
+    progress_done(bar);
+    return rc;
+}
+
 /* Rates every item through the model and prints the rows; the exit status
  * (1 when some item failed). */
 static int judge_items(const options *o, const llm_rubric *rubric, const char *mode,
                        jitem *items, size_t nitems)
 {
     char err[1024];
+    llm_images *items_images = nitems ? items[0].it.images : NULL;
+    if (items_images &&
+        prepare_images(rubric, mode, o->variant, items, nitems, items_images,
+                       o->quiet && o->pmode == PROGRESS_AUTO ? PROGRESS_OFF : o->pmode) != 0)
+        return 2;
+    /* the images' work is done: the requests read them again from the cache */
+    llm_image_stats istats = {0};
+    if (items_images) istats = *llm_images_stats(items_images);
     llm_client *client = llm_client_new(&o->cfg, err, sizeof err);
     if (!client) {
         fprintf(stderr, "judge: error: %s\n", err);
@@ -668,6 +717,9 @@ static int judge_items(const options *o, const llm_rubric *rubric, const char *m
                 "the item's domain: kept as oov:LABEL rows, not mapped to another label\n",
                 J.noov, J.noov == 1 ? "" : "s", J.noov_items, J.noov_items == 1 ? "" : "s");
     if (!o->quiet) llm_summary(client, stderr, "judge");
+    if (!o->quiet && (istats.converted || istats.cache_hits))
+        fprintf(stderr, "judge: images: %ld converted (%.2fs), %ld from the cache\n",
+                istats.converted, istats.seconds, istats.cache_hits);
     if (rc == 0 && J.nfailed) rc = 1;
     llm_client_free(client);
     return rc;
@@ -723,9 +775,21 @@ int main(int argc, char **argv)
     if (!mans) return 2;
     rc = read_items(nman, optind < argc ? argv + optind : NULL, mans, &items, &nitems, rubric, mode,
                     &o);
+    /* the images: one converter and cache for every item */
+    char icache[4096], err[1024];
+    llm_image_cache_dir(o.cfg.cache_dir, icache, sizeof icache);
+    o.img.cache_dir = icache;
+    o.img.no_cache = o.cfg.no_cache;
+    llm_images *im = rc == 0 ? llm_images_new(&o.img, err, sizeof err) : NULL;
+    if (rc == 0 && !im) {
+        fprintf(stderr, "judge: error: %s\n", err);
+        rc = 2;
+    }
+    for (size_t i = 0; i < nitems; i++) items[i].it.images = im;
     if (rc == 0) rc = o.dry ? dry_run(rubric, mode, o.variant, items, nitems)
                             : judge_items(&o, rubric, mode, items, nitems);
     free_items(items, nitems, mans, nman);
+    llm_images_free(im);
     free(o.allow);
     llm_rubric_free(rubric);
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -44,11 +44,15 @@ static void usage(FILE *f)
           "      --llm[=STEPS]        refine the geometric graph with a language model:\n"
           "                           nodes (merge, add, remove), edges (add, remove), or\n"
           "                           both (the default: nodes, then edges)\n"
+          "                           Each request carries the SVG rendered to PNG, as in\n"
+          "                           DiagramEval (svg2graph(1), IMAGES)\n"
+          "      --llm-no-image       send no picture\n"
           "      --llm-svg-max=BYTES  send at most BYTES of the SVG source (65536; 0: none)\n"
           "      --prompt-dir=DIR     look for svg2graph-nodes.prompt and svg2graph-edges.prompt\n"
           "                           in DIR first\n"
           "      --dry-run            print the requests as JSON lines instead of the IR;\n"
           "                           send nothing\n", f);
+    fputs(llm_image_opts_help, f);
     fputs(llm_opts_help, f);
     fputs("\nExit status: 0 success, 1 the LLM refinement of some diagram failed (its geometric\n"
           "graph is written, with a warning), 2 usage or input error.\n", f);
@@ -218,7 +222,7 @@ static int parse_options(int argc, char **argv, options *o)
 {
     enum {
         O_JOIN = 256, O_LABEL, O_ARROW, O_MAXSIZE, O_MAXDEPTH, O_LLM, O_NOHEADER, O_SVGMAX,
-        O_PROMPTDIR, O_DRYRUN
+        O_PROMPTDIR, O_DRYRUN, O_NOIMAGE
     };
     static const struct option longopts[] = {
         { "merge-k", required_argument, NULL, 'k' },
@@ -233,6 +237,8 @@ static int parse_options(int argc, char **argv, options *o)
         { "max-depth", required_argument, NULL, O_MAXDEPTH },
         { "llm", optional_argument, NULL, O_LLM },
         { "llm-svg-max", required_argument, NULL, O_SVGMAX },
+        { "llm-no-image", no_argument, NULL, O_NOIMAGE },
+        LLM_IMAGE_LONG_OPTIONS,
         { "prompt-dir", required_argument, NULL, O_PROMPTDIR },
         { "dry-run", no_argument, NULL, O_DRYRUN },
         LLM_LONG_OPTIONS,
@@ -250,7 +256,8 @@ static int parse_options(int argc, char **argv, options *o)
     o->header = 1;
     o->pmode = PROGRESS_AUTO;
     llm_config_init(&o->lc);
-    o->lo = (s2l_opts){ S2L_NODES | S2L_EDGES, 65536, NULL, NULL };
+    o->lo = (s2l_opts){ S2L_NODES | S2L_EDGES, 65536, NULL, NULL, 0, {0} };
+    llm_image_opts_init(&o->lo.image);
     int c;
     while ((c = getopt_long(argc, argv, "k:t:a:gi:jqhV", longopts, NULL)) != -1) {
         switch (c) {
@@ -267,6 +274,7 @@ static int parse_options(int argc, char **argv, options *o)
         case O_LLM: o->llm = 1; o->lo.steps = parse_steps(optarg); break;
         case O_SVGMAX: o->lo.svg_max = (size_t)parse_opt_num("llm-svg-max", optarg, 0, 1e9); break;
         case O_PROMPTDIR: o->lo.prompt_dir = optarg; break;
+        case O_NOIMAGE: o->lo.no_image = 1; break;
         case O_DRYRUN: o->dry = 1; break;
         case O_NOHEADER: o->header = 0; break;
         case 'j': o->json = 1; break;
@@ -278,6 +286,10 @@ static int parse_options(int argc, char **argv, options *o)
         default:
             if (LLM_OPT_IS(c)) {
                 if (llm_opt_parse(&o->lc, c, optarg, "svg2graph") != 0) return 2;
+                break;
+            }
+            if (LLM_IMAGE_OPT_IS(c)) {
+                if (llm_image_opt_parse(&o->lo.image, c, optarg, "svg2graph") != 0) return 2;
                 break;
             }
             usage(stderr);
@@ -350,7 +362,17 @@ static int convert(const options *o, s2l *refine, const char *path, int *llm_fai
     ir_diagram *d = to_ir(&sc, &g, is_stdin ? o->stdin_id : id, is_stdin ? NULL : path,
                           o->graph_only && !refine);
     if (refine) {
-        if (s2l_apply(refine, d, src, len, fname, o->quiet ? NULL : diag) != 0) *llm_failed = 1;
+        int lr = s2l_apply(refine, d, src, len, fname, o->quiet ? NULL : diag);
+        if (lr == 2) {   /* no picture for the model: an input error, nothing written */
+            free(src);
+            ir_diagram_free(d);
+            free(id);
+            graph_result_free(&g);
+            svg_scene_free(&sc);
+            svg_doc_free(doc);
+            return 2;
+        }
+        if (lr != 0) *llm_failed = 1;
         if (o->graph_only) strip_to_graph(d);
     }
     free(src);

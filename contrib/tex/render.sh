@@ -4,14 +4,15 @@
 #
 #   sh contrib/tex/render.sh ITEM.tex OUT.png [OUT.svg]
 #
-# PNG: pdflatex, then pdftoppm -png -r 100 (the page is the picture's PGF
+# PNG: pdflatex, then pdftoppm -png -r RENDER_DPI (default 100; the page is the picture's PGF
 #      bounding box, border 0pt, as with the real class).
 # SVG: latex (PGF's dvisvgm driver), then dvisvgm --bbox=min --no-fonts
 #      (glyphs as paths, so the SVG needs no fonts).
 # Work happens in a temporary directory; nothing is written beside ITEM.tex.
 # Exit status: 0 rendered; 1 TeX or a converter failed (TeX's error line,
 # file:line: message, on stderr); 2 usage.
-# Environment: TEX_TIMEOUT (seconds per TeX run, default 120).
+# Environment: TEX_TIMEOUT (seconds per TeX run, default 120), RENDER_DPI
+# (the PNG's resolution, default 100; judge's images: 150).
 
 usage() {
     echo "usage: render.sh ITEM.tex OUT.png [OUT.svg]" >&2
@@ -57,7 +58,7 @@ runtex() {
 }
 
 runtex pdflatex || exit 1
-pdftoppm -png -r 100 -singlefile "$name.pdf" page >pdftoppm.out 2>&1 ||
+pdftoppm -png -r "${RENDER_DPI:-100}" -singlefile "$name.pdf" page >pdftoppm.out 2>&1 ||
     { echo "$item: pdftoppm failed: $(head -1 pdftoppm.out)" >&2; exit 1; }
 mkdir -p "$(dirname "$png")" && cp page.png "$png" || exit 1
 

@@ -20,6 +20,9 @@ OUT=$BUILD/libfuzzer
 PROGRAMS="tikz2ir irlint svg2graph graphalign kappa judge"
 CFLAGS="-std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fno-omit-frame-pointer -I. -I$BUILD/grammar"
 SAN=address,undefined
+# draw/png.c needs the headers of librsvg, cairo and libpng (it dlopen()s
+# the libraries)
+RSVG_CFLAGS=$(pkg-config --cflags librsvg-2.0 libpng 2>/dev/null | sed 's/-I/-isystem /g')
 LIBS="-lcjson -lexpat -lm -ldl"
 
 command -v "$FUZZ_CC" >/dev/null 2>&1 || { echo "run-libfuzzer: $FUZZ_CC not found" >&2; exit 2; }
@@ -37,8 +40,7 @@ fi
 
 # The library, instrumented for libFuzzer (no main of its own).
 objs=""
-# draw/png.c is left out: it needs librsvg, and no harness draws a PNG
-srcs=${FUZZ_SRCS:-"ir/*.c grammar/*.c checks/*.c checks/*/*.c llm/*.c svg/*.c stats/*.c graph/*.c draw/draw.c $gen"}
+srcs=${FUZZ_SRCS:-"ir/*.c grammar/*.c checks/*.c checks/*/*.c llm/*.c svg/*.c stats/*.c graph/*.c draw/draw.c draw/png.c $gen"}
 # shellcheck disable=SC2086
 for src in $srcs; do
     [ -f "$src" ] || continue
@@ -46,6 +48,7 @@ for src in $srcs; do
     obj="$OUT/obj/$(echo "$src" | tr / _).o"
     extra=""
     case $src in "$BUILD"/*) extra="-Wno-unused-function -Wno-sign-compare -Wno-unused-parameter" ;; esac
+    case $src in draw/png.c) extra="$RSVG_CFLAGS" ;; esac
     # shellcheck disable=SC2086
     "$FUZZ_CC" $CFLAGS -Wall $extra -fsanitize=fuzzer-no-link,$SAN -c -o "$obj" "$src" || exit 2
     objs="$objs $obj"

@@ -109,9 +109,10 @@ check "  ... naming both lines" grep -q "dup3000.tsv:3002:1: error: item 2500 ag
 printf 'item\tcode\na\tb\tc\n' >"$tmp/width.tsv"
 "$judge" --dry-run "$tmp/width.tsv" 2>/dev/null >/dev/null
 check "ragged manifest exits 2" [ $? = 2 ]
-printf 'item\tcode\timage\na\t%s\t%s\n' "$tmp/tri.tex" "$tmp/tri.tex" >"$tmp/notimg.tsv"
+cp "$data/expl.txt" "$tmp/expl.txt"
+printf 'item\tcode\timage\na\t%s\t%s\n' "$tmp/tri.tex" "$tmp/expl.txt" >"$tmp/notimg.tsv"
 "$judge" --dry-run "$tmp/notimg.tsv" 2>"$tmp/err" >/dev/null
-check "a .tex as the image exits 2" [ $? = 2 ]
+check "a text file as the image exits 2" [ $? = 2 ]
 printf 'rubric r\ncriterion a enum yes no\nprompt\n{{nosuch}}\n.\n' >"$tmp/bad.rubric"
 "$judge" --rubric-file "$tmp/bad.rubric" --dry-run $data/geom.tsv 2>"$tmp/err" >/dev/null
 check "rubric with an unknown template name exits 2" [ $? = 2 ]

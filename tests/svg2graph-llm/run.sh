@@ -227,12 +227,19 @@ import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 assert [r["step"] for r in rows] == ["nodes", "edges"], rows
 assert all(r["item"] == "pipeline" for r in rows)
-u = rows[0]["messages"][1]["content"]
+def parts(m):   # the text of a user message, and its images (the rendered SVG)
+    c = m["content"]
+    assert isinstance(c, list), c
+    return ("".join(p["text"] for p in c if p["type"] == "text"),
+            [p["image_url"]["url"] for p in c if p["type"] == "image_url"])
+u, img = parts(rows[0]["messages"][1])
+assert len(img) == 1 and img[0].startswith("data:image/png;base64,<"), img
+assert parts(rows[1]["messages"][1])[1] == img, "the edge step sees the same picture"
 assert "n4 \"Multi-Head\" box=128.22,-122.25,171.78,-113.25 shape=text" in u, u
 assert "t6 \"latent\" box=140.475,-57.375,159.525,-49.875 label" in u, u
 assert "n2 -> n3 label=\"latent\"" in u, u
 assert "<svg xmlns" in u and "FAKE[" in u, u
-e = rows[1]["messages"][1]["content"]
+e = parts(rows[1]["messages"][1])[0]
 assert "Text items" not in e and "n2 -> n4" in e, e
 ' "$tmp/dry.out" 2>"$tmp/dry.py" && ok || bad "dry-run requests: $(cat "$tmp/dry.py")"
 "$S2G" --llm=edges --dry-run --llm-svg-max=0 --id pipeline < "$tmp/nodes.svg" > "$tmp/dry0.out" 2>/dev/null
