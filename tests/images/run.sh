@@ -71,7 +71,9 @@ manifest() {
         printf 'i%d\t%s\t%s\tq\n' $k "$root/tests/judge/data/tri.tex" "$img" >>"$f"
     done
 }
-J() { "$judge" --mode image --base-url "$url" --model fake -j 1 --cache-dir "$tmp/cache" "$@"; }
+# (the manifests, written to $tmp, name the project's test files: allowed)
+J() { "$judge" --mode image --base-url "$url" --model fake -j 1 --cache-dir "$tmp/cache" \
+        --allow-files "$root" "$@"; }
 
 # --- SVG and PNG: what the model sees
 manifest "$tmp/svg.tsv" "$root/$d/box.svg" "$root/tests/judge/data/white.png"
@@ -145,7 +147,7 @@ check "text file: message" grep -q 'expl.txt: not an image: PNG, JPEG, GIF, WebP
 
 # --- no TeX: a TikZ input is a clear error (PATH without TeX, no cache)
 manifest "$tmp/tex.tsv" "$root/$d/bare.tex"
-PATH=/nonexistent "$judge" --mode image --base-url "$url" --model fake --no-cache \
+PATH=/nonexistent "$judge" --mode image --base-url "$url" --model fake --no-cache --allow-files "$root" \
     "$tmp/tex.tsv" >/dev/null 2>"$tmp/err"; st=$?
 check "no TeX: exit 2" [ $st = 2 ]
 check "no TeX: message" grep -q 'bare.tex: a TikZ input needs TeX, and pdflatex is not installed' "$tmp/err"
@@ -167,7 +169,7 @@ if [ $have_tex = 1 ]; then
     check "tikz: two conversions" grep -q 'images: 2 converted' "$tmp/err"
     echo "images: TeX converted 2 TikZ inputs in ${took}s (judge's whole run)" >&2
     # the cache: the same run again needs no TeX at all
-    PATH=/nonexistent "$judge" --mode image --base-url "$url" --model fake --cache-dir "$tmp/cache" \
+    PATH=/nonexistent "$judge" --mode image --base-url "$url" --model fake --cache-dir "$tmp/cache" --allow-files "$root" \
         -j 1 "$tmp/tex.tsv" >/dev/null 2>"$tmp/err"; st=$?
     check "tikz cache: judged without TeX on PATH (exit 0)" [ $st = 0 ]
     check "tikz cache: 0 converted" grep -q 'images: 0 converted.*2 from the cache' "$tmp/err"
