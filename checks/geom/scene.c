@@ -760,5 +760,6 @@ void geom_scene_free(geom_scene *s)
     free(p->corner);
     free(p->cls0);
     scene_grid_free(&p->grid);
+    scene_grid_free(&p->rays);
     free(p);
 }

@@ -67,7 +67,7 @@ size_t scene_rays_excl(const geom_scene *s, ir_pt v, double min_len, double *dir
     size_t n = 0;
     double tmp[256];
     size_t *near = NULL, cap = 0;
-    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
+    size_t nn = scene_rays_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
                                &near, &cap);
     for (size_t q = 0; q < nn; q++) {
         const geom_seg *g = &s->segs[near[q]];
@@ -105,7 +105,7 @@ size_t geom_rays_at(const geom_scene *s, ir_pt v, double min_len, double *dirs, 
 void geom_blame_ray(const geom_scene *s, ir_pt v, double dir, chk_verdict *out)
 {
     size_t *near = NULL, cap = 0;
-    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
+    size_t nn = scene_rays_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
                                &near, &cap);
     for (size_t q = 0; q < nn; q++) {
         const geom_seg *g = &s->segs[near[q]];
@@ -143,7 +143,7 @@ void geom_blame_point(const geom_scene *s, ir_pt p, chk_verdict *out)
     }
     if (dots) return;
     size_t *near = NULL, cap = 0;
-    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), GEOM_JOIN_EPS_PT),
+    size_t nn = scene_rays_near(s, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), GEOM_JOIN_EPS_PT),
                                &near, &cap);
     for (size_t q = 0; q < nn; q++) {
         const geom_seg *g = &s->segs[near[q]];

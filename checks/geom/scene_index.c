@@ -85,7 +85,9 @@ int pt_hash_near(const pt_hash *h, ir_pt p, int (*fn)(size_t, void *), void *arg
     return 0;
 }
 
-static void grid_build(geom_scene *s, seg_grid *g)
+/* The grid over the segments; with rays_only, over those that are rays
+ * (ray_seg) now, in the same cells and order as the grid over all of them. */
+static void grid_build(geom_scene *s, seg_grid *g, int rays_only)
 {
     memset(g, 0, sizeof *g);
     if (s->nsegs == 0) return;
@@ -106,6 +108,11 @@ static void grid_build(geom_scene *s, seg_grid *g)
     g->range = xmalloc(s->nsegs * sizeof *g->range);
     for (size_t k = 0; k < s->nsegs; k++) {
         int *r = g->range[k];
+        if (rays_only && !ray_seg(&s->segs[k])) {
+            r[0] = r[1] = 0;
+            r[2] = r[3] = -1;   /* in no cell */
+            continue;
+        }
         geom_grid_cells(&g->pl, seg_box(&s->segs[k], GEOM_JOIN_EPS_PT), &r[0], &r[1], &r[2], &r[3]);
         for (int j = r[1]; j <= r[3]; j++)
             for (int i = r[0]; i <= r[2]; i++) g->start[(size_t)j * (size_t)g->pl.nx + (size_t)i + 1]++;
@@ -136,14 +143,39 @@ void scene_need_grid(scene_priv *p)
 {
     if (p->grid_done) return;
     p->grid_done = 1;
-    grid_build(&p->pub, &p->grid);
+    grid_build(&p->pub, &p->grid, 0);
 }
+
+/* The segments of grid g in the cells box b covers, each once, in the
+ * order of the cells and, in a cell, of the segments. */
+static size_t grid_near(const geom_scene *s, seg_grid *g, ir_box b, size_t **buf, size_t *cap);
 
 size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
 {
     scene_priv *p = scene_priv_of(s);
     scene_need_grid(p);
-    seg_grid *g = &p->grid;
+    return grid_near(s, &p->grid, b, buf, cap);
+}
+
+/* The straight figure lines have a grid of their own, built on first use:
+ * a class changes only from a ray to a mark or a tick (scene_marks.c),
+ * never to a ray, so the segments that were rays then hold every one that
+ * is a ray later, and the callers still test ray_seg. In the same cells
+ * and order as geom_segs_near gives them, the rays among its answer are
+ * the same: a ray query does not walk over the arcs, marks, texts' frames
+ * and grid lines around a corner (20,000 arcs on one corner took minutes). */
+size_t scene_rays_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
+{
+    scene_priv *p = scene_priv_of(s);
+    if (!p->rays_done) {
+        p->rays_done = 1;
+        grid_build(&p->pub, &p->rays, 1);
+    }
+    return grid_near(s, &p->rays, b, buf, cap);
+}
+
+static size_t grid_near(const geom_scene *s, seg_grid *g, ir_box b, size_t **buf, size_t *cap)
+{
     size_t n = 0;
     if (!g->start || b.empty) return 0;
     int i0, j0, i1, j1;

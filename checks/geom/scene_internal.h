@@ -73,6 +73,8 @@ typedef struct {
                             (NULL while no class has changed since: then
                             the classes are those; snapshot_cls) */
     seg_grid grid;
+    int rays_done;     /* the grid over the rays is built on first use */
+    seg_grid rays;
 } scene_priv;
 
 /* The private part of a scene geom_scene_build made (its pub member). */
@@ -95,6 +97,9 @@ static inline ir_box seg_box(const geom_seg *g, double grow)
 
 /* The segment grid, built on first use (scene_index.c). */
 void scene_need_grid(scene_priv *p);
+/* geom_segs_near's answer, less segments that were not rays (ray_seg) when
+ * first asked: a superset of the rays, in geom_segs_near's order. */
+size_t scene_rays_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap);
 void scene_grid_free(seg_grid *g);
 
 /* A vertex dot: role=vertex, or a small filled ellipse (scene.c). */

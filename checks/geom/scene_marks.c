@@ -42,7 +42,7 @@ static double ray_len_along(const geom_scene *s, ir_pt v, double dir, size_t exc
     /* longest straight figure segment leaving v in direction dir */
     double best = 0;
     size_t *near = NULL, cap = 0;
-    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
+    size_t nn = scene_rays_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
                                &near, &cap);
     for (size_t q = 0; q < nn; q++) {
         const geom_seg *g = &s->segs[near[q]];
