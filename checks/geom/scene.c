@@ -761,5 +761,10 @@ void geom_scene_free(geom_scene *s)
     free(p->cls0);
     scene_grid_free(&p->grid);
     scene_grid_free(&p->rays);
+    ir_box_index_free(&p->cand_ix);
+    ir_box_index_free(&p->coord_ix);
+    ir_box_index_free(&p->name_ix);
+    free(p->coord_el);
+    free(p->name_tx);
     free(p);
 }

@@ -38,7 +38,7 @@ long long pt_hash_cell(double v, double *frac)
     double q = v / PH_CELL, c = floor(q);
     if (frac) *frac = q - c;
     if (c > 1e15) c = 1e15;
-    if (c < -1e15) c = -1e15;
+    if (!(c >= -1e15)) c = -1e15;   /* and NaN: never cast */
     return (long long)c;
 }
 
@@ -208,6 +208,16 @@ geom_grid_plan geom_grid_layout(ir_box all, size_t n, double min_cs, int max_cel
 {
     geom_grid_plan p;
     double w = ir_box_w(all), h = ir_box_h(all);
+    /* an extent no grid can cut into cells (not finite, or so wide that
+     * the cells' numbers overflow): one cell holds everything */
+    if (!(w >= 0 && w <= 1e150 && h >= 0 && h <= 1e150 && fabs(all.x1) <= 1e150 &&
+          fabs(all.y1) <= 1e150)) {
+        p.cs = 1.0;
+        p.inv = 0;
+        p.x0 = p.y0 = 0;
+        p.nx = p.ny = 1;
+        return p;
+    }
     double cs = sqrt(fmax(w * h, 1.0) / (double)(n ? n : 1));
     if (cs < min_cs) cs = min_cs;
     if (w / cs > max_cells) cs = w / max_cells;

@@ -8,6 +8,7 @@
 
 #include "checks/geom/geom.h"
 #include "ir/arena.h"
+#include "ir/box_index.h"
 #include "ir/xalloc.h"
 
 /* Makes room in array arr of cap elements for element n (doubling). */
@@ -75,6 +76,13 @@ typedef struct {
     seg_grid grid;
     int rays_done;     /* the grid over the rays is built on first use */
     seg_grid rays;
+    int cand_ix_done;  /* an index over cand, built on first use */
+    ir_box_index cand_ix;
+    int names_done;    /* indexes for geom_point_name, built on first use: */
+    ir_box_index coord_ix;   /* over the coord elements (coord_el[k]) */
+    size_t *coord_el;
+    ir_box_index name_ix;    /* over the name texts (name_tx[k]) */
+    size_t *name_tx;
 } scene_priv;
 
 /* The private part of a scene geom_scene_build made (its pub member). */

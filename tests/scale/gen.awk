@@ -9,7 +9,8 @@
 #       lines (n straight lines drawn as n/2 crosses: each line crosses one
 #       other), arcs (n role=angle-mark arcs with a 10^6 degree span, each
 #       on a corner of a triangle), nodes (n/2 rectangles, each with a text
-#       inside: n elements);
+#       inside: n elements), figures (n/8 labeled triangles: the outline,
+#       three vertex dots and names, an angle arc and its label; IR only);
 # fmt:  ir (diagramir(5), for irlint) or svg (for svg2graph).
 # The elements sit on a square grid of cells 40 pt wide, row by row.
 function cx(i) { return (i % cols) * 40 }
@@ -19,6 +20,7 @@ BEGIN {
     cols = int(sqrt(n)); if (cols < 1) cols = 1
     m = n
     if (kind == "lines" || kind == "nodes") m = int((n + 1) / 2)
+    if (kind == "figures") m = int((n + 7) / 8)
     if (fmt == "svg") {
         W = cols * 40 + 40; H = (int(m / cols) + 1) * 40 + 40
         printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\">\n", W, H
@@ -50,6 +52,19 @@ BEGIN {
             vx = (v == 1) ? 30 : 0; vy = (v == 2) ? 30 : 0
             if (fmt == "svg") printf "<path d=\"M %g %g A %g %g 0 1 1 %g %g\" fill=\"none\" stroke=\"black\"/>\n", vx + r, vy, r, r, vx - r, vy
             else printf "arc %d %d %g 0 0 %g 0 1000000 draw=black fill=none role=angle-mark vertex=%d,%d @%d\n", vx, vy, r, r, vx, vy, l
+        } else if (kind == "figures") {
+            # a right triangle 30 x 20 with its corners named and the angle
+            # at its first corner marked and labeled (33.7 degrees), in
+            # cells 60 pt wide
+            x = x * 1.5; y = y * 1.5
+            printf "poly closed %d %d %d %d %d %d @%d\n", x, y, x + 30, y, x + 30, y + 20, l
+            printf "ellipse %d %d 1 0 0 1 fill=black role=vertex @%d\n", x, y, l
+            printf "ellipse %d %d 1 0 0 1 fill=black role=vertex @%d\n", x + 30, y, l
+            printf "text %g %g %g %g \"A\" of=%d,%d @%d\n", x - 6, y - 6, x - 1, y - 1, x, y, l
+            printf "text %g %g %g %g \"B\" of=%d,%d @%d\n", x + 31, y - 6, x + 36, y - 1, x + 30, y, l
+            printf "text %g %g %g %g \"C\" of=%d,%d @%d\n", x + 31, y + 21, x + 36, y + 26, x + 30, y + 20, l
+            printf "arc %d %d 6 0 0 6 0 33.69 draw=black fill=none role=angle-mark vertex=%d,%d @%d\n", x, y, x, y, l
+            printf "text %g %g %g %g \"34°\" @%d\n", x + 8, y + 1, x + 16, y + 5, l
         } else if (kind == "nodes") {
             if (fmt == "svg") {
                 printf "<rect x=\"%d\" y=\"%d\" width=\"30\" height=\"16\" fill=\"none\" stroke=\"black\"/>\n", x, y
