@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/limits.h"
 #include "ir/box_index.h"
 #include "ir/xalloc.h"
 
@@ -79,7 +80,7 @@ static size_t marks_near(const geom_scene *s, marks_ix *mx, const geom_text *t)
         ir_box_index_build(&mx->ix, b, s->nmarks);
         free(b);
     }
-    return ir_box_index_query(&mx->ix, t->box, &mx->near, &mx->cap);
+    return geom_ix_query(s, &mx->ix, t->box, &mx->near, &mx->cap);
 }
 
 /* The mark a text labels: the arc or square nearest to it, when the text

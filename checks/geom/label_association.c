@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/limits.h"
 #include "ir/box_index.h"
 #include "ir/xalloc.h"
 
@@ -63,7 +64,7 @@ static points collect_points(const geom_scene *s)
     size_t *near = NULL, ncap = 0;
     for (size_t i = 0; i < na; i++) {
         ir_pt p = i < s->ndots ? s->dots[i] : c[i - s->ndots];
-        size_t nn = ir_box_index_query(&all, ir_box_inset(b[i], GEOM_DOT_MERGE_PT), &near, &ncap);
+        size_t nn = geom_ix_query(s, &all, ir_box_inset(b[i], GEOM_DOT_MERGE_PT), &near, &ncap);
         int dup = 0;
         for (size_t q = 0; q < nn && !dup; q++) {
             size_t j = near[q];
@@ -93,14 +94,14 @@ static points collect_points(const geom_scene *s)
  * first of (distance, index) among the points within r of the box are the
  * first two of all: r doubles until two are within it, or the loop over
  * all of them is run. */
-static void nearest_two(points *pts, ir_box tb, double r, size_t **buf, size_t *cap, size_t *b1,
+static void nearest_two(const geom_scene *s, points *pts, ir_box tb, double r, size_t **buf, size_t *cap, size_t *b1,
                         double *d1, size_t *b2, double *d2)
 {
     while (pts->n >= 2 && r < 1e300) {
         *b1 = 0;
         *b2 = (size_t)-1;
         *d1 = *d2 = 1e300;
-        size_t nn = ir_box_index_query(&pts->ix, ir_box_inset(tb, r), buf, cap), within = 0;
+        size_t nn = geom_ix_query(s, &pts->ix, ir_box_inset(tb, r), buf, cap), within = 0;
         for (size_t k = 0; k < nn; k++) {
             size_t i = (*buf)[k];
             double dd = ir_box_pt_dist(tb, pts->p[i]);
@@ -116,6 +117,7 @@ static void nearest_two(points *pts, ir_box tb, double r, size_t **buf, size_t *
     *b1 = 0;
     *b2 = (size_t)-1;
     *d1 = *d2 = 1e300;
+    if (!geom_spend(s, pts->n)) return;
     for (size_t i = 0; i < pts->n; i++) {
         double dd = ir_box_pt_dist(tb, pts->p[i]);
         if (dd < *d1) { *d2 = *d1; *b2 = *b1; *d1 = dd; *b1 = i; }
@@ -176,7 +178,7 @@ static int inside_region(const geom_scene *s, ir_pt p, ir_box_index *ix, int *do
         free(b);
     }
     size_t *near = NULL, cap = 0;
-    size_t nn = ir_box_index_query(ix, ir_box_make(p.x, p.y, p.x, p.y), &near, &cap);
+    size_t nn = geom_ix_query(s, ix, ir_box_make(p.x, p.y, p.x, p.y), &near, &cap);
     int in = 0;
     for (size_t q = 0; q < nn && !in; q++)
         in = ir_pt_in_poly(p, s->shapes[near[q]].pts, s->shapes[near[q]].n);
@@ -232,7 +234,7 @@ void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v
             if (pts.n == 0) break;
             size_t b1, b2;
             double d1, d2;
-            nearest_two(&pts, t->box, 2 * GEOM_LABEL_REACH_EM * em, &near, &ncap, &b1, &d1, &b2, &d2);
+            nearest_two(s, &pts, t->box, 2 * GEOM_LABEL_REACH_EM * em, &near, &ncap, &b1, &d1, &b2, &d2);
             if (t->has_of) {
                 double dof = ir_box_pt_dist(t->box, t->of);
                 if (ir_v_dist(pts.p[b1], t->of) > 2 * GEOM_JOIN_EPS_PT &&
@@ -304,7 +306,7 @@ void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v
                 ir_box q = ir_box_inset(t->box, r);
                 int all = !(r < 1e300) || !(isfinite(q.x1) && isfinite(q.x2) && isfinite(q.y1) &&
                                             isfinite(q.y2));
-                nn = all ? s->nsegs : geom_segs_near(s, q, &near, &ncap);
+                nn = all ? (geom_spend(s, s->nsegs) ? s->nsegs : 0) : geom_segs_near(s, q, &near, &ncap);
                 if (!all) {
                     ir_index_sort(near, nn);
                     cand = near;

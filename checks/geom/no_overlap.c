@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/limits.h"
 #include "checks/geom/no_overlap.h"
 #include "ir/box_index.h"
 #include "ir/xalloc.h"
@@ -562,8 +563,10 @@ static void line_order(const geom_scene *s, const face_set *g, geom_depth_tally 
             ir_pt a = l->p2[k], b = l->p2[(k + 1) % l->n];
             ir_pt3 A = l->p3[k], B = l->p3[(k + 1) % l->n];
             double len = ir_v_dist(a, b);
-            /* a look every 2pt or so */
-            int m = (int)ceil(len / 2.0);
+            /* a look every 2pt or so (at most GEOM_MAX_LOOKS a piece,
+             * counted in double: a NaN or huge length is no int) */
+            double mm = ceil(len / 2.0);
+            int m = mm > 0 ? (mm < GEOM_MAX_LOOKS ? (int)mm : GEOM_MAX_LOOKS) : 0;
             for (int q = 0; q < m; q++) {
                 double u = (q + 0.5) / m;
                 ir_pt p = ir_v_lerp(a, b, u);
@@ -669,7 +672,7 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
     for (size_t i = 0; i < s->ntexts; i++) {
         const geom_text *a = &s->texts[i];
         ir_box ab = tbox[i];
-        size_t nn = ir_box_index_query(&tix, ab, &near, &ncap);
+        size_t nn = geom_ix_query(s, &tix, ab, &near, &ncap);
         for (size_t q = 0; q < nn; q++) {
             size_t j = near[q];
             if (j <= i) continue;
@@ -755,7 +758,7 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
             }
             break;
         }
-        nn = ir_box_index_query(&dix, core, &near, &ncap);
+        nn = geom_ix_query(s, &dix, core, &near, &ncap);
         for (size_t q = 0; q < nn; q++) {
             size_t k = near[q];
             if (t->has_of && ir_v_dist(s->dots[k], t->of) <= GEOM_JOIN_EPS_PT) continue;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/limits.h"
 #include "checks/geom/scene_internal.h"
 #include "ir/xalloc.h"
 
@@ -352,7 +353,7 @@ static size_t cand_near(const geom_scene *s, ir_box q, size_t **buf, size_t *cap
         ir_box_index_build(&p->cand_ix, b, p->cand.n);
         free(b);
     }
-    return ir_box_index_query(&p->cand_ix, q, buf, cap);
+    return geom_ix_query(s, &p->cand_ix, q, buf, cap);
 }
 
 int geom_nearest_corner(const geom_scene *s, ir_pt q, double reach, ir_pt *v, double *dist)
@@ -421,7 +422,7 @@ const char *geom_point_name(const geom_scene *s, ir_pt p, char *buf, size_t n)
     scene_priv *sp = scene_priv_of(s);
     size_t *near = NULL, cap = 0;
     ir_box pb = ir_box_make(p.x, p.y, p.x, p.y);
-    size_t nn = ir_box_index_query(&sp->coord_ix, pb, &near, &cap);
+    size_t nn = geom_ix_query(s, &sp->coord_ix, pb, &near, &cap);
     for (size_t q = 0; q < nn; q++) {
         const ir_elem *e = &d->elems[sp->coord_el[near[q]]];
         if (ir_v_dist(e->pts[0], p) <= 2 * GEOM_JOIN_EPS_PT) {
@@ -432,7 +433,7 @@ const char *geom_point_name(const geom_scene *s, ir_pt p, char *buf, size_t n)
     }
     const geom_text *best = NULL;
     double bd = 0;
-    nn = ir_box_index_query(&sp->name_ix, pb, &near, &cap);
+    nn = geom_ix_query(s, &sp->name_ix, pb, &near, &cap);
     for (size_t q = 0; q < nn; q++) {
         const geom_text *t = &s->texts[sp->name_tx[near[q]]];
         double dd = t->has_of ? ir_v_dist(t->of, p) : ir_box_pt_dist(t->box, p);

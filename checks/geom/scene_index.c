@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/limits.h"
 #include "checks/geom/scene_internal.h"
 #include "ir/xalloc.h"
 
@@ -177,6 +178,7 @@ size_t scene_rays_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
 static size_t grid_near(const geom_scene *s, seg_grid *g, ir_box b, size_t **buf, size_t *cap)
 {
     size_t n = 0;
+    if (scene_priv_of(s)->over) return 0;   /* the work allowed is done */
     if (!g->start || b.empty) return 0;
     int i0, j0, i1, j1;
     geom_grid_cells(&g->pl, b, &i0, &j0, &i1, &j1);
@@ -201,7 +203,13 @@ static size_t grid_near(const geom_scene *s, seg_grid *g, ir_box b, size_t **buf
                 (*buf)[n++] = k;
             }
         }
-    return n;
+    /* the entries walked, and the cells */
+    unsigned long long walked = (unsigned long long)(i1 - i0 + 1) * (unsigned long long)(j1 - j0 + 1);
+    for (int j = j0; j <= j1; j++) {
+        size_t c = (size_t)j * (size_t)g->pl.nx;
+        walked += g->start[c + (size_t)i1 + 1] - g->start[c + (size_t)i0];
+    }
+    return geom_spend(s, walked) ? n : 0;
 }
 
 geom_grid_plan geom_grid_layout(ir_box all, size_t n, double min_cs, int max_cells)

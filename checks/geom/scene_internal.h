@@ -83,6 +83,8 @@ typedef struct {
     size_t *coord_el;
     ir_box_index name_ix;    /* over the name texts (name_tx[k]) */
     size_t *name_tx;
+    unsigned long long work;  /* pairs examined so far (geom_spend) */
+    int over;          /* past GEOM_MAX_WORK: the queries answer nothing */
 } scene_priv;
 
 /* The private part of a scene geom_scene_build made (its pub member). */
