@@ -75,6 +75,10 @@ void ir_box_index_build(ir_box_index *x, const ir_box *b, size_t n)
     size_t total = 0;
     for (size_t i = 0; i < n; i++) {
         int *c = r[i];
+        if (b[i].empty) {
+            c[0] = -2;   /* in no cell, on no list */
+            continue;
+        }
         if (!ir_box_index_cells(x, b[i], &c[0], &c[1], &c[2], &c[3]) ||
             (double)(c[2] - c[0] + 1) * (double)(c[3] - c[1] + 1) > IR_BOX_INDEX_MAX_COVER) {
             c[0] = -1;   /* on the list every query gets */
@@ -93,6 +97,7 @@ void ir_box_index_build(ir_box_index *x, const ir_box *b, size_t n)
     size_t ne = 0;
     for (size_t i = 0; i < n; i++) {
         const int *c = r[i];
+        if (c[0] == -2) continue;
         if (c[0] < 0) {
             x->every[ne++] = i;
             continue;
@@ -101,6 +106,11 @@ void ir_box_index_build(ir_box_index *x, const ir_box *b, size_t n)
             for (int k = c[0]; k <= c[2]; k++) x->idx[fill[(size_t)j * (size_t)x->nx + (size_t)k]++] = i;
     }
     free(fill);
+    /* what a query that is not finite gets: every box but the empty ones */
+    x->nall = 0;
+    x->all = xmalloc((n ? n : 1) * sizeof *x->all);
+    for (size_t i = 0; i < n; i++)
+        if (r[i][0] != -2) x->all[x->nall++] = i;
     free(r);
 }
 
@@ -109,6 +119,7 @@ void ir_box_index_free(ir_box_index *x)
     free(x->start);
     free(x->idx);
     free(x->every);
+    free(x->all);
     free(x->stamp);
     memset(x, 0, sizeof *x);
 }
@@ -140,7 +151,7 @@ size_t ir_box_index_query(ir_box_index *x, ir_box q, size_t **buf, size_t *cap)
     if (x->n == 0) return 0;
     int i0, j0, i1, j1;
     if (!ir_box_index_cells(x, q, &i0, &j0, &i1, &j1)) {
-        for (size_t i = 0; i < x->n; i++) put(buf, cap, &n, i);
+        for (size_t i = 0; i < x->nall; i++) put(buf, cap, &n, x->all[i]);
         return n;
     }
     if (++x->cur == 0) {   /* stamps wrapped: start again */

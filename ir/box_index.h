@@ -4,8 +4,10 @@
  *
  * About one cell per box (at most IR_BOX_INDEX_MAX_SIDE cells a side). A box
  * is listed in every cell it covers, unless it covers more than
- * IR_BOX_INDEX_MAX_COVER cells, or is empty or not finite: then it is on a
- * list every query returns. A query answers a superset of the boxes that
+ * IR_BOX_INDEX_MAX_COVER cells or is not finite (a NaN or infinite side):
+ * then it is on a list every query returns. An empty box (b.empty) is in no
+ * answer: a way to leave an entry out. A query answers a superset of the
+ * boxes that
  * meet it (the caller tests each), each once, in increasing index order, so
  * a loop over the answer visits the boxes in the order a loop over all of
  * them would. Safe for any double: NaN and infinities are never cast to an
@@ -29,6 +31,8 @@ typedef struct {
     size_t *idx;           /* per cell, the boxes covering it (increasing) */
     size_t *every;         /* boxes every query returns (increasing) */
     size_t nevery;
+    size_t *all;           /* the boxes that are not empty (increasing) */
+    size_t nall;
     unsigned *stamp;       /* per box: the last query that returned it */
     unsigned cur;
 } ir_box_index;
@@ -38,7 +42,7 @@ void ir_box_index_build(ir_box_index *x, const ir_box *b, size_t n);
 void ir_box_index_free(ir_box_index *x);
 /* The boxes that may meet q, into *buf (grown as needed, *cap its room),
  * each once, in increasing order; returns how many. An empty or not finite
- * q gets every box. */
+ * q gets every box that is not empty. */
 size_t ir_box_index_query(ir_box_index *x, ir_box q, size_t **buf, size_t *cap);
 /* The cell range [*i0..*i1] x [*j0..*j1] box q covers, clamped to the grid;
  * 0 when q is empty or not finite. */
