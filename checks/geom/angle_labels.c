@@ -75,7 +75,7 @@ static size_t marks_near(const geom_scene *s, marks_ix *mx, const geom_text *t)
             b[i] = ir_box_inset(ir_box_make(m->c.x, m->c.y, m->vertex.x, m->vertex.y),
                                 m->size + GEOM_LABEL_REACH_EM * em);
             /* a NaN reach counts every text in reach: every query gets it */
-            if (!(m->size + GEOM_LABEL_REACH_EM * em >= 0)) b[i].empty = 1;
+            if (!(m->size + GEOM_LABEL_REACH_EM * em >= 0)) b[i] = ir_box_make(NAN, NAN, NAN, NAN);
         }
         ir_box_index_build(&mx->ix, b, s->nmarks);
         free(b);

@@ -93,9 +93,11 @@ static points collect_points(const geom_scene *s)
  * the loop over all the points in order (strict <) finds them. The two
  * first of (distance, index) among the points within r of the box are the
  * first two of all: r doubles until two are within it, or the loop over
- * all of them is run. */
-static void nearest_two(const geom_scene *s, points *pts, ir_box tb, double r, size_t **buf, size_t *cap, size_t *b1,
-                        double *d1, size_t *b2, double *d2)
+ * all of them is run -- or r reaches enough: past it the caller only needs
+ * to know that what is not found is farther than enough (a second point
+ * not found is (size_t)-1 at 1e300, a first one 0 at 1e300). */
+static void nearest_two(const geom_scene *s, points *pts, ir_box tb, double r, double enough,
+                        size_t **buf, size_t *cap, size_t *b1, double *d1, size_t *b2, double *d2)
 {
     while (pts->n >= 2 && r < 1e300) {
         *b1 = 0;
@@ -110,7 +112,7 @@ static void nearest_two(const geom_scene *s, points *pts, ir_box tb, double r, s
             if (dd < *d1) { *d2 = *d1; *b2 = *b1; *d1 = dd; *b1 = i; }
             else if (dd < *d2) { *d2 = dd; *b2 = i; }
         }
-        if (within >= 2) return;
+        if (within >= 2 || r >= enough) return;
         if (nn == pts->n) break;   /* the query had them all: the full loop */
         r *= 2;
     }
@@ -172,7 +174,7 @@ static int inside_region(const geom_scene *s, ir_pt p, ir_box_index *ix, int *do
             /* a NaN point: any p may be found in it (every query has it) */
             for (size_t k = 0; k < s->shapes[i].n; k++)
                 if (!isfinite(s->shapes[i].pts[k].x) || !isfinite(s->shapes[i].pts[k].y))
-                    b[i].empty = 1;
+                    b[i] = ir_box_make(NAN, NAN, NAN, NAN);
         }
         ir_box_index_build(ix, b, s->nshapes);
         free(b);
@@ -234,7 +236,12 @@ void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v
             if (pts.n == 0) break;
             size_t b1, b2;
             double d1, d2;
-            nearest_two(s, &pts, t->box, 2 * GEOM_LABEL_REACH_EM * em, &near, &ncap, &b1, &d1, &b2, &d2);
+            /* enough: beyond it a nearest point changes nothing below (not
+             * ambiguous, not nearer than of=, out of reach) */
+            double enough = (GEOM_LABEL_REACH_EM * em + slack) * GEOM_AMBIGUITY + slack;
+            if (t->has_of) enough = fmax(enough, ir_box_pt_dist(t->box, t->of) + slack);
+            nearest_two(s, &pts, t->box, 2 * GEOM_LABEL_REACH_EM * em, enough, &near, &ncap, &b1,
+                        &d1, &b2, &d2);
             if (t->has_of) {
                 double dof = ir_box_pt_dist(t->box, t->of);
                 if (ir_v_dist(pts.p[b1], t->of) > 2 * GEOM_JOIN_EPS_PT &&
@@ -332,6 +339,21 @@ void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v
                 if (all || nn == s->nsegs ||
                     (s1 && (d1 + slack) * GEOM_AMBIGUITY - slack <= r && d1 <= r))
                     break;
+                /* Past the reach (and what could be ambiguous within it),
+                 * a line farther off or none makes no difference below --
+                 * unless the label is placed on a path (the line nearest
+                 * it is compared with its own), or it is a length label
+                 * that will be the first reported (its reason tells the
+                 * distance) and not a number inside a region. */
+                double enough = (GEOM_LABEL_REACH_EM * em + slack) * GEOM_AMBIGUITY + slack;
+                if (r >= enough && !t->has_along &&
+                    !(t->kind == TXT_LENGTH && ty.bad == 0 &&
+                      !(!t->unit[0] && inside_region(s, t->c, &shix, &shdone)))) {
+                    /* what lies within r was seen: s1 is then out of reach */
+                    s1 = s2 = NULL;
+                    d1 = d2 = 1e300;
+                    break;
+                }
                 r *= 2;
             }
             if (t->has_along) {
