@@ -168,8 +168,18 @@ size_t ir_box_index_query(ir_box_index *x, ir_box q, size_t **buf, size_t *cap)
                 put(buf, cap, &n, e);
             }
         }
-    for (size_t k = 0; k < x->nevery; k++) put(buf, cap, &n, x->every[k]);
     /* one cell's list is in order already; the union of several is not */
-    if (n > 1 && (i1 > i0 || j1 > j0 || x->nevery)) qsort(*buf, n, sizeof **buf, cmp_size);
+    if (n > 1 && (i1 > i0 || j1 > j0)) qsort(*buf, n, sizeof **buf, cmp_size);
+    if (x->nevery) {
+        /* merged with the list every query gets (also in order; no box is
+         * on both), from the back, in place */
+        size_t nc = n;
+        for (size_t k = 0; k < x->nevery; k++) put(buf, cap, &n, 0);
+        size_t *b = *buf, i = nc, j = x->nevery, k = n;
+        while (j > 0) {
+            if (i > 0 && b[i - 1] > x->every[j - 1]) b[--k] = b[--i];
+            else b[--k] = x->every[--j];
+        }
+    }
     return n;
 }

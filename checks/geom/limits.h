@@ -21,8 +21,9 @@
 #define GEOM_MAX_ELEMS     1000000
 /* Straight pieces the drawn elements are broken into (a polyline's
  * segments, 4 for a rectangle, up to 73 for an ellipse or arc, 24 for a
- * curve), per diagram: the scene's memory, about 150 bytes a piece. */
-#define GEOM_MAX_PIECES    4000000
+ * curve), per diagram: the scene's memory, about 130 bytes a piece (about
+ * 1 GB at the limit; 100,000 circles are 7,300,000 pieces). */
+#define GEOM_MAX_PIECES    8000000
 /* Pairs of elements (or of an element and a grid cell's entry) the checks
  * may examine for one diagram: a few seconds of work. Spatial indexes keep
  * a spread-out diagram of a million elements far below it; only elements
