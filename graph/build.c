@@ -287,12 +287,26 @@ typedef struct {
     ir_box_index conn_ix;    /* over the connector pieces' shapes' boxes */
     size_t *conn_pc;         /* conn_ix entry -> piece */
     size_t *near, nearcap;   /* an index's answer */
+    unsigned long long work; /* pairs examined (spend) */
+    int over;                /* past GRAPH_MAX_WORK: the steps look no further */
 } build;
 
-/* The indexes' answers go into gb->near. */
+/* Counts n pairs examined; 0 once GRAPH_MAX_WORK is passed. */
+static int spend(build *gb, unsigned long long n)
+{
+    if (gb->over) return 0;
+    gb->work += n;
+    if (gb->work > GRAPH_MAX_WORK) gb->over = 1;
+    return !gb->over;
+}
+
+/* The indexes' answers go into gb->near (counted as work; nothing once
+ * the work allowed is done). */
 static size_t query(build *gb, ir_box_index *ix, ir_box q)
 {
-    return ir_box_index_query(ix, q, &gb->near, &gb->nearcap);
+    if (gb->over) return 0;
+    size_t nn = ir_box_index_query(ix, q, &gb->near, &gb->nearcap);
+    return spend(gb, (unsigned long long)nn + 1) ? nn : 0;
 }
 
 /* 0. shape facts */
@@ -431,7 +445,7 @@ static void group_home_texts(build *gb)
         if (home[t] < 0 || first[home[t]] != (long)t) continue;
         for (long a = (long)t; a >= 0; a = nexth[a]) {
             if (a != (long)t) uf_union(uf, t, (size_t)a);
-            for (long c = nexth[a]; c >= 0; c = nexth[c])
+            for (long c = nexth[a]; c >= 0 && spend(gb, 1); c = nexth[c])
                 if (same_line(&sc->texts[a], &sc->texts[c])) uf_union(sub, (size_t)a, (size_t)c);
         }
     }
@@ -477,6 +491,7 @@ static void group_free_texts(build *gb)
             ir_box q = b[i];
             q.x1 -= gx; q.x2 += gx; q.y1 -= gy; q.y2 += gy;
             size_t nn = ir_box_index_query(&ix, q, &near, &cap);
+            if (!spend(gb, (unsigned long long)nn + 1)) break;
             for (size_t k = 0; k < nn; k++) {
                 size_t j = near[k];
                 if (j <= i) continue;
@@ -497,7 +512,7 @@ static void group_free_texts(build *gb)
         for (size_t j = i + 1; j < nf; j++) {
             const svg_text *b = &sc->texts[fr[j]];
             double dy = fabs(a->baseline - b->baseline);
-            if (dy > o->k * maxsize) break;
+            if (dy > o->k * maxsize || !spend(gb, 1)) break;
             if (texts_merge(a, b, o)) uf_union(uf, fr[i], fr[j]);
         }
     }
@@ -812,7 +827,7 @@ static void join_chains(build *gb)
         ir_pt qa = pa->end[ea % 2];
         for (size_t b = a + 1; b < nends; b++) {
             size_t eb = ends[b];
-            if (key[eb] - key[ea] > o->join_tol) break;
+            if (key[eb] - key[ea] > o->join_tol || !spend(gb, 1)) break;
             if (eb / 2 == ea / 2) continue;
             piece *pb = &pc[eb / 2];
             ir_pt qb = pb->end[eb % 2];
@@ -1035,6 +1050,7 @@ static long line_label_chain(build *gb, size_t c, ir_box lb, double size,
     int spills = lb.x1 < sb.x1 - 0.5 || lb.x2 > sb.x2 + 0.5 || lb.y1 < sb.y1 - 0.5 || lb.y2 > sb.y2 + 0.5;
     size_t *near = NULL, cap = 0;
     size_t nn = ir_box_index_query(&gb->conn_ix, ir_box_inset(lb, tol), &near, &cap);
+    if (!spend(gb, (unsigned long long)nn + 1)) nn = 0;
     for (size_t qq = 0; qq < nn; qq++) {
         const piece *p = &pc[near[qq]];
         if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
@@ -1063,6 +1079,9 @@ static long label_line_of(build *gb, size_t c, const long *comp_next, long *chai
     const cand *cn = &gb->cd[c];
     size_t *sub = gb->sub;
     const int *tlabel = gb->tlabel;
+    *chain = -1;
+    /* a look at every pair of its texts (the node's lines) */
+    if (!spend(gb, (unsigned long long)cn->ntexts * cn->ntexts)) return -1;
     ir_pt centre = ir_box_center(gb->si[cn->shape].box);
     ir_box all = ir_box_empty();
     size_t nrest = 0;
@@ -1235,6 +1254,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     free_text_labels(&gb);
     label_lines_over_nodes(&gb);
     make_vertices(&gb);
+    int over = gb.over;
 
     for (size_t c = 0; c < gb.ncd; c++) free(gb.cd[c].texts);
     free(gb.cd);
@@ -1252,6 +1272,12 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     free(gb.tlabel);
     free(gb.home);
     free(gb.si);
+    if (over) {
+        /* the work allowed was done before the steps looked at everything:
+         * no graph rather than a wrong one */
+        graph_result_free(out);
+        return -1;
+    }
     return 0;
 }
 

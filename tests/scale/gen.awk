@@ -7,8 +7,8 @@
 #
 # kind: rects (n rectangles, none touching), texts (n one-letter labels),
 #       lines (n straight lines drawn as n/2 crosses: each line crosses one
-#       other), arcs (n role=angle-mark arcs with a 10^6 degree span, each
-#       on a corner of a triangle), nodes (n/2 rectangles, each with a text
+#       other), arcs (IR: n role=angle-mark arcs with a 10^6 degree span,
+#       each on a corner of a triangle; SVG: n half circles), nodes (n/2 rectangles, each with a text
 #       inside: n elements), figures (n/8 labeled triangles: the outline,
 #       three vertex dots and names, an angle arc and its label; IR only);
 # fmt:  ir (diagramir(5), for irlint) or svg (for svg2graph).
@@ -47,10 +47,13 @@ BEGIN {
                 if (2 * i + 1 < n) printf "poly open %d %d %d %d @%d\n", x + 30, y, x, y + 30, l
             }
         } else if (kind == "arcs") {
-            # the arcs stand on the triangle's corners in turn, at growing radii
+            # IR: the arcs stand on the triangle's corners in turn, at
+            # growing radii (issue #20's reproducer, piled on three points);
+            # SVG: a half circle in each cell (piled arcs are what the work
+            # limit is for: tests/scale/run.sh)
             v = i % 3; r = 3 + (i % 997) * 0.01
             vx = (v == 1) ? 30 : 0; vy = (v == 2) ? 30 : 0
-            if (fmt == "svg") printf "<path d=\"M %g %g A %g %g 0 1 1 %g %g\" fill=\"none\" stroke=\"black\"/>\n", vx + r, vy, r, r, vx - r, vy
+            if (fmt == "svg") printf "<path d=\"M %d %d A 12 12 0 0 1 %d %d\" fill=\"none\" stroke=\"black\"/>\n", x + 4, y + 20, x + 28, y + 20
             else printf "arc %d %d %g 0 0 %g 0 1000000 draw=black fill=none role=angle-mark vertex=%d,%d @%d\n", vx, vy, r, r, vx, vy, l
         } else if (kind == "figures") {
             # a right triangle 30 x 20 with its corners named and the angle

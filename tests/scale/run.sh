@@ -16,7 +16,8 @@
 #     texts; 40,000 rects), all spread out: checked, not refused;
 #   - the limits of limits.h: 1,000,001 elements, 120,000 ellipses (more
 #     than 8,000,000 straight pieces), 30,000 texts piled on one spot (more
-#     than GEOM_MAX_WORK pairs): exit 2 with an error naming the record.
+#     than GEOM_MAX_WORK pairs), and for svg2graph 80,000 arcs piled on
+#     one spot (GRAPH_MAX_WORK): exit 2 with an error naming the record.
 # For each, the program must
 #   - finish within SCALE_LIMIT seconds of CPU time (default 20: a generous
 #     safety cap, not a speed test -- `make bench` has the figures; killed
@@ -172,6 +173,13 @@ awk 'BEGIN { print "diagramir 1"; print "diagram pieces"; for (i = 0; i < 120000
 run_case irlint-limit-pieces 2 'straight pieces' "$L" "$tmp/pieces.ir"
 awk 'BEGIN { print "diagramir 1"; print "diagram piled"; for (i = 0; i < 30000; i++) printf "text 0 0 10 10 \"T%d\" @%d\n", i, i + 1; print "end" }' > "$tmp/piled.ir"
 run_case irlint-limit-work 2 'pairs of elements' "$L" "$tmp/piled.ir"
+# svg2graph: 80,000 arcs piled on one spot (every end near thousands of
+# others) reach GRAPH_MAX_WORK
+awk 'BEGIN { print "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\">"
+             for (i = 0; i < 80000; i++) { r = 3 + (i % 997) * 0.01
+                 printf "<path d=\"M %g 0 A %g %g 0 1 1 %g 0\" fill=\"none\" stroke=\"black\"/>\n", r, r, r, -r }
+             print "</svg>" }' > "$tmp/piled.svg"
+run_case svg2graph-limit-work 2 'comparisons of elements' "$S" "$tmp/piled.svg"
 # a refused diagram does not stop the stream: the next one is checked
 { cat "$tmp/extreme-rect.ir"; printf 'diagram ok\npoly closed 0 0 10 0 0 10 @1\nend\n'; } > "$tmp/two.ir"
 run_case irlint-refused-then-checked 2 'coordinate' "$L" "$tmp/two.ir"
