@@ -100,8 +100,16 @@ static void grid_build(geom_scene *s, seg_grid *g, int rays_only)
         if (b.x2 > all.x2) all.x2 = b.x2;
         if (b.y2 > all.y2) all.y2 = b.y2;
     }
-    /* about one segment per cell, at most 128 x 128 cells */
-    geom_grid_plan pl = geom_grid_layout(all, s->nsegs, 2.0, 128);
+    /* about one segment per cell, at most 128 x 128 cells -- for more
+     * than 16,384 segments (no drawing made to be read has as many) up to
+     * twice the square root of their number a side, at most 1024, so that
+     * a cell holds a few of them however many there are */
+    int side = 128;
+    if (s->nsegs > 16384) {
+        double r = 2 * sqrt((double)s->nsegs);
+        side = r < 1024 ? (int)r : 1024;
+    }
+    geom_grid_plan pl = geom_grid_layout(all, s->nsegs, 2.0, side);
     g->pl = pl;
     size_t ncell = (size_t)g->pl.nx * (size_t)g->pl.ny;
     g->start = xcalloc(ncell + 1, sizeof *g->start);
