@@ -19,9 +19,9 @@
 #define GEOM_MAX_COORD     1e15
 /* Elements per diagram. */
 #define GEOM_MAX_ELEMS     1000000
-/* Straight pieces the drawn elements are broken into (a polyline's
- * segments, 4 for a rectangle, up to 73 for an ellipse or arc, 24 for a
- * curve), per diagram: the scene's memory, about 130 bytes a piece (about
+/* Straight pieces the drawn elements are broken into, counted as their
+ * outlines' points (ir_elem_flatten_count: a polyline's own, 4 for a
+ * rectangle, up to 73 for an ellipse or arc, 25 for a curve), per diagram: the scene's memory, about 130 bytes a piece (about
  * 1 GB at the limit; 100,000 circles are 7,300,000 pieces). */
 #define GEOM_MAX_PIECES    8000000
 /* Pairs of elements (or of an element and a grid cell's entry) the checks
