@@ -69,6 +69,14 @@ typedef struct {
     /* Per-diagram shared analysis; NULL prepare means ctx is NULL. */
     void *(*prepare)(const ir_diagram *d);
     void (*release)(void *ctx);
+    /* Optional. Before prepare: NULL when the checks can take d, else why
+     * not (one line, written into buf of n bytes) and *elem the element it
+     * is about ((size_t)-1: the diagram). irlint then gives no verdicts
+     * for d but an error (exit 2). */
+    const char *(*admit)(const ir_diagram *d, size_t *elem, char *buf, size_t n);
+    /* Optional. After the checks ran: NULL, or why their verdicts must not
+     * be given (a limit of work reached), into buf; an error as above. */
+    const char *(*overrun)(const void *ctx, char *buf, size_t n);
     const chk_param *params;
     size_t nparams;
 } chk_rubric;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/limits.h"
 
 static const chk_check geom_checks[] = {
     {"angle-labels", "Labeled angles (if any) match the drawn angle.", 1, geom_angle_labels},
@@ -28,8 +29,8 @@ static void geom_release(void *ctx) { geom_scene_free(ctx); }
 
 static const chk_rubric rubrics[] = {
     {"geom", "DiagramIR geometry-diagram rubric (Kumar et al., 2025)", geom_checks,
-     sizeof geom_checks / sizeof geom_checks[0], geom_prepare, geom_release, geom_params,
-     GEOM_NPARAMS},
+     sizeof geom_checks / sizeof geom_checks[0], geom_prepare, geom_release, geom_admit,
+     geom_overrun, geom_params, GEOM_NPARAMS},
 };
 
 const chk_rubric *chk_rubric_find(const char *name)

@@ -2,6 +2,7 @@
 #include "graph/build.h"
 #include "ir/xalloc.h"
 #include "ir/geom_2d.h"
+#include "ir/box_index.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -225,11 +226,19 @@ static const char *shape_name(const svg_shape *s)
     return s->kind == SVG_SH_PATH ? "path" : "polygon";
 }
 
-/* appends txt to the label of every edge of connector chain comp */
+/* appends txt to the label of every edge of connector chain comp. The
+ * edges are made chain by chain, the chains in increasing order
+ * (make_edges): edge_comp never decreases, and comp's edges are the run
+ * bisection finds. */
 static void add_label(graph_edge *ed, size_t ned, const long *edge_comp, long comp, const char *txt)
 {
-    for (size_t e = 0; e < ned; e++) {
-        if (edge_comp[e] != comp) continue;
+    size_t lo = 0, hi = ned;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (edge_comp[mid] < comp) lo = mid + 1;
+        else hi = mid;
+    }
+    for (size_t e = lo; e < ned && edge_comp[e] == comp; e++) {
         if (!ed[e].label) {
             ed[e].label = xstrdup(txt);
         } else {
@@ -265,15 +274,40 @@ typedef struct {
     int *tlabel;             /* per text: became (part of) an edge label */
     long *group_cand;        /* per text group root: its candidate */
     cand *cd;                /* node candidates: text groups first, then shapes */
-    size_t ncd, ntextcand;
+    size_t ncd, ntextcand, cdcap;
     piece *pc;               /* connector pieces */
     size_t npc;
     size_t *puf;             /* per piece: union-find of its chain */
     int *arrow_cand;         /* per shape: 1 may be a closed arrowhead, 2 is one */
     graph_edge *ed;          /* edges, between candidate indices until the end */
-    size_t ned;
+    size_t ned, edcap;
     long *edge_comp;         /* per edge: its chain */
+    size_t *chain_next;      /* per piece: the next piece of its chain, or npc */
+    ir_box_index cand_ix;    /* over the candidates' boxes grown by attach_tol */
+    ir_box_index conn_ix;    /* over the connector pieces' shapes' boxes */
+    size_t *conn_pc;         /* conn_ix entry -> piece */
+    size_t *near, nearcap;   /* an index's answer */
+    unsigned long long work; /* pairs examined (spend) */
+    int over;                /* past GRAPH_MAX_WORK: the steps look no further */
 } build;
+
+/* Counts n pairs examined; 0 once GRAPH_MAX_WORK is passed. */
+static int spend(build *gb, unsigned long long n)
+{
+    if (gb->over) return 0;
+    gb->work += n;
+    if (gb->work > GRAPH_MAX_WORK) gb->over = 1;
+    return !gb->over;
+}
+
+/* The indexes' answers go into gb->near (counted as work; nothing once
+ * the work allowed is done). */
+static size_t query(build *gb, ir_box_index *ix, ir_box q)
+{
+    if (gb->over) return 0;
+    size_t nn = ir_box_index_query(ix, q, &gb->near, &gb->nearcap);
+    return spend(gb, (unsigned long long)nn + 1) ? nn : 0;
+}
 
 /* 0. shape facts */
 static void shape_facts(build *gb)
@@ -302,16 +336,35 @@ static void mark_backgrounds(build *gb)
     size_t nitems = 0;
     for (size_t i = 0; i < ns; i++) if (!sc->shapes[i].marker) nitems++;
     nitems += nt;
+    /* every other item's centre inside a box: the box holds the box of
+     * those centres (a shape's own centre lies in its grown box). A centre
+     * not finite is in no box: counted apart. */
+    ir_box shc = ir_box_empty(), txc = ir_box_empty();
+    size_t sh_nan = 0, tx_nan = 0;
+    long sh_nan_at = -1;
+    for (size_t j = 0; j < ns; j++) {
+        if (sc->shapes[j].marker) continue;
+        ir_pt c = ir_box_center(si[j].box);
+        if (!isfinite(c.x) || !isfinite(c.y)) { sh_nan++; sh_nan_at = (long)j; }
+        else ir_box_add(&shc, c.x, c.y);
+    }
+    for (size_t j = 0; j < nt; j++) {
+        ir_pt c = ir_box_center(sc->texts[j].box);
+        if (!isfinite(c.x) || !isfinite(c.y)) tx_nan++;
+        else ir_box_add(&txc, c.x, c.y);
+    }
     for (size_t i = 0; i < ns; i++) {
         if (si[i].role || !si[i].region || nitems < 4) continue;
-        size_t inside = 0;
-        for (size_t j = 0; j < ns; j++)
-            if (j != i && !sc->shapes[j].marker &&
-                ir_box_contains_pt(ir_box_inset(si[i].box, 0.5), ir_box_center(si[j].box)))
-                inside++;
-        for (size_t j = 0; j < nt; j++)
-            if (ir_box_contains_pt(si[i].box, ir_box_center(sc->texts[j].box))) inside++;
-        if (inside + 1 >= nitems) si[i].role = GRAPH_SH_BACKGROUND;
+        /* at most one item outside: the shape itself, which is not counted */
+        if (tx_nan || sh_nan > 1 || (sh_nan == 1 && sh_nan_at != (long)i)) continue;
+        ir_box g = ir_box_inset(si[i].box, 0.5);
+        if (!shc.empty && !(ir_box_contains_pt(g, ir_v(shc.x1, shc.y1)) &&
+                            ir_box_contains_pt(g, ir_v(shc.x2, shc.y2))))
+            continue;
+        if (!txc.empty && !(ir_box_contains_pt(si[i].box, ir_v(txc.x1, txc.y1)) &&
+                            ir_box_contains_pt(si[i].box, ir_v(txc.x2, txc.y2))))
+            continue;
+        si[i].role = GRAPH_SH_BACKGROUND;
     }
 }
 
@@ -323,12 +376,23 @@ static void find_homes(build *gb)
     shinfo *si = gb->si;
     size_t ns = gb->ns, nt = gb->nt;
     long *home = gb->home = xcalloc(nt, sizeof *home);
+    /* the regions a text's centre may lie in: an index over their boxes
+     * (the others' boxes empty: in none), answers in shape order */
+    ir_box *b = xcalloc(ns + 1, sizeof *b);
+    for (size_t i = 0; i < ns; i++) {
+        b[i] = si[i].box;
+        if (si[i].role || !si[i].region || !si[i].visible) b[i] = ir_box_empty();
+    }
+    ir_box_index ix;
+    ir_box_index_build(&ix, b, ns);
     for (size_t t = 0; t < nt; t++) {
         const svg_text *tx = &sc->texts[t];
         ir_pt c = ir_box_center(tx->box);
         double ta = ir_box_area(tx->box);
         long best = -1;
-        for (size_t i = 0; i < ns; i++) {
+        size_t nn = query(gb, &ix, ir_box_make(c.x, c.y, c.x, c.y));
+        for (size_t q = 0; q < nn; q++) {
+            size_t i = gb->near[q];
             if (si[i].role || !si[i].region || !si[i].visible) continue;
             if (si[i].area < 0.3 * ta) continue;
             if (!shape_contains(&sc->shapes[i], &si[i], c)) continue;
@@ -337,14 +401,26 @@ static void find_homes(build *gb)
         home[t] = best;
         if (best >= 0) si[best].home = 1;
     }
-    /* 3. containers: homes that contain another home */
+    ir_box_index_free(&ix);
+    /* 3. containers: homes that contain another home (the homes' centres
+     * in an index) */
+    for (size_t i = 0; i < ns; i++) {
+        ir_pt c = ir_box_center(si[i].box);
+        b[i] = si[i].home ? ir_box_make(c.x, c.y, c.x, c.y) : ir_box_empty();
+    }
+    ir_box_index_build(&ix, b, ns);
+    free(b);
     for (size_t i = 0; i < ns; i++) {
         if (!si[i].home) continue;
-        for (size_t j = 0; j < ns && !si[i].container; j++)
+        size_t nn = query(gb, &ix, si[i].box);
+        for (size_t q = 0; q < nn && !si[i].container; q++) {
+            size_t j = gb->near[q];
             if (j != i && si[j].home && si[j].area < si[i].area &&
                 shape_contains(&sc->shapes[i], &si[i], ir_box_center(si[j].box)))
                 si[i].container = 1;
+        }
     }
+    ir_box_index_free(&ix);
     for (size_t t = 0; t < nt; t++)
         if (home[t] >= 0 && si[home[t]].container) home[t] = -1;
 }
@@ -369,7 +445,7 @@ static void group_home_texts(build *gb)
         if (home[t] < 0 || first[home[t]] != (long)t) continue;
         for (long a = (long)t; a >= 0; a = nexth[a]) {
             if (a != (long)t) uf_union(uf, t, (size_t)a);
-            for (long c = nexth[a]; c >= 0; c = nexth[c])
+            for (long c = nexth[a]; c >= 0 && spend(gb, 1); c = nexth[c])
                 if (same_line(&sc->texts[a], &sc->texts[c])) uf_union(sub, (size_t)a, (size_t)c);
         }
     }
@@ -396,12 +472,47 @@ static void group_free_texts(build *gb)
     qsort(fr, nf, sizeof *fr, cmp_key);
     double maxsize = 0;
     for (size_t i = 0; i < nf; i++) maxsize = fmax(maxsize, sc->texts[fr[i]].size);
+    /* Two texts merge only when their baselines are within k x maxsize and
+     * (with tau >= 0) their spans within 0.6 maxsize across: an index over
+     * (span, baseline) finds those pairs, each a union; the groups (the
+     * components) do not depend on the order of the unions. */
+    double gx = 0.6 * maxsize, gy = o->k * maxsize;
+    if (o->tau >= 0 && gx >= 0 && gy >= 0 && isfinite(gx) && isfinite(gy)) {
+        ir_box *b = xcalloc(nf + 1, sizeof *b);
+        for (size_t i = 0; i < nf; i++) {
+            const svg_text *a = &sc->texts[fr[i]];
+            b[i] = ir_box_make(a->box.x1, a->baseline, a->box.x2, a->baseline);
+        }
+        ir_box_index ix;
+        ir_box_index_build(&ix, b, nf);
+        size_t *near = NULL, cap = 0;
+        for (size_t i = 0; i < nf; i++) {
+            const svg_text *a = &sc->texts[fr[i]];
+            ir_box q = b[i];
+            q.x1 -= gx; q.x2 += gx; q.y1 -= gy; q.y2 += gy;
+            size_t nn = ir_box_index_query(&ix, q, &near, &cap);
+            if (!spend(gb, (unsigned long long)nn + 1)) break;
+            for (size_t k = 0; k < nn; k++) {
+                size_t j = near[k];
+                if (j <= i) continue;
+                const svg_text *c = &sc->texts[fr[j]];
+                if (fabs(a->baseline - c->baseline) > o->k * maxsize) continue;
+                if (texts_merge(a, c, o)) uf_union(uf, fr[i], fr[j]);
+            }
+        }
+        free(near);
+        ir_box_index_free(&ix);
+        free(b);
+        free(fr);
+        free(key);
+        return;
+    }
     for (size_t i = 0; i < nf; i++) {
         const svg_text *a = &sc->texts[fr[i]];
         for (size_t j = i + 1; j < nf; j++) {
             const svg_text *b = &sc->texts[fr[j]];
             double dy = fabs(a->baseline - b->baseline);
-            if (dy > o->k * maxsize) break;
+            if (dy > o->k * maxsize || !spend(gb, 1)) break;
             if (texts_merge(a, b, o)) uf_union(uf, fr[i], fr[j]);
         }
     }
@@ -416,13 +527,17 @@ static void text_candidates(build *gb)
     shinfo *si = gb->si;
     size_t nt = gb->nt;
     cand *cd = NULL;
-    size_t ncd = 0;
+    size_t ncd = 0, cap = 0;
     long *group_cand = gb->group_cand = xcalloc(nt, sizeof *group_cand);
+    size_t *tcap = xcalloc(nt + 1, sizeof *tcap);   /* per candidate: room in texts */
     for (size_t t = 0; t < nt; t++) group_cand[t] = -1;
     for (size_t t = 0; t < nt; t++) {
         size_t r = uf_find(gb->uf, t);
         if (group_cand[r] < 0) {
-            cd = xrealloc(cd, (ncd + 1) * sizeof *cd);
+            if (ncd >= cap) {
+                cap = cap ? 2 * cap : 16;
+                cd = xrealloc(cd, cap * sizeof *cd);
+            }
             memset(&cd[ncd], 0, sizeof *cd);
             cd[ncd].shape = -1;
             cd[ncd].box = ir_box_empty();
@@ -432,7 +547,11 @@ static void text_candidates(build *gb)
             group_cand[r] = (long)ncd++;
         }
         cand *c = &cd[group_cand[r]];
-        c->texts = xrealloc(c->texts, (c->ntexts + 1) * sizeof *c->texts);
+        size_t *tc = &tcap[group_cand[r]];
+        if (c->ntexts >= *tc) {
+            *tc = *tc ? 2 * *tc : 4;
+            c->texts = xrealloc(c->texts, *tc * sizeof *c->texts);
+        }
         c->texts[c->ntexts++] = t;
         ir_box_union(&c->box, sc->texts[t].box);
         c->size = fmax(c->size, sc->texts[t].size);
@@ -448,8 +567,10 @@ static void text_candidates(build *gb)
             cd[i].area = ir_box_area(cd[i].box);
         }
     }
+    free(tcap);
     gb->cd = cd;
     gb->ncd = gb->ntextcand = ncd;
+    gb->cdcap = cap;
 }
 
 /* 5. connector pieces (open stroked lines, V's among them) */
@@ -460,12 +581,15 @@ static void find_pieces(build *gb)
     const shinfo *si = gb->si;
     size_t ns = gb->ns;
     piece *pc = NULL;
-    size_t npc = 0;
+    size_t npc = 0, cap = 0;
     for (size_t i = 0; i < ns; i++) {
         const svg_shape *s = &sc->shapes[i];
         if (si[i].role || si[i].region || !s->stroked || s->n < 2) continue;
         if (polyline_len(s->pts, s->n) < 0.05) continue;
-        pc = xrealloc(pc, (npc + 1) * sizeof *pc);
+        if (npc >= cap) {
+            cap = cap ? 2 * cap : 16;
+            pc = xrealloc(pc, cap * sizeof *pc);
+        }
         piece *p = &pc[npc++];
         memset(p, 0, sizeof *p);
         p->shape = i;
@@ -500,13 +624,21 @@ static void closed_arrowheads(build *gb)
         arrow_cand[i] = 1;
     }
     ahc *cs = NULL;
-    size_t ncs = 0;
+    size_t ncs = 0, cscap = 0;
+    /* the arrowhead candidates near an end: an index over their boxes */
+    ir_box *b = xcalloc(ns + 1, sizeof *b);
+    for (size_t i = 0; i < ns; i++) b[i] = arrow_cand[i] ? si[i].box : ir_box_empty();
+    ir_box_index ix;
+    ir_box_index_build(&ix, b, ns);
+    free(b);
     for (size_t pi = 0; pi < npc; pi++)
         for (int e = 0; e < 2; e++) {
             piece *p = &pc[pi];
             if (p->head[e]) continue;
             ir_pt q = p->end[e], u = p->dir[e];
-            for (size_t i = 0; i < ns; i++) {
+            size_t nn = query(gb, &ix, ir_box_inset(ir_box_make(q.x, q.y, q.x, q.y), 1.5));
+            for (size_t qq = 0; qq < nn; qq++) {
+                size_t i = gb->near[qq];
                 if (!arrow_cand[i]) continue;
                 if (ir_box_pt_dist(si[i].box, q) > 1.5) continue;
                 const svg_shape *s = &sc->shapes[i];
@@ -526,7 +658,10 @@ static void closed_arrowheads(build *gb)
                 for (size_t j = 0; j < s->n; j++)
                     if (s->pts[j].x != f.x || s->pts[j].y != f.y) { bm.x += s->pts[j].x; bm.y += s->pts[j].y; nb++; }
                 if (nb) { bm.x /= (double)nb; bm.y /= (double)nb; }
-                cs = xrealloc(cs, (ncs + 1) * sizeof *cs);
+                if (ncs >= cscap) {
+                    cscap = cscap ? 2 * cscap : 16;
+                    cs = xrealloc(cs, cscap * sizeof *cs);
+                }
                 cs[ncs].d = d + fmin(ir_v_dist(q, bm), ir_v_dist(q, f));
                 cs[ncs].end = 2 * pi + (size_t)e;
                 cs[ncs].sh = i;
@@ -534,6 +669,7 @@ static void closed_arrowheads(build *gb)
                 ncs++;
             }
         }
+    ir_box_index_free(&ix);
     /* nearest first; ties in document order */
     if (ncs) qsort(cs, ncs, sizeof *cs, cmp_ahc);
     for (size_t a = 0; a < ncs; a++) {
@@ -555,6 +691,21 @@ static void open_arrowheads(build *gb)
     const graph_opts *o = gb->o;
     size_t npc = gb->npc;
     piece *pc = gb->pc;
+    /* the V's whose tip or triangle may hold an end: an index over their
+     * triangles' boxes grown by 2 (V's only ever stop being V's) */
+    ir_box *b = xcalloc(npc + 1, sizeof *b);
+    for (size_t vj = 0; vj < npc; vj++) {
+        ir_pt a, m, c;
+        b[vj] = ir_box_empty();
+        if (!pc[vj].is_v || !small_v(&sc->shapes[pc[vj].shape], o->arrow_max, &a, &m, &c)) continue;
+        b[vj] = ir_box_make(a.x, a.y, a.x, a.y);
+        ir_box_add(&b[vj], m.x, m.y);
+        ir_box_add(&b[vj], c.x, c.y);
+        b[vj] = ir_box_inset(b[vj], 2);
+    }
+    ir_box_index ix;
+    ir_box_index_build(&ix, b, npc);
+    free(b);
     for (int pass = 0; pass < 2; pass++) {
         for (size_t pi = 0; pi < npc; pi++) {
             piece *p = &pc[pi];
@@ -564,7 +715,9 @@ static void open_arrowheads(build *gb)
                 if (p->head[e]) continue;
                 ir_pt q = p->end[e], u = p->dir[e];
                 /* an open V whose tip is at the end */
-                for (size_t vj = 0; vj < npc; vj++) {
+                size_t nn = query(gb, &ix, ir_box_make(q.x, q.y, q.x, q.y));
+                for (size_t qq = 0; qq < nn; qq++) {
+                    size_t vj = gb->near[qq];
                     piece *v = &pc[vj];
                     if (vj == pi || !v->is_v || v->dead) continue;
                     const svg_shape *s = &sc->shapes[v->shape];
@@ -582,6 +735,7 @@ static void open_arrowheads(build *gb)
             }
         }
     }
+    ir_box_index_free(&ix);
 }
 
 /* 5. the shapes that became arrowheads */
@@ -600,15 +754,28 @@ static void shape_candidates(build *gb)
     const shinfo *si = gb->si;
     size_t ns = gb->ns, nt = gb->nt;
     cand *cd = gb->cd;
-    size_t ncd = gb->ncd;
+    size_t ncd = gb->ncd, cap = gb->cdcap;
+    /* the texts' centres in an index */
+    ir_box *b = xcalloc(nt + 1, sizeof *b);
+    for (size_t t = 0; t < nt; t++) {
+        ir_pt c = ir_box_center(sc->texts[t].box);
+        b[t] = ir_box_make(c.x, c.y, c.x, c.y);
+    }
+    ir_box_index ix;
+    ir_box_index_build(&ix, b, nt);
+    free(b);
     for (size_t i = 0; i < ns; i++) {
         if (si[i].role || !si[i].region || !si[i].visible || si[i].home) continue;
         if (hypot(ir_box_w(si[i].box), ir_box_h(si[i].box)) < 2) continue;
         int holds = 0;
-        for (size_t t = 0; t < nt && !holds; t++)
-            holds = shape_contains(&sc->shapes[i], &si[i], ir_box_center(sc->texts[t].box));
+        size_t nn = query(gb, &ix, si[i].box);
+        for (size_t q = 0; q < nn && !holds; q++)
+            holds = shape_contains(&sc->shapes[i], &si[i], ir_box_center(sc->texts[gb->near[q]].box));
         if (holds) continue;
-        cd = xrealloc(cd, (ncd + 1) * sizeof *cd);
+        if (ncd >= cap) {
+            cap = cap ? 2 * cap : 16;
+            cd = xrealloc(cd, cap * sizeof *cd);
+        }
         memset(&cd[ncd], 0, sizeof *cd);
         cd[ncd].shape = (long)i;
         cd[ncd].box = si[i].box;
@@ -618,8 +785,16 @@ static void shape_candidates(build *gb)
         cd[ncd].vertex = -1;
         ncd++;
     }
+    ir_box_index_free(&ix);
     gb->cd = cd;
     gb->ncd = ncd;
+    gb->cdcap = cap;
+    /* the candidates near a point (within attach_tol of their box), for
+     * steps 7 and 8 */
+    b = xcalloc(ncd + 1, sizeof *b);
+    for (size_t c = 0; c < ncd; c++) b[c] = ir_box_inset(cd[c].box, gb->o->attach_tol);
+    ir_box_index_build(&gb->cand_ix, b, ncd);
+    free(b);
 }
 
 /* 7. chains: join piece ends that meet away from nodes */
@@ -629,7 +804,7 @@ static void join_chains(build *gb)
     const graph_opts *o = gb->o;
     const shinfo *si = gb->si;
     const cand *cd = gb->cd;
-    size_t ncd = gb->ncd, npc = gb->npc;
+    size_t npc = gb->npc;
     piece *pc = gb->pc;
     size_t *puf = gb->puf = xcalloc(npc ? npc : 1, sizeof *puf);
     for (size_t i = 0; i < npc; i++) puf[i] = i;
@@ -652,14 +827,16 @@ static void join_chains(build *gb)
         ir_pt qa = pa->end[ea % 2];
         for (size_t b = a + 1; b < nends; b++) {
             size_t eb = ends[b];
-            if (key[eb] - key[ea] > o->join_tol) break;
+            if (key[eb] - key[ea] > o->join_tol || !spend(gb, 1)) break;
             if (eb / 2 == ea / 2) continue;
             piece *pb = &pc[eb / 2];
             ir_pt qb = pb->end[eb % 2];
             if (ir_v_dist(qa, qb) > o->join_tol) continue;
             /* not at a node */
             int near = 0;
-            for (size_t c = 0; c < ncd && !near; c++) {
+            size_t nn = query(gb, &gb->cand_ix, ir_box_make(qa.x, qa.y, qa.x, qa.y));
+            for (size_t q = 0; q < nn && !near; q++) {
+                size_t c = gb->near[q];
                 if (ir_box_pt_dist(cd[c].box, qa) > o->attach_tol) continue;
                 near = cand_dist(sc, si, &cd[c], qa) <= o->attach_tol;
             }
@@ -679,7 +856,7 @@ static void attach_ends(build *gb)
     const graph_opts *o = gb->o;
     const shinfo *si = gb->si;
     const cand *cd = gb->cd;
-    size_t ncd = gb->ncd, npc = gb->npc;
+    size_t npc = gb->npc;
     piece *pc = gb->pc;
     for (size_t i = 0; i < npc; i++) {
         piece *p = &pc[i];
@@ -690,7 +867,9 @@ static void attach_ends(build *gb)
             ir_pt q = p->end[e];
             long best = -1;
             double bd = INFINITY;
-            for (size_t c = 0; c < ncd; c++) {
+            size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
+            for (size_t qq = 0; qq < nn; qq++) {
+                size_t c = gb->near[qq];
                 if (ir_box_pt_dist(cd[c].box, q) > o->attach_tol) continue;
                 double d = cand_dist(sc, si, &cd[c], q);
                 if (d > o->attach_tol) continue;
@@ -729,7 +908,8 @@ static void chain_edges(build *gb, size_t comp)
     int heads[64];
     size_t na = 0;
     int line = sc->shapes[pc[comp].shape].line;
-    for (size_t i = comp; i < npc; i++) {
+    const size_t *next = gb->chain_next;
+    for (size_t i = comp; i < npc; i = next[i]) {
         if (pc[i].dead || pc[i].comp != comp) continue;
         for (int e = 0; e < 2; e++)
             if (!pc[i].joined[e] && pc[i].node[e] >= 0 && na < 64) {
@@ -753,8 +933,11 @@ static void chain_edges(build *gb, size_t comp)
             for (size_t q = before; q < ned && !dup; q++)
                 dup = ed[q].from == (size_t)nodes[a] && ed[q].to == (size_t)nodes[b];
             if (dup) continue;
-            ed = xrealloc(ed, (ned + 1) * sizeof *ed);
-            edge_comp = xrealloc(edge_comp, (ned + 1) * sizeof *edge_comp);
+            if (ned >= gb->edcap) {
+                gb->edcap = gb->edcap ? 2 * gb->edcap : 16;
+                ed = xrealloc(ed, gb->edcap * sizeof *ed);
+                edge_comp = xrealloc(edge_comp, gb->edcap * sizeof *edge_comp);
+            }
             memset(&ed[ned], 0, sizeof *ed);
             ed[ned].from = (size_t)nodes[a];  /* candidate index for now */
             ed[ned].to = (size_t)nodes[b];
@@ -767,8 +950,8 @@ static void chain_edges(build *gb, size_t comp)
     gb->ed = ed;
     gb->ned = ned;
     gb->edge_comp = edge_comp;
-    for (size_t i = comp; i < npc; i++)
-        if (!pc[i].dead && pc[i].comp == comp && ned > before) {
+    for (size_t i = comp; i < npc && ned > before; i = next[i])
+        if (!pc[i].dead && pc[i].comp == comp) {
             gb->si[pc[i].shape].role = GRAPH_SH_CONNECTOR;
             gb->out->shape_role[pc[i].shape] = GRAPH_SH_CONNECTOR;
         }
@@ -783,9 +966,28 @@ static void make_edges(build *gb)
     size_t no = 0;
     for (size_t i = 0; i < npc; i++)
         if (!pc[i].dead && pc[i].comp == i) order[no++] = i;
+    /* each chain's pieces in order, from its root (a chain's pieces all
+     * come at or after its root: uf_union keeps the smaller index as root) */
+    size_t *next = gb->chain_next = xcalloc(npc + 1, sizeof *next);
+    size_t *last = xcalloc(npc + 1, sizeof *last);
+    for (size_t i = 0; i < npc; i++) { next[i] = npc; last[i] = i; }
+    for (size_t i = 0; i < npc; i++)
+        if (!pc[i].dead && pc[i].comp != i) {
+            next[last[pc[i].comp]] = i;
+            last[pc[i].comp] = i;
+        }
+    free(last);
     for (size_t k = 0; k < no; k++)
         chain_edges(gb, order[k]);
     free(order);
+    /* the connectors (pieces of chains that made edges) near a box, for
+     * step 10: an index over their shapes' boxes */
+    ir_box *b = xcalloc(npc + 1, sizeof *b);
+    for (size_t i = 0; i < npc; i++)
+        b[i] = !pc[i].dead && gb->si[pc[i].shape].role == GRAPH_SH_CONNECTOR ? gb->si[pc[i].shape].box
+                                                                             : ir_box_empty();
+    ir_box_index_build(&gb->conn_ix, b, npc);
+    free(b);
 }
 
 /* 10. edge labels: unattached text near a connector of an edge */
@@ -795,7 +997,6 @@ static void free_text_labels(build *gb)
     const graph_opts *o = gb->o;
     shinfo *si = gb->si;
     cand *cd = gb->cd;
-    size_t npc = gb->npc;
     const piece *pc = gb->pc;
     for (size_t c = 0; c < gb->ntextcand; c++) {
         cand *cn = &cd[c];
@@ -804,8 +1005,9 @@ static void free_text_labels(build *gb)
         int crossed = 0;
         double bestd = INFINITY;
         long bestcomp = -1;
-        for (size_t i = 0; i < npc; i++) {
-            const piece *p = &pc[i];
+        size_t nn = query(gb, &gb->conn_ix, ir_box_inset(cn->box, tol));
+        for (size_t q = 0; q < nn; q++) {
+            const piece *p = &pc[gb->near[q]];
             if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
             if (ir_box_box_dist(si[p->shape].box, cn->box) > tol) continue;
             const svg_shape *s = &sc->shapes[p->shape];
@@ -835,20 +1037,22 @@ static void free_text_labels(build *gb)
  * the font size that does not end at c -- unless the line reaches out of
  * the shape's box, when it may belong to a connector that ends at the node
  * (a short edge). -1 when there is none. */
-static long line_label_chain(const build *gb, size_t c, ir_box lb, double size,
+static long line_label_chain(build *gb, size_t c, ir_box lb, double size,
                              const long *comp_next)
 {
     const svg_scene *sc = gb->sc;
     const shinfo *si = gb->si;
     const cand *cn = &gb->cd[c];
-    size_t npc = gb->npc;
     const piece *pc = gb->pc;
     double tol = 0.5 * size, bestd = INFINITY;
     long bestcomp = -1;
     ir_box sb = si[cn->shape].box;
     int spills = lb.x1 < sb.x1 - 0.5 || lb.x2 > sb.x2 + 0.5 || lb.y1 < sb.y1 - 0.5 || lb.y2 > sb.y2 + 0.5;
-    for (size_t i = 0; i < npc; i++) {
-        const piece *p = &pc[i];
+    size_t *near = NULL, cap = 0;
+    size_t nn = ir_box_index_query(&gb->conn_ix, ir_box_inset(lb, tol), &near, &cap);
+    if (!spend(gb, (unsigned long long)nn + 1)) nn = 0;
+    for (size_t qq = 0; qq < nn; qq++) {
+        const piece *p = &pc[near[qq]];
         if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
         if (ir_box_box_dist(si[p->shape].box, lb) > tol) continue;
         int ends_here = 0;
@@ -862,6 +1066,7 @@ static long line_label_chain(const build *gb, size_t c, ir_box lb, double size,
             if (d < bestd) { bestd = d; bestcomp = (long)p->comp; }
         }
     }
+    free(near);
     return bestcomp < 0 || bestd > tol ? -1 : bestcomp;
 }
 
@@ -874,6 +1079,9 @@ static long label_line_of(build *gb, size_t c, const long *comp_next, long *chai
     const cand *cn = &gb->cd[c];
     size_t *sub = gb->sub;
     const int *tlabel = gb->tlabel;
+    *chain = -1;
+    /* a look at every pair of its texts (the node's lines) */
+    if (!spend(gb, (unsigned long long)cn->ntexts * cn->ntexts)) return -1;
     ir_pt centre = ir_box_center(gb->si[cn->shape].box);
     ir_box all = ir_box_empty();
     size_t nrest = 0;
@@ -1046,10 +1254,15 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     free_text_labels(&gb);
     label_lines_over_nodes(&gb);
     make_vertices(&gb);
+    int over = gb.over;
 
     for (size_t c = 0; c < gb.ncd; c++) free(gb.cd[c].texts);
     free(gb.cd);
     free(gb.edge_comp);
+    free(gb.chain_next);
+    free(gb.near);
+    ir_box_index_free(&gb.cand_ix);
+    ir_box_index_free(&gb.conn_ix);
     free(gb.pc);
     free(gb.puf);
     free(gb.arrow_cand);
@@ -1059,6 +1272,12 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     free(gb.tlabel);
     free(gb.home);
     free(gb.si);
+    if (over) {
+        /* the work allowed was done before the steps looked at everything:
+         * no graph rather than a wrong one */
+        graph_result_free(out);
+        return -1;
+    }
     return 0;
 }
 

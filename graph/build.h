@@ -51,7 +51,15 @@ typedef struct {
     long *text_vertex;       /* per scene text: vertex index, or -1 (label: -2) */
 } graph_result;
 
-/* Builds the graph of a scene. Returns 0 (out of memory exits: ir/xalloc.h). */
+/* Pairs of elements (and index answers) graph_build may examine for one
+ * scene: a few seconds. Spatial indexes keep spread-out drawings of a
+ * million elements far below it; only elements piled on one another in the
+ * thousands reach it. */
+#define GRAPH_MAX_WORK 400000000ULL
+
+/* Builds the graph of a scene. Returns 0, or -1 when GRAPH_MAX_WORK was
+ * reached (*out is then empty: graph_result_free it all the same). Out of
+ * memory exits (ir/xalloc.h). */
 int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out);
 void graph_result_free(graph_result *g);
 

@@ -214,9 +214,11 @@ static int arc_params(const ir_elem *e, double *t1, double *sweep, size_t *k)
     double a = 0, b = 360;
     if (e->kind == IR_ARC) { a = e->t1; b = e->t2; }
     if (!isfinite(a) || !isfinite(b)) return 0;
+    /* what is drawn: a sweep of more than a turn draws the whole ellipse
+     * (once, not once per turn) */
     double sw = b - a;
-    if (sw > 3600) sw = 3600;
-    if (sw < -3600) sw = -3600;
+    if (sw > 360) sw = 360;
+    if (sw < -360) sw = -360;
     *t1 = a;
     *sweep = sw;
     *k = sample_count(0, sw);

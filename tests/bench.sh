@@ -7,6 +7,8 @@
 #   tikz2ir | irlint   diagrams per second of the main job, same corpus
 #   kappa              tests/bench-kappa.sh (beside scikit-learn / SciPy)
 #   svg2graph, graphalign   tests/bench-graph.sh (2,000 texts and connectors)
+#   irlint, svg2graph  tests/bench-scale.sh (the scaling table: 10k to 80k
+#                      generated elements, time, memory, ratio per doubling)
 #   judge              tests/bench-judge.sh (requests/s at -j 32 against a local fake server)
 #   ir2svg             tests/bench-render.sh (SVGs/s and PNGs/s over the dev IR, one core)
 #   irreport           tests/bench-irreport.sh (the dev report, a 5,000-item one, its load in Chromium)
@@ -108,6 +110,7 @@ fi
 echo "tikz2ir peak memory (max RSS): $(cat "$tmp/rss") KiB over all passes; $(cat "$tmp/rss1") KiB for one item"
 [ -f tests/bench-kappa.sh ] && BUILD=$BUILD sh tests/bench-kappa.sh
 [ -f tests/bench-graph.sh ] && BUILD=$BUILD sh tests/bench-graph.sh
+[ -f tests/bench-scale.sh ] && BUILD=$BUILD sh tests/bench-scale.sh
 [ -f tests/bench-judge.sh ] && BUILD=$BUILD sh tests/bench-judge.sh
 [ -f tests/bench-render.sh ] && BUILD=$BUILD sh tests/bench-render.sh
 [ -f tests/bench-irreport.sh ] && BUILD=$BUILD sh tests/bench-irreport.sh

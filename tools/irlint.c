@@ -384,11 +384,31 @@ static const ir_diagram *without_findings(const ir_diagram *d)
     return &view;
 }
 
-static void check_diagram(opts *o, const ir_diagram *d, chk_verdict *vs)
+/* "NAME:LINE:1: error: the diagram ID (src SRC) is not checked: WHY" on
+ * stderr, LINE the IR line of element elem, or of the diagram record. */
+static void refuse(const char *name, const ir_diagram *d, size_t elem, const char *why)
+{
+    int line = elem < d->nelems && d->elems[elem].irline > 0 ? d->elems[elem].irline : d->irline;
+    const char *src = ir_get_attr(d->attrs, d->nattrs, "src");
+    fflush(stdout);
+    fprintf(stderr, "%s:%d:1: error: diagram %s%s%s%s not checked: %s\n", name, line,
+            d->id ? d->id : "-", src ? " (src=" : "", src ? src : "", src ? ")" : "", why);
+}
+
+/* Returns 0, or 2 when the rubric refused the diagram (no verdicts). */
+static int check_diagram(opts *o, const char *name, const ir_diagram *d, chk_verdict *vs)
 {
     const chk_rubric *r = o->rubric;
     d = without_findings(d);
+    char why[CHK_REASON_MAX];
+    size_t elem = (size_t)-1;
+    const char *no = r->admit ? r->admit(d, &elem, why, sizeof why) : NULL;
+    if (no) {
+        refuse(name, d, elem, no);
+        return 2;
+    }
     void *ctx = r->prepare ? r->prepare(d) : NULL;
+    int any_no = 0;
     for (size_t k = 0; k < r->nchecks; k++) {
         if (!o->enabled[k]) continue;
         /* chk_set(&vs[k], CHK_NA, 0, "not evaluated"), without its scans */
@@ -398,12 +418,19 @@ static void check_diagram(opts *o, const ir_diagram *d, chk_verdict *vs)
         vs[k].nblame = 0;
         memcpy(vs[k].reason, not_evaluated, sizeof not_evaluated);
         r->checks[k].run(d, ctx, &vs[k]);
-        if (vs[k].value == CHK_NO) o->any_no = 1;
+        if (vs[k].value == CHK_NO) any_no = 1;
         if (vs[k].line <= 0 && vs[k].value != CHK_NA) vs[k].line = picture_line(d);
     }
+    no = r->overrun ? r->overrun(ctx, why, sizeof why) : NULL;
     if (r->release) r->release(ctx);
+    if (no) {
+        refuse(name, d, (size_t)-1, no);
+        return 2;
+    }
+    if (any_no) o->any_no = 1;
     emit(o, d, vs);
     o->ndiagrams++;
+    return 0;
 }
 
 /* Returns 0 on success, 2 on an input error. */
@@ -426,7 +453,9 @@ static int run_stream(opts *o, FILE *f, const char *name)
             rc = 2;
             break;
         }
-        check_diagram(o, d, vs);
+        /* a diagram the checks cannot take is an error; the others are
+         * still checked */
+        if (check_diagram(o, name, d, vs)) rc = 2;
     }
     ir_reader_free(rd);
     free(vs);

@@ -357,7 +357,16 @@ static int convert(const options *o, s2l *refine, const char *path, int *llm_fai
         return 2;
     }
     graph_result g;
-    graph_build(&sc, &o->go, &g);
+    if (graph_build(&sc, &o->go, &g) < 0) {
+        fprintf(diag, "%s:1:1: error: the graph would take more than %llu comparisons of "
+                "elements (elements piled on one another in the thousands): no diagram written\n",
+                fname, (unsigned long long)GRAPH_MAX_WORK);
+        graph_result_free(&g);
+        svg_scene_free(&sc);
+        svg_doc_free(doc);
+        free(src);
+        return 2;
+    }
     char *id = is_stdin ? NULL : base_id(path);
     ir_diagram *d = to_ir(&sc, &g, is_stdin ? o->stdin_id : id, is_stdin ? NULL : path,
                           o->graph_only && !refine);

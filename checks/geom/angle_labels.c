@@ -13,9 +13,13 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/limits.h"
+#include "ir/box_index.h"
+#include "ir/xalloc.h"
 
 typedef struct {
     int n;             /* labels and marks judged */
@@ -46,14 +50,48 @@ static void pass(tally *ty, double diff, int line)
     }
 }
 
+/* An index over the marks with a vertex, each as the box of its ink's
+ * centre and its vertex grown by its reach from the largest em of an
+ * angle label (built on first use). */
+typedef struct {
+    int done;
+    ir_box_index ix;
+    size_t *near, cap;
+} marks_ix;
+
+/* The marks a text may be within reach of, in their order (mx->near). */
+static size_t marks_near(const geom_scene *s, marks_ix *mx, const geom_text *t)
+{
+    if (!mx->done) {
+        mx->done = 1;
+        double em = 0;
+        for (size_t i = 0; i < s->ntexts; i++)
+            if ((s->texts[i].kind == TXT_ANGLE || s->texts[i].kind == TXT_ANGLE_NAME) &&
+                geom_em(&s->texts[i]) > em)
+                em = geom_em(&s->texts[i]);
+        ir_box *b = xmalloc((s->nmarks ? s->nmarks : 1) * sizeof *b);
+        for (size_t i = 0; i < s->nmarks; i++) {
+            const geom_mark *m = &s->marks[i];
+            b[i] = ir_box_inset(ir_box_make(m->c.x, m->c.y, m->vertex.x, m->vertex.y),
+                                m->size + GEOM_LABEL_REACH_EM * em);
+            /* a NaN reach counts every text in reach: every query gets it */
+            if (!(m->size + GEOM_LABEL_REACH_EM * em >= 0)) b[i] = ir_box_make(NAN, NAN, NAN, NAN);
+        }
+        ir_box_index_build(&mx->ix, b, s->nmarks);
+        free(b);
+    }
+    return geom_ix_query(s, &mx->ix, t->box, &mx->near, &mx->cap);
+}
+
 /* The mark a text labels: the arc or square nearest to it, when the text
  * lies within reach of the mark's ink. */
-static const geom_mark *mark_of_text(const geom_scene *s, const geom_text *t)
+static const geom_mark *mark_of_text(const geom_scene *s, const geom_text *t, marks_ix *mx)
 {
     const geom_mark *best = NULL;
     double bd = 0, em = geom_em(t);
-    for (size_t i = 0; i < s->nmarks; i++) {
-        const geom_mark *m = &s->marks[i];
+    size_t nn = marks_near(s, mx, t);
+    for (size_t q = 0; q < nn; q++) {
+        const geom_mark *m = &s->marks[mx->near[q]];
         if (!m->has_vertex) continue;
         double d = ir_box_pt_dist(t->box, m->c);
         double dv = ir_box_pt_dist(t->box, m->vertex);
@@ -84,12 +122,14 @@ void geom_angle_labels(const ir_diagram *d, const void *ctx, chk_verdict *v)
     memset(&ty, 0, sizeof ty);
     char nm[64];
     int unplaced = 0, unplaced_line = 0;
+    marks_ix mx;
+    memset(&mx, 0, sizeof mx);
 
     for (size_t i = 0; i < s->ntexts; i++) {
         const geom_text *t = &s->texts[i];
         if (t->kind != TXT_ANGLE && t->kind != TXT_ANGLE_NAME) continue;
         double em = geom_em(t);
-        const geom_mark *m = mark_of_text(s, t);
+        const geom_mark *m = mark_of_text(s, t, &mx);
         ir_pt V;
         double dir;
         if (m) {
@@ -128,6 +168,8 @@ void geom_angle_labels(const ir_diagram *d, const void *ctx, chk_verdict *v)
             pass(&ty, diff, t->line);
         }
     }
+    ir_box_index_free(&mx.ix);
+    free(mx.near);
 
     for (size_t i = 0; i < s->nmarks; i++) {
         const geom_mark *m = &s->marks[i];

@@ -445,17 +445,30 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v);
  * use it). */
 typedef struct { double cs, inv, x0, y0; int nx, ny; } geom_grid_plan;
 geom_grid_plan geom_grid_layout(ir_box all, size_t n, double min_cs, int max_cells);
-/* The cells [i0..i1] x [j0..j1] a box covers, clamped to the grid. */
+/* The cell of coordinate v (origin o), clamped to [-1, n] in double
+ * before the cast (NaN: -1), so that no value overflows an int. */
+static inline int geom_grid_cell(double v, double o, double inv, int n)
+{
+    if (n <= 1) return isnan(v) ? -1 : 0;
+    double c = floor((v - o) * inv);
+    if (!(c >= -1)) return -1;
+    if (c > (double)n) return n;
+    return (int)c;
+}
+/* The cells [i0..i1] x [j0..j1] a box covers, clamped to the grid (none,
+ * i0 > i1 or j0 > j1, when it lies outside it or has a NaN side). */
 static inline void geom_grid_cells(const geom_grid_plan *g, ir_box b, int *i0, int *j0, int *i1, int *j1)
 {
-    *i0 = (int)floor((b.x1 - g->x0) * g->inv);
-    *i1 = (int)floor((b.x2 - g->x0) * g->inv);
-    *j0 = (int)floor((b.y1 - g->y0) * g->inv);
-    *j1 = (int)floor((b.y2 - g->y0) * g->inv);
+    *i0 = geom_grid_cell(b.x1, g->x0, g->inv, g->nx);
+    *i1 = geom_grid_cell(b.x2, g->x0, g->inv, g->nx);
+    *j0 = geom_grid_cell(b.y1, g->y0, g->inv, g->ny);
+    *j1 = geom_grid_cell(b.y2, g->y0, g->inv, g->ny);
     if (*i0 < 0) *i0 = 0;
     if (*j0 < 0) *j0 = 0;
     if (*i1 >= g->nx) *i1 = g->nx - 1;
     if (*j1 >= g->ny) *j1 = g->ny - 1;
+    if (isnan(b.x1) || isnan(b.x2)) *i1 = -1;
+    if (isnan(b.y1) || isnan(b.y2)) *j1 = -1;
 }
 
 #endif

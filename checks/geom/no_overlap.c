@@ -33,7 +33,9 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/limits.h"
 #include "checks/geom/no_overlap.h"
+#include "ir/box_index.h"
 #include "ir/xalloc.h"
 
 static ir_box core_box(const geom_text *t)
@@ -43,15 +45,15 @@ static ir_box core_box(const geom_text *t)
     return ir_box_inset(t->box, -k);
 }
 
-/* A plot axis, or a line drawn along one. */
-static int on_axis(const geom_scene *s, const geom_seg *g)
+/* A plot axis, or a line drawn along one; axes[0..naxes) are the indices
+ * of the straight axis segments, in order. */
+static int on_axis(const geom_scene *s, const geom_seg *g, const size_t *axes, size_t naxes)
 {
     if (g->cls == SEG_AXIS) return 1;
     if (g->curved) return 0;
     double dir = ir_v_dir_deg(ir_v_sub(g->b, g->a));
-    for (size_t k = 0; k < s->nsegs; k++) {
-        const geom_seg *h = &s->segs[k];
-        if (h->cls != SEG_AXIS || h->curved) continue;
+    for (size_t q = 0; q < naxes; q++) {
+        const geom_seg *h = &s->segs[axes[q]];
         if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > 1.0) continue;
         if (ir_pt_line_dist(g->a, h->a, h->b) <= GEOM_JOIN_EPS_PT &&
             ir_pt_line_dist(g->b, h->a, h->b) <= GEOM_JOIN_EPS_PT)
@@ -561,8 +563,10 @@ static void line_order(const geom_scene *s, const face_set *g, geom_depth_tally 
             ir_pt a = l->p2[k], b = l->p2[(k + 1) % l->n];
             ir_pt3 A = l->p3[k], B = l->p3[(k + 1) % l->n];
             double len = ir_v_dist(a, b);
-            /* a look every 2pt or so */
-            int m = (int)ceil(len / 2.0);
+            /* a look every 2pt or so (at most GEOM_MAX_LOOKS a piece,
+             * counted in double: a NaN or huge length is no int) */
+            double mm = ceil(len / 2.0);
+            int m = mm > 0 ? (mm < GEOM_MAX_LOOKS ? (int)mm : GEOM_MAX_LOOKS) : 0;
             for (int q = 0; q < m; q++) {
                 double u = (q + 0.5) / m;
                 ir_pt p = ir_v_lerp(a, b, u);
@@ -656,13 +660,24 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
     chk_verdict why;
     memset(&why, 0, sizeof why);
 
+    /* a framed label takes the room of its frame; the texts whose boxes
+     * may meet a text's come from an index over the boxes (box_index.h),
+     * in the order of a loop over all of them */
+    ir_box *tbox = xmalloc((s->ntexts ? s->ntexts : 1) * sizeof *tbox);
+    for (size_t i = 0; i < s->ntexts; i++)
+        tbox[i] = s->texts[i].framed ? s->texts[i].frame_box : s->texts[i].box;
+    ir_box_index tix;
+    ir_box_index_build(&tix, tbox, s->ntexts);
+    size_t *near = NULL, ncap = 0;
     for (size_t i = 0; i < s->ntexts; i++) {
         const geom_text *a = &s->texts[i];
-        /* a framed label takes the room of its frame */
-        ir_box ab = a->framed ? a->frame_box : a->box;
-        for (size_t j = i + 1; j < s->ntexts; j++) {
+        ir_box ab = tbox[i];
+        size_t nn = geom_ix_query(s, &tix, ab, &near, &ncap);
+        for (size_t q = 0; q < nn; q++) {
+            size_t j = near[q];
+            if (j <= i) continue;
             const geom_text *b = &s->texts[j];
-            ir_box bb = b->framed ? b->frame_box : b->box;
+            ir_box bb = tbox[j];
             ir_box x = ir_box_isect(ab, bb);
             if (x.empty) continue;
             double frac = ir_box_area(x) / fmin(ir_box_area(ab), ir_box_area(bb));
@@ -687,11 +702,32 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
         const geom_attrs *at = &s->attrs[g->elem];
         draws_line[k] = g->visible && g->cls != SEG_GRID && at->stroked && !at->self_fill;
     }
+    ir_box_index_free(&tix);
+    free(tbox);
+    /* the straight axis segments (for on_axis), the dots (an index over
+     * them, as points) */
+    size_t *axes = NULL, naxes = 0;
+    for (size_t k = 0; k < s->nsegs && s->ntexts; k++)
+        if (s->segs[k].cls == SEG_AXIS && !s->segs[k].curved) {
+            if (!axes) axes = xmalloc(s->nsegs * sizeof *axes);
+            axes[naxes++] = k;
+        }
+    ir_box *dbox = xmalloc((s->ndots ? s->ndots : 1) * sizeof *dbox);
+    for (size_t k = 0; k < s->ndots; k++)
+        dbox[k] = ir_box_make(s->dots[k].x, s->dots[k].y, s->dots[k].x, s->dots[k].y);
+    ir_box_index dix;
+    ir_box_index_build(&dix, dbox, s->ntexts ? s->ndots : 0);
+    free(dbox);
     for (size_t i = 0; i < s->ntexts; i++) {
         const geom_text *t = &s->texts[i];
         ir_box core = core_box(t);
         if (core.empty || ir_box_w(core) <= 0 || ir_box_h(core) <= 0) continue;
-        for (size_t k = 0; k < s->nsegs; k++) {
+        /* the segments near the core, in the order of the segments: those
+         * whose box does not meet the core are passed over below anyway */
+        size_t nn = geom_segs_near(s, core, &near, &ncap);
+        ir_index_sort(near, nn);
+        for (size_t q = 0; q < nn; q++) {
+            size_t k = near[q];
             const geom_seg *g = &s->segs[k];
             if (!draws_line[k]) continue;
             /* both ends beyond one side of the core: ir_seg_box_clip below
@@ -703,7 +739,7 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
             if (t->opaque && g->elem < t->elem) continue;
             /* an axis runs into its own name, set at its end (so does a
              * line drawn along the axis) */
-            if (t->axis_label && on_axis(s, g)) continue;
+            if (t->axis_label && on_axis(s, g, axes, naxes)) continue;
             /* a dimension line carries its length written on it */
             if (g->cls == SEG_DIM && (t->kind == TXT_LENGTH || t->kind == TXT_VAR)) continue;
             double t0, t1;
@@ -722,7 +758,9 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
             }
             break;
         }
-        for (size_t k = 0; k < s->ndots; k++) {
+        nn = geom_ix_query(s, &dix, core, &near, &ncap);
+        for (size_t q = 0; q < nn; q++) {
+            size_t k = near[q];
             if (t->has_of && ir_v_dist(s->dots[k], t->of) <= GEOM_JOIN_EPS_PT) continue;
             if (!ir_box_contains_pt(core, s->dots[k])) continue;
             n++;
@@ -737,6 +775,9 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
         }
     }
     free(draws_line);
+    free(axes);
+    free(near);
+    ir_box_index_free(&dix);
     geom_depth_tally dt;
     geom_depth_order(s, 1, &dt);
     if (dt.n > 0 && 2 + dt.worst > worst) {

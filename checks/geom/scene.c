@@ -316,6 +316,32 @@ int geom_clip_relation(const geom_scene *s, size_t elem, const ir_pt *p, size_t 
     return 2;
 }
 
+/* The clips with an id, sorted by id and, for equal ids, by clip: the
+ * last clip of an id is the last of its run. */
+typedef struct {
+    const char *id;
+    int c;
+} clip_id;
+
+static int cmp_clip_id(const void *a, const void *b)
+{
+    const clip_id *x = a, *y = b;
+    int r = strcmp(x->id, y->id);
+    return r ? r : (x->c > y->c) - (x->c < y->c);
+}
+
+/* The last clip whose id is id, or -1 (ids: n of them, sorted). */
+static int clip_named(const clip_id *ids, size_t n, const char *id)
+{
+    size_t lo = 0, hi = n;   /* the first entry after id's run */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(ids[mid].id, id) <= 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo > 0 && !strcmp(ids[lo - 1].id, id) ? ids[lo - 1].c : -1;
+}
+
 /* The clip an element is drawn in: the innermost clip its clip= attribute
  * names; without ids (older IR), the last clip before it. */
 static void resolve_clips(geom_scene *s)
@@ -325,14 +351,23 @@ static void resolve_clips(geom_scene *s)
     int with_ids = 0;
     for (size_t c = 0; c < s->nclips; c++)
         if (s->attrs[s->clips[c].elem].id) with_ids = 1;
+    clip_id *ids = xmalloc((s->nclips ? s->nclips : 1) * sizeof *ids);
+    size_t nids = 0;
+    for (size_t c = 0; c < s->nclips; c++)
+        if (s->attrs[s->clips[c].elem].id) {
+            ids[nids].id = s->attrs[s->clips[c].elem].id;
+            ids[nids++].c = (int)c;
+        }
+    qsort(ids, nids, sizeof *ids, cmp_clip_id);
     int cur = -1, prev_clip = -1;
+    size_t nextc = 0;   /* the clips are in element order (read_clips) */
     const char *prev_id = NULL;
     for (size_t i = 0; i < d->nelems; i++) {
         const ir_elem *e = &d->elems[i];
         s->clip_of[i] = -1;
         if (e->kind == IR_CLIP) {
-            for (size_t c = 0; c < s->nclips; c++)
-                if (s->clips[c].elem == i) cur = (int)c;
+            while (nextc < s->nclips && s->clips[nextc].elem < i) nextc++;
+            if (nextc < s->nclips && s->clips[nextc].elem == i) cur = (int)nextc;
             continue;
         }
         if (!with_ids) { s->clip_of[i] = cur; continue; }
@@ -347,12 +382,10 @@ static void resolve_clips(geom_scene *s)
         prev_id = id;
         const char *last = strrchr(id, ',');
         last = last ? last + 1 : id;
-        for (size_t c = 0; c < s->nclips; c++) {
-            const char *cid = s->attrs[s->clips[c].elem].id;
-            if (cid && !strcmp(cid, last)) s->clip_of[i] = (int)c;
-        }
+        s->clip_of[i] = clip_named(ids, nids, last);
         prev_clip = s->clip_of[i];
     }
+    free(ids);
 }
 
 /* 1 when the text lies entirely outside the clip region it is drawn in. */
@@ -760,5 +793,11 @@ void geom_scene_free(geom_scene *s)
     free(p->corner);
     free(p->cls0);
     scene_grid_free(&p->grid);
+    scene_grid_free(&p->rays);
+    ir_box_index_free(&p->cand_ix);
+    ir_box_index_free(&p->coord_ix);
+    ir_box_index_free(&p->name_ix);
+    free(p->coord_el);
+    free(p->name_tx);
     free(p);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/limits.h"
 #include "checks/geom/scene_internal.h"
 #include "ir/xalloc.h"
 
@@ -67,7 +68,7 @@ size_t scene_rays_excl(const geom_scene *s, ir_pt v, double min_len, double *dir
     size_t n = 0;
     double tmp[256];
     size_t *near = NULL, cap = 0;
-    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
+    size_t nn = scene_rays_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
                                &near, &cap);
     for (size_t q = 0; q < nn; q++) {
         const geom_seg *g = &s->segs[near[q]];
@@ -105,7 +106,7 @@ size_t geom_rays_at(const geom_scene *s, ir_pt v, double min_len, double *dirs, 
 void geom_blame_ray(const geom_scene *s, ir_pt v, double dir, chk_verdict *out)
 {
     size_t *near = NULL, cap = 0;
-    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
+    size_t nn = scene_rays_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
                                &near, &cap);
     for (size_t q = 0; q < nn; q++) {
         const geom_seg *g = &s->segs[near[q]];
@@ -143,7 +144,7 @@ void geom_blame_point(const geom_scene *s, ir_pt p, chk_verdict *out)
     }
     if (dots) return;
     size_t *near = NULL, cap = 0;
-    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), GEOM_JOIN_EPS_PT),
+    size_t nn = scene_rays_near(s, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), GEOM_JOIN_EPS_PT),
                                &near, &cap);
     for (size_t q = 0; q < nn; q++) {
         const geom_seg *g = &s->segs[near[q]];
@@ -338,13 +339,35 @@ size_t geom_corners(const geom_scene *s, ir_box zone, ir_pt *out, size_t max)
     return out ? (n < max ? n : max) : n;
 }
 
+/* The corner candidates near box q (an index over them, built on first
+ * use), in the order of the candidates; *buf, *cap as geom_segs_near's. */
+static size_t cand_near(const geom_scene *s, ir_box q, size_t **buf, size_t *cap)
+{
+    need_cand(s);
+    scene_priv *p = scene_priv_of(s);
+    if (!p->cand_ix_done) {
+        p->cand_ix_done = 1;
+        ir_box *b = xmalloc((p->cand.n ? p->cand.n : 1) * sizeof *b);
+        for (size_t i = 0; i < p->cand.n; i++)
+            b[i] = ir_box_make(p->cand.p[i].x, p->cand.p[i].y, p->cand.p[i].x, p->cand.p[i].y);
+        ir_box_index_build(&p->cand_ix, b, p->cand.n);
+        free(b);
+    }
+    return geom_ix_query(s, &p->cand_ix, q, buf, cap);
+}
+
 int geom_nearest_corner(const geom_scene *s, ir_pt q, double reach, ir_pt *v, double *dist)
 {
     need_cand(s);
     const scene_priv *p = scene_priv_of(s);
     double best = reach;
     int found = 0;
-    for (size_t i = 0; i < p->cand.n; i++) {
+    /* the candidates within reach (none for a negative one; a NaN reach
+     * or q, or an infinite one, gets them all, as the loop over all did) */
+    size_t *near = NULL, cap = 0, nn = 0;
+    if (!(reach < 0)) nn = cand_near(s, ir_box_inset(ir_box_make(q.x, q.y, q.x, q.y), reach), &near, &cap);
+    for (size_t k = 0; k < nn; k++) {
+        size_t i = near[k];
         double d = ir_v_dist(p->cand.p[i], q);
         if (d > best) continue;
         if (!cand_is_corner(s, i)) continue;
@@ -352,29 +375,71 @@ int geom_nearest_corner(const geom_scene *s, ir_pt q, double reach, ir_pt *v, do
         *v = p->cand.p[i];
         found = 1;
     }
+    free(near);
     if (found && dist) *dist = best;
     return found;
+}
+
+/* geom_point_name's indexes: over the named coord elements (their points
+ * grown by the reach 2 GEOM_JOIN_EPS_PT) and over the name texts (what
+ * they name, their box or of=, grown by 1.5 em). */
+static void need_names(const geom_scene *s)
+{
+    scene_priv *p = scene_priv_of(s);
+    if (p->names_done) return;
+    p->names_done = 1;
+    const ir_diagram *d = s->d;
+    size_t nb = d->nelems > s->ntexts ? d->nelems : s->ntexts;
+    ir_box *b = xmalloc((nb ? nb : 1) * sizeof *b);
+    size_t k = 0;
+    p->coord_el = xmalloc((d->nelems ? d->nelems : 1) * sizeof *p->coord_el);
+    for (size_t i = 0; i < d->nelems; i++) {
+        const ir_elem *e = &d->elems[i];
+        if (e->kind == IR_COORD && e->npts >= 1 && e->name && strlen(e->name) <= 6) {
+            p->coord_el[k] = i;
+            b[k++] = ir_box_inset(ir_box_make(e->pts[0].x, e->pts[0].y, e->pts[0].x, e->pts[0].y),
+                                  2 * GEOM_JOIN_EPS_PT);
+        }
+    }
+    ir_box_index_build(&p->coord_ix, b, k);
+    k = 0;
+    p->name_tx = xmalloc((s->ntexts ? s->ntexts : 1) * sizeof *p->name_tx);
+    for (size_t i = 0; i < s->ntexts; i++) {
+        const geom_text *t = &s->texts[i];
+        if (t->kind != TXT_NAME) continue;
+        ir_box tb = t->has_of ? ir_box_make(t->of.x, t->of.y, t->of.x, t->of.y) : t->box;
+        p->name_tx[k] = i;
+        b[k++] = ir_box_inset(tb, 1.5 * geom_em(t));
+    }
+    ir_box_index_build(&p->name_ix, b, k);
+    free(b);
 }
 
 const char *geom_point_name(const geom_scene *s, ir_pt p, char *buf, size_t n)
 {
     const ir_diagram *d = s->d;
-    for (size_t i = 0; i < d->nelems; i++) {
-        const ir_elem *e = &d->elems[i];
-        if (e->kind == IR_COORD && e->npts >= 1 && e->name && strlen(e->name) <= 6 &&
-            ir_v_dist(e->pts[0], p) <= 2 * GEOM_JOIN_EPS_PT) {
+    need_names(s);
+    scene_priv *sp = scene_priv_of(s);
+    size_t *near = NULL, cap = 0;
+    ir_box pb = ir_box_make(p.x, p.y, p.x, p.y);
+    size_t nn = geom_ix_query(s, &sp->coord_ix, pb, &near, &cap);
+    for (size_t q = 0; q < nn; q++) {
+        const ir_elem *e = &d->elems[sp->coord_el[near[q]]];
+        if (ir_v_dist(e->pts[0], p) <= 2 * GEOM_JOIN_EPS_PT) {
             snprintf(buf, n, "%s", e->name);
+            free(near);
             return buf;
         }
     }
     const geom_text *best = NULL;
     double bd = 0;
-    for (size_t i = 0; i < s->ntexts; i++) {
-        const geom_text *t = &s->texts[i];
-        if (t->kind != TXT_NAME) continue;
+    nn = geom_ix_query(s, &sp->name_ix, pb, &near, &cap);
+    for (size_t q = 0; q < nn; q++) {
+        const geom_text *t = &s->texts[sp->name_tx[near[q]]];
         double dd = t->has_of ? ir_v_dist(t->of, p) : ir_box_pt_dist(t->box, p);
         if (dd <= 1.5 * geom_em(t) && (!best || dd < bd)) { best = t; bd = dd; }
     }
+    free(near);
     if (best) snprintf(buf, n, "%s", best->show);
     else snprintf(buf, n, "(%.1f,%.1f)", p.x, p.y);
     return buf;

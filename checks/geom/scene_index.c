@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/limits.h"
 #include "checks/geom/scene_internal.h"
 #include "ir/xalloc.h"
 
@@ -38,7 +39,7 @@ long long pt_hash_cell(double v, double *frac)
     double q = v / PH_CELL, c = floor(q);
     if (frac) *frac = q - c;
     if (c > 1e15) c = 1e15;
-    if (c < -1e15) c = -1e15;
+    if (!(c >= -1e15)) c = -1e15;   /* and NaN: never cast */
     return (long long)c;
 }
 
@@ -85,7 +86,9 @@ int pt_hash_near(const pt_hash *h, ir_pt p, int (*fn)(size_t, void *), void *arg
     return 0;
 }
 
-static void grid_build(geom_scene *s, seg_grid *g)
+/* The grid over the segments; with rays_only, over those that are rays
+ * (ray_seg) now, in the same cells and order as the grid over all of them. */
+static void grid_build(geom_scene *s, seg_grid *g, int rays_only)
 {
     memset(g, 0, sizeof *g);
     if (s->nsegs == 0) return;
@@ -97,8 +100,16 @@ static void grid_build(geom_scene *s, seg_grid *g)
         if (b.x2 > all.x2) all.x2 = b.x2;
         if (b.y2 > all.y2) all.y2 = b.y2;
     }
-    /* about one segment per cell, at most 128 x 128 cells */
-    geom_grid_plan pl = geom_grid_layout(all, s->nsegs, 2.0, 128);
+    /* about one segment per cell, at most 128 x 128 cells -- for more
+     * than 16,384 segments (no drawing made to be read has as many) up to
+     * twice the square root of their number a side, at most 1024, so that
+     * a cell holds a few of them however many there are */
+    int side = 128;
+    if (s->nsegs > 16384) {
+        double r = 2 * sqrt((double)s->nsegs);
+        side = r < 1024 ? (int)r : 1024;
+    }
+    geom_grid_plan pl = geom_grid_layout(all, s->nsegs, 2.0, side);
     g->pl = pl;
     size_t ncell = (size_t)g->pl.nx * (size_t)g->pl.ny;
     g->start = xcalloc(ncell + 1, sizeof *g->start);
@@ -106,6 +117,11 @@ static void grid_build(geom_scene *s, seg_grid *g)
     g->range = xmalloc(s->nsegs * sizeof *g->range);
     for (size_t k = 0; k < s->nsegs; k++) {
         int *r = g->range[k];
+        if (rays_only && !ray_seg(&s->segs[k])) {
+            r[0] = r[1] = 0;
+            r[2] = r[3] = -1;   /* in no cell */
+            continue;
+        }
         geom_grid_cells(&g->pl, seg_box(&s->segs[k], GEOM_JOIN_EPS_PT), &r[0], &r[1], &r[2], &r[3]);
         for (int j = r[1]; j <= r[3]; j++)
             for (int i = r[0]; i <= r[2]; i++) g->start[(size_t)j * (size_t)g->pl.nx + (size_t)i + 1]++;
@@ -136,15 +152,41 @@ void scene_need_grid(scene_priv *p)
 {
     if (p->grid_done) return;
     p->grid_done = 1;
-    grid_build(&p->pub, &p->grid);
+    grid_build(&p->pub, &p->grid, 0);
 }
+
+/* The segments of grid g in the cells box b covers, each once, in the
+ * order of the cells and, in a cell, of the segments. */
+static size_t grid_near(const geom_scene *s, seg_grid *g, ir_box b, size_t **buf, size_t *cap);
 
 size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
 {
     scene_priv *p = scene_priv_of(s);
     scene_need_grid(p);
-    seg_grid *g = &p->grid;
+    return grid_near(s, &p->grid, b, buf, cap);
+}
+
+/* The straight figure lines have a grid of their own, built on first use:
+ * a class changes only from a ray to a mark or a tick (scene_marks.c),
+ * never to a ray, so the segments that were rays then hold every one that
+ * is a ray later, and the callers still test ray_seg. In the same cells
+ * and order as geom_segs_near gives them, the rays among its answer are
+ * the same: a ray query does not walk over the arcs, marks, texts' frames
+ * and grid lines around a corner (20,000 arcs on one corner took minutes). */
+size_t scene_rays_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
+{
+    scene_priv *p = scene_priv_of(s);
+    if (!p->rays_done) {
+        p->rays_done = 1;
+        grid_build(&p->pub, &p->rays, 1);
+    }
+    return grid_near(s, &p->rays, b, buf, cap);
+}
+
+static size_t grid_near(const geom_scene *s, seg_grid *g, ir_box b, size_t **buf, size_t *cap)
+{
     size_t n = 0;
+    if (scene_priv_of(s)->over) return 0;   /* the work allowed is done */
     if (!g->start || b.empty) return 0;
     int i0, j0, i1, j1;
     geom_grid_cells(&g->pl, b, &i0, &j0, &i1, &j1);
@@ -169,13 +211,29 @@ size_t geom_segs_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap)
                 (*buf)[n++] = k;
             }
         }
-    return n;
+    /* the entries walked, and the cells */
+    unsigned long long walked = (unsigned long long)(i1 - i0 + 1) * (unsigned long long)(j1 - j0 + 1);
+    for (int j = j0; j <= j1; j++) {
+        size_t c = (size_t)j * (size_t)g->pl.nx;
+        walked += g->start[c + (size_t)i1 + 1] - g->start[c + (size_t)i0];
+    }
+    return geom_spend(s, walked) ? n : 0;
 }
 
 geom_grid_plan geom_grid_layout(ir_box all, size_t n, double min_cs, int max_cells)
 {
     geom_grid_plan p;
     double w = ir_box_w(all), h = ir_box_h(all);
+    /* an extent no grid can cut into cells (not finite, or so wide that
+     * the cells' numbers overflow): one cell holds everything */
+    if (!(w >= 0 && w <= 1e150 && h >= 0 && h <= 1e150 && fabs(all.x1) <= 1e150 &&
+          fabs(all.y1) <= 1e150)) {
+        p.cs = 1.0;
+        p.inv = 0;
+        p.x0 = p.y0 = 0;
+        p.nx = p.ny = 1;
+        return p;
+    }
     double cs = sqrt(fmax(w * h, 1.0) / (double)(n ? n : 1));
     if (cs < min_cs) cs = min_cs;
     if (w / cs > max_cells) cs = w / max_cells;

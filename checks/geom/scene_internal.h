@@ -8,6 +8,7 @@
 
 #include "checks/geom/geom.h"
 #include "ir/arena.h"
+#include "ir/box_index.h"
 #include "ir/xalloc.h"
 
 /* Makes room in array arr of cap elements for element n (doubling). */
@@ -73,6 +74,17 @@ typedef struct {
                             (NULL while no class has changed since: then
                             the classes are those; snapshot_cls) */
     seg_grid grid;
+    int rays_done;     /* the grid over the rays is built on first use */
+    seg_grid rays;
+    int cand_ix_done;  /* an index over cand, built on first use */
+    ir_box_index cand_ix;
+    int names_done;    /* indexes for geom_point_name, built on first use: */
+    ir_box_index coord_ix;   /* over the coord elements (coord_el[k]) */
+    size_t *coord_el;
+    ir_box_index name_ix;    /* over the name texts (name_tx[k]) */
+    size_t *name_tx;
+    unsigned long long work;  /* pairs examined so far (geom_spend) */
+    int over;          /* past GEOM_MAX_WORK: the queries answer nothing */
 } scene_priv;
 
 /* The private part of a scene geom_scene_build made (its pub member). */
@@ -95,6 +107,9 @@ static inline ir_box seg_box(const geom_seg *g, double grow)
 
 /* The segment grid, built on first use (scene_index.c). */
 void scene_need_grid(scene_priv *p);
+/* geom_segs_near's answer, less segments that were not rays (ray_seg) when
+ * first asked: a superset of the rays, in geom_segs_near's order. */
+size_t scene_rays_near(const geom_scene *s, ir_box b, size_t **buf, size_t *cap);
 void scene_grid_free(seg_grid *g);
 
 /* A vertex dot: role=vertex, or a small filled ellipse (scene.c). */

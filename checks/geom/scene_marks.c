@@ -21,12 +21,20 @@ static void snapshot_cls(geom_scene *s)
     for (size_t i = 0; i < s->nsegs; i++) p->cls0[i] = (unsigned char)s->segs[i].cls;
 }
 
-/* Re-tag the segments of element idx. */
+/* Re-tag the segments of element idx. The segments are in the order of
+ * their elements (geom_scene_build adds them element by element): those of
+ * idx are one run, found by bisection, not by a scan of all of them (which
+ * made a diagram of n marks take n^2 steps). */
 static void retag(geom_scene *s, size_t idx, geom_seg_class cls)
 {
     snapshot_cls(s);
-    for (size_t i = 0; i < s->nsegs; i++)
-        if (s->segs[i].elem == idx) s->segs[i].cls = cls;
+    size_t lo = 0, hi = s->nsegs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->segs[mid].elem < idx) lo = mid + 1;
+        else hi = mid;
+    }
+    for (size_t i = lo; i < s->nsegs && s->segs[i].elem == idx; i++) s->segs[i].cls = cls;
 }
 
 static double ray_len_along(const geom_scene *s, ir_pt v, double dir, size_t excl)
@@ -34,7 +42,7 @@ static double ray_len_along(const geom_scene *s, ir_pt v, double dir, size_t exc
     /* longest straight figure segment leaving v in direction dir */
     double best = 0;
     size_t *near = NULL, cap = 0;
-    size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
+    size_t nn = scene_rays_near(s, ir_box_inset(ir_box_make(v.x, v.y, v.x, v.y), GEOM_JOIN_EPS_PT),
                                &near, &cap);
     for (size_t q = 0; q < nn; q++) {
         const geom_seg *g = &s->segs[near[q]];

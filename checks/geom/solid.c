@@ -68,6 +68,8 @@ static int lattice_coords(ir_pt d, const ir_pt e[3], int kmax, int out[3])
     for (int k = -kmax; k <= kmax; k++) {
         double i = i0 - k * ai, j = j0 - k * aj;
         double ri = round(i), rj = round(j);
+        /* far off the lattice of a drawing (or NaN): no int for it */
+        if (!(fabs(ri) < 1e6 && fabs(rj) < 1e6)) continue;
         /* the picture-space miss of the rounded point */
         double mx = (i - ri) * e[0].x + (j - rj) * e[1].x, my = (i - ri) * e[0].y + (j - rj) * e[1].y;
         if (mx * mx + my * my > tol * tol) continue;
@@ -143,8 +145,8 @@ void geom_infer_lattice(geom_scene *s)
     for (size_t f = 0; f < nf; f++)
         for (int k = 0; k < 4; k++) ir_box_add(&ext, d->elems[fe[f]].pts[k].x, d->elems[fe[f]].pts[k].y);
     double diag = sqrt(ir_box_w(ext) * ir_box_w(ext) + ir_box_h(ext) * ir_box_h(ext));
-    int kmax = (int)ceil(diag / ir_v_len(e3v[2])) + 1;
-    if (kmax > 200) kmax = 200;
+    double km = ceil(diag / ir_v_len(e3v[2])) + 1;   /* clamped before the cast */
+    int kmax = km >= 0 ? (km < 200 ? (int)km : 200) : 0;
     size_t cap = 0;
     for (size_t f = 0; f < nf; f++) {
         const ir_elem *e = &d->elems[fe[f]];
