@@ -235,10 +235,12 @@ install: all
 	install -m 644 contrib/tex/render.sh contrib/tex/IM.cls $(DESTDIR)$(PREFIX)/share/diagramir/tex/
 
 # Debian packages the build and the test suite need (TeX for check-tex and
-# check-render; cairo and librsvg for ir2svg and check-render's tools).
+# check-render, texlive-fonts-extra for the opensans package the IM class
+# sets its text in, as the raters saw it; cairo and librsvg for ir2svg and
+# check-render's tools).
 DEB_BUILD = gcc clang make flex bison gperf libcjson-dev libcurl4-openssl-dev libexpat1-dev \
             fonts-open-sans valgrind python3 pkg-config librsvg2-dev libcairo2-dev libpng-dev
-DEB_TEST  = texlive-pictures texlive-latex-recommended texlive-latex-extra dvisvgm \
+DEB_TEST  = texlive-pictures texlive-latex-recommended texlive-latex-extra texlive-fonts-extra dvisvgm \
             poppler-utils python3-sklearn python3-scipy graphviz chromium
 deps:
 	@missing=""; for p in $(DEB_BUILD) $(DEB_TEST); do \

@@ -1012,7 +1012,9 @@ static void draw_text_elem(dbuf *b, const ir_elem *e, text_ctx *tc)
         return;
     }
     double op = attr_num(e, "opacity", 1, 0, 1);
-    double fs = size;
+    /* the glyphs' size: the IM class loads Open Sans at TM_FONT_SCALE x
+     * the nominal size (tikz2ir's boxes are measured so) */
+    double fs = size * TM_FONT_SCALE;
     /* the SVG rotation is -rot (y down) */
     double a = c * sx, bm = -s * sx, cm = s, d = c;
     ls = str;

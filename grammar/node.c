@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define MAX_LABELS 1000       /* label= and pin= options of one node */
-#define PIN_DISTANCE_PT (3 * 6.421875)  /* pin distance=3ex (Open Sans 12pt) */
+#define PIN_DISTANCE_PT (3 * 6.10128)  /* pin distance=3ex (Open Sans 12pt at scale 0.95) */
 
 /* ---- named nodes ------------------------------------------------------------ */
 
@@ -678,7 +678,7 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     double fs = no->font_size > 0 ? no->font_size : 12;
     /* the default inner sep, .3333em, is measured in the font around the
      * node, not in the node's own font= */
-    double em = g->font_size > 0 ? g->font_size : 12;
+    double em = (g->font_size > 0 ? g->font_size : 12) * TM_FONT_SCALE;
     double isx = no->inner_sep_x >= 0 ? no->inner_sep_x : 0.3333 * em;
     double isy = no->inner_sep_y >= 0 ? no->inner_sep_y : 0.3333 * em;
     double os = no->outer_sep >= 0 ? no->outer_sep : (g->outer_sep >= 0 ? g->outer_sep : 0.5 * g->lw);

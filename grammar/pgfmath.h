@@ -85,8 +85,8 @@ int pgfmath_eval(const char *expr, size_t len, double *out, int *has_unit,
 int pgfmath_eval_pos(const char *expr, size_t len, double *out, int *has_unit,
                      char *err, size_t errlen, size_t *errcol);
 
-/* Font parameters for the em and ex units, in pt.  Defaults: em = 12pt, ex = 6.421875pt
-   (Open Sans at 12pt, the text font of the DiagramIR sources' IM class; Computer Modern
+/* Font parameters for the em and ex units, in pt.  Defaults: em = 11.4pt, ex = 6.10128pt
+   (Open Sans at scale 0.95 and 12pt, the text font of the DiagramIR sources' IM class; Computer Modern
    at 10pt would be 10.00002pt / 4.30554pt).  Non-finite or non-positive values are
    ignored.  This is the module's only global state: set it before evaluating, not
    concurrently with evaluations in other threads. */

@@ -248,8 +248,9 @@ list
 
 #define PM_PI 3.14159265358979323846
 
-static double pm_em = 12.0;      /* Open Sans at 12pt: quad */
-static double pm_ex = 6.421875;  /* Open Sans at 12pt: x-height 1096/2048 em */
+/* the IM class's text font: Open Sans at scale 0.95 (TM_FONT_SCALE), 12pt */
+static double pm_em = 11.4;      /* its quad: 0.95 x 12pt */
+static double pm_ex = 6.10128;   /* its x-height: 0.5352 (the TFM's) x 11.4pt */
 
 void pgfmath_set_font(double em_pt, double ex_pt)
 {

@@ -1,8 +1,11 @@
 /* textmetrics.c — the size of TikZ node text, as TeX would typeset it.
  *
  * A small model of TeX's typesetting, just deep enough for diagram labels:
- *  - text: OpenSans advance widths and glyph bounding boxes (as luaotfload and
- *    fontspec use them), TeX ligatures, interword spaces, font switches;
+ *  - text: OpenSans advance widths and glyph bounding boxes (as the opensans
+ *    package's TFMs have them), loaded at TM_FONT_SCALE x the nominal size,
+ *    TeX ligatures, interword spaces, font switches;
+ *  - math in sans-serif (sfmath, sansmath): letters, capital Greek, digits
+ *    and the operators' characters from OpenSans, the rest from CM;
  *  - math: the noad-to-hlist rules of TeX's Appendix G for the constructs
  *    that occur in labels (characters with italic corrections and kerns,
  *    atom spacing, rule 18 scripts, rule 15 fractions, rule 11 radicals,
@@ -73,18 +76,23 @@ static const tm_glyph *text_glyph(int bold, int it, unsigned cp)
     return NULL;
 }
 
-/* Box of one text glyph; a code point the font lacks measures as 'o'. */
+/* Box of one text glyph at the nominal size (the font is loaded at
+ * TM_FONT_SCALE x size); a code point the font lacks measures as 'o'. */
 static box glyph_box(int bold, int it, unsigned cp, double size)
 {
     const tm_glyph *g = text_glyph(bold, it, cp);
     if (!g) g = text_glyph(bold, it, 'o');
+    size *= TM_FONT_SCALE;
     box b = {g->adv * size, dmax(0, g->top * size), dmax(0, -g->bot * size)};
     return b;
 }
 
+/* the opensans TFMs' extra space (fontdimen 7), em */
+#define OS_EXTRA_SPACE 0.0433
+
 static double text_space(int bold, int it, double size)
 {
-    return tm_text_fonts[(bold ? 1 : 0) + (it ? 2 : 0)].glyphs[' '].adv * size;
+    return tm_text_fonts[(bold ? 1 : 0) + (it ? 2 : 0)].glyphs[' '].adv * size * TM_FONT_SCALE;
 }
 
 /* ---- LaTeX sizes ---------------------------------------------------------- */
@@ -851,8 +859,8 @@ static int parse_dim(const char *s, const char *end, double size, double *pt, co
                 break;
             }
     }
-    if (f == -1) f = size;
-    else if (f == -2) f = tm_text_fonts[0].x_height * size;
+    if (f == -1) f = size * TM_FONT_SCALE;      /* the text font's quad */
+    else if (f == -2) f = tm_text_fonts[0].x_height * size * TM_FONT_SCALE;
     else if (f == -3) f = size / 18;
     *pt = v * f;
     if (after) *after = s;
@@ -905,20 +913,21 @@ static void hl_box(hlist *hl, box b)
 
 /* A glyph of the text font: its box, the space factor it leaves (LaTeX's
  * \nonfrenchspacing sfcodes, 999 for capitals) and its italic correction
- * (luaotfload's itlc for slanted fonts: bbox right - advance + 20 units). */
+ * (the opensans TFMs' CHARIC of the italic fonts: bbox right - advance). */
 static void hl_glyph(hlist *hl, const tfont *f, unsigned cp)
 {
     const tm_glyph *g = text_glyph(f->bold, f->it, cp);
     if (!g) g = text_glyph(f->bold, f->it, 'o');
-    box b = {g->adv * f->size, dmax(0, g->top * f->size), dmax(0, -g->bot * f->size)};
+    double sz = f->size * TM_FONT_SCALE;
+    box b = {g->adv * sz, dmax(0, g->top * sz), dmax(0, -g->bot * sz)};
     int sf = hl->sf;
     hl_box(hl, b);
     int code = cp == '.' || cp == '?' || cp == '!' ? 3000 : cp == ':' ? 2000 : cp == ';' ? 1500
              : cp == ',' ? 1250 : (cp >= 'A' && cp <= 'Z') ? 999
              : (cp == ')' || cp == ']' || cp == 0x2019 || cp == 0x201D) ? 0 : 1000;
     hl->sf = code == 0 ? sf : code <= 1000 ? code : sf < 1000 ? 1000 : code;
-    double ic = g->right - g->adv + 20.0 / 2048;
-    hl->last_ic = f->it && ic > 0 ? ic * f->size : 0;
+    double ic = g->right - g->adv;
+    hl->last_ic = f->it && ic > 0 ? ic * sz : 0;
 }
 
 static void hl_kern(hlist *hl, double k)
@@ -930,13 +939,13 @@ static void hl_kern(hlist *hl, double k)
 }
 
 /* Interword glue: a space token (skipped at the start of a list; wider by
- * the font's extra space, a third of the space, after a sentence end) or a
+ * the font's extra space, fontdimen 7, after a sentence end) or a
  * hard space (~, "\ "). */
 static void hl_space(hlist *hl, const tfont *f, int hard)
 {
     if (hl->start && !hard) return;
     double w = text_space(f->bold, f->it, f->size);
-    if (!hard && hl->sf >= 2000) w += w / 3;
+    if (!hard && hl->sf >= 2000) w += OS_EXTRA_SPACE * f->size * TM_FONT_SCALE;
     hl->pend += w;
     hl->start = 0;
     hl->last_ic = 0;
@@ -1255,6 +1264,33 @@ static void box_atom(ml *L, int cls, box b, int no_scripts)
     finish_atom(L, cls, b, 0, 0, NULL, 0, no_scripts);
 }
 
+/* Sans-serif math (sfmath and sansmath): a character of OpenSans at
+ * TM_FONT_SCALE x the style's size; face OS_UP (operators: digits, + = ( ..,
+ * \mathrm, operator names), OS_IT (letters: sfmath's m/sl, which opensans
+ * substitutes by m/it) or OS_BF (\mathbf, sansmath's \mathsfbf: b/n).  Its
+ * italic correction is the TFM's (bbox right - advance); sansmath's math
+ * fonts have no interword space, so TeX adds it even mid-word (no kerns:
+ * the opensans TFMs have none). */
+enum { OS_UP, OS_IT, OS_BF };
+static void os_atom(ml *L, int face, unsigned cp, int cls, int no_scripts)
+{
+    const msize *m = ml_size(L);
+    int bold = face == OS_BF, it = face == OS_IT;
+    const tm_glyph *g = text_glyph(bold, it, cp);
+    if (!g) g = text_glyph(bold, it, 'o');
+    double sz = m->size * TM_FONT_SCALE;
+    box b = {g->adv * sz, dmax(0, g->top * sz), dmax(0, -g->bot * sz)};
+    double ic = it && g->right > g->adv ? (g->right - g->adv) * sz : 0;
+    finish_atom(L, cls, b, 1, ic, NULL, (int)(cp & 127), no_scripts);
+}
+
+/* The face of a letter (or capital Greek, mathcode class 7) under a math
+ * alphabet. */
+static int os_letter_face(int alpha)
+{
+    return alpha == MA_RM ? OS_UP : alpha == MA_BF ? OS_BF : OS_IT;
+}
+
 static void text_glyph_atom(ml *L, unsigned cp, int no_scripts)
 {
     const msize *m = ml_size(L);
@@ -1419,6 +1455,28 @@ static box accent_box(ml *L, const tm_cm_font *af, int ach, int wide)
     return b;
 }
 
+/* A math accent of the operators family (\hat \bar \tilde ..: LaTeX
+ * declares them \mathalpha, so \sansmath's \fam, OpenSans Italic, takes
+ * them): the accent's spacing glyph (comb: its combining code point) over
+ * the nucleus, TeX's rule 12 with the x-height of that font. */
+static box os_accent_box(ml *L, unsigned comb)
+{
+    static const unsigned short map[][2] = {{0x300, 0x60}, {0x301, 0xB4}, {0x302, 0x2C6}, {0x303, 0x2DC},
+                                            {0x304, 0xAF}, {0x308, 0xA8}, {0x327, 0xB8}};
+    unsigned cp = 0x2C6; /* breve, caron, dot, double acute: the table lacks them */
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (map[i][0] == comb) cp = map[i][1];
+    box x = math_arg(L, L->style, 1, L->alpha);
+    const msize *m = ml_size(L);
+    const tm_glyph *g = text_glyph(0, 1, cp);
+    if (!g) g = text_glyph(0, 1, 0x2C6);
+    double sz = m->size * TM_FONT_SCALE;
+    double delta = dmin(x.h, tm_text_fonts[2].x_height * sz);
+    double h = dmax(0, g->top * sz) + dmax(0, -g->bot * sz) - delta + x.h;
+    box b = {x.w, dmax(h, x.h), x.d};
+    return b;
+}
+
 static box overarrow_box(ml *L, int which)
 {
     box x = math_arg(L, L->style, 0, L->alpha);
@@ -1449,10 +1507,10 @@ static box opname_box(const ml *L, const char *name, size_t n)
 {
     const msize *m = ml_size(L);
     box b = nullbox;
+    /* \operator@font: the operators font, OpenSans Regular (no kerns) */
     for (size_t i = 0; i < n; i++) {
-        box c = cm_char_box(m, FAM_RM, name[i], NULL);
+        box c = glyph_box(0, 0, (unsigned char)name[i], m->size);
         b.w += c.w;
-        if (i + 1 < n) b.w += cm_kern(m->f[FAM_RM], name[i], name[i + 1]) * m->sz;
         b.h = dmax(b.h, c.h);
         b.d = dmax(b.d, c.d);
     }
@@ -1589,10 +1647,17 @@ static void math_symbol_macro(ml *L, const mdef *d, int no_scripts)
     switch (d->kind) {
     case K_MSYM:
         if (d->fam == FAM_TEXT) text_glyph_atom(L, d->ch, no_scripts);
-        else char_atom(L, d->fam, d->ch, d->cls, no_scripts);
+        else if (d->fam == FAM_RM && d->ch <= 10) {
+            /* capital Greek: sfmath makes it class 7, and \sansmath's \fam
+             * (the OpenSans m/sl = m/it math alphabet) takes it */
+            static const unsigned short greek[11] = {0x393, 0x394, 0x398, 0x39B, 0x39E, 0x3A0,
+                                                     0x3A3, 0x3A5, 0x3A6, 0x3A8, 0x3A9};
+            os_atom(L, os_letter_face(L->alpha), greek[d->ch], d->cls, no_scripts);
+        } else char_atom(L, d->fam, d->ch, d->cls, no_scripts);
         return;
-    case K_TSYM:
-        if (d->fam == FAM_RM || d->fam == FAM_SY) char_atom(L, d->fam, (int)d->val, d->cls, no_scripts);
+    case K_TSYM: /* \# \$ \% \&: mathcode class 0, the operators font */
+        if (d->fam == FAM_RM) os_atom(L, OS_UP, (unsigned)d->val, d->cls, no_scripts);
+        else if (d->fam == FAM_SY) char_atom(L, d->fam, (int)d->val, d->cls, no_scripts);
         else text_glyph_atom(L, d->ch, no_scripts);
         return;
     case K_DEGREE: { /* gensymb without a TS1 text font: \ensuremath{^\circ} */
@@ -1614,13 +1679,15 @@ static void math_symbol_macro(ml *L, const mdef *d, int no_scripts)
         return;
     }
     case K_CONG: {
-        box t = cm_char_box(m, FAM_SY, 0x18, NULL), e = cm_char_box(m, FAM_RM, '=', NULL);
+        /* \@vereq: \sim over a math "=", the operators font's */
+        box t = cm_char_box(m, FAM_SY, 0x18, NULL), e = glyph_box(0, 0, '=', m->size);
         box c = {dmax(t.w, e.w), t.h + t.d - 0.5 + e.h - 0.5, e.d + 0.5};
         box_atom(L, C_REL, c, no_scripts);
         return;
     }
     case K_NOTREL: {
-        box n = cm_char_box(m, FAM_SY, 0x36, NULL), e = cm_char_box(m, d->fam, d->ch, NULL);
+        box n = cm_char_box(m, FAM_SY, 0x36, NULL);
+        box e = d->fam == FAM_RM ? glyph_box(0, 0, d->ch, m->size) : cm_char_box(m, d->fam, d->ch, NULL);
         box c = {e.w, dmax(n.h, e.h), dmax(n.d, e.d)};
         box_atom(L, C_REL, c, no_scripts);
         return;
@@ -1661,7 +1728,7 @@ static void math_space_macro(ml *L, const mdef *d)
     P *p = L->p;
     switch (d->kind) {
     case K_SPACE:
-        ml_kern(L, d->val2 != 0 ? d->val2 * ml_mu(L) : d->val * L->c->tf.size);
+        ml_kern(L, d->val2 != 0 ? d->val2 * ml_mu(L) : d->val * L->c->tf.size * TM_FONT_SCALE);
         return;
     case K_INTERWORD:
         ml_kern(L, text_space(L->c->tf.bold, L->c->tf.it, L->c->tf.size));
@@ -1777,7 +1844,8 @@ static void math_layout_macro(ml *L, const mdef *d, int no_scripts)
         box_atom(L, C_ORD, overarrow_box(L, d->ch), no_scripts);
         return;
     case K_ACCENT:
-        box_atom(L, C_ORD, accent_box(L, m->f[d->fam], d->ch, 0), no_scripts);
+        if (d->fam == FAM_RM) box_atom(L, C_ORD, os_accent_box(L, (unsigned)d->val), no_scripts);
+        else box_atom(L, C_ORD, accent_box(L, m->f[d->fam], d->ch, 0), no_scripts);
         return;
     case K_WIDEACCENT:
         box_atom(L, C_ORD, accent_box(L, m->f[FAM_EX], d->ch, 1), no_scripts);
@@ -1890,36 +1958,37 @@ static void math_macro(ml *L, const mdef *d, const char *name, size_t len, int n
     }
 }
 
-/* Mathcodes of the ASCII characters (plain TeX / LaTeX). */
+/* Mathcodes of the ASCII characters: LaTeX's, with sfmath's letters
+ * (SFMath: OpenSans m/sl, i.e. Italic) and sansmath's digits and
+ * punctuation (operators: OpenSans Regular); the operators family also
+ * gives + = : ; ( ) [ ] ! ? and every character without a mathcode. */
 static void ascii_math(ml *L, int c, int no_scripts)
 {
     int alpha = L->alpha;
     if (is_letter(c)) {
-        if (alpha == MA_RM) char_atom(L, FAM_RM, c, C_ORD, no_scripts);
-        else if (alpha == MA_BF) char_atom(L, FAM_BX, c, C_ORD, no_scripts);
-        else if (alpha == MA_CAL && c >= 'A' && c <= 'Z') char_atom(L, FAM_SY, c, C_ORD, no_scripts);
-        else char_atom(L, FAM_MI, c, C_ORD, no_scripts);
+        if (alpha == MA_CAL && c >= 'A' && c <= 'Z') char_atom(L, FAM_SY, c, C_ORD, no_scripts);
+        else os_atom(L, os_letter_face(alpha), (unsigned)c, C_ORD, no_scripts);
         return;
     }
-    if (is_digit(c)) {
-        char_atom(L, alpha == MA_BF ? FAM_BX : FAM_RM, c, C_ORD, no_scripts);
+    if (is_digit(c)) { /* sansmath: class 0, so no math alphabet changes them */
+        os_atom(L, OS_UP, (unsigned)c, C_ORD, no_scripts);
         return;
     }
     switch (c) {
-    case '+': char_atom(L, FAM_RM, c, C_BIN, no_scripts); return;
+    case '+': os_atom(L, OS_UP, c, C_BIN, no_scripts); return;
     case '-': char_atom(L, FAM_SY, 0x00, C_BIN, no_scripts); return;
     case '*': char_atom(L, FAM_SY, 0x03, C_BIN, no_scripts); return;
-    case '=': char_atom(L, FAM_RM, c, C_REL, no_scripts); return;
-    case ':': char_atom(L, FAM_RM, c, C_REL, no_scripts); return;
+    case '=': os_atom(L, OS_UP, c, C_REL, no_scripts); return;
+    case ':': os_atom(L, OS_UP, c, C_REL, no_scripts); return;
     case '<': case '>': char_atom(L, FAM_MI, c, C_REL, no_scripts); return;
-    case ',': char_atom(L, FAM_MI, 0x3B, C_PUNCT, no_scripts); return;
-    case ';': char_atom(L, FAM_RM, c, C_PUNCT, no_scripts); return;
-    case '.': char_atom(L, FAM_MI, 0x3A, C_ORD, no_scripts); return;
+    case ',': os_atom(L, OS_UP, c, C_PUNCT, no_scripts); return;
+    case ';': os_atom(L, OS_UP, c, C_PUNCT, no_scripts); return;
+    case '.': os_atom(L, OS_UP, c, C_ORD, no_scripts); return;
     case '/': char_atom(L, FAM_MI, 0x3D, C_ORD, no_scripts); return;
-    case '(': case '[': char_atom(L, FAM_RM, c, C_OPEN, no_scripts); return;
-    case ')': case ']': case '!': case '?': char_atom(L, FAM_RM, c, C_CLOSE, no_scripts); return;
+    case '(': case '[': os_atom(L, OS_UP, c, C_OPEN, no_scripts); return;
+    case ')': case ']': case '!': case '?': os_atom(L, OS_UP, c, C_CLOSE, no_scripts); return;
     case '|': char_atom(L, FAM_SY, 0x6A, C_ORD, no_scripts); return;
-    default: char_atom(L, FAM_RM, c, C_ORD, no_scripts); return;
+    default: os_atom(L, OS_UP, c, C_ORD, no_scripts); return;
     }
 }
 
@@ -2117,8 +2186,8 @@ static void text_font_macro(P *p, tfont *f, const mdef *d)
 static void text_space_macro(P *p, const tfont *f, hlist *hl, const mdef *d)
 {
     switch (d->kind) {
-    case K_SPACE:
-        hl_kern(hl, d->val * f->size);
+    case K_SPACE: /* em of the text font */
+        hl_kern(hl, d->val * f->size * TM_FONT_SCALE);
         return;
     case K_INTERWORD:
         hl_space(hl, f, 1);
@@ -2207,7 +2276,7 @@ static void text_arg_macro(P *p, const tfont *f, hlist *hl, const mdef *d, const
             p->s = s + n + (braced ? 1 : 0);
             unsigned comp = compose(name[0], cp);
             b = glyph_box(f->bold, f->it, comp, f->size);
-            if (comp == cp) b.h = dmax(b.h, tm_text_fonts[0].cap_height * f->size + 0.2 * f->size);
+            if (comp == cp) b.h = dmax(b.h, (tm_text_fonts[0].cap_height + 0.2) * f->size * TM_FONT_SCALE);
             hl_box(hl, b);
         } else {
             hl_box(hl, text_arg(p, *f));

@@ -1,10 +1,18 @@
 /* textmetrics.h — the size of TikZ node text, as TeX would typeset it.
  *
  * This header is the whole contract of the text-metrics module. The model is
- * the IM document class of the DiagramIR sources: 12pt, text in OpenSans
- * (Regular, Bold, Italic, Bold Italic), math in Computer Modern (letters in
- * cmmi italic, digits and operators in cmr/cmsy, LaTeX's design sizes and
- * math sizes), text in a TikZ node with `align=` (lines stacked in an
+ * the IM document class of the DiagramIR sources as the raters saw it (the
+ * dataset README; contrib/tex/IM.cls): 12pt, text in Open Sans (Regular,
+ * Bold, Italic, Bold Italic) through \usepackage[scale=0.95]{opensans}, so
+ * every text glyph, interword space and em is TM_FONT_SCALE x the nominal
+ * size while \baselineskip stays the nominal size's; math in sans-serif as
+ * sfmath and sansmath set it in \sansmath nodes: letters and capital Greek
+ * in Open Sans Italic (with its italic corrections), digits, + = ( ) [ ] ,
+ * . ; : ! ? \mathrm and operator names in Open Sans Regular (\mathbf: Bold),
+ * all at TM_FONT_SCALE x the math size; lowercase Greek, < > / in cmmi,
+ * - * | and the other symbols in cmsy, fractions, radicals and scripts with
+ * TeX's rules and the CM fonts' parameters (LaTeX's design sizes and math
+ * sizes); text in a TikZ node with `align=` (lines stacked in an
  * \halign whose baseline is the LAST line's baseline).  The font tables are
  * generated (grammar/textmetrics_table.c, contrib/metrics/regen.sh).
  *
@@ -28,6 +36,10 @@
  * The TikZ text box (anchor `base` = the last line's baseline) therefore
  * reaches from base - depth up to base + skip + height; its total height is
  * height + skip + depth. */
+/* The opensans package's scale: the text font is loaded at this fraction of
+ * the nominal size (\fontsize{12}{14.5} gives 11.4pt glyphs, 1em = 11.4pt). */
+#define TM_FONT_SCALE 0.95
+
 typedef struct {
     double width, height, depth;
     int lines;
@@ -36,11 +48,11 @@ typedef struct {
 
 /* Measures TeX node text as TeX would typeset it at size_pt (the node's font
  * size; its baselineskip is LaTeX's for the standard sizes, 1.2*size_pt for
- * others).  Handles text (OpenSans glyph advances and bounding boxes, TeX
+ * others).  Handles text (OpenSans glyph advances and bounding boxes at TM_FONT_SCALE, TeX
  * ligatures -- --- `` '', \% \& ~ etc., \textbf \textit \emph \mbox
  * \textcolor, \bfseries \itshape, size switches \tiny..\Huge and \fontsize,
  * braces as groups, spacing \, \; \quad \hspace), math $...$ \(...\) \[...\]
- * (CM letters with italic corrections, atom spacing, ^ and _ in script
+ * (sans-serif letters with italic corrections, atom spacing, ^ and _ in script
  * sizes placed as TeX does, \frac \dfrac \sqrt \overline \overleftrightarrow
  * \vec \hat, \text \mathrm \mathbf \operatorname \sin.., Greek, \angle
  * \triangle \circ \degree \cdot \times \pm \le \ne \approx \cong \parallel

@@ -190,10 +190,17 @@ static void emit_line(tikz *T, vec2 a, vec2 b, const char *role, double lw, cons
     ir_elem_set(e, "role", role);
 }
 
-static void emit_text(tikz *T, vec2 at, const char *anchor, const char *tex, const char *role, int line)
+/* fs: the node's font size, pt (0: the picture's) */
+/* the IM class's tick labels: \footnotesize, 10pt in a 12pt document (the
+ * dataset README) */
+#define TICK_FONT_PT 10.0
+
+static void emit_text(tikz *T, vec2 at, const char *anchor, const char *tex, const char *role, double fs,
+                      int line)
 {
     tk_nodeopts no;
     tk_nodeopts_init(T, &no);
+    if (fs > 0) no.font_size = fs;
     snprintf(no.anchor, sizeof no.anchor, "%s", anchor);
     no.has_anchor = 1;
     snprintf(no.role, sizeof no.role, "%s", role);
@@ -268,22 +275,22 @@ void tk_axis_begin(tikz *T, const char *opts, size_t n, int line)
         if (xt[i] < a.xmin - 1e-9 || xt[i] > a.xmax + 1e-9) continue;
         if (a.middle && fabs(xt[i]) < 1e-12) continue;
         snprintf(buf, sizeof buf, "$%g$", xt[i]);
-        emit_text(T, v2(o.x + (xt[i] - a.xmin) * sx, y0), "north", buf, "tick", line);
+        emit_text(T, v2(o.x + (xt[i] - a.xmin) * sx, y0), "north", buf, "tick", TICK_FONT_PT, line);
     }
     for (int i = 0; i < ny; i++) {
         if (yt[i] < a.ymin - 1e-9 || yt[i] > a.ymax + 1e-9) continue;
         if (a.middle && fabs(yt[i]) < 1e-12) continue;
         snprintf(buf, sizeof buf, "$%g$", yt[i]);
-        emit_text(T, v2(x0, o.y + (yt[i] - a.ymin) * sy), "east", buf, "tick", line);
+        emit_text(T, v2(x0, o.y + (yt[i] - a.ymin) * sy), "east", buf, "tick", TICK_FONT_PT, line);
     }
     /* pgfplots, axis lines=middle: the x label at the end of the x axis on the
      * side opposite its tick labels (above, aligned inside), the y label at the
      * top of the y axis to its right */
     if (a.xlabel[0])
-        emit_text(T, v2(ur.x + a.xl_dx, y0 + a.xl_dy), a.middle ? "south east" : "north", a.xlabel, "axis-label", line);
+        emit_text(T, v2(ur.x + a.xl_dx, y0 + a.xl_dy), a.middle ? "south east" : "north", a.xlabel, "axis-label", 0, line);
     if (a.ylabel[0])
-        emit_text(T, v2(x0 + a.yl_dx, ur.y + a.yl_dy), a.middle ? "north west" : "east", a.ylabel, "axis-label", line);
-    if (a.origin_label && a.middle) emit_text(T, v2(x0, y0), "north east", "O", "tick", line);
+        emit_text(T, v2(x0 + a.yl_dx, ur.y + a.yl_dy), a.middle ? "north west" : "east", a.ylabel, "axis-label", 0, line);
+    if (a.origin_label && a.middle) emit_text(T, v2(x0, y0), "north east", "O", "tick", 0, line);
     if (a.clip) {
         ir_elem *e = ir_add(T->d, IR_CLIP);
         e->sub = IR_RECT;

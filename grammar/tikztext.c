@@ -255,11 +255,12 @@ void tk_text_layout(const char *text, double fs, int bold, double W, int align, 
         ps.last_fil = 1;
         ps.justify = 1;
     } else {
-        ps.w = 0.3333 * fs;
-        ps.xw = 0.5 * fs;
+        double fem = fs * TM_FONT_SCALE;   /* 1em of the node font */
+        ps.w = 0.3333 * fem;
+        ps.xw = 0.5 * fem;
         int flush = align == TK_ALIGN_FLUSH_LEFT || align == TK_ALIGN_FLUSH_CENTER ||
                     align == TK_ALIGN_FLUSH_RIGHT;
-        double m = flush ? -1 : 2 * fs;
+        double m = flush ? -1 : 2 * fem;
         int kind = align == TK_ALIGN_LEFT || align == TK_ALIGN_FLUSH_LEFT ? 0
                  : align == TK_ALIGN_CENTER || align == TK_ALIGN_FLUSH_CENTER ? 1 : 2;
         ps.lst = kind >= 1 ? m : 0;

@@ -15,9 +15,10 @@
 #
 # TeX side.  pdflatex with the stand-in class contrib/tex/IM.cls in measure
 # mode (a 1in border; the class logs the page position of each
-# tikzpicture's origin, \pdfsavepos) and the raters' defaults the class
-# lacks (Stealth[length=3mm,width=2mm] tips, sans-serif nodes and math,
-# \footnotesize tick labels), twice: as is, and with node text made
+# tikzpicture's origin, \pdfsavepos; it sets the raters' fonts and
+# defaults: Open Sans at scale 0.95, sans-serif nodes and math,
+# Stealth[length=3mm,width=2mm] tips, \footnotesize tick labels), twice:
+# as is, and with node text made
 # invisible (every node/.append style={text opacity=0}: node texts,
 # label= and pin= texts, pgfplots tick and axis labels).  dvisvgm --pdf
 # turns each PDF page into SVG, cached by content hash (item, class,
@@ -63,7 +64,7 @@ export LC_ALL
 
 # TeX's results are cached under a hash of the item, the class and this
 # number: bump it when the TeX side changes otherwise.
-METHOD=3
+METHOD=4
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -115,15 +116,11 @@ texside() {
                 -halt-on-error -jobname="$1" "\\def\\IMmeasure{}$2\\input{item.tex}" \
                 >"$1.out" 2>&1 </dev/null
         }
-        # what the raters saw and the stand-in class does not set (the dev
-        # set's README): the arrow tip > is Stealth[length=3mm,width=2mm],
-        # nodes and labels in \sansmath\sffamily, math in sans-serif
-        # (sfmath), pgfplots tick labels \footnotesize.  (Open Sans itself
-        # is used when opensans.sty is installed: the class loads it.)
-        raters='\RequirePackage{sansmath}\RequirePackage{sfmath}\tikzset{>={Stealth[length=3mm,width=2mm]},every node/.append style={font=\sansmath\sffamily}}\pgfplotsset{every tick label/.append style={font=\sansmath\sffamily\footnotesize}}'
+        # the raters' fonts and defaults (the dev set's README) are the
+        # class's own (contrib/tex/IM.cls)
         for job in m t; do
-            if [ $job = m ]; then pre="\\AddToHook{begindocument/before}{$raters}"
-            else pre="\\AddToHook{begindocument/before}{$raters\\tikzset{every node/.append style={text opacity=0}}}"
+            if [ $job = m ]; then pre=
+            else pre="\\AddToHook{begindocument/before}{\\tikzset{every node/.append style={text opacity=0}}}"
             fi
             if ! runtex $job "$pre"; then
                 m=$(grep -m1 -E '^(\./)?[^:]*:[0-9]+: |^! ' $job.log 2>/dev/null |

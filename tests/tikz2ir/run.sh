@@ -39,8 +39,9 @@
 # picture origin, y up); node and coordinate positions by querying
 # \pgfpointanchor{NAME}{ANCHOR} under \pgftransformreset and \typeout at
 # the end of the picture; text boxes and the picture's ink extent with
-# LuaLaTeX and fontspec loading the real Open Sans (the IM class font; the
-# stand-in falls back to Computer Modern), ink extent as
+# pdfLaTeX and the class's fonts (Open Sans at scale 0.95 through the
+# opensans package, sfmath and sansmath; before, LuaLaTeX and fontspec
+# with Open Sans at full size and CM math), ink extent as
 # tests/tex/check-tex.sh measures it. Where TeX's fixed-point arithmetic
 # differs from the exact value by hundredths of a point (pgf's approximate
 # veclen in curved `to` paths, border points), the exact value is expected;

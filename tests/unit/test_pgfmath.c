@@ -254,8 +254,8 @@ static void test_units(void)
     OKU("1sp", 1.0 / 65536);
     OKU("3pt", 3);
     OKU("117.43126pt/2", 58.71563);
-    OKU("2em", 24);
-    OKU("1ex", 6.421875);
+    OKU("2em", 22.8);   /* Open Sans at scale 0.95: 1em = 11.4pt */
+    OKU("1ex", 6.10128);
     OKU("3 + 2pt", 5);
     OKU("1cm/1cm", 1);
     OKU("010pt", 10);
@@ -269,8 +269,8 @@ static void test_units(void)
     OKU("2em+1ex", 24.3);
     pgfmath_set_font(-1, NAN);  /* ignored */
     OKU("1em", 10);
-    pgfmath_set_font(12, 6.421875);
-    OKU("1em", 12);
+    pgfmath_set_font(11.4, 6.10128);
+    OKU("1em", 11.4);
 }
 
 static void test_errors(void)
@@ -429,7 +429,7 @@ static void test_scanner(void)
     BAD("\\1", 1, "unexpanded TeX macro '\\1'");
     BAD("\\@x_", 1, "unexpanded TeX macro '\\@x'");
     bad("\\\0", 2, 1, "unexpanded TeX macro '\\\\x00'", __LINE__);
-    OKU("2 em", 24);
+    OKU("2 em", 22.8);
     OKU("0 bp", 0);
     OK("2e3", 2000);
     OK("2 r", 2 * 180 / PM_PI);
@@ -474,7 +474,7 @@ static void test_dimen(void)
     DIM("- +3pt", -3);
     DIM("3truept", 3);
     DIM("1PT", 1);
-    DIM("1em", 12);
+    DIM("1em", 11.4);
     DIM("1sp", 1.0 / 65536);
     DIM("0.5\tbp", 0.5 * 72.27 / 72);
     NODIM("3");
@@ -620,8 +620,8 @@ static void test_fast_path(void)
             {"pt", 1.0}, {"in", 72.27}, {"cm", 7227.0 / 254.0}, {"mm", 7227.0 / 2540.0},
             {"bp", 7227.0 / 7200.0}, {"pc", 12.0}, {"dd", 1238.0 / 1157.0},
             {"cc", 14856.0 / 1157.0}, {"sp", 1.0 / 65536.0}, {"px", 7227.0 / 7200.0},
-            {"nd", 685.0 / 642.0}, {"nc", 1370.0 / 107.0}, {"mu", 1.0}, {"em", 12.0},
-            {"ex", 6.421875},
+            {"nd", 685.0 / 642.0}, {"nc", 1370.0 / 107.0}, {"mu", 1.0}, {"em", 11.4},
+            {"ex", 6.10128},
         };
         int a, b;
         for (a = 0; a < 256; a++)
