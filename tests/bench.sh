@@ -8,6 +8,8 @@
 #   kappa              tests/bench-kappa.sh (beside scikit-learn / SciPy)
 #   svg2graph, graphalign   tests/bench-graph.sh (2,000 texts and connectors)
 #   judge              tests/bench-judge.sh (requests/s at -j 32 against a local fake server)
+#   judge overload     tests/bench-overload.sh (prompts a faulty or overloaded server answers
+#                      more than once, at -j 128)
 #   ir2svg             tests/bench-render.sh (SVGs/s and PNGs/s over the dev IR, one core)
 #   irreport           tests/bench-irreport.sh (the dev report, a 5,000-item one, its load in Chromium)
 #
@@ -109,6 +111,7 @@ echo "tikz2ir peak memory (max RSS): $(cat "$tmp/rss") KiB over all passes; $(ca
 [ -f tests/bench-kappa.sh ] && BUILD=$BUILD sh tests/bench-kappa.sh
 [ -f tests/bench-graph.sh ] && BUILD=$BUILD sh tests/bench-graph.sh
 [ -f tests/bench-judge.sh ] && BUILD=$BUILD sh tests/bench-judge.sh
+[ -f tests/bench-overload.sh ] && BUILD=$BUILD sh tests/bench-overload.sh
 [ -f tests/bench-render.sh ] && BUILD=$BUILD sh tests/bench-render.sh
 [ -f tests/bench-irreport.sh ] && BUILD=$BUILD sh tests/bench-irreport.sh
 exit 0
