@@ -1453,6 +1453,76 @@ static void charge(llm_client *c, const job *j, double now)
 /* Is j a hedge: a retry waiting while its overdue attempt is still open? */
 static int is_hedge(const job *j) { return j->nlive > 0; }
 
+/* Starts the waiting jobs that may start, hedges (pass 1) or the others
+ * (pass 0); lowers *wait to the next time one may. 1 when a slot or a
+ * limiter stopped it. */
+static int start_waiting(llm_client *c, int pass, double now, double *wait)
+{
+    job *prev = NULL;
+    for (job *j = c->head; j;) {
+        job *next = j->next;
+        if (is_hedge(j) != pass) {
+            prev = j;
+            j = next;
+            continue;
+        }
+        if (j->ready_at > now) {
+            if (j->ready_at - now < *wait) *wait = j->ready_at - now;
+            prev = j;
+            j = next;
+            continue;
+        }
+        if (!j->prepared) {
+            if (prepare(c, j) != 0) {
+                unlink_job(c, prev, j);
+                fail_job(c, j, LLM_ELOCAL, 0, "out of memory building the request");
+                j = prev ? prev->next : c->head;
+                continue;
+            }
+            if (!c->cfg.no_cache) {
+                unlink_job(c, prev, j);
+                if (try_cache(c, j)) {
+                    j = prev ? prev->next : c->head;
+                    continue;
+                }
+                /* put it back where it was */
+                if (prev) { j->next = prev->next; prev->next = j; }
+                else { j->next = c->head; c->head = j; }
+                if (!j->next) c->tail = j;
+                c->nwaiting++;
+                j->queued = 1;
+                next = j->next;
+            }
+            if (c->json_dropped && c->cfg.json_mode && !j->json_dropped) {
+                char *nb = build_body(c, j->req, 0);
+                if (nb) {
+                    free(j->body);
+                    j->body = nb;
+                    j->bodylen = strlen(nb);
+                    j->json_dropped = 1;
+                }
+            }
+        }
+        if (c->nactive >= (size_t)c->cfg.concurrency) {
+            return 1;
+        }
+        double w;
+        if (!limiter_ok(c, j, now, &w)) {
+            if (w < *wait) *wait = w;
+            return 1;
+        }
+        unlink_job(c, prev, j);
+        if (start(c, j) != 0) {
+            if (j->nlive == 0) fail_job(c, j, LLM_ELOCAL, 0, "cannot start a transfer");
+            /* else its overdue attempt may still answer */
+        } else {
+            charge(c, j, now);
+        }
+        j = prev ? prev->next : c->head;
+    }
+    return 0;
+}
+
 int llm_run(llm_client *c, llm_feed_fn feed, void *user)
 {
     for (;;) {
@@ -1478,76 +1548,10 @@ int llm_run(llm_client *c, llm_feed_fn feed, void *user)
                 if (now >= due) overdue(c, x, now);
                 else if (due - now < wait) wait = due - now;
             }
-        /* pass 0 starts new requests and plain retries, pass 1 hedges, with
-         * the slots pass 0 left: under load the slots go to work not yet
-         * asked, while the overdue attempts may still answer */
-        int blocked = 0;
-        for (int pass = 0; pass < 2 && !blocked; pass++) {
-        job *prev = NULL;
-        for (job *j = c->head; j;) {
-            job *next = j->next;
-            if (is_hedge(j) != pass) {
-                prev = j;
-                j = next;
-                continue;
-            }
-            if (j->ready_at > now) {
-                if (j->ready_at - now < wait) wait = j->ready_at - now;
-                prev = j;
-                j = next;
-                continue;
-            }
-            if (!j->prepared) {
-                if (prepare(c, j) != 0) {
-                    unlink_job(c, prev, j);
-                    fail_job(c, j, LLM_ELOCAL, 0, "out of memory building the request");
-                    j = prev ? prev->next : c->head;
-                    continue;
-                }
-                if (!c->cfg.no_cache) {
-                    unlink_job(c, prev, j);
-                    if (try_cache(c, j)) {
-                        j = prev ? prev->next : c->head;
-                        continue;
-                    }
-                    /* put it back where it was */
-                    if (prev) { j->next = prev->next; prev->next = j; }
-                    else { j->next = c->head; c->head = j; }
-                    if (!j->next) c->tail = j;
-                    c->nwaiting++;
-                    j->queued = 1;
-                    next = j->next;
-                }
-                if (c->json_dropped && c->cfg.json_mode && !j->json_dropped) {
-                    char *nb = build_body(c, j->req, 0);
-                    if (nb) {
-                        free(j->body);
-                        j->body = nb;
-                        j->bodylen = strlen(nb);
-                        j->json_dropped = 1;
-                    }
-                }
-            }
-            if (c->nactive >= (size_t)c->cfg.concurrency) {
-                blocked = 1;
-                break;
-            }
-            double w;
-            if (!limiter_ok(c, j, now, &w)) {
-                if (w < wait) wait = w;
-                blocked = 1;
-                break;
-            }
-            unlink_job(c, prev, j);
-            if (start(c, j) != 0) {
-                if (j->nlive == 0) fail_job(c, j, LLM_ELOCAL, 0, "cannot start a transfer");
-                /* else its overdue attempt may still answer */
-            } else {
-                charge(c, j, now);
-            }
-            j = prev ? prev->next : c->head;
-        }
-        }
+        /* new requests and plain retries first, then hedges with the slots
+         * left: under load the slots go to work not yet asked, while the
+         * overdue attempts may still answer */
+        if (!start_waiting(c, 0, now, &wait)) start_waiting(c, 1, now, &wait);
         if (!c->head && c->nactive == 0) {
             if (!feed) break;
             continue;
@@ -1620,8 +1624,11 @@ void llm_summary(const llm_client *c, FILE *f, const char *prog)
     fprintf(f,
             "%s: %ld calls (%ld from cache), %ld HTTP requests, %ld retries, %ld failed; "
             "tokens in %ld (cached %ld), out %ld; mean latency %.3fs; cost $%.4f "
-            "(cache saved $%.4f)\n",
+            "(cache saved $%.4f)",
             prog, s->calls, s->cache_hits, s->http_requests, s->retries, s->failures,
             s->prompt_tokens, s->cached_tokens, s->completion_tokens,
             net > 0 ? s->latency_sum / (double)net : 0.0, s->cost, s->saved_cost);
+    if (s->late || s->cancelled)
+        fprintf(f, "; late answers used %ld, attempts cancelled %ld", s->late, s->cancelled);
+    fputc('\n', f);
 }

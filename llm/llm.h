@@ -153,7 +153,8 @@ int llm_run(llm_client *c, llm_feed_fn feed, void *user);
 char *llm_complete(llm_client *c, llm_request *r, llm_result *res);
 
 /* "calls N (cached N), http N, retries N, failed N; tokens in N (cached N)
- * out N; latency mean Xs; cost $X" */
+ * out N; latency mean Xs; cost $X", then "; late answers used N, attempts
+ * cancelled N" when there were any */
 void llm_summary(const llm_client *c, FILE *f, const char *prog);
 
 /* --- helpers shared with the tools ------------------------------------- */

@@ -352,8 +352,8 @@ check "  ... the call: 1 attempt" grep -q '"type":"call",.*"tag":"l1",.*"status"
 # the retry cancelled, both in the log
 start_server
 mk "$tmp/late2.tsv" l2 'faults=late,late;late=2'
-J --mode code --no-cache --backoff 0.01 --timeout 1 --grace 30 -j 2 --log "$tmp/late2.jsonl" \
-    "$tmp/late2.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+"$judge" --base-url "$url" --model fake-1 --no-progress --mode code --no-cache --backoff 0.01 \
+    --timeout 1 --grace 30 -j 2 --log "$tmp/late2.jsonl" "$tmp/late2.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
 check "late answer, retry out: exit 0" [ $st = 0 ]
 check "  ... two requests" [ "$(nreq)" = 2 ]
 check "  ... the log: attempt 1 overdue, its answer used" \
@@ -361,6 +361,7 @@ check "  ... the log: attempt 1 overdue, its answer used" \
 check "  ... attempt 2, a retry for the timeout, cancelled" \
     grep -q '"tag":"l2",.*"attempt":2,"retry":true,"why":"timeout","status":"cancelled",.*"used":false}$' "$tmp/late2.jsonl"
 check "  ... the call: 2 attempts, ok" grep -q '"type":"call",.*"tag":"l2",.*"status":"ok",.*"attempts":2,' "$tmp/late2.jsonl"
+check "  ... the summary counts them" grep -q '^judge: 1 calls .*; late answers used 1, attempts cancelled 1$' "$tmp/err"
 # and the other way: the first attempt stalls (5 s), the retry answers, the
 # stalled one is cancelled
 mk "$tmp/late3.tsv" l3 'faults=stall'
