@@ -32,6 +32,28 @@ typedef struct {
     double in, out, cached_in;
 } price;
 
+/* One HTTP attempt in flight. A job has one, or more while an attempt that
+ * passed --timeout with nothing received is kept open (overdue) beside its
+ * retry: whichever answers first is used, the others are cancelled. */
+typedef struct xfer {
+    struct job *job;
+    CURL *easy;
+    size_t slot;           /* its index in the client's act[] */
+    int attempt;           /* its attempt number, 1 for the first */
+    char why[16];          /* why it was made: "" for the first, else the reason */
+    double t0;             /* the transfer started */
+    double tsend;          /* its current send started (a libcurl re-send restarts it) */
+    int overdue;           /* --timeout passed with nothing of the answer received */
+    int rx;                /* the answer's status line arrived */
+    char *resp;
+    size_t resplen, respcap;
+    int toobig;
+    int sends;             /* requests this transfer sent (libcurl may re-send) */
+    int capped;            /* a re-send was stopped by the attempt cap */
+    double retry_after;
+    char errbuf[CURL_ERROR_SIZE];
+} xfer;
+
 typedef struct job {
     struct llm_client *client;
     llm_request *req;
@@ -42,25 +64,19 @@ typedef struct job {
     size_t bodylen;
     char key[65];
     int prepared;
-    int attempts;
+    int attempts;          /* attempts made (requests sent or being sent) */
     int json_dropped;
     double ready_at;
-    double latency;
+    double t_first;        /* the first attempt started */
     long est_tokens;
-    /* the transfer in flight */
-    CURL *easy;
-    double t0;
-    char *resp;
-    size_t resplen, respcap;
-    int toobig;
-    int sends;             /* requests this transfer sent (libcurl may re-send) */
-    int capped;            /* a re-send was stopped by the attempt cap */
-    size_t max;
-    double retry_after;
-    char errbuf[CURL_ERROR_SIZE];
+    int queued;            /* in the waiting list (new, or a retry) */
+    int nlive;             /* its transfers in flight */
+    char why[16];          /* why the queued attempt will be made ("" first) */
+    int fatal;             /* an error that is not retried: no new attempt */
     char lasterr[300];
     llm_status last_status;
     long last_http;
+    int last_retry;        /* the last error would have been retried */
 } job;
 
 struct llm_client {
@@ -73,7 +89,9 @@ struct llm_client {
     price *prices;
     size_t nprices;
     job *head, *tail;       /* waiting: new and retrying */
-    size_t nwaiting, nactive;
+    size_t nwaiting;
+    xfer **act;             /* transfers in flight, overdue ones included */
+    size_t nactive, actcap;
     int json_dropped;       /* the endpoint rejected response_format */
     double next_slot;       /* RPM */
     double tokens, tokens_t;/* TPM bucket */
@@ -212,6 +230,7 @@ void llm_config_init(llm_config *c)
     c->concurrency = 4;
     c->max_attempts = 5;
     c->timeout = 120;
+    c->grace = -1;
     c->connect_timeout = 10;
     c->backoff = 1;
     c->backoff_max = 60;
@@ -285,7 +304,10 @@ llm_client *llm_client_new(const llm_config *cfg, char *err, size_t errlen)
     c->cfg = *cfg;
     if (c->cfg.concurrency < 1) c->cfg.concurrency = 1;
     if (c->cfg.max_attempts < 1) c->cfg.max_attempts = 1;
-    if (c->cfg.timeout <= 0) c->cfg.timeout = 120;
+    if (!(c->cfg.timeout > 0)) c->cfg.timeout = 120;
+    if (c->cfg.timeout > 1e6) c->cfg.timeout = 1e6;     /* 11 days: milliseconds fit a long */
+    if (!(c->cfg.grace >= 0)) c->cfg.grace = c->cfg.timeout;
+    if (c->cfg.grace > 1e6) c->cfg.grace = 1e6;
     if (c->cfg.connect_timeout <= 0) c->cfg.connect_timeout = 10;
     if (c->cfg.backoff < 0) c->cfg.backoff = 0;
     if (c->cfg.backoff_max < c->cfg.backoff) c->cfg.backoff_max = c->cfg.backoff;
@@ -424,13 +446,24 @@ static void job_free(job *j)
     if (!j) return;
     llm_request_free(j->req);
     free(j->body);
-    free(j->resp);
     free(j);
 }
 
 void llm_client_free(llm_client *c)
 {
     if (!c) return;
+    /* transfers still in flight (llm_run failed): their jobs go with the
+     * last of them unless they wait in the list too */
+    while (c->nactive > 0) {
+        xfer *x = c->act[--c->nactive];
+        job *j = x->job;
+        curl_multi_remove_handle(c->multi, x->easy);
+        curl_easy_cleanup(x->easy);
+        free(x->resp);
+        free(x);
+        if (--j->nlive == 0 && !j->queued) job_free(j);
+    }
+    free(c->act);
     for (job *j = c->head, *n; j; j = n) {
         n = j->next;
         job_free(j);
@@ -758,6 +791,7 @@ static void log_call(llm_client *c, const job *j, const llm_result *r)
     static const char *names[] = {"ok", "http", "net", "timeout", "proto", "toobig", "local"};
     cJSON *o = cJSON_CreateObject();
     if (!o) return;
+    cJSON_AddStringToObject(o, "type", "call");
     char ts[32];
     time_t now = time(NULL);
     struct tm tm;
@@ -897,31 +931,32 @@ static int prepare(llm_client *c, job *j)
 
 static size_t on_body(char *p, size_t sz, size_t nm, void *ud)
 {
-    job *j = ud;
+    xfer *x = ud;
     size_t n = sz * nm;
-    if (j->resplen + n > j->max) {
-        j->toobig = 1;
+    if (x->resplen + n > x->job->client->cfg.max_response) {
+        x->toobig = 1;
         return 0;
     }
-    if (j->resplen + n + 1 > j->respcap) {
-        size_t cap = j->respcap ? j->respcap : 4096;
-        while (cap < j->resplen + n + 1) cap *= 2;
-        char *nb = realloc(j->resp, cap);
+    if (x->resplen + n + 1 > x->respcap) {
+        size_t cap = x->respcap ? x->respcap : 4096;
+        while (cap < x->resplen + n + 1) cap *= 2;
+        char *nb = realloc(x->resp, cap);
         if (!nb) return 0;
-        j->resp = nb;
-        j->respcap = cap;
+        x->resp = nb;
+        x->respcap = cap;
     }
-    memcpy(j->resp + j->resplen, p, n);
-    j->resplen += n;
-    j->resp[j->resplen] = 0;
+    memcpy(x->resp + x->resplen, p, n);
+    x->resplen += n;
+    x->resp[x->resplen] = 0;
     return n;
 }
 
 static size_t on_header(char *p, size_t sz, size_t nm, void *ud)
 {
-    job *j = ud;
+    xfer *x = ud;
     size_t n = sz * nm;
-    if (n > 5 && memcmp(p, "HTTP/", 5) == 0) j->retry_after = 0;
+    x->rx = 1;
+    if (n > 5 && memcmp(p, "HTTP/", 5) == 0) x->retry_after = 0;
     static const char h1[] = "retry-after:", h2[] = "retry-after-ms:";
     if (n > sizeof h2 - 1 && strncasecmp(p, h2, sizeof h2 - 1) == 0) {
         char buf[64];
@@ -930,7 +965,7 @@ static size_t on_header(char *p, size_t sz, size_t nm, void *ud)
         buf[k] = 0;
         char *end;
         double v = strtod(buf, &end);
-        if (end != buf && isfinite(v) && v > 0) j->retry_after = v / 1000;
+        if (end != buf && isfinite(v) && v > 0) x->retry_after = v / 1000;
     } else if (n > sizeof h1 - 1 && strncasecmp(p, h1, sizeof h1 - 1) == 0) {
         char buf[128];
         size_t k = n - (sizeof h1 - 1) < 127 ? n - (sizeof h1 - 1) : 127;
@@ -941,16 +976,74 @@ static size_t on_header(char *p, size_t sz, size_t nm, void *ud)
         char *end;
         double v = strtod(s, &end);
         if (end != s && isfinite(v) && v >= 0) {
-            j->retry_after = v;
+            x->retry_after = v;
         } else {
             time_t t = curl_getdate(s, NULL);
             if (t != (time_t)-1) {
                 double d = difftime(t, time(NULL));
-                j->retry_after = d > 0 ? d : 0;
+                x->retry_after = d > 0 ? d : 0;
             }
         }
     }
     return n;
+}
+
+/* ------------------------------------------------------------ the log */
+
+static void log_time(cJSON *o)
+{
+    char ts[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    cJSON_AddStringToObject(o, "time", ts);
+}
+
+static void log_put(llm_client *c, cJSON *o)
+{
+    char *s = cJSON_PrintUnformatted(o);
+    if (s) {
+        fprintf(c->log, "%s\n", s);
+        fflush(c->log);
+        free(s);
+    }
+    cJSON_Delete(o);
+}
+
+/* One line per attempt, when it ends: which call (tag, key), its number,
+ * whether it was a retry and why, how it ended (status: ok, http, net,
+ * timeout, proto, toobig, or cancelled when another attempt's answer was
+ * used), the HTTP status, its latency and the bytes of the answer, whether
+ * it was overdue (passed --timeout with nothing received) and whether its
+ * answer is the one used. */
+static void log_attempt(llm_client *c, const xfer *x, const char *status, long http, int used,
+                        const char *error)
+{
+    if (!c->log) return;
+    const job *j = x->job;
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return;
+    cJSON_AddStringToObject(o, "type", "attempt");
+    log_time(o);
+    cJSON_AddStringToObject(o, "tag", llm_request_tag(j->req));
+    cJSON_AddStringToObject(o, "key", j->key);
+    cJSON_AddNumberToObject(o, "attempt", x->attempt);
+    cJSON_AddBoolToObject(o, "retry", x->why[0] != 0);
+    if (x->why[0]) cJSON_AddStringToObject(o, "why", x->why);
+    cJSON_AddStringToObject(o, "status", status);
+    cJSON_AddNumberToObject(o, "http", (double)http);
+    cJSON_AddNumberToObject(o, "latency_ms", floor((mono() - x->tsend) * 1000 + 0.5));
+    cJSON_AddNumberToObject(o, "bytes", (double)x->resplen);
+    cJSON_AddBoolToObject(o, "overdue", x->overdue);
+    cJSON_AddBoolToObject(o, "used", used);
+    if (error && *error) {
+        char buf[300];
+        snprintf(buf, sizeof buf, "%s", error);
+        scrub(c, buf);
+        cJSON_AddStringToObject(o, "error", buf);
+    }
+    log_put(c, o);
 }
 
 #if LIBCURL_VERSION_NUM >= 0x075000
@@ -958,47 +1051,62 @@ static size_t on_header(char *p, size_t sz, size_t nm, void *ud)
  * reused keep-alive connection that dies without an answer, libcurl sends
  * the request again on a fresh connection by itself, inside one transfer;
  * the server may well have seen the first one (it closed the connection
- * after reading it). Each send is an attempt: counted, and stopped at the
- * cap, so --retries bounds what the server receives. */
+ * after reading it). Each send is an attempt: counted, logged, and stopped
+ * at the cap, so --retries bounds what the server receives. */
 static int on_prereq(void *ud, char *ip, char *lip, int port, int lport)
 {
     (void)ip;
     (void)lip;
     (void)port;
     (void)lport;
-    job *j = ud;
+    xfer *x = ud;
+    job *j = x->job;
     llm_client *c = j->client;
-    if (j->sends++ == 0) return CURL_PREREQFUNC_OK;   /* start() counted this one */
+    if (x->sends++ == 0) return CURL_PREREQFUNC_OK;   /* start() counted this one */
     if (j->attempts >= c->cfg.max_attempts) {
-        j->capped = 1;
+        x->capped = 1;
         return CURL_PREREQFUNC_ABORT;
     }
-    j->attempts++;
+    log_attempt(c, x, "net", 0, 0, "connection closed without a response (sent again by libcurl)");
+    x->attempt = ++j->attempts;
+    snprintf(x->why, sizeof x->why, "network");
+    x->tsend = mono();
+    x->resplen = 0;
     c->stats.http_requests++;
     c->stats.retries++;
     return CURL_PREREQFUNC_OK;
 }
 #endif
 
+/* ------------------------------------------------------------ transfers */
+
 static int start(llm_client *c, job *j)
 {
-    CURL *e = curl_easy_init();
-    if (!e) return -1;
-    j->easy = e;
-    j->resplen = 0;
-    j->toobig = 0;
-    j->max = c->cfg.max_response;
-    j->retry_after = 0;
-    j->errbuf[0] = 0;
+    if (c->nactive == c->actcap) {
+        size_t cap = c->actcap ? 2 * c->actcap : 16;
+        xfer **na = realloc(c->act, cap * sizeof *na);
+        if (!na) return -1;
+        c->act = na;
+        c->actcap = cap;
+    }
+    xfer *x = calloc(1, sizeof *x);
+    CURL *e = x ? curl_easy_init() : NULL;
+    if (!e) {
+        free(x);
+        return -1;
+    }
+    x->job = j;
+    x->easy = e;
     j->client = c;
-    j->sends = 0;
-    j->capped = 0;
+    double hard = c->cfg.timeout + c->cfg.grace;   /* both at most 1e6 s */
     curl_easy_setopt(e, CURLOPT_URL, c->url);
     curl_easy_setopt(e, CURLOPT_POST, 1L);
-    curl_easy_setopt(e, CURLOPT_POSTFIELDS, j->body);
+    /* copied: a retry may change the job's body (JSON mode dropped) while an
+     * overdue attempt still sends the old one */
     curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)j->bodylen);
+    curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, j->body);
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, c->headers);
-    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(c->cfg.timeout * 1000));
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)(hard * 1000));
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)(c->cfg.connect_timeout * 1000));
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
@@ -1008,26 +1116,43 @@ static int start(llm_client *c, job *j)
     curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(e, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)c->cfg.max_response);
     curl_easy_setopt(e, CURLOPT_USERAGENT, "diagramir-llm/0.1");
-    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, j->errbuf);
+    curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(e, CURLOPT_WRITEDATA, j);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
     curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(e, CURLOPT_HEADERDATA, j);
-    curl_easy_setopt(e, CURLOPT_PRIVATE, j);
+    curl_easy_setopt(e, CURLOPT_HEADERDATA, x);
+    curl_easy_setopt(e, CURLOPT_PRIVATE, x);
 #if LIBCURL_VERSION_NUM >= 0x075000
     curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, on_prereq);
-    curl_easy_setopt(e, CURLOPT_PREREQDATA, j);
+    curl_easy_setopt(e, CURLOPT_PREREQDATA, x);
 #endif
     if (curl_multi_add_handle(c->multi, e) != CURLM_OK) {
         curl_easy_cleanup(e);
-        j->easy = NULL;
+        free(x);
         return -1;
     }
-    j->attempts++;
-    j->t0 = mono();
+    x->attempt = ++j->attempts;
+    snprintf(x->why, sizeof x->why, "%s", j->why);
+    x->t0 = x->tsend = mono();
+    if (x->attempt == 1) j->t_first = x->t0;
     c->stats.http_requests++;
-    c->nactive++;
+    if (x->why[0]) c->stats.retries++;
+    x->slot = c->nactive;
+    c->act[c->nactive++] = x;
+    j->nlive++;
     return 0;
+}
+
+/* Ends a transfer: out of the multi handle and act[], freed. */
+static void xfer_end(llm_client *c, xfer *x)
+{
+    curl_multi_remove_handle(c->multi, x->easy);
+    curl_easy_cleanup(x->easy);
+    c->act[x->slot] = c->act[--c->nactive];
+    c->act[x->slot]->slot = x->slot;
+    x->job->nlive--;
+    free(x->resp);
+    free(x);
 }
 
 static void enqueue(llm_client *c, job *j)
@@ -1037,6 +1162,7 @@ static void enqueue(llm_client *c, job *j)
     else c->head = j;
     c->tail = j;
     c->nwaiting++;
+    j->queued = 1;
 }
 
 static void unlink_job(llm_client *c, job *prev, job *j)
@@ -1046,6 +1172,18 @@ static void unlink_job(llm_client *c, job *prev, job *j)
     if (c->tail == j) c->tail = prev;
     j->next = NULL;
     c->nwaiting--;
+    j->queued = 0;
+}
+
+/* Takes j out of the waiting list, wherever it is. */
+static void dequeue(llm_client *c, job *j)
+{
+    job *prev = NULL;
+    for (job *k = c->head; k; prev = k, k = k->next)
+        if (k == j) {
+            unlink_job(c, prev, j);
+            return;
+        }
 }
 
 int llm_submit(llm_client *c, llm_request *r, llm_done_fn done, void *user)
@@ -1059,6 +1197,7 @@ int llm_submit(llm_client *c, llm_request *r, llm_done_fn done, void *user)
     j->done = done;
     j->user = user;
     j->ready_at = 0;
+    j->client = c;
     enqueue(c, j);
     return 0;
 }
@@ -1069,7 +1208,7 @@ static void fail_job(llm_client *c, job *j, llm_status st, long http, const char
     r.status = st;
     r.http = http;
     r.attempts = j->attempts;
-    r.latency = j->latency;
+    r.latency = j->attempts ? mono() - j->t_first : 0;
     r.content = "";
     r.finish = "";
     char buf[300];                     /* msg cut short to fit */
@@ -1082,49 +1221,95 @@ static void fail_job(llm_client *c, job *j, llm_status st, long http, const char
 }
 
 /* The error an HTTP error body carries, cut short and scrubbed. */
-static void http_error(llm_client *c, job *j, long http)
+static void http_error(llm_client *c, const xfer *x, long http, char *out, size_t outlen)
 {
     char msg[200] = "";
-    if (j->resp && j->resplen) {
-        cJSON *root = cJSON_ParseWithLength(j->resp, j->resplen);
+    if (x->resp && x->resplen) {
+        cJSON *root = cJSON_ParseWithLength(x->resp, x->resplen);
         const cJSON *e = root ? cJSON_GetObjectItemCaseSensitive(root, "error") : NULL;
         const cJSON *m = cJSON_IsObject(e) ? cJSON_GetObjectItemCaseSensitive(e, "message") : e;
         if (cJSON_IsString(m)) snprintf(msg, sizeof msg, "%s", m->valuestring);
         cJSON_Delete(root);
     }
-    snprintf(j->lasterr, sizeof j->lasterr, "HTTP %ld%s%s", http, msg[0] ? ": " : "", msg);
-    scrub(c, j->lasterr);
+    snprintf(out, outlen, "HTTP %ld%s%s", http, msg[0] ? ": " : "", msg);
+    scrub(c, out);
 }
 
-/* A finished transfer: success, retry or failure. */
-static void done_transfer(llm_client *c, job *j, CURLcode code)
+/* Does j have an attempt in flight that is not overdue (its current one)? */
+static int has_current(const llm_client *c, const job *j)
 {
+    for (size_t i = 0; i < c->nactive; i++)
+        if (c->act[i]->job == j && !c->act[i]->overdue) return 1;
+    return 0;
+}
+
+/* Cancels j's transfers other than keep (an answer was used, or the job
+ * failed), each logged as cancelled. */
+static void cancel_others(llm_client *c, job *j, const xfer *keep)
+{
+    for (size_t i = c->nactive; i-- > 0;) {
+        xfer *x = c->act[i];
+        if (x->job != j || x == keep) continue;
+        log_attempt(c, x, "cancelled", 0, 0, "");
+        c->stats.cancelled++;
+        if (c->cfg.tpm > 0) c->tokens += (double)j->est_tokens / 2;
+        xfer_end(c, x);
+    }
+}
+
+/* Schedules j's next attempt after the backoff (or Retry-After). */
+static void schedule_retry(llm_client *c, job *j, double now, const char *why, double retry_after)
+{
+    double d = c->cfg.backoff * pow(2, j->attempts - 1);
+    if (d > c->cfg.backoff_max) d = c->cfg.backoff_max;
+    d *= 0.5 + 0.5 * rnd01(c);
+    if (retry_after > d) d = retry_after < RETRY_AFTER_MAX ? retry_after : RETRY_AFTER_MAX;
+    if (j->json_dropped && j->attempts == 1) d = 0;
+    j->ready_at = now + d;
+    snprintf(j->why, sizeof j->why, "%s", why);
+    enqueue(c, j);
+}
+
+/* An attempt passed --timeout with nothing received: it stays open (up to
+ * --grace more), and its retry is scheduled unless one is already waiting
+ * or running, or the cap is reached. */
+static void overdue(llm_client *c, xfer *x, double now)
+{
+    job *j = x->job;
+    x->overdue = 1;
+    if (j->queued || j->fatal || j->attempts >= c->cfg.max_attempts || has_current(c, j)) return;
+    schedule_retry(c, j, now, "timeout", 0);
+}
+
+/* A finished transfer: its answer used, a retry, or the job's failure. */
+static void done_transfer(llm_client *c, xfer *x, CURLcode code)
+{
+    job *j = x->job;
     long http = 0;
-    curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &http);
-    curl_multi_remove_handle(c->multi, j->easy);
-    curl_easy_cleanup(j->easy);
-    j->easy = NULL;
-    c->nactive--;
+    curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &http);
     double now = mono();
-    j->latency += now - j->t0;
     int retry = 0;
     llm_status st = LLM_OK;
-    j->last_http = http;
+    char err[300] = "", why[16] = "";
     if (code == CURLE_OK && http == 200) {
         cJSON *root;
         const char *content, *fin;
         long usage[3];
         char e[200];
-        if (parse_completion(j->resp ? j->resp : "", j->resplen, &root, &content, &fin, usage,
+        if (parse_completion(x->resp ? x->resp : "", x->resplen, &root, &content, &fin, usage,
                              e, sizeof e) == 0) {
             /* TPM: charge what was really used */
             if (c->cfg.tpm > 0) c->tokens -= (double)(usage[0] + usage[1] - j->est_tokens);
-            if (c->cache_dir && cache_store(c, j->key, j->resp, j->resplen) != 0 &&
+            if (c->cache_dir && cache_store(c, j->key, x->resp, x->resplen) != 0 &&
                 !c->cache_warned) {
                 fprintf(stderr, "llm: warning: cannot write the cache in %s: %s\n",
                         c->cache_dir, strerror(errno));
                 c->cache_warned = 1;
             }
+            log_attempt(c, x, "ok", 200, 1, "");
+            if (x->overdue) c->stats.late++;
+            cancel_others(c, j, x);
+            if (j->queued) dequeue(c, j);   /* a retry not sent yet: never sent */
             llm_result r = {0};
             r.status = LLM_OK;
             r.content = content;
@@ -1132,24 +1317,27 @@ static void done_transfer(llm_client *c, job *j, CURLcode code)
             r.error = "";
             r.http = 200;
             r.attempts = j->attempts;
-            r.latency = j->latency;
+            r.latency = now - j->t_first;
             r.prompt_tokens = usage[0];
             r.completion_tokens = usage[1];
             r.cached_tokens = usage[2];
+            xfer_end(c, x);            /* content points into root */
             finish(c, j, &r);
             cJSON_Delete(root);
             return;
         }
         st = LLM_EPROTO;
         retry = 1;
-        snprintf(j->lasterr, sizeof j->lasterr, "HTTP 200 but %s", e);
+        snprintf(why, sizeof why, "bad-answer");
+        snprintf(err, sizeof err, "HTTP 200 but %s", e);
     } else if (code == CURLE_OK) {
         st = LLM_EHTTP;
-        http_error(c, j, http);
+        http_error(c, x, http, err, sizeof err);
+        snprintf(why, sizeof why, "%ld", http);
         if (http == 429 || http == 408 || http >= 500) {
             retry = 1;
-        } else if (http == 400 && c->cfg.json_mode && !j->json_dropped && j->resp &&
-                   strstr(j->resp, "response_format")) {
+        } else if (http == 400 && c->cfg.json_mode && !j->json_dropped && x->resp &&
+                   strstr(x->resp, "response_format")) {
             /* The endpoint has no JSON mode: ask again without it, once. */
             char *nb = build_body(c, j->req, 0);
             if (nb) {
@@ -1159,56 +1347,73 @@ static void done_transfer(llm_client *c, job *j, CURLcode code)
                 j->json_dropped = 1;
                 c->json_dropped = 1;
                 retry = 1;
+                snprintf(why, sizeof why, "no-json-mode");
             }
         }
-        if (http == 429 && j->retry_after > 0) {
-            double until = now + (j->retry_after < RETRY_AFTER_MAX ? j->retry_after : RETRY_AFTER_MAX);
+        if (http == 429 && x->retry_after > 0) {
+            double until = now + (x->retry_after < RETRY_AFTER_MAX ? x->retry_after : RETRY_AFTER_MAX);
             if (until > c->pause_until) c->pause_until = until;
         }
-    } else if (code == CURLE_WRITE_ERROR && j->toobig) {
+    } else if (code == CURLE_WRITE_ERROR && x->toobig) {
         st = LLM_ETOOBIG;
-        snprintf(j->lasterr, sizeof j->lasterr, "response larger than %zu bytes",
-                 c->cfg.max_response);
+        snprintf(err, sizeof err, "response larger than %zu bytes", c->cfg.max_response);
     } else if (code == CURLE_FILESIZE_EXCEEDED) {
         st = LLM_ETOOBIG;
-        snprintf(j->lasterr, sizeof j->lasterr, "response larger than %zu bytes",
-                 c->cfg.max_response);
-    } else if (code == CURLE_ABORTED_BY_CALLBACK && j->capped) {
+        snprintf(err, sizeof err, "response larger than %zu bytes", c->cfg.max_response);
+    } else if (code == CURLE_ABORTED_BY_CALLBACK && x->capped) {
         /* the connection died without an answer and the cap forbids a re-send */
         st = LLM_ENET;
         retry = 1;
-        snprintf(j->lasterr, sizeof j->lasterr, "connection closed without a response");
+        snprintf(why, sizeof why, "network");
+        snprintf(err, sizeof err, "connection closed without a response");
     } else if (code == CURLE_OPERATION_TIMEDOUT) {
         st = LLM_ETIMEOUT;
         retry = 1;
-        snprintf(j->lasterr, sizeof j->lasterr, "timed out after %gs", c->cfg.timeout);
+        snprintf(why, sizeof why, "timeout");
+        if (x->overdue || c->cfg.grace > 0)
+            snprintf(err, sizeof err, "no answer after %gs (--timeout %g, --grace %g)",
+                     c->cfg.timeout + c->cfg.grace, c->cfg.timeout, c->cfg.grace);
+        else
+            snprintf(err, sizeof err, "timed out after %gs", c->cfg.timeout);
     } else {
         st = LLM_ENET;
         retry = !(code == CURLE_PEER_FAILED_VERIFICATION || code == CURLE_SSL_CACERT_BADFILE ||
                   code == CURLE_URL_MALFORMAT || code == CURLE_UNSUPPORTED_PROTOCOL ||
                   code == CURLE_SSL_CERTPROBLEM || code == CURLE_OUT_OF_MEMORY);
-        snprintf(j->lasterr, sizeof j->lasterr, "%s%s%s", curl_easy_strerror(code),
-                 j->errbuf[0] ? ": " : "", j->errbuf);
-        scrub(c, j->lasterr);
+        snprintf(why, sizeof why, "network");
+        snprintf(err, sizeof err, "%s%s%s", curl_easy_strerror(code), x->errbuf[0] ? ": " : "",
+                 x->errbuf);
+        scrub(c, err);
     }
-    if (c->cfg.tpm > 0 && st != LLM_OK) c->tokens += (double)j->est_tokens / 2;  /* partly refund */
-    if (retry && j->attempts < c->cfg.max_attempts) {
-        double d = c->cfg.backoff * pow(2, j->attempts - 1);
-        if (d > c->cfg.backoff_max) d = c->cfg.backoff_max;
-        d *= 0.5 + 0.5 * rnd01(c);
-        if (j->retry_after > d) d = j->retry_after < RETRY_AFTER_MAX ? j->retry_after : RETRY_AFTER_MAX;
-        if (j->json_dropped && j->attempts == 1) d = 0;
-        j->ready_at = now + d;
-        c->stats.retries++;
-        enqueue(c, j);
+    static const char *names[] = {"ok", "http", "net", "timeout", "proto", "toobig", "local"};
+    log_attempt(c, x, names[st], http, 0, err);
+    double retry_after = x->retry_after;
+    xfer_end(c, x);
+    if (c->cfg.tpm > 0) c->tokens += (double)j->est_tokens / 2;  /* partly refund */
+    /* the job's error: a final one (not retried) stays */
+    if (!j->fatal) {
+        snprintf(j->lasterr, sizeof j->lasterr, "%s", err);
+        j->last_status = st;
+        j->last_http = http;
+        j->last_retry = retry;
+    }
+    if (!retry) {
+        j->fatal = 1;
+        if (j->queued) dequeue(c, j);
+    } else if (!j->fatal && !j->queued && !has_current(c, j) &&
+               j->attempts < c->cfg.max_attempts) {
+        /* (an overdue attempt that failed had its retry scheduled when it
+         * became overdue: it is queued or running) */
+        schedule_retry(c, j, now, why, retry_after);
         return;
     }
+    if (j->nlive > 0 || j->queued) return;   /* an attempt may still answer */
     char msg[400];
-    if (retry)
+    if (j->last_retry)
         snprintf(msg, sizeof msg, "%s (gave up after %d attempts)", j->lasterr, j->attempts);
     else
         snprintf(msg, sizeof msg, "%s", j->lasterr);
-    fail_job(c, j, st, http, msg);
+    fail_job(c, j, j->last_status, j->last_http, msg);
 }
 
 /* May j start now as far as the limiters go? Sets *wait when not. */
@@ -1245,10 +1450,86 @@ static void charge(llm_client *c, const job *j, double now)
     if (c->cfg.tpm > 0) c->tokens -= (double)j->est_tokens;
 }
 
+/* Is j a hedge: a retry waiting while its overdue attempt is still open? */
+static int is_hedge(const job *j) { return j->nlive > 0; }
+
+/* Starts the waiting jobs that may start, hedges (pass 1) or the others
+ * (pass 0); lowers *wait to the next time one may. 1 when a slot or a
+ * limiter stopped it. */
+static int start_waiting(llm_client *c, int pass, double now, double *wait)
+{
+    job *prev = NULL;
+    for (job *j = c->head; j;) {
+        job *next = j->next;
+        if (is_hedge(j) != pass) {
+            prev = j;
+            j = next;
+            continue;
+        }
+        if (j->ready_at > now) {
+            if (j->ready_at - now < *wait) *wait = j->ready_at - now;
+            prev = j;
+            j = next;
+            continue;
+        }
+        if (!j->prepared) {
+            if (prepare(c, j) != 0) {
+                unlink_job(c, prev, j);
+                fail_job(c, j, LLM_ELOCAL, 0, "out of memory building the request");
+                j = prev ? prev->next : c->head;
+                continue;
+            }
+            if (!c->cfg.no_cache) {
+                unlink_job(c, prev, j);
+                if (try_cache(c, j)) {
+                    j = prev ? prev->next : c->head;
+                    continue;
+                }
+                /* put it back where it was */
+                if (prev) { j->next = prev->next; prev->next = j; }
+                else { j->next = c->head; c->head = j; }
+                if (!j->next) c->tail = j;
+                c->nwaiting++;
+                j->queued = 1;
+                next = j->next;
+            }
+            if (c->json_dropped && c->cfg.json_mode && !j->json_dropped) {
+                char *nb = build_body(c, j->req, 0);
+                if (nb) {
+                    free(j->body);
+                    j->body = nb;
+                    j->bodylen = strlen(nb);
+                    j->json_dropped = 1;
+                }
+            }
+        }
+        if (c->nactive >= (size_t)c->cfg.concurrency) {
+            return 1;
+        }
+        double w;
+        if (!limiter_ok(c, j, now, &w)) {
+            if (w < *wait) *wait = w;
+            return 1;
+        }
+        unlink_job(c, prev, j);
+        if (start(c, j) != 0) {
+            if (j->nlive == 0) fail_job(c, j, LLM_ELOCAL, 0, "cannot start a transfer");
+            /* else its overdue attempt may still answer */
+        } else {
+            charge(c, j, now);
+        }
+        j = prev ? prev->next : c->head;
+    }
+    return 0;
+}
+
 int llm_run(llm_client *c, llm_feed_fn feed, void *user)
 {
     for (;;) {
-        while (feed && c->nwaiting < (size_t)c->cfg.concurrency) {
+        /* hedges do not count: new work is fed (and started) before them */
+        size_t nhedge = 0;
+        for (const job *j = c->head; j; j = j->next) nhedge += is_hedge(j);
+        while (feed && c->nwaiting - nhedge < (size_t)c->cfg.concurrency) {
             size_t before = c->nwaiting;
             if (!feed(c, user)) {
                 feed = NULL;
@@ -1258,59 +1539,19 @@ int llm_run(llm_client *c, llm_feed_fn feed, void *user)
         }
         double now = mono();
         double wait = 1.0;
-        job *prev = NULL;
-        for (job *j = c->head; j;) {
-            job *next = j->next;
-            if (j->ready_at > now) {
-                if (j->ready_at - now < wait) wait = j->ready_at - now;
-                prev = j;
-                j = next;
-                continue;
+        /* attempts that passed --timeout with nothing received: overdue */
+        if (c->cfg.grace > 0)
+            for (size_t i = 0; i < c->nactive; i++) {
+                xfer *x = c->act[i];
+                if (x->overdue || x->rx) continue;
+                double due = x->t0 + c->cfg.timeout;
+                if (now >= due) overdue(c, x, now);
+                else if (due - now < wait) wait = due - now;
             }
-            if (!j->prepared) {
-                if (prepare(c, j) != 0) {
-                    unlink_job(c, prev, j);
-                    fail_job(c, j, LLM_ELOCAL, 0, "out of memory building the request");
-                    j = prev ? prev->next : c->head;
-                    continue;
-                }
-                if (!c->cfg.no_cache) {
-                    unlink_job(c, prev, j);
-                    if (try_cache(c, j)) {
-                        j = prev ? prev->next : c->head;
-                        continue;
-                    }
-                    /* put it back where it was */
-                    if (prev) { j->next = prev->next; prev->next = j; }
-                    else { j->next = c->head; c->head = j; }
-                    if (!j->next) c->tail = j;
-                    c->nwaiting++;
-                    next = j->next;
-                }
-                if (c->json_dropped && c->cfg.json_mode && !j->json_dropped) {
-                    char *nb = build_body(c, j->req, 0);
-                    if (nb) {
-                        free(j->body);
-                        j->body = nb;
-                        j->bodylen = strlen(nb);
-                        j->json_dropped = 1;
-                    }
-                }
-            }
-            if (c->nactive >= (size_t)c->cfg.concurrency) break;
-            double w;
-            if (!limiter_ok(c, j, now, &w)) {
-                if (w < wait) wait = w;
-                break;
-            }
-            unlink_job(c, prev, j);
-            if (start(c, j) != 0) {
-                fail_job(c, j, LLM_ELOCAL, 0, "cannot start a transfer");
-            } else {
-                charge(c, j, now);
-            }
-            j = prev ? prev->next : c->head;
-        }
+        /* new requests and plain retries first, then hedges with the slots
+         * left: under load the slots go to work not yet asked, while the
+         * overdue attempts may still answer */
+        if (!start_waiting(c, 0, now, &wait)) start_waiting(c, 1, now, &wait);
         if (!c->head && c->nactive == 0) {
             if (!feed) break;
             continue;
@@ -1322,11 +1563,11 @@ int llm_run(llm_client *c, llm_feed_fn feed, void *user)
         int progressed = 0;
         while ((m = curl_multi_info_read(c->multi, &left)) != NULL) {
             if (m->msg != CURLMSG_DONE) continue;
-            job *j = NULL;
+            xfer *x = NULL;
             CURLcode code = m->data.result;
-            curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&j);
-            if (j) {
-                done_transfer(c, j, code);
+            curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+            if (x) {
+                done_transfer(c, x, code);
                 progressed = 1;
             }
         }
@@ -1383,8 +1624,11 @@ void llm_summary(const llm_client *c, FILE *f, const char *prog)
     fprintf(f,
             "%s: %ld calls (%ld from cache), %ld HTTP requests, %ld retries, %ld failed; "
             "tokens in %ld (cached %ld), out %ld; mean latency %.3fs; cost $%.4f "
-            "(cache saved $%.4f)\n",
+            "(cache saved $%.4f)",
             prog, s->calls, s->cache_hits, s->http_requests, s->retries, s->failures,
             s->prompt_tokens, s->cached_tokens, s->completion_tokens,
             net > 0 ? s->latency_sum / (double)net : 0.0, s->cost, s->saved_cost);
+    if (s->late || s->cancelled)
+        fprintf(f, "; late answers used %ld, attempts cancelled %ld", s->late, s->cancelled);
+    fputc('\n', f);
 }

@@ -7,7 +7,12 @@
  * at most `concurrency` transfers at once, a requests-per-minute and a
  * tokens-per-minute limiter, retries with exponential backoff and jitter on
  * 429, 5xx, connection errors, timeouts and unusable 200 bodies (Retry-After
- * honoured), a hard cap on attempts. Every successful response is written to
+ * honoured), a hard cap on attempts. An attempt that has received nothing
+ * `timeout` seconds after it started is overdue: its retry is scheduled, but
+ * the attempt stays open `grace` seconds more, and whichever answer comes
+ * first is used (the other attempt is cancelled), so a late answer is not
+ * thrown away and asked for again. The log has a line per attempt and one
+ * per call. Every successful response is written to
  * a content-addressed cache (temp file + fsync + rename) before the caller
  * sees it, so a killed run re-run pays nothing twice.
  *
@@ -54,14 +59,18 @@ typedef struct {
     int json_mode;             /* 1: response_format json_object (dropped once on a 400) */
     int concurrency;           /* transfers at once, 4 */
     int max_attempts;          /* hard cap on HTTP attempts per request, 5 */
-    double timeout;            /* seconds per attempt, 120 */
+    double timeout;            /* seconds without an answer before an attempt is
+                                  overdue and a retry may go out, 120 */
+    double grace;              /* seconds an overdue attempt stays open besides its
+                                  retry (its hard limit: timeout + grace);
+                                  negative: as timeout (the default -1); 0: none */
     double connect_timeout;    /* seconds, 10 */
     double backoff;            /* first retry delay in seconds, 1 (doubles, jittered) */
     double backoff_max;        /* longest delay, 60 (Retry-After is honoured up to 300) */
     double rpm, tpm;           /* requests / tokens per minute, 0: unlimited */
     const char *cache_dir;     /* NULL: $XDG_CACHE_HOME/diagramir/llm or ~/.cache/... */
     int no_cache;              /* neither read nor write the cache */
-    const char *log_path;      /* JSONL record per call, NULL: none */
+    const char *log_path;      /* JSONL record per attempt and per call, NULL: none */
     const char *price_file;    /* "model in out [cached-in]" USD per 1M tokens; NULL */
     size_t max_response;       /* bytes of one response body, 16 MiB */
     unsigned long seed;        /* jitter seed, 0: from the clock */
@@ -86,12 +95,14 @@ typedef struct {
     int attempts;          /* HTTP attempts made (0 for a cache hit) */
     int cached;            /* answered from the cache */
     long prompt_tokens, completion_tokens, cached_tokens;
-    double latency;        /* seconds, over all attempts */
+    double latency;        /* seconds from the first attempt's start to the end */
     double cost;           /* USD, 0 for a cache hit or an unknown price */
 } llm_result;
 
 typedef struct {
     long calls, cache_hits, http_requests, retries, failures;
+    long late;                 /* answers used from overdue attempts */
+    long cancelled;            /* attempts cancelled: another one's answer was used */
     long prompt_tokens, completion_tokens, cached_tokens;
     double cost, saved_cost;   /* saved: what the cache hits had cost */
     double latency_sum;
@@ -142,7 +153,8 @@ int llm_run(llm_client *c, llm_feed_fn feed, void *user);
 char *llm_complete(llm_client *c, llm_request *r, llm_result *res);
 
 /* "calls N (cached N), http N, retries N, failed N; tokens in N (cached N)
- * out N; latency mean Xs; cost $X" */
+ * out N; latency mean Xs; cost $X", then "; late answers used N, attempts
+ * cancelled N" when there were any */
 void llm_summary(const llm_client *c, FILE *f, const char *prog);
 
 /* --- helpers shared with the tools ------------------------------------- */

@@ -23,7 +23,9 @@ const char llm_opts_help[] =
     "      --model=NAME         model (default $OPENAI_MODEL)\n"
     "      --api-key-file=FILE  read the key from FILE (default $OPENAI_API_KEY)\n"
     "      --retries=N          attempts per request at most (default 5)\n"
-    "      --timeout=SEC        per attempt (default 120)\n"
+    "      --timeout=SEC        no answer in SEC s: a retry goes out (default 120)\n"
+    "      --grace=SEC          keep an overdue attempt SEC more; first answer wins\n"
+    "                           (default: as --timeout; 0: cut it at --timeout)\n"
     "      --backoff=SEC        first retry delay, doubling, jittered (default 1)\n"
     "      --max-tokens=N       answer length cap sent to the model\n"
     "      --temperature=T      sampling temperature (default 0; none: not sent)\n"
@@ -33,7 +35,7 @@ const char llm_opts_help[] =
     "      --rpm=N, --tpm=N     requests / tokens per minute (default unlimited)\n"
     "      --cache-dir=DIR      response cache (default ~/.cache/diagramir/llm)\n"
     "      --no-cache           neither read nor write the cache\n"
-    "      --llm-log=FILE       append one JSON line per call\n"
+    "      --llm-log=FILE       append one JSON line per attempt and one per call\n"
     "      --prices=FILE        USD per 1M tokens: \"model input output [cached]\"\n";
 
 static const char *opt_name(int opt)
@@ -41,6 +43,7 @@ static const char *opt_name(int opt)
     switch (opt) {
     case LLM_OPT_RETRIES: return "--retries";
     case LLM_OPT_TIMEOUT: return "--timeout";
+    case LLM_OPT_GRACE: return "--grace";
     case LLM_OPT_BACKOFF: return "--backoff";
     case LLM_OPT_MAXTOK: return "--max-tokens";
     case LLM_OPT_TEMP: return "--temperature";
@@ -99,6 +102,7 @@ int llm_opt_parse(llm_config *cfg, int opt, const char *arg, const char *prog)
         cfg->max_tokens = (int)d;
         return 0;
     case LLM_OPT_TIMEOUT: return number(opt, arg, 0.001, HUGE_VAL, 0, prog, &cfg->timeout);
+    case LLM_OPT_GRACE: return number(opt, arg, 0, HUGE_VAL, 0, prog, &cfg->grace);
     case LLM_OPT_BACKOFF:
         if (number(opt, arg, 0, HUGE_VAL, 0, prog, &cfg->backoff)) return -1;
         if (cfg->backoff_max < cfg->backoff) cfg->backoff_max = cfg->backoff;

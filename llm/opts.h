@@ -15,7 +15,7 @@
  *         if (LLM_OPT_IS(c)) { if (llm_opt_parse(&cfg, c, optarg, "prog") != 0) return 2; break; }
  *
  * The options (see judge(1)): --base-url URL, --model NAME, --api-key-file
- * FILE, --retries N (attempts, 1..100), --timeout SEC, --backoff SEC,
+ * FILE, --retries N (attempts, 1..100), --timeout SEC, --grace SEC, --backoff SEC,
  * --max-tokens N, --temperature T|none, --top-p P|none, --reasoning-effort
  * LEVEL, --no-json-mode, --rpm N, --tpm N,
  * --cache-dir DIR, --no-cache, --llm-log FILE, --prices FILE. LLM_OPT_JOBS
@@ -51,7 +51,8 @@ enum {
     LLM_OPT_JOBS,
     LLM_OPT_TOPP,
     LLM_OPT_EFFORT,
-    LLM_OPT_LAST = LLM_OPT_EFFORT
+    LLM_OPT_GRACE,
+    LLM_OPT_LAST = LLM_OPT_GRACE
 };
 
 #define LLM_OPT_IS(c) ((c) >= LLM_OPT_FIRST && (c) <= LLM_OPT_LAST)
@@ -62,6 +63,7 @@ enum {
     { "api-key-file", required_argument, NULL, LLM_OPT_KEYFILE },   \
     { "retries", required_argument, NULL, LLM_OPT_RETRIES },        \
     { "timeout", required_argument, NULL, LLM_OPT_TIMEOUT },        \
+    { "grace", required_argument, NULL, LLM_OPT_GRACE },            \
     { "backoff", required_argument, NULL, LLM_OPT_BACKOFF },        \
     { "max-tokens", required_argument, NULL, LLM_OPT_MAXTOK },      \
     { "temperature", required_argument, NULL, LLM_OPT_TEMP },       \

@@ -10,6 +10,8 @@
 #   irlint, svg2graph  tests/bench-scale.sh (the scaling table: 10k to 80k
 #                      generated elements, time, memory, ratio per doubling)
 #   judge              tests/bench-judge.sh (requests/s at -j 32 against a local fake server)
+#   judge overload     tests/bench-overload.sh (prompts a faulty or overloaded server answers
+#                      more than once, at -j 128)
 #   ir2svg             tests/bench-render.sh (SVGs/s and PNGs/s over the dev IR, one core)
 #   irreport           tests/bench-irreport.sh (the dev report, a 5,000-item one, its load in Chromium)
 #
@@ -112,6 +114,7 @@ echo "tikz2ir peak memory (max RSS): $(cat "$tmp/rss") KiB over all passes; $(ca
 [ -f tests/bench-graph.sh ] && BUILD=$BUILD sh tests/bench-graph.sh
 [ -f tests/bench-scale.sh ] && BUILD=$BUILD sh tests/bench-scale.sh
 [ -f tests/bench-judge.sh ] && BUILD=$BUILD sh tests/bench-judge.sh
+[ -f tests/bench-overload.sh ] && BUILD=$BUILD sh tests/bench-overload.sh
 [ -f tests/bench-render.sh ] && BUILD=$BUILD sh tests/bench-render.sh
 [ -f tests/bench-irreport.sh ] && BUILD=$BUILD sh tests/bench-irreport.sh
 exit 0

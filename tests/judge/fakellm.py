@@ -15,6 +15,8 @@ FAKE[key=value;key=value], usually put in an item's question:
                         500 503  server errors with a JSON error body
                         401      an error that echoes the Authorization key
                         stall    sleeps 5 s before answering (past the client's timeout)
+                        late     sleeps late=SECONDS (default 1.5) before answering: an
+                                 answer that comes after a short --timeout
                         drop     closes the connection without a response
                         trunc    announces a longer body than it sends
                         badjson  200 with a body that is not JSON
@@ -38,12 +40,20 @@ FAKE[key=value;key=value], usually put in an item's question:
                       (an empty answer when there is none); a repair request gets
                       b64r=... / b64r.WORD=... instead when the marker has such keys
 
+--capacity N with --delay SEC makes an overloaded server: it works on at most
+N requests at once, SEC seconds each, and the others wait their turn (after
+being logged), so at -j 128 every answer takes about 128 SEC / N seconds.
+
 --fault-rate R gives each attempt without a marker a random fault (429 with
 retry-after-ms 50, 500, 503, stall, drop, trunc, badjson) with probability
 R, decided by a hash of (seed, request, attempt), so reruns are reproducible.
 
 Every request is logged as one line "key<TAB>attempt<TAB>behaviour<TAB>auth"
 (key: SHA-256 of the messages; auth: yes/no, never the key itself). With
+--answers FILE, each valid answer the server produces (a 200 chat completion,
+also one a client has stopped waiting for) is appended to FILE as one line
+"key<TAB>attempt<TAB>behaviour", so a test can count the prompts answered more
+than once. With
 --capture FILE, each request's body (the JSON judge sent, images and all) is
 appended to FILE as one line, so a test can check what was sent.
 
@@ -63,6 +73,7 @@ import threading
 import time
 
 LOCK = threading.Lock()
+SLOTS = None
 ATTEMPTS = {}
 STATE = {"active": 0, "max_active": 0}
 
@@ -188,6 +199,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def answer(self, key, attempt, behaviour, messages, opts):
+        """Writes a valid answer, noted in --answers first: the server has
+        done the work whether or not the client still listens."""
+        body = completion(answer_text(messages, opts))
+        if ARGS.answers:
+            with LOCK:
+                with open(ARGS.answers, "a") as f:
+                    f.write(f"{key}\t{attempt}\t{behaviour}\n")
+        return body
+
     def do_POST(self):
         with LOCK:
             STATE["active"] += 1
@@ -236,7 +257,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if ARGS.capture:
                 with open(ARGS.capture, "a") as f:
                     f.write(json.dumps(req, sort_keys=True, separators=(",", ":")) + "\n")
-        if ARGS.delay:
+        if SLOTS is not None:
+            with SLOTS:              # an overloaded server: --capacity at a time
+                time.sleep(ARGS.delay)
+        elif ARGS.delay:
             time.sleep(ARGS.delay)
         if behaviour == "429":
             self.send(429, b'{"error":{"message":"rate limited"}}',
@@ -251,7 +275,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(401, json.dumps({"error": {"message": "Incorrect API key provided: " + tok}}).encode())
         elif behaviour == "stall":
             time.sleep(5)
-            self.send(200, completion(answer_text(messages, opts)))
+            self.send(200, self.answer(key, attempt, behaviour, messages, opts))
+        elif behaviour == "late":
+            time.sleep(float(opts.get("late", "1.5")))
+            self.send(200, self.answer(key, attempt, behaviour, messages, opts))
         elif behaviour == "drop":
             self.close_connection = True
             self.connection.shutdown(socket.SHUT_RDWR)
@@ -268,7 +295,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif behaviour == "badjson":
             self.send(200, b'{"choices": [{"message": {"content": "oops"')
         elif behaviour == "slow":
-            body = completion(answer_text(messages, opts))
+            body = self.answer(key, attempt, behaviour, messages, opts)
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
@@ -290,7 +317,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(piece)
             self.close_connection = True
         else:
-            self.send(200, completion(answer_text(messages, opts)))
+            self.send(200, self.answer(key, attempt, behaviour, messages, opts))
 
 
 class Server(http.server.ThreadingHTTPServer):
@@ -305,16 +332,21 @@ class Server(http.server.ThreadingHTTPServer):
 
 
 def main():
-    global ARGS
+    global ARGS, SLOTS
     ap = argparse.ArgumentParser()
     ap.add_argument("--port-file", required=True)
     ap.add_argument("--log", required=True)
     ap.add_argument("--fault-rate", type=float, default=0.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--delay", type=float, default=0.0)
+    ap.add_argument("--capacity", type=int, default=0,
+                    help="work on at most N requests at once, --delay each (the rest wait)")
     ap.add_argument("--stats", help="write max concurrent requests here on SIGTERM")
+    ap.add_argument("--answers", help="append 'key attempt behaviour' for each valid answer produced")
     ap.add_argument("--capture", help="append each request's JSON body here, one per line")
     ARGS = ap.parse_args()
+    if ARGS.capacity > 0:
+        SLOTS = threading.Semaphore(ARGS.capacity)
     srv = Server(("127.0.0.1", 0), Handler)
     open(ARGS.log, "a").close()
     with open(ARGS.port_file + ".tmp", "w") as f:

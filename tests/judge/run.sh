@@ -184,7 +184,8 @@ check "--top-p 0: exit 2" [ $? = 2 ]
 # accounting: log lines and prices
 "$judge" --base-url "$url" --model fake-priced --no-cache --log "$tmp/log.jsonl" \
     $data/geom.tsv >/dev/null 2>"$tmp/err"
-check "one JSON log line per call" [ "$(wc -l <"$tmp/log.jsonl")" = 2 ]
+check "one JSON log line per call" [ "$(grep -c '^{"type":"call",' "$tmp/log.jsonl")" = 2 ]
+check "  ... and one per attempt" [ "$(grep -c '^{"type":"attempt",.*"attempt":1,"retry":false,"status":"ok","http":200,.*"overdue":false,"used":true}$' "$tmp/log.jsonl")" = 2 ]
 check "log records tokens" grep -q '"prompt_tokens":100,"completion_tokens":20,"cached_tokens":10' "$tmp/log.jsonl"
 # (90 * 1 + 10 * 0.5 + 20 * 2) / 1e6 per call, two calls
 check "summary line with cost" grep -q 'judge: 2 calls (0 from cache), 2 HTTP requests.*cost \$0.0003' "$tmp/err"
@@ -550,6 +551,71 @@ check "endless body: failed, not retried" grep -q '^# failed	c3	fake-1	response 
 check "endless body: one request" [ "$(grep -c '	huge	' "$tmp/req.log")" = 1 ]
 J --mode code --fail-value na --backoff 0.01 --retries 2 --timeout 1 "$tmp/f2.tsv" >"$tmp/out" 2>/dev/null
 check "--fail-value: rows" grep -q '^c1	no-overlap	fake-1	na	failed: HTTP 500' "$tmp/out"
+
+# An answer that comes after --timeout is used, not thrown away and asked
+# for again (issue #20 item 6). The server answers the first attempt after
+# 2 s; --timeout is 1 s. With -j 1 the overdue attempt keeps the only slot,
+# so its retry waits, and the late answer comes first: the prompt is sent
+# once and answered once (the old client cut it at 1 s and asked again:
+# two answers). Counts only, no timing: the answer comes 29 s before --grace
+# would end the wait.
+start_server --answers "$tmp/answers"
+mk "$tmp/late.tsv" l1 'faults=late;late=2'
+J --mode code --no-cache --backoff 0.01 --timeout 1 --grace 30 -j 1 --log "$tmp/late.jsonl" \
+    "$tmp/late.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "late answer: exit 0" [ $st = 0 ]
+check "  ... all 6 rows" [ "$(grep -c '^l1	.*	fake-1	yes	' "$tmp/out")" = 6 ]
+check "  ... one request" [ "$(nreq)" = 1 ]
+check "  ... answered once" [ "$(wc -l <"$tmp/answers")" = 1 ]
+check "  ... the log: attempt 1 overdue, its answer used" \
+    grep -q '"tag":"l1",.*"attempt":1,"retry":false,"status":"ok","http":200,.*"overdue":true,"used":true}$' "$tmp/late.jsonl"
+check "  ... one attempt line" [ "$(grep -c '"type":"attempt"' "$tmp/late.jsonl")" = 1 ]
+check "  ... the call: 1 attempt" grep -q '"type":"call",.*"tag":"l1",.*"status":"ok",.*"attempts":1,' "$tmp/late.jsonl"
+# the same with the retry out: the first attempt answers after 2 s, the
+# retry (sent at 1 s, a free slot) after 3 s; the first answer is used and
+# the retry cancelled, both in the log
+start_server
+mk "$tmp/late2.tsv" l2 'faults=late,late;late=2'
+"$judge" --base-url "$url" --model fake-1 --no-progress --mode code --no-cache --backoff 0.01 \
+    --timeout 1 --grace 30 -j 2 --log "$tmp/late2.jsonl" "$tmp/late2.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "late answer, retry out: exit 0" [ $st = 0 ]
+check "  ... two requests" [ "$(nreq)" = 2 ]
+check "  ... the log: attempt 1 overdue, its answer used" \
+    grep -q '"tag":"l2",.*"attempt":1,"retry":false,"status":"ok","http":200,.*"overdue":true,"used":true}$' "$tmp/late2.jsonl"
+check "  ... attempt 2, a retry for the timeout, cancelled" \
+    grep -q '"tag":"l2",.*"attempt":2,"retry":true,"why":"timeout","status":"cancelled",.*"used":false}$' "$tmp/late2.jsonl"
+check "  ... the call: 2 attempts, ok" grep -q '"type":"call",.*"tag":"l2",.*"status":"ok",.*"attempts":2,' "$tmp/late2.jsonl"
+check "  ... the summary counts them" grep -q '^judge: 1 calls .*; late answers used 1, attempts cancelled 1$' "$tmp/err"
+# and the other way: the first attempt stalls (5 s), the retry answers, the
+# stalled one is cancelled
+mk "$tmp/late3.tsv" l3 'faults=stall'
+J --mode code --no-cache --backoff 0.01 --timeout 1 --grace 30 -j 2 --log "$tmp/late3.jsonl" \
+    "$tmp/late3.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "stalled attempt, retry answers: exit 0" [ $st = 0 ]
+check "  ... the log: attempt 1 overdue, cancelled" \
+    grep -q '"tag":"l3",.*"attempt":1,"retry":false,"status":"cancelled",.*"overdue":true,"used":false}$' "$tmp/late3.jsonl"
+check "  ... attempt 2, a retry for the timeout, used" \
+    grep -q '"tag":"l3",.*"attempt":2,"retry":true,"why":"timeout","status":"ok","http":200,.*"used":true}$' "$tmp/late3.jsonl"
+# --grace 0 is the old client: the attempt is cut at --timeout, the retry
+# answers, the late answer is thrown away (and the server answers twice)
+start_server --answers "$tmp/answers0"
+J --mode code --no-cache --backoff 0.01 --timeout 1 --grace 0 -j 1 --log "$tmp/late0.jsonl" \
+    "$tmp/late.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "--grace 0: exit 0" [ $st = 0 ]
+check "  ... two requests" [ "$(nreq)" = 2 ]
+check "  ... attempt 1 timed out, not used" \
+    grep -q '"tag":"l1",.*"attempt":1,"retry":false,"status":"timeout","http":0,.*"used":false,"error":"timed out after 1s"}$' "$tmp/late0.jsonl"
+check "  ... attempt 2 used" grep -q '"tag":"l1",.*"attempt":2,"retry":true,"why":"timeout","status":"ok",.*"used":true}$' "$tmp/late0.jsonl"
+i=0
+while [ "$(wc -l <"$tmp/answers0")" -lt 2 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+check "  ... the server answered the prompt twice" [ "$(wc -l <"$tmp/answers0")" = 2 ]
+# every failed attempt of a call is in the log, with why the next was made
+start_server
+mk "$tmp/why.tsv" w1 'faults=429,503,drop'
+J --mode code --no-cache --backoff 0.01 --log "$tmp/why.jsonl" "$tmp/why.tsv" >/dev/null 2>&1
+check "every attempt logged: 429, 503, network, ok" \
+    [ "$(sed -n 's/.*"attempt":\([0-9]\),"retry":[a-z]*,\("why":"\([^"]*\)",\)\{0,1\}"status":"\([a-z]*\)","http":\([0-9]*\),.*"used":\([a-z]*\).*/\1 \3 \4 \5 \6/p' "$tmp/why.jsonl" | tr '\n' ,)" = \
+      "1  http 429 false,2 429 http 503 false,3 503 net 0 false,4 network ok 200 true," ]
 
 # malformed answers: fenced JSON is fine; prose and schema breaks get one repair
 start_server
