@@ -6,6 +6,8 @@
  *     (within GEOM_LENGTH_TOL);
  *   - a quadrilateral drawn with right-angle marks at three or more corners
  *     is a rectangle: all four angles within GEOM_RIGHT_TOL_DEG of 90.
+ * Given the request (irlint --request), what it states must hold too
+ * (request_match.c: geom_request_math).
  */
 #include <math.h>
 #include <stdio.h>
@@ -91,6 +93,13 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
                 return;
             }
         }
-    chk_set(v, CHK_YES, 0, "%d marked propert%s hold%s in the drawing", checked,
-            checked == 1 ? "y" : "ies", checked == 1 ? "s" : "");
+    int asked = 0;
+    if (geom_request_math(s, v, &asked)) return;
+    if (s->req)
+        chk_set(v, CHK_YES, 0,
+                "%d marked propert%s and %d stated in the request hold in the drawing", checked,
+                checked == 1 ? "y" : "ies", asked);
+    else
+        chk_set(v, CHK_YES, 0, "%d marked propert%s hold%s in the drawing", checked,
+                checked == 1 ? "y" : "ies", checked == 1 ? "s" : "");
 }
