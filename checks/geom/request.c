@@ -384,6 +384,12 @@ void geom_request_parse(const char *text, geom_request *r)
         /* "made of unit cubes", "unit cubes visible" */
         if (!strcmp(w, "unit") && is_word(t, n, i + 1, "cubes")) r->props |= RQ_UNIT_CUBES;
     }
+    for (int i = 0; i < n; i++) {
+        static const char *const divided_words[] = {
+            "split", "divided", "divide", "decomposition", "decomposed", "decompose",
+            "composed", "composite", "compose", "strips", "parts", NULL};
+        if (word_in(t, n, i, divided_words)) r->props |= RQ_DIVIDED;
+    }
     /* "two prisms", "2 rectangular prisms", "three separate prisms" */
     if (nprism_words > 1 || several_solids) r->props |= RQ_COMPOSITE;
     if (!(r->kinds & (RQ_PRISM | RQ_CUBE))) r->props &= ~(unsigned)RQ_COMPOSITE;
@@ -617,7 +623,8 @@ size_t geom_request_describe(const geom_request *r, char *buf, size_t n)
                                              "pyramid", "sphere", "net", "plane"};
     static const char *const prop_names[] = {"right",     "isosceles", "equilateral",
                                              "parallel",  "equal",     "composite",
-                                             "overlap",   "unit-cubes", "stacked"};
+                                             "overlap",   "unit-cubes", "stacked",
+                                             "divided"};
     char tmp[1024], d[64];
     size_t k = 0;
 #define PUT(...)                                                                       \

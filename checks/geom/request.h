@@ -46,8 +46,9 @@ enum {
     RQ_COMPOSITE = 1 << 5,   /* several solids put together, split or cut */
     RQ_OVERLAP = 1 << 6,     /* parts overlapping or crossing */
     RQ_UNIT_CUBES = 1 << 7,  /* made of (unit) cubes */
-    RQ_STACKED = 1 << 8      /* parts one above another: "on top", "underneath",
+    RQ_STACKED = 1 << 8,     /* parts one above another: "on top", "underneath",
                                 "below", "stacked" */
+    RQ_DIVIDED = 1 << 9      /* a shape split, divided or (de)composed into parts */
 };
 
 #define RQ_MAX 8   /* at most this many of each list are kept */

@@ -15,7 +15,8 @@
  *   - triangles: a right, isosceles or equilateral triangle, stated
  *     angles (GEOM_ANGLE_TOL_DEG) and stated sides (in proportion, within
  *     GEOM_LENGTH_TOL) are found among the drawn triangles;
- *   - rectangles: each "A by B" is the proportion of a drawn rectangle;
+ *   - rectangles: each "A by B" is the proportion of a drawn rectangle
+ *     (unless the request divides a rectangle into parts);
  *   - a requested closed shape is seen: not mostly outside its clip.
  * shape-closed (geom_request_closed):
  *   - a requested closed shape cut by a clip region keeps at least
@@ -743,7 +744,8 @@ int geom_request_math(const geom_scene *s, chk_verdict *v, int *checked)
     }
 
     /* rectangles "A by B" */
-    if ((r->kinds & RQ_RECTANGLE) && !solid && r->nflats) {
+    /* (a rectangle split into parts shows them as lines, not rectangles) */
+    if ((r->kinds & RQ_RECTANGLE) && !solid && r->nflats && !(r->props & RQ_DIVIDED)) {
         rect rc[128];
         size_t nr = find_rects(s, rc, 128);
         if (nr) {
