@@ -683,11 +683,33 @@ int geom_request_math(const geom_scene *s, chk_verdict *v, int *checked)
                         }
                     }
                 if (!found) {
-                    chk_set(v, CHK_NO, 0,
-                            "the request asks for a%s %s triangle; none of the %zu triangle%s "
-                            "drawn is one",
-                            w == 1 || w == 2 ? "n" : "", pname[w], nt, nt == 1 ? "" : "s");
-                    blame_tri(s, &t[0], v);
+                    /* the drawn triangle nearest to being one, for the reason */
+                    size_t bk = 0;
+                    double bd = 1e300, bv = 0;
+                    for (size_t k = 0; k < nt; k++)
+                        for (int m = 0; m < 3; m++) {
+                            double s1 = t[k].side[(m + 1) % 3], s2 = t[k].side[(m + 2) % 3];
+                            double val = w == 0 ? t[k].ang[m]
+                                                : w == 1 ? fmax(s1, s2) / fmin(s1, s2)
+                                                         : fmax(t[k].side[0], fmax(t[k].side[1], t[k].side[2])) /
+                                                               fmin(t[k].side[0], fmin(t[k].side[1], t[k].side[2]));
+                            double dd = w == 0 ? fabs(val - 90) : val;
+                            if (dd < bd) { bd = dd; bv = val; bk = k; }
+                        }
+                    if (w == 0)
+                        chk_set(v, CHK_NO, 0,
+                                "the request asks for a right triangle; no triangle drawn has a "
+                                "right angle (%zu drawn, the angle nearest 90 is %.1f deg, "
+                                "tolerance %.0f)",
+                                nt, bv, GEOM_RIGHT_TOL_DEG);
+                    else
+                        chk_set(v, CHK_NO, 0,
+                                "the request asks for an %s triangle; no triangle drawn has %s "
+                                "sides (%zu drawn, the nearest differ by a factor %.2f, "
+                                "tolerance %.2f)",
+                                pname[w], w == 1 ? "two equal" : "three equal", nt, bv,
+                                1 + GEOM_LENGTH_TOL);
+                    blame_tri(s, &t[bk], v);
                     return 1;
                 }
             }
