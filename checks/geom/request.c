@@ -54,15 +54,16 @@ static int tokenize(const char *s, tok *t, int max)
         memset(k, 0, sizeof *k);
         k->glued = !space;
         if (is_digit(*p) || (*p == '.' && is_digit(p[1]))) {
-            double v = 0, scale = 1;
+            double v = 0;
             int digits = 0;
             while (is_digit(*p)) {
+                /* the first 15 digits; each later one multiplies by ten, up
+                 * to a magnitude past any use (readers reject it) */
                 if (digits < 15) v = v * 10 + (*p - '0');
-                else scale *= 0.1;   /* keep the magnitude, drop the digit */
+                else if (v < 1e30) v *= 10;
                 digits++;
                 p++;
             }
-            for (; scale < 1; scale *= 10) v *= 10;
             if (*p == '.' && is_digit(p[1])) {
                 double f = 0.1;
                 p++;
