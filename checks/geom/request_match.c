@@ -150,13 +150,16 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
     cell *cells = xcalloc(nq + 1, sizeof *cells);
     size_t *cell_face = xcalloc(nq + 1, sizeof *cell_face);
     size_t ncells = 0;
+    /* faces drawn alone (a drawing that draws all the fronts, then all the
+     * tops): each bounds one of two cells */
+    struct amb_face { cell c[2]; size_t face; int done; } *amb = xcalloc(nq + 1, sizeof *amb);
+    size_t namb = 0;
     /* runs of faces in drawing order that share a cell: one cube each */
     cell cand[2];
     int ncand = 0, run_len = 0, run_axes = 0;
     size_t run_faces[3];
     int run_sign[3];
     long ext_lo[3] = {0, 0, 0}, ext_hi[3] = {0, 0, 0};
-    int any_cell = 0;
     ir_pt3 vw = s->view;
     double vn = sqrt(vw.x * vw.x + vw.y * vw.y + vw.z * vw.z);
     double vv[3] = {vw.x, vw.y, vw.z};
@@ -188,20 +191,21 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
             ncand = 1;
         } else if (ncand || i == nq) {
             /* the run ends: count its cube */
-            if (ncand) {
+            if (ncand == 2) {
+                /* one face alone: its cube is either cell, settled below */
+                amb[namb].c[0] = cand[0];
+                amb[namb].c[1] = cand[1];
+                amb[namb].face = run_faces[0];
+                namb++;
+            } else if (ncand == 1) {
                 int seen = 0;
-                for (size_t c = 0; c < ncells && !seen; c++)
-                    for (int a = 0; a < ncand; a++)
-                        if (cell_eq(&cells[c], &cand[a])) seen = 1;
+                for (size_t c = 0; c < ncells && !seen; c++) seen = cell_eq(&cells[c], &cand[0]);
                 if (!seen) {
                     cell_face[ncells] = run_faces[0];
                     cells[ncells++] = cand[0];
-                    for (int k = 0; k < 3; k++) {
-                        if (!any_cell || cand[0].c[k] < ext_lo[k]) ext_lo[k] = cand[0].c[k];
-                        if (!any_cell || cand[0].c[k] > ext_hi[k]) ext_hi[k] = cand[0].c[k];
-                    }
-                    any_cell = 1;
                 }
+            }
+            if (ncand) {
                 /* three faces on three axes: the corner they share must be
                  * one a viewer sees all three faces around */
                 if (ncand == 1 && run_len == 3 && run_axes == 7 && !cv->bad && s->has_proj &&
@@ -258,6 +262,44 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
                     run_sign[m] = pl == cand[0].c[f->axis] ? -1 : 1;
             }
     }
+    /* the faces drawn alone: those bounding a cube already counted belong
+     * to it; for the rest, the fewest cubes that account for them (the cell
+     * most of them bound first) */
+    for (size_t a = 0; a < namb; a++)
+        for (size_t c = 0; c < ncells && !amb[a].done; c++)
+            amb[a].done = cell_eq(&cells[c], &amb[a].c[0]) || cell_eq(&cells[c], &amb[a].c[1]);
+    for (;;) {
+        size_t best_n = 0;
+        cell best_c;
+        size_t best_face = 0;
+        memset(&best_c, 0, sizeof best_c);
+        for (size_t a = 0; a < namb; a++) {
+            if (amb[a].done) continue;
+            for (int m = 0; m < 2; m++) {
+                size_t k = 0;
+                for (size_t b = 0; b < namb; b++)
+                    if (!amb[b].done &&
+                        (cell_eq(&amb[b].c[0], &amb[a].c[m]) || cell_eq(&amb[b].c[1], &amb[a].c[m])))
+                        k++;
+                if (k > best_n) {
+                    best_n = k;
+                    best_c = amb[a].c[m];
+                    best_face = amb[a].face;
+                }
+            }
+        }
+        if (!best_n) break;
+        cell_face[ncells] = best_face;
+        cells[ncells++] = best_c;
+        for (size_t b = 0; b < namb; b++)
+            if (cell_eq(&amb[b].c[0], &best_c) || cell_eq(&amb[b].c[1], &best_c)) amb[b].done = 1;
+    }
+    for (size_t c = 0; c < ncells; c++)
+        for (int k = 0; k < 3; k++) {
+            if (!c || cells[c].c[k] < ext_lo[k]) ext_lo[k] = cells[c].c[k];
+            if (!c || cells[c].c[k] > ext_hi[k]) ext_hi[k] = cells[c].c[k];
+        }
+    free(amb);
     cv->count = (long)ncells;
     if (ncells) {
         cv->first_face = s->faces[q[cell_face[0]].face].elem;
