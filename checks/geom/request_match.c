@@ -120,6 +120,35 @@ static int rounds(double v, long *out)
     return 1;
 }
 
+static int cmp_asc_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static int cmp_cell(const void *a, const void *b)
+{
+    const cell *x = a, *y = b;
+    if (x->group != y->group) return x->group < y->group ? -1 : 1;
+    for (int k = 0; k < 3; k++)
+        if (x->c[k] != y->c[k]) return x->c[k] < y->c[k] ? -1 : 1;
+    return 0;
+}
+
+typedef struct {
+    cell c;
+    size_t face;   /* index into the squares, in drawing order */
+} cube_at;
+
+/* by cell, then by face: the first of equal cells is the earliest drawn */
+static int cmp_cube_at(const void *a, const void *b)
+{
+    const cube_at *x = a, *y = b;
+    int k = cmp_cell(&x->c, &y->c);
+    if (k) return k;
+    return x->face < y->face ? -1 : x->face > y->face ? 1 : 0;
+}
+
 static int cmp_desc_long(const void *a, const void *b)
 {
     long x = *(const long *)a, y = *(const long *)b;
@@ -135,14 +164,21 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
     for (size_t i = 0; i < s->nfaces; i++)
         if (square_face(&s->faces[i], &q[nq])) q[nq++].face = i;
     if (!nq) { free(q); return; }
-    /* the unit: the side most squares have */
+    /* the unit: the side most squares have (within 1% of it), found in the
+     * sorted sides with a sliding window */
     double unit = 0;
-    size_t best = 0;
-    for (size_t i = 0; i < nq; i++) {
-        size_t c = 0;
-        for (size_t j = 0; j < nq; j++)
-            if (fabs(q[j].side - q[i].side) <= 0.01 * q[i].side) c++;
-        if (c > best || (c == best && q[i].side < unit)) { best = c; unit = q[i].side; }
+    {
+        double *sd = xcalloc(nq, sizeof *sd);
+        for (size_t i = 0; i < nq; i++) sd[i] = q[i].side;
+        qsort(sd, nq, sizeof *sd, cmp_asc_double);
+        size_t best = 0, lo = 0, hi = 0;
+        for (size_t i = 0; i < nq; i++) {
+            while (sd[i] - sd[lo] > 0.01 * sd[i]) lo++;
+            if (hi < i) hi = i;
+            while (hi + 1 < nq && sd[hi + 1] - sd[i] <= 0.01 * sd[i]) hi++;
+            if (hi - lo + 1 > best) { best = hi - lo + 1; unit = sd[i]; }
+        }
+        free(sd);
     }
     double org[3] = {1e300, 1e300, 1e300};
     for (size_t i = 0; i < nq; i++)
@@ -198,12 +234,9 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
                 amb[namb].face = run_faces[0];
                 namb++;
             } else if (ncand == 1) {
-                int seen = 0;
-                for (size_t c = 0; c < ncells && !seen; c++) seen = cell_eq(&cells[c], &cand[0]);
-                if (!seen) {
-                    cell_face[ncells] = run_faces[0];
-                    cells[ncells++] = cand[0];
-                }
+                /* (a cube drawn twice is counted once: duplicates go below) */
+                cell_face[ncells] = run_faces[0];
+                cells[ncells++] = cand[0];
             }
             if (ncand) {
                 /* three faces on three axes: the corner they share must be
@@ -265,34 +298,70 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
     /* the faces drawn alone: those bounding a cube already counted belong
      * to it; for the rest, the fewest cubes that account for them (the cell
      * most of them bound first) */
+    {
+        /* the cubes of several faces, each once (the earliest-drawn face
+         * names it), sorted for the look-ups below */
+        cube_at *ca = xcalloc(ncells + 1, sizeof *ca);
+        for (size_t c = 0; c < ncells; c++) { ca[c].c = cells[c]; ca[c].face = cell_face[c]; }
+        qsort(ca, ncells, sizeof *ca, cmp_cube_at);
+        size_t nu = 0;
+        for (size_t c = 0; c < ncells; c++)
+            if (!nu || cmp_cell(&ca[nu - 1].c, &ca[c].c)) ca[nu++] = ca[c];
+        for (size_t c = 0; c < nu; c++) { cells[c] = ca[c].c; cell_face[c] = ca[c].face; }
+        ncells = nu;
+        free(ca);
+    }
     for (size_t a = 0; a < namb; a++)
-        for (size_t c = 0; c < ncells && !amb[a].done; c++)
-            amb[a].done = cell_eq(&cells[c], &amb[a].c[0]) || cell_eq(&cells[c], &amb[a].c[1]);
-    for (;;) {
-        size_t best_n = 0;
-        cell best_c;
-        size_t best_face = 0;
-        memset(&best_c, 0, sizeof best_c);
+        amb[a].done = bsearch(&amb[a].c[0], cells, ncells, sizeof *cells, cmp_cell) ||
+                      bsearch(&amb[a].c[1], cells, ncells, sizeof *cells, cmp_cell);
+    /* past this many lone faces the count is not worth its time: unknown */
+    if (namb > 4096) {
+        free(amb);
+        free(q);
+        free(cells);
+        free(cell_face);
+        return;
+    }
+    {
+        /* the distinct cells the remaining faces bound, with how many */
+        size_t nd = 0;
+        cell *dc = xcalloc(2 * namb + 1, sizeof *dc);
+        for (size_t a = 0; a < namb; a++)
+            if (!amb[a].done) { dc[nd++] = amb[a].c[0]; dc[nd++] = amb[a].c[1]; }
+        qsort(dc, nd, sizeof *dc, cmp_cell);
+        size_t nu = 0;
+        for (size_t i = 0; i < nd; i++)
+            if (!nu || cmp_cell(&dc[nu - 1], &dc[i])) dc[nu++] = dc[i];
+        size_t *cnt = xcalloc(nu + 1, sizeof *cnt);
+        size_t (*at)[2] = xcalloc(namb + 1, sizeof *at);
         for (size_t a = 0; a < namb; a++) {
             if (amb[a].done) continue;
             for (int m = 0; m < 2; m++) {
-                size_t k = 0;
-                for (size_t b = 0; b < namb; b++)
-                    if (!amb[b].done &&
-                        (cell_eq(&amb[b].c[0], &amb[a].c[m]) || cell_eq(&amb[b].c[1], &amb[a].c[m])))
-                        k++;
-                if (k > best_n) {
-                    best_n = k;
-                    best_c = amb[a].c[m];
-                    best_face = amb[a].face;
-                }
+                cell *f = bsearch(&amb[a].c[m], dc, nu, sizeof *dc, cmp_cell);
+                at[a][m] = (size_t)(f - dc);
+                cnt[at[a][m]]++;
             }
         }
-        if (!best_n) break;
-        cell_face[ncells] = best_face;
-        cells[ncells++] = best_c;
-        for (size_t b = 0; b < namb; b++)
-            if (cell_eq(&amb[b].c[0], &best_c) || cell_eq(&amb[b].c[1], &best_c)) amb[b].done = 1;
+        for (;;) {
+            size_t bi = 0, bn = 0;
+            for (size_t i = 0; i < nu; i++)
+                if (cnt[i] > bn) { bn = cnt[i]; bi = i; }
+            if (!bn) break;
+            size_t face = 0;
+            int first = 1;
+            for (size_t a = 0; a < namb; a++) {
+                if (amb[a].done || (at[a][0] != bi && at[a][1] != bi)) continue;
+                if (first) { face = amb[a].face; first = 0; }
+                amb[a].done = 1;
+                cnt[at[a][0]]--;
+                if (at[a][1] != at[a][0]) cnt[at[a][1]]--;
+            }
+            cell_face[ncells] = face;
+            cells[ncells++] = dc[bi];
+        }
+        free(dc);
+        free(cnt);
+        free(at);
     }
     for (size_t c = 0; c < ncells; c++)
         for (int k = 0; k < 3; k++) {
@@ -302,8 +371,14 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
     free(amb);
     cv->count = (long)ncells;
     if (ncells) {
-        cv->first_face = s->faces[q[cell_face[0]].face].elem;
-        cv->last_face = s->faces[q[cell_face[ncells - 1]].face].elem;
+        /* the cubes drawn first and last */
+        size_t lo = cell_face[0], hi = cell_face[0];
+        for (size_t c = 1; c < ncells; c++) {
+            if (cell_face[c] < lo) lo = cell_face[c];
+            if (cell_face[c] > hi) hi = cell_face[c];
+        }
+        cv->first_face = s->faces[q[lo].face].elem;
+        cv->last_face = s->faces[q[hi].face].elem;
         for (int k = 0; k < 3; k++) cv->ext[k] = ext_hi[k] - ext_lo[k] + 1;
         qsort(cv->ext, 3, sizeof cv->ext[0], cmp_desc_long);
     }
