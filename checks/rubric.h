@@ -66,8 +66,11 @@ typedef struct {
     const char *title;
     const chk_check *checks;
     size_t nchecks;
-    /* Per-diagram shared analysis; NULL prepare means ctx is NULL. */
-    void *(*prepare)(const ir_diagram *d);
+    /* Per-diagram shared analysis; NULL prepare means ctx is NULL. request
+     * is the text the diagram was made for (irlint --request), NULL when
+     * none was given: checks that judge the drawing against it read it
+     * through ctx. */
+    void *(*prepare)(const ir_diagram *d, const char *request);
     void (*release)(void *ctx);
     /* Optional. Before prepare: NULL when the checks can take d, else why
      * not (one line, written into buf of n bytes) and *elem the element it

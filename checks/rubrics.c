@@ -24,7 +24,17 @@ static const chk_check geom_checks[] = {
     {"core-math", "Core math properties of the shape(s) are correct.", 0, geom_core_math},
 };
 
-static void *geom_prepare(const ir_diagram *d) { return geom_scene_build(d); }
+/* The scene, and the request parsed into memory that lives with it. */
+static void *geom_prepare(const ir_diagram *d, const char *request)
+{
+    geom_scene *s = geom_scene_build(d);
+    if (s && request) {
+        geom_request *r = geom_scene_alloc(s, sizeof *r);
+        geom_request_parse(request, r);
+        s->req = r;
+    }
+    return s;
+}
 static void geom_release(void *ctx) { geom_scene_free(ctx); }
 
 static const chk_rubric rubrics[] = {

@@ -6,6 +6,8 @@
 # chosen by looking at these very items, so the in-sample figure of `make
 # agreement` flatters. Here the choosing is part of the procedure and sees
 # only training items:
+# irlint is given each item's request ($DATA/meta.tsv, --requests), as
+# the raters saw it. Then:
 #   1. the items are split into K fixed folds ($DATA/folds.tsv, stratified
 #      by the human "no" verdicts: see --make-folds below);
 #   2. for every fitted parameter and every value of its grid, irlint runs
@@ -84,6 +86,11 @@ for f in ratings.tsv folds.tsv baseline-kappa.tsv; do
     fi
 done
 
+# The teacher's requests (meta.tsv: item, prompt): core-math and
+# shape-closed check the drawing against them (irlint --requests).
+REQ=
+[ -f "$DATA/meta.tsv" ] && REQ="--requests $DATA/meta.tsv"
+
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/agreement-cv.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT HUP INT TERM
 mkdir "$tmp/ir"
@@ -100,7 +107,7 @@ awk -F'\t' -v OFS='\t' 'NR == 1 || $3 == "human"' "$DATA/ratings.tsv" > "$tmp/hu
 verdicts() {
     run=$1
     shift
-    sed "s|^|$tmp/ir/|; s|\$|.ir|" | xargs "$BUILD/bin/irlint" --rubric geom --format tsv "$@" \
+    sed "s|^|$tmp/ir/|; s|\$|.ir|" | xargs "$BUILD/bin/irlint" --rubric geom --format tsv $REQ "$@" \
         2>>"$tmp/irlint.err" |
         awk -F'\t' -v OFS='\t' -v run="$run" '
             NR == 1 || $1 == "item" { next }

@@ -34,7 +34,11 @@ trap 'rm -rf "$tmp"' EXIT HUP INT TERM
 ours=${OUT:-$tmp/irlint.tsv}
 
 # Verdicts: one tikz2ir | irlint pipeline per item; the item column is the
-# file's base name (what ratings.tsv uses).
+# file's base name (what ratings.tsv uses). irlint is given the items'
+# requests (meta.tsv's prompt column, --requests), which core-math and
+# shape-closed check the drawing against.
+REQ=
+[ -f "$DATA/meta.tsv" ] && REQ="--requests $DATA/meta.tsv"
 printf 'item\tcriterion\trater\tvalue\tnote\n' > "$ours"
 nitems=0
 nfail=0
@@ -46,7 +50,7 @@ for f in "$DATA"/tikz/*.tex; do
     fi
     # a source with several pictures gets one verdict per criterion: the
     # worst of its pictures' (no over yes over na)
-    "$BUILD/bin/irlint" --rubric geom --format tsv "$tmp/item.ir" 2>>"$tmp/irlint.err" |
+    "$BUILD/bin/irlint" --rubric geom --format tsv $REQ "$tmp/item.ir" 2>>"$tmp/irlint.err" |
         awk -F'\t' -v OFS='\t' -v item="$item" '
             NR == 1 { next }
             { sev = $4 == "no" ? 3 : $4 == "yes" ? 2 : 1

@@ -35,8 +35,19 @@
 
 enum { FMT_TEXT, FMT_TSV, FMT_JSON, FMT_IR };
 
+/* One row of --requests FILE: the item and what was asked for it. */
+typedef struct {
+    char *item;
+    char *text;
+    long line;      /* where it was read, for errors */
+    size_t col;
+} req_row;
+
 typedef struct {
     const chk_rubric *rubric;
+    const char *request;      /* --request TEXT: every diagram's, or NULL */
+    req_row *reqs;            /* --requests FILE, sorted by item */
+    size_t nreqs;
     int fmt;
     int verbose;
     unsigned char *enabled;   /* per check of the rubric */
@@ -48,8 +59,8 @@ typedef struct {
 static void usage(FILE *f)
 {
     fputs("usage: irlint [--rubric NAME] [--format text|tsv|json|ir] [--only LIST] [--skip LIST]\n"
-          "              [--param NAME=VALUE] [--params FILE] [--verbose] [--list]\n"
-          "              [--list-params] [FILE...]\n"
+          "              [--param NAME=VALUE] [--params FILE] [--request TEXT]\n"
+          "              [--requests FILE] [--verbose] [--list] [--list-params] [FILE...]\n"
           "Checks each diagram of the IR input (files, or stdin) against a rubric.\n"
           "\n"
           "  -r, --rubric NAME     rubric to apply (default geom; see --list)\n"
@@ -62,6 +73,10 @@ static void usage(FILE *f)
           "  -s, --skip LIST       do not run these criteria (comma-separated; repeatable)\n"
           "  -p, --param NAME=VALUE  set a tolerance of the rubric's checks (repeatable)\n"
           "  -P, --params FILE     read NAME VALUE lines (# comments) as --param\n"
+          "  -q, --request TEXT    what every diagram was asked to show (the teacher's\n"
+          "                        request): core-math and shape-closed check it\n"
+          "  -Q, --requests FILE   TSV with an item column and a request (or prompt)\n"
+          "                        column: diagram ITEM or ITEM.N gets ITEM's request\n"
           "  -v, --verbose         text format: also print yes and na verdicts\n"
           "  -l, --list            list the rubrics and their criteria, then exit\n"
           "      --list-params     list the rubric's parameters (name value default unit\n"
@@ -158,6 +173,160 @@ static int read_params(const chk_rubric *r, const char *path)
     }
     if (f != stdin) fclose(f);
     return rc;
+}
+
+static int req_cmp(const void *a, const void *b)
+{
+    return strcmp(((const req_row *)a)->item, ((const req_row *)b)->item);
+}
+
+/* Splits line (its end of line removed) at tabs into at most max fields;
+ * returns the count and each field's column (1-based) in col. */
+static size_t split_tabs(char *line, char **f, size_t *col, size_t max)
+{
+    size_t n = 0;
+    char *p = line;
+    for (;;) {
+        if (n < max) {
+            f[n] = p;
+            col[n] = (size_t)(p - line) + 1;
+        }
+        n++;
+        char *t = strchr(p, '\t');
+        if (!t) break;
+        *t = 0;
+        p = t + 1;
+    }
+    return n;
+}
+
+/* Reads --requests FILE: a TSV whose header names an "item" column and a
+ * "request" (else "prompt") column; one row per item. Errors are reported
+ * as FILE:LINE:COL and return -1. */
+static int read_requests(opts *o, const char *path)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!f) {
+        fprintf(stderr, "irlint: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long ln = 0;
+    int rc = 0;
+    long icol = -1, rcol = -1;
+    size_t ncols = 0;
+    enum { MAXF = 256 };
+    char *fld[MAXF];
+    size_t col[MAXF];
+    size_t rcap = o->nreqs;
+    while ((len = getline(&line, &cap, f)) != -1) {
+        ln++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
+        if (memchr(line, 0, (size_t)len)) {
+            fprintf(stderr, "irlint: %s:%ld:%zu: error: NUL byte in the line\n", path, ln,
+                    strlen(line) + 1);
+            rc = -1;
+            break;
+        }
+        size_t nf = split_tabs(line, fld, col, MAXF);
+        if (ln == 1) {
+            if (nf >= MAXF) {
+                fprintf(stderr, "irlint: %s:1:1: error: %d columns or more\n", path, MAXF);
+                rc = -1;
+                break;
+            }
+            long pcol = -1;
+            for (size_t i = 0; i < nf; i++) {
+                if (!strcmp(fld[i], "item") && icol < 0) icol = (long)i;
+                if (!strcmp(fld[i], "request") && rcol < 0) rcol = (long)i;
+                if (!strcmp(fld[i], "prompt") && pcol < 0) pcol = (long)i;
+            }
+            if (rcol < 0) rcol = pcol;
+            if (icol < 0 || rcol < 0) {
+                fprintf(stderr,
+                        "irlint: %s:1:1: error: the header names no '%s' column (it needs "
+                        "'item' and 'request' or 'prompt')\n",
+                        path, icol < 0 ? "item" : "request");
+                rc = -1;
+                break;
+            }
+            ncols = nf;
+            continue;
+        }
+        if (len == 0) continue;   /* a blank line */
+        if (nf != ncols) {
+            /* where the row goes wrong: its end, or its first extra field */
+            size_t at = nf < ncols ? (size_t)len + 1 : col[ncols];
+            fprintf(stderr, "irlint: %s:%ld:%zu: error: %zu field(s), the header has %zu\n",
+                    path, ln, at, nf, ncols);
+            rc = -1;
+            break;
+        }
+        if (!*fld[icol]) {
+            fprintf(stderr, "irlint: %s:%ld:%zu: error: empty item\n", path, ln, col[icol]);
+            rc = -1;
+            break;
+        }
+        if (o->nreqs == rcap) {
+            rcap = rcap ? 2 * rcap : 64;
+            req_row *p = realloc(o->reqs, rcap * sizeof *p);
+            if (!p) { perror("irlint"); exit(2); }
+            o->reqs = p;
+        }
+        req_row *r = &o->reqs[o->nreqs];
+        r->item = strdup(fld[icol]);
+        r->text = strdup(fld[rcol]);
+        if (!r->item || !r->text) { perror("irlint"); exit(2); }
+        r->line = ln;
+        r->col = col[rcol];
+        o->nreqs++;
+    }
+    if (rc == 0 && ferror(f)) {
+        fprintf(stderr, "irlint: %s: read error\n", path);
+        rc = -1;
+    }
+    if (rc == 0 && ln == 0) {
+        fprintf(stderr, "irlint: %s:1:1: error: empty file (no header)\n", path);
+        rc = -1;
+    }
+    free(line);
+    if (f != stdin) fclose(f);
+    if (o->nreqs) qsort(o->reqs, o->nreqs, sizeof *o->reqs, req_cmp);
+    /* an item given twice: the rows must agree (the later one is named) */
+    for (size_t k = 1; rc == 0 && k < o->nreqs; k++) {
+        const req_row *a = &o->reqs[k - 1], *b = &o->reqs[k];
+        if (strcmp(a->item, b->item) || !strcmp(a->text, b->text)) continue;
+        const req_row *later = a->line > b->line ? a : b;
+        fprintf(stderr, "irlint: %s:%ld:%zu: error: item '%s' has another request on line %ld\n",
+                path, later->line, later->col, later->item, (later == a ? b : a)->line);
+        rc = -1;
+    }
+    return rc;
+}
+
+/* The request of diagram d: its item's in --requests (the id, or the id
+ * without a trailing ".N"), else --request, else NULL. */
+static const char *request_of(const opts *o, const ir_diagram *d)
+{
+    if (o->nreqs && d->id) {
+        req_row key = {(char *)d->id, NULL, 0, 0};
+        const req_row *r = bsearch(&key, o->reqs, o->nreqs, sizeof *o->reqs, req_cmp);
+        if (!r) {
+            const char *dot = strrchr(d->id, '.');
+            size_t n = dot ? (size_t)(dot - d->id) : 0;
+            if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1) && n < 256) {
+                char item[256];
+                memcpy(item, d->id, n);
+                item[n] = 0;
+                key.item = item;
+                r = bsearch(&key, o->reqs, o->nreqs, sizeof *o->reqs, req_cmp);
+            }
+        }
+        if (r) return *r->text ? r->text : NULL;
+    }
+    return o->request;
 }
 
 /* One diagram's output, written with one fwrite (the same bytes the
@@ -407,7 +576,7 @@ static int check_diagram(opts *o, const char *name, const ir_diagram *d, chk_ver
         refuse(name, d, elem, no);
         return 2;
     }
-    void *ctx = r->prepare ? r->prepare(d) : NULL;
+    void *ctx = r->prepare ? r->prepare(d, request_of(o, d)) : NULL;
     int any_no = 0;
     for (size_t k = 0; k < r->nchecks; k++) {
         if (!o->enabled[k]) continue;
@@ -470,6 +639,7 @@ int main(int argc, char **argv)
         {"verbose", no_argument, NULL, 'v'},      {"list", no_argument, NULL, 'l'},
         {"param", required_argument, NULL, 'p'},  {"params", required_argument, NULL, 'P'},
         {"list-params", no_argument, NULL, 'L'},
+        {"request", required_argument, NULL, 'q'}, {"requests", required_argument, NULL, 'Q'},
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     opts o;
@@ -482,9 +652,10 @@ int main(int argc, char **argv)
     const char **lists = calloc((size_t)argc + 1, sizeof *lists);
     int *list_on = calloc((size_t)argc + 1, sizeof *list_on);
     int nlists = 0, rc = 0, done = 0, show_params = 0;
+    const char *requests_file = NULL;
     if (!lists || !list_on) { perror("irlint"); rc = 2; goto out; }
     int c;
-    while (!done && (c = getopt_long(argc, argv, "r:f:o:s:p:P:vlhV", longopts, NULL)) != -1) {
+    while (!done && (c = getopt_long(argc, argv, "r:f:o:s:p:P:q:Q:vlhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'r': rubric = optarg; break;
         case 'f':
@@ -504,6 +675,8 @@ int main(int argc, char **argv)
         case 'p': lists[nlists] = optarg; list_on[nlists++] = 2; break;
         case 'P': lists[nlists] = optarg; list_on[nlists++] = 3; break;
         case 'L': show_params = 1; break;
+        case 'q': o.request = optarg; break;
+        case 'Q': requests_file = optarg; break;
         case 'v': o.verbose = 1; break;
         case 'l': list_rubrics(); done = 1; break;
         case 'h': usage(stdout); done = 1; break;
@@ -536,6 +709,7 @@ int main(int argc, char **argv)
             rc = 2;
         }
     }
+    if (requests_file && read_requests(&o, requests_file) < 0) rc = 2;
     if (rc) goto out;
     if (show_params) {
         list_params(o.rubric);
@@ -587,6 +761,11 @@ out:
         rc = 2;
     }
     free(o.enabled);
+    for (size_t i = 0; i < o.nreqs; i++) {
+        free(o.reqs[i].item);
+        free(o.reqs[i].text);
+    }
+    free(o.reqs);
     free(lists);
     free(list_on);
     return rc;

@@ -3,9 +3,12 @@
  * What the figure asserts through its marks must hold in its geometry:
  *   - a right-angle mark sits on a drawn angle of 90 +- GEOM_RIGHT_TOL_DEG;
  *   - sides carrying the same number of tick marks are equal in length
- *     (within GEOM_LENGTH_TOL);
+ *     (within GEOM_LENGTH_TOL); strokes given with 3D coordinates are edges
+ *     of a solid, never tick marks;
  *   - a quadrilateral drawn with right-angle marks at three or more corners
  *     is a rectangle: all four angles within GEOM_RIGHT_TOL_DEG of 90.
+ * Given the request (irlint --request), what it states must hold too
+ * (request_match.c: geom_request_math).
  */
 #include <math.h>
 #include <stdio.h>
@@ -16,12 +19,19 @@
 
 #define MAXT 64
 
+/* A tick mark: a SEG_TICK stroke without 3D coordinates (a short stroke
+ * given in 3D is an edge of a solid, which says nothing about equal sides). */
+static int is_tick(const geom_seg *h)
+{
+    return h->cls == SEG_TICK && h->len3 < 0;
+}
+
 /* Blames the tick marks across figure segment g. */
 static void blame_ticks(const geom_scene *s, const geom_seg *g, chk_verdict *v)
 {
     for (size_t i = 0; i < s->nsegs; i++) {
         const geom_seg *h = &s->segs[i];
-        if (h->cls == SEG_TICK && ir_seg_intersect(g->a, g->b, h->a, h->b, NULL, NULL))
+        if (is_tick(h) && ir_seg_intersect(g->a, g->b, h->a, h->b, NULL, NULL))
             chk_blame(v, h->elem);
     }
 }
@@ -56,7 +66,7 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
     size_t *near = NULL, cap = 0;
     int any_tick = 0;
     if (s->has_ticks)   /* find_ticks made some (nothing else makes SEG_TICK) */
-        for (size_t i = 0; i < s->nsegs && !any_tick; i++) any_tick = s->segs[i].cls == SEG_TICK;
+        for (size_t i = 0; i < s->nsegs && !any_tick; i++) any_tick = is_tick(&s->segs[i]);
     for (size_t i = 0; any_tick && i < s->nsegs && k < MAXT; i++) {
         const geom_seg *g = &s->segs[i];
         if (g->cls != SEG_FIGURE || g->curved) continue;
@@ -64,7 +74,7 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
         size_t nn = geom_segs_near(s, ir_box_make(g->a.x, g->a.y, g->b.x, g->b.y), &near, &cap);
         for (size_t q = 0; q < nn; q++) {
             const geom_seg *h = &s->segs[near[q]];
-            if (h->cls != SEG_TICK) continue;
+            if (!is_tick(h)) continue;
             if (ir_seg_intersect(g->a, g->b, h->a, h->b, NULL, NULL)) c++;
         }
         if (c > 0) { idx[k] = i; nt[k] = c; k++; }
@@ -91,6 +101,13 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
                 return;
             }
         }
-    chk_set(v, CHK_YES, 0, "%d marked propert%s hold%s in the drawing", checked,
-            checked == 1 ? "y" : "ies", checked == 1 ? "s" : "");
+    int asked = 0;
+    if (geom_request_math(s, v, &asked)) return;
+    if (s->req)
+        chk_set(v, CHK_YES, 0,
+                "%d marked propert%s and %d stated in the request hold in the drawing", checked,
+                checked == 1 ? "y" : "ies", asked);
+    else
+        chk_set(v, CHK_YES, 0, "%d marked propert%s hold%s in the drawing", checked,
+                checked == 1 ? "y" : "ies", checked == 1 ? "s" : "");
 }

@@ -17,6 +17,7 @@
 
 #include <math.h>
 
+#include "checks/geom/request.h"
 #include "checks/rubric.h"
 #include "ir/geom_2d.h"
 #include "ir/geom_3d.h"
@@ -63,6 +64,7 @@
     X(min_figure_pt, "min-figure", 36.0, "pt", 0, 1e6, 1, "18,24,36,48,72")              \
     X(min_shape_em, "min-shape", 1.0, "em", 0, 1000, 1, "0.5,0.75,1,1.5,2")              \
     X(close_gap_frac, "close-gap", 0.10, "", 0, 1, 1, "0.02,0.05,0.1,0.15,0.2")          \
+    X(closed_visible, "closed-visible", 0.5, "", 0, 1, 1, "0.3,0.4,0.5,0.6,0.7")          \
     X(mark_frac, "mark-frac", 0.45, "", 0, 10, 1, "0.3,0.4,0.45,0.5,0.6")                \
     X(mark_max_pt, "mark-max", 36.0, "pt", 0, 1e6, 1, "18,24,36,48")                     \
     X(tick_max_pt, "tick-max", 14.0, "pt", 0, 1e6, 1, "8,10,14,18,24")                   \
@@ -154,6 +156,9 @@ extern const chk_param geom_params[GEOM_NPARAMS];
 /* Shape closed: an open outline whose ends come within this fraction of its
  * perimeter (but do not meet) was meant to be closed. */
 #define GEOM_CLOSE_GAP_FRAC     (geom_tol.close_gap_frac)
+/* A requested closed shape cut by a clip region still reads as closed when
+ * at least this fraction of its outline is inside (request_match.c). */
+#define GEOM_CLOSED_VISIBLE     (geom_tol.closed_visible)
 /* Mark size: right-angle squares and angle arcs are at most this fraction
  * of the shortest side they mark, and at most GEOM_MARK_MAX_PT. */
 #define GEOM_MARK_FRAC          (geom_tol.mark_frac)
@@ -333,6 +338,9 @@ typedef struct {
     ir_pt3 view;         /* toward the viewer (right-handed frame) */
     int ncomps;          /* set by geom_need_comps */
     int has_ticks;       /* some segment is a SEG_TICK */
+    const geom_request *req;  /* what the diagram was asked to show (irlint
+                                 --request), NULL when not given; set by the
+                                 rubric after geom_scene_build */
 } geom_scene;
 
 geom_scene *geom_scene_build(const ir_diagram *d);
@@ -438,6 +446,12 @@ void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v
 void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v);
 void geom_shape_closed(const ir_diagram *d, const void *ctx, chk_verdict *v);
 void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v);
+
+/* The drawing against the request (s->req; request_match.c): each returns
+ * 1 after setting *v to no, else 0, adding to *checked the facts of the
+ * request it compared with the drawing. Nothing without a request. */
+int geom_request_math(const geom_scene *s, chk_verdict *v, int *checked);
+int geom_request_closed(const geom_scene *s, chk_verdict *v, int *checked);
 
 /* Cells of a uniform grid over the box all for n items: about one item per
  * cell, cells at least min_cs wide, at most max_cells per side, with a 1pt

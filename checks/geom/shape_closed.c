@@ -6,7 +6,9 @@
  * GEOM_JOIN_EPS_PT). The same holds between separate strokes: a line that
  * ends just short of another line's end (closer than GEOM_CLOSE_GAP_FRAC of
  * the shorter of the two, but not touching) leaves a gap in the outline.
- * A shape cut by a clip region is judged by in-frame, not here.
+ * A shape cut by a clip region is judged by in-frame, not here, unless the
+ * request (irlint --request) asks for a closed shape and the clip leaves
+ * too little of its outline to read as closed (request_match.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -84,6 +86,8 @@ void geom_shape_closed(const ir_diagram *d, const void *ctx, chk_verdict *v)
         }
     }
     free(near);
+    int asked = 0;
+    if (geom_request_closed(s, v, &asked)) return;
     nshapes += (int)s->nshapes;
     chk_set(v, CHK_YES, 0, "%d closed outline(s); no outline stops short of closing", nshapes);
 }

@@ -6,7 +6,10 @@
 # `irlint --only CRITERION --format tsv` on it and compares. A failing one
 # (VALUE no) also says, in a line "# blame: I,J" (or "# blame: none"),
 # which elements the verdict must blame: the elems= of the finding
-# `irlint --only CRITERION --format ir` writes. Then the command-line
+# `irlint --only CRITERION --format ir` writes. A golden whose verdict
+# depends on the teacher's request carries it in a line "# request: TEXT",
+# which the test passes as `irlint --request TEXT` (every run on that file).
+# Then the command-line
 # contract: exit status, output formats, errors; --format ir's golden
 # outputs (format-ir/NAME.ir -> NAME.expected); and over the dev items,
 # that every blamed element is a drawn one and --format ir round-trips.
@@ -46,16 +49,19 @@ for f in "$dir"/*.ir; do
     rest=${base#"$crit"-}
     want=${rest%%-*}
     count=$((count + 1))
-    got=$("$IRLINT" --only "$crit" --format tsv "$f" 2>"$tmp/err" |
+    # the request, if the file states one: set as $1 for the runs below
+    req=$(sed -n 's/^# request: *//p' "$f" | head -1)
+    if [ -n "$req" ]; then set -- --request "$req"; else set --; fi
+    got=$("$IRLINT" "$@" --only "$crit" --format tsv "$f" 2>"$tmp/err" |
         awk -F'\t' 'NR > 1 { print $4 }' | sort -u | tr '\n' ' ')
     got=${got% }
     if [ "$got" != "$want" ]; then
-        note=$("$IRLINT" --only "$crit" --format tsv "$f" 2>&1 | awk -F'\t' 'NR > 1 { print $5 }')
+        note=$("$IRLINT" "$@" --only "$crit" --format tsv "$f" 2>&1 | awk -F'\t' 'NR > 1 { print $5 }')
         fail "$base: $crit is '$got', expected '$want' ($note$(cat "$tmp/err"))"
     fi
     # every verdict names a source line when it says no
     if [ "$want" = no ]; then
-        line=$("$IRLINT" --only "$crit" "$f" 2>/dev/null | head -1)
+        line=$("$IRLINT" "$@" --only "$crit" "$f" 2>/dev/null | head -1)
         case $line in
             *:[0-9]*": $crit: no: "*"[geom/$crit]") ;;
             *) fail "$base: diagnostic '$line' lacks file:line: or [geom/$crit]" ;;
@@ -65,7 +71,7 @@ for f in "$dir"/*.ir; do
         if [ -z "$want_b" ]; then
             fail "$base: a failing golden needs a '# blame: I,J' (or 'none') line"
         else
-            got_b=$("$IRLINT" --only "$crit" --format ir "$f" 2>/dev/null |
+            got_b=$("$IRLINT" "$@" --only "$crit" --format ir "$f" 2>/dev/null |
                 sed -n 's/^finding .* elems=\([0-9,]*\).*/\1/p')
             [ -n "$got_b" ] || got_b=none
             [ "$got_b" = "$want_b" ] || fail "$base: blames '$got_b', expected '$want_b'"
@@ -123,6 +129,46 @@ printf 'angle-tol 3\n  length-tol 1e999\n' > "$tmp/params"
 [ $? -eq 2 ] || fail "a bad --params file must exit 2"
 grep -q "^irlint: $tmp/params:2:3: error: parameter length-tol" "$tmp/err" ||
     fail "--params: error must name file:line:col ($(cat "$tmp/err"))"
+
+# requests: --request applies to every diagram; --requests FILE gives each
+# item its own (ITEM or ITEM.N); a diagram with no request is checked as
+# without one; a bad file is an error naming file:line:col (exit 2)
+cube="$dir/core-math-no-request-cube-count.ir"
+"$IRLINT" --only core-math "$cube" > /dev/null 2>&1
+[ $? -eq 0 ] || fail "without a request the cube tower must pass core-math"
+"$IRLINT" --only core-math --request "4 cubes stacked" "$cube" > /dev/null 2>&1
+[ $? -eq 1 ] || fail "--request '4 cubes stacked' must fail the 3-cube tower"
+"$IRLINT" --only core-math --request "3 cubes stacked" "$cube" > /dev/null 2>&1
+[ $? -eq 0 ] || fail "--request '3 cubes stacked' must pass the 3-cube tower"
+printf 'item\tcategory\tprompt\nother\tx\t4 cubes stacked\ntower\tx\t4 cubes stacked\n' > "$tmp/req.tsv"
+"$IRLINT" --only core-math --requests "$tmp/req.tsv" "$cube" > /dev/null 2>&1
+[ $? -eq 1 ] || fail "--requests: item 'tower' must get its request"
+sed 's/^diagram tower /diagram tower.2 /' "$cube" > "$tmp/tower2.ir"
+"$IRLINT" --only core-math --requests "$tmp/req.tsv" "$tmp/tower2.ir" > /dev/null 2>&1
+[ $? -eq 1 ] || fail "--requests: diagram 'tower.2' must get item 'tower's request"
+sed 's/^diagram tower /diagram towers /' "$cube" > "$tmp/towers.ir"
+"$IRLINT" --only core-math --requests "$tmp/req.tsv" "$tmp/towers.ir" > /dev/null 2>&1
+[ $? -eq 0 ] || fail "--requests: diagram 'towers' has no request"
+"$IRLINT" --only core-math --request "3 cubes" --requests "$tmp/req.tsv" "$tmp/towers.ir" > /dev/null 2>&1
+[ $? -eq 0 ] || fail "--requests: an unlisted diagram gets --request"
+printf 'item\trequest\ntower\t4 cubes\n' > "$tmp/req2.tsv"
+"$IRLINT" --only core-math --requests "$tmp/req2.tsv" "$cube" > /dev/null 2>&1
+[ $? -eq 1 ] || fail "--requests: a 'request' column must be read"
+printf 'item\tprompt\ntower\n' > "$tmp/bad.tsv"
+"$IRLINT" --requests "$tmp/bad.tsv" "$cube" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "--requests: a short row must exit 2"
+grep -q "^irlint: $tmp/bad.tsv:2:6: error: " "$tmp/err" ||
+    fail "--requests: a short row must be named file:line:col ($(cat "$tmp/err"))"
+printf 'id\tprompt\n' > "$tmp/bad.tsv"
+"$IRLINT" --requests "$tmp/bad.tsv" "$cube" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "--requests: a header without 'item' must exit 2"
+grep -q "^irlint: $tmp/bad.tsv:1:1: error: .*'item'" "$tmp/err" || fail "--requests: no item column ($(cat "$tmp/err"))"
+printf 'item\tprompt\ntower\ta\ntower\tb\n' > "$tmp/bad.tsv"
+"$IRLINT" --requests "$tmp/bad.tsv" "$cube" > /dev/null 2> "$tmp/err"
+[ $? -eq 2 ] || fail "--requests: two requests for one item must exit 2"
+grep -q "^irlint: $tmp/bad.tsv:3:7: error: item 'tower'" "$tmp/err" || fail "--requests: duplicate ($(cat "$tmp/err"))"
+"$IRLINT" --requests "$tmp/no-such.tsv" "$cube" > /dev/null 2>&1
+[ $? -eq 2 ] || fail "--requests: a missing file must exit 2"
 
 # stdin, "-", several diagrams in one stream, TSV shape
 cat "$ok" "$bad" | "$IRLINT" --format tsv > "$tmp/tsv" 2>&1
