@@ -41,7 +41,7 @@ static void check_one(const chk_rubric *r, const ir_diagram *d)
         if (elem != (size_t)-1 && elem >= d->nelems) die("refusal names no element", NULL, no);
         return;
     }
-    void *ctx = r->prepare ? r->prepare(d) : NULL;
+    void *ctx = r->prepare ? r->prepare(d, NULL) : NULL;
     for (size_t k = 0; k < r->nchecks; k++) {
         chk_verdict v;
         memset(&v, 0, sizeof v);
