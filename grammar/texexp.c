@@ -1418,6 +1418,11 @@ static void define_prims(tex_ctx *c)
         m->builtin = 1;
         set_macro(c, tex_intern(c, tab[i].name, strlen(tab[i].name)), m, 1);
     }
+    /* plain TeX's and LaTeX's \let\repeat=\fi, "this makes
+     * \loop...\if...\repeat skippable" */
+    macro *m = macro_new();
+    m->prim = P_FI;
+    set_macro(c, tex_intern(c, "repeat", 6), m, 1);
     c->prims_ready = 1;
 }
 
