@@ -202,7 +202,8 @@ struct tex_ctx {
     toklist evrec;        /* the outermost one's tokens (ev_rec) */
     long em_sp, ex_sp;    /* tex_set_font */
     size_t evcount;
-    int id_relax;
+    int id_relax, id_numexpr;
+    int nx_depth;         /* \numexpr and its parentheses open */
     int prims_ready;      /* define_prims has run (mark_pkg_if may) */
     tex_hooks hooks;
     char err[512];
@@ -278,6 +279,7 @@ tex_ctx *tex_new(void)
     c->id_begin = tex_intern(c, "begin", 5);
     c->id_end = tex_intern(c, "end", 3);
     c->id_relax = tex_intern(c, "relax", 5);
+    c->id_numexpr = tex_intern(c, "numexpr", 7);
     c->em_sp = 655361;    /* TeX's cmr10: 10.00002pt, 4.30554pt */
     c->ex_sp = 282168;
     define_prims(c);
@@ -604,6 +606,7 @@ void tex_reset(tex_ctx *c, int depth)
     c->err[0] = 0;
     c->nconds = 0;
     c->cond_eval = 0;
+    c->nx_depth = 0;
     c->expansions = 0;
     c->pushed = 0;
 }
@@ -1644,6 +1647,8 @@ static int unknown_quantity(tex_ctx *c, const tex_tok *t, const char *what, char
  * and one optional space after it. 1 with *v; 0 when t is a control
  * sequence (an internal quantity: \count0, \value, \numexpr ...; pushed
  * back, why set); -1 on an error. */
+static int scan_numexpr(tex_ctx *c, const cond *k, long *v, char *why, size_t wn);
+
 static int scan_int_from(tex_ctx *c, const cond *k, tex_tok t, long *v, char *why, size_t wn)
 {
     char d[80];
@@ -1669,6 +1674,7 @@ static int scan_int_from(tex_ctx *c, const cond *k, tex_tok t, long *v, char *wh
         if (cond_get_x(c, k, &t) < 0) return -1;
     }
     if (digit_of(&t, radix) < 0) {
+        if (t.type == T_CS && radix == 10 && t.name == c->id_numexpr) return scan_numexpr(c, k, v, why, wn);
         if (t.type == T_CS && radix == 10) return unknown_quantity(c, &t, "a number", why, wn);
         tex_error(c, t.line, t.col, "missing number in the condition of \\%s (found %s)",
                   tex_name(c, k->name), tok_desc(c, &t, d, sizeof d));
@@ -1701,6 +1707,119 @@ static int scan_int(tex_ctx *c, const cond *k, long *v, char *why, size_t wn)
     int r = scan_int_from(c, k, t, v, why, wn);
     if (r > 0 && neg) *v = -*v;
     return r;
+}
+
+/* e-TeX's \numexpr, after it: integers (as scan_int reads them, \numexpr
+ * among them) with + - * / and parentheses, spaces between, up to a \relax
+ * (read) or any other token that cannot go on (put back). '/' rounds to
+ * the nearest, halves away from zero; an intermediate value over TeX's
+ * limit is an error, as is a division by zero. depth: parentheses open. */
+static int numexpr_sum(tex_ctx *c, const cond *k, long *v, char *why, size_t wn, int depth);
+
+static int numexpr_next(tex_ctx *c, const cond *k, tex_tok *t)
+{
+    do if (cond_get_x(c, k, t) < 0) return -1;
+    while (t->type == T_SPACE);
+    return 1;
+}
+
+static int numexpr_factor(tex_ctx *c, const cond *k, long *v, char *why, size_t wn, int depth)
+{
+    tex_tok t;
+    if (numexpr_next(c, k, &t) < 0) return -1;
+    if (t.type == T_OTHER && t.ch == '(') {
+        if (c->nx_depth >= MAX_COND_EVAL) {
+            tex_error(c, t.line, t.col, "\\numexpr nested more than %d parentheses deep", MAX_COND_EVAL);
+            return -1;
+        }
+        c->nx_depth++;
+        int r = numexpr_sum(c, k, v, why, wn, depth + 1);
+        c->nx_depth--;
+        if (r <= 0) return r;
+        if (numexpr_next(c, k, &t) < 0) return -1;
+        if (!(t.type == T_OTHER && t.ch == ')')) {
+            char d[80];
+            tex_error(c, t.line, t.col, "missing ) in \\numexpr (found %s)", tok_desc(c, &t, d, sizeof d));
+            return -1;
+        }
+        return 1;
+    }
+    int neg = 0;
+    while (t.type == T_SPACE || (t.type == T_OTHER && (t.ch == '+' || t.ch == '-'))) {
+        if (t.ch == '-') neg = !neg;
+        if (cond_get_x(c, k, &t) < 0) return -1;
+    }
+    /* (a sign before a parenthesis is e-TeX's "Missing number") */
+    int r = scan_int_from(c, k, t, v, why, wn);
+    if (r > 0 && neg) *v = -*v;
+    return r;
+}
+
+static int numexpr_over(tex_ctx *c, const cond *k, long x)
+{
+    if (x > TEX_INFINITY || x < -TEX_INFINITY) {
+        tex_error(c, k->line, k->col, "arithmetic overflow in \\numexpr in the condition of \\%s",
+                  tex_name(c, k->name));
+        return 1;
+    }
+    return 0;
+}
+
+static int numexpr_term(tex_ctx *c, const cond *k, long *v, char *why, size_t wn, int depth)
+{
+    int r = numexpr_factor(c, k, v, why, wn, depth);
+    if (r <= 0) return r;
+    for (;;) {
+        tex_tok t;
+        if (numexpr_next(c, k, &t) < 0) return -1;
+        if (!(t.type == T_OTHER && (t.ch == '*' || t.ch == '/'))) { ev_back(c, &t); return 1; }
+        long b;
+        if ((r = numexpr_factor(c, k, &b, why, wn, depth)) <= 0) return r;
+        if (t.ch == '*') {
+            long long x = (long long)*v * b;
+            if (numexpr_over(c, k, (long)(x > 4294967296LL ? 4294967296LL : x < -4294967296LL ? -4294967296LL : x))) return -1;
+            *v = (long)x;
+        } else {
+            if (b == 0) {
+                tex_error(c, t.line, t.col, "division by zero in \\numexpr in the condition of \\%s",
+                          tex_name(c, k->name));
+                return -1;
+            }
+            long a = *v < 0 ? -*v : *v, d = b < 0 ? -b : b, q = (2 * a + d) / (2 * d);
+            *v = ((*v < 0) != (b < 0)) ? -q : q;
+        }
+    }
+}
+
+static int numexpr_sum(tex_ctx *c, const cond *k, long *v, char *why, size_t wn, int depth)
+{
+    int r = numexpr_term(c, k, v, why, wn, depth);
+    if (r <= 0) return r;
+    for (;;) {
+        tex_tok t;
+        if (numexpr_next(c, k, &t) < 0) return -1;
+        if (!(t.type == T_OTHER && (t.ch == '+' || t.ch == '-'))) { ev_back(c, &t); return 1; }
+        long b;
+        if ((r = numexpr_term(c, k, &b, why, wn, depth)) <= 0) return r;
+        *v = t.ch == '+' ? *v + b : *v - b;
+        if (numexpr_over(c, k, *v)) return -1;
+    }
+}
+
+static int scan_numexpr(tex_ctx *c, const cond *k, long *v, char *why, size_t wn)
+{
+    if (c->nx_depth >= MAX_COND_EVAL) {
+        tex_error(c, k->line, k->col, "\\numexpr nested more than %d deep in the condition of \\%s",
+                  MAX_COND_EVAL, tex_name(c, k->name));
+        return -1;
+    }
+    c->nx_depth++;
+    int r = numexpr_sum(c, k, v, why, wn, 0);
+    c->nx_depth--;
+    if (r <= 0) return r;
+    tex_tok t;
+    if (ev_next_x(c, &t) > 0 && !(t.type == T_CS && t.name == c->id_relax)) ev_back(c, &t);
+    return 1;
 }
 
 /* TeX's scan_keyword: the letters of kw (lower case; either case matches,
