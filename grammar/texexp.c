@@ -2091,12 +2091,16 @@ static int skip_unevaluated(tex_ctx *c, size_t me, const char *why, int outermos
     cond k = c->conds[me];
     toklist keep = { 0 };
     /* the condition as read (the outermost one's is recorded) */
+    size_t skept = 0, cap = COND_TEXT_TOKENS;
+    int cut = 0;
     if (outermost) {
-        size_t n = c->evcount < c->evrec.n ? c->evcount : c->evrec.n;
-        for (size_t i = 0; i < n; i++) tl_push(&keep, c->evrec.v[i]);
+        skept = c->evcount < c->evrec.n ? c->evcount : c->evrec.n;
+        for (size_t i = 0; i < skept; i++) tl_push(&keep, c->evrec.v[i]);
+        cut = c->evcount > skept;   /* the condition itself is cut: a prefix only */
+        cap = cut ? skept : COND_TEXT_TOKENS + skept;
     }
     for (;;) {
-        int q = pass_text(c, &c->conds[me], &keep, COND_TEXT_TOKENS + (outermost ? c->evcount : 0));
+        int q = pass_text(c, &c->conds[me], &keep, cap);
         if (!q) { tl_free(&keep); return -1; }
         if (c->nconds - 1 == me) {
             if (q == P_FI) break;
@@ -2110,7 +2114,7 @@ static int skip_unevaluated(tex_ctx *c, size_t me, const char *why, int outermos
         snprintf(pre, sizeof pre, "\\%.60s", tex_name(c, k.name));
         if (keep.n && keep.v[0].type == T_LETTER) strcat(pre, " ");
         char *s = tex_to_text_ex(c, &keep, 0, keep.n, pre, k.line, NULL);
-        if (keep.n >= COND_TEXT_TOKENS) {   /* (cut: at least this many) */
+        if (cut || keep.n >= cap) {   /* (cut: a prefix of the text) */
             size_t n = strlen(s);
             s = xrealloc(s, n + 4);
             memcpy(s + n, "...", 4);
@@ -2528,7 +2532,13 @@ const char *tex_read_opt_text(tex_ctx *c, int *present)
     tb_start(b);
     *present = 0;
     tex_tok t;
-    int r = next_e_nonspace(c, &t, 1);
+    /* a conditional there is not expanded to look for the '[' (LaTeX looks
+     * with \futurelet, which sees the conditional) */
+    int r = next_e_nonspace(c, &t, 0);
+    if (r <= 0) goto done;
+    tex_push_tok(c, t);
+    if (tok_prim(c, &t)) goto done;
+    r = next_e_nonspace(c, &t, 1);
     if (r <= 0) goto done;
     if (!(t.type == T_OTHER && t.ch == '[')) { tex_push_tok(c, t); goto done; }
     int line = t.line, col = t.col;
