@@ -1121,12 +1121,21 @@ int tex_read_arg(tex_ctx *c, toklist *out, int expand)
     return 1;
 }
 
+static inline int tok_prim(const tex_ctx *c, const tex_tok *t);
+
 int tex_read_opt(tex_ctx *c, toklist *out, int expand)
 {
     tex_tok t;
     int r;
-    r = next_e_nonspace(c, &t, expand);
+    /* a conditional there is not expanded to look for the '[' (LaTeX looks
+     * with \futurelet, which sees the conditional) */
+    r = next_e_nonspace(c, &t, 0);
     if (r <= 0) return r;
+    if (expand && !tok_prim(c, &t)) {
+        tex_push_tok(c, t);
+        r = next_e_nonspace(c, &t, 1);
+        if (r <= 0) return r;
+    }
     if (!(t.type == T_OTHER && t.ch == '[')) { tex_push_tok(c, t); return 0; }
     int depth = 0, line = t.line, col = t.col;
     for (;;) {

@@ -3,9 +3,9 @@
  *
  * The expander knows user macros (\def, \newcommand, \let, and definitions
  * made by the interpreter such as \foreach variables and \pgfmathsetmacro
- * results). It expands them on demand while the interpreter pulls tokens;
- * every other control sequence is returned untouched for the interpreter to
- * act on. Groups ({...}, scopes) save and restore local definitions as TeX
+ * results) and TeX's conditionals (see tex_newif below). It expands them on
+ * demand while the interpreter pulls tokens; every other control sequence
+ * is returned untouched for the interpreter to act on. Groups ({...}, scopes) save and restore local definitions as TeX
  * does. Expansion is bounded: too deep a nesting or too many expansions is an
  * error, never a hang. */
 #ifndef DIAGRAMIR_TEXEXP_H
