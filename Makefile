@@ -210,6 +210,9 @@ agreement-cv: all
 
 check-tex: all
 	@BUILD=$(BUILD) sh tests/tex/check-tex.sh
+	@BUILD=$(BUILD) TEX_FLOOR=100 sh tests/tex/check-tex.sh tests/tikz2ir/cond-foreach.tex \
+	    tests/tikz2ir/cond-dims.tex tests/tikz2ir/metamorphic/*.tex
+	@sh tests/tex/check-tex-pairs.sh
 
 check-render: all $(RENDER_TOOLS)
 	@BUILD=$(BUILD) sh tests/render/check-render.sh

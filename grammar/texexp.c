@@ -75,6 +75,18 @@ void tl_append(toklist *l, const toklist *o)
 void tl_free(toklist *l) { free(l->v); l->v = NULL; l->n = l->cap = 0; }
 void tl_clear(toklist *l) { l->n = 0; }
 
+/* The conditional primitives (a macro's prim). P_IF..P_IFUNDEF are the
+ * conditionals proper (TeX's if_test: counted when a branch is skipped);
+ * P_IFOTHER are those TeX has and the expander cannot evaluate. P_IFUNDEF
+ * marks a name beginning with "if" that the document has not defined
+ * (pkg_if_name): a package's conditional (\ifpdf, \if@twocolumn), taken
+ * for one unless a brace follows it (\ifthenelse{...}). */
+enum {
+    P_NONE, P_IF, P_IFCAT, P_IFX, P_IFNUM, P_IFDIM, P_IFODD, P_IFCASE, P_IFTRUE, P_IFFALSE,
+    P_IFDEFINED, P_IFOTHER, P_IFUNDEF, P_UNLESS, P_FI, P_ELSE, P_OR
+};
+#define IS_IF(p) ((p) >= P_IF && (p) <= P_IFUNDEF)
+
 /* A piece of a macro body with arguments: tokens [start, start+len) of the
  * body, or (arg 1..9) that argument. */
 typedef struct { int arg; size_t start, len; } seg;
@@ -95,7 +107,17 @@ typedef struct macro {
     unsigned *prun;
     char *ptext;
     int nargs;        /* expand_macro uses (reads or substitutes) args[0..nargs) only */
+    int prim;         /* a conditional primitive (P_IF...; P_NONE: a macro), also
+                       * when \let to one (\newif's \iffoo) */
+    int builtin;      /* the primitive's own definition (made by tex_new) */
 } macro;
+
+/* TeX's condition stack: one entry per conditional open (TeX's cond_ptr
+ * list). limit (TeX's if_limit): what may come next, L_IF while the
+ * condition is read, then L_ELSE (a true branch: \else skips to \fi),
+ * L_OR (a case of \ifcase: \or and \else skip to \fi) or L_FI (only \fi).
+ * name, line, col: the conditional, for messages. */
+typedef struct { int name, line, col, limit; } cond;
 
 typedef struct { int name; macro *old; } saved;
 
@@ -173,6 +195,17 @@ struct tex_ctx {
     /* the texts tex_read_statement, tex_read_opt_text and tex_read_arg_text
      * read last (the buffers are reused) */
     textbuf st, op, at;
+    /* conditionals */
+    cond *conds;
+    size_t nconds, capconds;
+    int cond_eval;        /* conditions being read, one inside another */
+    toklist evrec;        /* the outermost one's tokens (ev_rec) */
+    long em_sp, ex_sp;    /* tex_set_font */
+    size_t evcount;
+    int id_relax, id_numexpr;
+    int nx_depth;         /* \numexpr and its parentheses open */
+    int prims_ready;      /* define_prims has run (mark_pkg_if may) */
+    tex_hooks hooks;
     char err[512];
 };
 
@@ -198,8 +231,11 @@ static void rehash(tex_ctx *c)
     c->hcap = nc;
 }
 
+static void mark_pkg_if(tex_ctx *c, int id);
+
 /* A name is found when its text (as a C string: up to a NUL byte) is the
- * whole of name[0..len); a name with a NUL byte in it is never found again. */
+ * whole of name[0..len); a name with a NUL byte in it is never found again.
+ * A new name beginning with "if" is marked (mark_pkg_if). */
 int tex_intern(tex_ctx *c, const char *name, size_t len)
 {
     if ((c->nnames + 1) * 2 > c->hcap) rehash(c);
@@ -220,7 +256,9 @@ int tex_intern(tex_ctx *c, const char *name, size_t len)
     c->names[c->nnames] = s;
     c->lens[c->nnames] = memchr(s, 0, len) ? strlen(s) : len;
     c->hash[k] = (int)c->nnames;
-    return (int)c->nnames++;
+    int id = (int)c->nnames++;
+    if (len > 2 && name[0] == 'i' && name[1] == 'f' && c->prims_ready) mark_pkg_if(c, id);
+    return id;
 }
 
 const char *tex_name(const tex_ctx *c, int id)
@@ -233,11 +271,18 @@ static size_t name_len(const tex_ctx *c, int id)
     return (id >= 0 && (size_t)id < c->nnames) ? c->lens[id] : 0;
 }
 
+static void define_prims(tex_ctx *c);
+
 tex_ctx *tex_new(void)
 {
     tex_ctx *c = xcalloc(1, sizeof *c);
     c->id_begin = tex_intern(c, "begin", 5);
     c->id_end = tex_intern(c, "end", 3);
+    c->id_relax = tex_intern(c, "relax", 5);
+    c->id_numexpr = tex_intern(c, "numexpr", 7);
+    c->em_sp = 655361;    /* TeX's cmr10: 10.00002pt, 4.30554pt */
+    c->ex_sp = 282168;
+    define_prims(c);
     return c;
 }
 
@@ -280,6 +325,8 @@ void tex_free(tex_ctx *c)
     free(c->in);
     free(c->ts);
     free(c->runs);
+    free(c->conds);
+    tl_free(&c->evrec);
     for (int i = 0; i < 10; i++) tl_free(&c->args[i]);
     if (c->scanner) texlex_destroy(c->scanner);
     free(c->tokcache);
@@ -557,6 +604,9 @@ void tex_reset(tex_ctx *c, int depth)
     while ((int)c->ngroups > depth) tex_group_end(c);
     c->failed = 0;
     c->err[0] = 0;
+    c->nconds = 0;
+    c->cond_eval = 0;
+    c->nx_depth = 0;
     c->expansions = 0;
     c->pushed = 0;
 }
@@ -653,7 +703,11 @@ void tex_define_text(tex_ctx *c, const char *name, const char *text, int global)
     set_macro(c, tex_intern(c, name, strlen(name)), m, global);
 }
 
-int tex_is_defined(const tex_ctx *c, int name) { return get_macro(c, name) != NULL; }
+int tex_is_defined(const tex_ctx *c, int name)
+{
+    const macro *m = get_macro(c, name);
+    return m != NULL && m->prim != P_IFUNDEF;
+}
 
 void tex_let(tex_ctx *c, int name, tex_tok other, int global)
 {
@@ -666,6 +720,7 @@ void tex_let(tex_ctx *c, int name, tex_tok other, int global)
         tl_append(&m->body, &o->body);
         m->has_opt = o->has_opt;
         tl_append(&m->optdef, &o->optdef);
+        m->prim = o->prim;
     } else {
         tl_push(&m->body, other);
         m->let_tok = 1;
@@ -677,7 +732,7 @@ void tex_let(tex_ctx *c, int name, tex_tok other, int global)
 const char *tex_macro_text(tex_ctx *c, int name)
 {
     macro *m = get_macro(c, name);
-    if (!m || m->nparams || m->has_opt) return NULL;
+    if (!m || m->nparams || m->has_opt || m->prim) return NULL;
     if (!m->text) m->text = tex_to_text(c, &m->body, 0, m->body.n, NULL);
     return m->text;
 }
@@ -1066,12 +1121,21 @@ int tex_read_arg(tex_ctx *c, toklist *out, int expand)
     return 1;
 }
 
+static inline int tok_prim(const tex_ctx *c, const tex_tok *t);
+
 int tex_read_opt(tex_ctx *c, toklist *out, int expand)
 {
     tex_tok t;
     int r;
-    r = next_e_nonspace(c, &t, expand);
+    /* a conditional there is not expanded to look for the '[' (LaTeX looks
+     * with \futurelet, which sees the conditional) */
+    r = next_e_nonspace(c, &t, 0);
     if (r <= 0) return r;
+    if (expand && !tok_prim(c, &t)) {
+        tex_push_tok(c, t);
+        r = next_e_nonspace(c, &t, 1);
+        if (r <= 0) return r;
+    }
     if (!(t.type == T_OTHER && t.ch == '[')) { tex_push_tok(c, t); return 0; }
     int depth = 0, line = t.line, col = t.col;
     for (;;) {
@@ -1283,6 +1347,8 @@ static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
     return 1;
 }
 
+static int expand_cond(tex_ctx *c, const tex_tok *t, int prim);
+
 static int next_x(tex_ctx *c, tex_tok *t)
 {
     for (;;) {
@@ -1291,6 +1357,14 @@ static int next_x(tex_ctx *c, tex_tok *t)
         if (t->type != T_CS) return 1;
         macro *m = get_macro(c, t->name);
         if (!m) return 1;
+        if (m->prim) {
+            /* (not counted: a conditional only takes tokens away; a
+             * loop needs a macro, which is) */
+            int r = expand_cond(c, t, m->prim);
+            if (r < 0) return -1;
+            if (r == 2) return 1;
+            continue;
+        }
         if (++c->expansions > MAX_EXPANSIONS) {
             tex_error(c, t->line, t->col,
                       "more than %d macro expansions (recursive macro \\%s?)",
@@ -1321,6 +1395,898 @@ static inline int next_xf(tex_ctx *c, tex_tok *t)
 int tex_next_x(tex_ctx *c, tex_tok *t) { return next_xf(c, t); }
 
 void tex_set_copying_expansion(tex_ctx *c, int on) { c->copying = on; }
+
+/* ---- conditionals -------------------------------------------------------- */
+
+/* cond.limit, ordered as TeX's codes (if_code < fi_code < else_code <
+ * or_code): a \fi, \else or \or whose code is above the limit is extra */
+enum { L_IF = 1, L_FI, L_ELSE, L_OR };
+
+/* Bounds: conditionals open at once (TeX has none but memory; a runaway
+ * recursion trips the expansion bounds first), and conditions read inside
+ * conditions (\ifnum\ifnum..., each a C stack frame). */
+#define MAX_COND_DEPTH 5000
+#define MAX_COND_EVAL 100
+/* tokens kept for the text of a conditional sent to the unparsed hook */
+#define COND_TEXT_TOKENS 400
+
+static void define_prims(tex_ctx *c)
+{
+    static const struct { const char *name; int prim; } tab[] = {
+        { "if", P_IF }, { "ifcat", P_IFCAT }, { "ifx", P_IFX }, { "ifnum", P_IFNUM },
+        { "ifdim", P_IFDIM }, { "ifodd", P_IFODD }, { "ifcase", P_IFCASE },
+        { "iftrue", P_IFTRUE }, { "iffalse", P_IFFALSE }, { "ifdefined", P_IFDEFINED },
+        { "ifmmode", P_IFOTHER }, { "ifvmode", P_IFOTHER }, { "ifhmode", P_IFOTHER },
+        { "ifinner", P_IFOTHER }, { "ifvoid", P_IFOTHER }, { "ifhbox", P_IFOTHER },
+        { "ifvbox", P_IFOTHER }, { "ifeof", P_IFOTHER }, { "iffontchar", P_IFOTHER },
+        { "ifcsname", P_IFOTHER }, { "ifincsname", P_IFOTHER }, { "ifpdfprimitive", P_IFOTHER },
+        { "ifabsnum", P_IFOTHER }, { "ifabsdim", P_IFOTHER }, { "ifpdfabsnum", P_IFOTHER },
+        { "ifpdfabsdim", P_IFOTHER }, { "unless", P_UNLESS }, { "fi", P_FI },
+        { "else", P_ELSE }, { "or", P_OR },
+    };
+    for (size_t i = 0; i < sizeof tab / sizeof *tab; i++) {
+        macro *m = macro_new();
+        m->prim = tab[i].prim;
+        m->builtin = 1;
+        set_macro(c, tex_intern(c, tab[i].name, strlen(tab[i].name)), m, 1);
+    }
+    /* plain TeX's and LaTeX's \let\repeat=\fi, "this makes
+     * \loop...\if...\repeat skippable" */
+    macro *m = macro_new();
+    m->prim = P_FI;
+    set_macro(c, tex_intern(c, "repeat", 6), m, 1);
+    c->prims_ready = 1;
+}
+
+/* Names beginning with "if" that are not conditionals: LaTeX's \iff, and
+ * macros with arguments of ifthen and etoolbox (their arguments usually
+ * begin with a brace, which pkg_if_name checks too; not always:
+ * \ifdef\foo{..}{..}). */
+static int not_cond_name(const char *nm)
+{
+    static const char *const tab[] = {
+        "iff", "ifthenelse", "ifdef", "ifundef", "ifcsdef", "ifcsundef", "ifdefmacro",
+        "ifcsmacro", "ifdefparam", "ifcsparam", "ifdefprefix", "ifcsprefix", "ifdefprotected",
+        "ifcsprotected", "ifdefltxprotect", "ifcsltxprotect", "ifdefempty", "ifcsempty",
+        "ifdefvoid", "ifcsvoid", "ifdefequal", "ifcsequal", "ifdefstring", "ifcsstring",
+        "ifdefstrequal", "ifcsstrequal", "ifdefcounter", "ifcscounter", "ifltxcounter",
+        "ifdeflength", "ifcslength", "ifdefdimen", "ifcsdimen", "ifbool", "notbool",
+        "iftoggle", "ifstrequal", "ifstrempty", "ifblank", "ifnumcomp", "ifnumequal",
+        "ifnumgreater", "ifnumless", "ifnumodd", "ifdimcomp", "ifdimequal", "ifdimgreater",
+        "ifdimless", "ifboolexpr", "ifboolexpe", "ifinlist", "ifinlistcs", "ifrmnum",
+        "ifpatchable", "ifdefined@", "ifnextchar", "ifstar", "iflanguage", "ifbothstar",
+        NULL
+    };
+    for (int i = 0; tab[i]; i++) if (!strcmp(nm, tab[i])) return 1;
+    return 0;
+}
+
+/* A name beginning with "if" that nothing defines yet: marked P_IFUNDEF
+ * (not builtin; \def, \let and \newif replace the mark). */
+static void mark_pkg_if(tex_ctx *c, int id)
+{
+    if (get_macro(c, id) || not_cond_name(tex_name(c, id))) return;
+    macro *m = macro_new();
+    m->prim = P_IFUNDEF;
+    set_macro(c, id, m, 1);
+}
+
+/* \ifXXX marked P_IFUNDEF just read: a package's conditional unless a
+ * brace follows it (a macro with arguments; the next token is put back). */
+static int pkg_if_is_cond(tex_ctx *c)
+{
+    tex_tok u;
+    if (!next_tok(c, &u)) return 1;
+    tex_push_tok(c, u);
+    return u.type != T_BEGIN;
+}
+
+void tex_set_hooks(tex_ctx *c, const tex_hooks *h) { c->hooks = *h; }
+
+void tex_set_font(tex_ctx *c, double em_pt, double ex_pt)
+{
+    if (em_pt > 0 && em_pt < 16384) c->em_sp = (long)(em_pt * 65536 + 0.5);
+    if (ex_pt > 0 && ex_pt < 16384) c->ex_sp = (long)(ex_pt * 65536 + 0.5);
+}
+size_t tex_cond_depth(const tex_ctx *c) { return c->nconds; }
+
+int tex_cond_open(const tex_ctx *c, size_t i, int *line, int *col)
+{
+    if (i >= c->nconds) return -1;
+    const cond *k = &c->conds[c->nconds - 1 - i];
+    *line = k->line;
+    *col = k->col;
+    return k->name;
+}
+
+static inline int tok_prim(const tex_ctx *c, const tex_tok *t)
+{
+    if (t->type != T_CS) return P_NONE;
+    const macro *m = get_macro(c, t->name);
+    return m ? m->prim : P_NONE;
+}
+
+static int is_sentinel(const tex_tok *t) { return t->type == T_OTHER && t->ch == -2; }
+
+/* A token for a message: \name, 'x', a space, the end of the text. */
+static const char *tok_desc(const tex_ctx *c, const tex_tok *t, char *buf, size_t n)
+{
+    if (t->type == T_CS) snprintf(buf, n, "\\%.60s", tex_name(c, t->name));
+    else if (is_sentinel(t)) snprintf(buf, n, "the end of the loop body or text");
+    else if (t->type == T_SPACE) snprintf(buf, n, "a space");
+    else if (t->type == T_ARG) snprintf(buf, n, "#%d", t->ch);
+    else if (t->ch >= 32 && t->ch < 127) snprintf(buf, n, "'%c'", t->ch);
+    else snprintf(buf, n, "byte %d", t->ch & 0xff);
+    return buf;
+}
+
+/* TeX's pass_text: skips tokens, read and never expanded, up to the \fi,
+ * \else or \or that ends the branch being skipped (those of conditionals
+ * inside it belong to them: only conditionals are counted). Returns that
+ * primitive, or 0 on an error (end of input; k: the conditional, for the
+ * message). keep: when non-NULL, the tokens read are appended (while it
+ * holds fewer than cap). */
+static int pass_text(tex_ctx *c, const cond *k, toklist *keep, size_t cap)
+{
+    long l = 0;
+    int pending = 0;   /* a P_IFUNDEF just read: a conditional unless a brace follows */
+    tex_tok t = { 0 };
+    for (;;) {
+        if (!next_tok(c, &t) || is_sentinel(&t)) {
+            tex_error(c, k->line, k->col, "\\%s opened here is never closed: %s while skipping a branch (no \\fi)",
+                      tex_name(c, k->name), is_sentinel(&t) ? "end of its loop body or text" : "end of input");
+            return 0;
+        }
+        if (keep && keep->n < cap) tl_push(keep, t);
+        if (pending && t.type != T_BEGIN) l++;
+        pending = 0;
+        int p = tok_prim(c, &t);
+        if (p == P_NONE) continue;
+        if (p == P_IFUNDEF) pending = 1;
+        else if (IS_IF(p)) l++;
+        else if (p >= P_FI) {
+            if (l == 0) return p;
+            if (p == P_FI) l--;
+        }
+    }
+}
+
+/* The tokens of the condition being read, as they come after expansion
+ * (for the text of a conditional sent to the unparsed hook): recorded
+ * while the outermost condition is read (cond_eval 1), the first
+ * COND_TEXT_TOKENS of them kept; a token put back is taken off again (the
+ * readers put back only the tokens they read last, latest first). */
+static inline void ev_rec(tex_ctx *c, const tex_tok *t)
+{
+    if (c->cond_eval != 1) return;
+    if (c->evcount < COND_TEXT_TOKENS) {
+        c->evrec.n = c->evcount;
+        tl_push(&c->evrec, *t);
+    }
+    c->evcount++;
+}
+
+static int ev_next_x(tex_ctx *c, tex_tok *t)
+{
+    int r = next_x(c, t);
+    if (r > 0) ev_rec(c, t);
+    return r;
+}
+
+static int ev_next(tex_ctx *c, tex_tok *t)
+{
+    int r = next_tok(c, t);
+    if (r > 0) ev_rec(c, t);
+    return r;
+}
+
+static void ev_back(tex_ctx *c, const tex_tok *t)
+{
+    tex_push_tok(c, *t);
+    if (c->cond_eval == 1 && c->evcount > 0) c->evcount--;
+}
+
+/* The next token of a condition, expanded; -1 (with the error) at the end
+ * of the input or of the text. */
+static int cond_get_x(tex_ctx *c, const cond *k, tex_tok *t)
+{
+    int r = ev_next_x(c, t);
+    if (r < 0) return -1;
+    if (r == 0 || is_sentinel(t)) {
+        tex_error(c, k->line, k->col, "%s in the condition of \\%s begun here",
+                  r == 0 ? "end of input" : "end of the loop body or text", tex_name(c, k->name));
+        return -1;
+    }
+    return 1;
+}
+
+/* The same without expansion. */
+static int cond_get(tex_ctx *c, const cond *k, tex_tok *t)
+{
+    if (!ev_next(c, t) || is_sentinel(t)) {
+        tex_error(c, k->line, k->col, "end of input in the condition of \\%s begun here",
+                  tex_name(c, k->name));
+        return -1;
+    }
+    return 1;
+}
+
+/* TeX's "scan an optional space": one space token, expanded, is dropped. */
+static void skip_opt_space(tex_ctx *c)
+{
+    tex_tok t;
+    if (ev_next_x(c, &t) > 0 && t.type != T_SPACE) ev_back(c, &t);
+}
+
+/* Signs and spaces before a number (TeX's scan_int and scan_dimen): the
+ * first other token in *t, *neg toggled per '-'. */
+static int scan_signs(tex_ctx *c, const cond *k, tex_tok *t, int *neg)
+{
+    for (;;) {
+        if (cond_get_x(c, k, t) < 0) return -1;
+        if (t->type == T_SPACE || (t->type == T_OTHER && t->ch == '+')) continue;
+        if (t->type == T_OTHER && t->ch == '-') { *neg = !*neg; continue; }
+        return 1;
+    }
+}
+
+/* The value of t as a digit of radix (TeX: 0-9 of catcode 12, A-F of
+ * catcode 11 or 12 in hexadecimal), or -1. */
+static int digit_of(const tex_tok *t, int radix)
+{
+    if (t->type == T_OTHER && t->ch >= '0' && t->ch < '0' + (radix < 10 ? radix : 10)) return t->ch - '0';
+    if (radix == 16 && (t->type == T_OTHER || t->type == T_LETTER) && t->ch >= 'A' && t->ch <= 'F')
+        return t->ch - 'A' + 10;
+    return -1;
+}
+
+#define TEX_INFINITY 2147483647L
+
+/* The message for a quantity the expander does not know: t (pushed back). */
+static int unknown_quantity(tex_ctx *c, const tex_tok *t, const char *what, char *why, size_t wn)
+{
+    char d[80];
+    snprintf(why, wn, "%s is not %s tikz2ir knows", tok_desc(c, t, d, sizeof d), what);
+    ev_back(c, t);
+    return 0;
+}
+
+/* TeX's scan_int after the signs, first token t: a decimal, octal ('),
+ * hexadecimal (") or character (`) constant, macros expanded on the way,
+ * and one optional space after it. 1 with *v; 0 when t is a control
+ * sequence (an internal quantity: \count0, \value, \numexpr ...; pushed
+ * back, why set); -1 on an error. */
+static int scan_numexpr(tex_ctx *c, const cond *k, long *v, char *why, size_t wn);
+
+static int scan_int_from(tex_ctx *c, const cond *k, tex_tok t, long *v, char *why, size_t wn)
+{
+    char d[80];
+    if (t.type == T_OTHER && t.ch == '`') {
+        tex_tok u;
+        if (cond_get(c, k, &u) < 0) return -1;
+        if (u.type == T_CS) {
+            if (name_len(c, u.name) != 1) {
+                tex_error(c, u.line, u.col, "improper alphabetic constant %s in the condition of \\%s",
+                          tok_desc(c, &u, d, sizeof d), tex_name(c, k->name));
+                return -1;
+            }
+            *v = (unsigned char)tex_name(c, u.name)[0];
+        } else {
+            *v = u.ch & 0xff;
+        }
+        skip_opt_space(c);
+        return 1;
+    }
+    int radix = 10;
+    if (t.type == T_OTHER && (t.ch == '\'' || t.ch == '"')) {
+        radix = t.ch == '\'' ? 8 : 16;
+        if (cond_get_x(c, k, &t) < 0) return -1;
+    }
+    if (digit_of(&t, radix) < 0) {
+        if (t.type == T_CS && radix == 10 && t.name == c->id_numexpr) return scan_numexpr(c, k, v, why, wn);
+        if (t.type == T_CS && radix == 10) return unknown_quantity(c, &t, "a number", why, wn);
+        tex_error(c, t.line, t.col, "missing number in the condition of \\%s (found %s)",
+                  tex_name(c, k->name), tok_desc(c, &t, d, sizeof d));
+        return -1;
+    }
+    long x = 0;
+    for (;;) {
+        int dg = digit_of(&t, radix);
+        if (dg < 0) break;
+        x = x * radix + dg;
+        if (x > TEX_INFINITY) {
+            tex_error(c, t.line, t.col, "number too big in the condition of \\%s (TeX's limit is %ld)",
+                      tex_name(c, k->name), TEX_INFINITY);
+            return -1;
+        }
+        int r = ev_next_x(c, &t);
+        if (r < 0) return -1;
+        if (r == 0) { *v = x; return 1; }
+    }
+    if (t.type != T_SPACE) ev_back(c, &t);
+    *v = x;
+    return 1;
+}
+
+static int scan_int(tex_ctx *c, const cond *k, long *v, char *why, size_t wn)
+{
+    tex_tok t;
+    int neg = 0;
+    if (scan_signs(c, k, &t, &neg) < 0) return -1;
+    int r = scan_int_from(c, k, t, v, why, wn);
+    if (r > 0 && neg) *v = -*v;
+    return r;
+}
+
+/* e-TeX's \numexpr, after it: integers (as scan_int reads them, \numexpr
+ * among them) with + - * / and parentheses, spaces between, up to a \relax
+ * (read) or any other token that cannot go on (put back). '/' rounds to
+ * the nearest, halves away from zero; an intermediate value over TeX's
+ * limit is an error, as is a division by zero. depth: parentheses open. */
+static int numexpr_sum(tex_ctx *c, const cond *k, long *v, char *why, size_t wn, int depth);
+
+static int numexpr_next(tex_ctx *c, const cond *k, tex_tok *t)
+{
+    do if (cond_get_x(c, k, t) < 0) return -1;
+    while (t->type == T_SPACE);
+    return 1;
+}
+
+static int numexpr_factor(tex_ctx *c, const cond *k, long *v, char *why, size_t wn, int depth)
+{
+    tex_tok t;
+    if (numexpr_next(c, k, &t) < 0) return -1;
+    if (t.type == T_OTHER && t.ch == '(') {
+        if (c->nx_depth >= MAX_COND_EVAL) {
+            tex_error(c, t.line, t.col, "\\numexpr nested more than %d parentheses deep", MAX_COND_EVAL);
+            return -1;
+        }
+        c->nx_depth++;
+        int r = numexpr_sum(c, k, v, why, wn, depth + 1);
+        c->nx_depth--;
+        if (r <= 0) return r;
+        if (numexpr_next(c, k, &t) < 0) return -1;
+        if (!(t.type == T_OTHER && t.ch == ')')) {
+            char d[80];
+            tex_error(c, t.line, t.col, "missing ) in \\numexpr (found %s)", tok_desc(c, &t, d, sizeof d));
+            return -1;
+        }
+        return 1;
+    }
+    int neg = 0;
+    while (t.type == T_SPACE || (t.type == T_OTHER && (t.ch == '+' || t.ch == '-'))) {
+        if (t.ch == '-') neg = !neg;
+        if (cond_get_x(c, k, &t) < 0) return -1;
+    }
+    /* (a sign before a parenthesis is e-TeX's "Missing number") */
+    int r = scan_int_from(c, k, t, v, why, wn);
+    if (r > 0 && neg) *v = -*v;
+    return r;
+}
+
+static int numexpr_over(tex_ctx *c, const cond *k, long x)
+{
+    if (x > TEX_INFINITY || x < -TEX_INFINITY) {
+        tex_error(c, k->line, k->col, "arithmetic overflow in \\numexpr in the condition of \\%s",
+                  tex_name(c, k->name));
+        return 1;
+    }
+    return 0;
+}
+
+static int numexpr_term(tex_ctx *c, const cond *k, long *v, char *why, size_t wn, int depth)
+{
+    int r = numexpr_factor(c, k, v, why, wn, depth);
+    if (r <= 0) return r;
+    for (;;) {
+        tex_tok t;
+        if (numexpr_next(c, k, &t) < 0) return -1;
+        if (!(t.type == T_OTHER && (t.ch == '*' || t.ch == '/'))) { ev_back(c, &t); return 1; }
+        long b;
+        if ((r = numexpr_factor(c, k, &b, why, wn, depth)) <= 0) return r;
+        if (t.ch == '*') {
+            long long x = (long long)*v * b;
+            if (numexpr_over(c, k, (long)(x > 4294967296LL ? 4294967296LL : x < -4294967296LL ? -4294967296LL : x))) return -1;
+            *v = (long)x;
+        } else {
+            if (b == 0) {
+                tex_error(c, t.line, t.col, "division by zero in \\numexpr in the condition of \\%s",
+                          tex_name(c, k->name));
+                return -1;
+            }
+            long a = *v < 0 ? -*v : *v, d = b < 0 ? -b : b, q = (2 * a + d) / (2 * d);
+            *v = ((*v < 0) != (b < 0)) ? -q : q;
+        }
+    }
+}
+
+static int numexpr_sum(tex_ctx *c, const cond *k, long *v, char *why, size_t wn, int depth)
+{
+    int r = numexpr_term(c, k, v, why, wn, depth);
+    if (r <= 0) return r;
+    for (;;) {
+        tex_tok t;
+        if (numexpr_next(c, k, &t) < 0) return -1;
+        if (!(t.type == T_OTHER && (t.ch == '+' || t.ch == '-'))) { ev_back(c, &t); return 1; }
+        long b;
+        if ((r = numexpr_term(c, k, &b, why, wn, depth)) <= 0) return r;
+        *v = t.ch == '+' ? *v + b : *v - b;
+        if (numexpr_over(c, k, *v)) return -1;
+    }
+}
+
+static int scan_numexpr(tex_ctx *c, const cond *k, long *v, char *why, size_t wn)
+{
+    if (c->nx_depth >= MAX_COND_EVAL) {
+        tex_error(c, k->line, k->col, "\\numexpr nested more than %d deep in the condition of \\%s",
+                  MAX_COND_EVAL, tex_name(c, k->name));
+        return -1;
+    }
+    c->nx_depth++;
+    int r = numexpr_sum(c, k, v, why, wn, 0);
+    c->nx_depth--;
+    if (r <= 0) return r;
+    tex_tok t;
+    if (ev_next_x(c, &t) > 0 && !(t.type == T_CS && t.name == c->id_relax)) ev_back(c, &t);
+    return 1;
+}
+
+/* TeX's scan_keyword: the letters of kw (lower case; either case matches,
+ * catcode 11 or 12) as the next tokens, macros expanded, spaces before it
+ * skipped. 1 when found; else 0, what was read put back; -1 on an error. */
+static int scan_keyword(tex_ctx *c, const char *kw)
+{
+    tex_tok got[8];
+    size_t n = 0, len = strlen(kw);
+    while (n < len) {
+        tex_tok t;
+        int r = ev_next_x(c, &t);
+        if (r < 0) return -1;
+        if (r == 0) break;
+        if ((t.type == T_LETTER || t.type == T_OTHER) && (t.ch == kw[n] || t.ch == kw[n] - 'a' + 'A')) {
+            got[n++] = t;
+            continue;
+        }
+        if (t.type == T_SPACE && n == 0) continue;
+        ev_back(c, &t);
+        break;
+    }
+    if (n == len) return 1;
+    while (n > 0) ev_back(c, &got[--n]);
+    return 0;
+}
+
+/* TeX's round_decimals: the fraction 0.d[0]d[1]...d[k-1] in units of 2^-16 */
+static long round_decimals(const int *dg, int k)
+{
+    long a = 0;
+    while (k-- > 0) a = (a + dg[k] * 131072L) / 10;
+    return (a + 1) / 2;
+}
+
+/* TeX's scan_dimen (not an internal dimension, no glue): signs, a decimal
+ * constant (with '.' or ','), or an integer one, then a unit (pt, in, pc,
+ * cm, mm, bp, dd, cc, sp, em, ex; "true" ignored: no magnification; em and
+ * ex are tex_set_font's) and one
+ * optional space. 1 with *v in scaled points (2^-16 pt); 0 for an internal
+ * quantity (a control sequence where a number or unit is due: \linewidth,
+ * \pgflinewidth, ...; why set); -1 on an error. */
+static int scan_dimen(tex_ctx *c, const cond *k, long *v, char *why, size_t wn)
+{
+    tex_tok t;
+    int neg = 0, r;
+    char d[80];
+    if (scan_signs(c, k, &t, &neg) < 0) return -1;
+    long ip = 0, f = 0;
+    if (t.type == T_CS) return unknown_quantity(c, &t, "a length", why, wn);
+    if (t.type == T_OTHER && (t.ch == '`' || t.ch == '\'' || t.ch == '"')) {
+        if ((r = scan_int_from(c, k, t, &ip, why, wn)) <= 0) return r;
+    } else {
+        int dg[17], nd = 0, any = 0;
+        while (digit_of(&t, 10) >= 0) {
+            ip = ip * 10 + (t.ch - '0');
+            if (ip > TEX_INFINITY) {
+                tex_error(c, t.line, t.col, "number too big in the condition of \\%s", tex_name(c, k->name));
+                return -1;
+            }
+            any = 1;
+            if ((r = cond_get_x(c, k, &t)) < 0) return -1;
+        }
+        if (t.type == T_OTHER && (t.ch == '.' || t.ch == ',')) {
+            if ((r = cond_get_x(c, k, &t)) < 0) return -1;
+            while (digit_of(&t, 10) >= 0) {
+                if (nd < 17) dg[nd++] = t.ch - '0';
+                any = 1;
+                if ((r = cond_get_x(c, k, &t)) < 0) return -1;
+            }
+        }
+        if (!any) {
+            tex_error(c, t.line, t.col, "missing number in the condition of \\%s (found %s)",
+                      tex_name(c, k->name), tok_desc(c, &t, d, sizeof d));
+            return -1;
+        }
+        if (t.type != T_SPACE) ev_back(c, &t);
+        f = round_decimals(dg, nd);
+    }
+    /* the unit: a control sequence here would be an internal dimension
+     * (2\linewidth) */
+    do if (cond_get_x(c, k, &t) < 0) return -1;
+    while (t.type == T_SPACE);
+    if (t.type == T_CS) return unknown_quantity(c, &t, "a unit", why, wn);
+    ev_back(c, &t);
+    long unit = 0;
+    if ((r = scan_keyword(c, "em")) > 0) unit = c->em_sp;
+    else if (r == 0 && (r = scan_keyword(c, "ex")) > 0) unit = c->ex_sp;
+    if (r < 0) return -1;
+    if (unit) {
+        skip_opt_space(c);
+        /* TeX: nx_plus_y(ip, unit, xn_over_d(unit, f, 2^16)) */
+        long x = ip * unit + unit * f / 65536;
+        if (x >= 1073741824L) {
+            tex_error(c, k->line, k->col, "dimension too large in the condition of \\%s", tex_name(c, k->name));
+            return -1;
+        }
+        *v = neg ? -x : x;
+        return 1;
+    }
+    if (scan_keyword(c, "true") < 0) return -1;
+    static const struct { const char *kw; long num, den; } units[] = {
+        { "pt", 1, 1 }, { "in", 7227, 100 }, { "pc", 12, 1 }, { "cm", 7227, 254 },
+        { "mm", 7227, 2540 }, { "bp", 7227, 7200 }, { "dd", 1238, 1157 },
+        { "cc", 14856, 1157 }, { "sp", 0, 0 },
+    };
+    size_t u;
+    for (u = 0; u < sizeof units / sizeof *units; u++) {
+        if ((r = scan_keyword(c, units[u].kw)) < 0) return -1;
+        if (r) break;
+    }
+    if (u == sizeof units / sizeof *units) {
+        if (cond_get_x(c, k, &t) < 0) return -1;
+        tex_error(c, t.line, t.col, "illegal unit of measure in the condition of \\%s (found %s)",
+                  tex_name(c, k->name), tok_desc(c, &t, d, sizeof d));
+        return -1;
+    }
+    long x;
+    if (units[u].num == 0) {
+        x = ip;   /* sp: the fraction is dropped */
+    } else {
+        if (units[u].num != 1 || units[u].den != 1) {
+            long p = ip * units[u].num;
+            long rem = p % units[u].den;
+            ip = p / units[u].den;
+            f = (units[u].num * f + 65536 * rem) / units[u].den;
+            ip += f / 65536;
+            f %= 65536;
+        }
+        if (ip >= 16384) {
+            tex_error(c, k->line, k->col, "dimension too large in the condition of \\%s", tex_name(c, k->name));
+            return -1;
+        }
+        x = ip * 65536 + f;
+    }
+    skip_opt_space(c);
+    *v = neg ? -x : x;
+    return 1;
+}
+
+/* The relation of \ifnum and \ifdim: '<', '=' or '>' (catcode 12) after
+ * spaces; 0 on an error. */
+static int scan_rel(tex_ctx *c, const cond *k)
+{
+    tex_tok t;
+    do if (cond_get_x(c, k, &t) < 0) return 0;
+    while (t.type == T_SPACE);
+    if (t.type == T_OTHER && (t.ch == '<' || t.ch == '=' || t.ch == '>')) return t.ch;
+    char d[80];
+    tex_error(c, t.line, t.col, "missing = < or > in the condition of \\%s (found %s)",
+              tex_name(c, k->name), tok_desc(c, &t, d, sizeof d));
+    return 0;
+}
+
+static int known_cs(const tex_ctx *c, int name)
+{
+    return c->hooks.known && c->hooks.known(c->hooks.ctx, name);
+}
+
+static int tl_same(const toklist *a, const toklist *b)
+{
+    if (a->n != b->n) return 0;
+    for (size_t i = 0; i < a->n; i++)
+        if (!tok_eq(&a->v[i], &b->v[i])) return 0;
+    return 1;
+}
+
+/* \ifx: the meanings of two tokens are the same. A macro is compared by
+ * its parameters and body; a \let to a token has that token's meaning; a
+ * control sequence that is neither a macro nor a command the interpreter
+ * knows is undefined (all undefined ones are the same). */
+static int same_meaning(const tex_ctx *c, tex_tok a, tex_tok b)
+{
+    const macro *ma = a.type == T_CS ? get_macro(c, a.name) : NULL;
+    const macro *mb = b.type == T_CS ? get_macro(c, b.name) : NULL;
+    if (ma && ma->prim == P_IFUNDEF) ma = NULL;
+    if (mb && mb->prim == P_IFUNDEF) mb = NULL;
+    if (ma && ma->let_tok && !ma->prim) { a = ma->body.v[0]; ma = NULL; }
+    if (mb && mb->let_tok && !mb->prim) { b = mb->body.v[0]; mb = NULL; }
+    if (ma || mb) {
+        if (!ma || !mb) return 0;
+        if (ma == mb) return 1;
+        if (ma->prim || mb->prim) return ma->prim == mb->prim;
+        return ma->has_opt == mb->has_opt && tl_same(&ma->params, &mb->params) &&
+               tl_same(&ma->body, &mb->body) && tl_same(&ma->optdef, &mb->optdef);
+    }
+    if (a.type == T_CS && b.type == T_CS)
+        return a.name == b.name || (!known_cs(c, a.name) && !known_cs(c, b.name));
+    if (a.type == T_CS || b.type == T_CS) return 0;
+    return tok_eq(&a, &b);
+}
+
+/* \if and \ifcat: a token's character code and category code (an
+ * unexpandable control sequence: 256 and 16, as TeX's relax). */
+static void char_cat(const tex_tok *t, int *chr, int *cat)
+{
+    static const int cats[T_NTYPES] = { [T_BEGIN] = 1, [T_END] = 2, [T_MATH] = 3, [T_PARAM] = 6,
+                                        [T_SPACE] = 10, [T_LETTER] = 11, [T_OTHER] = 12, [T_ARG] = 6 };
+    if (t->type == T_CS) { *chr = 256; *cat = 16; return; }
+    *chr = t->type == T_SPACE ? ' ' : t->ch;
+    *cat = cats[t->type];
+}
+
+/* The condition of conditional p (k: its entry): 1 with *val (true: not
+ * 0; \ifcase: the number); 0 when the expander cannot evaluate it (why
+ * set); -1 on an error. */
+static int eval_cond(tex_ctx *c, const cond *k, int p, long *val, char *why, size_t wn)
+{
+    long a, b;
+    int r, rel;
+    tex_tok x, y;
+    switch (p) {
+    case P_IFTRUE: *val = 1; return 1;
+    case P_IFFALSE: *val = 0; return 1;
+    case P_IFNUM:
+    case P_IFDIM:
+        r = p == P_IFNUM ? scan_int(c, k, &a, why, wn) : scan_dimen(c, k, &a, why, wn);
+        if (r <= 0) return r;
+        if (!(rel = scan_rel(c, k))) return -1;
+        r = p == P_IFNUM ? scan_int(c, k, &b, why, wn) : scan_dimen(c, k, &b, why, wn);
+        if (r <= 0) return r;
+        *val = rel == '<' ? a < b : rel == '=' ? a == b : a > b;
+        return 1;
+    case P_IFODD:
+        if ((r = scan_int(c, k, &a, why, wn)) <= 0) return r;
+        *val = a % 2 != 0;
+        return 1;
+    case P_IFCASE:
+        return scan_int(c, k, val, why, wn);
+    case P_IFX:
+        if (cond_get(c, k, &x) < 0 || cond_get(c, k, &y) < 0) return -1;
+        *val = same_meaning(c, x, y);
+        return 1;
+    case P_IF:
+    case P_IFCAT: {
+        if (cond_get_x(c, k, &x) < 0 || cond_get_x(c, k, &y) < 0) return -1;
+        int cx, kx, cy, ky;
+        char_cat(&x, &cx, &kx);
+        char_cat(&y, &cy, &ky);
+        *val = p == P_IF ? cx == cy : kx == ky;
+        return 1;
+    }
+    case P_IFDEFINED: {
+        if (cond_get(c, k, &x) < 0) return -1;
+        const macro *m = x.type == T_CS ? get_macro(c, x.name) : NULL;
+        if (m && m->prim == P_IFUNDEF) m = NULL;
+        if (m && m->let_tok && !m->prim) { x = m->body.v[0]; m = NULL; }
+        *val = x.type != T_CS || m || known_cs(c, x.name);
+        return 1;
+    }
+    case P_IFUNDEF:
+        snprintf(why, wn, "\\%s is not defined in the document: a conditional of a package?",
+                 tex_name(c, k->name));
+        return 0;
+    default:
+        snprintf(why, wn, "tikz2ir does not evaluate \\%s", tex_name(c, k->name));
+        return 0;
+    }
+}
+
+/* Drops the innermost conditional. */
+static void cond_pop(tex_ctx *c) { c->nconds--; }
+
+/* A conditional whose condition cannot be evaluated: skipped whole, up to
+ * its \fi (tokens read so far of the condition are lost; the rest is its
+ * text), and handed to the unparsed hook. me: its entry. */
+static int skip_unevaluated(tex_ctx *c, size_t me, const char *why, int outermost)
+{
+    cond k = c->conds[me];
+    toklist keep = { 0 };
+    /* the condition as read (the outermost one's is recorded) */
+    size_t skept = 0, cap = COND_TEXT_TOKENS;
+    int cut = 0;
+    if (outermost) {
+        skept = c->evcount < c->evrec.n ? c->evcount : c->evrec.n;
+        for (size_t i = 0; i < skept; i++) tl_push(&keep, c->evrec.v[i]);
+        cut = c->evcount > skept;   /* the condition itself is cut: a prefix only */
+        cap = cut ? skept : COND_TEXT_TOKENS + skept;
+    }
+    for (;;) {
+        int q = pass_text(c, &c->conds[me], &keep, cap);
+        if (!q) { tl_free(&keep); return -1; }
+        if (c->nconds - 1 == me) {
+            if (q == P_FI) break;
+            continue;
+        }
+        if (q == P_FI) cond_pop(c);
+    }
+    cond_pop(c);
+    if (c->hooks.unparsed) {
+        char pre[80];
+        snprintf(pre, sizeof pre, "\\%.60s", tex_name(c, k.name));
+        if (keep.n && keep.v[0].type == T_LETTER) strcat(pre, " ");
+        char *s = tex_to_text_ex(c, &keep, 0, keep.n, pre, k.line, NULL);
+        if (cut || keep.n >= cap) {   /* (cut: a prefix of the text) */
+            size_t n = strlen(s);
+            s = xrealloc(s, n + 4);
+            memcpy(s + n, "...", 4);
+        }
+        char w[300];
+        snprintf(w, sizeof w, "cannot evaluate the condition (%s)", why);
+        c->hooks.unparsed(c->hooks.ctx, k.line, k.col, s, w);
+        free(s);
+    }
+    tl_free(&keep);
+    return 1;
+}
+
+/* TeX's conditional: conditional p at token t (its name, position; neg:
+ * \unless before it). */
+static int conditional(tex_ctx *c, const tex_tok *t, int p, int neg)
+{
+    if (c->nconds >= MAX_COND_DEPTH) {
+        tex_error(c, t->line, t->col, "more than %d conditionals open at once (\\fi missing?)", MAX_COND_DEPTH);
+        return -1;
+    }
+    if (c->cond_eval >= MAX_COND_EVAL) {
+        tex_error(c, t->line, t->col, "conditions nested more than %d deep inside conditions", MAX_COND_EVAL);
+        return -1;
+    }
+    if (c->nconds == c->capconds) {
+        c->capconds = c->capconds ? c->capconds * 2 : 16;
+        c->conds = xrealloc(c->conds, c->capconds * sizeof *c->conds);
+    }
+    size_t me = c->nconds++;
+    c->conds[me] = (cond){ t->name, t->line, t->col, L_IF };
+    long val = 0;
+    char why[200] = "";
+    int outermost = c->cond_eval == 0;
+    if (outermost) c->evcount = 0;
+    c->cond_eval++;
+    cond k = c->conds[me];
+    int r = eval_cond(c, &k, p, &val, why, sizeof why);
+    c->cond_eval--;
+    if (r < 0 || c->failed) return -1;
+    if (r == 0) return skip_unevaluated(c, me, why, outermost);
+    int q;
+    if (p == P_IFCASE) {
+        long n = val;
+        while (n != 0) {
+            if (!(q = pass_text(c, &c->conds[me], NULL, 0))) return -1;
+            if (c->nconds - 1 == me) {
+                if (q == P_OR) n--;
+                else goto common_ending;
+            } else if (q == P_FI) {
+                cond_pop(c);
+            }
+        }
+        c->conds[me].limit = L_OR;
+        return 1;
+    }
+    if ((val != 0) != neg) {
+        c->conds[me].limit = L_ELSE;
+        return 1;
+    }
+    for (;;) {
+        if (!(q = pass_text(c, &c->conds[me], NULL, 0))) return -1;
+        if (c->nconds - 1 == me) {
+            if (q != P_OR) break;
+            tex_error(c, c->cur_line, c->cur_col, "\\or in the \\%s begun on line %d (not an \\ifcase)",
+                      tex_name(c, k.name), k.line);
+            return -1;
+        }
+        if (q == P_FI) cond_pop(c);
+    }
+common_ending:
+    if (q == P_FI) cond_pop(c);
+    else c->conds[me].limit = L_FI;
+    return 1;
+}
+
+/* A conditional primitive read while expanding: a conditional (evaluated,
+ * its branch chosen), \unless, or the \else, \or or \fi of the innermost
+ * open conditional. 1 done, -1 on an error, 2: t is no conditional after
+ * all (P_IFUNDEF before a brace) and is read as it is. */
+static int expand_cond(tex_ctx *c, const tex_tok *t, int p)
+{
+    if (p >= P_FI) {
+        int code = p == P_FI ? L_FI : p == P_ELSE ? L_ELSE : L_OR;
+        const char *nm = tex_name(c, t->name);
+        if (c->nconds == 0) {
+            tex_error(c, t->line, t->col, "\\%s with no conditional open (extra \\%s)", nm, nm);
+            return -1;
+        }
+        cond *k = &c->conds[c->nconds - 1];
+        if (code > k->limit) {
+            if (k->limit == L_IF) {
+                /* inside the condition: TeX inserts \relax, which ends
+                 * the number being read, and reads the \fi again after */
+                tex_push_tok(c, *t);
+                tex_tok rl = { T_CS, 0, c->id_relax, t->line, t->col };
+                tex_push_tok(c, rl);
+                return 1;
+            }
+            tex_error(c, t->line, t->col, "extra \\%s: the \\%s begun on line %d %s", nm,
+                      tex_name(c, k->name), k->line,
+                      k->limit == L_FI ? "has had its \\else" : "is not an \\ifcase");
+            return -1;
+        }
+        while (code != L_FI) {
+            int q = pass_text(c, k, NULL, 0);
+            if (!q) return -1;
+            code = q == P_FI ? L_FI : q == P_ELSE ? L_ELSE : L_OR;
+        }
+        cond_pop(c);
+        return 1;
+    }
+    if (p == P_IFUNDEF && !pkg_if_is_cond(c)) return 2;
+    if (p == P_UNLESS) {
+        tex_tok u;
+        int q = 0;
+        if (!next_tok(c, &u) || !IS_IF(q = tok_prim(c, &u)) || q == P_IFCASE) {
+            tex_error(c, t->line, t->col, "\\unless must be followed by a conditional other than \\ifcase");
+            return -1;
+        }
+        return conditional(c, &u, q, 1);
+    }
+    return conditional(c, t, p, 0);
+}
+
+int tex_newif(tex_ctx *c, const tex_tok *cmd, const tex_tok *name)
+{
+    const char *nm = name->type == T_CS ? tex_name(c, name->name) : "";
+    size_t n = name->type == T_CS ? name_len(c, name->name) : 0;
+    if (n < 3 || nm[0] != 'i' || nm[1] != 'f') {
+        tex_error(c, cmd->line, cmd->col, "\\newif needs a name beginning with \\if (\\newif\\iffoo)");
+        return 0;
+    }
+    const macro *old = get_macro(c, name->name);
+    if (old && old->builtin) {
+        tex_error(c, name->line, name->col, "\\newif\\%s would redefine the TeX conditional \\%s", nm, nm);
+        return 0;
+    }
+    macro *m = macro_new();
+    m->prim = P_IFFALSE;
+    set_macro(c, name->name, m, 0);
+    /* \footrue and \foofalse: \let\iffoo\iftrue (\iffalse) */
+    char *buf = xmalloc(n + 4);
+    static const char *const val[2] = { "true", "false" };
+    for (int i = 0; i < 2; i++) {
+        memcpy(buf, nm + 2, n - 2);
+        memcpy(buf + n - 2, val[i], strlen(val[i]));
+        int id = tex_intern(c, buf, n - 2 + strlen(val[i]));
+        memcpy(buf, "if", 2);
+        memcpy(buf + 2, val[i], strlen(val[i]));
+        toklist body = { 0 };
+        tex_tok tk = { T_CS, 0, tex_intern(c, "let", 3), 0, 0 };
+        tl_push(&body, tk);
+        tk.name = name->name;
+        tl_push(&body, tk);
+        tk.name = tex_intern(c, buf, 2 + strlen(val[i]));
+        tl_push(&body, tk);
+        tex_define(c, id, NULL, 0, &body, NULL, 0);
+        tl_free(&body);
+    }
+    free(buf);
+    return 1;
+}
 
 /* ---- statements and arguments as text ------------------------------------ */
 
@@ -1575,7 +2541,13 @@ const char *tex_read_opt_text(tex_ctx *c, int *present)
     tb_start(b);
     *present = 0;
     tex_tok t;
-    int r = next_e_nonspace(c, &t, 1);
+    /* a conditional there is not expanded to look for the '[' (LaTeX looks
+     * with \futurelet, which sees the conditional) */
+    int r = next_e_nonspace(c, &t, 0);
+    if (r <= 0) goto done;
+    tex_push_tok(c, t);
+    if (tok_prim(c, &t)) goto done;
+    r = next_e_nonspace(c, &t, 1);
     if (r <= 0) goto done;
     if (!(t.type == T_OTHER && t.ch == '[')) { tex_push_tok(c, t); goto done; }
     int line = t.line, col = t.col;

@@ -3,9 +3,9 @@
  *
  * The expander knows user macros (\def, \newcommand, \let, and definitions
  * made by the interpreter such as \foreach variables and \pgfmathsetmacro
- * results). It expands them on demand while the interpreter pulls tokens;
- * every other control sequence is returned untouched for the interpreter to
- * act on. Groups ({...}, scopes) save and restore local definitions as TeX
+ * results) and TeX's conditionals (see tex_newif below). It expands them on
+ * demand while the interpreter pulls tokens; every other control sequence
+ * is returned untouched for the interpreter to act on. Groups ({...}, scopes) save and restore local definitions as TeX
  * does. Expansion is bounded: too deep a nesting or too many expansions is an
  * error, never a hang. */
 #ifndef DIAGRAMIR_TEXEXP_H
@@ -60,7 +60,21 @@ void texlex_cs(struct texlex_extra *x, const char *text, size_t len);
 
 typedef struct tex_ctx tex_ctx;
 
+/* What the expander asks of the interpreter (tex_set_hooks; every member
+ * may be NULL). known: 1 when the control sequence name (not a macro) is a
+ * command the interpreter knows, so defined in TeX (\ifx and \ifdefined
+ * take any other one for undefined). unparsed: a conditional the expander
+ * cannot evaluate (a condition on something it does not know, such as
+ * \ifnum\value{page}>1 or \ifmmode) has been skipped whole, up to its
+ * \fi: src is its text, why the reason, line and col where it began. */
+typedef struct {
+    void *ctx;
+    int (*known)(void *ctx, int name);
+    void (*unparsed)(void *ctx, int line, int col, const char *src, const char *why);
+} tex_hooks;
+
 tex_ctx *tex_new(void);
+void tex_set_hooks(tex_ctx *c, const tex_hooks *h);
 void tex_free(tex_ctx *c);
 int tex_intern(tex_ctx *c, const char *name, size_t len);
 const char *tex_name(const tex_ctx *c, int id);
@@ -132,6 +146,26 @@ const char *tex_read_opt_text(tex_ctx *c, int *present);
  * tex_read_arg returns 0 or -1. The text belongs to c and holds until the
  * next tex_read_arg_text. */
 const char *tex_read_arg_text(tex_ctx *c, int expand);
+
+/* Conditionals are expanded as TeX expands them (the TeXbook, ch. 20):
+ * \if, \ifcat, \ifx, \ifnum, \ifdim, \ifodd, \ifcase (with \or),
+ * \iftrue, \iffalse, \ifdefined, e-TeX's \unless, \else and \fi, also
+ * under other names (\let, tex_newif); a skipped branch is read without
+ * expansion, counting only conditionals. Conditionals TeX has but the
+ * expander cannot evaluate (\ifmmode, \ifvoid, ...) and conditions on
+ * quantities it does not know go to the unparsed hook.
+ * tex_newif: \newif\iffoo (name: the token after \newif, cmd: \newif for
+ * messages): \iffoo (false), \footrue and \foofalse, local definitions;
+ * 0 with the error set when the name does not begin with "if" or is a TeX
+ * conditional. tex_cond_depth: conditionals open (their \fi not read yet);
+ * tex_cond_open: the i-th of them from the innermost (0) — its name id,
+ * and where it began; -1 when there is no such one. */
+int tex_newif(tex_ctx *c, const tex_tok *cmd, const tex_tok *name);
+/* The em and ex of \ifdim's units, in pt (default: TeX's cmr10, 10.00002pt
+ * and 4.30554pt). */
+void tex_set_font(tex_ctx *c, double em_pt, double ex_pt);
+size_t tex_cond_depth(const tex_ctx *c);
+int tex_cond_open(const tex_ctx *c, size_t i, int *line, int *col);
 
 /* Errors: the first error is kept (with line/col); the interpreter checks. */
 void tex_error(tex_ctx *c, int line, int col, const char *fmt, ...)

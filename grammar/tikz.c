@@ -24,7 +24,7 @@ enum {
     K_UNKNOWN = 1, K_IGNORED, K_BEGIN, K_END, K_DEF, K_GDEF, K_EDEF, K_XDEF, K_NEWCOMMAND,
     K_PROVIDECOMMAND, K_LET, K_SETMACRO, K_TRUNCATEMACRO, K_PARSE, K_SETLENGTHMACRO,
     K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC,
-    K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH
+    K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH, K_NEWIF
 };
 
 /* ---- small utilities ---------------------------------------------------- */
@@ -431,6 +431,32 @@ static void fmt_result(char *buf, size_t cap, double v, int truncate)
     while (p > buf && *p == '0' && p[-1] != '.') *p-- = 0;
 }
 
+/* The expression is int(...) (with spaces and enclosing parentheses
+ * around): pgf writes its value without a fractional part, "3" where any
+ * other result is "3.0" (so \ifnum\pgfmathresult=3 works in TeX). */
+static int is_int_call(const char *s)
+{
+    size_t n = strlen(s);
+    for (;;) {
+        while (n && isspace((unsigned char)s[n - 1])) n--;
+        while (n && isspace((unsigned char)*s)) { s++; n--; }
+        if (n < 2 || s[n - 1] != ')') return 0;
+        /* the parenthesis closing at the end opens where? */
+        size_t i = n - 1;
+        int d = 0;
+        for (;;) {
+            if (s[i] == ')') d++;
+            else if (s[i] == '(' && --d == 0) break;
+            if (i == 0) return 0;
+            i--;
+        }
+        if (i == 0) { s++; n -= 2; continue; }   /* (...) around the whole */
+        size_t j = i;
+        while (j && isspace((unsigned char)s[j - 1])) j--;
+        return j == 3 && memcmp(s, "int", 3) == 0;
+    }
+}
+
 static void do_pgfmath(tikz *T, const tex_tok *cmd, int mode)
 {
     /* mode 0 setmacro, 1 truncatemacro, 2 parse, 3 setlengthmacro */
@@ -451,8 +477,9 @@ static void do_pgfmath(tikz *T, const tex_tok *cmd, int mode)
         free(s);
         return;
     }
+    int integer = mode == 1 || ((mode == 0 || mode == 2) && is_int_call(s));
     free(s);
-    fmt_result(buf, sizeof buf - 3, v, mode == 1);
+    fmt_result(buf, sizeof buf - 3, v, integer);
     if (mode == 3) strcat(buf, "pt");
     if (mode == 2) tex_define_text(T->tex, "pgfmathresult", buf, 0);
     else tex_define_text(T->tex, tex_name(T->tex, name.name), buf, 0);
@@ -824,7 +851,20 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
         }
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
         tex_push_list_tok(T->tex, &body, sen);
+        size_t conds = tex_cond_depth(T->tex);
         run(T, sen.name);
+        if (!tex_failed(T->tex) && tex_cond_depth(T->tex) != conds) {
+            /* a conditional opened in the body and not closed there, or a
+             * \fi closing one opened before the loop */
+            int l = cmd->line, c = cmd->col;
+            if (tex_cond_depth(T->tex) > conds) {
+                int nm = tex_cond_open(T->tex, 0, &l, &c);
+                tex_error(T->tex, l, c, "\\%s opened here is not closed (\\fi) within its \\foreach body",
+                          tex_name(T->tex, nm));
+            } else {
+                tex_error(T->tex, l, c, "a \\fi in this \\foreach body closes a conditional opened before the loop%s", "");
+            }
+        }
         tex_group_end(T->tex);
     }
     T->foreach_depth--;
@@ -1006,7 +1046,7 @@ static int classify_cs(const char *nm)
         { "usetikzlibrary", K_SKIP01 }, { "usepgfplotslibrary", K_SKIP01 },
         { "newlength", K_SKIP01 }, { "title", K_SKIP01 }, { "author", K_SKIP01 },
         { "date", K_SKIP01 }, { "definecolor", K_SKIP03 }, { "colorlet", K_SKIP02 },
-        { "setlength", K_SETLENGTH }, { NULL, 0 }
+        { "setlength", K_SETLENGTH }, { "newif", K_NEWIF }, { NULL, 0 }
     };
     for (int i = 0; tab[i].name; i++) if (!strcmp(nm, tab[i].name)) return tab[i].k;
     for (int i = 0; ignored_cs[i]; i++) if (!strcmp(nm, ignored_cs[i])) return K_IGNORED;
@@ -1099,6 +1139,12 @@ static int run(tikz *T, int sentinel)
             tl_free(&v);
             break;
         }
+        case K_NEWIF: {
+            tex_tok name;
+            if (!tex_next(T->tex, &name)) name.type = 0;
+            tex_newif(T->tex, &t, &name);
+            break;
+        }
         case K_IGNORED: break;
         default:
             if (T->d) {
@@ -1118,10 +1164,35 @@ struct tikz_session {
     size_t base_styles;
 };
 
+/* The expander's hooks (tex_hooks): a control sequence the interpreter
+ * knows is defined (\ifx, \ifdefined); a conditional it cannot evaluate
+ * becomes an unparsed record (outside a picture: the warning only). */
+static int hook_known(void *ctx, int name)
+{
+    int k = cs_kind(ctx, name);
+    return k != K_UNKNOWN;
+}
+
+static void hook_unparsed(void *ctx, int line, int col, const char *src, const char *why)
+{
+    tikz *T = ctx;
+    int ol = T->cmd_line, oc = T->cmd_col;
+    T->cmd_line = line;
+    T->cmd_col = col;
+    tk_unparsed(T, line, src, why);
+    T->cmd_line = ol;
+    T->cmd_col = oc;
+}
+
 static void tikz_init(tikz *T)
 {
     memset(T, 0, sizeof *T);
     T->tex = tex_new();
+    tex_hooks h = { T, hook_known, hook_unparsed };
+    tex_set_hooks(T->tex, &h);
+    double em, ex;
+    pgfmath_get_font(&em, &ex);   /* the picture's font, as for lengths in em */
+    tex_set_font(T->tex, em, ex);
     tk_gs_push(T);
     tex_define_text(T->tex, "pgfmathresult", "0", 1);
     toklist pre = { 0 };
@@ -1238,6 +1309,17 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
             tk_one_line(msg);
             fprintf(cfg->diag, "%s:%d:%d: error: %s\n", cfg->fname, tex_error_line(T->tex),
                     tex_error_col(T->tex), msg);
+        }
+        rc = 2;
+    } else if (tex_cond_depth(T->tex) > 0) {
+        if (cfg->diag) {
+            int l, c;
+            int nm = tex_cond_open(T->tex, 0, &l, &c);
+            fprintf(cfg->diag, "%s:%d:%d: error: end of input inside \\%s begun here (no \\fi)",
+                    cfg->fname, l, c, tex_name(T->tex, nm));
+            if (tex_cond_depth(T->tex) > 1)
+                fprintf(cfg->diag, " (%zu conditionals unclosed)", tex_cond_depth(T->tex));
+            fputc('\n', cfg->diag);
         }
         rc = 2;
     } else if (T->ngk > 0 && T->gk[T->ngk - 1].kind == 1) {

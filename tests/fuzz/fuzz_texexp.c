@@ -10,6 +10,8 @@
  *   \arg \xarg \opt \xopt        (tex_read_arg / tex_read_opt, raw or expanding)
  *   \skip                        (tex_skip_spaces)
  *   \begingroup \endgroup, { }   (tex_group_begin / tex_group_end)
+ *   \newif                       (tex_newif; the conditionals themselves,
+ *                                 \ifnum ... \else ... \fi, are the expander's)
  * Everything else is collected and turned back into text (tex_to_text).
  * Contract checks (abort on violation): tex_next_x returns -1 only with
  * tex_failed() set and a non-empty message; tokens carry line >= 0 and
@@ -166,6 +168,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 tl_clear(&tmp);
                 continue;
             }
+            if (!strcmp(nm, "newif")) {
+                tex_tok name = { 0 };
+                if (tex_next(c, &name) <= 0) name.type = 0;
+                if (!tex_newif(c, &t, &name) && !tex_failed(c)) die("tex_newif failed without an error");
+                continue;
+            }
             if (!strcmp(nm, "skip")) { tex_skip_spaces(c, 1); continue; }
             if (!strcmp(nm, "begingroup")) { tex_group_begin(c); continue; }
             if (!strcmp(nm, "endgroup")) { tex_group_end(c); continue; }
@@ -176,6 +184,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (out.n > 100000) tl_clear(&out);  /* bounded memory here; the text of the tail */
     }
 
+    /* the conditionals still open: each with a name and a position in the input */
+    for (size_t i = 0; i < tex_cond_depth(c); i++) {
+        int l, col;
+        if (tex_cond_open(c, i, &l, &col) < 0) die("tex_cond_open: no conditional below the depth");
+        if (l < 0 || col < 0 || (size_t)l > nlines) die("an open conditional with a bad position");
+    }
     int *lines = NULL;
     char *s = tex_to_text(c, &out, 0, out.n, &lines);
     size_t sl = strlen(s);

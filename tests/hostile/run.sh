@@ -11,7 +11,11 @@
 # argument that grows with every call), a 20 MB input, 11 MB of plain text
 # after a picture (legal: source text is not expansion), a \foreach over
 # 10^9 items, a nested \foreach whose product is 10^10, a line of a million
-# characters. For each, tikz2ir must
+# characters; conditionals: an \if never closed (its branch taken, or 11 MB
+# skipped), a \fi with no \if, \newif of a primitive, 10,000 nested
+# conditionals (over the limit), 4,000 (legal), 100,000 nested in a skipped
+# branch (legal), conditions 10,000 deep in conditions, recursion through
+# conditionals, a number of a million digits. For each, tikz2ir must
 #   - finish within HOSTILE_LIMIT seconds of CPU time (default 1; CPU time,
 #     user + system, so that a busy machine does not fail the test; killed by
 #     `timeout` after 5 x HOSTILE_LIMIT seconds of wall time, in case it
@@ -272,6 +276,36 @@ run_case "20000 named nodes" "0|2" "$tmp/nodes.tex"
 run_case "a 10^5 x 10^5 grid" "0|2" "$tmp/grid.tex"
 { pic; printf '\\draw[samples=100000000] plot (\\x,\\x);\n'; endpic; } >"$tmp/samples.tex"
 run_case "plot with 10^8 samples" "0|2" "$tmp/samples.tex"
+
+# ---- conditionals ----
+{ pic; printf '\\draw (0,0) -- (1,1);\n\\ifnum 1<2 \\draw (0,0) -- (1,0);\n'; endpic; } >"$tmp/if-open.tex"
+run_case "an \\if never closed (taken)" 2 "$tmp/if-open.tex"
+{ pic; printf '\\ifnum 1>2 \\draw (0,0) -- (1,0);\n'; lines 11000000 '\draw (0,0) -- (1,1); \ifx\a\b \else \or \fi'; endpic; } >"$tmp/if-open-skip.tex"
+run_case "an \\if never closed, 11 MB skipped" 2 "$tmp/if-open-skip.tex"
+{ pic; printf '\\draw (0,0) -- (1,1); \\fi\n'; endpic; } >"$tmp/extra-fi.tex"
+run_case "a \\fi with no \\if" 2 "$tmp/extra-fi.tex"
+{ printf '\\newif\\ifnum\n'; pic; printf '\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/newif-prim.tex"
+run_case "\\newif of a primitive" 2 "$tmp/newif-prim.tex"
+{ pic; rep '\iftrue ' 10000; printf '\\draw (0,0) -- (1,1);'; rep '\fi ' 10000; printf '\n'; endpic; } >"$tmp/if-nest.tex"
+run_case "10000 nested conditionals" 2 "$tmp/if-nest.tex"
+{ pic; rep '\iftrue ' 4000; printf '\\draw (0,0) -- (1,1);'; rep '\fi ' 4000; printf '\n'; endpic; } >"$tmp/if-nest-ok.tex"
+run_case "4000 nested conditionals" 0 "$tmp/if-nest-ok.tex"
+also_check "4000 nested conditionals" "the segment inside them was lost" grep -q '^poly open' "$tmp/out"
+{ pic; printf '\\iffalse'; rep '\ifnum1=1 \else\or ' 100000; rep '\fi' 100000; printf '\\fi\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/if-nest-skip.tex"
+run_case "100000 nested conditionals skipped" 0 "$tmp/if-nest-skip.tex"
+also_check "100000 nested conditionals skipped" "the segment after them was lost" grep -q '^poly open' "$tmp/out"
+{ pic; rep '\ifnum\ifnum' 5000; printf '1'; endpic; } >"$tmp/if-in-if.tex"
+run_case "conditions 10000 deep in conditions" 2 "$tmp/if-in-if.tex"
+{ printf '\\def\\a{\\ifnum 1=1 \\a\\fi}\n'; pic; printf '\\a\n'; endpic; } >"$tmp/if-rec.tex"
+run_case "recursion through a conditional" 2 "$tmp/if-rec.tex"
+{ printf '\\def\\a{\\iftrue\\a\\else\\fi}\\def\\b{\\ifx\\a\\a\\b\\fi}\n'; pic; printf '\\b\n'; endpic; } >"$tmp/if-rec2.tex"
+run_case "tail recursion leaving \\fi behind" 2 "$tmp/if-rec2.tex"
+{ pic; printf '\\foreach \\x in {1,...,100000} {\\ifodd\\x \\else\\ifnum\\x>0 \\fi\\fi}\n'; endpic; } >"$tmp/if-loop.tex"
+run_case "100000 conditionals in a \\foreach" "0|2" "$tmp/if-loop.tex"
+{ pic; printf '\\ifnum 1=%s 2 \\fi\n' "$(rep 0 1000000)"; endpic; } >"$tmp/if-zeros.tex"
+run_case "a number of a million digits" "0|2" "$tmp/if-zeros.tex"
+{ pic; printf '\\foreach \\x in {1,2} {\\ifnum\\x=1 }\\draw (0,0) -- (1,1);\\fi\n'; endpic; } >"$tmp/if-foreach.tex"
+run_case "a conditional left open in a \\foreach body" 2 "$tmp/if-foreach.tex"
 
 # ---- loops ----
 { pic; printf '\\foreach \\x in {1,...,1000000000} {\\draw (0,0) -- (\\x,0);}\n'; endpic; } >"$tmp/foreach9.tex"

@@ -26,6 +26,9 @@
 #    when one starts to pass it prints XPASS: rename it (drop "xfail-").
 # 2. Options and streams: stdin, --id, --no-header, --quiet, --strict, --help,
 #    --version, a bad option, a missing file, several files in one stream.
+#    Metamorphic tests (metamorphic/NAME.tex and NAME.inlined.tex): a picture
+#    whose conditionals select branches gives the IR of the picture with
+#    those branches written out.
 # 3. The DiagramIR development items (tests/data/diagramir-dev/tikz, 232
 #    files): every item exits 0 with zero `unparsed` records, except item 365
 #    whose undefined \MakeAnUnitCube must give unparsed records naming it and
@@ -256,6 +259,27 @@ if expect "one bad file among good ones" 2 "$T2I" "$t" "$dir/err-recursive.tex" 
     ids=$(sed -n 's/^diagram \([^ ]*\) .*/\1/p' "$tmp/o" | tr '\n' ' ')
     [ "$ids" = "path-lines let " ] && ok || bad "one bad file: ids '$ids'"
 fi
+
+# ---- 2b. metamorphic tests: conditionals --------------------------------------
+# For every tests/tikz2ir/metamorphic/NAME.tex with NAME.inlined.tex (the
+# branches TeX takes written out on the same lines, no conditional): both
+# exit 0 without warnings, and their IR is the same but for the diagram line.
+for f in "$dir"/metamorphic/*.inlined.tex; do
+    [ -f "$f" ] || continue
+    m=${f%.inlined.tex}.tex
+    mn=$(basename "$m" .tex)
+    "$T2I" "$m" >"$tmp/m1" 2>"$tmp/e1"; s1=$?
+    "$T2I" "$f" >"$tmp/m2" 2>"$tmp/e2"; s2=$?
+    if [ $s1 != 0 ] || [ $s2 != 0 ] || [ -s "$tmp/e1" ] || [ -s "$tmp/e2" ]; then
+        bad "metamorphic $mn: exit status $s1 / $s2 (inlined), stderr: $(head -3 "$tmp/e1" "$tmp/e2")"
+        continue
+    fi
+    grep -v '^diagram ' "$tmp/m1" >"$tmp/m1b"
+    grep -v '^diagram ' "$tmp/m2" >"$tmp/m2b"
+    if [ "$(grep -c . "$tmp/m1b")" -gt 3 ] && cmp -s "$tmp/m1b" "$tmp/m2b"; then ok
+    else bad "metamorphic $mn: IR differs from $mn.inlined's (diff):
+$(diff "$tmp/m1b" "$tmp/m2b" | head -20)"; fi
+done
 
 # ---- 3. the DiagramIR development items --------------------------------------
 if [ -d "$data" ]; then

@@ -37,6 +37,10 @@ static const char *const pieces[] = {
     "\\m", "\\n{z}", "\\n{\\m}", "\\n q", "\\n{}", "\\t{a}{bc}", "\\t{}{}", "\\t x{y}",
     "\\d 1.", "\\d{a.}.", "\\d.", "\\e{p}", "\\s{u}v", "\\w{1}{2}{3}", "\\k", "\\foo",
     "\\begin", "\\end", "$", "~", "#", "%c\n", "\\n{\\t{a}{\\m}}", "\\e{abcdefghijklmnopq}", "\\L", "\\L;", "\\n{\\L}", "\\O", "\\n{\\O}",
+    /* conditionals: branches skipped in place or in copies, \relax put
+     * back before a \fi inside a condition, errors (an extra \fi) */
+    "\\iftrue ", "\\iffalse ", "\\else ", "\\fi ", "\\ifnum 1<\\n{2} x\\fi",
+    "\\ifnum 1=1\\fi", "\\ifx\\m\\n", "\\iffalse\\L\\else\\O\\fi", "\\c{3}",
 };
 
 static void rand_text(uint64_t *s, char *buf, size_t cap, int maxp)
@@ -112,6 +116,7 @@ static void setup(tex_ctx *c, uint64_t *s)
         define(c, names[i], params[i], np[i], pick_body(s, names[i], np[i]), 1);
     }
     define(c, "d", "#1.", 1, "<#1>", 1);   /* delimited */
+    define(c, "c", "#1", 1, "\\ifnum#1<2 (0,#1)\\else\\ifodd#1 \\m\\fi\\n{#1}\\fi", 1); /* conditionals */
     define(c, "O", "", 0, "[draw=red, line width=2pt; fill=blue!20, \\m x=1cm] a {b]} c] d;", 1);
     define(c, "L", "", 0, "(0,0) rectangle (1,1) -- (2,2) node {x;y} -- (3,3); (5,5) \\m -- (4,4) {a}b", 1);
     if (xorshift64(s) % 61 == 0) define(c, "k", "", 0, "\\n{\\k}", 1);          /* depth */
