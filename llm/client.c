@@ -204,7 +204,7 @@ static char *read_file(const char *path, size_t max, size_t *len, char *err, siz
     return buf;
 }
 
-static int mkdirs(const char *path)
+int llm_mkdirs(const char *path)
 {
     char *p = strdup(path);
     if (!p) return -1;
@@ -392,7 +392,7 @@ llm_client *llm_client_new(const llm_config *cfg, char *err, size_t errlen)
         }
         c->cache_dir = strdup(cd);
         if (!c->cache_dir) goto oom;
-        if (mkdirs(c->cache_dir) != 0) {
+        if (llm_mkdirs(c->cache_dir) != 0) {
             snprintf(err, errlen, "cache directory %s: %s", c->cache_dir, strerror(errno));
             goto fail;
         }

@@ -81,20 +81,6 @@ void llm_image_cache_dir(const char *llm_cache_dir, char *out, size_t n)
     else snprintf(out, n, ".diagramir-cache/images");
 }
 
-static int mkdirs(const char *path)
-{
-    char *p = strdup(path);
-    if (!p) return -1;
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/') continue;
-        *s = 0;
-        if (mkdir(p, 0700) != 0 && errno != EEXIST) { free(p); return -1; }
-        *s = '/';
-    }
-    int rc = mkdir(p, 0700) != 0 && errno != EEXIST ? -1 : 0;
-    free(p);
-    return rc;
-}
 
 llm_images *llm_images_new(const llm_image_opts *o, char *err, size_t errlen)
 {
@@ -114,7 +100,7 @@ llm_images *llm_images_new(const llm_image_opts *o, char *err, size_t errlen)
             snprintf(err, errlen, "out of memory");
             return NULL;
         }
-        if (mkdirs(im->cache) != 0) {
+        if (llm_mkdirs(im->cache) != 0) {
             snprintf(err, errlen, "image cache directory %s: %s", im->cache, strerror(errno));
             free(im->cache);
             free(im);
@@ -673,7 +659,7 @@ int llm_images_convert(llm_images *im, const void *data, size_t n, const char *n
         }
         free(d);
         *outn = 0;
-        if (mkdirs(dir) != 0)
+        if (llm_mkdirs(dir) != 0)
             return fail(im, LLM_IMAGE_EINPUT, err, errlen, "image cache %s: %s", dir,
                         strerror(errno));
         snprintf(tmp, sizeof tmp, "%s/.%s.XXXXXX", dir, key);

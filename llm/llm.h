@@ -229,6 +229,10 @@ void llm_rubric_describe(const llm_rubric *r, FILE *f);
 /* The criterion names of its output rows, in order (for failure rows). */
 size_t llm_rubric_row_names(const llm_rubric *r, const char ***names);
 
+/* mkdir -p with mode 0700 (the caches' directories; llm/client.c): 0, or
+ * -1 with errno. */
+int llm_mkdirs(const char *path);
+
 /* Checks an item before anything is sent: required fields, readable
  * files and images under the item's directory or roots
  * (llm_path_allowed), a known taxonomy domain. -1 with the reason. */
