@@ -14,3 +14,31 @@ cpu_ms() {
                    printf "%d\n", t * 1000 }' "$tmp/.times" > "$tmp/.ms"
     read -r "$1" < "$tmp/.ms"
 }
+
+# bounded_run PROG ARG...: runs PROG ARG... with stdout in $tmp/out and
+# stderr in $tmp/err, in at most $vmem KB of address space (empty: no
+# bound) and, when $have_timeout is 1, killed after $wall seconds of wall
+# time; sets st (its exit status), ms (its CPU time) and why: empty, or
+# which bound it broke (killed, crashed, more than $limit s of CPU time).
+bounded_run() {
+    cpu_ms _br_t0
+    (
+        [ -n "$vmem" ] && ulimit -v "$vmem" 2>/dev/null
+        if [ "$have_timeout" = 1 ]; then
+            exec timeout -k 2 "$wall" "$@"
+        else
+            exec "$@"
+        fi
+    ) >"$tmp/out" 2>"$tmp/err"
+    st=$?
+    cpu_ms _br_t1
+    ms=$((_br_t1 - _br_t0))
+    why=
+    if [ "$have_timeout" = 1 ] && { [ $st = 124 ] || [ $st = 137 ]; }; then
+        why="did not finish within $wall s (killed)"
+    elif [ $st -ge 128 ]; then
+        why="crashed: exit status $st (signal $((st - 128)))"
+    elif [ $ms -gt $((limit * 1000)) ]; then
+        why="took $ms ms of CPU time (limit ${limit} s)"
+    fi
+}

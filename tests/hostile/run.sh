@@ -69,26 +69,8 @@ run_case() {
     if [ -n "${HOSTILE_ONLY:-}" ] && ! printf '%s\n' "$name" | grep -Eq -- "$HOSTILE_ONLY"; then
         return 0
     fi
-    cpu_ms t0
-    (
-        [ -n "$vmem" ] && ulimit -v "$vmem" 2>/dev/null
-        if [ $have_timeout = 1 ]; then
-            exec timeout -k 2 $wall "$T2I" "$f"
-        else
-            exec "$T2I" "$f"
-        fi
-    ) >"$tmp/out" 2>"$tmp/err"
-    st=$?
-    cpu_ms t1
-    ms=$((t1 - t0))
-    why=
-    if [ $have_timeout = 1 ] && { [ $st = 124 ] || [ $st = 137 ]; }; then
-        why="did not finish within $wall s (killed)"
-    elif [ $st -ge 128 ]; then
-        why="crashed: exit status $st (signal $((st - 128)))"
-    elif [ $ms -gt $((limit * 1000)) ]; then
-        why="took $ms ms of CPU time (limit ${limit} s)"
-    else
+    bounded_run "$T2I" "$f"
+    if [ -z "$why" ]; then
         case "|$expect|" in
         *"|$st|"*) ;;
         *) why="exit status $st, expected $expect" ;;

@@ -75,26 +75,8 @@ run_case() {
         return 0
     fi
     ran=1
-    cpu_ms t0
-    (
-        [ -n "$vmem" ] && ulimit -v "$vmem" 2>/dev/null
-        if [ $have_timeout = 1 ]; then
-            exec timeout -k 2 $wall "$prog" "$f"
-        else
-            exec "$prog" "$f"
-        fi
-    ) >"$tmp/out" 2>"$tmp/err"
-    st=$?
-    cpu_ms t1
-    ms=$((t1 - t0))
-    why=
-    if [ $have_timeout = 1 ] && { [ $st = 124 ] || [ $st = 137 ]; }; then
-        why="killed after ${wall}s of wall time"
-    elif [ $st -ge 128 ]; then
-        why="crashed (exit $st)"
-    elif [ $ms -gt $((limit * 1000)) ]; then
-        why="took ${ms} ms of CPU time (limit ${limit}s)"
-    else
+    bounded_run "$prog" "$f"
+    if [ -z "$why" ]; then
         case $expect in
         2)
             if [ $st != 2 ]; then
