@@ -175,7 +175,7 @@ int cli_version(void)
 
 int cli_usage_error(const char *synopsis)
 {
-    fprintf(stderr, "Usage: %s %s\nTry '%s --help' for more information.\n", prog_name,
+    fprintf(stderr, "usage: %s %s\nTry '%s --help' for more information.\n", prog_name,
             synopsis, prog_name);
     return 2;
 }

@@ -64,7 +64,7 @@ const char *cli_prog(void);
 /* The default case of a program's option switch: handles c when it is
  * one of CLI_LONG_OPTIONS' (or 'o') and returns 1; otherwise (an unknown
  * option, a missing argument: getopt has said which) prints the short
- * usage, "Usage: PROG SYNOPSIS" and "Try 'PROG --help' for more
+ * usage, "usage: PROG SYNOPSIS" and "Try 'PROG --help' for more
  * information.", and returns 0; a bad --color value: a message, 0. The
  * caller returns 2 on 0. */
 int cli_opt(int c, const char *arg, const char *synopsis);
