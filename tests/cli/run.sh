@@ -107,6 +107,9 @@ done
 # ------------------------------------------------------------ version
 v=$(sed -n 's/^#define DIAGRAMIR_VERSION "\(.*\)"$/\1/p' ir/cli.h)
 [ -n "$v" ] || bad "no DIAGRAMIR_VERSION in ir/cli.h"
+for m in man/*.[157]; do
+    head -1 "$m" | grep -qF "\"diagramir $v\"" && ok || bad "$m: .TH does not say diagramir $v"
+done
 for p in $PROGRAMS; do
     out=$("$B/$p" --version); st=$?
     [ $st = 0 ] && [ "$out" = "$p (diagramir) $v" ] && ok || bad "$p --version: '$out' (exit $st)"
