@@ -13,12 +13,32 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-const char cli_help[] =
-    "  -o, --output FILE  write the output to FILE, complete or not at all (a temporary\n"
-    "                     file beside it, renamed over it at the end; '-': stdout)\n"
-    "      --exit-zero    exit 0 where the status would be 1 (findings); errors still 2\n"
-    "      --color[=WHEN] color the diagnostics: auto (default: when stderr is a\n"
-    "                     terminal and NO_COLOR is not set), always, never\n";
+/* The --help lines: the option, then its description in lines. */
+static const struct { const char *opt, *desc[3]; } help_rows[] = {
+    { "  -o, --output FILE", { "write the output to FILE whole or not at all (a",
+                               "temporary file beside it, renamed at the end)", NULL } },
+    { "      --exit-zero", { "exit 0, not 1, on findings (errors still exit 2)", NULL } },
+    { "      --color[=WHEN]", { "color the diagnostics: auto (on a terminal without",
+                                "NO_COLOR; the default), always or never", NULL } },
+};
+
+const char *cli_help(int col)
+{
+    static char buf[1024];
+    size_t n = 0;
+    buf[0] = 0;
+    for (size_t r = 0; r < sizeof help_rows / sizeof help_rows[0]; r++) {
+        for (int k = 0; k < 3 && help_rows[r].desc[k]; k++) {
+            const char *left = k ? "" : help_rows[r].opt;
+            int pad = col - (int)strlen(left);
+            int w = snprintf(buf + n, sizeof buf - n, "%s%*s%s\n", left, pad > 1 ? pad : 1, "",
+                             help_rows[r].desc[k]);
+            if (w < 0 || (size_t)w >= sizeof buf - n) return buf;
+            n += (size_t)w;
+        }
+    }
+    return buf;
+}
 
 static const char *prog_name = "diagramir";
 static int exit_zero;

@@ -53,8 +53,9 @@ enum { CLI_OPT_EXIT_ZERO = 0x4300, CLI_OPT_COLOR };
     { "color", optional_argument, NULL, CLI_OPT_COLOR },          \
     { "colour", optional_argument, NULL, CLI_OPT_COLOR }
 
-/* The --help lines of the options above, indented like the others. */
-extern const char cli_help[];
+/* The --help lines of the options above, their descriptions from column
+ * col (the program's own: 21 for "  -i, --id=ID       ..."). */
+const char *cli_help(int col);
 
 /* Remembers the program's name and decides the color of stderr from the
  * environment (--color may change it later). Call first. */

@@ -30,7 +30,7 @@ static void usage(FILE *f)
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n\n"
           "Exit status: 0 success, 2 usage or input error (no findings status: --exit-zero\n"
-          "changes nothing).\n", cli_help);
+          "changes nothing).\n", cli_help(25));
 }
 
 typedef struct {

@@ -46,15 +46,15 @@ static void usage(FILE *f)
           "      --no-findings    do not draw the finding records\n"
           "      --all-findings   draw yes and na findings too (default: only verdict=no)\n"
           "      --fragment       SVG: an <svg> element without the XML declaration\n"
-          "      --progress, --no-progress  a progress line on stderr with -d (default: on a\n"
-          "                       terminal, when stdout is not one, after 0.5 s)\n"
+          "      --progress, --no-progress  a progress line on stderr with --dir (default:\n"
+          "                       on a terminal, when stdout is not one, after 0.5 s)\n"
           "%s"
           "  -h, --help           this help\n"
           "  -V, --version        version\n"
           "\n"
           "Exit status: 0 success, 2 usage, input or output error (no findings status:\n"
           "--exit-zero changes nothing).\n",
-          cli_help);
+          cli_help(23));
 }
 
 typedef struct {
@@ -260,6 +260,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (cli_output_begin() != 0) return 2;
+    diag = stderr;   /* again: --color=always may have made stderr the colored stream */
 
 #if defined(__GLIBC__)
     /* A PNG's surface (a few MB) is allocated and freed per diagram: keep

@@ -85,7 +85,7 @@ static void usage(FILE *f)
           "\n"
           "Exit status: 0 every check passed, 1 some check said no (0 with --exit-zero),\n"
           "2 usage or input error.\n",
-          cli_help);
+          cli_help(24));
 }
 
 /* Applies a comma-separated criteria list: on=1 for --only, 0 for --skip. */

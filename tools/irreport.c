@@ -53,7 +53,7 @@ static void usage(FILE *f)
           "  -V, --version          version\n"
           "\n"
           "Exit status: 0 success, 2 usage or input error (nothing is written; no findings\n"
-          "status: --exit-zero changes nothing).  See irreport(1).\n", cli_help);
+          "status: --exit-zero changes nothing).  See irreport(1).\n", cli_help(25));
 }
 
 /* Adds one input; returns 0 or -1 (reported). */

@@ -123,7 +123,7 @@ static void usage(FILE *f)
           "\n"
           "Exit status: 0 every item judged, 1 some items failed (recorded; 0 with\n"
           "--exit-zero), 2 usage or input error.\n",
-          cli_help);
+          cli_help(27));
 }
 
 /* ------------------------------------------------------------ rubrics */

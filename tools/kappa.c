@@ -44,7 +44,7 @@ static void usage(FILE *f)
           "\n"
           "Output: group stat rater_a rater_b value n ci_low ci_high.  Exit status 0 on\n"
           "success, 2 on a usage or input error (no findings status: --exit-zero changes\n"
-          "nothing).  See kappa(1).\n", cli_help);
+          "nothing).  See kappa(1).\n", cli_help(25));
 }
 
 static int append_list(char **list, const char *item)

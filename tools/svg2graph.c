@@ -52,7 +52,7 @@ static void usage(FILE *f)
           "      --prompt-dir=DIR     look for svg2graph-nodes.prompt and svg2graph-edges.prompt\n"
           "                           in DIR first\n"
           "      --dry-run            print the requests as JSON lines instead of the IR;\n"
-          "                           send nothing\n", cli_help);
+          "                           send nothing\n", cli_help(25));
     fputs(llm_image_opts_help, f);
     fputs(llm_opts_help, f);
     fputs("\nExit status: 0 success, 1 the LLM refinement of some diagram failed (its geometric\n"

@@ -33,10 +33,10 @@ static void usage(FILE *f)
           "  -V, --version      show the version and exit\n\n"
           "      --fallback=llm send each construct left unparsed to a language model and\n"
           "                     keep the valid IR records it answers (marked src=llm);\n"
-          "                     the LLM client's options (judge(1)):\n", cli_help);
+          "                     the LLM client's options (judge(1)):\n", cli_help(21));
     fputs(llm_opts_help, f);
-    fputs("\nExit status: 0 success, 1 unparsed constructs with --strict (0 with --exit-zero),\n"
-          "2 usage or input error.\n", f);
+    fputs("\nExit status: 0 success, 1 unparsed constructs with --strict (0 with\n"
+          "--exit-zero), 2 usage or input error.\n", f);
 }
 
 /* base name without directory and .tex */
