@@ -15,9 +15,9 @@
  *         switch (c) {
  *         ...
  *         case 'V': return cli_version();
- *         default:
- *             if (cli_opt(c, optarg)) break;          // -o, --exit-zero, --color
- *             return cli_usage_error("[OPTION]... [FILE]...");
+ *         default:                        // -o, --exit-zero, --color; or
+ *             if (!cli_opt(c, optarg, "[OPTION]... [FILE]...")) return 2;  // usage
+ *             break;
  *         }
  *     }
  *     if (cli_output_begin() != 0) return 2;  // before anything is written
@@ -27,14 +27,19 @@
  * --output FILE: standard output (file descriptor 1) is a temporary file
  * beside FILE from cli_output_begin on; cli_exit(0 or 1) renames it over
  * FILE. Any other end — cli_exit(2), exit(2), a return from main without
- * cli_exit, SIGINT, SIGTERM, SIGHUP, SIGPIPE — removes it, so FILE is either
- * the old file, untouched, or the complete new one. "-o -" is stdout.
+ * cli_exit, SIGINT, SIGTERM, SIGHUP (unless ignored when the program
+ * started: nohup) — removes it, so FILE is either the old file, untouched,
+ * or the complete new one. "-o -" is stdout. (SIGKILL cannot be caught: it
+ * leaves the temporary file, never a half FILE.)
  *
  * Colors: on when --color=always, or (--color=auto, the default) when
- * standard error is a terminal and NO_COLOR is unset or empty; never with
- * --color=never. Colored like gcc: the location ("file:line:col:") in bold,
- * "error:" red, "warning:" magenta, "note:" cyan. Every line written to
- * stderr is colored on its way out, so the libraries print as before.
+ * standard error is a terminal, NO_COLOR is unset or empty and TERM is not
+ * dumb; never with --color=never. Colored like gcc: the location
+ * ("file:line:col:") in bold, "error:" red, "warning:" magenta, "note:"
+ * cyan — the keyword at the start of a line or after ": ". When colors are
+ * on, stderr is a line-buffered stream (fopencookie) that colors each line
+ * on its way to file descriptor 2, so the libraries print as before. glibc
+ * only (stderr is assignable there); elsewhere nothing is colored.
  */
 #ifndef DIAGRAMIR_CLI_H
 #define DIAGRAMIR_CLI_H
