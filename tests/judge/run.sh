@@ -188,7 +188,20 @@ check "one JSON log line per call" [ "$(grep -c '^{"type":"call",' "$tmp/log.jso
 check "  ... and one per attempt" [ "$(grep -c '^{"type":"attempt",.*"attempt":1,"retry":false,"status":"ok","http":200,.*"overdue":false,"used":true}$' "$tmp/log.jsonl")" = 2 ]
 check "log records tokens" grep -q '"prompt_tokens":100,"completion_tokens":20,"cached_tokens":10' "$tmp/log.jsonl"
 # (90 * 1 + 10 * 0.5 + 20 * 2) / 1e6 per call, two calls
-check "summary line with cost" grep -q 'judge: 2 calls (0 from cache), 2 HTTP requests.*cost \$0.0003' "$tmp/err"
+check "summary line with cost" grep -q '^judge: calls: 2 (2 sent, 0 retried, 0 from cache); 2 answered, 0 invalid, 0 failed; 2 HTTP requests;.*cost \$0.0003' "$tmp/err"
+check "  ... and the items line" grep -q '^judge: items: 2 answered (0 from cache), 0 failed$' "$tmp/err"
+check "  ... the log has the call's cost" [ "$(grep -c '"type":"call",.*"cost_usd":0.00013' "$tmp/log.jsonl")" = 2 ]
+# a model missing from the price list: "price unknown", never $0.0000, and
+# no cost in the log
+"$judge" --base-url "$url" --model fake-unpriced --no-cache --log "$tmp/log2.jsonl" \
+    $data/geom.tsv >/dev/null 2>"$tmp/err"
+check "unknown price: the summary says so" grep -q '^judge: calls: .*; cost: price unknown for model fake-unpriced$' "$tmp/err"
+check "  ... no dollar figure" [ "$(grep -c '\$0' "$tmp/err")" = 0 ]
+check "  ... no cost_usd in the log's calls" [ "$(grep '"type":"call"' "$tmp/log2.jsonl" | grep -c cost_usd)" = 0 ]
+printf 'other-model\t1\t2\n' >"$tmp/prices.tsv"
+"$judge" --base-url "$url" --model fake-priced --prices "$tmp/prices.tsv" --no-cache \
+    $data/geom.tsv >/dev/null 2>"$tmp/err"
+check "  ... also with --prices FILE that lacks the model" grep -q 'cost: price unknown for model fake-priced$' "$tmp/err"
 
 # the other rubrics, end to end
 # EduIllustrate as its paper defines it (Sec. 3.4; tests/judge/paper/
@@ -585,7 +598,7 @@ check "  ... the log: attempt 1 overdue, its answer used" \
 check "  ... attempt 2, a retry for the timeout, cancelled" \
     grep -q '"tag":"l2",.*"attempt":2,"retry":true,"why":"timeout","status":"cancelled",.*"used":false}$' "$tmp/late2.jsonl"
 check "  ... the call: 2 attempts, ok" grep -q '"type":"call",.*"tag":"l2",.*"status":"ok",.*"attempts":2,' "$tmp/late2.jsonl"
-check "  ... the summary counts them" grep -q '^judge: 1 calls .*; late answers used 1, attempts cancelled 1$' "$tmp/err"
+check "  ... the summary counts them" grep -q '^judge: calls: 1 (1 sent, 1 retried, 0 from cache);.*; late answers used 1, attempts cancelled 1$' "$tmp/err"
 # and the other way: the first attempt stalls (5 s), the retry answers, the
 # stalled one is cancelled
 mk "$tmp/late3.tsv" l3 'faults=stall'
@@ -628,9 +641,64 @@ check "schema break: recorded" grep -q '^# failed	m3	fake-1	unusable answer afte
 check "repair request answered" grep -q '^m4	no-overlap	fake-1	yes' "$tmp/out"
 check "malformed: 1 + 2 + 2 + 2 requests" [ "$(nreq)" = 7 ]
 check "no guessed rows for failed items" [ "$(grep -c '^m[23]	' "$tmp/out")" = 0 ]
+# the cache keeps only answers that passed the rubric's check: the rerun asks
+# m2 and m3 again (request and repair, 2 + 2), and m4's first request (its
+# repair's answer is valid, cached); m1 comes from the cache
 J --mode code "$tmp/f3.tsv" >"$tmp/out2" 2>/dev/null
-check "repairs come from the cache too" [ "$(nreq)" = 7 ]
+check "invalid answers are not cached: the rerun sends 2 + 2 + 1 ($(nreq) - 7)" [ "$(nreq)" = 12 ]
+check "  ... valid answers are: m1's request is not sent again" \
+    [ "$(awk -F'\t' '{ n[$1]++ } END { for (k in n) if (n[k] > 1) c++; print c + 0 }' "$tmp/req.log")" = 5 ]
 check "  ... same output" cmp -s "$tmp/out" "$tmp/out2"
+check "  ... the cache holds only valid answers (m1, m4's repair)" \
+    [ "$(find "$tmp/cache" -newer "$tmp/f3.tsv" -name '*.json' | wc -l)" = 2 ]
+
+# garbage for one item, then the server is fixed: the next run re-asks that
+# item alone (the server's request count proves it); --refresh re-asks all
+start_server --broken "$tmp/broken"
+mk "$tmp/fl.tsv" g1 'answer=good;n=1' g2 'answer=good;n=2' g3 'flaky=1' g4 'answer=fenced;n=4'
+: >"$tmp/broken"
+J --mode code --log "$tmp/fl1.jsonl" "$tmp/fl.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "garbage for one item: exit 1" [ $st = 1 ]
+check "  ... the item failed" grep -q '^# failed	g3	fake-1	unusable answer after a repair request: the answer has no JSON object$' "$tmp/out"
+check "  ... 3 + 2 requests" [ "$(nreq)" = 5 ]
+check "  ... the log says why each answer was not kept" \
+    [ "$(grep -c '"type":"call",.*"tag":"g3",.*"status":"invalid",.*"error":"the answer has no JSON object"' "$tmp/fl1.jsonl")" = 2 ]
+"$judge" --base-url "$url" --model fake-1 --cache-dir "$tmp/cache" --mode code "$tmp/fl.tsv" >/dev/null 2>"$tmp/err"
+check "  ... the summary counts items: 3 answered (3 from cache), 1 failed" \
+    grep -q '^judge: items: 3 answered (3 from cache), 1 failed$' "$tmp/err"
+check "  ... and calls: 3 from cache, 2 sent and invalid" \
+    grep -q '^judge: calls: 5 (2 sent, 0 retried, 3 from cache); 3 answered, 2 invalid, 0 failed; 2 HTTP requests;' "$tmp/err"
+check "  ... (two runs: 5 + 2 requests)" [ "$(nreq)" = 7 ]
+rm -f "$tmp/broken"
+before=$(nreq)
+J --mode code "$tmp/fl.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "fixed server: exit 0" [ $st = 0 ]
+check "  ... exactly one request, for the item that failed" [ "$(($(nreq) - before))" = 1 ]
+last=$(tail -n 1 "$tmp/req.log" | cut -f 1)
+check "  ... and it is that item's (asked in each of the 3 runs)" \
+    [ "$(awk -F'\t' -v k="$last" '$1 == k' "$tmp/req.log" | wc -l | tr -d ' ')" = 3 ]
+check "  ... its rows are there" [ "$(grep -c '^g3	[a-z-]*	fake-1	' "$tmp/out")" = 6 ]
+before=$(nreq)
+J --mode code "$tmp/fl.tsv" >"$tmp/out2" 2>/dev/null
+check "  ... a third run sends nothing" [ "$(nreq)" = "$before" ]
+J --mode code --refresh "$tmp/fl.tsv" >"$tmp/out3" 2>/dev/null
+check "--refresh re-asks every item" [ "$(($(nreq) - before))" = 4 ]
+check "  ... same output" cmp -s "$tmp/out" "$tmp/out3"
+before=$(nreq)
+J --mode code "$tmp/fl.tsv" >/dev/null 2>&1
+check "  ... and still wrote the cache" [ "$(nreq)" = "$before" ]
+# a cache written by an older version holds an invalid answer: it is not
+# served, but removed and asked again
+badkey=$(sed -n 's/.*"type":"call",.*"tag":"g3",.*"key":"\([0-9a-f]*\)",.*/\1/p' "$tmp/fl1.jsonl" | head -n 1)
+g3file=$tmp/cache/$(echo "$badkey" | cut -c1-2)/$badkey.json
+check "  (g3's cache entry is there)" [ -f "$g3file" ]
+printf '{"choices":[{"message":{"role":"assistant","content":"no JSON here"},"finish_reason":"stop"}]}' >"$g3file"
+before=$(nreq)
+J --mode code --log "$tmp/fl3.jsonl" "$tmp/fl.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "an invalid answer in an old cache: not served (exit $st)" [ $st = 0 ]
+check "  ... asked again: one request" [ "$(($(nreq) - before))" = 1 ]
+check "  ... the log says why" grep -q '"type":"cache",.*"tag":"g3",.*"status":"rejected","error":"the answer has no JSON object"' "$tmp/fl3.jsonl"
+check "  ... the entry now holds the valid answer" grep -q 'angle-labels' "$g3file"
 
 # Table 1 of the DiagramIR paper: in-frame, readable-size and no-overlap are
 # yes or no; an "na" there is no answer

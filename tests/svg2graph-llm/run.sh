@@ -87,12 +87,22 @@ run nodes --llm=nodes
 status nodes 0
 same nodes "$dir/nodes.ir"
 [ $(($(nreq) - r0)) = 1 ] && ok || bad "nodes: $(($(nreq) - r0)) requests, expected 1"
-grep -q 'llm refinement: 1 diagram(s), 1 step(s) applied, 0 failed' "$tmp/nodes.err" && ok || bad "nodes: summary: $(cat "$tmp/nodes.err")"
+grep -q 'llm refinement: 1 diagram(s), 1 step(s) applied (0 from cache), 0 failed' "$tmp/nodes.err" && ok || bad "nodes: summary: $(cat "$tmp/nodes.err")"
 # again: answered from the cache, the same bytes
 r0=$(nreq)
 run nodes --llm=nodes
 [ "$(nreq)" = "$r0" ] && ok || bad "nodes rerun: $(($(nreq) - r0)) requests, expected 0 (cache)"
 same nodes "$dir/nodes.ir"
+grep -q 'llm refinement: 1 diagram(s), 1 step(s) applied (1 from cache), 0 failed' "$tmp/nodes.err" && ok || bad "nodes rerun: summary: $(cat "$tmp/nodes.err")"
+grep -q '^svg2graph: calls: 1 (0 sent, 0 retried, 1 from cache);' "$tmp/nodes.err" && ok || bad "nodes rerun: calls: $(cat "$tmp/nodes.err")"
+# --refresh asks again, and still writes the cache
+r0=$(nreq)
+run nodes --llm=nodes --refresh
+[ $(($(nreq) - r0)) = 1 ] && ok || bad "--refresh: $(($(nreq) - r0)) requests, expected 1"
+same nodes "$dir/nodes.ir"
+r0=$(nreq)
+run nodes --llm=nodes
+[ "$(nreq)" = "$r0" ] && ok || bad "after --refresh: $(($(nreq) - r0)) requests, expected 0 (cache)"
 # --graph-only and --json carry the same refinement
 run nodes --llm=nodes -g -q
 grep -v '^\(rect\|poly\|text\|bbox\) ' "$dir/nodes.ir" > "$tmp/nodes-g.ir"
@@ -127,6 +137,13 @@ run both --llm
 # n3 -> n2 is no edge: the edge answer is rejected, after a repair request
 status both 1
 warns both 'warning: llm edges: unusable answer after a repair request: remove 1: n3 -> n2 is not an edge; the geometric edges are kept'
+# the invalid answers were not cached: a rerun takes the nodes from the
+# cache and asks for the edges again (request and repair)
+r0=$(nreq)
+run both --llm
+status both 1
+[ $(($(nreq) - r0)) = 2 ] && ok || bad "invalid edge answers cached? rerun: $(($(nreq) - r0)) requests, expected 2"
+grep -q '1 step(s) applied (1 from cache), 1 failed' "$tmp/both.err" && ok || bad "both rerun: summary: $(cat "$tmp/both.err")"
 edges2='```json
 {"add": [{"from": "n3", "to": "n5"}], "remove": [{"from": "n2", "to": "n3"}]}
 ```'
@@ -206,7 +223,7 @@ status noserver 1
 geometric noserver
 warns noserver 'warning: llm nodes: '
 warns noserver 'warning: llm edges: '
-grep -q '2 step(s) failed\|0 step(s) applied, 2 failed' "$tmp/noserver.err" && ok || bad "noserver: summary: $(tail -1 "$tmp/noserver.err")"
+grep -q '0 step(s) applied (0 from cache), 2 failed' "$tmp/noserver.err" && ok || bad "noserver: summary: $(tail -1 "$tmp/noserver.err")"
 
 # --- several files: one refined, one whose step fails; both written, exit 1
 cp "$tmp/nodes.svg" "$tmp/f1.svg"
