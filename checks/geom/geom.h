@@ -167,6 +167,12 @@ extern const chk_param geom_params[GEOM_NPARAMS];
 #define GEOM_TICK_MAX_PT        (geom_tol.tick_max_pt)
 /* Default font size when the IR gives none (the IM class uses 12pt). */
 #define GEOM_DEFAULT_FONT_PT    (geom_tol.default_font_pt)
+/* A face is seen edge-on, neither toward nor away from the viewer, when
+ * the line of sight's component along its unit normal is within this of 0:
+ * sin 3 deg (0.052), the angle at which a face of a 1in solid drawn at
+ * 72pt/in narrows to under 4pt, a line's width at the corner. Derived, not
+ * fitted. */
+#define GEOM_EDGE_ON            0.05
 
 /* --- what an element's attributes say (read once per diagram) ----------- */
 typedef enum {
@@ -451,6 +457,13 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v);
  * 1 after setting *v to no, else 0, adding to *checked the facts of the
  * request it compared with the drawing. Nothing without a request. */
 int geom_request_math(const geom_scene *s, chk_verdict *v, int *checked);
+/* Three faces of one box (axis-aligned rectangles with 3D coordinates,
+ * drawn one after another, meeting at a corner, the box's other faces not
+ * drawn) that no parallel projection shows together: returns 1 with their
+ * elements, the line of the first and "-y, +z, +x" (their outward sides)
+ * in why. Boxes that are cubes of the unit-cube size are view_cubes'
+ * (request_match.c). */
+int geom_box_faces_unseen(const geom_scene *s, size_t bad[3], int *line, char *why, size_t nwhy);
 int geom_request_closed(const geom_scene *s, chk_verdict *v, int *checked);
 
 /* Cells of a uniform grid over the box all for n items: about one item per
