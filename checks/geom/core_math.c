@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/request_llm.h"
 
 #define MAXT 64
 
@@ -41,7 +42,7 @@ static void blame_ticks(const geom_scene *s, const geom_seg *g, chk_verdict *v)
     }
 }
 
-void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
+static void geom_core_math_body(const ir_diagram *d, const void *ctx, chk_verdict *v)
 {
     (void)d;
     const geom_scene *s = ctx;
@@ -131,4 +132,10 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
     else
         chk_set(v, CHK_YES, 0, "%d marked propert%s hold%s in the drawing", checked,
                 checked == 1 ? "y" : "ies", checked == 1 ? "s" : "");
+}
+
+void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
+{
+    geom_core_math_body(d, ctx, v);
+    if (ctx) geom_request_note(((const geom_scene *)ctx)->req, v);
 }
