@@ -76,7 +76,7 @@ static int square_face(const geom_face *f, sq_face *q)
         }
     if (axis < 0) return 0;
     int b = (axis + 1) % 3, c = (axis + 2) % 3;
-    if (fabs(ext[b] - ext[c]) > 0.01 * big) return 0;
+    if (fabs(ext[b] - ext[c]) > GEOM_SAME_SIZE * big) return 0;
     /* every point a corner of that square */
     for (size_t i = 0; i < 4; i++) {
         double p[3] = {f->p3[i].x, f->p3[i].y, f->p3[i].z};
@@ -173,9 +173,9 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
         qsort(sd, nq, sizeof *sd, cmp_asc_double);
         size_t best = 0, lo = 0, hi = 0;
         for (size_t i = 0; i < nq; i++) {
-            while (sd[i] - sd[lo] > 0.01 * sd[i]) lo++;
+            while (sd[i] - sd[lo] > GEOM_SAME_SIZE * sd[i]) lo++;
             if (hi < i) hi = i;
-            while (hi + 1 < nq && sd[hi + 1] - sd[i] <= 0.01 * sd[i]) hi++;
+            while (hi + 1 < nq && sd[hi + 1] - sd[i] <= GEOM_SAME_SIZE * sd[i]) hi++;
             if (hi - lo + 1 > best) { best = hi - lo + 1; unit = sd[i]; }
         }
         free(sd);
@@ -202,7 +202,7 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
     for (size_t i = 0; i <= nq; i++) {
         cell fc[2];
         int ok = 0;
-        if (i < nq && fabs(q[i].side - unit) <= 0.01 * unit) {
+        if (i < nq && fabs(q[i].side - unit) <= GEOM_SAME_SIZE * unit) {
             long l[3];
             ok = 1;
             for (int k = 0; k < 3; k++)
@@ -439,7 +439,7 @@ static int rectangle_face(const geom_face *f, rect_face *q)
     return 1;
 }
 
-/* The side most square faces share (within 1%), as view_cubes finds the
+/* The side most square faces share (within GEOM_SAME_SIZE), as view_cubes finds the
  * unit; 0 when no face is a square. */
 static double unit_side(const geom_scene *s)
 {
@@ -453,7 +453,7 @@ static double unit_side(const geom_scene *s)
     double unit = 0;
     size_t best = 0, lo = 0;
     for (size_t i = 0; i < n; i++) {
-        while (sd[i] - sd[lo] > 0.01 * sd[i]) lo++;
+        while (sd[i] - sd[lo] > GEOM_SAME_SIZE * sd[i]) lo++;
         if (i - lo + 1 > best) { best = i - lo + 1; unit = sd[i]; }
     }
     free(sd);
@@ -543,7 +543,7 @@ int geom_box_faces_unseen(const geom_scene *s, size_t bad[3], int *line, char *w
             if (cube) {
                 /* the side of the unit cubes, when cubes are drawn */
                 if (unit < 0) unit = unit_side(s);
-                if (fabs(e0 - unit) <= 0.01 * unit) ok = 0;
+                if (fabs(e0 - unit) <= GEOM_SAME_SIZE * unit) ok = 0;
             }
         }
         /* drawn with a face opposite one of the three, the box is drawn
@@ -658,7 +658,7 @@ static int drawn_between(const geom_scene *s, ir_pt a, ir_pt b, size_t **buf, si
         for (size_t q = 0; q < nn && !on; q++) {
             const geom_seg *g = &s->segs[(*buf)[q]];
             if (g->cls != SEG_FIGURE || !g->visible || g->curved) continue;
-            if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(g->b, g->a)), dir) > 2) continue;
+            if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(g->b, g->a)), dir) > GEOM_ALONG_DEG) continue;
             on = ir_pt_seg_dist(p, g->a, g->b, NULL) <= tol;
         }
         if (!on) return 0;
@@ -692,7 +692,7 @@ static size_t find_triangles(const geom_scene *s, tri *out, size_t max)
                     ir_pt a = t.p[m], b = t.p[(m + 1) % 3], d = t.p[(m + 2) % 3];
                     t.side[m] = ir_v_dist(b, d);
                     t.ang[m] = ir_v_angle_deg(ir_v_sub(b, a), ir_v_sub(d, a));
-                    if (!(t.ang[m] > 3)) ok = 0;
+                    if (!(t.ang[m] > GEOM_CORNER_MIN_DEG)) ok = 0;
                 }
                 if (ok) out[n++] = t;
             }
@@ -841,7 +841,7 @@ static size_t worst_cut(const geom_scene *s, double *frac)
          * shows the circle */
         if (s->attrs[i].dashed || s->d->elems[i].kind == IR_ELLIPSE) continue;
         double len, f = visible_frac(s, i, &len);
-        if (len < 0.5 * longest) continue;
+        if (len < GEOM_OUTLINE_FRAC * longest) continue;
         if (f < *frac) { *frac = f; worst = i; }
     }
     return worst;
