@@ -363,13 +363,24 @@ static int load_taxonomy(llm_rubric *r, const char *path, const char *file, int 
     return 0;
 }
 
+/* Row names are kebab-case, one style in every table (diagramir-formats(5)):
+ * a criterion named for the paper's JSON key (is_correct) rates rows
+ * is-correct. */
+static void kebab(char *s)
+{
+    for (; *s; s++)
+        if (*s == '_') *s = '-';
+}
+
 static int add_rowname(llm_rubric *r, const char *name)
 {
     const char **nv = realloc(r->rownames, (r->nrownames + 1) * sizeof *nv);
     if (!nv) return -1;
     r->rownames = nv;
-    nv[r->nrownames] = strdup(name);
-    if (!nv[r->nrownames]) return -1;
+    char *nm = strdup(name);
+    if (!nm) return -1;
+    kebab(nm);
+    nv[r->nrownames] = nm;
     r->nrownames++;
     return 0;
 }
@@ -1563,6 +1574,7 @@ int llm_rows_add(llm_rows *rows, const char *criterion, const char *value, const
     }
     llm_row *rw = &rows->v[rows->n];
     rw->criterion = strdup(criterion);
+    if (rw->criterion) kebab(rw->criterion);
     rw->value = strdup(value);
     rw->note = strndup(note ? note : "", NOTE_MAX);
     if (!rw->criterion || !rw->value || !rw->note) {

@@ -327,16 +327,16 @@ check "mathexplain-explanation without the model's explanation: exit 2" [ $? = 2
 check "  ... saying so at file:line:col" grep -q "noexpl.tsv:2:1: error: item m1: field 'explanation' is required (no such column): rubric mathexplain-explanation reads it$" "$tmp/err"
 start_server
 J -r sketchjudge $data/sketch.tsv >"$tmp/out" 2>"$tmp/err"
-check "sketchjudge: is_correct" grep -q '^s1	is_correct	fake-1	no	$' "$tmp/out"
-check "sketchjudge: error_count" grep -q '^s1	error_count	fake-1	3	$' "$tmp/out"
+check "sketchjudge: is-correct" grep -q '^s1	is-correct	fake-1	no	$' "$tmp/out"
+check "sketchjudge: error-count" grep -q '^s1	error-count	fake-1	3	$' "$tmp/out"
 check "sketchjudge: a label, namespaced, its description the note" \
-    grep -q '^s1	error_type	fake-1	geometry::Conceptual Cognition Error	fake: Conceptual Cognition Error$' "$tmp/out"
-check "sketchjudge: a label in another case" grep -q '^s1	error_type	fake-1	geometry::Geometric Principle Error	' "$tmp/out"
+    grep -q '^s1	error-type	fake-1	geometry::Conceptual Cognition Error	fake: Conceptual Cognition Error$' "$tmp/out"
+check "sketchjudge: a label in another case" grep -q '^s1	error-type	fake-1	geometry::Geometric Principle Error	' "$tmp/out"
 check "sketchjudge: a label not in the taxonomy is kept, not mapped" \
-    grep -q '^s1	error_type	fake-1	oov:Wrong Shape	not a geometry label in the taxonomy; fake: Wrong Shape$' "$tmp/out"
+    grep -q '^s1	error-type	fake-1	oov:Wrong Shape	not a geometry label in the taxonomy; fake: Wrong Shape$' "$tmp/out"
 check "  ... and reported" grep -q '^judge: warning: 1 label (in 1 item) not in the taxonomy' "$tmp/err"
-check "sketchjudge: correct, no errors" grep -q '^s2	error_count	fake-1	0	$' "$tmp/out"
-check "sketchjudge: none" grep -q '^s2	error_type	fake-1	none	$' "$tmp/out"
+check "sketchjudge: correct, no errors" grep -q '^s2	error-count	fake-1	0	$' "$tmp/out"
+check "sketchjudge: none" grep -q '^s2	error-type	fake-1	none	$' "$tmp/out"
 
 # ---------------------------------------------------------------- SketchJudge as its paper defines it
 # (tests/judge/paper/ holds the paper's text: Appendix B's taxonomy, Appendix
@@ -349,7 +349,7 @@ python3 tests/judge/sketchjudge_check.py taxonomy tests/judge/paper/sketchjudge-
 st=$?
 check "sketchjudge labels = the paper's Tables 9-12 ($(head -3 "$tmp/chk" | tr '\n' ' '))" [ $st = 0 ]
 check "  ... 5 geometry, 7 physics, 5 chart, 6 flowchart" [ "$(grep '^  label ' "$tmp/desc" | sed 's/^  label \([a-z]*\)::.*/\1/' | sort | uniq -c | tr -s ' ' | tr '\n' ',')" = " 5 chart, 6 flowchart, 5 geometry, 7 physics," ]
-check "  ... rows is_correct, error_count, error_type" [ "$(grep '^  row ' "$tmp/desc" | awk '{ printf "%s ", $2 }')" = "is_correct error_count error_type " ]
+check "  ... rows is-correct, error-count, error-type (kebab-case)" [ "$(grep '^  row ' "$tmp/desc" | awk '{ printf "%s ", $2 }')" = "is-correct error-count error-type " ]
 sed -n '/^# ==== Figure 7/,/^Figure 7:/p' tests/judge/paper/sketchjudge-prompts.txt |
     sed -n '/^```$/,/^```$/p' | sed 's/<brie,/<brief,/' >"$tmp/paper-schema"
 for v in baseline rubric cot; do
@@ -374,7 +374,7 @@ for v in baseline rubric cot; do
         cst=$?
         check "sketchjudge $v $m: the paper's inputs, order, images and text ($(head -2 "$tmp/chk" | tr '\n' ' '))" [ $cst = 0 ]
         check "  ... exit 0" [ $st = 0 ]
-        check "  ... both items judged" [ "$(grep -c '	is_correct	fake-1	yes	$' "$tmp/out")" = 2 ]
+        check "  ... both items judged" [ "$(grep -c '	is-correct	fake-1	yes	$' "$tmp/out")" = 2 ]
     done
 done
 check "  ... 12 requests" [ "$(nreq)" = 12 ]
@@ -395,13 +395,13 @@ cp $data/white.png $data/gray.png "$tmp/"
 : >"$tmp/req.log"
 J -r sketchjudge "$tmp/answers.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
 check "sketchjudge answers: exit 1 (two broke the schema)" [ $st = 1 ]
-check "  ... physics::Connection Error" grep -q '^p1	error_type	fake-1	physics::Connection Error	fake: Connection Error$' "$tmp/out"
-check "  ... Concept Target Error is physics::Concept/Target Error" grep -q '^p1	error_type	fake-1	physics::Concept/Target Error	' "$tmp/out"
-check "  ... an entry given twice stays (error_count counts it)" [ "$(grep -c '^p1	error_type	fake-1	physics::Connection Error	' "$tmp/out")" = 2 ]
-check "  ... error_count 3" grep -q '^p1	error_count	fake-1	3	$' "$tmp/out"
-check "  ... flowchart::Connection Error, another label" grep -q '^f1	error_type	fake-1	flowchart::Connection Error	' "$tmp/out"
-check "  ... Wrong Shape is not Shape Error" grep -q '^f1	error_type	fake-1	oov:Wrong Shape	' "$tmp/out"
-check "  ... Shape Error" grep -q '^f1	error_type	fake-1	flowchart::Shape Error	' "$tmp/out"
+check "  ... physics::Connection Error" grep -q '^p1	error-type	fake-1	physics::Connection Error	fake: Connection Error$' "$tmp/out"
+check "  ... Concept Target Error is physics::Concept/Target Error" grep -q '^p1	error-type	fake-1	physics::Concept/Target Error	' "$tmp/out"
+check "  ... an entry given twice stays (error_count counts it)" [ "$(grep -c '^p1	error-type	fake-1	physics::Connection Error	' "$tmp/out")" = 2 ]
+check "  ... error-count 3" grep -q '^p1	error-count	fake-1	3	$' "$tmp/out"
+check "  ... flowchart::Connection Error, another label" grep -q '^f1	error-type	fake-1	flowchart::Connection Error	' "$tmp/out"
+check "  ... Wrong Shape is not Shape Error" grep -q '^f1	error-type	fake-1	oov:Wrong Shape	' "$tmp/out"
+check "  ... Shape Error" grep -q '^f1	error-type	fake-1	flowchart::Shape Error	' "$tmp/out"
 check "  ... error_count must equal len(error_list)" \
     grep -q '^# failed	c1	fake-1	unusable answer after a repair request: "error_count" is 3 but "error_list" has 1 entry$' "$tmp/out"
 check "  ... is_correct true wants no errors" \
