@@ -508,6 +508,63 @@ printf 'item\treference\tpredicted\nb1\tkp-ref.json\texpl.txt\n' >"$tmp/badkp.ts
 "$judge" --dry-run -r mathexplain-keypoints "$tmp/badkp.tsv" >/dev/null 2>"$tmp/err"
 check "  ... keypoints that are no JSON: exit 2 at file:line:col" grep -q "badkp.tsv:2:1: error: item b1: predicted: .*expl.txt: no keypoints JSON" "$tmp/err"
 
+# 3. Figure 8's parsing step (mathexplain-parse): the model's raw output for
+#    the keypoint task, after "Input:", turned into {element, description}
+#    pairs, one keypoint row each; the rows feed the matching step
+"$judge" --describe -r mathexplain-parse >"$tmp/desc"
+check "mathexplain-parse: one input, the model's output" \
+    [ "$(grep '^  field ' "$tmp/desc" | awk '{ printf "%s %s ", $2, $3 }')" = "output file " ]
+check "  ... rows keypoint" [ "$(grep '^  row ' "$tmp/desc" | awk '{ printf "%s ", $2 }')" = "keypoint " ]
+sed -n '/^# ==== Figure 8/,/^# ==== end/p' tests/judge/paper/mathexplain-prompts.txt |
+    grep -v '^#' | grep -v '^ *$' | grep -v '^```$' | grep -v '^"json$' >"$tmp/fig8"
+"$judge" --dry-run -r mathexplain-parse $data/kp-parse.tsv >"$tmp/kpreq"
+missing=$(while IFS= read -r l; do grep -qF -- "$(printf '%s' "$l" | sed 's/\\/\\\\/g; s/"/\\"/g')" "$tmp/kpreq" || echo "$l"; done <"$tmp/fig8" | head -1)
+check "  ... every line of Figure 8 in the request ($missing)" [ -z "$missing" ]
+check "  ... ($(wc -l <"$tmp/fig8") lines)" [ "$(wc -l <"$tmp/fig8")" -gt 60 ]
+python3 -c '
+import json, sys
+t = json.loads(open(sys.argv[1]).readline())["messages"][-1]["content"]
+raw = open(sys.argv[2]).read().rstrip("\n")
+i = t.index("Input:\n\n```\n")
+print("ok" if t[i + 12:].startswith(raw) and t.index("Your Task:") < i else "bad")
+' "$tmp/kpreq" $data/kp-raw.txt >"$tmp/chk"
+check "  ... the model's output in the fence after Input:, last" [ "$(cat "$tmp/chk")" = ok ]
+J --no-cache -r mathexplain-parse $data/kp-parse.tsv >"$tmp/parsed"; st=$?
+check "  ... exit 0" [ $st = 0 ]
+check "  ... a keypoint row per pair, the description its note" \
+    [ "$(grep -c '^k1	keypoint	fake-1	' "$tmp/parsed")" = 2 ]
+check "  ... Line AE" grep -q '^k1	keypoint	fake-1	Line AE	A line from A to E$' "$tmp/parsed"
+check "  ... Right angle mark 1" grep -q '^k1	keypoint	fake-1	Right angle mark 1	Angle AEB is a right angle$' "$tmp/parsed"
+# the parsed table is the predicted keypoints of the matching step
+cp $data/kp-ref.json "$tmp/"
+printf 'item\treference\tpredicted\nk1\tkp-ref.json\tparsed\n' >"$tmp/chain.tsv"
+"$judge" --dry-run -r mathexplain-keypoints "$tmp/chain.tsv" >"$tmp/chainreq" 2>"$tmp/err"
+check "  ... feeds mathexplain-keypoints: exit 0" [ $? = 0 ]
+python3 -c '
+import json, sys
+t = "".join(p.get("text", "") for m in json.loads(open(sys.argv[1]).readline())["messages"] for p in (m["content"] if isinstance(m["content"], list) else [{"text": m["content"]}]))
+g = t.index("AI-Generated JSON\n\n")
+print([x["element"] for x in json.loads(t[g + len("AI-Generated JSON\n\n"):].split("\n]\n")[0] + "\n]")])
+' "$tmp/chainreq" >"$tmp/chk"
+check "  ... as the AI-Generated JSON ($(cat "$tmp/chk"))" [ "$(cat "$tmp/chk")" = "['Line AE', 'Right angle mark 1']" ]
+printf 'item\treference\tpredicted\nk9\tkp-ref.json\tparsed\n' >"$tmp/chain9.tsv"
+"$judge" --dry-run -r mathexplain-keypoints "$tmp/chain9.tsv" >/dev/null 2>"$tmp/err"
+check "  ... an item the table lacks: exit 2, saying so" grep -q "no keypoint row of item k9" "$tmp/err"
+# answers that break Figure 8's requirements: repaired, then failed
+mkraw() {  # mkraw NAME ANSWER: an item whose parsing model answers ANSWER
+    printf 'text FAKE[answer=b64;b64=%s]\n' "$(printf '%s' "$2" | base64 | tr -d '\n')" >"$tmp/$1.txt"
+    printf 'item\toutput\n%s\t%s.txt\n' "$1" "$1" >"$tmp/$1.tsv"
+}
+mkraw dupel '[{"element": "Line AE", "description": "a"}, {"element": "line  AE", "description": "b"}]'
+J -r mathexplain-parse "$tmp/dupel.tsv" >"$tmp/out" 2>/dev/null
+check "  ... the same element twice: failed" grep -q '^# failed	dupel	fake-1	.*no two items may refer to the same element: "line  AE" is items 1 and 2' "$tmp/out"
+mkraw threekeys '[{"element": "Line AE", "description": "a", "note": "c"}]'
+J -r mathexplain-parse "$tmp/threekeys.tsv" >"$tmp/out" 2>/dev/null
+check "  ... a third key: failed" grep -q '^# failed	threekeys	fake-1	.*exactly two keys' "$tmp/out"
+mkraw empty '[]'
+J -r mathexplain-parse "$tmp/empty.tsv" >"$tmp/out" 2>/dev/null
+check "  ... no keypoints: one row none" grep -q '^empty	keypoint	fake-1	none	$' "$tmp/out"
+
 # ---------------------------------------------------------------- DiagramEval's LLM steps
 # every instruction line of the paper's Listings 3 and 4 is in svg2graph's
 # prompts (Listing 4's {diagram_type} as "block")
