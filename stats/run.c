@@ -14,7 +14,7 @@
 
 /* ---- the statistics ------------------------------------------------------ */
 
-enum kind { PAIR, MULTI, LABEL };
+enum kind { PAIR, MULTI, LABEL, SINGLE };
 enum sid {
     S_AGREEMENT, S_COHEN, S_COHEN_LIN, S_COHEN_QUAD, S_SCOTT,
     S_SPEARMAN, S_KENDALL, S_PEARSON, S_MAE, S_RMSE,
@@ -22,7 +22,7 @@ enum sid {
     S_COVERAGE,
     S_FLEISS, S_ALPHA_NOM, S_ALPHA_ORD, S_ALPHA_INT, S_ALPHA_RATIO,
     S_L_EXAMPLE_F1, S_L_MICRO_F1, S_L_MACRO_F1, S_L_RECALL, S_L_RECALL_POOLED,
-    S_SET_PRECISION, S_SET_RECALL, S_SET_F1
+    S_SET_PRECISION, S_SET_RECALL, S_SET_F1, S_MEAN
 };
 
 struct statdef {
@@ -66,6 +66,7 @@ static const struct statdef STATS[] = {
     { "set-precision", S_SET_PRECISION, LABEL, 0, 1 },
     { "set-recall", S_SET_RECALL, LABEL, 0, 1 },
     { "set-f1", S_SET_F1, LABEL, 0, 1 },
+    { "mean", S_MEAN, SINGLE, 1, 1 },
 };
 #define NSTATS (sizeof STATS / sizeof STATS[0])
 
@@ -81,7 +82,7 @@ const char *const kappa_stat_names[] = {
     "accuracy", "precision", "recall", "f1", "fnr", "fpr", "mcc", "macro-f1", "confusion",
     "coverage", "fleiss", "alpha-nominal", "alpha-ordinal", "alpha-interval", "alpha-ratio",
     "label-example-f1", "label-micro-f1", "label-macro-f1", "label-recall", "label-recall-pooled",
-    "set-precision", "set-recall", "set-f1", NULL
+    "set-precision", "set-recall", "set-f1", "mean", NULL
 };
 
 static const struct statdef *find_stat(const char *s, size_t len)
@@ -333,7 +334,7 @@ static void warnf(struct run *r, const char *fmt, ...)
 static const char *gname(const struct run *r) { return kappa_strtab_str(&r->t->groups, r->g); }
 static const char *rname(const struct run *r, int32_t id)
 {
-    return id < 0 ? "*" : kappa_strtab_str(&r->t->raters, id);
+    return id == -2 ? "NA" : id < 0 ? "*" : kappa_strtab_str(&r->t->raters, id);
 }
 
 /* ---- seeds ----------------------------------------------------------------- */
@@ -1574,6 +1575,55 @@ static void label_notes(const struct run *r, int32_t ra, int32_t rb, size_t n)
                 r->masked_g + r->masked_p == 1 ? "" : "s");
 }
 
+static double mean_of(const double *x, const size_t *idx, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += x[idx ? idx[i] : i];
+    return n ? s / (double)n : NAN;
+}
+
+/* mean: per selected rater, the mean of its numeric ratings over the units
+ * of the group it rated (after --missing / --unrated; na left out), as a
+ * percentage of --percent-of when given (EduIllustrate's Table 2: each
+ * dimension's 0-5 scores averaged over the items, as 0-100%).  rater-b NA. */
+static int single_rows(struct run *r, const struct statdef *const *defs, int nd,
+                       const int32_t *units, size_t nu, const int32_t *sel, int nsel)
+{
+    double *x = malloc((nu ? nu : 1) * sizeof *x), *rep = NULL;
+    size_t *idx = malloc((nu ? nu : 1) * sizeof *idx);
+    int rc = -1;
+    if (!x || !idx) goto out;
+    for (int d = 0; d < nd; d++) {
+        if (defs[d]->kind != SINGLE) continue;
+        for (int k = 0; k < nsel; k++) {
+            size_t n = 0;
+            for (size_t q = 0; q < nu; q++) {
+                int c = code(r, filled(r, UNIT(units, q), sel[k]));
+                if (c >= 0) x[n++] = r->levels[c];
+            }
+            double scale = r->o->percent_of > 0 ? 100 / r->o->percent_of : 1;
+            for (size_t i = 0; i < n; i++) x[i] *= scale;
+            double v = mean_of(x, NULL, n), lo = NAN, hi = NAN;
+            if (!isfinite(v)) undefined_warning(r, defs[d]->name, sel[k], sel[k], n, v);
+            if (r->o->ci > 0 && n > 0) {
+                if (!rep && !(rep = malloc((size_t)r->o->reps * sizeof *rep))) goto out;
+                uint64_t st = row_seed(r, defs[d]->name, sel[k], -2);
+                for (long i = 0; i < r->o->reps; i++) {
+                    for (size_t j = 0; j < n; j++) idx[j] = (size_t)kappa_rand_below(&st, n);
+                    rep[i] = mean_of(x, idx, n);
+                }
+                percentile_ci(rep, (size_t)r->o->reps, r->o->ci, &lo, &hi);
+            }
+            if (add_row(r, d, k, 0, defs[d]->name, sel[k], -2, v, n, r->o->ci > 0, lo, hi) < 0)
+                goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(x); free(idx); free(rep);
+    return rc;
+}
+
 /* --compare A,B: per scalar pair statistic, the difference
  * stat(reference, A) - stat(reference, B) on the units all three rated, its
  * paired bootstrap percentile interval (the units resampled, both
@@ -1739,8 +1789,15 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
                         t->seen ? " (not counted as --missing or --unrated)" : "");
         }
     }
-    if (nsel < 2 && nout) { rc = 0; goto out; }
-    if (nsel < 2) {
+    int only_single = 0;   /* --stat names single-rater statistics only (mean) */
+    if (r->o->stats) {
+        const struct statdef *sd[NSTATS];
+        int ns = parse_stats(r->o->stats, sd, (int)NSTATS, NULL);
+        only_single = ns > 0;
+        for (int i = 0; i < ns; i++) only_single &= sd[i]->kind == SINGLE;
+    }
+    if (nsel < 1 || (nsel < 2 && !only_single && nout)) { rc = 0; goto out; }
+    if (nsel < 2 && !only_single) {
         warnf(r, "group '%s': fewer than two raters, nothing to compare", gname(r));
         rc = 0;
         goto out;
@@ -1762,7 +1819,7 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
         if (defs[i]->ordered && !r->numeric) { ordered_error(r, defs[i]); goto out; }
 
     int any_pair = 0;
-    for (int d = 0; d < nd; d++) any_pair |= defs[d]->kind != MULTI;
+    for (int d = 0; d < nd; d++) any_pair |= defs[d]->kind == PAIR || defs[d]->kind == LABEL;
     int npairs = 0;
     pairs = malloc(((size_t)nsel * (size_t)nsel + 1) * 2 * sizeof *pairs);
     if (!pairs) goto out;
@@ -1815,6 +1872,7 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
         if (ina && inb && compare_rows(r, defs, nd, units, nu, ref, npairs) < 0) goto out;
     }
     if (multi_stats(r, defs, nd, units, nu, sel, nsel) < 0) goto out;
+    if (single_rows(r, defs, nd, units, nu, sel, nsel) < 0) goto out;
     rc = 0;
 out:
     if (rc < 0 && r->status == 0) { fprintf(r->err, "kappa: out of memory\n"); r->status = 2; }

@@ -31,6 +31,7 @@ struct kappa_opts {
                                 applicable to the answer's domain (NULL: every label) */
     const char *compare;     /* "A,B": the difference of A's and B's statistics against the
                                 reference, paired bootstrap interval and permutation p */
+    double percent_of;       /* > 0: mean is printed as a percentage of this scale maximum */
     int duplicates;          /* enum kappa_dup */
     double ci;               /* 0: no intervals; else the level, e.g. 0.95 */
     long reps;               /* bootstrap replicates */

@@ -35,6 +35,7 @@ static void usage(FILE *f)
           "                         applicable to the answer's domain (see kappa(1))\n"
           "      --compare A,B      with --reference GOLD: stat(GOLD,A) - stat(GOLD,B), its\n"
           "                         paired bootstrap interval and permutation p-value\n"
+          "      --percent-of MAX   mean as a percentage of MAX (EduIllustrate: 5)\n"
           "      --duplicates error|first|last   conflicting duplicate rows (error)\n"
           "      --ci LEVEL         bootstrap percentile interval over items, e.g. 0.95\n"
           "      --reps N           bootstrap replicates (1000)\n"
@@ -64,7 +65,7 @@ static int append_list(char **list, const char *item)
 int main(int argc, char **argv)
 {
     enum { O_UNRATED = 256, O_POSITIVE, O_MULTI, O_DUP, O_CI, O_REPS, O_SEED, O_LIST, O_BOTH,
-           O_TAXONOMY, O_COMPARE };
+           O_TAXONOMY, O_COMPARE, O_PERCENT };
     static const struct option longopts[] = {
         { "by", required_argument, NULL, 'b' },
         { "raters", required_argument, NULL, 'r' },
@@ -77,6 +78,7 @@ int main(int argc, char **argv)
         { "both", required_argument, NULL, O_BOTH },
         { "taxonomy", required_argument, NULL, O_TAXONOMY },
         { "compare", required_argument, NULL, O_COMPARE },
+        { "percent-of", required_argument, NULL, O_PERCENT },
         { "duplicates", required_argument, NULL, O_DUP },
         { "ci", required_argument, NULL, O_CI },
         { "reps", required_argument, NULL, O_REPS },
@@ -109,6 +111,16 @@ int main(int argc, char **argv)
         case O_BOTH: o.both = optarg; break;
         case O_TAXONOMY: o.taxonomy = optarg; break;
         case O_COMPARE: o.compare = optarg; break;
+        case O_PERCENT: {
+            char *end;
+            errno = 0;
+            o.percent_of = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(o.percent_of > 0 && o.percent_of < 1e300)) {
+                fprintf(stderr, "kappa: --percent-of wants the scale's maximum, such as 5\n");
+                status = 2;
+            }
+            break;
+        }
         case O_DUP:
             if (!strcmp(optarg, "error")) o.duplicates = KAPPA_DUP_ERROR;
             else if (!strcmp(optarg, "first")) o.duplicates = KAPPA_DUP_FIRST;

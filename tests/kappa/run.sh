@@ -267,6 +267,21 @@ printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n1\ta\tm\tyes\n2\ta\th\tyes\
 same "json lines: two lines" 2 "$(wc -l < "$T/out" | tr -d ' ')"
 same "json lines: cohen undefined has no value key" '{"group":"all","stat":"cohen","rater-a":"h","rater-b":"m","n":2}' "$(sed -n 2p "$T/out")"
 
+# ---- 4g. mean: EduIllustrate's dataset-level averages (Table 2), worked in
+# data/eduillustrate.tsv: dimensions as % of 5, overall as it is
+E=$D/eduillustrate.tsv
+awk -F'\t' '$2 != "overall"' "$E" | "$K" -q --by criterion --stat mean --percent-of 5 > "$T/out"
+same "mean: LC 73.3% of 5, n 3" "m NA 73.333333 3" "$(awk -F'\t' '$1 == "logical-coherence" { print $3, $4, $5, $6 }' "$T/out")"
+same "mean: VC 74.2%, na left out" "74.200000 2" "$(awk -F'\t' '$1 == "visual-consistency" { print $5, $6 }' "$T/out")"
+awk -F'\t' '$1 == "item" || $2 == "overall"' "$E" | "$K" -q --by criterion --stat mean > "$T/out"
+same "mean: overall over the items" "42.711000 3" "$(awk -F'\t' '$1 == "overall" { print $5, $6 }' "$T/out")"
+"$K" -q --by criterion --stat mean --ci 0.9 --reps 300 "$E" > "$T/out"
+same "mean: a bootstrap interval around it" "" "$(awk -F'\t' 'NR > 1 && !($7 <= $5 && $5 <= $8)' "$T/out")"
+"$K" --stat mean,cohen "$E" > /dev/null 2>&1
+same "mean and cohen of one rater: exit 0 (cohen warns)" 0 $?
+"$K" --percent-of 0 --stat mean "$E" > /dev/null 2>&1
+same "--percent-of 0 exits 2" 2 $?
+
 # ---- 5. golden output ------------------------------------------------------------------
 for g in tests/kappa/golden/*.args; do
     name=${g%.args}
