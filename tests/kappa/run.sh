@@ -80,6 +80,15 @@ same "judge-gpt-5 no-overlap" 0.353 "$(awk -F'\t' '$1=="no-overlap" && $2=="cohe
 same "judge-gpt-5 n" 231 "$(awk -F'\t' '$1=="no-overlap" && $2=="cohen"{print $6}' "$T/j5.out")"
 grep -q 'human vs judge-gpt-5: 8 units rated only by human' "$T/j5.err" && pass ||
     fail "unrated items not reported: $(cat "$T/j5.err")"
+# The judge(1) recipe with --missing na on a judge table without shape-closed
+# and core-math (the geom rubric's six criteria; issue #19): those two
+# groups have no rows for the judge, with a note, instead of kappa 0.000.
+{ cat "$DIR/ratings.tsv"; awk -F'\t' '$2 != "shape-closed" && $2 != "core-math"' "$T/j5.tsv"; } |
+    "$K" --by criterion --missing na --stat cohen -d 3 > "$T/j6.out" 2> "$T/j6.err"
+same "never-rated criteria: no rows" "" "$(awk -F'\t' '$1 == "shape-closed" || $1 == "core-math"' "$T/j6.out")"
+same "never-rated criteria: the six others" 6 "$(awk -F'\t' 'NR > 1 && $2 == "cohen"' "$T/j6.out" | wc -l | tr -d ' ')"
+same "  ... unchanged (no-overlap 0.353)" 0.353 "$(awk -F'\t' '$1=="no-overlap" && $2=="cohen"{print $5}' "$T/j6.out")"
+same "  ... a note each" 2 "$(grep -c "rated none of its units; left out there (not counted as --missing or --unrated)" "$T/j6.err")"
 # --unrated na counts them as na instead (README of the data set: "missing counts as na").
 got=$(cat "$DIR/ratings.tsv" "$T/j5.tsv" |
     "$K" -q --by criterion --raters human,judge-gpt-5 --missing na --unrated na -d 3 |
