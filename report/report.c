@@ -375,6 +375,7 @@ static int run_kappa(report *r, FILE *err)
             r->npairs++;
         }
     }
+    free(obuf);
     return 0;
 }
 

@@ -1938,7 +1938,7 @@ static int print_rows(struct run *r, FILE *out)
             cJSON_AddStringToObject(obj, "group", kappa_strtab_str(&r->t->groups, w->group));
             cJSON_AddStringToObject(obj, "stat", w->stat);
             cJSON_AddStringToObject(obj, "rater-a", rname(r, w->ra));
-            cJSON_AddStringToObject(obj, "rater-b", rname(r, w->rb));
+            if (w->rb != -2) cJSON_AddStringToObject(obj, "rater-b", rname(r, w->rb));
             if (isfinite(w->value)) cJSON_AddNumberToObject(obj, "value", w->value);
             cJSON_AddNumberToObject(obj, "n", (double)w->n);
             if (w->has_ci && isfinite(w->lo)) cJSON_AddNumberToObject(obj, "ci-low", w->lo);

@@ -288,6 +288,8 @@ same "mean: overall over the items" "42.711000 3" "$(awk -F'\t' '$1 == "overall"
 same "mean: a bootstrap interval around it" "" "$(awk -F'\t' 'NR > 1 && !($7 <= $5 && $5 <= $8)' "$T/out")"
 "$K" --stat mean,cohen "$E" > /dev/null 2>&1
 same "mean and cohen of one rater: exit 0 (cohen warns)" 0 $?
+same "mean as JSON: no rater-b key" '{"group":"logical-coherence","stat":"mean","rater-a":"m","value":3.6666666666666665,"n":3}' \
+    "$("$K" -q --by criterion --stat mean -f json "$E" | head -1)"
 "$K" --percent-of 0 --stat mean "$E" > /dev/null 2>&1
 same "--percent-of 0 exits 2" 2 $?
 
