@@ -1722,11 +1722,13 @@ static int rated_in_group(struct run *r, const int32_t *units, size_t nu)
         return 0;
     }
     unsigned char *present = calloc(K, 1);
+    size_t *keys = malloc(K * sizeof *keys), nkeys = 0;   /* the criteria present, in order */
     r->crit_rated = calloc((K * R + 7) / 8 + 1, 1);
-    if (!present || !r->crit_rated) { free(present); return -1; }
+    if (!present || !keys || !r->crit_rated) { free(present); free(keys); return -1; }
     for (size_t q = 0; q < nu; q++) {
         int32_t u = UNIT(units, q);
         size_t c = (size_t)(kappa_unit_crit(t, u) + 1);
+        if (!present[c]) keys[nkeys++] = c;
         present[c] = 1;
         for (size_t k = 0; k < R; k++)
             if (cell_at(r, u, (int32_t)k) >= 0) {
@@ -1738,9 +1740,9 @@ static int rated_in_group(struct run *r, const int32_t *units, size_t nu)
     if (!r->o->quiet)
         for (size_t k = 0; k < R; k++) {
             if (!r->rated_here[k]) continue;
-            for (size_t c = 0; c < K; c++) {
-                size_t b = c * R + k;
-                if (present[c] && !((r->crit_rated[b / 8] >> (b % 8)) & 1))
+            for (size_t i = 0; i < nkeys; i++) {
+                size_t c = keys[i], b = c * R + k;
+                if (!((r->crit_rated[b / 8] >> (b % 8)) & 1))
                     fprintf(r->err, "kappa: note: group '%s': %s never rated criterion '%s'; its "
                             "units are left out for %s (not counted as --missing or --unrated)\n",
                             gname(r), rname(r, (int32_t)k), crit_name(r, (int32_t)c),
@@ -1748,6 +1750,7 @@ static int rated_in_group(struct run *r, const int32_t *units, size_t nu)
             }
         }
     free(present);
+    free(keys);
     return 0;
 }
 
