@@ -340,16 +340,16 @@ check "mathexplain-explanation without the model's explanation: exit 2" [ $? = 2
 check "  ... saying so at file:line:col" grep -q "noexpl.tsv:2:1: error: item m1: field 'explanation' is required (no such column): rubric mathexplain-explanation reads it$" "$tmp/err"
 start_server
 J -r sketchjudge $data/sketch.tsv >"$tmp/out" 2>"$tmp/err"
-check "sketchjudge: is_correct" grep -q '^s1	is_correct	fake-1	no	$' "$tmp/out"
-check "sketchjudge: error_count" grep -q '^s1	error_count	fake-1	3	$' "$tmp/out"
+check "sketchjudge: is-correct" grep -q '^s1	is-correct	fake-1	no	$' "$tmp/out"
+check "sketchjudge: error-count" grep -q '^s1	error-count	fake-1	3	$' "$tmp/out"
 check "sketchjudge: a label, namespaced, its description the note" \
-    grep -q '^s1	error_type	fake-1	geometry::Conceptual Cognition Error	fake: Conceptual Cognition Error$' "$tmp/out"
-check "sketchjudge: a label in another case" grep -q '^s1	error_type	fake-1	geometry::Geometric Principle Error	' "$tmp/out"
+    grep -q '^s1	error-type	fake-1	geometry::Conceptual Cognition Error	fake: Conceptual Cognition Error$' "$tmp/out"
+check "sketchjudge: a label in another case" grep -q '^s1	error-type	fake-1	geometry::Geometric Principle Error	' "$tmp/out"
 check "sketchjudge: a label not in the taxonomy is kept, not mapped" \
-    grep -q '^s1	error_type	fake-1	oov:Wrong Shape	not a geometry label in the taxonomy; fake: Wrong Shape$' "$tmp/out"
+    grep -q '^s1	error-type	fake-1	oov:Wrong Shape	not a geometry label in the taxonomy; fake: Wrong Shape$' "$tmp/out"
 check "  ... and reported" grep -q '^judge: warning: 1 label (in 1 item) not in the taxonomy' "$tmp/err"
-check "sketchjudge: correct, no errors" grep -q '^s2	error_count	fake-1	0	$' "$tmp/out"
-check "sketchjudge: none" grep -q '^s2	error_type	fake-1	none	$' "$tmp/out"
+check "sketchjudge: correct, no errors" grep -q '^s2	error-count	fake-1	0	$' "$tmp/out"
+check "sketchjudge: none" grep -q '^s2	error-type	fake-1	none	$' "$tmp/out"
 
 # ---------------------------------------------------------------- SketchJudge as its paper defines it
 # (tests/judge/paper/ holds the paper's text: Appendix B's taxonomy, Appendix
@@ -362,7 +362,7 @@ python3 tests/judge/sketchjudge_check.py taxonomy tests/judge/paper/sketchjudge-
 st=$?
 check "sketchjudge labels = the paper's Tables 9-12 ($(head -3 "$tmp/chk" | tr '\n' ' '))" [ $st = 0 ]
 check "  ... 5 geometry, 7 physics, 5 chart, 6 flowchart" [ "$(grep '^  label ' "$tmp/desc" | sed 's/^  label \([a-z]*\)::.*/\1/' | sort | uniq -c | tr -s ' ' | tr '\n' ',')" = " 5 chart, 6 flowchart, 5 geometry, 7 physics," ]
-check "  ... rows is_correct, error_count, error_type" [ "$(grep '^  row ' "$tmp/desc" | awk '{ printf "%s ", $2 }')" = "is_correct error_count error_type " ]
+check "  ... rows is-correct, error-count, error-type (kebab-case)" [ "$(grep '^  row ' "$tmp/desc" | awk '{ printf "%s ", $2 }')" = "is-correct error-count error-type " ]
 sed -n '/^# ==== Figure 7/,/^Figure 7:/p' tests/judge/paper/sketchjudge-prompts.txt |
     sed -n '/^```$/,/^```$/p' | sed 's/<brie,/<brief,/' >"$tmp/paper-schema"
 for v in baseline rubric cot; do
@@ -387,7 +387,7 @@ for v in baseline rubric cot; do
         cst=$?
         check "sketchjudge $v $m: the paper's inputs, order, images and text ($(head -2 "$tmp/chk" | tr '\n' ' '))" [ $cst = 0 ]
         check "  ... exit 0" [ $st = 0 ]
-        check "  ... both items judged" [ "$(grep -c '	is_correct	fake-1	yes	$' "$tmp/out")" = 2 ]
+        check "  ... both items judged" [ "$(grep -c '	is-correct	fake-1	yes	$' "$tmp/out")" = 2 ]
     done
 done
 check "  ... 12 requests" [ "$(nreq)" = 12 ]
@@ -408,13 +408,13 @@ cp $data/white.png $data/gray.png "$tmp/"
 : >"$tmp/req.log"
 J -r sketchjudge "$tmp/answers.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
 check "sketchjudge answers: exit 1 (two broke the schema)" [ $st = 1 ]
-check "  ... physics::Connection Error" grep -q '^p1	error_type	fake-1	physics::Connection Error	fake: Connection Error$' "$tmp/out"
-check "  ... Concept Target Error is physics::Concept/Target Error" grep -q '^p1	error_type	fake-1	physics::Concept/Target Error	' "$tmp/out"
-check "  ... an entry given twice stays (error_count counts it)" [ "$(grep -c '^p1	error_type	fake-1	physics::Connection Error	' "$tmp/out")" = 2 ]
-check "  ... error_count 3" grep -q '^p1	error_count	fake-1	3	$' "$tmp/out"
-check "  ... flowchart::Connection Error, another label" grep -q '^f1	error_type	fake-1	flowchart::Connection Error	' "$tmp/out"
-check "  ... Wrong Shape is not Shape Error" grep -q '^f1	error_type	fake-1	oov:Wrong Shape	' "$tmp/out"
-check "  ... Shape Error" grep -q '^f1	error_type	fake-1	flowchart::Shape Error	' "$tmp/out"
+check "  ... physics::Connection Error" grep -q '^p1	error-type	fake-1	physics::Connection Error	fake: Connection Error$' "$tmp/out"
+check "  ... Concept Target Error is physics::Concept/Target Error" grep -q '^p1	error-type	fake-1	physics::Concept/Target Error	' "$tmp/out"
+check "  ... an entry given twice stays (error_count counts it)" [ "$(grep -c '^p1	error-type	fake-1	physics::Connection Error	' "$tmp/out")" = 2 ]
+check "  ... error-count 3" grep -q '^p1	error-count	fake-1	3	$' "$tmp/out"
+check "  ... flowchart::Connection Error, another label" grep -q '^f1	error-type	fake-1	flowchart::Connection Error	' "$tmp/out"
+check "  ... Wrong Shape is not Shape Error" grep -q '^f1	error-type	fake-1	oov:Wrong Shape	' "$tmp/out"
+check "  ... Shape Error" grep -q '^f1	error-type	fake-1	flowchart::Shape Error	' "$tmp/out"
 check "  ... error_count must equal len(error_list)" \
     grep -q '^# failed	c1	fake-1	unusable answer after a repair request: "error_count" is 3 but "error_list" has 1 entry$' "$tmp/out"
 check "  ... is_correct true wants no errors" \
@@ -520,6 +520,63 @@ check "  ... a generated element that is none: failed" grep -q '^# failed	ghost	
 printf 'item\treference\tpredicted\nb1\tkp-ref.json\texpl.txt\n' >"$tmp/badkp.tsv"
 "$judge" --dry-run -r mathexplain-keypoints "$tmp/badkp.tsv" >/dev/null 2>"$tmp/err"
 check "  ... keypoints that are no JSON: exit 2 at file:line:col" grep -q "badkp.tsv:2:1: error: item b1: predicted: .*expl.txt: no keypoints JSON" "$tmp/err"
+
+# 3. Figure 8's parsing step (mathexplain-parse): the model's raw output for
+#    the keypoint task, after "Input:", turned into {element, description}
+#    pairs, one keypoint row each; the rows feed the matching step
+"$judge" --describe -r mathexplain-parse >"$tmp/desc"
+check "mathexplain-parse: one input, the model's output" \
+    [ "$(grep '^  field ' "$tmp/desc" | awk '{ printf "%s %s ", $2, $3 }')" = "output file " ]
+check "  ... rows keypoint" [ "$(grep '^  row ' "$tmp/desc" | awk '{ printf "%s ", $2 }')" = "keypoint " ]
+sed -n '/^# ==== Figure 8/,/^# ==== end/p' tests/judge/paper/mathexplain-prompts.txt |
+    grep -v '^#' | grep -v '^ *$' | grep -v '^```$' | grep -v '^"json$' >"$tmp/fig8"
+"$judge" --dry-run -r mathexplain-parse $data/kp-parse.tsv >"$tmp/kpreq"
+missing=$(while IFS= read -r l; do grep -qF -- "$(printf '%s' "$l" | sed 's/\\/\\\\/g; s/"/\\"/g')" "$tmp/kpreq" || echo "$l"; done <"$tmp/fig8" | head -1)
+check "  ... every line of Figure 8 in the request ($missing)" [ -z "$missing" ]
+check "  ... ($(wc -l <"$tmp/fig8") lines)" [ "$(wc -l <"$tmp/fig8")" -gt 60 ]
+python3 -c '
+import json, sys
+t = json.loads(open(sys.argv[1]).readline())["messages"][-1]["content"]
+raw = open(sys.argv[2]).read().rstrip("\n")
+i = t.index("Input:\n\n```\n")
+print("ok" if t[i + 12:].startswith(raw) and t.index("Your Task:") < i else "bad")
+' "$tmp/kpreq" $data/kp-raw.txt >"$tmp/chk"
+check "  ... the model's output in the fence after Input:, last" [ "$(cat "$tmp/chk")" = ok ]
+J --no-cache -r mathexplain-parse $data/kp-parse.tsv >"$tmp/parsed"; st=$?
+check "  ... exit 0" [ $st = 0 ]
+check "  ... a keypoint row per pair, the description its note" \
+    [ "$(grep -c '^k1	keypoint	fake-1	' "$tmp/parsed")" = 2 ]
+check "  ... Line AE" grep -q '^k1	keypoint	fake-1	Line AE	A line from A to E$' "$tmp/parsed"
+check "  ... Right angle mark 1" grep -q '^k1	keypoint	fake-1	Right angle mark 1	Angle AEB is a right angle$' "$tmp/parsed"
+# the parsed table is the predicted keypoints of the matching step
+cp $data/kp-ref.json "$tmp/"
+printf 'item\treference\tpredicted\nk1\tkp-ref.json\tparsed\n' >"$tmp/chain.tsv"
+"$judge" --dry-run -r mathexplain-keypoints "$tmp/chain.tsv" >"$tmp/chainreq" 2>"$tmp/err"
+check "  ... feeds mathexplain-keypoints: exit 0" [ $? = 0 ]
+python3 -c '
+import json, sys
+t = "".join(p.get("text", "") for m in json.loads(open(sys.argv[1]).readline())["messages"] for p in (m["content"] if isinstance(m["content"], list) else [{"text": m["content"]}]))
+g = t.index("AI-Generated JSON\n\n")
+print([x["element"] for x in json.loads(t[g + len("AI-Generated JSON\n\n"):].split("\n]\n")[0] + "\n]")])
+' "$tmp/chainreq" >"$tmp/chk"
+check "  ... as the AI-Generated JSON ($(cat "$tmp/chk"))" [ "$(cat "$tmp/chk")" = "['Line AE', 'Right angle mark 1']" ]
+printf 'item\treference\tpredicted\nk9\tkp-ref.json\tparsed\n' >"$tmp/chain9.tsv"
+"$judge" --dry-run -r mathexplain-keypoints "$tmp/chain9.tsv" >/dev/null 2>"$tmp/err"
+check "  ... an item the table lacks: exit 2, saying so" grep -q "no keypoint row of item k9" "$tmp/err"
+# answers that break Figure 8's requirements: repaired, then failed
+mkraw() {  # mkraw NAME ANSWER: an item whose parsing model answers ANSWER
+    printf 'text FAKE[answer=b64;b64=%s]\n' "$(printf '%s' "$2" | base64 | tr -d '\n')" >"$tmp/$1.txt"
+    printf 'item\toutput\n%s\t%s.txt\n' "$1" "$1" >"$tmp/$1.tsv"
+}
+mkraw dupel '[{"element": "Line AE", "description": "a"}, {"element": "line  AE", "description": "b"}]'
+J -r mathexplain-parse "$tmp/dupel.tsv" >"$tmp/out" 2>/dev/null
+check "  ... the same element twice: failed" grep -q '^# failed	dupel	fake-1	.*no two items may refer to the same element: "line  AE" is items 1 and 2' "$tmp/out"
+mkraw threekeys '[{"element": "Line AE", "description": "a", "note": "c"}]'
+J -r mathexplain-parse "$tmp/threekeys.tsv" >"$tmp/out" 2>/dev/null
+check "  ... a third key: failed" grep -q '^# failed	threekeys	fake-1	.*exactly two keys' "$tmp/out"
+mkraw empty '[]'
+J -r mathexplain-parse "$tmp/empty.tsv" >"$tmp/out" 2>/dev/null
+check "  ... no keypoints: one row none" grep -q '^empty	keypoint	fake-1	none	$' "$tmp/out"
 
 # ---------------------------------------------------------------- DiagramEval's LLM steps
 # every instruction line of the paper's Listings 3 and 4 is in svg2graph's

@@ -44,7 +44,8 @@ n=0
 bad() { echo "FAIL  $*"; fail=1; }
 ok() { n=$((n + 1)); }
 
-python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" >/dev/null 2>&1 &
+python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" \
+    --capture "$tmp/capture.jsonl" >/dev/null 2>&1 &
 pid=$!
 i=0
 while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -56,10 +57,12 @@ b64() { printf '%s' "$1" | base64 | tr -d '\n'; }
 # svg NAME SCRIPT: $tmp/NAME.svg, pipeline.svg with FAKE[SCRIPT]
 svg() { sed "s|@FAKE@|FAKE[$2]|" "$dir/pipeline.svg" > "$tmp/$1.svg"; }
 # run NAME [options]: svg2graph on $tmp/NAME.svg (stdin, id pipeline);
-# output in $tmp/NAME.out, stderr in $tmp/NAME.err, status in $st
+# output in $tmp/NAME.out, stderr in $tmp/NAME.err, status in $st.
+# --llm-svg-source: the fake server reads its script from the request's
+# text, here the SVG's comment (by default only the picture is sent)
 run() {
     name=$1; shift
-    "$S2G" --base-url="$url" --model=fake --cache-dir="$tmp/cache" --backoff=0.01 \
+    "$S2G" --base-url="$url" --model=fake --cache-dir="$tmp/cache" --backoff=0.01 --llm-svg-source \
         --id pipeline "$@" < "$tmp/$name.svg" > "$tmp/$name.out" 2> "$tmp/$name.err"
     st=$?
 }
@@ -217,7 +220,7 @@ status timeout 1
 geometric timeout
 warns timeout 'warning: llm nodes: .*; the geometric nodes are kept'
 svg noserver "answer=b64;b64.nodes=$(b64 "$nodes")"
-"$S2G" --llm --base-url=http://127.0.0.1:9/v1 --model=fake --no-cache --retries=1 --id pipeline \
+"$S2G" --llm --base-url=http://127.0.0.1:9/v1 --model=fake --no-cache --retries=1 --id pipeline --llm-svg-source \
     < "$tmp/noserver.svg" > "$tmp/noserver.out" 2> "$tmp/noserver.err"; st=$?
 status noserver 1
 geometric noserver
@@ -228,7 +231,7 @@ grep -q '0 step(s) applied (0 from cache), 2 failed' "$tmp/noserver.err" && ok |
 # --- several files: one refined, one whose step fails; both written, exit 1
 cp "$tmp/nodes.svg" "$tmp/f1.svg"
 cp "$tmp/malformed.svg" "$tmp/f2.svg"
-"$S2G" --llm=nodes --base-url="$url" --model=fake --cache-dir="$tmp/cache" -q \
+"$S2G" --llm=nodes --base-url="$url" --model=fake --cache-dir="$tmp/cache" -q --llm-svg-source \
     "$tmp/f1.svg" "$tmp/f2.svg" > "$tmp/multi.out" 2> "$tmp/multi.err"; st=$?
 status multi 1
 [ "$(grep -c '^diagram ' "$tmp/multi.out")" = 2 ] && [ "$(grep -c 'src=llm' "$tmp/multi.out")" -ge 6 ] && ok ||
@@ -255,14 +258,35 @@ assert parts(rows[1]["messages"][1])[1] == img, "the edge step sees the same pic
 assert "n4 \"Multi-Head\" box=128.22,-122.25,171.78,-113.25 shape=text" in u, u
 assert "t6 \"latent\" box=140.475,-57.375,159.525,-49.875 label" in u, u
 assert "n2 -> n3 label=\"latent\"" in u, u
-assert "<svg xmlns" in u and "FAKE[" in u, u
+assert "<svg" not in u and "FAKE[" not in u, "the SVG source is sent only on request: " + u
 e = parts(rows[1]["messages"][1])[0]
 assert "Text items" not in e and "n2 -> n4" in e, e
 ' "$tmp/dry.out" 2>"$tmp/dry.py" && ok || bad "dry-run requests: $(cat "$tmp/dry.py")"
-"$S2G" --llm=edges --dry-run --llm-svg-max=0 --id pipeline < "$tmp/nodes.svg" > "$tmp/dry0.out" 2>/dev/null
+"$S2G" --llm --dry-run --llm-svg-source --id pipeline < "$tmp/nodes.svg" > "$tmp/drysrc.out" 2>/dev/null
+[ "$(grep -c '<svg xmlns' "$tmp/drysrc.out")" = 2 ] && grep -q 'FAKE\[' "$tmp/drysrc.out" && ok ||
+    bad "--llm-svg-source: the source is not in both requests"
+"$S2G" --llm=edges --dry-run --llm-svg-source --llm-svg-max=0 --id pipeline < "$tmp/nodes.svg" > "$tmp/dry0.out" 2>/dev/null
 [ "$(wc -l < "$tmp/dry0.out" | tr -d ' ')" = 1 ] && ! grep -q '<svg' "$tmp/dry0.out" && ok || bad "--llm-svg-max=0 still sends the source"
 "$S2G" --llm=nodes --dry-run --llm-svg-max=200 --id pipeline < "$tmp/nodes.svg" > "$tmp/dry200.out" 2>/dev/null
 grep -q "SVG source (its first 200 of [0-9]* bytes)" "$tmp/dry200.out" && ok || bad "--llm-svg-max=200: no truncation note"
+
+# --- by default the server gets the picture, not the SVG source (DiagramEval
+# Sec. 3: "the rendered SVG image and draft node list"): the captured request
+: > "$tmp/capture.jsonl"
+"$S2G" --llm=nodes --base-url="$url" --model=fake --no-cache --retries=1 --id pipeline \
+    < "$tmp/nodes.svg" > /dev/null 2>&1
+python3 -c '
+import json, sys
+reqs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(reqs) >= 1, "no request captured"
+for r in reqs:
+    user = [m for m in r["messages"] if m["role"] == "user"][0]["content"]
+    assert isinstance(user, list), user
+    imgs = [p for p in user if p["type"] == "image_url"]
+    text = "".join(p["text"] for p in user if p["type"] == "text")
+    assert len(imgs) == 1 and imgs[0]["image_url"]["url"].startswith("data:image/png;base64,iVBOR"), imgs
+    assert "<svg" not in text and "FAKE[" not in text and "SVG source" not in text, text
+' "$tmp/capture.jsonl" 2> "$tmp/cap.py" && ok || bad "default request: $(cat "$tmp/cap.py")"
 
 # --- usage and setup errors: exit 2, nothing sent
 r0=$(nreq)
