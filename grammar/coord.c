@@ -315,9 +315,21 @@ static int coord_tuple(tikz *T, const char *s, size_t n, long c1, long c2, vec2 
         T->any3d = 1;
         return 0;
     }
-    if (eval_num(T, s, (size_t)c1, &x, &hx, line) ||
-        eval_num(T, s + c1 + 1, n - (size_t)c1 - 1, &y, &hy, line))
+    const char *ys = s + c1 + 1;
+    size_t yn = n - (size_t)c1 - 1;
+    if (eval_num(T, s, (size_t)c1, &x, &hx, line) || eval_num(T, ys, yn, &y, &hy, line))
         return -1;
+    if (tk_may_random(s, n)) {
+        /* TikZ parses each part once to see whether it has a unit
+         * (\tikz@checkunit) and again to make the point (\pgfpointxy, or
+         * \pgfpoint): a random number is drawn each time, the second one is
+         * used; y before x when only y has a unit */
+        int ok = hy && !hx ? eval_num(T, ys, yn, &y, NULL, line) == 0 &&
+                             eval_num(T, s, (size_t)c1, &x, NULL, line) == 0
+                           : eval_num(T, s, (size_t)c1, &x, NULL, line) == 0 &&
+                             eval_num(T, ys, yn, &y, NULL, line) == 0;
+        if (!ok) return -1;
+    }
     vec2 px = hx ? v2(x, 0) : vscale(g->xv, x);
     vec2 py = hy ? v2(0, y) : vscale(g->yv, y);
     *out = vadd(px, py);

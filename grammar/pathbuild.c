@@ -852,7 +852,14 @@ void tp_pic(struct tp_state *st, const struct tp_str *body)
 {
     pending_node *pn = &st->curnode;
     st->line = off_line(st, body->off);
-    tk_pic(st->T, pn->opts, body->s, st->line);
+    vec2 at = st->cur;
+    if (pn->at && tk_coord(st->T, pn->at, strlen(pn->at), &at, st->line) != 0) {
+        tk_unparsed(st->T, st->line, pn->at, "cannot evaluate the pic's position");
+        free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
+        memset(pn, 0, sizeof *pn);
+        return;
+    }
+    tk_pic(st->T, pn->opts, body->s, at, st->line);
     free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
     memset(pn, 0, sizeof *pn);
 }
