@@ -25,7 +25,8 @@ enum {
     K_PROVIDECOMMAND, K_LET, K_SETMACRO, K_TRUNCATEMACRO, K_PARSE, K_SETLENGTHMACRO,
     K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC,
     K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH, K_NEWIF,
-    K_SETSEED, K_RANDLIST, K_RANDITEM, K_RANDINT, K_DECLFUNC
+    K_SETSEED, K_RANDLIST, K_RANDITEM, K_RANDINT, K_DECLFUNC, K_TIKZ,
+    K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE
 };
 
 /* ---- small utilities ---------------------------------------------------- */
@@ -1145,12 +1146,21 @@ static const char *read_opts_text(tikz *T, int *present)
     return tex_read_opt_text(T->tex, present);
 }
 
+static void begin_env(tikz *T, const tex_tok *cmd, int kind, const char *env);
+
 static void do_begin(tikz *T, const tex_tok *cmd)
 {
     char ebuf[64];
     size_t envn;
     char *env = read_env_name(T, ebuf, sizeof ebuf, &envn);
-    int kind = env_kind(env, envn);
+    begin_env(T, cmd, env_kind(env, envn), env);
+    if (env != ebuf) free(env);
+}
+
+/* An environment's beginning: \begin{env}, or plain TeX's \tikzpicture
+ * and \scope, ConTeXt's \starttikzpicture and \startscope */
+static void begin_env(tikz *T, const tex_tok *cmd, int kind, const char *env)
+{
     int present;
     T->cmd_line = cmd->line;
     if (kind == ENV_TIKZPICTURE) {
@@ -1176,7 +1186,17 @@ static void do_begin(tikz *T, const tex_tok *cmd)
         if (T->d && kind != ENV_DOCUMENT)
             tk_warn(T, cmd->line, "environment '%s' inside a picture ignored", env);
     }
-    if (env != ebuf) free(env);
+}
+
+/* \endtikzpicture, \endscope, \stoptikzpicture, \stopscope */
+static void do_plain_end(tikz *T, const tex_tok *cmd, int kind)
+{
+    char what[96] = "";
+    if (T->ngk == 0 || T->gk[T->ngk - 1].kind != 2)
+        snprintf(what, sizeof what, "\\%.60s", tex_name(T->tex, cmd->name));
+    if (!close_group(T, 2, cmd, what)) return;
+    if (kind == ENV_TIKZPICTURE) picture_end(T);
+    else if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
 }
 
 static void do_end(tikz *T, const tex_tok *cmd)
@@ -1200,6 +1220,58 @@ static void do_end(tikz *T, const tex_tok *cmd)
         if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
     }
     if (env != ebuf) free(env);
+}
+
+/* \tikz[options]{commands} and \tikz[options] command; : a picture */
+static void do_tikz(tikz *T, const tex_tok *cmd)
+{
+    int present;
+    T->cmd_line = cmd->line;
+    const char *otext = read_opts_text(T, &present);
+    char *opts = xstrdup(otext ? otext : "");
+    tex_skip_spaces(T->tex, 0);
+    toklist body = { 0 };
+    tex_tok t;
+    int ok = tex_next(T->tex, &t);
+    if (ok && t.type == T_BEGIN) {
+        tex_push_tok(T->tex, t);
+        if (tex_read_arg(T->tex, &body, 0) <= 0) ok = 0;
+    } else if (ok) {
+        /* one command, up to its ';' outside braces */
+        int depth = 0;
+        for (;;) {
+            tl_push(&body, t);
+            if (t.type == T_BEGIN) depth++;
+            else if (t.type == T_END && --depth < 0) { ok = 0; break; }
+            else if (depth == 0 && t.type == T_OTHER && t.ch == ';') break;
+            if (body.n > 1000000 || !tex_next(T->tex, &t)) { ok = 0; break; }
+        }
+    }
+    if (!ok || tex_failed(T->tex)) {
+        if (!tex_failed(T->tex))
+            tex_error(T->tex, cmd->line, cmd->col, "\\tikz without a body (a command up to ';' or a {...} group)%s", "");
+    } else if (T->d) {
+        tk_unparsed(T, cmd->line, "\\tikz", "a \\tikz picture inside a picture");
+    } else {
+        picture_begin(T, opts, strlen(opts), cmd->line);
+        open_group(T, 2, cmd->line, cmd->col);
+        size_t ngk = T->ngk;
+        tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
+        tex_push_list_tok(T->tex, &body, sen);
+        run(T, sen.name);
+        if (!tex_failed(T->tex)) {
+            if (T->ngk != ngk) {
+                tex_error(T->tex, T->gk[T->ngk - 1].line, T->gk[T->ngk - 1].col,
+                          "a group opened in this \\tikz picture is not closed in it%s", "");
+            } else {
+                tex_tok at = *cmd;
+                close_group(T, 2, &at, "\\tikz");
+                picture_end(T);
+            }
+        }
+    }
+    tl_free(&body);
+    free(opts);
 }
 
 static void do_tikzset(tikz *T)
@@ -1280,7 +1352,11 @@ static int classify_cs(const char *nm)
         { "setlength", K_SETLENGTH }, { "newif", K_NEWIF },
         { "pgfmathsetseed", K_SETSEED }, { "pgfmathdeclarerandomlist", K_RANDLIST },
         { "pgfmathrandomitem", K_RANDITEM }, { "pgfmathrandominteger", K_RANDINT },
-        { "pgfmathdeclarefunction", K_DECLFUNC }, { NULL, 0 }
+        { "pgfmathdeclarefunction", K_DECLFUNC }, { "tikz", K_TIKZ },
+        { "tikzpicture", K_PLAIN_PICTURE }, { "endtikzpicture", K_PLAIN_ENDPICTURE },
+        { "starttikzpicture", K_PLAIN_PICTURE }, { "stoptikzpicture", K_PLAIN_ENDPICTURE },
+        { "scope", K_PLAIN_SCOPE }, { "endscope", K_PLAIN_ENDSCOPE },
+        { "startscope", K_PLAIN_SCOPE }, { "stopscope", K_PLAIN_ENDSCOPE }, { NULL, 0 }
     };
     for (int i = 0; tab[i].name; i++) if (!strcmp(nm, tab[i].name)) return tab[i].k;
     for (int i = 0; ignored_cs[i]; i++) if (!strcmp(nm, ignored_cs[i])) return K_IGNORED;
@@ -1347,6 +1423,11 @@ static int run(tikz *T, int sentinel)
         case K_PARSE: do_pgfmath(T, &t, 2); break;
         case K_SETLENGTHMACRO: do_pgfmath(T, &t, 3); break;
         case K_FOREACH: do_foreach(T, &t); break;
+        case K_TIKZ: do_tikz(T, &t); break;
+        case K_PLAIN_PICTURE: begin_env(T, &t, ENV_TIKZPICTURE, "tikzpicture"); break;
+        case K_PLAIN_SCOPE: begin_env(T, &t, ENV_SCOPE, "scope"); break;
+        case K_PLAIN_ENDPICTURE: do_plain_end(T, &t, ENV_TIKZPICTURE); break;
+        case K_PLAIN_ENDSCOPE: do_plain_end(T, &t, ENV_SCOPE); break;
         case K_SETSEED: case K_RANDLIST: case K_RANDITEM: case K_RANDINT: case K_DECLFUNC:
             do_pgfmath_more(T, &t, cs_kind(T, t.name));
             break;

@@ -17,7 +17,10 @@
 # environments whose options, if any, sit on the \begin line are taken (the
 # multi-line ones carry preambles this wrapper does not reproduce).
 #
-# An example is clean when tikz2ir exits 0 and writes no `unparsed' record;
+# An example is clean when tikz2ir exits 0 and writes at least one diagram
+# and no `unparsed' record (an example it writes no diagram for, such as a
+# \tikzset alone or, before \tikz was read, every \tikz example, is
+# counted apart: "without a picture");
 # it crashed when it exits above 2 (a signal), hung when it runs past
 # PGF_TIMEOUT seconds.  Prints per group: clean/total, percent, crashes and
 # hangs, then the most frequent unparsed causes (the first word of each
@@ -102,15 +105,31 @@ for f in "$tmp"/ex/*.tex; do
   timeout "$timeout" "$bin" -q "$f" > "$tmp/o.ir" 2>/dev/null
   st=$?
   u=$(grep -c '^unparsed' "$tmp/o.ir")
-  causes=$(grep '^unparsed' "$tmp/o.ir" | sed 's/^unparsed "//; s/^\(\\\{0,1\}[A-Za-z@]*\).*/\1/' | sort -u | tr '\n' ' ')
-  printf '%s\t%s\t%s\t%s\n' "$name" "$st" "$u" "$causes" >> "$tmp/res.tsv"
+  nd=$(grep -c '^diagram ' "$tmp/o.ir")
+  # a cause: a control sequence (\\matrix in the IR's quoting), a coordinate
+  # system (node cs:), a path operation (child, decorate) or the first word
+  causes=$(grep '^unparsed' "$tmp/o.ir" | sed -e 's/^unparsed "//' -e 's/" @[0-9]*$//' \
+    -e 's/^\[[^]]*\] *//' -e 's/^(\([^)]*\)) *//' | awk '
+      { c = $0
+        if (match(c, /^\\\\[A-Za-z@]+/)) c = substr(c, 3, RLENGTH - 2)
+        else if (match(c, /^[A-Za-z ]+ cs:/)) c = substr(c, 1, RLENGTH)
+        else if (c ~ / child[ {[]/ || c ~ /^child/) c = "child"
+        else if (c ~ /decorate/) c = "decorate"
+        else if (c ~ /node foreach|child foreach/) c = "foreach-in-path"
+        else if (c ~ /\|-|-\|/) c = "|- with a calc or named point"
+        else if (c ~ /^\$|\$\}/) c = "calc $...$"
+        else if (match(c, /^[A-Za-z]+/)) c = substr(c, 1, RLENGTH)
+        else c = "other"
+        gsub(/ /, "_", c); print c }' | sort -u | tr '\n' ' ')
+  printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$st" "$u" "$causes" "$nd" >> "$tmp/res.tsv"
 done
 [ -n "$tsv" ] && cp "$tmp/res.tsv" "$tsv"
 
 awk -F'\t' -v ftut="${PGF_FLOOR_TUT:-97}" -v ftikz="${PGF_FLOOR_TIKZ:-92}" -v ncauses="$ncauses" '
   { g = ($1 ~ /^tutorial/) ? "tutorials" : "tikz"
     n[g]++
-    if ($2 == 0 && $3 == 0) c[g]++
+    if ($2 == 0 && $3 == 0 && $5 > 0) c[g]++
+    if ($2 == 0 && $5 == 0) empty[g]++
     if ($2 == 124) hang[g]++
     else if ($2 > 2) crash[g]++
     m = split($4, w, " ")
@@ -121,7 +140,7 @@ awk -F'\t' -v ftut="${PGF_FLOOR_TUT:-97}" -v ftikz="${PGF_FLOOR_TIKZ:-92}" -v nc
     for (k = 1; k <= 2; k++) {
       g = gs[k]; pct = n[g] ? 100 * c[g] / n[g] : 0
       fl = (g == "tutorials") ? ftut : ftikz
-      printf "pgfmanual %-9s %d/%d clean (%.1f%%, floor %s%%), %d crashes, %d hangs\n", g, c[g], n[g], pct, fl, crash[g], hang[g]
+      printf "pgfmanual %-9s %d/%d clean (%.1f%%, floor %s%%), %d without a picture, %d crashes, %d hangs\n", g, c[g], n[g], pct, fl, empty[g], crash[g], hang[g]
       if (pct < fl || crash[g] || hang[g]) bad = 1
     }
     print "top unparsed causes (examples):"
