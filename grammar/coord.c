@@ -282,7 +282,19 @@ static int coord_polar(tikz *T, const char *s, size_t n, long colon, vec2 *out, 
     const char *rs = s + colon + 1;
     size_t rn = n - (size_t)colon - 1;
     const char *and = tk_memmem(rs, rn, " and ");
-    if (eval_num(T, s, (size_t)colon, &a, NULL, line)) return -1;
+    /* TikZ's direction names (\tikz@polar@dir@...) */
+    static const struct { const char *n; double a; } dirs[] = {
+        { "up", 90 }, { "down", -90 }, { "left", 180 }, { "right", 0 }, { "north", 90 },
+        { "south", -90 }, { "east", 0 }, { "west", 180 }, { "north east", 45 },
+        { "north west", 135 }, { "south east", -45 }, { "south west", -135 }, { NULL, 0 }
+    };
+    const char *an = s;
+    size_t ann = (size_t)colon;
+    tk_trim(&an, &ann);
+    int named = 0;
+    for (int i = 0; dirs[i].n; i++)
+        if (tk_is(an, ann, dirs[i].n)) { a = dirs[i].a; named = 1; break; }
+    if (!named && eval_num(T, s, (size_t)colon, &a, NULL, line)) return -1;
     if (and) {
         if (eval_num(T, rs, (size_t)(and - rs), &r, &hu, line) ||
             eval_num(T, and + 5, rn - (size_t)(and + 5 - rs), &r2, &hu2, line))
