@@ -854,7 +854,8 @@ void tp_pic(struct tp_state *st, const struct tp_str *body)
 {
     pending_node *pn = &st->curnode;
     st->line = off_line(st, body->off);
-    vec2 at = st->cur;
+    /* no current point: the origin of the coordinate system */
+    vec2 at = st->have_cur ? st->cur : mat_apply(GS(st->T)->ctm, v2(0, 0));
     if (pn->at && tk_coord(st->T, pn->at, strlen(pn->at), &at, st->line) != 0) {
         tk_unparsed(st->T, st->line, pn->at, "cannot evaluate the pic's position");
         free(pn->opts); free(pn->name); free(pn->at); free(pn->text);

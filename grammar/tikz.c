@@ -26,7 +26,7 @@ enum {
     K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC,
     K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH, K_NEWIF,
     K_SETSEED, K_RANDLIST, K_RANDITEM, K_RANDINT, K_DECLFUNC, K_TIKZ,
-    K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE
+    K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE, K_SCOPED
 };
 
 /* ---- small utilities ---------------------------------------------------- */
@@ -1222,6 +1222,53 @@ static void do_end(tikz *T, const tex_tok *cmd)
     if (env != ebuf) free(env);
 }
 
+/* The body of \tikz or \scoped: a {...} group or one command up to its
+ * ';' outside braces (unexpanded). 0 when there is none. */
+static int read_cmd_body(tikz *T, toklist *body)
+{
+    tex_skip_spaces(T->tex, 0);
+    tex_tok t;
+    if (!tex_next(T->tex, &t)) return 0;
+    if (t.type == T_BEGIN) {
+        tex_push_tok(T->tex, t);
+        return tex_read_arg(T->tex, body, 0) > 0;
+    }
+    int depth = 0;
+    for (;;) {
+        tl_push(body, t);
+        if (t.type == T_BEGIN) depth++;
+        else if (t.type == T_END && --depth < 0) return 0;
+        else if (depth == 0 && t.type == T_OTHER && t.ch == ';') return 1;
+        if (body->n > 1000000 || !tex_next(T->tex, &t)) return 0;
+    }
+}
+
+/* \scoped[options] command; or {...}: the command in a scope */
+static void do_scoped(tikz *T, const tex_tok *cmd)
+{
+    int present;
+    T->cmd_line = cmd->line;
+    const char *otext = read_opts_text(T, &present);
+    char *opts = xstrdup(otext ? otext : "");
+    toklist body = { 0 };
+    if (!read_cmd_body(T, &body) || tex_failed(T->tex)) {
+        if (!tex_failed(T->tex))
+            tex_error(T->tex, cmd->line, cmd->col, "\\scoped without a body (a command up to ';' or a {...} group)%s", "");
+    } else {
+        tk_gs_push(T);
+        if (T->d) tk_apply_opts(T, opts, strlen(opts), NULL, 0);
+        size_t ngs = T->ngs;
+        tex_group_begin(T->tex);
+        tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
+        tex_push_list_tok(T->tex, &body, sen);
+        run(T, sen.name);
+        tex_group_end(T->tex);
+        while (T->ngs >= ngs && T->ngs > T->pic_base + 1) tk_gs_pop(T);
+    }
+    tl_free(&body);
+    free(opts);
+}
+
 /* \tikz[options]{commands} and \tikz[options] command; : a picture */
 static void do_tikz(tikz *T, const tex_tok *cmd)
 {
@@ -1229,24 +1276,8 @@ static void do_tikz(tikz *T, const tex_tok *cmd)
     T->cmd_line = cmd->line;
     const char *otext = read_opts_text(T, &present);
     char *opts = xstrdup(otext ? otext : "");
-    tex_skip_spaces(T->tex, 0);
     toklist body = { 0 };
-    tex_tok t;
-    int ok = tex_next(T->tex, &t);
-    if (ok && t.type == T_BEGIN) {
-        tex_push_tok(T->tex, t);
-        if (tex_read_arg(T->tex, &body, 0) <= 0) ok = 0;
-    } else if (ok) {
-        /* one command, up to its ';' outside braces */
-        int depth = 0;
-        for (;;) {
-            tl_push(&body, t);
-            if (t.type == T_BEGIN) depth++;
-            else if (t.type == T_END && --depth < 0) { ok = 0; break; }
-            else if (depth == 0 && t.type == T_OTHER && t.ch == ';') break;
-            if (body.n > 1000000 || !tex_next(T->tex, &t)) { ok = 0; break; }
-        }
-    }
+    int ok = read_cmd_body(T, &body);
     if (!ok || tex_failed(T->tex)) {
         if (!tex_failed(T->tex))
             tex_error(T->tex, cmd->line, cmd->col, "\\tikz without a body (a command up to ';' or a {...} group)%s", "");
@@ -1352,7 +1383,7 @@ static int classify_cs(const char *nm)
         { "setlength", K_SETLENGTH }, { "newif", K_NEWIF },
         { "pgfmathsetseed", K_SETSEED }, { "pgfmathdeclarerandomlist", K_RANDLIST },
         { "pgfmathrandomitem", K_RANDITEM }, { "pgfmathrandominteger", K_RANDINT },
-        { "pgfmathdeclarefunction", K_DECLFUNC }, { "tikz", K_TIKZ },
+        { "pgfmathdeclarefunction", K_DECLFUNC }, { "tikz", K_TIKZ }, { "scoped", K_SCOPED },
         { "tikzpicture", K_PLAIN_PICTURE }, { "endtikzpicture", K_PLAIN_ENDPICTURE },
         { "starttikzpicture", K_PLAIN_PICTURE }, { "stoptikzpicture", K_PLAIN_ENDPICTURE },
         { "scope", K_PLAIN_SCOPE }, { "endscope", K_PLAIN_ENDSCOPE },
@@ -1424,6 +1455,7 @@ static int run(tikz *T, int sentinel)
         case K_SETLENGTHMACRO: do_pgfmath(T, &t, 3); break;
         case K_FOREACH: do_foreach(T, &t); break;
         case K_TIKZ: do_tikz(T, &t); break;
+        case K_SCOPED: do_scoped(T, &t); break;
         case K_PLAIN_PICTURE: begin_env(T, &t, ENV_TIKZPICTURE, "tikzpicture"); break;
         case K_PLAIN_SCOPE: begin_env(T, &t, ENV_SCOPE, "scope"); break;
         case K_PLAIN_ENDPICTURE: do_plain_end(T, &t, ENV_TIKZPICTURE); break;
