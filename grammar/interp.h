@@ -265,6 +265,8 @@ typedef struct tikz {
     struct tk_optcache *optcache;   /* tikzopt.c: option lists split, by text */
     struct tk_xyzcache *xyzcache;   /* emit.c: xyz= texts of points */
     struct tk_interned *interned;   /* tikzopt.c: tk_intern's texts, freed with the scanner */
+    int scoped_depth;         /* \scoped commands being run (tikz.c) */
+    int pic_depth;            /* pics being run (pic.c) */
     struct tk_ufn *ufn;       /* pgfuser.c: declared pgfmath functions */
     size_t nufn, capufn;
 } tikz;

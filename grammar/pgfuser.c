@@ -16,7 +16,7 @@
 #include <string.h>
 
 #define UFN_MAX_PASSES 32
-#define UFN_MAX_LEN 65536
+#define UFN_MAX_LEN 16384
 #define UFN_MAX 1000
 
 struct tk_ufn {

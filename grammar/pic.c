@@ -125,8 +125,7 @@ static char *subst_arg1(const char *s, size_t n, const char *v, size_t vn)
 static void user_pic(tikz *T, const char *style, const char *opts, const char *val, size_t vn,
                      vec2 at, int line, const char *src)
 {
-    static _Thread_local int depth;
-    if (depth >= MAX_PIC_DEPTH) { tk_unparsed(T, line, src, "pics nested too deep"); return; }
+    if (T->pic_depth >= MAX_PIC_DEPTH) { tk_unparsed(T, line, src, "pics nested too deep"); return; }
     char *st = subst_arg1(style, strlen(style), val ? val : "", val ? vn : 0);
     struct tp_buf code = { 0 }, sopts = { 0 };
     pic_style_split(st, strlen(st), &code, &sopts);
@@ -144,9 +143,9 @@ static void user_pic(tikz *T, const char *style, const char *opts, const char *v
     tk_apply_opts(T, "every pic", 9, NULL, 0);
     if (sopts.n) tk_apply_opts(T, sopts.s, sopts.n, NULL, 0);
     if (opts) tk_apply_opts(T, opts, strlen(opts), NULL, 0);
-    depth++;
+    T->pic_depth++;
     tk_run_code(T, code.s, code.n, line);
-    depth--;
+    T->pic_depth--;
     tk_gs_pop(T);
     free(code.s);
     free(sopts.s);

@@ -1254,7 +1254,10 @@ static void do_scoped(tikz *T, const tex_tok *cmd)
     if (!read_cmd_body(T, &body) || tex_failed(T->tex)) {
         if (!tex_failed(T->tex))
             tex_error(T->tex, cmd->line, cmd->col, "\\scoped without a body (a command up to ';' or a {...} group)%s", "");
+    } else if (T->scoped_depth >= MAX_FOREACH_NESTING) {
+        tex_error(T->tex, cmd->line, cmd->col, "\\scoped nested more than %d deep", MAX_FOREACH_NESTING);
     } else {
+        T->scoped_depth++;
         tk_gs_push(T);
         if (T->d) tk_apply_opts(T, opts, strlen(opts), NULL, 0);
         size_t ngs = T->ngs;
@@ -1264,6 +1267,7 @@ static void do_scoped(tikz *T, const tex_tok *cmd)
         run(T, sen.name);
         tex_group_end(T->tex);
         while (T->ngs >= ngs && T->ngs > T->pic_base + 1) tk_gs_pop(T);
+        T->scoped_depth--;
     }
     tl_free(&body);
     free(opts);
