@@ -360,6 +360,34 @@ int tk_coord_user_general(tikz *T, const char *s, size_t n, vec2 *out, int line)
     if (cs) return coord_cs(T, s, n, cs, out, line);
     if (n > 16 && memcmp(s, "intersection of", 15) == 0)
         return coord_intersection_of(T, s + 15, n - 15, out, line);
+    /* (p |- q): p's x and q's y on the canvas; (p -| q): q's x and p's y */
+    {
+        int d = 0;
+        for (size_t i = 0; i + 1 < n; i++) {
+            char c = s[i];
+            if (c == '(' || c == '{' || c == '[') d++;
+            else if ((c == ')' || c == '}' || c == ']') && d > 0) d--;
+            else if (d == 0 && ((c == '|' && s[i + 1] == '-') || (c == '-' && s[i + 1] == '|'))) {
+                const char *a = s, *b = s + i + 2;
+                size_t an = i, bn = n - i - 2;
+                tk_unbrace(&a, &an);
+                tk_unbrace(&b, &bn);
+                vec2 pa, pb;
+                if (an == 0 || bn == 0 || T->perp_depth >= 16) return -1;
+                T->perp_depth++;
+                int bad = tk_coord_user_general(T, a, an, &pa, line) ||
+                          tk_coord_user_general(T, b, bn, &pb, line);
+                T->perp_depth--;
+                if (bad) return -1;
+                mat m = GS(T)->ctm;
+                vec2 ca = mat_apply(m, pa), cb = mat_apply(m, pb);
+                vec2 r = c == '|' ? v2(ca.x, cb.y) : v2(cb.x, ca.y);
+                *out = mat_inv_apply(m, r);
+                T->last3_kind = 0;
+                return 0;
+            }
+        }
+    }
     /* the first ':' and the first two ','s outside (), {}, [] in one pass
      * (as tk_find_top finds them) */
     long colon = -1, c1 = -1, c2 = -1;

@@ -267,6 +267,7 @@ typedef struct tikz {
     struct tk_interned *interned;   /* tikzopt.c: tk_intern's texts, freed with the scanner */
     int scoped_depth;         /* \scoped commands being run (tikz.c) */
     int pic_depth;            /* pics being run (pic.c) */
+    int perp_depth;           /* (p |- q) inside (p |- q) (coord.c) */
     struct tk_ufn *ufn;       /* pgfuser.c: declared pgfmath functions */
     size_t nufn, capufn;
 } tikz;
