@@ -172,7 +172,7 @@ int ir_write_json(FILE *f, const ir_diagram *d)
  * that an error names the column of the value it is about. */
 typedef struct {
     const char *key;  /* NULL: an array index */
-    int idx;
+    int idx;          /* the index; for a key, how many earlier members of that key to pass */
 } step;
 
 typedef struct {
@@ -226,13 +226,14 @@ static size_t locate(const jctx *c, int n)
         const step *st = &c->path[k];
         if (st->key ? *p != '{' : *p != '[') break;
         p = skip_ws(p + 1, c->end);
-        int i = 0, hit = 0;
+        int i = 0, hit = 0, passed = 0;
         while (p < c->end && *p != '}' && *p != ']') {
             if (st->key) {
                 const char *k0 = p + 1, *k1 = skip_value(p, c->end) - 1;
                 p = skip_ws(k1 + 1, c->end);
                 if (p < c->end && *p == ':') p = skip_ws(p + 1, c->end);
-                if ((size_t)(k1 - k0) == strlen(st->key) && !memcmp(k0, st->key, (size_t)(k1 - k0)))
+                if ((size_t)(k1 - k0) == strlen(st->key) && !memcmp(k0, st->key, (size_t)(k1 - k0)) &&
+                    passed++ == st->idx)
                     hit = 1;
             } else if (i == st->idx) {
                 hit = 1;
@@ -362,8 +363,10 @@ static int read_attrs(jctx *c, const cJSON *obj, ir_elem *e, ir_diagram *d)
         if (!valid_key(a->string))
             return jfail(c, "bad attribute name (letters, digits, _ - . : allowed)");
         if (e ? ir_elem_get(e, a->string) != NULL
-              : ir_get_attr(d->attrs, d->nattrs, a->string) != NULL)
+              : ir_get_attr(d->attrs, d->nattrs, a->string) != NULL) {
+            c->path[c->depth - 1].idx = 1;  /* the second member of that key */
             return jfail(c, "duplicate attribute");
+        }
         char *v = attr_text(c, a);
         if (!v) return -1;
         if (e) ir_elem_set(e, a->string, v);
