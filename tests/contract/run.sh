@@ -222,6 +222,18 @@ irlint "$tmp/pretty.jsonl" > /dev/null 2> "$tmp/bad.err"
 [ $? -eq 2 ] && grep -q "^$tmp/pretty.jsonl:1:12: error: invalid JSON, or the line ends inside the object" "$tmp/bad.err" ||
     bad "pretty-printed JSON IR: $(cat "$tmp/bad.err")"
 
+# hostile JSON: nesting 100,000 deep (cJSON's limit: an error, no crash), a
+# 2 MB string, 20,000 elements (legal)
+awk 'BEGIN { printf "{\"item\":\"x\",\"elements\":"; for (i = 0; i < 100000; i++) printf "["; print "" }' > "$tmp/deep.jsonl"
+irlint "$tmp/deep.jsonl" > /dev/null 2> "$tmp/bad.err"
+[ $? -eq 2 ] && grep -q "^$tmp/deep.jsonl:1:[0-9]*: error: invalid JSON" "$tmp/bad.err" ||
+    bad "JSON nested 100,000 deep: $(head -c 300 "$tmp/bad.err")"
+awk 'BEGIN { s = "a"; for (i = 0; i < 21; i++) s = s s; printf "{\"item\":\"x\",\"elements\":[{\"kind\":\"unparsed\",\"text\":\"%s\"}", s;
+    for (i = 0; i < 20000; i++) printf ",{\"kind\":\"rect\",\"points\":[[%d,0],[%d,1]],\"attrs\":{\"lw\":0.4}}", i, i + 1; print "]}" }' > "$tmp/big.jsonl"
+irlint --only '' --format ir "$tmp/big.jsonl" > "$tmp/big.ir" 2> "$tmp/bad.err" &&
+    [ "$(grep -c '^rect ' "$tmp/big.ir")" -eq 20000 ] && [ "$(grep '^unparsed' "$tmp/big.ir" | wc -c)" -gt 2000000 ] ||
+    bad "a JSON diagram of 2 MB text and 20,000 elements: $(head -c 300 "$tmp/bad.err")"
+
 if [ $fail -eq 0 ]; then
     echo "contract: $pairs pipes and conversions agree in text and JSON; JSON Lines outputs conform"
 fi
