@@ -10,6 +10,7 @@
 
 #include "checks/geom/geom.h"
 #include "checks/geom/limits.h"
+#include "checks/geom/request_llm.h"
 
 static const chk_check geom_checks[] = {
     {"angle-labels", "Labeled angles (if any) match the drawn angle.", 1, geom_angle_labels},
@@ -30,7 +31,7 @@ static void *geom_prepare(const ir_diagram *d, const char *request)
     geom_scene *s = geom_scene_build(d);
     if (s && request) {
         geom_request *r = geom_scene_alloc(s, sizeof *r);
-        geom_request_parse(request, r);
+        geom_request_read(request, r);
         s->req = r;
     }
     return s;

@@ -58,6 +58,7 @@ typedef struct job {
     struct llm_client *client;
     llm_request *req;
     llm_done_fn done;
+    llm_check_fn check;    /* NULL: every answer is valid */
     void *user;
     struct job *next;
     char *body;            /* built on first start */
@@ -106,6 +107,10 @@ struct llm_client {
 };
 
 static int curl_users;
+
+/* the log's names of the llm_status values */
+static const char *const status_names[] = {"ok",     "http",   "net",    "timeout",
+                                           "proto",  "toobig", "local",  "invalid"};
 
 /* ---------------------------------------------------------------- util */
 
@@ -405,6 +410,7 @@ llm_client *llm_client_new(const llm_config *cfg, char *err, size_t errlen)
         }
     }
     if (cfg->price_file && load_prices(c, cfg->price_file, err, errlen) != 0) goto fail;
+    c->stats.price_known = find_price(c) != NULL;
 
     if (llm_curl_load(err, errlen) != 0) goto fail;
     if (curl_users++ == 0 && curl_global_init(CURL_GLOBAL_DEFAULT) != 0) {
@@ -785,23 +791,19 @@ static int cache_store(llm_client *c, const char *key, const char *body, size_t 
 
 /* ------------------------------------------------------------ accounting */
 
+static cJSON *log_start(const job *j, const char *type);
+static void log_put(llm_client *c, cJSON *o);
+
+/* One line per call, when it ends: status "invalid" with the check's
+ * problem as its error for an answer the check rejected (not cached);
+ * cost_usd left out when the model's price is unknown. */
 static void log_call(llm_client *c, const job *j, const llm_result *r)
 {
     if (!c->log) return;
-    static const char *names[] = {"ok", "http", "net", "timeout", "proto", "toobig", "local"};
-    cJSON *o = cJSON_CreateObject();
+    cJSON *o = log_start(j, "call");
     if (!o) return;
-    cJSON_AddStringToObject(o, "type", "call");
-    char ts[32];
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    cJSON_AddStringToObject(o, "time", ts);
-    cJSON_AddStringToObject(o, "tag", llm_request_tag(j->req));
     cJSON_AddStringToObject(o, "model", c->model);
-    cJSON_AddStringToObject(o, "key", j->key);
-    cJSON_AddStringToObject(o, "status", names[r->status]);
+    cJSON_AddStringToObject(o, "status", status_names[r->status]);
     cJSON_AddBoolToObject(o, "cached", r->cached);
     cJSON_AddNumberToObject(o, "http", (double)r->http);
     cJSON_AddNumberToObject(o, "attempts", r->attempts);
@@ -809,16 +811,42 @@ static void log_call(llm_client *c, const job *j, const llm_result *r)
     cJSON_AddNumberToObject(o, "prompt_tokens", (double)r->prompt_tokens);
     cJSON_AddNumberToObject(o, "completion_tokens", (double)r->completion_tokens);
     cJSON_AddNumberToObject(o, "cached_tokens", (double)r->cached_tokens);
-    cJSON_AddNumberToObject(o, "cost_usd", r->cost);
+    if (!isnan(r->cost)) cJSON_AddNumberToObject(o, "cost_usd", r->cost);
     if (r->finish && *r->finish) cJSON_AddStringToObject(o, "finish", r->finish);
     if (r->status != LLM_OK) cJSON_AddStringToObject(o, "error", r->error ? r->error : "");
-    char *s = cJSON_PrintUnformatted(o);
-    if (s) {
-        fprintf(c->log, "%s\n", s);
-        fflush(c->log);
-        free(s);
-    }
-    cJSON_Delete(o);
+    log_put(c, o);
+}
+
+/* A cache entry the check rejected on read: removed, asked again. */
+static void log_cache_rejected(llm_client *c, const job *j, const char *problem)
+{
+    if (!c->log) return;
+    cJSON *o = log_start(j, "cache");
+    if (!o) return;
+    cJSON_AddStringToObject(o, "status", "rejected");
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", problem);
+    scrub(c, buf);
+    cJSON_AddStringToObject(o, "error", buf);
+    log_put(c, o);
+}
+
+/* The result of an answer (content, finish and usage parsed from its
+ * completion), from the server or (cached) from the cache. */
+static void answer_result(llm_result *r, const char *content, const char *fin,
+                          const long usage[3], int cached)
+{
+    memset(r, 0, sizeof *r);
+    r->status = LLM_OK;
+    r->content = content;
+    r->finish = fin;
+    r->error = "";
+    r->key = "";
+    r->http = 200;
+    r->cached = cached;
+    r->prompt_tokens = usage[0];
+    r->completion_tokens = usage[1];
+    r->cached_tokens = usage[2];
 }
 
 /* Hands a finished job to its owner and frees it. */
@@ -826,14 +854,19 @@ static void finish(llm_client *c, job *j, llm_result *r)
 {
     c->stats.calls++;
     if (r->cached) c->stats.cache_hits++;
-    if (r->status != LLM_OK) c->stats.failures++;
+    if (r->status == LLM_EINVALID) c->stats.invalid++;
+    else if (r->status != LLM_OK) c->stats.failures++;
+    if (r->attempts > 1) c->stats.retried++;
+    r->key = j->key;
     if (!r->cached) {
         c->stats.prompt_tokens += r->prompt_tokens;
         c->stats.completion_tokens += r->completion_tokens;
         c->stats.cached_tokens += r->cached_tokens;
         c->stats.latency_sum += r->latency;
     }
-    if (r->cached) {
+    if (!find_price(c)) {
+        r->cost = r->cached ? 0 : NAN;
+    } else if (r->cached) {
         c->stats.saved_cost += cost_of(c, r->prompt_tokens, r->completion_tokens, r->cached_tokens);
     } else {
         r->cost = cost_of(c, r->prompt_tokens, r->completion_tokens, r->cached_tokens);
@@ -846,7 +879,7 @@ static void finish(llm_client *c, job *j, llm_result *r)
 
 static int try_cache(llm_client *c, job *j)
 {
-    if (!c->cache_dir) return 0;
+    if (!c->cache_dir || c->cfg.refresh) return 0;
     char path[4300], e[200] = "";
     cache_path(c, j->key, path, sizeof path);
     if (access(path, R_OK) != 0) return 0;
@@ -860,16 +893,19 @@ static int try_cache(llm_client *c, job *j)
         free(body);
         return 0;   /* a damaged entry: ask again and overwrite it */
     }
-    llm_result r = {0};
-    r.status = LLM_OK;
-    r.content = content;
-    r.finish = fin;
-    r.error = "";
-    r.http = 200;
-    r.cached = 1;
-    r.prompt_tokens = usage[0];
-    r.completion_tokens = usage[1];
-    r.cached_tokens = usage[2];
+    char problem[512] = "";
+    if (j->check && j->check(content, j->user, problem, sizeof problem) != 0) {
+        /* an entry the check rejects (an older version kept every answer):
+         * never served; removed, and asked again */
+        log_cache_rejected(c, j, problem);
+        unlink(path);
+        c->stats.cache_rejected++;
+        cJSON_Delete(root);
+        free(body);
+        return 0;
+    }
+    llm_result r;
+    answer_result(&r, content, fin, usage, 1);
     finish(c, j, &r);
     cJSON_Delete(root);
     free(body);
@@ -990,14 +1026,22 @@ static size_t on_header(char *p, size_t sz, size_t nm, void *ud)
 
 /* ------------------------------------------------------------ the log */
 
-static void log_time(cJSON *o)
+/* A log record's first fields: its type, the time, the call's tag and
+ * key. NULL out of memory. */
+static cJSON *log_start(const job *j, const char *type)
 {
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    cJSON_AddStringToObject(o, "type", type);
     char ts[32];
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
     strftime(ts, sizeof ts, "%Y-%m-%dT%H:%M:%SZ", &tm);
     cJSON_AddStringToObject(o, "time", ts);
+    cJSON_AddStringToObject(o, "tag", llm_request_tag(j->req));
+    cJSON_AddStringToObject(o, "key", j->key);
+    return o;
 }
 
 static void log_put(llm_client *c, cJSON *o)
@@ -1021,13 +1065,8 @@ static void log_attempt(llm_client *c, const xfer *x, const char *status, long h
                         const char *error)
 {
     if (!c->log) return;
-    const job *j = x->job;
-    cJSON *o = cJSON_CreateObject();
+    cJSON *o = log_start(x->job, "attempt");
     if (!o) return;
-    cJSON_AddStringToObject(o, "type", "attempt");
-    log_time(o);
-    cJSON_AddStringToObject(o, "tag", llm_request_tag(j->req));
-    cJSON_AddStringToObject(o, "key", j->key);
     cJSON_AddNumberToObject(o, "attempt", x->attempt);
     cJSON_AddBoolToObject(o, "retry", x->why[0] != 0);
     if (x->why[0]) cJSON_AddStringToObject(o, "why", x->why);
@@ -1188,12 +1227,19 @@ static void dequeue(llm_client *c, job *j)
 
 int llm_submit(llm_client *c, llm_request *r, llm_done_fn done, void *user)
 {
+    return llm_submit_checked(c, r, NULL, done, user);
+}
+
+int llm_submit_checked(llm_client *c, llm_request *r, llm_check_fn check, llm_done_fn done,
+                       void *user)
+{
     job *j = calloc(1, sizeof *j);
     if (!j) {
         llm_request_free(r);
         return -1;
     }
     j->req = r;
+    j->check = check;
     j->done = done;
     j->user = user;
     j->ready_at = 0;
@@ -1211,6 +1257,7 @@ static void fail_job(llm_client *c, job *j, llm_status st, long http, const char
     r.latency = j->attempts ? mono() - j->t_first : 0;
     r.content = "";
     r.finish = "";
+    r.key = "";
     char buf[300];                     /* msg cut short to fit */
     size_t n = strnlen(msg, sizeof buf - 1);
     memcpy(buf, msg, n);
@@ -1257,6 +1304,19 @@ static void cancel_others(llm_client *c, job *j, const xfer *keep)
     }
 }
 
+/* Rebuilds j's body without response_format (the endpoint has no JSON
+ * mode). 0, or -1 out of memory (the body unchanged). */
+static int drop_json_mode(llm_client *c, job *j)
+{
+    char *nb = build_body(c, j->req, 0);
+    if (!nb) return -1;
+    free(j->body);
+    j->body = nb;
+    j->bodylen = strlen(nb);
+    j->json_dropped = 1;
+    return 0;
+}
+
 /* Schedules j's next attempt after the backoff (or Retry-After). */
 static void schedule_retry(llm_client *c, job *j, double now, const char *why, double retry_after)
 {
@@ -1300,7 +1360,10 @@ static void done_transfer(llm_client *c, xfer *x, CURLcode code)
                              e, sizeof e) == 0) {
             /* TPM: charge what was really used */
             if (c->cfg.tpm > 0) c->tokens -= (double)(usage[0] + usage[1] - j->est_tokens);
-            if (c->cache_dir && cache_store(c, j->key, x->resp, x->resplen) != 0 &&
+            /* only an answer that passed the check is cached */
+            char problem[512] = "";
+            int valid = !j->check || j->check(content, j->user, problem, sizeof problem) == 0;
+            if (valid && c->cache_dir && cache_store(c, j->key, x->resp, x->resplen) != 0 &&
                 !c->cache_warned) {
                 fprintf(stderr, "llm: warning: cannot write the cache in %s: %s\n",
                         c->cache_dir, strerror(errno));
@@ -1310,17 +1373,15 @@ static void done_transfer(llm_client *c, xfer *x, CURLcode code)
             if (x->overdue) c->stats.late++;
             cancel_others(c, j, x);
             if (j->queued) dequeue(c, j);   /* a retry not sent yet: never sent */
-            llm_result r = {0};
-            r.status = LLM_OK;
-            r.content = content;
-            r.finish = fin;
-            r.error = "";
-            r.http = 200;
+            llm_result r;
+            answer_result(&r, content, fin, usage, 0);
+            if (!valid) {
+                scrub(c, problem);
+                r.status = LLM_EINVALID;
+                r.error = problem;
+            }
             r.attempts = j->attempts;
             r.latency = now - j->t_first;
-            r.prompt_tokens = usage[0];
-            r.completion_tokens = usage[1];
-            r.cached_tokens = usage[2];
             xfer_end(c, x);            /* content points into root */
             finish(c, j, &r);
             cJSON_Delete(root);
@@ -1339,12 +1400,7 @@ static void done_transfer(llm_client *c, xfer *x, CURLcode code)
         } else if (http == 400 && c->cfg.json_mode && !j->json_dropped && x->resp &&
                    strstr(x->resp, "response_format")) {
             /* The endpoint has no JSON mode: ask again without it, once. */
-            char *nb = build_body(c, j->req, 0);
-            if (nb) {
-                free(j->body);
-                j->body = nb;
-                j->bodylen = strlen(nb);
-                j->json_dropped = 1;
+            if (drop_json_mode(c, j) == 0) {
                 c->json_dropped = 1;
                 retry = 1;
                 snprintf(why, sizeof why, "no-json-mode");
@@ -1385,8 +1441,7 @@ static void done_transfer(llm_client *c, xfer *x, CURLcode code)
                  x->errbuf);
         scrub(c, err);
     }
-    static const char *names[] = {"ok", "http", "net", "timeout", "proto", "toobig", "local"};
-    log_attempt(c, x, names[st], http, 0, err);
+    log_attempt(c, x, status_names[st], http, 0, err);
     double retry_after = x->retry_after;
     xfer_end(c, x);
     if (c->cfg.tpm > 0) c->tokens += (double)j->est_tokens / 2;  /* partly refund */
@@ -1493,15 +1548,7 @@ static int start_waiting(llm_client *c, int pass, double now, double *wait)
                 j->queued = 1;
                 next = j->next;
             }
-            if (c->json_dropped && c->cfg.json_mode && !j->json_dropped) {
-                char *nb = build_body(c, j->req, 0);
-                if (nb) {
-                    free(j->body);
-                    j->body = nb;
-                    j->bodylen = strlen(nb);
-                    j->json_dropped = 1;
-                }
-            }
+            if (c->json_dropped && c->cfg.json_mode && !j->json_dropped) drop_json_mode(c, j);
         }
         if (c->nactive >= (size_t)c->cfg.concurrency) {
             return 1;
@@ -1590,7 +1637,8 @@ static void sync_done(llm_client *c, llm_request *req, const llm_result *res, vo
     (void)req;
     (void)user;
     free(c->sync_answer);
-    c->sync_answer = res->status == LLM_OK ? strdup(res->content) : NULL;
+    c->sync_answer = res->status == LLM_OK || res->status == LLM_EINVALID ? strdup(res->content)
+                                                                          : NULL;
     c->sync_res = *res;
     snprintf(c->sync_err, sizeof c->sync_err, "%s", res->error ? res->error : "");
     c->sync_res.error = c->sync_err;
@@ -1600,21 +1648,37 @@ static void sync_done(llm_client *c, llm_request *req, const llm_result *res, vo
 
 char *llm_complete(llm_client *c, llm_request *r, llm_result *res)
 {
+    return llm_complete_checked(c, r, NULL, NULL, res);
+}
+
+char *llm_complete_checked(llm_client *c, llm_request *r, llm_check_fn check, void *user,
+                           llm_result *res)
+{
     free(c->sync_answer);
     c->sync_answer = NULL;
     memset(&c->sync_res, 0, sizeof c->sync_res);
     c->sync_res.status = LLM_ELOCAL;
     snprintf(c->sync_err, sizeof c->sync_err, "not run");
     c->sync_res.error = c->sync_err;
-    c->sync_res.content = c->sync_res.finish = "";
-    if (llm_submit(c, r, sync_done, NULL) != 0 || llm_run(c, NULL, NULL) != 0) {
+    c->sync_res.content = c->sync_res.finish = c->sync_res.key = "";
+    if (llm_submit_checked(c, r, check, sync_done, user) != 0 || llm_run(c, NULL, NULL) != 0) {
         snprintf(c->sync_err, sizeof c->sync_err, "out of memory or curl failure");
     }
     if (res) *res = c->sync_res;
     char *a = c->sync_answer;
     c->sync_answer = NULL;
-    if (res) res->content = "";
+    if (res) res->content = a ? a : "";
+    if (res) res->key = "";
     return a;
+}
+
+int llm_cache_forget(llm_client *c, const char *key)
+{
+    if (!c->cache_dir || !key || strlen(key) != 64 || strspn(key, "0123456789abcdef") != 64)
+        return -1;
+    char path[4300];
+    cache_path(c, key, path, sizeof path);
+    return unlink(path) == 0 ? 0 : -1;
 }
 
 void llm_summary(const llm_client *c, FILE *f, const char *prog)
@@ -1622,13 +1686,20 @@ void llm_summary(const llm_client *c, FILE *f, const char *prog)
     const llm_stats *s = &c->stats;
     long net = s->calls - s->cache_hits;
     fprintf(f,
-            "%s: %ld calls (%ld from cache), %ld HTTP requests, %ld retries, %ld failed; "
-            "tokens in %ld (cached %ld), out %ld; mean latency %.3fs; cost $%.4f "
-            "(cache saved $%.4f)",
-            prog, s->calls, s->cache_hits, s->http_requests, s->retries, s->failures,
-            s->prompt_tokens, s->cached_tokens, s->completion_tokens,
-            net > 0 ? s->latency_sum / (double)net : 0.0, s->cost, s->saved_cost);
+            "%s: calls: %ld (%ld sent, %ld retried, %ld from cache); %ld answered, %ld invalid, "
+            "%ld failed; %ld HTTP requests; tokens in %ld (cached %ld), out %ld; "
+            "mean latency %.3fs; ",
+            prog, s->calls, net, s->retried, s->cache_hits, s->calls - s->invalid - s->failures,
+            s->invalid, s->failures, s->http_requests, s->prompt_tokens, s->cached_tokens,
+            s->completion_tokens, net > 0 ? s->latency_sum / (double)net : 0.0);
+    if (find_price(c))
+        fprintf(f, "cost $%.4f (cache saved $%.4f)", s->cost, s->saved_cost);
+    else
+        fprintf(f, "cost: price unknown for model %s", c->model);
     if (s->late || s->cancelled)
         fprintf(f, "; late answers used %ld, attempts cancelled %ld", s->late, s->cancelled);
+    if (s->cache_rejected)
+        fprintf(f, "; %ld cache entr%s rejected by the check (asked again)", s->cache_rejected,
+                s->cache_rejected == 1 ? "y" : "ies");
     fputc('\n', f);
 }

@@ -12,9 +12,16 @@
  * the attempt stays open `grace` seconds more, and whichever answer comes
  * first is used (the other attempt is cancelled), so a late answer is not
  * thrown away and asked for again. The log has a line per attempt and one
- * per call. Every successful response is written to
- * a content-addressed cache (temp file + fsync + rename) before the caller
- * sees it, so a killed run re-run pays nothing twice.
+ * per call. Every answer that passed validation is written to a
+ * content-addressed cache (temp file + fsync + rename) before the caller
+ * sees it, so a killed run re-run pays nothing twice. Validation: a
+ * request submitted with a check function (llm_submit_checked) has its
+ * answer checked before it is cached; an answer the check rejects is
+ * never written (its call ends LLM_EINVALID, the log says why) and is
+ * asked again on the next run. Cache entries are checked on read too: an
+ * entry the check rejects (written by an older version, or under another
+ * rule) is removed, logged, and asked again. --refresh (cfg.refresh) reads
+ * nothing from the cache and still writes it.
  *
  * The key is read from a file (--api-key-file) or $OPENAI_API_KEY, kept in
  * one header buffer, zeroed when the client is freed; it never appears in
@@ -70,6 +77,8 @@ typedef struct {
     double rpm, tpm;           /* requests / tokens per minute, 0: unlimited */
     const char *cache_dir;     /* NULL: $XDG_CACHE_HOME/diagramir/llm or ~/.cache/... */
     int no_cache;              /* neither read nor write the cache */
+    int refresh;               /* do not read the cache (ask everything again), but
+                                  write the valid answers to it */
     const char *log_path;      /* JSONL record per attempt and per call, NULL: none */
     const char *price_file;    /* "model in out [cached-in]" USD per 1M tokens; NULL */
     size_t max_response;       /* bytes of one response body, 16 MiB */
@@ -83,12 +92,15 @@ typedef enum {
     LLM_ETIMEOUT,   /* the last attempt timed out */
     LLM_EPROTO,     /* 200, but the body is not a chat completion */
     LLM_ETOOBIG,    /* the body exceeded max_response (not retried) */
-    LLM_ELOCAL      /* out of memory, cache or request error on our side */
+    LLM_ELOCAL,     /* out of memory, cache or request error on our side */
+    LLM_EINVALID    /* an answer came, but the request's check rejected it:
+                       content holds it, error the problem; never cached */
 } llm_status;
 
 typedef struct {
     llm_status status;
-    const char *content;   /* the assistant's text (OK only); valid during the callback */
+    const char *content;   /* the assistant's text (OK and EINVALID); valid during
+                              the callback */
     const char *finish;    /* finish_reason, or "" */
     const char *error;     /* why it failed: one line, never holds the key */
     long http;             /* last HTTP status, 0 none */
@@ -96,11 +108,18 @@ typedef struct {
     int cached;            /* answered from the cache */
     long prompt_tokens, completion_tokens, cached_tokens;
     double latency;        /* seconds from the first attempt's start to the end */
-    double cost;           /* USD, 0 for a cache hit or an unknown price */
+    double cost;           /* USD, 0 for a cache hit, NaN when the model's price is
+                              unknown (not in the price file, or none given) */
+    const char *key;       /* the cache key (64 hex digits, "" before one is made):
+                              for llm_cache_forget */
 } llm_result;
 
 typedef struct {
     long calls, cache_hits, http_requests, retries, failures;
+    long invalid;              /* calls answered, the answer rejected by the check */
+    long retried;              /* calls that took more than one HTTP attempt */
+    long cache_rejected;       /* cache entries the check rejected on read (removed) */
+    int price_known;           /* the model is in the price file */
     long late;                 /* answers used from overdue attempts */
     long cancelled;            /* attempts cancelled: another one's answer was used */
     long prompt_tokens, completion_tokens, cached_tokens;
@@ -113,6 +132,12 @@ typedef struct {
  * repair request built with llm_request_clone()). */
 typedef void (*llm_done_fn)(llm_client *c, llm_request *req, const llm_result *res,
                             void *user);
+/* Checks an answer (the assistant's text) before it is used and cached:
+ * 0 when it is valid; -1 with the problem in err (the ground for a repair
+ * request). Called from inside llm_run(), for an answer from the server
+ * and for a cache entry alike; user is the one given to
+ * llm_submit_checked. It must not submit requests. */
+typedef int (*llm_check_fn)(const char *content, void *user, char *err, size_t errlen);
 /* Called by llm_run() whenever fewer requests wait than can be started; it
  * submits more and returns 1, or returns 0 when it has nothing left. */
 typedef int (*llm_feed_fn)(llm_client *c, void *user);
@@ -144,6 +169,14 @@ char *llm_request_json(const llm_request *r, int abbreviate);
 
 /* Queues r (the client owns it from here). 0 ok, -1 out of memory. */
 int llm_submit(llm_client *c, llm_request *r, llm_done_fn done, void *user);
+/* The same, the answer checked by check(content, user, ...) before it is
+ * cached or served from the cache (see the top of this file). */
+int llm_submit_checked(llm_client *c, llm_request *r, llm_check_fn check, llm_done_fn done,
+                       void *user);
+/* Removes the cache entry of key (an llm_result's key), for an answer that
+ * passed its own check but was rejected later, with the other answers of
+ * its item: so it is asked again. 0, or -1 when there was none. */
+int llm_cache_forget(llm_client *c, const char *key);
 /* Runs until nothing is queued or in flight and feed (may be NULL) has
  * nothing more. 0, or -1 when curl itself failed. */
 int llm_run(llm_client *c, llm_feed_fn feed, void *user);
@@ -151,10 +184,18 @@ int llm_run(llm_client *c, llm_feed_fn feed, void *user);
  * (optional) is filled, its strings then point to static "" or stay valid
  * only until the next call. Frees r. */
 char *llm_complete(llm_client *c, llm_request *r, llm_result *res);
+/* The same with a check (llm_submit_checked): the answer is returned when
+ * one came, valid (res->status LLM_OK) or not (LLM_EINVALID, res->error the
+ * problem: the ground for a repair request); NULL when none came. */
+char *llm_complete_checked(llm_client *c, llm_request *r, llm_check_fn check, void *user,
+                           llm_result *res);
 
-/* "calls N (cached N), http N, retries N, failed N; tokens in N (cached N)
- * out N; latency mean Xs; cost $X", then "; late answers used N, attempts
- * cancelled N" when there were any */
+/* The calls' line: "PROG: calls: N (N sent, N retried, N from cache); N
+ * answered, N invalid, N failed; N HTTP requests; tokens in N (cached N),
+ * out N; mean latency Xs; cost $X (cache saved $X)", the cost "price
+ * unknown for model M" when the price file does not have it, then "; late
+ * answers used N, attempts cancelled N" when there were any, and "; N
+ * cache entries rejected by the check (asked again)" when there were. */
 void llm_summary(const llm_client *c, FILE *f, const char *prog);
 
 /* --- helpers shared with the tools ------------------------------------- */

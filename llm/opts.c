@@ -35,6 +35,8 @@ const char llm_opts_help[] =
     "      --rpm=N, --tpm=N     requests / tokens per minute (default unlimited)\n"
     "      --cache-dir=DIR      response cache (default ~/.cache/diagramir/llm)\n"
     "      --no-cache           neither read nor write the cache\n"
+    "      --refresh            ask every request again (cached answers are not read),\n"
+    "                           still writing the valid answers to the cache\n"
     "      --llm-log=FILE       append one JSON line per attempt and one per call\n"
     "      --prices=FILE        USD per 1M tokens: \"model input output [cached]\"\n";
 
@@ -86,6 +88,7 @@ int llm_opt_parse(llm_config *cfg, int opt, const char *arg, const char *prog)
     case LLM_OPT_KEYFILE: cfg->api_key_file = arg; return 0;
     case LLM_OPT_CACHEDIR: cfg->cache_dir = arg; return 0;
     case LLM_OPT_NOCACHE: cfg->no_cache = 1; return 0;
+    case LLM_OPT_REFRESH: cfg->refresh = 1; return 0;
     case LLM_OPT_LOG: cfg->log_path = arg; return 0;
     case LLM_OPT_PRICES: cfg->price_file = arg; return 0;
     case LLM_OPT_NOJSON: cfg->json_mode = 0; return 0;

@@ -18,7 +18,7 @@
  * FILE, --retries N (attempts, 1..100), --timeout SEC, --grace SEC, --backoff SEC,
  * --max-tokens N, --temperature T|none, --top-p P|none, --reasoning-effort
  * LEVEL, --no-json-mode, --rpm N, --tpm N,
- * --cache-dir DIR, --no-cache, --llm-log FILE, --prices FILE. LLM_OPT_JOBS
+ * --cache-dir DIR, --no-cache, --refresh, --llm-log FILE, --prices FILE. LLM_OPT_JOBS
  * (transfers at once) and LLM_OPT_LOG are parsed too, for programs that
  * give them a name of their own (judge's -j/--jobs and --log).
  */
@@ -52,7 +52,8 @@ enum {
     LLM_OPT_TOPP,
     LLM_OPT_EFFORT,
     LLM_OPT_GRACE,
-    LLM_OPT_LAST = LLM_OPT_GRACE
+    LLM_OPT_REFRESH,
+    LLM_OPT_LAST = LLM_OPT_REFRESH
 };
 
 #define LLM_OPT_IS(c) ((c) >= LLM_OPT_FIRST && (c) <= LLM_OPT_LAST)
@@ -74,6 +75,7 @@ enum {
     { "tpm", required_argument, NULL, LLM_OPT_TPM },                \
     { "cache-dir", required_argument, NULL, LLM_OPT_CACHEDIR },     \
     { "no-cache", no_argument, NULL, LLM_OPT_NOCACHE },             \
+    { "refresh", no_argument, NULL, LLM_OPT_REFRESH },              \
     { "llm-log", required_argument, NULL, LLM_OPT_LOG },            \
     { "prices", required_argument, NULL, LLM_OPT_PRICES }
 

@@ -18,7 +18,7 @@
 
 typedef enum { F_TEXT, F_FILE, F_IMAGES, F_LIST, F_KEYPOINTS } fkind;
 typedef enum { C_ENUM, C_INT, C_BOOL, C_PERIMAGE, C_LABELS, C_MATCHES, C_GEOMEAN, C_ERRORS,
-               C_COUNT } ckind;
+               C_COUNT, C_KEYPOINTS } ckind;
 
 typedef struct {
     char *name;
@@ -363,13 +363,24 @@ static int load_taxonomy(llm_rubric *r, const char *path, const char *file, int 
     return 0;
 }
 
+/* Row names are kebab-case, one style in every table (diagramir-formats(5)):
+ * a criterion named for the paper's JSON key (is_correct) rates rows
+ * is-correct. */
+static void kebab(char *s)
+{
+    for (; *s; s++)
+        if (*s == '_') *s = '-';
+}
+
 static int add_rowname(llm_rubric *r, const char *name)
 {
     const char **nv = realloc(r->rownames, (r->nrownames + 1) * sizeof *nv);
     if (!nv) return -1;
     r->rownames = nv;
-    nv[r->nrownames] = strdup(name);
-    if (!nv[r->nrownames]) return -1;
+    char *nm = strdup(name);
+    if (!nm) return -1;
+    kebab(nm);
+    nv[r->nrownames] = nm;
     r->nrownames++;
     return 0;
 }
@@ -512,6 +523,8 @@ static int criterion_kind(rparser *ps, char **tok, size_t ntok, rcrit *c)
         c->kind = C_ERRORS;
     } else if (strcmp(k, "count") == 0 && ntok == 4) {
         c->kind = C_COUNT;
+    } else if (strcmp(k, "keypoints") == 0 && ntok == 3) {
+        c->kind = C_KEYPOINTS;
     } else if (strcmp(k, "matches") == 0 && ntok == 5) {
         const rfield *f1 = find_field(r, tok[3]), *f2 = find_field(r, tok[4]);
         if (!f1 || !f2 || f1->kind != F_KEYPOINTS || f2->kind != F_KEYPOINTS) {
@@ -1132,6 +1145,47 @@ static int kp_add(kplist *k, const char *el, const char *desc)
     return 0;
 }
 
+/* The keypoint rows of item id in a judge table (tab-separated, a header
+ * naming item, criterion, value and, optionally, note): what judge --rubric
+ * mathexplain-parse writes (Figure 8's parsing step), a row "none" for no
+ * keypoints.  Returns the number of rows found (a "none" row counts), -1
+ * when the header lacks a column, -2 when out of memory. */
+static int kp_from_table(char *txt, const char *id, kplist *out)
+{
+    int ci = -1, cc = -1, cv = -1, cn = -1, rows = 0, line = 0;
+    for (char *p = txt, *nl; p && *p; p = nl ? nl + 1 : NULL, line++) {
+        nl = strchr(p, '\n');
+        if (nl) *nl = 0;
+        size_t len = strlen(p);
+        if (len && p[len - 1] == '\r') p[--len] = 0;
+        char *f[16];
+        int nf = 0;
+        for (char *q = p; nf < 16;) {
+            f[nf++] = q;
+            char *t = strchr(q, '\t');
+            if (!t) break;
+            *t = 0;
+            q = t + 1;
+        }
+        if (line == 0) {
+            for (int k = 0; k < nf; k++) {
+                if (!strcmp(f[k], "item")) ci = k;
+                else if (!strcmp(f[k], "criterion")) cc = k;
+                else if (!strcmp(f[k], "value")) cv = k;
+                else if (!strcmp(f[k], "note")) cn = k;
+            }
+            if (ci < 0 || cc < 0 || cv < 0) return -1;
+            continue;
+        }
+        if (p[0] == '#' || nf <= ci || nf <= cc || nf <= cv) continue;
+        if (strcmp(f[ci], id) != 0 || strcmp(f[cc], "keypoint") != 0) continue;
+        rows++;
+        if (!strcmp(f[cv], "none")) continue;
+        if (kp_add(out, f[cv], cn >= 0 && nf > cn ? f[cn] : "") != 0) { kp_free(out); return -2; }
+    }
+    return rows;
+}
+
 /* Reads the keypoints file of a cell: the JSON a model wrote (whole, fenced
  * or embedded): an array of {"element": E, "description": D} objects (the
  * paper's Figure 8 form), or one object {E: D, ...}. -1 with the reason. */
@@ -1142,6 +1196,16 @@ static int kp_load(const llm_item *it, const char *cellv, kplist *out, char *err
     resolve(it, cellv, path, sizeof path);
     char *txt = slurp(path, err, errlen);
     if (!txt) return -1;
+    if (strncmp(txt, "item\t", 5) == 0) {   /* a judge table: its keypoint rows of this item */
+        int rc = kp_from_table(txt, it->id, out);
+        free(txt);
+        if (rc == -2) snprintf(err, errlen, "out of memory");
+        else if (rc < 0) snprintf(err, errlen, "%s: a table without the columns item, criterion, "
+                                  "value (judge's)", path);
+        else if (rc == 0) snprintf(err, errlen, "%s: no keypoint row of item %s (judge --rubric "
+                                   "mathexplain-parse writes them)", path, it->id);
+        return rc > 0 ? 0 : -1;
+    }
     cJSON *j = llm_answer_json_value(txt, strlen(txt), e2, sizeof e2);
     free(txt);
     if (!j) {
@@ -1233,6 +1297,9 @@ static void schema_text(const llm_rubric *r, const rgroup *grp, sbuf *b)
             break;
         case C_MATCHES:
             sb_add(b, "[{\"Reference\": \"<reference element>\", \"Generated\": \"<matched generated element>\" | null}, ...]  (one per reference element)");
+            break;
+        case C_KEYPOINTS:
+            sb_add(b, "[{\"element\": \"<element>\", \"description\": \"<what it shows>\"}, ...]");
             break;
         case C_ERRORS:
             sb_printf(b, "[{\"%s\": \"<label from the taxonomy>\", \"%s\": \"<one sentence>\"}, ...]",
@@ -1563,6 +1630,7 @@ int llm_rows_add(llm_rows *rows, const char *criterion, const char *value, const
     }
     llm_row *rw = &rows->v[rows->n];
     rw->criterion = strdup(criterion);
+    if (rw->criterion) kebab(rw->criterion);
     rw->value = strdup(value);
     rw->note = strndup(note ? note : "", NOTE_MAX);
     if (!rw->criterion || !rw->value || !rw->note) {
@@ -1974,6 +2042,65 @@ static long kp_find(const kplist *k, const char *name)
     return -1;
 }
 
+/* keypoints (MathExplain's parsing step, Appendix C, Figure 8): the answer
+ * is the model's output turned into "a valid JSON array" whose items are
+ * objects "containing exactly two keys: "element" and "description"" and
+ * where "no two items should refer to the same element" (compared without
+ * case and spaces); one row per item, the element its value (tabs and line
+ * breaks made spaces), the description its note, in the answer's order;
+ * "none" for an empty array.  The element formats the figure lists (Point
+ * A, Line AB, Angle ABC, Region S.1, Right angle mark N ...) are asked
+ * for, not enforced: the matching step compares elements by meaning. */
+static int keypoints_rows(rowcheck *rc, const rcrit *c, const cJSON *v)
+{
+    if (!cJSON_IsArray(v)) {
+        snprintf(rc->err, rc->errlen, "\"%s\" must be a JSON array of {\"element\": ..., \"description\": ...}", c->name);
+        return ROWS_BAD;
+    }
+    size_t n = (size_t)cJSON_GetArraySize(v), i = 0;
+    char (*seen)[256] = calloc(n ? n : 1, sizeof *seen);
+    if (!seen) return ROWS_OOM;
+    int st = ROWS_OK;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, v)
+    {
+        const cJSON *el = cJSON_IsObject(e) ? cJSON_GetObjectItemCaseSensitive(e, "element") : NULL;
+        const cJSON *d = cJSON_IsObject(e) ? cJSON_GetObjectItemCaseSensitive(e, "description") : NULL;
+        if (!cJSON_IsString(el) || !cJSON_IsString(d) || cJSON_GetArraySize(e) != 2) {
+            snprintf(rc->err, rc->errlen, "each item must be an object with exactly two keys, "
+                     "\"element\" and \"description\" (strings): item %zu is not", i + 1);
+            st = ROWS_BAD;
+            break;
+        }
+        norm(el->valuestring, seen[i], sizeof seen[i]);
+        if (!seen[i][0]) snprintf(seen[i], sizeof seen[i], "%s", el->valuestring);   /* no letter or digit */
+        if (!seen[i][0] || strspn(seen[i], " \t\r\n") == strlen(seen[i])) {
+            snprintf(rc->err, rc->errlen, "item %zu: the element is empty", i + 1);
+            st = ROWS_BAD;
+            break;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(seen[j], seen[i]) == 0) {
+                snprintf(rc->err, rc->errlen, "no two items may refer to the same element: "
+                         "\"%s\" is items %zu and %zu", el->valuestring, j + 1, i + 1);
+                st = ROWS_BAD;
+                break;
+            }
+        if (st != ROWS_OK) break;
+        char *val = strdup(el->valuestring);
+        if (!val) { st = ROWS_OOM; break; }
+        for (char *q = val; *q; q++)
+            if (*q == '\t' || *q == '\n' || *q == '\r') *q = ' ';
+        int bad = llm_rows_add(&rc->rows, c->name, val, d->valuestring);
+        free(val);
+        if (bad) { st = ROWS_OOM; break; }
+        i++;
+    }
+    free(seen);
+    if (st == ROWS_OK && n == 0 && llm_rows_add(&rc->rows, c->name, "none", "")) st = ROWS_OOM;
+    return st;
+}
+
 /* matches (MathExplain's element matching, Sec. 5.1 and Figure 10): the
  * answer is an array of {"Reference": R, "Generated": G | null}, one entry
  * per reference keypoint. |VK^Match| counts the reference keypoints matched
@@ -2123,6 +2250,7 @@ static int criterion_rows(rowcheck *rc, size_t ci, const cJSON *answer)
     if (c->kind == C_GEOMEAN) return geomean_row(rc, ci);
     char note[NOTE_MAX + 1] = "";
     if (c->kind == C_MATCHES && cJSON_IsArray(answer)) return matches_rows(rc, c, answer);
+    if (c->kind == C_KEYPOINTS && cJSON_IsArray(answer)) return keypoints_rows(rc, c, answer);
     const cJSON *v = answer_value(rc, c, answer, note, sizeof note);
     if (!v) return ROWS_BAD;
     switch (c->kind) {
@@ -2134,6 +2262,7 @@ static int criterion_rows(rowcheck *rc, size_t ci, const cJSON *answer)
     case C_ERRORS: return errors_rows(rc, c, v, answer);
     case C_COUNT: return count_row(rc, c, v, answer);
     case C_MATCHES: return matches_rows(rc, c, v);
+    case C_KEYPOINTS: return keypoints_rows(rc, c, v);
     case C_GEOMEAN: break;
     }
     return ROWS_OK;
@@ -2144,7 +2273,7 @@ int llm_rubric_answer_array(const llm_rubric *r)
     size_t asked = 0, matches = 0;
     for (size_t i = 0; i < r->ncrits; i++) {
         asked += r->crits[i].kind != C_GEOMEAN;
-        matches += r->crits[i].kind == C_MATCHES;
+        matches += r->crits[i].kind == C_MATCHES || r->crits[i].kind == C_KEYPOINTS;
     }
     return asked == 1 && matches == 1;
 }

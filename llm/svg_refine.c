@@ -26,6 +26,7 @@ struct s2l {
     unsigned char *png;        /* the picture of the diagram being refined */
     size_t pngn;
     long ok, failed, diagrams;
+    long ok_cached;            /* steps applied with the answer from the cache */
     void (*on_step)(void *ctx);
     void *on_step_ctx;
 };
@@ -88,8 +89,10 @@ void s2l_free(s2l *f, FILE *summary)
     if (!f) return;
     if (summary && f->client) {
         llm_summary(f->client, summary, "svg2graph");
-        fprintf(summary, "svg2graph: llm refinement: %ld diagram(s), %ld step(s) applied, %ld failed%s\n",
-                f->diagrams, f->ok, f->failed, f->failed ? " (their geometric result kept)" : "");
+        fprintf(summary, "svg2graph: llm refinement: %ld diagram(s), %ld step(s) applied "
+                "(%ld from cache), %ld failed%s\n",
+                f->diagrams, f->ok, f->ok_cached, f->failed,
+                f->failed ? " (their geometric result kept)" : "");
     }
     llm_client_free(f->client);
     llm_images_free(f->images);
@@ -949,29 +952,48 @@ static int check(const cJSON *ans, const view *g, plan *p, char *err, size_t err
                         : check_edges(ans, g, &p->ep, err, errlen);
 }
 
+/* The client's check (llm_check_fn) of a step's answer: only an answer
+ * that makes a valid plan is cached, or served from the cache. The plan of
+ * the last valid answer stays in the context's plan. */
+typedef struct {
+    const view *g;
+    plan *p;
+} check_ctx;
+
+static int check_answer(const char *content, void *user, char *err, size_t errlen)
+{
+    check_ctx *k = user;
+    nplan_free(&k->p->np);
+    eplan_free(&k->p->ep);
+    cJSON *j = llm_answer_json(content, strlen(content), err, errlen);
+    int ok = j && check(j, k->g, k->p, err, errlen) == 0;
+    cJSON_Delete(j);
+    return ok ? 0 : -1;
+}
+
 /* Sends the step's request (and one repair request when the answer is
  * unusable); 0 with a valid plan, -1 with the reason in why. */
 static int ask(s2l *f, llm_request *req, const view *g, plan *p, char *why, size_t whylen)
 {
+    check_ctx ctx = {g, p};
     for (int round = 0;; round++) {
         llm_request *keep = round == 0 ? llm_request_clone(req) : NULL;
         llm_result res;
-        char *ans = llm_complete(f->client, req, &res);
+        char *ans = llm_complete_checked(f->client, req, check_answer, &ctx, &res);
         if (!ans) {
             snprintf(why, whylen, "%s%s", res.error && *res.error ? res.error : "no answer",
                      round ? " (the repair request)" : "");
             llm_request_free(keep);
             return -1;
         }
-        char err[512];
-        cJSON *j = llm_answer_json(ans, strlen(ans), err, sizeof err);
-        int ok = j && check(j, g, p, err, sizeof err) == 0;
-        cJSON_Delete(j);
-        if (ok) {
+        if (res.status == LLM_OK) {
+            if (res.cached && round == 0) f->ok_cached++;   /* applied, no call sent */
             free(ans);
             llm_request_free(keep);
             return 0;
         }
+        char err[512];
+        snprintf(err, sizeof err, "%s", res.error ? res.error : "");
         if (round > 0 || !keep) {
             snprintf(why, whylen, "unusable answer%s: %s", round ? " after a repair request" : "", err);
             free(ans);

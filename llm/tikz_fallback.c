@@ -1,7 +1,11 @@
 /* llm/tikz_fallback.c — tikz2ir's LLM fallback: each `unparsed` record is sent,
  * with the source lines around it and the IR record syntax, to a language
  * model through the project's LLM client; IR records that come back valid
- * replace it, marked src=llm. Anything invalid keeps the unparsed record. */
+ * replace it, marked src=llm. An answer that is not valid gets one repair
+ * request quoting the problem (as judge's); when that one is not valid
+ * either, the unparsed record stays, with one warning for the construct.
+ * The client caches only valid answers (the check below), so an invalid
+ * one is asked again on the next run. */
 #include "llm/tikz_fallback.h"
 
 #include <cjson/cJSON.h>
@@ -31,6 +35,8 @@ static const char *const system_prompt =
 struct t2l_fallback {
     llm_client *client;
     int accepted, rejected;
+    int accepted_cached;   /* replaced, every call answered from the cache */
+    int repairs;           /* repair requests sent */
     void (*on_call)(void *ctx);
     void *on_call_ctx;
 };
@@ -56,8 +62,9 @@ void t2l_free(t2l_fallback *f, FILE *summary)
     if (!f) return;
     if (summary) {
         llm_summary(f->client, summary, "tikz2ir");
-        fprintf(summary, "tikz2ir: llm fallback: %d construct(s) replaced, %d kept as unparsed\n",
-                f->accepted, f->rejected);
+        fprintf(summary, "tikz2ir: llm fallback: constructs: %d replaced (%d from cache), %d kept "
+                "as unparsed; %d repair request(s)\n",
+                f->accepted, f->accepted_cached, f->rejected, f->repairs);
     }
     llm_client_free(f->client);
     free(f);
@@ -147,6 +154,127 @@ static ir_diagram *read_record(const char *rec)
     return d;
 }
 
+static void free_records(ir_diagram **got, int nrec)
+{
+    for (int i = 0; got && i < nrec; i++)
+        if (got[i]) ir_diagram_free(got[i]);
+    free(got);
+}
+
+/* The records of an answer, each read through the IR reader: 0 with
+ * *got (nrec of them) to free with free_records; -1 with the problem. */
+static int parse_records(const char *ans, ir_diagram ***got, int *nrec, char *err, size_t errlen)
+{
+    char e[256];
+    *got = NULL;
+    *nrec = 0;
+    cJSON *j = llm_answer_json(ans, strlen(ans), e, sizeof e);
+    cJSON *recs = j ? cJSON_GetObjectItemCaseSensitive(j, "records") : NULL;
+    if (!cJSON_IsArray(recs)) {
+        snprintf(err, errlen, "answer has no \"records\" list%s%s", j ? "" : ": ", j ? "" : e);
+        cJSON_Delete(j);
+        return -1;
+    }
+    int n = cJSON_GetArraySize(recs);
+    if (n > MAX_RECORDS) {
+        snprintf(err, errlen, "answer has %d records, more than %d", n, MAX_RECORDS);
+        cJSON_Delete(j);
+        return -1;
+    }
+    ir_diagram **g = calloc((size_t)n + 1, sizeof *g);
+    if (!g) {
+        snprintf(err, errlen, "out of memory");
+        cJSON_Delete(j);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        cJSON *s = cJSON_GetArrayItem(recs, i);
+        if (!cJSON_IsString(s) || !(g[i] = read_record(s->valuestring))) {
+            snprintf(err, errlen, "record %d is not valid IR", i + 1);
+            free_records(g, n);
+            cJSON_Delete(j);
+            return -1;
+        }
+    }
+    cJSON_Delete(j);
+    *got = g;
+    *nrec = n;
+    return 0;
+}
+
+/* The client's check (llm_check_fn): only an answer whose records are all
+ * valid IR is cached, or served from the cache. */
+static int check_records(const char *content, void *user, char *err, size_t errlen)
+{
+    (void)user;
+    ir_diagram **got;
+    int n;
+    if (parse_records(content, &got, &n, err, errlen) != 0) return -1;
+    free_records(got, n);
+    return 0;
+}
+
+/* The repair request: req, the bad answer, and what was wrong with it. */
+static llm_request *repair_request(const llm_request *req, const char *answer,
+                                   const char *problem)
+{
+    llm_request *n = llm_request_clone(req);
+    if (!n) return NULL;
+    char *a = strndup(answer, 20000);
+    size_t len = strlen(problem) + 300;
+    char *msg = malloc(len);
+    int rc = a && msg ? 0 : -1;
+    if (rc == 0) {
+        snprintf(msg, len,
+                 "Your answer could not be used: %s.\n"
+                 "Reply again with only the JSON object described above, "
+                 "{\"records\": [...]} with one IR record per string, nothing else.\n",
+                 problem);
+        rc = llm_request_add_text(n, "assistant", *a ? a : "(empty)");
+        if (rc == 0) rc = llm_request_add_text(n, "user", msg);
+    }
+    free(a);
+    free(msg);
+    if (rc != 0) {
+        llm_request_free(n);
+        return NULL;
+    }
+    return n;
+}
+
+/* Asks for the construct's records (one repair request when the answer is
+ * not valid): 0 with them, -1 with the reason in why. */
+static int ask(t2l_fallback *f, llm_request *r, ir_diagram ***got, int *nrec, int *cached,
+               char *why, size_t whylen)
+{
+    llm_request *keep = llm_request_clone(r);
+    llm_result res;
+    char *ans = llm_complete_checked(f->client, r, check_records, NULL, &res);
+    *cached = ans && res.cached;
+    if (ans && res.status == LLM_EINVALID && keep) {
+        char problem[512];
+        snprintf(problem, sizeof problem, "%s", res.error ? res.error : "");
+        llm_request *rep = repair_request(keep, ans, problem);
+        free(ans);
+        f->repairs++;
+        ans = rep ? llm_complete_checked(f->client, rep, check_records, NULL, &res) : NULL;
+        *cached = 0;
+        if (!rep) snprintf(why, whylen, "out of memory building the repair request");
+        else if (!ans) snprintf(why, whylen, "%s (the repair request)", res.error ? res.error : "no answer");
+        else if (res.status != LLM_OK) snprintf(why, whylen, "%s (after a repair request)", res.error);
+    } else if (!ans) {
+        snprintf(why, whylen, "%s", res.error && *res.error ? res.error : "no answer");
+    } else if (res.status != LLM_OK) {
+        snprintf(why, whylen, "%s", res.error);   /* (no repair: out of memory) */
+    }
+    llm_request_free(keep);
+    int rc = -1;
+    if (ans && res.status == LLM_OK)
+        rc = parse_records(ans, got, nrec, why, whylen);
+    free(ans);
+    return rc;
+}
+
 static int replace_one(t2l_fallback *f, ir_diagram *d, size_t idx, const char *src, size_t srclen,
                        const char *fname, FILE *diag)
 {
@@ -160,48 +288,26 @@ static int replace_one(t2l_fallback *f, ir_diagram *d, size_t idx, const char *s
     llm_request_add_text(r, "system", system_prompt);
     llm_request_add_text(r, "user", prompt ? prompt : "");
     free(prompt);
-    llm_result res;
-    char *ans = llm_complete(f->client, r, &res);
-    if (!ans) {
-        if (diag) fprintf(diag, "%s:%d: warning: llm fallback: %s\n", fname, line, res.error ? res.error : "no answer");
+    ir_diagram **got = NULL;
+    int nrec = 0, cached = 0;
+    char why[700];
+    if (ask(f, r, &got, &nrec, &cached, why, sizeof why) != 0) {
+        /* one warning for the construct, whatever the calls it took */
+        if (diag) fprintf(diag, "%s:%d: warning: llm fallback: %s; kept as unparsed\n", fname, line, why);
         return 0;
     }
-    char err[256];
-    cJSON *j = llm_answer_json(ans, strlen(ans), err, sizeof err);
-    free(ans);
-    cJSON *recs = j ? cJSON_GetObjectItemCaseSensitive(j, "records") : NULL;
-    if (!cJSON_IsArray(recs) || cJSON_GetArraySize(recs) > MAX_RECORDS) {
-        if (diag) fprintf(diag, "%s:%d: warning: llm fallback: answer has no \"records\" list%s%s\n",
-                          fname, line, j ? "" : ": ", j ? "" : err);
-        cJSON_Delete(j);
-        return 0;
+    if (cached) f->accepted_cached++;
+    /* the construct's records replace the unparsed one */
+    ir_elem_clear(&d->elems[idx]);
+    memmove(&d->elems[idx], &d->elems[idx + 1], (d->nelems - idx - 1) * sizeof *d->elems);
+    d->nelems--;
+    for (int i = 0; i < nrec; i++) {
+        ir_elem *e = ir_add_copy(d, &got[i]->elems[0]);
+        e->line = line;
+        ir_elem_set(e, "src", "llm");
     }
-    int nrec = cJSON_GetArraySize(recs);
-    ir_diagram **got = calloc((size_t)nrec + 1, sizeof *got);
-    int ok = got != NULL;
-    for (int i = 0; ok && i < nrec; i++) {
-        cJSON *s = cJSON_GetArrayItem(recs, i);
-        if (!cJSON_IsString(s) || !(got[i] = read_record(s->valuestring))) {
-            if (diag) fprintf(diag, "%s:%d: warning: llm fallback: record %d is not valid IR; kept as unparsed\n",
-                              fname, line, i + 1);
-            ok = 0;
-        }
-    }
-    if (ok) {
-        /* the construct's records replace the unparsed one */
-        ir_elem_clear(&d->elems[idx]);
-        memmove(&d->elems[idx], &d->elems[idx + 1], (d->nelems - idx - 1) * sizeof *d->elems);
-        d->nelems--;
-        for (int i = 0; i < nrec; i++) {
-            ir_elem *e = ir_add_copy(d, &got[i]->elems[0]);
-            e->line = line;
-            ir_elem_set(e, "src", "llm");
-        }
-    }
-    for (int i = 0; i < nrec && got; i++) if (got[i]) ir_diagram_free(got[i]);
-    free(got);
-    cJSON_Delete(j);
-    return ok;
+    free_records(got, nrec);
+    return 1;
 }
 
 void t2l_apply(t2l_fallback *f, ir_diagram *d, const char *src, size_t srclen,

@@ -337,30 +337,34 @@ static int run_kappa(report *r, FILE *err)
     relay(ebuf, err);
     free(ebuf);
     if (st) { free(obuf); return 2; }
-    cJSON *arr = cJSON_Parse(obuf);
-    free(obuf);
-    if (!cJSON_IsArray(arr)) {
-        fputs("irreport: error: internal: kappa's output is not a JSON array\n", err);
-        cJSON_Delete(arr);
-        return 2;
-    }
-    int n = cJSON_GetArraySize(arr);
-    r->k = xcalloc((size_t)n, sizeof *r->k);
-    r->pairs = xcalloc((size_t)n * 2 + 2, sizeof *r->pairs);
-    const cJSON *o;
-    cJSON_ArrayForEach(o, arr) {
+    /* kappa's JSON output is JSON Lines: one object per row */
+    size_t n = 0;
+    for (const char *p = obuf; p && *p; p++) n += *p == '\n';
+    r->k = xcalloc(n + 1, sizeof *r->k);
+    r->pairs = xcalloc(n * 2 + 2, sizeof *r->pairs);
+    for (char *line = obuf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        if (nl) *nl = 0;
+        cJSON *o = cJSON_Parse(line);
+        if (!cJSON_IsObject(o)) {
+            fputs("irreport: error: internal: a line of kappa's output is not a JSON object\n", err);
+            cJSON_Delete(o);
+            free(obuf);
+            return 2;
+        }
         const char *g = json_str(o, "group"), *s = json_str(o, "stat");
-        const char *a = json_str(o, "rater_a"), *b = json_str(o, "rater_b");
+        const char *a = json_str(o, "rater-a"), *b = json_str(o, "rater-b");
         struct krow w;
         w.crit = kappa_strtab_find(&r->crits, g, strlen(g));
         w.ra = kappa_strtab_find(&r->raters, a, strlen(a));
         w.rb = kappa_strtab_find(&r->raters, b, strlen(b));
         w.stat = !strcmp(s, "cohen");
         w.value = json_num(o, "value");
-        w.lo = json_num(o, "ci_low");
-        w.hi = json_num(o, "ci_high");
+        w.lo = json_num(o, "ci-low");
+        w.hi = json_num(o, "ci-high");
         double nn = json_num(o, "n");
         w.n = isfinite(nn) && nn >= 0 ? (size_t)nn : 0;
+        cJSON_Delete(o);
         if (w.crit < 0 || w.ra < 0 || w.rb < 0) continue;
         r->k[r->nk++] = w;
         int known = 0;
@@ -372,7 +376,7 @@ static int run_kappa(report *r, FILE *err)
             r->npairs++;
         }
     }
-    cJSON_Delete(arr);
+    free(obuf);
     return 0;
 }
 

@@ -805,3 +805,51 @@ uint64_t kappa_rand_below(uint64_t *state, uint64_t n)
     do x = kappa_rand_next(state); while (x >= limit);
     return x % n;
 }
+
+/* ---- significance of a correlation -------------------------------------- */
+
+/* Continued fraction of the regularized incomplete beta function (modified
+ * Lentz), for x < (a + 1)/(a + b + 2). */
+static double betacf(double a, double b, double x)
+{
+    const double tiny = 1e-300;
+    double c = 1, d = 1 - (a + b) * x / (a + 1);
+    if (fabs(d) < tiny) d = tiny;
+    d = 1 / d;
+    double h = d;
+    for (int m = 1; m <= 1000; m++) {
+        double m2 = 2.0 * m;
+        double aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
+        d = 1 + aa * d; if (fabs(d) < tiny) d = tiny;
+        c = 1 + aa / c; if (fabs(c) < tiny) c = tiny;
+        d = 1 / d;
+        h *= d * c;
+        aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+        d = 1 + aa * d; if (fabs(d) < tiny) d = tiny;
+        c = 1 + aa / c; if (fabs(c) < tiny) c = tiny;
+        d = 1 / d;
+        double del = d * c;
+        h *= del;
+        if (fabs(del - 1) < 1e-15) break;
+    }
+    return h;
+}
+
+double kappa_betainc(double a, double b, double x)
+{
+    if (!(a > 0 && b > 0) || !(x >= 0 && x <= 1)) return NAN;
+    if (x == 0 || x == 1) return x;
+    double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+    if (x < (a + 1) / (a + b + 2)) return exp(lbt) * betacf(a, b, x) / a;
+    return 1 - exp(lbt) * betacf(b, a, 1 - x) / b;
+}
+
+double kappa_corr_pvalue(double r, size_t n)
+{
+    if (!isfinite(r) || n < 3 || r < -1 - 1e-12 || r > 1 + 1e-12) return NAN;
+    double r2 = r * r;
+    if (r2 >= 1) return 0;
+    /* t = r sqrt(df / (1 - r^2)) with df = n - 2; P(|T| >= |t|) = I_{df/(df + t^2)}(df/2, 1/2),
+     * and df/(df + t^2) = 1 - r^2 */
+    return kappa_betainc((double)(n - 2) / 2, 0.5, 1 - r2);
+}

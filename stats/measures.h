@@ -112,6 +112,13 @@ double kappa_bin_mcc(const struct kappa_confusion *c);
 /* Mean of the F1 of the positive and of the negative class. */
 double kappa_bin_macro_f1(const struct kappa_confusion *c);
 
+/* The regularized incomplete beta function I_x(a, b) (a, b > 0, 0 <= x <= 1). */
+double kappa_betainc(double a, double b, double x);
+/* Two-sided p-value of a correlation r of n pairs against no correlation:
+ * Student's t = r sqrt((n - 2)/(1 - r^2)) with n - 2 degrees of freedom (the
+ * test SciPy's pearsonr and spearmanr make); NAN when n < 3 or r is NAN. */
+double kappa_corr_pvalue(double r, size_t n);
+
 /* Type-7 (linear interpolation) quantile of sorted x[0..n-1], 0 <= p <= 1. */
 double kappa_quantile(const double *sorted, size_t n, double p);
 

@@ -14,7 +14,7 @@
 
 /* ---- the statistics ------------------------------------------------------ */
 
-enum kind { PAIR, MULTI, LABEL };
+enum kind { PAIR, MULTI, LABEL, SINGLE };
 enum sid {
     S_AGREEMENT, S_COHEN, S_COHEN_LIN, S_COHEN_QUAD, S_SCOTT,
     S_SPEARMAN, S_KENDALL, S_PEARSON, S_MAE, S_RMSE,
@@ -22,7 +22,7 @@ enum sid {
     S_COVERAGE,
     S_FLEISS, S_ALPHA_NOM, S_ALPHA_ORD, S_ALPHA_INT, S_ALPHA_RATIO,
     S_L_EXAMPLE_F1, S_L_MICRO_F1, S_L_MACRO_F1, S_L_RECALL, S_L_RECALL_POOLED,
-    S_SET_PRECISION, S_SET_RECALL, S_SET_F1
+    S_SET_PRECISION, S_SET_RECALL, S_SET_F1, S_MEAN
 };
 
 struct statdef {
@@ -66,6 +66,7 @@ static const struct statdef STATS[] = {
     { "set-precision", S_SET_PRECISION, LABEL, 0, 1 },
     { "set-recall", S_SET_RECALL, LABEL, 0, 1 },
     { "set-f1", S_SET_F1, LABEL, 0, 1 },
+    { "mean", S_MEAN, SINGLE, 1, 1 },
 };
 #define NSTATS (sizeof STATS / sizeof STATS[0])
 
@@ -81,7 +82,7 @@ const char *const kappa_stat_names[] = {
     "accuracy", "precision", "recall", "f1", "fnr", "fpr", "mcc", "macro-f1", "confusion",
     "coverage", "fleiss", "alpha-nominal", "alpha-ordinal", "alpha-interval", "alpha-ratio",
     "label-example-f1", "label-micro-f1", "label-macro-f1", "label-recall", "label-recall-pooled",
-    "set-precision", "set-recall", "set-f1", NULL
+    "set-precision", "set-recall", "set-f1", "mean", NULL
 };
 
 static const struct statdef *find_stat(const char *s, size_t len)
@@ -177,7 +178,24 @@ int kappa_opts_check(struct kappa_opts *o, FILE *err)
     if (o->both) {
         const char *eq = strchr(o->both, '=');
         if (!eq || eq == o->both || !eq[1]) {
-            fprintf(err, "kappa: --both wants CRITERION=VALUE, such as is_correct=no\n");
+            fprintf(err, "kappa: --both wants CRITERION=VALUE, such as is-correct=no\n");
+            return -1;
+        }
+    }
+    if (o->compare) {
+        const char *comma = strchr(o->compare, ',');
+        if (!comma || comma == o->compare || !comma[1] || strchr(comma + 1, ',')) {
+            fprintf(err, "kappa: --compare wants two raters A,B\n");
+            return -1;
+        }
+        if (!o->reference) {
+            fprintf(err, "kappa: --compare compares two raters against the same gold: name it "
+                    "with --reference\n");
+            return -1;
+        }
+        if (o->multilabel) {
+            fprintf(err, "kappa: --compare works on single-value statistics (agreement, cohen, "
+                    "accuracy, mcc, pearson ...), not on label statistics\n");
             return -1;
         }
     }
@@ -230,6 +248,7 @@ struct row {
     size_t n;
     double lo, hi;
     int has_ci;
+    double p;                    /* p-value, or NAN */
 };
 
 struct run {
@@ -263,6 +282,19 @@ struct run {
     /* label-recall-pooled: per pair and value id, the gold labels found and missed */
     double *pool_tp, *pool_fn;
     int npool;
+    /* per group, when --missing / --unrated fill in verdicts: bit
+     * (criterion id + 1) * raters + rater is set when the rater rated some
+     * unit of that criterion in the group; --missing and --unrated fill in
+     * only criteria a rater rated somewhere (a judge that never rates a
+     * criterion is left out there, not counted as na) */
+    unsigned char *crit_rated;
+    /* per group and rater: 1 when it rated some unit of the group */
+    unsigned char *rated_here;
+    int32_t cmp_a, cmp_b;  /* --compare A,B: rater ids, or -1 */
+    /* --taxonomy: per criterion id, 1 when some rating of it is a label of
+     * the taxonomy (error-type), 0 for the others (error-count, is-correct),
+     * whose units are no label sets (--by domain keeps them in one group) */
+    unsigned char *crit_tax;
 };
 
 static int add_row(struct run *r, int statpos, int pairpos, int sub, const char *stat,
@@ -279,11 +311,12 @@ static int add_row(struct run *r, int statpos, int pairpos, int sub, const char 
     w->stat = strdup(stat);
     if (!w->stat) return -1;
     w->group = r->g; w->statpos = statpos; w->pairpos = pairpos; w->sub = sub;
-    /* an undefined value (nan, or inf from an overflow) is printed as nan,
+    /* an undefined value (nan, or inf from an overflow) is printed as NA,
      * as the warning says, and has no interval */
     if (!isfinite(v)) v = lo = hi = NAN;
     w->ra = ra; w->rb = rb; w->value = v; w->n = n;
     w->has_ci = has_ci; w->lo = lo; w->hi = hi;
+    w->p = NAN;
     r->nrows++;
     return 0;
 }
@@ -301,7 +334,7 @@ static void warnf(struct run *r, const char *fmt, ...)
 static const char *gname(const struct run *r) { return kappa_strtab_str(&r->t->groups, r->g); }
 static const char *rname(const struct run *r, int32_t id)
 {
-    return id < 0 ? "*" : kappa_strtab_str(&r->t->raters, id);
+    return id == -2 ? "NA" : id < 0 ? "*" : kappa_strtab_str(&r->t->raters, id);
 }
 
 /* ---- seeds ----------------------------------------------------------------- */
@@ -376,6 +409,10 @@ static int32_t filled(const struct run *r, int32_t u, int32_t rater)
 {
     int32_t v = cell_at(r, u, rater);
     if (v >= 0 || !r->t->seen) return v;
+    if (r->crit_rated) {
+        size_t k = (size_t)(kappa_unit_crit(r->t, u) + 1) * (size_t)r->t->raters.n + (size_t)rater;
+        if (!((r->crit_rated[k / 8] >> (k % 8)) & 1)) return -1;
+    }
     size_t b = (size_t)kappa_unit_item(r->t, u) * (size_t)r->t->raters.n + (size_t)rater;
     int seen = (r->t->seen[b / 8] >> (b % 8)) & 1;
     return seen ? r->fill_missing : r->fill_unrated;
@@ -544,19 +581,19 @@ static void undefined_warning(struct run *r, const char *stat, int32_t ra, int32
 {
     if (isinf(v)) {
         if (ra < 0)
-            warnf(r, "group '%s': %s is too large to represent (overflow); printed as nan",
+            warnf(r, "group '%s': %s is too large to represent (overflow); printed as NA",
                   gname(r), stat);
         else
             warnf(r, "group '%s', %s vs %s: %s is too large to represent (overflow); printed "
-                  "as nan", gname(r), rname(r, ra), rname(r, rb), stat);
+                  "as NA", gname(r), rname(r, ra), rname(r, rb), stat);
         return;
     }
     if (ra < 0)
         warnf(r, "group '%s': %s is undefined here (n = %zu: too few units, a single "
-              "category or no variation); printed as nan", gname(r), stat, n);
+              "category or no variation); printed as NA", gname(r), stat, n);
     else
         warnf(r, "group '%s', %s vs %s: %s is undefined here (n = %zu: too few units, a "
-              "single category or no variation); printed as nan",
+              "single category or no variation); printed as NA",
               gname(r), rname(r, ra), rname(r, rb), stat, n);
 }
 
@@ -599,7 +636,9 @@ static int do_pair(struct run *r, const struct statdef *sd, int statpos, int pai
         percentile_ci(rep, (size_t)r->o->reps, r->o->ci, &lo, &hi);
         free(rep); free(ba); free(bb);
     }
-    return add_row(r, statpos, pairpos, 0, sd->name, ra, rb, v, n, r->o->ci > 0, lo, hi);
+    if (add_row(r, statpos, pairpos, 0, sd->name, ra, rb, v, n, r->o->ci > 0, lo, hi) < 0) return -1;
+    if (sd->id == S_PEARSON || sd->id == S_SPEARMAN) r->rows[r->nrows - 1].p = kappa_corr_pvalue(v, n);
+    return 0;
 }
 
 /* ---- multi-rater statistics ------------------------------------------------ */
@@ -637,7 +676,7 @@ static int do_multi(struct run *r, const struct statdef *sd, int statpos, int m,
 {
     size_t n = 0, dummy;
     if (sd->id == S_ALPHA_RATIO && r->k > 0 && r->levels[0] < 0) {
-        warnf(r, "group '%s': alpha-ratio needs values >= 0 (ratio scale); printed as nan",
+        warnf(r, "group '%s': alpha-ratio needs values >= 0 (ratio scale); printed as NA",
               gname(r));
         return add_row(r, statpos, 0, 0, sd->name, -1, -1, NAN, nu, r->o->ci > 0, NAN, NAN);
     }
@@ -1170,7 +1209,7 @@ static int alpha_stream(struct run *r, const struct statdef *sd, int statpos,
     free(v);
     free(off);
     if (ratio_bad) {
-        warnf(r, "group '%s': alpha-ratio needs values >= 0 (ratio scale); printed as nan",
+        warnf(r, "group '%s': alpha-ratio needs values >= 0 (ratio scale); printed as NA",
               gname(r));
         return add_row(r, statpos, 0, 0, sd->name, -1, -1, NAN, nm, r->o->ci > 0, NAN, NAN);
     }
@@ -1284,6 +1323,7 @@ static int pair_by_table(struct run *r, const struct statdef *const *defs, int n
             double v = spearman_stream(r, units, nu, ra, rb, cmap, tab);
             if (!isfinite(v)) undefined_warning(r, sd->name, ra, rb, n, v);
             e = add_row(r, d, pairpos, 0, sd->name, ra, rb, v, n, 0, NAN, NAN);
+            if (e >= 0) r->rows[r->nrows - 1].p = kappa_corr_pvalue(v, n);
         } else {
             double v = sd->id == S_AGREEMENT ? kappa_agreement_table(tab, r->k)
                      : sd->id == S_COHEN ? (r->k > 0 ? kappa_cohen_table(tab, r->k) : NAN)
@@ -1359,6 +1399,10 @@ static long pair_label_sets(struct run *r, const int32_t *units, size_t nu, int3
     for (size_t q = 0; q < nu; q++) {
         int pa = cell_at(r, UNIT(units, q), ra) >= 0, pb = cell_at(r, UNIT(units, q), rb) >= 0;
         if (!pa && !pb) continue;
+        if (r->crit_tax) {
+            int32_t c = kappa_unit_crit(r->t, UNIT(units, q));
+            if (c >= 0 && !r->crit_tax[c]) continue;
+        }
         if (r->both_unit) {
             if (both_crit_unit(r, UNIT(units, q))) continue;
             if (!both_rated(r, UNIT(units, q), ra, rb)) { r->both_out++; continue; }
@@ -1531,6 +1575,185 @@ static void label_notes(const struct run *r, int32_t ra, int32_t rb, size_t n)
                 r->masked_g + r->masked_p == 1 ? "" : "s");
 }
 
+static double mean_of(const double *x, const size_t *idx, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++) s += x[idx ? idx[i] : i];
+    return n ? s / (double)n : NAN;
+}
+
+/* mean: per selected rater, the mean of its numeric ratings over the units
+ * of the group it rated (after --missing / --unrated; na left out), as a
+ * percentage of --percent-of when given (EduIllustrate's Table 2: each
+ * dimension's 0-5 scores averaged over the items, as 0-100%).  rater-b NA. */
+static int single_rows(struct run *r, const struct statdef *const *defs, int nd,
+                       const int32_t *units, size_t nu, const int32_t *sel, int nsel)
+{
+    double *x = malloc((nu ? nu : 1) * sizeof *x), *rep = NULL;
+    size_t *idx = malloc((nu ? nu : 1) * sizeof *idx);
+    int rc = -1;
+    if (!x || !idx) goto out;
+    for (int d = 0; d < nd; d++) {
+        if (defs[d]->kind != SINGLE) continue;
+        for (int k = 0; k < nsel; k++) {
+            size_t n = 0;
+            for (size_t q = 0; q < nu; q++) {
+                int c = code(r, filled(r, UNIT(units, q), sel[k]));
+                if (c >= 0) x[n++] = r->levels[c];
+            }
+            double scale = r->o->percent_of > 0 ? 100 / r->o->percent_of : 1;
+            for (size_t i = 0; i < n; i++) x[i] *= scale;
+            double v = mean_of(x, NULL, n), lo = NAN, hi = NAN;
+            if (!isfinite(v)) undefined_warning(r, defs[d]->name, sel[k], sel[k], n, v);
+            if (r->o->ci > 0 && n > 0) {
+                if (!rep && !(rep = malloc((size_t)r->o->reps * sizeof *rep))) goto out;
+                uint64_t st = row_seed(r, defs[d]->name, sel[k], -2);
+                for (long i = 0; i < r->o->reps; i++) {
+                    for (size_t j = 0; j < n; j++) idx[j] = (size_t)kappa_rand_below(&st, n);
+                    rep[i] = mean_of(x, idx, n);
+                }
+                percentile_ci(rep, (size_t)r->o->reps, r->o->ci, &lo, &hi);
+            }
+            if (add_row(r, d, k, 0, defs[d]->name, sel[k], -2, v, n, r->o->ci > 0, lo, hi) < 0)
+                goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(x); free(idx); free(rep);
+    return rc;
+}
+
+/* --compare A,B: per scalar pair statistic, the difference
+ * stat(reference, A) - stat(reference, B) on the units all three rated, its
+ * paired bootstrap percentile interval (the units resampled, both
+ * statistics computed on the same resample) and the p-value of a paired
+ * permutation test (approximate randomization: each unit's ratings by A and
+ * B swapped with probability 1/2; p = (1 + #{|d*| >= |d|}) / (1 + reps),
+ * two-sided).  Both streams are seeded from --seed and the row. */
+static int compare_rows(struct run *r, const struct statdef *const *defs, int nd,
+                        const int32_t *units, size_t nu, int32_t ref, int pairpos)
+{
+    int32_t xa = r->cmp_a, xb = r->cmp_b;
+    int *g = malloc((nu ? nu : 1) * sizeof *g), *x = malloc((nu ? nu : 1) * sizeof *x),
+        *y = malloc((nu ? nu : 1) * sizeof *y);
+    int *bg = malloc((nu ? nu : 1) * sizeof *bg), *bx = malloc((nu ? nu : 1) * sizeof *bx),
+        *by = malloc((nu ? nu : 1) * sizeof *by);
+    double *rep = malloc((size_t)r->o->reps * sizeof *rep);
+    int rc = -1;
+    if (!g || !x || !y || !bg || !bx || !by || !rep) goto out;
+    size_t n = 0;
+    for (size_t q = 0; q < nu; q++) {
+        int32_t u = UNIT(units, q);
+        int cg = code(r, filled(r, u, ref)), cx = code(r, filled(r, u, xa)), cy = code(r, filled(r, u, xb));
+        if (cg < 0 || cx < 0 || cy < 0) continue;
+        g[n] = cg; x[n] = cx; y[n] = cy; n++;
+    }
+    double level = r->o->ci > 0 ? r->o->ci : 0.95;
+    for (int d = 0; d < nd; d++) {
+        const struct statdef *sd = defs[d];
+        if (sd->kind != PAIR || !sd->scalar) continue;
+        char name[64];
+        snprintf(name, sizeof name, "%s-diff", sd->name);
+        double va = pair_value(r, sd->id, g, x, n), vb = pair_value(r, sd->id, g, y, n);
+        double diff = va - vb, lo = NAN, hi = NAN, p = NAN;
+        if (!isfinite(diff)) undefined_warning(r, name, xa, xb, n, diff);
+        else if (n > 0) {
+            uint64_t st = row_seed(r, name, xa, xb);
+            for (long i = 0; i < r->o->reps; i++) {
+                for (size_t j = 0; j < n; j++) {
+                    size_t u = (size_t)kappa_rand_below(&st, n);
+                    bg[j] = g[u]; bx[j] = x[u]; by[j] = y[u];
+                }
+                rep[i] = pair_value(r, sd->id, bg, bx, n) - pair_value(r, sd->id, bg, by, n);
+            }
+            percentile_ci(rep, (size_t)r->o->reps, level, &lo, &hi);
+            uint64_t pt = st ^ 0x5bd1e9955bd1e995ULL;
+            kappa_rand_next(&pt);
+            long ge = 0;
+            double tol = 1e-12 * (fabs(diff) > 1 ? fabs(diff) : 1);
+            for (long i = 0; i < r->o->reps; i++) {
+                for (size_t j = 0; j < n; j++) {
+                    int sw = (int)(kappa_rand_next(&pt) >> 63);
+                    bx[j] = sw ? y[j] : x[j];
+                    by[j] = sw ? x[j] : y[j];
+                }
+                double dd = pair_value(r, sd->id, g, bx, n) - pair_value(r, sd->id, g, by, n);
+                if (isfinite(dd) && fabs(dd) >= fabs(diff) - tol) ge++;
+            }
+            p = (double)(1 + ge) / (double)(1 + r->o->reps);
+        }
+        if (add_row(r, d, pairpos, 0, name, xa, xb, diff, n, 1, lo, hi) < 0) goto out;
+        r->rows[r->nrows - 1].p = isfinite(diff) ? p : NAN;
+    }
+    rc = 0;
+out:
+    free(g); free(x); free(y); free(bg); free(bx); free(by); free(rep);
+    return rc;
+}
+
+/* The criterion of unit u as the name a note gives it. */
+static const char *crit_name(const struct run *r, int32_t key)
+{
+    return key > 0 ? kappa_strtab_str(&r->t->crits, key - 1) : gname(r);
+}
+
+/* r->rated_here and r->crit_rated (see struct run) for the units of the
+ * current group; notes, per rater that rated the group, the criteria of it
+ * that it never rated, which --missing / --unrated then leave out.  -1 when
+ * out of memory. */
+static int rated_in_group(struct run *r, const int32_t *units, size_t nu)
+{
+    const kappa_table *t = r->t;
+    size_t R = (size_t)t->raters.n, K = (size_t)t->crits.n + 1;
+    free(r->rated_here);
+    free(r->crit_rated);
+    r->crit_rated = NULL;
+    r->rated_here = calloc(R ? R : 1, 1);
+    if (!r->rated_here) return -1;
+    if (!t->seen) {   /* nothing is filled in: only whether each rater rated the group */
+        size_t left = R;
+        for (size_t q = 0; q < nu && left; q++)
+            for (size_t k = 0; k < R; k++)
+                if (!r->rated_here[k] && cell_at(r, UNIT(units, q), (int32_t)k) >= 0) {
+                    r->rated_here[k] = 1;
+                    left--;
+                }
+        return 0;
+    }
+    unsigned char *present = calloc(K, 1);
+    size_t *keys = malloc(K * sizeof *keys), nkeys = 0;   /* the criteria present, in order */
+    r->crit_rated = calloc((K * R + 7) / 8 + 1, 1);
+    if (!present || !keys || !r->crit_rated) { free(present); free(keys); return -1; }
+    for (size_t q = 0; q < nu; q++) {
+        int32_t u = UNIT(units, q);
+        size_t c = (size_t)(kappa_unit_crit(t, u) + 1);
+        if (!present[c]) keys[nkeys++] = c;
+        present[c] = 1;
+        for (size_t k = 0; k < R; k++)
+            if (cell_at(r, u, (int32_t)k) >= 0) {
+                size_t b = c * R + k;
+                r->crit_rated[b / 8] |= (unsigned char)(1u << (b % 8));
+                r->rated_here[k] = 1;
+            }
+    }
+    if (!r->o->quiet)
+        for (size_t k = 0; k < R; k++) {
+            if (!r->rated_here[k]) continue;
+            for (size_t i = 0; i < nkeys; i++) {
+                size_t c = keys[i], b = c * R + k;
+                if (!((r->crit_rated[b / 8] >> (b % 8)) & 1))
+                    fprintf(r->err, "kappa: note: group '%s': %s never rated criterion '%s'; its "
+                            "units are left out for %s (not counted as --missing or --unrated)\n",
+                            gname(r), rname(r, (int32_t)k), crit_name(r, (int32_t)c),
+                            rname(r, (int32_t)k));
+            }
+        }
+    free(present);
+    free(keys);
+    return 0;
+}
+
 static int run_group(struct run *r, const int32_t *units, size_t nu, const int32_t *sel_all,
                      int nsel_all, int32_t ref)
 {
@@ -1549,14 +1772,41 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
         if (q == nu) { rc = 0; goto out; }
     }
 
+    if (rated_in_group(r, units, nu) < 0) goto out;
     int nsel = group_raters(r, units, nu, sel_all, nsel_all, ref, sel);
-    if (nsel < 2) {
+    int nout = 0;
+    {   /* a rater that rated no unit of the group is left out of it, with a note */
+        int w = 0;
+        for (int i = 0; i < nsel; i++)
+            if (r->rated_here[sel[i]]) sel[w++] = sel[i];
+        nsel = w;
+        int ncand = sel_all ? nsel_all : (int)t->raters.n;
+        for (int i = 0; i < ncand; i++) {
+            int32_t q = sel_all ? sel_all[i] : (int32_t)i;
+            if (r->rated_here[q] || (!sel_all && ref >= 0 && q != ref && !r->rated_here[ref]))
+                continue;
+            nout++;
+            if (!r->o->quiet)
+                fprintf(r->err, "kappa: note: group '%s': %s rated none of its units; left out "
+                        "there%s\n", gname(r), rname(r, q),
+                        t->seen ? " (not counted as --missing or --unrated)" : "");
+        }
+    }
+    int only_single = 0;   /* --stat names single-rater statistics only (mean) */
+    if (r->o->stats) {
+        const struct statdef *sd[NSTATS];
+        int ns = parse_stats(r->o->stats, sd, (int)NSTATS, NULL);
+        only_single = ns > 0;
+        for (int i = 0; i < ns; i++) only_single &= sd[i]->kind == SINGLE;
+    }
+    if (nsel < 1 || (nsel < 2 && !only_single && nout)) { rc = 0; goto out; }
+    if (nsel < 2 && !only_single) {
         warnf(r, "group '%s': fewer than two raters, nothing to compare", gname(r));
         rc = 0;
         goto out;
     }
     if (build_codes(r, units, nu, sel, nsel) < 0) goto out;
-    if (r->tax_dom) {   /* --taxonomy: a group with no label of it (error_count) is no label group */
+    if (r->tax_dom) {   /* --taxonomy: a group with no label of it (error-count) is no label group */
         int any = 0;
         for (int32_t v = 0; v < t->values.n && !any; v++) any = r->code_of[v] >= 0 && r->tax_dom[v];
         if (!any) {
@@ -1572,7 +1822,7 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
         if (defs[i]->ordered && !r->numeric) { ordered_error(r, defs[i]); goto out; }
 
     int any_pair = 0;
-    for (int d = 0; d < nd; d++) any_pair |= defs[d]->kind != MULTI;
+    for (int d = 0; d < nd; d++) any_pair |= defs[d]->kind == PAIR || defs[d]->kind == LABEL;
     int npairs = 0;
     pairs = malloc(((size_t)nsel * (size_t)nsel + 1) * 2 * sizeof *pairs);
     if (!pairs) goto out;
@@ -1619,7 +1869,13 @@ static int run_group(struct run *r, const int32_t *units, size_t nu, const int32
         }
     }
     if (pooled >= 0 && pooled_rows(r, pooled, npairs, ref) < 0) goto out;
+    if (r->cmp_a >= 0 && ref >= 0) {
+        int ina = 0, inb = 0;
+        for (int i = 0; i < nsel; i++) { ina |= sel[i] == r->cmp_a; inb |= sel[i] == r->cmp_b; }
+        if (ina && inb && compare_rows(r, defs, nd, units, nu, ref, npairs) < 0) goto out;
+    }
     if (multi_stats(r, defs, nd, units, nu, sel, nsel) < 0) goto out;
+    if (single_rows(r, defs, nd, units, nu, sel, nsel) < 0) goto out;
     rc = 0;
 out:
     if (rc < 0 && r->status == 0) { fprintf(r->err, "kappa: out of memory\n"); r->status = 2; }
@@ -1632,7 +1888,7 @@ out:
 
 static void fmt_num(char *buf, size_t len, double v, int digits)
 {
-    if (!isfinite(v)) { snprintf(buf, len, "nan"); return; }   /* as the warnings say */
+    if (!isfinite(v)) { snprintf(buf, len, "NA"); return; }   /* as the warnings say */
     /* fixed decimals up to 1e15; beyond, the exponent form (a fixed form of
      * 1e308 has 309 digits: it would not fit the cell) */
     snprintf(buf, len, fabs(v) < 1e15 ? "%.*f" : "%.*e", digits, v);
@@ -1651,7 +1907,7 @@ static int is_count(const struct row *w)
 
 /* Printed cells are cut at CELL bytes (a label-recall row names its label). */
 #define CELL 256
-static void cells_of(const struct run *r, const struct row *w, char c[8][CELL])
+static void cells_of(const struct run *r, const struct row *w, char c[9][CELL])
 {
     snprintf(c[0], CELL, "%s", kappa_strtab_str(&r->t->groups, w->group));
     snprintf(c[1], CELL, "%s", w->stat);
@@ -1667,67 +1923,76 @@ static void cells_of(const struct run *r, const struct row *w, char c[8][CELL])
         snprintf(c[6], CELL, "NA");
         snprintf(c[7], CELL, "NA");
     }
+    if (isfinite(w->p)) snprintf(c[8], CELL, "%.*g", r->o->digits > 0 ? r->o->digits : 1, w->p);
+    else snprintf(c[8], CELL, "NA");
 }
 
-static const char *const HEAD[8] = { "group", "stat", "rater_a", "rater_b", "value", "n",
-                                     "ci_low", "ci_high" };
+static const char *const HEAD[9] = { "group", "stat", "rater-a", "rater-b", "value", "n",
+                                     "ci-low", "ci-high", "p" };
 
 static int print_rows(struct run *r, FILE *out)
 {
     const struct kappa_opts *o = r->o;
-    if (o->format == KAPPA_FMT_JSON) {
-        cJSON *arr = cJSON_CreateArray();
-        if (!arr) return -1;
+    if (o->format == KAPPA_FMT_JSON) {   /* JSON Lines: one object per row */
         for (size_t i = 0; i < r->nrows; i++) {
             const struct row *w = &r->rows[i];
             cJSON *obj = cJSON_CreateObject();
-            if (!obj) { cJSON_Delete(arr); return -1; }
-            cJSON_AddItemToArray(arr, obj);
+            if (!obj) return -1;
             cJSON_AddStringToObject(obj, "group", kappa_strtab_str(&r->t->groups, w->group));
             cJSON_AddStringToObject(obj, "stat", w->stat);
-            cJSON_AddStringToObject(obj, "rater_a", rname(r, w->ra));
-            cJSON_AddStringToObject(obj, "rater_b", rname(r, w->rb));
+            cJSON_AddStringToObject(obj, "rater-a", rname(r, w->ra));
+            if (w->rb != -2) cJSON_AddStringToObject(obj, "rater-b", rname(r, w->rb));
             if (isfinite(w->value)) cJSON_AddNumberToObject(obj, "value", w->value);
-            else cJSON_AddNullToObject(obj, "value");
             cJSON_AddNumberToObject(obj, "n", (double)w->n);
-            if (w->has_ci && isfinite(w->lo)) cJSON_AddNumberToObject(obj, "ci_low", w->lo);
-            else cJSON_AddNullToObject(obj, "ci_low");
-            if (w->has_ci && isfinite(w->hi)) cJSON_AddNumberToObject(obj, "ci_high", w->hi);
-            else cJSON_AddNullToObject(obj, "ci_high");
+            if (w->has_ci && isfinite(w->lo)) cJSON_AddNumberToObject(obj, "ci-low", w->lo);
+            if (w->has_ci && isfinite(w->hi)) cJSON_AddNumberToObject(obj, "ci-high", w->hi);
+            if (isfinite(w->p)) cJSON_AddNumberToObject(obj, "p", w->p);
+            char *js = cJSON_PrintUnformatted(obj);
+            cJSON_Delete(obj);
+            if (!js) return -1;
+            fputs(js, out);
+            fputc('\n', out);
+            cJSON_free(js);
         }
-        char *s = cJSON_Print(arr);
-        cJSON_Delete(arr);
-        if (!s) return -1;
-        fputs(s, out);
-        fputc('\n', out);
-        cJSON_free(s);
         return 0;
     }
-    char c[8][CELL];
+    char c[9][CELL];
     if (o->format == KAPPA_FMT_TSV) {
-        fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", HEAD[0], HEAD[1], HEAD[2], HEAD[3],
-                HEAD[4], HEAD[5], HEAD[6], HEAD[7]);
+        fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", HEAD[0], HEAD[1], HEAD[2], HEAD[3],
+                HEAD[4], HEAD[5], HEAD[6], HEAD[7], HEAD[8]);
         for (size_t i = 0; i < r->nrows; i++) {
             cells_of(r, &r->rows[i], c);
-            fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c[0], c[1], c[2], c[3], c[4],
-                    c[5], c[6], c[7]);
+            fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c[0], c[1], c[2], c[3], c[4],
+                    c[5], c[6], c[7], c[8]);
         }
         return 0;
     }
-    /* table: aligned columns, text left, numbers right; no CI columns unless asked */
-    int ncol = o->ci > 0 ? 8 : 6;
-    size_t wd[8];
-    for (int j = 0; j < 8; j++) wd[j] = strlen(HEAD[j]);
+    /* table: aligned columns, text left, numbers right; no CI columns unless
+     * asked or a row has one, no p column unless a row has a p-value */
+    int anyci = o->ci > 0, anyp = 0;
     for (size_t i = 0; i < r->nrows; i++) {
-        cells_of(r, &r->rows[i], c);
-        for (int j = 0; j < 8; j++) if (strlen(c[j]) > wd[j]) wd[j] = strlen(c[j]);
+        anyci |= r->rows[i].has_ci;
+        anyp |= isfinite(r->rows[i].p);
     }
-    for (int j = 0; j < ncol; j++)
-        fprintf(out, j < 4 ? "%-*s%s" : "%*s%s", (int)wd[j], HEAD[j], j + 1 < ncol ? "  " : "\n");
+    int col[9], ncol = 0;
+    for (int j = 0; j < 9; j++)
+        if ((j < 6) || (j < 8 && anyci) || (j == 8 && anyp)) col[ncol++] = j;
+    size_t wd[9];
+    for (int j = 0; j < 9; j++) wd[j] = strlen(HEAD[j]);
     for (size_t i = 0; i < r->nrows; i++) {
         cells_of(r, &r->rows[i], c);
-        for (int j = 0; j < ncol; j++)
-            fprintf(out, j < 4 ? "%-*s%s" : "%*s%s", (int)wd[j], c[j], j + 1 < ncol ? "  " : "\n");
+        for (int j = 0; j < 9; j++) if (strlen(c[j]) > wd[j]) wd[j] = strlen(c[j]);
+    }
+    for (int x = 0; x < ncol; x++) {
+        int j = col[x];
+        fprintf(out, j < 4 ? "%-*s%s" : "%*s%s", (int)wd[j], HEAD[j], x + 1 < ncol ? "  " : "\n");
+    }
+    for (size_t i = 0; i < r->nrows; i++) {
+        cells_of(r, &r->rows[i], c);
+        for (int x = 0; x < ncol; x++) {
+            int j = col[x];
+            fprintf(out, j < 4 ? "%-*s%s" : "%*s%s", (int)wd[j], c[j], x + 1 < ncol ? "  " : "\n");
+        }
     }
     return 0;
 }
@@ -1803,7 +2068,7 @@ static int load_taxonomy(struct run *r, const char *path)
 }
 
 /* A note on the labels listed more than once for the same item and rater
- * (judge writes one error_type row per error): how they count. */
+ * (judge writes one error-type row per error): how they count. */
 static void repeat_note(const struct run *r)
 {
     const kappa_table *t = r->t;
@@ -1869,6 +2134,7 @@ int kappa_run(kappa_table *t, const struct kappa_opts *o, FILE *out, FILE *err)
     struct run r = { 0 };
     r.t = t; r.o = o; r.err = err;
     r.fill_missing = r.fill_unrated = -1;
+    r.cmp_a = r.cmp_b = -1;
     int32_t *sel = NULL, *gstart = NULL, *gunits = NULL;
     int nsel = 0;
     int32_t ref = -1;
@@ -1886,6 +2152,23 @@ int kappa_run(kappa_table *t, const struct kappa_opts *o, FILE *out, FILE *err)
     r.none_value = kappa_strtab_find(&t->values, "none", 4);
     if (o->both && prepare_both(&r) < 0) { r.status = 2; goto done; }
     if (o->taxonomy && load_taxonomy(&r, o->taxonomy) < 0) { r.status = 2; goto done; }
+    if (o->taxonomy && t->crits.n > 0) {   /* r.crit_tax: which criteria hold taxonomy labels */
+        size_t R = (size_t)t->raters.n;
+        r.crit_tax = calloc((size_t)t->crits.n, 1);
+        if (!r.crit_tax) goto oom;
+        for (int32_t u = 0; u < t->nunits; u++) {
+            int32_t c = kappa_unit_crit(t, u);
+            if (c < 0 || r.crit_tax[c]) continue;
+            for (size_t k = 0; k < R && !r.crit_tax[c]; k++) {
+                int32_t v = kappa_cell(t, (size_t)u * R + k);
+                if (v >= 0 && r.tax_dom[v]) r.crit_tax[c] = 1;
+            }
+        }
+        for (size_t i = 0; i < t->nx; i++) {
+            int32_t c = kappa_unit_crit(t, (int32_t)(t->x_cell[i] / R));
+            if (c >= 0 && r.tax_dom[t->x_value[i]]) r.crit_tax[c] = 1;
+        }
+    }
 
     if (o->raters) {
         sel = malloc(((size_t)t->raters.n + 1) * sizeof *sel);
@@ -1924,6 +2207,30 @@ int kappa_run(kappa_table *t, const struct kappa_opts *o, FILE *out, FILE *err)
         }
     }
 
+    if (o->compare) {   /* --compare A,B: the two raters (checked: A,B with a reference) */
+        const char *comma = strchr(o->compare, ',');
+        r.cmp_a = rater_id(&r, o->compare, (size_t)(comma - o->compare), "--compare");
+        r.cmp_b = r.cmp_a < 0 ? -1 : rater_id(&r, comma + 1, strlen(comma + 1), "--compare");
+        if (r.cmp_a < 0 || r.cmp_b < 0) { r.status = 2; goto done; }
+        if (r.cmp_a == ref || r.cmp_b == ref || r.cmp_a == r.cmp_b) {
+            fprintf(err, "kappa: --compare names two raters other than the reference\n");
+            r.status = 2;
+            goto done;
+        }
+        if (!sel) {   /* compare the reference and these two only */
+            sel = malloc(4 * sizeof *sel);
+            if (!sel) goto oom;
+            sel[0] = ref; sel[1] = r.cmp_a; sel[2] = r.cmp_b;
+            nsel = 3;
+        } else {
+            int32_t want[2] = { r.cmp_a, r.cmp_b };
+            for (int k = 0; k < 2; k++) {
+                int in = 0;
+                for (int i = 0; i < nsel; i++) in |= sel[i] == want[k];
+                if (!in) sel[nsel++] = want[k];
+            }
+        }
+    }
     r.code_of = malloc(((size_t)t->values.n + 1) * sizeof *r.code_of);
     gstart = calloc((size_t)t->groups.n + 1, sizeof *gstart);
     gunits = t->groups.n > 1 ? malloc(((size_t)t->nunits + 1) * sizeof *gunits) : NULL;
@@ -1961,5 +2268,6 @@ done:
     for (size_t i = 0; i < r.nrows; i++) free(r.rows[i].stat);
     free(r.rows); free(r.cov); free(r.code_of); free(r.levels); free(sel); free(gstart); free(gunits);
     free(r.both_unit); free(r.tax_dom); free(r.pool_tp); free(r.pool_fn);
+    free(r.crit_rated); free(r.rated_here); free(r.crit_tax);
     return r.status;
 }

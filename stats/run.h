@@ -26,9 +26,12 @@ struct kappa_opts {
     const char *positive;    /* positive class of the binary statistics ("yes") */
     int multilabel;          /* several label rows per item and rater are a set */
     const char *both;        /* "CRITERION=VALUE": label statistics of a pair use only the items
-                                both its raters rated so (SketchJudge: is_correct=no) */
+                                both its raters rated so (SketchJudge: is-correct=no) */
     const char *taxonomy;    /* domain<TAB>label file: label sets keep the labels DOMAIN::LABEL
                                 applicable to the answer's domain (NULL: every label) */
+    const char *compare;     /* "A,B": the difference of A's and B's statistics against the
+                                reference, paired bootstrap interval and permutation p */
+    double percent_of;       /* > 0: mean is printed as a percentage of this scale maximum */
     int duplicates;          /* enum kappa_dup */
     double ci;               /* 0: no intervals; else the level, e.g. 0.95 */
     long reps;               /* bootstrap replicates */

@@ -70,7 +70,7 @@ awk -F'\t' -v OFS='\t' 'NR == 1 || $3 == "human"' "$DATA/ratings.tsv" > "$tmp/hu
 if [ -x "$BUILD/bin/kappa" ] &&
     "$BUILD/bin/kappa" --by criterion --raters human,irlint --missing na --unrated na \
         --stat cohen "$tmp/human.tsv" "$ours" > "$tmp/kappa.out" 2>"$tmp/kappa.err"; then
-    # group stat rater_a rater_b value n ...
+    # group stat rater-a rater-b value n ...
     awk -F'\t' -v OFS='\t' '$2 ~ /cohen/ && $1 != "group" { print $1, $5 }' "$tmp/kappa.out" \
         > "$tmp/k.tsv"
     how="kappa --by criterion --raters human,irlint --missing na --unrated na"

@@ -25,7 +25,9 @@
 
 #include <cjson/cJSON.h>
 
+#include "checks/geom/request_llm.h"
 #include "checks/rubric.h"
+#include "llm/opts.h"
 #include "ir/ir.h"
 #include "ir/ir_borrow.h"
 
@@ -55,6 +57,8 @@ typedef struct {
     int ndiagrams;
 } opts;
 
+enum { OPT_REQUEST_LLM = 0x100 };
+
 static void usage(FILE *f)
 {
     fputs("usage: irlint [--rubric NAME] [--format text|tsv|json|ir|ir-json] [--only LIST] [--skip LIST]\n"
@@ -77,13 +81,19 @@ static void usage(FILE *f)
           "                        request): core-math and shape-closed check it\n"
           "  -Q, --requests FILE   TSV with an item column and a request (or prompt)\n"
           "                        column: diagram ITEM or ITEM.N gets ITEM's request\n"
+          "      --request-llm     send a request the parser reads nothing measurable from\n"
+          "                        to a language model (the options below); what it reads\n"
+          "                        is marked src=llm in the verdicts' reasons\n"
           "  -v, --verbose         text format: also print yes and na verdicts\n"
           "  -l, --list            list the rubrics and their criteria, then exit\n"
           "      --list-params     list the rubric's parameters (name value default unit\n"
           "                        lo hi origin grid), after any --param, then exit\n"
           "  -h, --help            this help\n"
           "  -V, --version         version\n"
-          "\n"
+          "LLM client (with --request-llm):\n",
+          f);
+    fputs(llm_opts_help, f);
+    fputs("\n"
           "Exit status: 0 every check passed, 1 some check said no, 2 usage or input error.\n",
           f);
 }
@@ -642,6 +652,7 @@ int main(int argc, char **argv)
         {"param", required_argument, NULL, 'p'},  {"params", required_argument, NULL, 'P'},
         {"list-params", no_argument, NULL, 'L'},
         {"request", required_argument, NULL, 'q'}, {"requests", required_argument, NULL, 'Q'},
+        {"request-llm", no_argument, NULL, OPT_REQUEST_LLM}, LLM_LONG_OPTIONS,
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     opts o;
@@ -654,6 +665,9 @@ int main(int argc, char **argv)
     int *list_on = calloc((size_t)argc + 1, sizeof *list_on);
     int nlists = 0, rc = 0, done = 0, show_params = 0;
     const char *requests_file = NULL;
+    int request_llm = 0;
+    llm_config lc;
+    llm_config_init(&lc);
     if (!lists || !list_on) { perror("irlint"); rc = 2; goto out; }
     int c;
     while (!done && (c = getopt_long(argc, argv, "r:f:o:s:p:P:q:Q:vlhV", longopts, NULL)) != -1) {
@@ -679,11 +693,19 @@ int main(int argc, char **argv)
         case 'L': show_params = 1; break;
         case 'q': o.request = optarg; break;
         case 'Q': requests_file = optarg; break;
+        case OPT_REQUEST_LLM: request_llm = 1; break;
         case 'v': o.verbose = 1; break;
         case 'l': list_rubrics(); done = 1; break;
         case 'h': usage(stdout); done = 1; break;
         case 'V': printf("irlint (diagramir) %s\n", DIAGRAMIR_VERSION); done = 1; break;
-        default: usage(stderr); rc = 2; goto out;
+        default:
+            if (LLM_OPT_IS(c)) {
+                if (llm_opt_parse(&lc, c, optarg, "irlint") != 0) { rc = 2; goto out; }
+                break;
+            }
+            usage(stderr);
+            rc = 2;
+            goto out;
         }
     }
     if (done) goto out;
@@ -716,6 +738,14 @@ int main(int argc, char **argv)
     if (show_params) {
         list_params(o.rubric);
         goto out;
+    }
+    if (request_llm) {
+        char err[512];
+        if (geom_request_llm_open(&lc, stderr, err, sizeof err) < 0) {
+            fprintf(stderr, "irlint: error: --request-llm: %s\n", err);
+            rc = 2;
+            goto out;
+        }
     }
 
     /* Larger stdio buffers: a 64 KiB read or write per system call, not 4
@@ -760,6 +790,7 @@ out:
         fprintf(stderr, "irlint: error writing output: %s\n", strerror(errno));
         rc = 2;
     }
+    if (request_llm) geom_request_llm_close(NULL);
     free(o.enabled);
     for (size_t i = 0; i < o.nreqs; i++) {
         free(o.reqs[i].item);

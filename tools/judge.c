@@ -44,6 +44,7 @@ typedef struct {
     struct jitem *item;
     size_t k;
     int repaired;
+    char key[65];      /* the cache key of its valid answer ("" until then) */
 } jreq;
 
 typedef struct jitem {
@@ -55,6 +56,7 @@ typedef struct jitem {
     cJSON **answers;   /* per request, kept until all are in */
     llm_rows rows;
     char *fail;
+    int sent;          /* a call of it went to the server (not all from the cache) */
     struct judge *judge;
 } jitem;
 
@@ -63,6 +65,7 @@ typedef struct judge {
     const char *mode, *variant, *rater, *fail_value;
     jitem *items;
     size_t nitems, next_feed, next_out, ndone, nfailed;
+    size_t ncached;            /* items answered with every call from the cache */
     size_t noov, noov_items;   /* label rows out of the taxonomy (oov:TEXT), their items */
     progress *bar;   /* the progress line on stderr; NULL when not shown */
 } judge;
@@ -73,8 +76,9 @@ static void usage(FILE *f)
           "             [--model NAME] [--base-url URL] [--api-key-file FILE] [-j N]\n"
           "             [--rpm N] [--tpm N] [--retries N] [--timeout SEC] [--grace SEC]\n"
           "             [--backoff SEC]\n"
-          "             [--cache-dir DIR] [--no-cache] [--log FILE] [--prices FILE]\n"
-          "             [--rater NAME] [--fail-value VALUE] [--dry-run] [MANIFEST...]\n"
+          "             [--cache-dir DIR] [--no-cache] [--refresh] [--log FILE]\n"
+          "             [--prices FILE] [--rater NAME] [--fail-value VALUE] [--dry-run]\n"
+          "             [MANIFEST...]\n"
           "Asks a language model to rate each item of the manifests (TSV) by a rubric\n"
           "and writes the verdict table \"item criterion rater value note\".\n"
           "\n"
@@ -101,6 +105,8 @@ static void usage(FILE *f)
           "      --no-json-mode       do not ask for response_format json_object\n"
           "      --cache-dir DIR      response cache (default ~/.cache/diagramir/llm)\n"
           "      --no-cache           neither read nor write the cache\n"
+          "      --refresh            ask every request again, still writing the cache\n"
+          "                           (it keeps only answers that pass the rubric's check)\n"
           "      --log FILE           append one JSON line per attempt and one per call\n"
           "      --prices FILE        USD per 1M tokens: \"model input output [cached]\"\n"
           "      --rater NAME         rater column (default: the model name)\n"
@@ -311,21 +317,50 @@ static void item_failed(judge *J, jitem *it, const char *why)
 }
 
 /* Every answer of the item is in: its rows. */
-static void item_answered(judge *J, jitem *it)
+static void item_answered(llm_client *c, judge *J, jitem *it)
 {
     char err[600];
     if (llm_rubric_rows_all(J->rubric, J->mode, &it->it, (const cJSON *const *)it->answers,
                             it->nreq, &it->rows, err, sizeof err) != 0) {
+        /* each answer passed its own check, but not all of them together:
+         * none stays in the cache, so the item is asked again next time */
+        for (size_t k = 0; c && k < it->nreq; k++) llm_cache_forget(c, it->reqs[k].key);
         item_failed(J, it, err);
         return;
     }
     free_answers(it);
     it->state = ST_DONE;
     J->ndone++;
+    if (!it->sent) J->ncached++;
     size_t k = 0;
     for (size_t i = 0; i < it->rows.n; i++) k += strncmp(it->rows.v[i].value, "oov:", 4) == 0;
     J->noov += k;
     J->noov_items += k > 0;
+}
+
+/* The answer to request q parsed and schema-checked: the answer, or NULL
+ * with the problem in err. */
+static cJSON *parse_answer(const jreq *q, const char *content, char *err, size_t errlen)
+{
+    const judge *J = q->item->judge;
+    size_t n = strlen(content);
+    cJSON *ans = llm_rubric_answer_array(J->rubric) ? llm_answer_json_value(content, n, err, errlen)
+                                                    : llm_answer_json(content, n, err, errlen);
+    if (ans && llm_rubric_check_answer(J->rubric, J->mode, &q->item->it, q->k, ans, err,
+                                       errlen) != 0) {
+        cJSON_Delete(ans);
+        ans = NULL;
+    }
+    return ans;
+}
+
+/* The client's check (llm_check_fn): only an answer that passes it is
+ * cached, or served from the cache. */
+static int check_answer(const char *content, void *user, char *err, size_t errlen)
+{
+    cJSON *ans = parse_answer(user, content, err, errlen);
+    cJSON_Delete(ans);
+    return ans ? 0 : -1;
 }
 
 static void answer_done(llm_client *c, llm_request *req, const llm_result *res, void *user)
@@ -333,30 +368,27 @@ static void answer_done(llm_client *c, llm_request *req, const llm_result *res, 
     jreq *q = user;
     jitem *it = q->item;
     judge *J = it->judge;
+    if (!res->cached) it->sent = 1;
     if (it->state == ST_DONE) {
         /* another request of the item failed already */
-    } else if (res->status != LLM_OK) {
+    } else if (res->status != LLM_OK && res->status != LLM_EINVALID) {
         item_failed(J, it, res->error);
     } else {
-        char err[400];
-        size_t n = strlen(res->content);
-        cJSON *ans = llm_rubric_answer_array(J->rubric)
-                         ? llm_answer_json_value(res->content, n, err, sizeof err)
-                         : llm_answer_json(res->content, n, err, sizeof err);
-        int ok = ans && llm_rubric_check_answer(J->rubric, J->mode, &it->it, q->k, ans, err,
-                                                sizeof err) == 0;
-        if (ok) {
+        char err[600];
+        cJSON *ans = NULL;
+        if (res->status == LLM_OK) ans = parse_answer(q, res->content, err, sizeof err);
+        else snprintf(err, sizeof err, "%s", res->error);
+        if (ans) {
             it->answers[q->k] = ans;
-            if (++it->nans == it->nreq) item_answered(J, it);
+            snprintf(q->key, sizeof q->key, "%s", res->key ? res->key : "");
+            if (++it->nans == it->nreq) item_answered(c, J, it);
         } else if (!q->repaired) {
-            cJSON_Delete(ans);
             q->repaired = 1;
             llm_request *rep = llm_rubric_repair(J->rubric, req, res->content, err);
-            if (!rep || llm_submit(c, rep, answer_done, q) != 0)
+            if (!rep || llm_submit_checked(c, rep, check_answer, answer_done, q) != 0)
                 item_failed(J, it, "out of memory building the repair request");
         } else {
-            cJSON_Delete(ans);
-            char why[600];
+            char why[700];
             snprintf(why, sizeof why, "unusable answer after a repair request: %s", err);
             item_failed(J, it, why);
         }
@@ -384,7 +416,7 @@ static int feed(llm_client *c, void *user)
             }
             if (it->nreq == 0) {
                 J->next_feed++;
-                item_answered(J, it);
+                item_answered(c, J, it);
                 flush_done(J);
                 return 1;
             }
@@ -404,8 +436,8 @@ static int feed(llm_client *c, void *user)
             return 1;
         }
         it->state = ST_SENT;
-        it->reqs[k] = (jreq){it, k, 0};
-        if (llm_submit(c, r, answer_done, &it->reqs[k]) != 0) {
+        it->reqs[k] = (jreq){it, k, 0, ""};
+        if (llm_submit_checked(c, r, check_answer, answer_done, &it->reqs[k]) != 0) {
             item_failed(J, it, "out of memory");
             flush_done(J);
         }
@@ -719,7 +751,12 @@ static int judge_items(const options *o, const llm_rubric *rubric, const char *m
         fprintf(stderr, "judge: warning: %zu label%s (in %zu item%s) not in the taxonomy of "
                 "the item's domain: kept as oov:LABEL rows, not mapped to another label\n",
                 J.noov, J.noov == 1 ? "" : "s", J.noov_items, J.noov_items == 1 ? "" : "s");
-    if (!o->quiet) llm_summary(client, stderr, "judge");
+    if (!o->quiet) {
+        /* items first (what the exit status says), then the calls */
+        fprintf(stderr, "judge: items: %zu answered (%zu from cache), %zu failed\n",
+                J.ndone - J.nfailed, J.ncached, J.nfailed);
+        llm_summary(client, stderr, "judge");
+    }
     if (!o->quiet && (istats.converted || istats.cache_hits))
         fprintf(stderr, "judge: images: %ld converted (%.2fs), %ld from the cache\n",
                 istats.converted, istats.seconds, istats.cache_hits);

@@ -30,9 +30,12 @@ static void usage(FILE *f)
           "      --positive LABEL   positive class of the binary statistics (yes)\n"
           "      --multi-label      several value rows per item and rater form a set\n"
           "      --both CRIT=VALUE  label statistics of a pair only on the items both raters\n"
-          "                         rated so (SketchJudge: --both is_correct=no)\n"
+          "                         rated so (SketchJudge: --both is-correct=no)\n"
           "      --taxonomy FILE    keep only the labels DOMAIN::LABEL of FILE's taxonomy\n"
           "                         applicable to the answer's domain (see kappa(1))\n"
+          "      --compare A,B      with --reference GOLD: stat(GOLD,A) - stat(GOLD,B), its\n"
+          "                         paired bootstrap interval and permutation p-value\n"
+          "      --percent-of MAX   mean as a percentage of MAX (EduIllustrate: 5)\n"
           "      --duplicates error|first|last   conflicting duplicate rows (error)\n"
           "      --ci LEVEL         bootstrap percentile interval over items, e.g. 0.95\n"
           "      --reps N           bootstrap replicates (1000)\n"
@@ -44,7 +47,7 @@ static void usage(FILE *f)
           "  -h, --help             this help\n"
           "  -V, --version          version\n"
           "\n"
-          "Output: group stat rater_a rater_b value n ci_low ci_high.  Exit status 0 on\n"
+          "Output: group stat rater-a rater-b value n ci-low ci-high p.  Exit status 0 on\n"
           "success, 2 on a usage or input error.  See kappa(1).\n", f);
 }
 
@@ -62,7 +65,7 @@ static int append_list(char **list, const char *item)
 int main(int argc, char **argv)
 {
     enum { O_UNRATED = 256, O_POSITIVE, O_MULTI, O_DUP, O_CI, O_REPS, O_SEED, O_LIST, O_BOTH,
-           O_TAXONOMY };
+           O_TAXONOMY, O_COMPARE, O_PERCENT };
     static const struct option longopts[] = {
         { "by", required_argument, NULL, 'b' },
         { "raters", required_argument, NULL, 'r' },
@@ -74,6 +77,8 @@ int main(int argc, char **argv)
         { "multi-label", no_argument, NULL, O_MULTI },
         { "both", required_argument, NULL, O_BOTH },
         { "taxonomy", required_argument, NULL, O_TAXONOMY },
+        { "compare", required_argument, NULL, O_COMPARE },
+        { "percent-of", required_argument, NULL, O_PERCENT },
         { "duplicates", required_argument, NULL, O_DUP },
         { "ci", required_argument, NULL, O_CI },
         { "reps", required_argument, NULL, O_REPS },
@@ -105,6 +110,17 @@ int main(int argc, char **argv)
         case O_MULTI: o.multilabel = 1; break;
         case O_BOTH: o.both = optarg; break;
         case O_TAXONOMY: o.taxonomy = optarg; break;
+        case O_COMPARE: o.compare = optarg; break;
+        case O_PERCENT: {
+            char *end;
+            errno = 0;
+            o.percent_of = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(o.percent_of > 0 && o.percent_of < 1e300)) {
+                fprintf(stderr, "kappa: --percent-of wants the scale's maximum, such as 5\n");
+                status = 2;
+            }
+            break;
+        }
         case O_DUP:
             if (!strcmp(optarg, "error")) o.duplicates = KAPPA_DUP_ERROR;
             else if (!strcmp(optarg, "first")) o.duplicates = KAPPA_DUP_FIRST;

@@ -47,7 +47,10 @@ static void usage(FILE *f)
           "                           Each request carries the SVG rendered to PNG, as in\n"
           "                           DiagramEval (svg2graph(1), IMAGES)\n"
           "      --llm-no-image       send no picture\n"
-          "      --llm-svg-max=BYTES  send at most BYTES of the SVG source (65536; 0: none)\n"
+          "      --llm-svg-source     send the SVG source too (its first 65536 bytes); the\n"
+          "                           paper's model sees the picture only (the default)\n"
+          "      --llm-svg-max=BYTES  send at most BYTES of the SVG source (0: none, the\n"
+          "                           default; more than 0 sends the source)\n"
           "      --prompt-dir=DIR     look for svg2graph-nodes.prompt and svg2graph-edges.prompt\n"
           "                           in DIR first\n"
           "      --dry-run            print the requests as JSON lines instead of the IR;\n"
@@ -222,7 +225,7 @@ static int parse_options(int argc, char **argv, options *o)
 {
     enum {
         O_JOIN = 256, O_LABEL, O_ARROW, O_MAXSIZE, O_MAXDEPTH, O_LLM, O_NOHEADER, O_SVGMAX,
-        O_PROMPTDIR, O_DRYRUN, O_NOIMAGE
+        O_PROMPTDIR, O_DRYRUN, O_NOIMAGE, O_SVGSRC
     };
     static const struct option longopts[] = {
         { "merge-k", required_argument, NULL, 'k' },
@@ -238,6 +241,7 @@ static int parse_options(int argc, char **argv, options *o)
         { "llm", optional_argument, NULL, O_LLM },
         { "llm-svg-max", required_argument, NULL, O_SVGMAX },
         { "llm-no-image", no_argument, NULL, O_NOIMAGE },
+        { "llm-svg-source", no_argument, NULL, O_SVGSRC },
         LLM_IMAGE_LONG_OPTIONS,
         { "prompt-dir", required_argument, NULL, O_PROMPTDIR },
         { "dry-run", no_argument, NULL, O_DRYRUN },
@@ -256,7 +260,8 @@ static int parse_options(int argc, char **argv, options *o)
     o->header = 1;
     o->pmode = PROGRESS_AUTO;
     llm_config_init(&o->lc);
-    o->lo = (s2l_opts){ S2L_NODES | S2L_EDGES, 65536, NULL, NULL, 0, {0} };
+    /* the picture only, as DiagramEval sends it; the SVG source on request */
+    o->lo = (s2l_opts){ S2L_NODES | S2L_EDGES, 0, NULL, NULL, 0, {0} };
     llm_image_opts_init(&o->lo.image);
     int c;
     while ((c = getopt_long(argc, argv, "k:t:a:gi:jqhV", longopts, NULL)) != -1) {
@@ -275,6 +280,7 @@ static int parse_options(int argc, char **argv, options *o)
         case O_SVGMAX: o->lo.svg_max = (size_t)parse_opt_num("llm-svg-max", optarg, 0, 1e9); break;
         case O_PROMPTDIR: o->lo.prompt_dir = optarg; break;
         case O_NOIMAGE: o->lo.no_image = 1; break;
+        case O_SVGSRC: if (o->lo.svg_max == 0) o->lo.svg_max = 65536; break;
         case O_DRYRUN: o->dry = 1; break;
         case O_NOHEADER: o->header = 0; break;
         case 'j': o->json = 1; break;

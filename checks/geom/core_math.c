@@ -6,7 +6,12 @@
  *     (within GEOM_LENGTH_TOL); strokes given with 3D coordinates are edges
  *     of a solid, never tick marks;
  *   - a quadrilateral drawn with right-angle marks at three or more corners
- *     is a rectangle: all four angles within GEOM_RIGHT_TOL_DEG of 90.
+ *     is a rectangle: all four angles within GEOM_RIGHT_TOL_DEG of 90;
+ *   - a box drawn as three of its faces (axis-aligned rectangles with 3D
+ *     coordinates, one after another, meeting at a corner, the opposite
+ *     faces not drawn) shows faces a viewer can see together: no face
+ *     turned away from the direction the projection looks along
+ *     (geom_box_faces_unseen, request_match.c).
  * Given the request (irlint --request), what it states must hold too
  * (request_match.c: geom_request_math).
  */
@@ -16,6 +21,7 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/request_llm.h"
 
 #define MAXT 64
 
@@ -36,7 +42,7 @@ static void blame_ticks(const geom_scene *s, const geom_seg *g, chk_verdict *v)
     }
 }
 
-void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
+static void geom_core_math_body(const ir_diagram *d, const void *ctx, chk_verdict *v)
 {
     (void)d;
     const geom_scene *s = ctx;
@@ -58,6 +64,22 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
             geom_blame_ray(s, m->vertex, r2, v);
             return;
         }
+    }
+    /* a box drawn with three faces that no viewer sees together */
+    {
+        size_t bad[3];
+        int line = 0;
+        char why[120];
+        checked++;
+        if (geom_box_faces_unseen(s, bad, &line, why, sizeof why)) {
+            chk_set(v, CHK_NO, line,
+                    "the box drawn at line %d shows its faces %s, which no viewer sees together "
+                    "(one of them faces away): it is not drawn as a solid seen from outside",
+                    line, why);
+            for (int m = 0; m < 3; m++) chk_blame(v, bad[m]);
+            return;
+        }
+        checked--;
     }
     /* tick marks: count ticks on each figure segment */
     size_t idx[MAXT];
@@ -110,4 +132,10 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
     else
         chk_set(v, CHK_YES, 0, "%d marked propert%s hold%s in the drawing", checked,
                 checked == 1 ? "y" : "ies", checked == 1 ? "s" : "");
+}
+
+void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v)
+{
+    geom_core_math_body(d, ctx, v);
+    if (ctx) geom_request_note(((const geom_scene *)ctx)->req, v);
 }

@@ -68,7 +68,25 @@
     X(mark_frac, "mark-frac", 0.45, "", 0, 10, 1, "0.3,0.4,0.45,0.5,0.6")                \
     X(mark_max_pt, "mark-max", 36.0, "pt", 0, 1e6, 1, "18,24,36,48")                     \
     X(tick_max_pt, "tick-max", 14.0, "pt", 0, 1e6, 1, "8,10,14,18,24")                   \
-    X(default_font_pt, "default-font", 12.0, "pt", 1, 1000, 0, "")
+    X(default_font_pt, "default-font", 12.0, "pt", 1, 1000, 0, "")                      \
+    X(collinear_deg, "collinear-tol", 1.0, "deg", 0, 45, 1, "0.5,1,2,3")                 \
+    X(along_deg, "along-tol", 2.0, "deg", 0, 45, 1, "1,2,3,5")                           \
+    X(same_dir_deg, "same-dir-tol", 3.0, "deg", 0, 45, 1, "1,2,3,5")                     \
+    X(dim_match, "dim-match", 0.05, "", 0, 1, 1, "0.02,0.05,0.1")                        \
+    X(dot_max_pt, "dot-max", 4.0, "pt", 0, 1000, 1, "2,3,4,5,6")                         \
+    X(corner_min_deg, "corner-min", 3.0, "deg", 0, 45, 1, "1,2,3,5")                     \
+    X(ray_min_pt, "ray-min", 3.0, "pt", 0, 1000, 1, "1,2,3,4,6")                         \
+    X(mark_sides, "mark-sides", 2.0, "", 1, 100, 1, "1.5,2,3")                           \
+    X(tick_side, "tick-side", 3.0, "", 1, 100, 1, "2,3,4,6")                             \
+    X(tick_span, "tick-span", 0.2, "", 0, 0.5, 1, "0.1,0.2,0.3")                         \
+    X(tick_end, "tick-end", 0.02, "", 0, 0.5, 1, "0.01,0.02,0.05")                       \
+    X(tick_angle_deg, "tick-angle", 45.0, "deg", 0, 90, 1, "30,45,60")                   \
+    X(axes_distinct_deg, "axes-distinct", 5.0, "deg", 0, 90, 1, "2,3,5,8")               \
+    X(min_segment_em, "min-segment", 0.5, "em", 0, 100, 1, "0.25,0.5,1")                 \
+    X(label_overhang, "label-overhang", 0.05, "", 0, 1, 1, "0,0.05,0.1,0.2")             \
+    X(arc_label_deg, "arc-label-slack", 10.0, "deg", 0, 180, 1, "5,10,15,20")            \
+    X(outline_frac, "outline-frac", 0.5, "", 0, 1, 1, "0.25,0.5,0.75")                   \
+    X(text_cross_pt, "text-cross-min", 0.5, "pt", 0, 1000, 1, "0.25,0.5,1,2")
 
 typedef struct {
 #define GEOM_FIELD(f, n, d, u, lo, hi, fit, g) double f;
@@ -167,6 +185,73 @@ extern const chk_param geom_params[GEOM_NPARAMS];
 #define GEOM_TICK_MAX_PT        (geom_tol.tick_max_pt)
 /* Default font size when the IR gives none (the IM class uses 12pt). */
 #define GEOM_DEFAULT_FONT_PT    (geom_tol.default_font_pt)
+/* Directions: two lines within GEOM_COLLINEAR_DEG are one line (segments
+ * joined into a run, rays merged at a vertex, a solid's edges grouped); a
+ * dimension line or a label's baseline runs along a side within
+ * GEOM_ALONG_DEG; an arc's end or a side continued lies on a ray, and two
+ * sides are parallel, within GEOM_SAME_DIR_DEG. */
+#define GEOM_COLLINEAR_DEG      (geom_tol.collinear_deg)
+#define GEOM_ALONG_DEG          (geom_tol.along_deg)
+#define GEOM_SAME_DIR_DEG       (geom_tol.same_dir_deg)
+/* A dimension line measures a side when their lengths differ by at most
+ * this fraction. */
+#define GEOM_DIM_MATCH          (geom_tol.dim_match)
+/* A filled circle of at most this radius is a vertex dot. */
+#define GEOM_DOT_MAX_PT         (geom_tol.dot_max_pt)
+/* Two rays at a point meet at a corner when they differ by more than this
+ * from straight (and from folding back); a drawn triangle's angles and an
+ * angle arc's sweep are at least this. */
+#define GEOM_CORNER_MIN_DEG     (geom_tol.corner_min_deg)
+/* Lines shorter than this are no rays of a corner. */
+#define GEOM_RAY_MIN_PT         (geom_tol.ray_min_pt)
+/* A right-angle mark's two legs differ by at most this ratio. */
+#define GEOM_MARK_SIDES         (geom_tol.mark_sides)
+/* A tick mark: a short stroke crossing a side at least GEOM_TICK_SIDE
+ * times its length, within its middle (GEOM_TICK_SPAN of the side kept
+ * clear at each end), the tick crossed away from its own ends
+ * (GEOM_TICK_END), at GEOM_TICK_ANGLE_DEG or more to the side. */
+#define GEOM_TICK_SIDE          (geom_tol.tick_side)
+#define GEOM_TICK_SPAN          (geom_tol.tick_span)
+#define GEOM_TICK_END           (geom_tol.tick_end)
+#define GEOM_TICK_ANGLE_DEG     (geom_tol.tick_angle_deg)
+/* Recovered 3D axes: the three edge directions of a solid differ pairwise
+ * by at least this (solid.c). */
+#define GEOM_AXES_DISTINCT_DEG  (geom_tol.axes_distinct_deg)
+/* Lines shorter than this many ems are not what a label measures. */
+#define GEOM_MIN_SEGMENT_EM     (geom_tol.min_segment_em)
+/* A length label beside a side projects onto it, up to this fraction of
+ * its length past either end. */
+#define GEOM_LABEL_OVERHANG     (geom_tol.label_overhang)
+/* A point's name inside an angle arc's sweep (give or take this) names the
+ * angle. */
+#define GEOM_ARC_LABEL_DEG      (geom_tol.arc_label_deg)
+/* The outlines a requested shape is drawn as are at least this fraction of
+ * the figure's longest closed outline (request_match.c). */
+#define GEOM_OUTLINE_FRAC       (geom_tol.outline_frac)
+/* A stroke crosses a text's core when at least this much of it is inside. */
+#define GEOM_TEXT_CROSS_PT      (geom_tol.text_cross_pt)
+
+/* Derived constants (not parameters: they follow from how the IR is
+ * written, not from rated items). */
+/* Sizes equal up to rounding: the IR writes coordinates to 0.001pt, so two
+ * sides of a few pt drawn equal differ by far less than 1%. */
+#define GEOM_SAME_SIZE          0.01
+/* A crossing inside both segments, not at an end: 1% in from each end
+ * (an end rounded to 0.001pt on a side of 0.1pt or more). */
+#define GEOM_INTERIOR           0.01
+/* Messages only: a point is named by a name within this many ems. */
+#define GEOM_NAME_REACH_EM      1.5
+/* Lattice fit of recovered 3D coordinates (solid.c): 2% of the shortest
+ * axis step plus 0.05pt, a rounding of the IR's 0.001pt coordinates
+ * through a few operations. */
+#define GEOM_LATTICE_REL        0.02
+#define GEOM_LATTICE_ABS        0.05
+/* A face is seen edge-on, neither toward nor away from the viewer, when
+ * the line of sight's component along its unit normal is within this of 0:
+ * sin 3 deg (0.052), the angle at which a face of a 1in solid drawn at
+ * 72pt/in narrows to under 4pt, a line's width at the corner. Derived, not
+ * fitted. */
+#define GEOM_EDGE_ON            0.05
 
 /* --- what an element's attributes say (read once per diagram) ----------- */
 typedef enum {
@@ -451,6 +536,13 @@ void geom_core_math(const ir_diagram *d, const void *ctx, chk_verdict *v);
  * 1 after setting *v to no, else 0, adding to *checked the facts of the
  * request it compared with the drawing. Nothing without a request. */
 int geom_request_math(const geom_scene *s, chk_verdict *v, int *checked);
+/* Three faces of one box (axis-aligned rectangles with 3D coordinates,
+ * drawn one after another, meeting at a corner, the box's other faces not
+ * drawn) that no parallel projection shows together: returns 1 with their
+ * elements, the line of the first and "-y, +z, +x" (their outward sides)
+ * in why. Boxes that are cubes of the unit-cube size are view_cubes'
+ * (request_match.c). */
+int geom_box_faces_unseen(const geom_scene *s, size_t bad[3], int *line, char *why, size_t nwhy);
 int geom_request_closed(const geom_scene *s, chk_verdict *v, int *checked);
 
 /* Cells of a uniform grid over the box all for n items: about one item per

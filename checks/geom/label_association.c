@@ -289,7 +289,7 @@ void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v
                     if (ir_pt_seg_dist(ir_v_lerp(t->along_a, t->along_b, 0.5), g->a, g->b, NULL) <=
                             GEOM_JOIN_EPS_PT &&
                         ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(g->b, g->a)),
-                                         ir_v_dir_deg(ir_v_sub(t->along_b, t->along_a))) < 2) {
+                                         ir_v_dir_deg(ir_v_sub(t->along_b, t->along_a))) < GEOM_ALONG_DEG) {
                         own = g;
                         break;
                     }
@@ -321,7 +321,7 @@ void geom_label_association(const ir_diagram *d, const void *ctx, chk_verdict *v
                 for (size_t kk = 0; kk < nn; kk++) {
                     const geom_seg *g = &s->segs[all ? kk : cand[kk]];
                     if (!competing_seg(g)) continue;
-                if (g->len < 0.5 * em) continue;
+                if (g->len < GEOM_MIN_SEGMENT_EM * em) continue;
                 /* a label is read against a line it stands beside, not one
                  * it lies beyond the end of */
                 if (!beside(t, g)) continue;

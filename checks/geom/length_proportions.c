@@ -69,7 +69,7 @@ static double collinear_run(const geom_scene *s, const geom_seg *g, ir_pt *ra, i
             if (ir_pt_line_dist(h->a, a, b) > GEOM_JOIN_EPS_PT ||
                 ir_pt_line_dist(h->b, a, b) > GEOM_JOIN_EPS_PT)
                 continue;
-            if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > 1.0) continue;
+            if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > GEOM_COLLINEAR_DEG) continue;
             /* extend when h continues the run at one end */
             ir_pt ends[2] = {h->a, h->b};
             for (int k = 0; k < 2; k++) {
@@ -119,8 +119,8 @@ static int receding(const geom_scene *s, ir_pt a, ir_pt b)
     for (size_t i = 0; i < s->nsegs && n < GEOM_RECEDING_MIN; i++) {
         const geom_seg *h = &s->segs[i];
         if (h->cls != SEG_FIGURE || h->curved) continue;
-        if (fabs(h->len - len) > 0.05 * len) continue;
-        if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > 2.0) continue;
+        if (fabs(h->len - len) > GEOM_DIM_MATCH * len) continue;
+        if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > GEOM_ALONG_DEG) continue;
         if (ir_pt_line_dist(h->a, a, b) <= GEOM_JOIN_EPS_PT) continue;  /* same line */
         n++;
     }
@@ -138,7 +138,7 @@ static int comp_of(const geom_scene *s, const geom_seg *g, double reach)
     for (size_t i = 0; i < s->nsegs; i++) {
         const geom_seg *h = &s->segs[i];
         if (h->cls != SEG_FIGURE || h->curved) continue;
-        if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > 3.0) continue;
+        if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > GEOM_SAME_DIR_DEG) continue;
         double d = ir_seg_seg_dist(g->a, g->b, h->a, h->b);
         if (d <= best) { best = d; comp = h->comp; }
     }
@@ -217,11 +217,11 @@ static int measure_length(const geom_scene *s, const geom_text *t, meas *m)
     for (size_t i = 0; i < s->nsegs; i++) {
         const geom_seg *g = &s->segs[i];
         if (!geom_seg_measurable(g)) continue;
-        if (g->len < 0.5 * em) continue;
+        if (g->len < GEOM_MIN_SEGMENT_EM * em) continue;
         /* the label must stand beside the segment, not beyond its ends */
         ir_pt ab = ir_v_sub(g->b, g->a);
         double proj = ir_v_dot(ir_v_sub(t->c, g->a), ab) / (g->len * g->len);
-        if (proj < -0.05 || proj > 1.05) continue;
+        if (proj < -GEOM_LABEL_OVERHANG || proj > 1 + GEOM_LABEL_OVERHANG) continue;
         /* certainly out of reach (dd is at least the bound): pass over */
         if (geom_text_seg_gap(t, g) > GEOM_LABEL_REACH_EM * em) continue;
         double dd = geom_text_seg_dist(t, g);
@@ -265,7 +265,7 @@ static int comparable(const geom_scene *s, meas *a, meas *b)
     if (ca >= 0 && cb >= 0 && ca != cb) return 0;
     if (a->receding && b->receding) {
         if (a->dir < 0 || b->dir < 0) return 0;
-        return ir_line_diff_deg(a->dir, b->dir) <= 3.0;
+        return ir_line_diff_deg(a->dir, b->dir) <= GEOM_SAME_DIR_DEG;
     }
     if (a->receding) return 2;
     if (b->receding) return 0;   /* judged from a's side */

@@ -54,7 +54,7 @@ static int on_axis(const geom_scene *s, const geom_seg *g, const size_t *axes, s
     double dir = ir_v_dir_deg(ir_v_sub(g->b, g->a));
     for (size_t q = 0; q < naxes; q++) {
         const geom_seg *h = &s->segs[axes[q]];
-        if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > 1.0) continue;
+        if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(h->b, h->a)), dir) > GEOM_COLLINEAR_DEG) continue;
         if (ir_pt_line_dist(g->a, h->a, h->b) <= GEOM_JOIN_EPS_PT &&
             ir_pt_line_dist(g->b, h->a, h->b) <= GEOM_JOIN_EPS_PT)
             return 1;
@@ -627,7 +627,7 @@ static int arcs_crossing(const geom_scene *s, chk_verdict *why, double *worst)
         const geom_mark *m = &s->marks[i];
         if (m->kind != MARK_ARC || !m->has_vertex) continue;
         double r[32];
-        size_t k = geom_rays_at(s, m->vertex, 3.0, r, 32);
+        size_t k = geom_rays_at(s, m->vertex, GEOM_RAY_MIN_PT, r, 32);
         double span = ir_ccw_sweep_deg(m->d1, m->d2);
         double most = 0, crossed = 0;
         for (size_t j = 0; j < k; j++) {
@@ -745,7 +745,7 @@ void geom_no_overlap(const ir_diagram *d, const void *ctx, chk_verdict *v)
             double t0, t1;
             if (!ir_seg_box_clip(g->a, g->b, core, &t0, &t1) || t1 <= t0) continue;
             double inside = (t1 - t0) * g->len;
-            if (inside < 0.5) continue;
+            if (inside < GEOM_TEXT_CROSS_PT) continue;
             n++;
             double key = inside / fmax(ir_box_w(core), 1e-9);
             if (key > 1) key = 1;

@@ -617,15 +617,19 @@ const char *geom_rq_dims_show(const geom_rq_dims *d, char *buf, size_t n)
     return buf;
 }
 
+const char *const geom_rq_kind_names[] = {"triangle", "rectangle", "square", "circle",
+                                           "polygon",  "prism",     "cube",   "cylinder",
+                                           "cone",     "pyramid",   "sphere", "net",
+                                           "plane",    NULL};
+const char *const geom_rq_prop_names[] = {"right",     "isosceles", "equilateral",
+                                          "parallel",  "equal",     "composite",
+                                          "overlap",   "unit-cubes", "stacked",
+                                          "divided",   NULL};
+
 size_t geom_request_describe(const geom_request *r, char *buf, size_t n)
 {
-    static const char *const kind_names[] = {"triangle", "rectangle", "square", "circle",
-                                             "polygon", "prism", "cube", "cylinder", "cone",
-                                             "pyramid", "sphere", "net", "plane"};
-    static const char *const prop_names[] = {"right",     "isosceles", "equilateral",
-                                             "parallel",  "equal",     "composite",
-                                             "overlap",   "unit-cubes", "stacked",
-                                             "divided"};
+    const char *const *kind_names = geom_rq_kind_names;
+    const char *const *prop_names = geom_rq_prop_names;
     char tmp[1024], d[64];
     size_t k = 0;
 #define PUT(...)                                                                       \
@@ -635,12 +639,12 @@ size_t geom_request_describe(const geom_request *r, char *buf, size_t n)
     } while (0)
     PUT("kinds=");
     int any = 0;
-    for (unsigned i = 0; i < sizeof kind_names / sizeof kind_names[0]; i++)
+    for (unsigned i = 0; kind_names[i]; i++)
         if (r->kinds & (1u << i)) PUT("%s%s", any++ ? "," : "", kind_names[i]);
     if (!any) PUT("-");
     PUT(" props=");
     any = 0;
-    for (unsigned i = 0; i < sizeof prop_names / sizeof prop_names[0]; i++)
+    for (unsigned i = 0; prop_names[i]; i++)
         if (r->props & (1u << i)) PUT("%s%s", any++ ? "," : "", prop_names[i]);
     if (!any) PUT("-");
     if (r->ncubes) PUT(" cubes=%ld", r->ncubes);
@@ -652,6 +656,14 @@ size_t geom_request_describe(const geom_request *r, char *buf, size_t n)
     for (int i = 0; i < r->nsides; i++)
         PUT(" sides=%s", geom_rq_dims_show(&r->sides[i], d, sizeof d));
     for (int i = 0; i < r->nangles; i++) PUT(" angle=%g", r->angles[i]);
+    if (r->llm) {
+        static const char *const field_names[] = {"kinds", "props", "cubes", "solids",
+                                                  "flats", "sides", "angles"};
+        any = 0;
+        PUT(" src=llm:");
+        for (unsigned i = 0; i < sizeof field_names / sizeof field_names[0]; i++)
+            if (r->llm & (1u << i)) PUT("%s%s", any++ ? "," : "", field_names[i]);
+    }
 #undef PUT
     return (size_t)snprintf(buf, n, "%s", tmp);
 }

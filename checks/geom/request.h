@@ -53,6 +53,18 @@ enum {
 
 #define RQ_MAX 8   /* at most this many of each list are kept */
 
+/* Fields of geom_request (geom_request.llm: the ones a model filled,
+ * request_llm.h). */
+enum {
+    RQF_KINDS = 1 << 0,
+    RQF_PROPS = 1 << 1,
+    RQF_CUBES = 1 << 2,
+    RQF_SOLIDS = 1 << 3,
+    RQF_FLATS = 1 << 4,
+    RQF_SIDES = 1 << 5,
+    RQF_ANGLES = 1 << 6
+};
+
 /* Dimensions as stated: n numbers (2 or 3), the unit written with the
  * first ("cm", "in", "units", "cubes"; "" when none). */
 typedef struct {
@@ -75,14 +87,22 @@ typedef struct {
     int nsides;
     double angles[RQ_MAX];   /* angles stated in degrees */
     int nangles;
+    unsigned llm;            /* RQF_* read by a model, not the parser (src=llm);
+                                0 from geom_request_parse */
 } geom_request;
 
 /* Reads text (NUL-terminated UTF-8; anything is accepted) into *r. */
 void geom_request_parse(const char *text, geom_request *r);
 
-/* A one-line account of *r ("kinds=triangle props=right angles=37 ..."),
+/* A one-line account of *r ("kinds=triangle props=right angles=37 ...",
+ * then " src=llm:angles,..." naming the fields a model filled),
  * always NUL-terminated; returns the length it would have (snprintf). */
 size_t geom_request_describe(const geom_request *r, char *buf, size_t n);
+
+/* The names describe prints for the bits of kinds and props, bit i at
+ * index i, NULL-terminated. */
+extern const char *const geom_rq_kind_names[];
+extern const char *const geom_rq_prop_names[];
 
 /* "5 x 4 x 3 in" as the request wrote the dimensions, into buf. */
 const char *geom_rq_dims_show(const geom_rq_dims *d, char *buf, size_t n);

@@ -76,7 +76,7 @@ static int square_face(const geom_face *f, sq_face *q)
         }
     if (axis < 0) return 0;
     int b = (axis + 1) % 3, c = (axis + 2) % 3;
-    if (fabs(ext[b] - ext[c]) > 0.01 * big) return 0;
+    if (fabs(ext[b] - ext[c]) > GEOM_SAME_SIZE * big) return 0;
     /* every point a corner of that square */
     for (size_t i = 0; i < 4; i++) {
         double p[3] = {f->p3[i].x, f->p3[i].y, f->p3[i].z};
@@ -173,9 +173,9 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
         qsort(sd, nq, sizeof *sd, cmp_asc_double);
         size_t best = 0, lo = 0, hi = 0;
         for (size_t i = 0; i < nq; i++) {
-            while (sd[i] - sd[lo] > 0.01 * sd[i]) lo++;
+            while (sd[i] - sd[lo] > GEOM_SAME_SIZE * sd[i]) lo++;
             if (hi < i) hi = i;
-            while (hi + 1 < nq && sd[hi + 1] - sd[i] <= 0.01 * sd[i]) hi++;
+            while (hi + 1 < nq && sd[hi + 1] - sd[i] <= GEOM_SAME_SIZE * sd[i]) hi++;
             if (hi - lo + 1 > best) { best = hi - lo + 1; unit = sd[i]; }
         }
         free(sd);
@@ -202,7 +202,7 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
     for (size_t i = 0; i <= nq; i++) {
         cell fc[2];
         int ok = 0;
-        if (i < nq && fabs(q[i].side - unit) <= 0.01 * unit) {
+        if (i < nq && fabs(q[i].side - unit) <= GEOM_SAME_SIZE * unit) {
             long l[3];
             ok = 1;
             for (int k = 0; k < 3; k++)
@@ -247,8 +247,8 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
                     for (int m = 0; m < 3; m++) {
                         int ax = q[run_faces[m]].axis;
                         double comp = vv[ax] / vn * run_sign[m];
-                        if (comp < -0.05) fits[0] = 0;
-                        if (-comp < -0.05) fits[1] = 0;
+                        if (comp < -GEOM_EDGE_ON) fits[0] = 0;
+                        if (-comp < -GEOM_EDGE_ON) fits[1] = 0;
                     }
                     if (!fits[0] && !fits[1]) {
                         cv->bad = 1;
@@ -389,6 +389,204 @@ static void view_cubes(const geom_scene *s, cube_view *cv)
     free(cell_face);
 }
 
+/* --- boxes: three faces around one corner ------------------------------ */
+
+/* A face that is a rectangle with sides along two of the 3D axes. */
+typedef struct {
+    int axis;         /* the axis it is perpendicular to */
+    double lo[3], hi[3];
+} rect_face;
+
+static int rectangle_face(const geom_face *f, rect_face *q)
+{
+    size_t n = f->n;
+    if (n == 5) {
+        /* a polyline that returns to its start */
+        ir_pt3 a = f->p3[0], b = f->p3[4];
+        if (fabs(a.x - b.x) + fabs(a.y - b.y) + fabs(a.z - b.z) > 1e-6) return 0;
+        n = 4;
+    } else if (!f->closed) {
+        return 0;
+    }
+    if (n != 4) return 0;
+    for (int k = 0; k < 3; k++) q->lo[k] = 1e300, q->hi[k] = -1e300;
+    for (size_t i = 0; i < 4; i++) {
+        double c[3] = {f->p3[i].x, f->p3[i].y, f->p3[i].z};
+        for (int k = 0; k < 3; k++) {
+            if (!isfinite(c[k])) return 0;
+            q->lo[k] = fmin(q->lo[k], c[k]);
+            q->hi[k] = fmax(q->hi[k], c[k]);
+        }
+    }
+    double big = 0;
+    for (int k = 0; k < 3; k++) big = fmax(big, q->hi[k] - q->lo[k]);
+    if (!(big > 0)) return 0;
+    double eps = 1e-6 * (1 + big);
+    q->axis = -1;
+    for (int k = 0; k < 3; k++)
+        if (q->hi[k] - q->lo[k] <= eps) {
+            if (q->axis >= 0) return 0;
+            q->axis = k;
+        }
+    if (q->axis < 0) return 0;
+    /* every point a corner of that rectangle */
+    for (size_t i = 0; i < 4; i++) {
+        double p[3] = {f->p3[i].x, f->p3[i].y, f->p3[i].z};
+        for (int k = 0; k < 3; k++)
+            if (k != q->axis && fabs(p[k] - q->lo[k]) > eps && fabs(p[k] - q->hi[k]) > eps)
+                return 0;
+    }
+    return 1;
+}
+
+/* The side most square faces share (within GEOM_SAME_SIZE), as view_cubes finds the
+ * unit; 0 when no face is a square. */
+static double unit_side(const geom_scene *s)
+{
+    double *sd = xcalloc(s->nfaces + 1, sizeof *sd);
+    size_t n = 0;
+    for (size_t i = 0; i < s->nfaces; i++) {
+        sq_face f;
+        if (square_face(&s->faces[i], &f)) sd[n++] = f.side;
+    }
+    qsort(sd, n, sizeof *sd, cmp_asc_double);
+    double unit = 0;
+    size_t best = 0, lo = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (sd[i] - sd[lo] > GEOM_SAME_SIZE * sd[i]) lo++;
+        if (i - lo + 1 > best) { best = i - lo + 1; unit = sd[i]; }
+    }
+    free(sd);
+    return unit;
+}
+
+/* Three faces drawn one after another, on the three axes, that meet at one
+ * corner of a box (each has the corner, each pair shares an edge) are the
+ * three faces a drawing of a box shows. Each face's outward side is away
+ * from the box, which lies where the other two extend; a parallel
+ * projection shows all three only when the direction it looks along has
+ * no component against any of them (the cube rule of view_cubes, for any
+ * box). Returns 1 and fills *bad (faces' elements), *line and why when
+ * some box's faces cannot be seen together. */
+int geom_box_faces_unseen(const geom_scene *s, size_t bad[3], int *line, char *why, size_t nwhy)
+{
+    if (!s->has_proj || s->nfaces < 3) return 0;
+    ir_pt3 vw = s->view;
+    double vn = sqrt(vw.x * vw.x + vw.y * vw.y + vw.z * vw.z);
+    if (!(vn > 0)) return 0;
+    double vv[3] = {vw.x / vn, vw.y / vn, vw.z / vn};
+    rect_face q[3];
+    size_t fi[3];
+    int nq = 0;
+    double unit = -1;
+    for (size_t i = 0; i < s->nfaces; i++) {
+        rect_face r;
+        if (!rectangle_face(&s->faces[i], &r) || s->faces[i].group < 0) { nq = 0; continue; }
+        if (nq == 3) {
+            q[0] = q[1]; q[1] = q[2]; fi[0] = fi[1]; fi[1] = fi[2];
+            nq = 2;
+        }
+        q[nq] = r;
+        fi[nq++] = i;
+        if (nq < 3) continue;
+        const geom_face *f0 = &s->faces[fi[0]];
+        if (s->faces[fi[1]].group != f0->group || s->faces[fi[2]].group != f0->group) continue;
+        if ((1 << q[0].axis | 1 << q[1].axis | 1 << q[2].axis) != 7) continue;
+        /* the shared corner: each face's plane on its axis */
+        double c[3], big = 0;
+        for (int m = 0; m < 3; m++) c[q[m].axis] = q[m].lo[q[m].axis];
+        for (int m = 0; m < 3; m++)
+            for (int k = 0; k < 3; k++) big = fmax(big, q[m].hi[k] - q[m].lo[k]);
+        double eps = 1e-6 * (1 + big);
+        int ok = 1, sign[3];
+        for (int m = 0; m < 3 && ok; m++) {
+            int ax = q[m].axis;
+            for (int k = 0; k < 3; k++) {
+                if (k == ax) continue;
+                /* the corner is a corner of face m */
+                if (fabs(c[k] - q[m].lo[k]) > eps && fabs(c[k] - q[m].hi[k]) > eps) ok = 0;
+            }
+            /* the box lies along axis ax where the other two faces extend */
+            int dir = 0;
+            for (int o = 0; o < 3; o++) {
+                if (o == m) continue;
+                int d = fabs(q[o].lo[ax] - c[ax]) <= eps && q[o].hi[ax] - c[ax] > eps ? 1
+                        : fabs(q[o].hi[ax] - c[ax]) <= eps && c[ax] - q[o].lo[ax] > eps ? -1
+                                                                                       : 0;
+                if (!d || (dir && d != dir)) ok = 0;
+                dir = d;
+            }
+            sign[m] = -dir;   /* outward */
+        }
+        /* one box: the faces agree on its extent along each axis */
+        for (int k = 0; k < 3 && ok; k++) {
+            double e = -1;
+            for (int m = 0; m < 3; m++) {
+                if (q[m].axis == k) continue;
+                double em = q[m].hi[k] - q[m].lo[k];
+                if (e >= 0 && fabs(em - e) > eps) ok = 0;
+                e = em;
+            }
+        }
+        /* a cube's faces are the unit-cube rule's (view_cubes), which
+         * tells a face shared by two cubes from one cube's own */
+        {
+            double e0 = -1;
+            int cube = 1;
+            for (int m = 0; m < 3; m++)
+                for (int k = 0; k < 3; k++) {
+                    if (k == q[m].axis) continue;
+                    double em = q[m].hi[k] - q[m].lo[k];
+                    if (e0 >= 0 && fabs(em - e0) > eps) cube = 0;
+                    e0 = em;
+                }
+            if (cube) {
+                /* the side of the unit cubes, when cubes are drawn */
+                if (unit < 0) unit = unit_side(s);
+                if (fabs(e0 - unit) <= GEOM_SAME_SIZE * unit) ok = 0;
+            }
+        }
+        /* drawn with a face opposite one of the three, the box is drawn
+         * whole (a wireframe, or painted back to front): the three faces
+         * are not what it shows */
+        for (int m = 0; m < 3 && ok; m++) {
+            int ax = q[m].axis;
+            int o1 = (m + 1) % 3;
+            double opp = c[ax] - sign[m] * (q[o1].hi[ax] - q[o1].lo[ax]);
+            for (size_t j = 0; j < s->nfaces && ok; j++) {
+                rect_face o;
+                if (s->faces[j].group != f0->group || !rectangle_face(&s->faces[j], &o)) continue;
+                if (o.axis != ax || fabs(o.lo[ax] - opp) > eps) continue;
+                int same = 1;
+                for (int k = 0; k < 3; k++)
+                    if (k != ax && (fabs(o.lo[k] - q[m].lo[k]) > eps || fabs(o.hi[k] - q[m].hi[k]) > eps))
+                        same = 0;
+                if (same) ok = 0;
+            }
+        }
+        if (!ok) continue;
+        int fits[2] = {1, 1};
+        for (int m = 0; m < 3; m++) {
+            double comp = vv[q[m].axis] * sign[m];
+            if (comp < -GEOM_EDGE_ON) fits[0] = 0;
+            if (-comp < -GEOM_EDGE_ON) fits[1] = 0;
+        }
+        if (fits[0] || fits[1]) continue;
+        static const char axn[] = "xyz";
+        size_t k = 0;
+        why[0] = 0;
+        for (int m = 0; m < 3; m++) {
+            bad[m] = s->faces[fi[m]].elem;
+            int w = snprintf(why + k, nwhy - k, "%s%c%c", m ? ", " : "", sign[m] > 0 ? '+' : '-',
+                             axn[q[m].axis]);
+            if (w > 0 && (size_t)w < nwhy - k) k += (size_t)w;
+        }
+        *line = f0->line;
+        return 1;
+    }
+    return 0;
+}
+
 /* --- solids: the extent of everything drawn with 3D coordinates ---------- */
 static int solid_extent(const geom_scene *s, double ext[3])
 {
@@ -460,7 +658,7 @@ static int drawn_between(const geom_scene *s, ir_pt a, ir_pt b, size_t **buf, si
         for (size_t q = 0; q < nn && !on; q++) {
             const geom_seg *g = &s->segs[(*buf)[q]];
             if (g->cls != SEG_FIGURE || !g->visible || g->curved) continue;
-            if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(g->b, g->a)), dir) > 2) continue;
+            if (ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(g->b, g->a)), dir) > GEOM_ALONG_DEG) continue;
             on = ir_pt_seg_dist(p, g->a, g->b, NULL) <= tol;
         }
         if (!on) return 0;
@@ -494,7 +692,7 @@ static size_t find_triangles(const geom_scene *s, tri *out, size_t max)
                     ir_pt a = t.p[m], b = t.p[(m + 1) % 3], d = t.p[(m + 2) % 3];
                     t.side[m] = ir_v_dist(b, d);
                     t.ang[m] = ir_v_angle_deg(ir_v_sub(b, a), ir_v_sub(d, a));
-                    if (!(t.ang[m] > 3)) ok = 0;
+                    if (!(t.ang[m] > GEOM_CORNER_MIN_DEG)) ok = 0;
                 }
                 if (ok) out[n++] = t;
             }
@@ -643,7 +841,7 @@ static size_t worst_cut(const geom_scene *s, double *frac)
          * shows the circle */
         if (s->attrs[i].dashed || s->d->elems[i].kind == IR_ELLIPSE) continue;
         double len, f = visible_frac(s, i, &len);
-        if (len < 0.5 * longest) continue;
+        if (len < GEOM_OUTLINE_FRAC * longest) continue;
         if (f < *frac) { *frac = f; worst = i; }
     }
     return worst;

@@ -242,7 +242,7 @@ static int is_dot(const ir_elem *e, const geom_attrs *a)
     if (a->role == ROLE_VERTEX) return 1;
     if (e->kind != IR_ELLIPSE || e->npts < 3) return 0;
     double ra = ir_v_len(e->pts[1]), rb = ir_v_len(e->pts[2]);
-    return a->filled && ra <= 4.0 && rb <= 4.0;
+    return a->filled && ra <= GEOM_DOT_MAX_PT && rb <= GEOM_DOT_MAX_PT;
 }
 
 int scene_is_dot(const ir_elem *e, const geom_attrs *a) { return is_dot(e, a); }
@@ -724,8 +724,8 @@ static void name_arc_unknowns(geom_scene *s)
             if (dv > m->size + 2 * geom_em(t)) continue;
             double dir = ir_v_dir_deg(ir_v_sub(t->c, m->vertex));
             double span = ir_ccw_sweep_deg(m->d1, m->d2);
-            if (ir_ccw_sweep_deg(m->d1, dir) <= span + 10 ||
-                ir_ccw_sweep_deg(dir, m->d1) <= 10) {
+            if (ir_ccw_sweep_deg(m->d1, dir) <= span + GEOM_ARC_LABEL_DEG ||
+                ir_ccw_sweep_deg(dir, m->d1) <= GEOM_ARC_LABEL_DEG) {
                 t->kind = TXT_ANGLE_NAME;
                 break;
             }

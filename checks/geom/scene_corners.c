@@ -91,10 +91,10 @@ size_t scene_rays_excl(const geom_scene *s, ir_pt v, double min_len, double *dir
     /* merge near-equal directions (also across 0/360) */
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (k > 0 && tmp[i] - dirs[k - 1] < 1.0) continue;
+        if (k > 0 && tmp[i] - dirs[k - 1] < GEOM_COLLINEAR_DEG) continue;
         if (k < max) dirs[k++] = tmp[i];
     }
-    if (k > 1 && dirs[0] + 360.0 - dirs[k - 1] < 1.0) k--;
+    if (k > 1 && dirs[0] + 360.0 - dirs[k - 1] < GEOM_COLLINEAR_DEG) k--;
     return k;
 }
 
@@ -110,7 +110,7 @@ void geom_blame_ray(const geom_scene *s, ir_pt v, double dir, chk_verdict *out)
                                &near, &cap);
     for (size_t q = 0; q < nn; q++) {
         const geom_seg *g = &s->segs[near[q]];
-        if (!ray_seg(g) || g->len < 3.0) continue;
+        if (!ray_seg(g) || g->len < GEOM_RAY_MIN_PT) continue;
         double da = ir_v_dist(g->a, v), db = ir_v_dist(g->b, v);
         double dirs[2];
         int k = 0;
@@ -124,7 +124,7 @@ void geom_blame_ray(const geom_scene *s, ir_pt v, double dir, chk_verdict *out)
         }
         for (int j = 0; j < k; j++) {
             double diff = fabs(fmod(dirs[j] - dir + 540.0, 360.0) - 180.0);
-            if (diff <= 1.0) chk_blame(out, g->elem);
+            if (diff <= GEOM_COLLINEAR_DEG) chk_blame(out, g->elem);
         }
     }
     free(near);
@@ -180,7 +180,7 @@ static double angle_from_rays(const double *r, size_t k, double dir, double *r1,
 double geom_angle_at(const geom_scene *s, ir_pt v, double dir, double *r1, double *r2)
 {
     double r[32];
-    size_t k = geom_rays_at(s, v, 3.0, r, 32);
+    size_t k = geom_rays_at(s, v, GEOM_RAY_MIN_PT, r, 32);
     return angle_from_rays(r, k, dir, r1, r2);
 }
 
@@ -191,7 +191,7 @@ int scene_is_corner(const geom_scene *s, ir_pt v)
     for (size_t i = 0; i < k; i++)
         for (size_t j = i + 1; j < k; j++) {
             double d = ir_dir_diff_deg(r[i], r[j]);
-            if (d > 3.0 && d < 177.0) return 1;
+            if (d > GEOM_CORNER_MIN_DEG && d < 180 - GEOM_CORNER_MIN_DEG) return 1;
         }
     return 0;
 }
@@ -268,8 +268,8 @@ static void add_crossings(const geom_scene *s, ptlist *cand)
                         (a->b.x == b->a.x && a->b.y == b->a.y) || (a->b.x == b->b.x && a->b.y == b->b.y))
                         continue;
                     double t, u;
-                    if (!(ir_seg_intersect(a->a, a->b, b->a, b->b, &t, &u) && t > 0.01 && t < 0.99 &&
-                          u > 0.01 && u < 0.99))
+                    if (!(ir_seg_intersect(a->a, a->b, b->a, b->b, &t, &u) && t > GEOM_INTERIOR &&
+                          t < 1 - GEOM_INTERIOR && u > GEOM_INTERIOR && u < 1 - GEOM_INTERIOR))
                         continue;
                     /* the pair is seen in every cell the two share: count it
                      * in the one holding the crossing */
@@ -409,7 +409,7 @@ static void need_names(const geom_scene *s)
         if (t->kind != TXT_NAME) continue;
         ir_box tb = t->has_of ? ir_box_make(t->of.x, t->of.y, t->of.x, t->of.y) : t->box;
         p->name_tx[k] = i;
-        b[k++] = ir_box_inset(tb, 1.5 * geom_em(t));
+        b[k++] = ir_box_inset(tb, GEOM_NAME_REACH_EM * geom_em(t));
     }
     ir_box_index_build(&p->name_ix, b, k);
     free(b);
@@ -437,7 +437,7 @@ const char *geom_point_name(const geom_scene *s, ir_pt p, char *buf, size_t n)
     for (size_t q = 0; q < nn; q++) {
         const geom_text *t = &s->texts[sp->name_tx[near[q]]];
         double dd = t->has_of ? ir_v_dist(t->of, p) : ir_box_pt_dist(t->box, p);
-        if (dd <= 1.5 * geom_em(t) && (!best || dd < bd)) { best = t; bd = dd; }
+        if (dd <= GEOM_NAME_REACH_EM * geom_em(t) && (!best || dd < bd)) { best = t; bd = dd; }
     }
     free(near);
     if (best) snprintf(buf, n, "%s", best->show);

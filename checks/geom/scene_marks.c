@@ -57,7 +57,7 @@ static double ray_len_along(const geom_scene *s, ir_pt v, double dir, size_t exc
                       ? g->a
                       : g->b;
         }
-        if (ir_dir_diff_deg(ir_v_dir_deg(ir_v_sub(far, v)), dir) <= 3.0) {
+        if (ir_dir_diff_deg(ir_v_dir_deg(ir_v_sub(far, v)), dir) <= GEOM_SAME_DIR_DEG) {
             double l = ir_v_dist(far, v);
             if (l > best) best = l;
         }
@@ -136,7 +136,7 @@ void scene_find_marks(geom_scene *s, size_t *mcap)
             double sweep = fabs(e->t2 - e->t1);
             ir_pt c = hv ? vv : e->pts[0];
             if (!explicit_am) {
-                if (rad > GEOM_MARK_MAX_PT || sweep >= 180.0 || sweep < 3.0) continue;
+                if (rad > GEOM_MARK_MAX_PT || sweep >= 180.0 || sweep < GEOM_CORNER_MIN_DEG) continue;
                 double r[32];
                 size_t k = scene_rays_excl(s, c, 3.0, r, 32, i);
                 if (k < 2 || !scene_is_corner(s, c)) continue;
@@ -181,7 +181,7 @@ void scene_find_marks(geom_scene *s, size_t *mcap)
         if (e->kind == IR_POLY && e->npts == 3 && !e->closed) {
             ir_pt p1 = e->pts[0], p3 = e->pts[1], p2 = e->pts[2];
             double l1 = ir_v_dist(p1, p3), l2 = ir_v_dist(p2, p3);
-            if (l1 <= 0 || l2 <= 0 || l1 / l2 > 2.0 || l2 / l1 > 2.0) continue;
+            if (l1 <= 0 || l2 <= 0 || l1 / l2 > GEOM_MARK_SIDES || l2 / l1 > GEOM_MARK_SIDES) continue;
             cand[nc++] = ir_v_sub(ir_v_add(p1, p2), p3);
             side = fmax(l1, l2);
         } else if (e->kind == IR_POLY && e->npts == 4 && e->closed) {
@@ -260,14 +260,14 @@ void scene_find_ticks(geom_scene *s)
         for (size_t q = 0; q < nn; q++) {
             size_t j = near[q];
             const geom_seg *h = &s->segs[j];
-            if (j == i || h->cls != SEG_FIGURE || h->len < 3 * g->len || h->elem == g->elem)
+            if (j == i || h->cls != SEG_FIGURE || h->len < GEOM_TICK_SIDE * g->len || h->elem == g->elem)
                 continue;
             double t, u;
             if (!ir_seg_intersect(g->a, g->b, h->a, h->b, &t, &u)) continue;
-            if (t < 0.2 || t > 0.8 || u < 0.02 || u > 0.98) continue;
+            if (t < GEOM_TICK_SPAN || t > 1 - GEOM_TICK_SPAN || u < GEOM_TICK_END || u > 1 - GEOM_TICK_END) continue;
             double ang = ir_line_diff_deg(ir_v_dir_deg(ir_v_sub(g->b, g->a)),
                                           ir_v_dir_deg(ir_v_sub(h->b, h->a)));
-            if (ang < 45.0) continue;
+            if (ang < GEOM_TICK_ANGLE_DEG) continue;
             snapshot_cls(s);
             g->cls = SEG_TICK;
             s->has_ticks = 1;

@@ -16,8 +16,9 @@
 #include <string.h>
 
 #include "checks/geom/geom.h"
+#include "checks/geom/request_llm.h"
 
-void geom_shape_closed(const ir_diagram *d, const void *ctx, chk_verdict *v)
+static void geom_shape_closed_body(const ir_diagram *d, const void *ctx, chk_verdict *v)
 {
     const geom_scene *s = ctx;
     int nshapes = 0;
@@ -90,4 +91,10 @@ void geom_shape_closed(const ir_diagram *d, const void *ctx, chk_verdict *v)
     if (geom_request_closed(s, v, &asked)) return;
     nshapes += (int)s->nshapes;
     chk_set(v, CHK_YES, 0, "%d closed outline(s); no outline stops short of closing", nshapes);
+}
+
+void geom_shape_closed(const ir_diagram *d, const void *ctx, chk_verdict *v)
+{
+    geom_shape_closed_body(d, ctx, v);
+    if (ctx) geom_request_note(((const geom_scene *)ctx)->req, v);
 }

@@ -42,7 +42,7 @@ static int same_vec(ir_pt a, ir_pt b)
 {
     double la = ir_v_len(a), lb = ir_v_len(b);
     if (la <= 0 || lb <= 0) return 0;
-    return ir_line_diff_deg(ir_v_dir_deg(a), ir_v_dir_deg(b)) <= 1.0;
+    return ir_line_diff_deg(ir_v_dir_deg(a), ir_v_dir_deg(b)) <= GEOM_COLLINEAR_DEG;
 }
 
 static int find_dir(const edir *d, int nd, ir_pt v)
@@ -63,7 +63,7 @@ static int lattice_coords(ir_pt d, const ir_pt e[3], int kmax, int out[3])
     double ai = (e[2].x * e[1].y - e[2].y * e[1].x) / det, aj = (e[0].x * e[2].y - e[0].y * e[2].x) / det;
     double l0 = sqrt(e[0].x * e[0].x + e[0].y * e[0].y), l1 = sqrt(e[1].x * e[1].x + e[1].y * e[1].y);
     double l2 = sqrt(e[2].x * e[2].x + e[2].y * e[2].y);
-    double tol = 0.02 * fmin(fmin(l0, l1), l2) + 0.05;
+    double tol = GEOM_LATTICE_REL * fmin(fmin(l0, l1), l2) + GEOM_LATTICE_ABS;
     int found = 0, best = 0;
     for (int k = -kmax; k <= kmax; k++) {
         double i = i0 - k * ai, j = j0 - k * aj;
@@ -133,7 +133,7 @@ void geom_infer_lattice(geom_scene *s)
     /* no two of them parallel */
     for (int a = 0; a < 3; a++)
         for (int b = a + 1; b < 3; b++)
-            if (ir_line_diff_deg(ir_v_dir_deg(e3v[a]), ir_v_dir_deg(e3v[b])) < 5) {
+            if (ir_line_diff_deg(ir_v_dir_deg(e3v[a]), ir_v_dir_deg(e3v[b])) < GEOM_AXES_DISTINCT_DEG) {
                 free(fe);
                 return;
             }

@@ -4,7 +4,7 @@
  * 2 --unrated na, 3-4 the statistics: defaults / categorical and binary /
  * numeric / label sets, 5 a small bootstrap, 6 --duplicates last, 7 JSON
  * output); the rest is a rating table.  Whatever the input, kappa must not
- * crash, leak or hang, and TSV output must have 8 fields on every line.
+ * crash, leak or hang, and TSV output must have 9 fields on every line.
  * Diagnostics go to /dev/null. */
 #include "stats/run.h"
 #include "stats/table.h"
@@ -19,7 +19,7 @@ static const char *const STATSETS[4] = {
     "agreement,cohen,scott,fleiss,alpha-nominal,accuracy,precision,recall,f1,fnr,fpr,mcc,"
     "macro-f1,confusion,coverage",
     "cohen-linear,cohen-quadratic,spearman,kendall,pearson,mae,rmse,alpha-ordinal,"
-    "alpha-interval,alpha-ratio",
+    "alpha-interval,alpha-ratio,mean",
     "label-example-f1,label-micro-f1,label-macro-f1,label-recall,set-precision,set-recall,set-f1",
 };
 
@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 int tabs = 0;
                 for (size_t i = 0; i < len; i++) {
                     if (buf[i] == '\t') tabs++;
-                    else if (buf[i] == '\n') { if (tabs != 7) abort(); tabs = 0; }
+                    else if (buf[i] == '\n') { if (tabs != 8) abort(); tabs = 0; }
                 }
             }
             free(buf);

@@ -2,9 +2,9 @@
 """tests/irreport/extract.py REPORT.html WHAT -- the numbers an irreport
 report shows, as TSV (python3 standard library only).
 
-  kappa      group stat rater_a rater_b value n ci_low ci_high  (the #kappa table,
+  kappa      group stat rater-a rater-b value n ci-low ci-high  (the #kappa table,
              the columns and order of kappa's TSV output)
-  confusion  group rater_a rater_b stat count: the four counts of kappa's
+  confusion  group rater-a rater-b stat count: the four counts of kappa's
              confusion statistic (positive class yes) and rated-both,
              summed from each confusion matrix
   cards      one line per gallery card: its id and classes
@@ -116,7 +116,7 @@ def main():
     what = sys.argv[2]
     out = []
     if what == 'kappa':
-        print('group\tstat\trater_a\trater_b\tvalue\tn\tci_low\tci_high')
+        print('group\tstat\trater-a\trater-b\tvalue\tn\tci-low\tci-high')
         # kappa's order: group, then statistic, then pair
         groups = []
         for r in p.kappa:
@@ -129,7 +129,7 @@ def main():
                         print('\t'.join([g, s, r['a'], r['b'], r[s], r['n'],
                                          r.get(s + 'lo', 'NA'), r.get(s + 'hi', 'NA')]))
     elif what == 'confusion':
-        print('group\tstat\trater_a\trater_b\tvalue')
+        print('group\tstat\trater-a\trater-b\tvalue')
         for g, a, b, labels, m in p.cms:
             k = len(labels)
             yes = labels.index('yes') if 'yes' in labels else -1

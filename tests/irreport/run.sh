@@ -24,7 +24,7 @@ same_numbers() {
     # shellcheck disable=SC2086
     "$B/irreport" -q $ro -o "$tmp/$name.html" $D/study.ir $T || { fail "$name: irreport exit $?"; return; }
     # shellcheck disable=SC2086
-    "$B/kappa" -q --by criterion --stat agreement,cohen --digits 3 "$@" $T > "$tmp/$name.kappa"
+    "$B/kappa" -q --by criterion --stat agreement,cohen --digits 3 "$@" $T | cut -f1-8 > "$tmp/$name.kappa"
     python3 tests/irreport/extract.py "$tmp/$name.html" kappa > "$tmp/$name.shown"
     cmp -s "$tmp/$name.kappa" "$tmp/$name.shown" ||
         { fail "$name: the report's kappa table is not kappa's"; diff "$tmp/$name.kappa" "$tmp/$name.shown" | head; }

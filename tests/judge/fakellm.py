@@ -27,6 +27,10 @@ FAKE[key=value;key=value], usually put in an item's question:
   answer=prose        no JSON at all, every time
   answer=schema       JSON that breaks the schema, every time
   answer=repairok     breaks the schema, but a repair request gets a valid answer
+  flaky=1             garbage (prose, no JSON) while the file named by --broken
+                      exists, repair requests included; the answer asked for
+                      otherwise (a test creates the file, runs, removes it: the
+                      same server, so the same cache keys, is then fixed)
   labels=a,b          the labels to give for a label-list criterion
   score=N             the score for integer criteria (default: the maximum)
   score.CRIT=a,b,...  criterion CRIT's score; with several, the N-th for a request
@@ -66,6 +70,7 @@ import base64
 import hashlib
 import http.server
 import json
+import os
 import re
 import socket
 import sys
@@ -145,6 +150,8 @@ def good_answer(messages, opts):
 
 
 def answer_text(messages, opts):
+    if ARGS.broken and opts.get("flaky") == "1" and os.path.exists(ARGS.broken):
+        return "Sorry, I cannot help with that diagram."
     kind = opts.get("answer", "good")
     repair = any(m.get("role") == "assistant" for m in messages)
     good = json.dumps(good_answer(messages, opts))
@@ -344,6 +351,8 @@ def main():
     ap.add_argument("--stats", help="write max concurrent requests here on SIGTERM")
     ap.add_argument("--answers", help="append 'key attempt behaviour' for each valid answer produced")
     ap.add_argument("--capture", help="append each request's JSON body here, one per line")
+    ap.add_argument("--broken", metavar="FILE",
+                    help="while FILE exists, requests marked flaky=1 get garbage")
     ARGS = ap.parse_args()
     if ARGS.capacity > 0:
         SLOTS = threading.Semaphore(ARGS.capacity)

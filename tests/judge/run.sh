@@ -188,7 +188,20 @@ check "one JSON log line per call" [ "$(grep -c '^{"type":"call",' "$tmp/log.jso
 check "  ... and one per attempt" [ "$(grep -c '^{"type":"attempt",.*"attempt":1,"retry":false,"status":"ok","http":200,.*"overdue":false,"used":true}$' "$tmp/log.jsonl")" = 2 ]
 check "log records tokens" grep -q '"prompt_tokens":100,"completion_tokens":20,"cached_tokens":10' "$tmp/log.jsonl"
 # (90 * 1 + 10 * 0.5 + 20 * 2) / 1e6 per call, two calls
-check "summary line with cost" grep -q 'judge: 2 calls (0 from cache), 2 HTTP requests.*cost \$0.0003' "$tmp/err"
+check "summary line with cost" grep -q '^judge: calls: 2 (2 sent, 0 retried, 0 from cache); 2 answered, 0 invalid, 0 failed; 2 HTTP requests;.*cost \$0.0003' "$tmp/err"
+check "  ... and the items line" grep -q '^judge: items: 2 answered (0 from cache), 0 failed$' "$tmp/err"
+check "  ... the log has the call's cost" [ "$(grep -c '"type":"call",.*"cost_usd":0.00013' "$tmp/log.jsonl")" = 2 ]
+# a model missing from the price list: "price unknown", never $0.0000, and
+# no cost in the log
+"$judge" --base-url "$url" --model fake-unpriced --no-cache --log "$tmp/log2.jsonl" \
+    $data/geom.tsv >/dev/null 2>"$tmp/err"
+check "unknown price: the summary says so" grep -q '^judge: calls: .*; cost: price unknown for model fake-unpriced$' "$tmp/err"
+check "  ... no dollar figure" [ "$(grep -c '\$0' "$tmp/err")" = 0 ]
+check "  ... no cost_usd in the log's calls" [ "$(grep '"type":"call"' "$tmp/log2.jsonl" | grep -c cost_usd)" = 0 ]
+printf 'other-model\t1\t2\n' >"$tmp/prices.tsv"
+"$judge" --base-url "$url" --model fake-priced --prices "$tmp/prices.tsv" --no-cache \
+    $data/geom.tsv >/dev/null 2>"$tmp/err"
+check "  ... also with --prices FILE that lacks the model" grep -q 'cost: price unknown for model fake-priced$' "$tmp/err"
 
 # the other rubrics, end to end
 # EduIllustrate as its paper defines it (Sec. 3.4; tests/judge/paper/
@@ -327,16 +340,16 @@ check "mathexplain-explanation without the model's explanation: exit 2" [ $? = 2
 check "  ... saying so at file:line:col" grep -q "noexpl.tsv:2:1: error: item m1: field 'explanation' is required (no such column): rubric mathexplain-explanation reads it$" "$tmp/err"
 start_server
 J -r sketchjudge $data/sketch.tsv >"$tmp/out" 2>"$tmp/err"
-check "sketchjudge: is_correct" grep -q '^s1	is_correct	fake-1	no	$' "$tmp/out"
-check "sketchjudge: error_count" grep -q '^s1	error_count	fake-1	3	$' "$tmp/out"
+check "sketchjudge: is-correct" grep -q '^s1	is-correct	fake-1	no	$' "$tmp/out"
+check "sketchjudge: error-count" grep -q '^s1	error-count	fake-1	3	$' "$tmp/out"
 check "sketchjudge: a label, namespaced, its description the note" \
-    grep -q '^s1	error_type	fake-1	geometry::Conceptual Cognition Error	fake: Conceptual Cognition Error$' "$tmp/out"
-check "sketchjudge: a label in another case" grep -q '^s1	error_type	fake-1	geometry::Geometric Principle Error	' "$tmp/out"
+    grep -q '^s1	error-type	fake-1	geometry::Conceptual Cognition Error	fake: Conceptual Cognition Error$' "$tmp/out"
+check "sketchjudge: a label in another case" grep -q '^s1	error-type	fake-1	geometry::Geometric Principle Error	' "$tmp/out"
 check "sketchjudge: a label not in the taxonomy is kept, not mapped" \
-    grep -q '^s1	error_type	fake-1	oov:Wrong Shape	not a geometry label in the taxonomy; fake: Wrong Shape$' "$tmp/out"
+    grep -q '^s1	error-type	fake-1	oov:Wrong Shape	not a geometry label in the taxonomy; fake: Wrong Shape$' "$tmp/out"
 check "  ... and reported" grep -q '^judge: warning: 1 label (in 1 item) not in the taxonomy' "$tmp/err"
-check "sketchjudge: correct, no errors" grep -q '^s2	error_count	fake-1	0	$' "$tmp/out"
-check "sketchjudge: none" grep -q '^s2	error_type	fake-1	none	$' "$tmp/out"
+check "sketchjudge: correct, no errors" grep -q '^s2	error-count	fake-1	0	$' "$tmp/out"
+check "sketchjudge: none" grep -q '^s2	error-type	fake-1	none	$' "$tmp/out"
 
 # ---------------------------------------------------------------- SketchJudge as its paper defines it
 # (tests/judge/paper/ holds the paper's text: Appendix B's taxonomy, Appendix
@@ -349,7 +362,7 @@ python3 tests/judge/sketchjudge_check.py taxonomy tests/judge/paper/sketchjudge-
 st=$?
 check "sketchjudge labels = the paper's Tables 9-12 ($(head -3 "$tmp/chk" | tr '\n' ' '))" [ $st = 0 ]
 check "  ... 5 geometry, 7 physics, 5 chart, 6 flowchart" [ "$(grep '^  label ' "$tmp/desc" | sed 's/^  label \([a-z]*\)::.*/\1/' | sort | uniq -c | tr -s ' ' | tr '\n' ',')" = " 5 chart, 6 flowchart, 5 geometry, 7 physics," ]
-check "  ... rows is_correct, error_count, error_type" [ "$(grep '^  row ' "$tmp/desc" | awk '{ printf "%s ", $2 }')" = "is_correct error_count error_type " ]
+check "  ... rows is-correct, error-count, error-type (kebab-case)" [ "$(grep '^  row ' "$tmp/desc" | awk '{ printf "%s ", $2 }')" = "is-correct error-count error-type " ]
 sed -n '/^# ==== Figure 7/,/^Figure 7:/p' tests/judge/paper/sketchjudge-prompts.txt |
     sed -n '/^```$/,/^```$/p' | sed 's/<brie,/<brief,/' >"$tmp/paper-schema"
 for v in baseline rubric cot; do
@@ -374,7 +387,7 @@ for v in baseline rubric cot; do
         cst=$?
         check "sketchjudge $v $m: the paper's inputs, order, images and text ($(head -2 "$tmp/chk" | tr '\n' ' '))" [ $cst = 0 ]
         check "  ... exit 0" [ $st = 0 ]
-        check "  ... both items judged" [ "$(grep -c '	is_correct	fake-1	yes	$' "$tmp/out")" = 2 ]
+        check "  ... both items judged" [ "$(grep -c '	is-correct	fake-1	yes	$' "$tmp/out")" = 2 ]
     done
 done
 check "  ... 12 requests" [ "$(nreq)" = 12 ]
@@ -395,13 +408,13 @@ cp $data/white.png $data/gray.png "$tmp/"
 : >"$tmp/req.log"
 J -r sketchjudge "$tmp/answers.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
 check "sketchjudge answers: exit 1 (two broke the schema)" [ $st = 1 ]
-check "  ... physics::Connection Error" grep -q '^p1	error_type	fake-1	physics::Connection Error	fake: Connection Error$' "$tmp/out"
-check "  ... Concept Target Error is physics::Concept/Target Error" grep -q '^p1	error_type	fake-1	physics::Concept/Target Error	' "$tmp/out"
-check "  ... an entry given twice stays (error_count counts it)" [ "$(grep -c '^p1	error_type	fake-1	physics::Connection Error	' "$tmp/out")" = 2 ]
-check "  ... error_count 3" grep -q '^p1	error_count	fake-1	3	$' "$tmp/out"
-check "  ... flowchart::Connection Error, another label" grep -q '^f1	error_type	fake-1	flowchart::Connection Error	' "$tmp/out"
-check "  ... Wrong Shape is not Shape Error" grep -q '^f1	error_type	fake-1	oov:Wrong Shape	' "$tmp/out"
-check "  ... Shape Error" grep -q '^f1	error_type	fake-1	flowchart::Shape Error	' "$tmp/out"
+check "  ... physics::Connection Error" grep -q '^p1	error-type	fake-1	physics::Connection Error	fake: Connection Error$' "$tmp/out"
+check "  ... Concept Target Error is physics::Concept/Target Error" grep -q '^p1	error-type	fake-1	physics::Concept/Target Error	' "$tmp/out"
+check "  ... an entry given twice stays (error_count counts it)" [ "$(grep -c '^p1	error-type	fake-1	physics::Connection Error	' "$tmp/out")" = 2 ]
+check "  ... error-count 3" grep -q '^p1	error-count	fake-1	3	$' "$tmp/out"
+check "  ... flowchart::Connection Error, another label" grep -q '^f1	error-type	fake-1	flowchart::Connection Error	' "$tmp/out"
+check "  ... Wrong Shape is not Shape Error" grep -q '^f1	error-type	fake-1	oov:Wrong Shape	' "$tmp/out"
+check "  ... Shape Error" grep -q '^f1	error-type	fake-1	flowchart::Shape Error	' "$tmp/out"
 check "  ... error_count must equal len(error_list)" \
     grep -q '^# failed	c1	fake-1	unusable answer after a repair request: "error_count" is 3 but "error_list" has 1 entry$' "$tmp/out"
 check "  ... is_correct true wants no errors" \
@@ -508,6 +521,63 @@ printf 'item\treference\tpredicted\nb1\tkp-ref.json\texpl.txt\n' >"$tmp/badkp.ts
 "$judge" --dry-run -r mathexplain-keypoints "$tmp/badkp.tsv" >/dev/null 2>"$tmp/err"
 check "  ... keypoints that are no JSON: exit 2 at file:line:col" grep -q "badkp.tsv:2:1: error: item b1: predicted: .*expl.txt: no keypoints JSON" "$tmp/err"
 
+# 3. Figure 8's parsing step (mathexplain-parse): the model's raw output for
+#    the keypoint task, after "Input:", turned into {element, description}
+#    pairs, one keypoint row each; the rows feed the matching step
+"$judge" --describe -r mathexplain-parse >"$tmp/desc"
+check "mathexplain-parse: one input, the model's output" \
+    [ "$(grep '^  field ' "$tmp/desc" | awk '{ printf "%s %s ", $2, $3 }')" = "output file " ]
+check "  ... rows keypoint" [ "$(grep '^  row ' "$tmp/desc" | awk '{ printf "%s ", $2 }')" = "keypoint " ]
+sed -n '/^# ==== Figure 8/,/^# ==== end/p' tests/judge/paper/mathexplain-prompts.txt |
+    grep -v '^#' | grep -v '^ *$' | grep -v '^```$' | grep -v '^"json$' >"$tmp/fig8"
+"$judge" --dry-run -r mathexplain-parse $data/kp-parse.tsv >"$tmp/kpreq"
+missing=$(while IFS= read -r l; do grep -qF -- "$(printf '%s' "$l" | sed 's/\\/\\\\/g; s/"/\\"/g')" "$tmp/kpreq" || echo "$l"; done <"$tmp/fig8" | head -1)
+check "  ... every line of Figure 8 in the request ($missing)" [ -z "$missing" ]
+check "  ... ($(wc -l <"$tmp/fig8") lines)" [ "$(wc -l <"$tmp/fig8")" -gt 60 ]
+python3 -c '
+import json, sys
+t = json.loads(open(sys.argv[1]).readline())["messages"][-1]["content"]
+raw = open(sys.argv[2]).read().rstrip("\n")
+i = t.index("Input:\n\n```\n")
+print("ok" if t[i + 12:].startswith(raw) and t.index("Your Task:") < i else "bad")
+' "$tmp/kpreq" $data/kp-raw.txt >"$tmp/chk"
+check "  ... the model's output in the fence after Input:, last" [ "$(cat "$tmp/chk")" = ok ]
+J --no-cache -r mathexplain-parse $data/kp-parse.tsv >"$tmp/parsed"; st=$?
+check "  ... exit 0" [ $st = 0 ]
+check "  ... a keypoint row per pair, the description its note" \
+    [ "$(grep -c '^k1	keypoint	fake-1	' "$tmp/parsed")" = 2 ]
+check "  ... Line AE" grep -q '^k1	keypoint	fake-1	Line AE	A line from A to E$' "$tmp/parsed"
+check "  ... Right angle mark 1" grep -q '^k1	keypoint	fake-1	Right angle mark 1	Angle AEB is a right angle$' "$tmp/parsed"
+# the parsed table is the predicted keypoints of the matching step
+cp $data/kp-ref.json "$tmp/"
+printf 'item\treference\tpredicted\nk1\tkp-ref.json\tparsed\n' >"$tmp/chain.tsv"
+"$judge" --dry-run -r mathexplain-keypoints "$tmp/chain.tsv" >"$tmp/chainreq" 2>"$tmp/err"
+check "  ... feeds mathexplain-keypoints: exit 0" [ $? = 0 ]
+python3 -c '
+import json, sys
+t = "".join(p.get("text", "") for m in json.loads(open(sys.argv[1]).readline())["messages"] for p in (m["content"] if isinstance(m["content"], list) else [{"text": m["content"]}]))
+g = t.index("AI-Generated JSON\n\n")
+print([x["element"] for x in json.loads(t[g + len("AI-Generated JSON\n\n"):].split("\n]\n")[0] + "\n]")])
+' "$tmp/chainreq" >"$tmp/chk"
+check "  ... as the AI-Generated JSON ($(cat "$tmp/chk"))" [ "$(cat "$tmp/chk")" = "['Line AE', 'Right angle mark 1']" ]
+printf 'item\treference\tpredicted\nk9\tkp-ref.json\tparsed\n' >"$tmp/chain9.tsv"
+"$judge" --dry-run -r mathexplain-keypoints "$tmp/chain9.tsv" >/dev/null 2>"$tmp/err"
+check "  ... an item the table lacks: exit 2, saying so" grep -q "no keypoint row of item k9" "$tmp/err"
+# answers that break Figure 8's requirements: repaired, then failed
+mkraw() {  # mkraw NAME ANSWER: an item whose parsing model answers ANSWER
+    printf 'text FAKE[answer=b64;b64=%s]\n' "$(printf '%s' "$2" | base64 | tr -d '\n')" >"$tmp/$1.txt"
+    printf 'item\toutput\n%s\t%s.txt\n' "$1" "$1" >"$tmp/$1.tsv"
+}
+mkraw dupel '[{"element": "Line AE", "description": "a"}, {"element": "line  AE", "description": "b"}]'
+J -r mathexplain-parse "$tmp/dupel.tsv" >"$tmp/out" 2>/dev/null
+check "  ... the same element twice: failed" grep -q '^# failed	dupel	fake-1	.*no two items may refer to the same element: "line  AE" is items 1 and 2' "$tmp/out"
+mkraw threekeys '[{"element": "Line AE", "description": "a", "note": "c"}]'
+J -r mathexplain-parse "$tmp/threekeys.tsv" >"$tmp/out" 2>/dev/null
+check "  ... a third key: failed" grep -q '^# failed	threekeys	fake-1	.*exactly two keys' "$tmp/out"
+mkraw empty '[]'
+J -r mathexplain-parse "$tmp/empty.tsv" >"$tmp/out" 2>/dev/null
+check "  ... no keypoints: one row none" grep -q '^empty	keypoint	fake-1	none	$' "$tmp/out"
+
 # ---------------------------------------------------------------- DiagramEval's LLM steps
 # every instruction line of the paper's Listings 3 and 4 is in svg2graph's
 # prompts (Listing 4's {diagram_type} as "block")
@@ -585,7 +655,7 @@ check "  ... the log: attempt 1 overdue, its answer used" \
 check "  ... attempt 2, a retry for the timeout, cancelled" \
     grep -q '"tag":"l2",.*"attempt":2,"retry":true,"why":"timeout","status":"cancelled",.*"used":false}$' "$tmp/late2.jsonl"
 check "  ... the call: 2 attempts, ok" grep -q '"type":"call",.*"tag":"l2",.*"status":"ok",.*"attempts":2,' "$tmp/late2.jsonl"
-check "  ... the summary counts them" grep -q '^judge: 1 calls .*; late answers used 1, attempts cancelled 1$' "$tmp/err"
+check "  ... the summary counts them" grep -q '^judge: calls: 1 (1 sent, 1 retried, 0 from cache);.*; late answers used 1, attempts cancelled 1$' "$tmp/err"
 # and the other way: the first attempt stalls (5 s), the retry answers, the
 # stalled one is cancelled
 mk "$tmp/late3.tsv" l3 'faults=stall'
@@ -628,9 +698,64 @@ check "schema break: recorded" grep -q '^# failed	m3	fake-1	unusable answer afte
 check "repair request answered" grep -q '^m4	no-overlap	fake-1	yes' "$tmp/out"
 check "malformed: 1 + 2 + 2 + 2 requests" [ "$(nreq)" = 7 ]
 check "no guessed rows for failed items" [ "$(grep -c '^m[23]	' "$tmp/out")" = 0 ]
+# the cache keeps only answers that passed the rubric's check: the rerun asks
+# m2 and m3 again (request and repair, 2 + 2), and m4's first request (its
+# repair's answer is valid, cached); m1 comes from the cache
 J --mode code "$tmp/f3.tsv" >"$tmp/out2" 2>/dev/null
-check "repairs come from the cache too" [ "$(nreq)" = 7 ]
+check "invalid answers are not cached: the rerun sends 2 + 2 + 1 ($(nreq) - 7)" [ "$(nreq)" = 12 ]
+check "  ... valid answers are: m1's request is not sent again" \
+    [ "$(awk -F'\t' '{ n[$1]++ } END { for (k in n) if (n[k] > 1) c++; print c + 0 }' "$tmp/req.log")" = 5 ]
 check "  ... same output" cmp -s "$tmp/out" "$tmp/out2"
+check "  ... the cache holds only valid answers (m1, m4's repair)" \
+    [ "$(find "$tmp/cache" -newer "$tmp/f3.tsv" -name '*.json' | wc -l)" = 2 ]
+
+# garbage for one item, then the server is fixed: the next run re-asks that
+# item alone (the server's request count proves it); --refresh re-asks all
+start_server --broken "$tmp/broken"
+mk "$tmp/fl.tsv" g1 'answer=good;n=1' g2 'answer=good;n=2' g3 'flaky=1' g4 'answer=fenced;n=4'
+: >"$tmp/broken"
+J --mode code --log "$tmp/fl1.jsonl" "$tmp/fl.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "garbage for one item: exit 1" [ $st = 1 ]
+check "  ... the item failed" grep -q '^# failed	g3	fake-1	unusable answer after a repair request: the answer has no JSON object$' "$tmp/out"
+check "  ... 3 + 2 requests" [ "$(nreq)" = 5 ]
+check "  ... the log says why each answer was not kept" \
+    [ "$(grep -c '"type":"call",.*"tag":"g3",.*"status":"invalid",.*"error":"the answer has no JSON object"' "$tmp/fl1.jsonl")" = 2 ]
+"$judge" --base-url "$url" --model fake-1 --cache-dir "$tmp/cache" --mode code "$tmp/fl.tsv" >/dev/null 2>"$tmp/err"
+check "  ... the summary counts items: 3 answered (3 from cache), 1 failed" \
+    grep -q '^judge: items: 3 answered (3 from cache), 1 failed$' "$tmp/err"
+check "  ... and calls: 3 from cache, 2 sent and invalid" \
+    grep -q '^judge: calls: 5 (2 sent, 0 retried, 3 from cache); 3 answered, 2 invalid, 0 failed; 2 HTTP requests;' "$tmp/err"
+check "  ... (two runs: 5 + 2 requests)" [ "$(nreq)" = 7 ]
+rm -f "$tmp/broken"
+before=$(nreq)
+J --mode code "$tmp/fl.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "fixed server: exit 0" [ $st = 0 ]
+check "  ... exactly one request, for the item that failed" [ "$(($(nreq) - before))" = 1 ]
+last=$(tail -n 1 "$tmp/req.log" | cut -f 1)
+check "  ... and it is that item's (asked in each of the 3 runs)" \
+    [ "$(awk -F'\t' -v k="$last" '$1 == k' "$tmp/req.log" | wc -l | tr -d ' ')" = 3 ]
+check "  ... its rows are there" [ "$(grep -c '^g3	[a-z-]*	fake-1	' "$tmp/out")" = 6 ]
+before=$(nreq)
+J --mode code "$tmp/fl.tsv" >"$tmp/out2" 2>/dev/null
+check "  ... a third run sends nothing" [ "$(nreq)" = "$before" ]
+J --mode code --refresh "$tmp/fl.tsv" >"$tmp/out3" 2>/dev/null
+check "--refresh re-asks every item" [ "$(($(nreq) - before))" = 4 ]
+check "  ... same output" cmp -s "$tmp/out" "$tmp/out3"
+before=$(nreq)
+J --mode code "$tmp/fl.tsv" >/dev/null 2>&1
+check "  ... and still wrote the cache" [ "$(nreq)" = "$before" ]
+# a cache written by an older version holds an invalid answer: it is not
+# served, but removed and asked again
+badkey=$(sed -n 's/.*"type":"call",.*"tag":"g3",.*"key":"\([0-9a-f]*\)",.*/\1/p' "$tmp/fl1.jsonl" | head -n 1)
+g3file=$tmp/cache/$(echo "$badkey" | cut -c1-2)/$badkey.json
+check "  (g3's cache entry is there)" [ -f "$g3file" ]
+printf '{"choices":[{"message":{"role":"assistant","content":"no JSON here"},"finish_reason":"stop"}]}' >"$g3file"
+before=$(nreq)
+J --mode code --log "$tmp/fl3.jsonl" "$tmp/fl.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
+check "an invalid answer in an old cache: not served (exit $st)" [ $st = 0 ]
+check "  ... asked again: one request" [ "$(($(nreq) - before))" = 1 ]
+check "  ... the log says why" grep -q '"type":"cache",.*"tag":"g3",.*"status":"rejected","error":"the answer has no JSON object"' "$tmp/fl3.jsonl"
+check "  ... the entry now holds the valid answer" grep -q 'angle-labels' "$g3file"
 
 # Table 1 of the DiagramIR paper: in-frame, readable-size and no-overlap are
 # yes or no; an "na" there is no answer

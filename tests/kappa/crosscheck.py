@@ -33,7 +33,7 @@ def run(table_rows, args):
                        capture_output=True, text=True)
     if p.returncode != 0:
         fail("kappa exited %d: %s" % (p.returncode, p.stderr), text)
-    return json.loads(p.stdout), text
+    return [json.loads(l) for l in p.stdout.splitlines()], text
 
 
 def fail(msg, text=""):
@@ -54,13 +54,13 @@ def close(ours, ref, what, text):
         fail("%s: kappa %.15g, reference %.15g" % (what, ours, ref), text)
 
 
-def get(res, stat, a="*", b="*", symmetric=True):
+def get(res, stat, a="*", b="*", symmetric=True, key="value"):
     for r in res:
-        if r["stat"] == stat and r["rater_a"] == a and r["rater_b"] == b:
-            return r["value"]
+        if r["stat"] == stat and r["rater-a"] == a and r["rater-b"] == b:
+            return r.get(key)
     for r in res:   # raters are paired in order of first appearance
-        if symmetric and r["stat"] == stat and r["rater_a"] == b and r["rater_b"] == a:
-            return r["value"]
+        if symmetric and r["stat"] == stat and r["rater-a"] == b and r["rater-b"] == a:
+            return r.get(key)
     fail("no row for %s %s %s in %r" % (stat, a, b, res))
 
 
@@ -179,6 +179,12 @@ def check_pairs(table, raters, numeric):
                   text)
             close(get(res, "pearson", a, b), float(sst.pearsonr(xf, yf)[0]), "pearson " + w,
                   text)
+            # p-values (Student's t, n - 2 degrees of freedom), as SciPy's
+            if len(xf) >= 3:
+                close(get(res, "pearson", a, b, key="p"), float(sst.pearsonr(xf, yf)[1]),
+                      "pearson p " + w, text)
+                close(get(res, "spearman", a, b, key="p"), float(sst.spearmanr(xf, yf)[1]),
+                      "spearman p " + w, text)
             close(get(res, "mae", a, b), skm.mean_absolute_error(xf, yf), "mae " + w, text)
             close(get(res, "rmse", a, b), math.sqrt(skm.mean_squared_error(xf, yf)),
                   "rmse " + w, text)

@@ -80,6 +80,15 @@ same "judge-gpt-5 no-overlap" 0.353 "$(awk -F'\t' '$1=="no-overlap" && $2=="cohe
 same "judge-gpt-5 n" 231 "$(awk -F'\t' '$1=="no-overlap" && $2=="cohen"{print $6}' "$T/j5.out")"
 grep -q 'human vs judge-gpt-5: 8 units rated only by human' "$T/j5.err" && pass ||
     fail "unrated items not reported: $(cat "$T/j5.err")"
+# The judge(1) recipe with --missing na on a judge table without shape-closed
+# and core-math (the geom rubric's six criteria; issue #19): those two
+# groups have no rows for the judge, with a note, instead of kappa 0.000.
+{ cat "$DIR/ratings.tsv"; awk -F'\t' '$2 != "shape-closed" && $2 != "core-math"' "$T/j5.tsv"; } |
+    "$K" --by criterion --missing na --stat cohen -d 3 > "$T/j6.out" 2> "$T/j6.err"
+same "never-rated criteria: no rows" "" "$(awk -F'\t' '$1 == "shape-closed" || $1 == "core-math"' "$T/j6.out")"
+same "never-rated criteria: the six others" 6 "$(awk -F'\t' 'NR > 1 && $2 == "cohen"' "$T/j6.out" | wc -l | tr -d ' ')"
+same "  ... unchanged (no-overlap 0.353)" 0.353 "$(awk -F'\t' '$1=="no-overlap" && $2=="cohen"{print $5}' "$T/j6.out")"
+same "  ... a note each" 2 "$(grep -c "rated none of its units; left out there (not counted as --missing or --unrated)" "$T/j6.err")"
 # --unrated na counts them as na instead (README of the data set: "missing counts as na").
 got=$(cat "$DIR/ratings.tsv" "$T/j5.tsv" |
     "$K" -q --by criterion --raters human,judge-gpt-5 --missing na --unrated na -d 3 |
@@ -108,7 +117,7 @@ done
 # recall pooled over the models with their quartiles.
 SJ=$D/sketchjudge.tsv
 TAX=llm/rubrics/sketchjudge.taxonomy
-awk -F'\t' '/^#/ || $2 != "error_type"' "$SJ" |
+awk -F'\t' '/^#/ || $2 != "error-type"' "$SJ" |
     "$K" -q --reference gold --stat accuracy,fnr,fpr,mcc,macro-f1 > "$T/sjb.tsv"
 for e in accuracy:m1:0.600000 accuracy:m2:0.800000 fnr:m1:1.000000 fnr:m2:0.000000 \
          fpr:m1:0.250000 fpr:m2:0.250000 mcc:m1:-0.250000 mcc:m2:0.612372 \
@@ -116,11 +125,11 @@ for e in accuracy:m1:0.600000 accuracy:m2:0.800000 fnr:m1:1.000000 fnr:m2:0.0000
     set -- $(echo "$e" | tr ':' ' ')
     same "SketchJudge binary $1 $2" "$3" "$(value "$1" gold "$2" < "$T/sjb.tsv")"
 done
-"$K" -q --by criterion --reference gold --both is_correct=no --taxonomy "$TAX" \
+"$K" -q --by criterion --reference gold --both is-correct=no --taxonomy "$TAX" \
     --stat label-example-f1,label-micro-f1,label-macro-f1,label-recall-pooled "$SJ" > "$T/sjl.tsv"
 same "SketchJudge error types exit status" 0 "$?"
-# value and n of a row: group error_type, STAT, rater b
-vn() { awk -F'\t' -v s="$1" -v b="$2" '$1 == "error_type" && $2 == s && $4 == b { print $5 "/" $6 }' "$T/sjl.tsv"; }
+# value and n of a row: group error-type, STAT, rater b
+vn() { awk -F'\t' -v s="$1" -v b="$2" '$1 == "error-type" && $2 == s && $4 == b { print $5 "/" $6 }' "$T/sjl.tsv"; }
 same "ebF1 m1 (i1 i2 i5)" 0.777778/3 "$(vn label-example-f1 m1)"
 same "ebF1 m2 (i1 i2 i3, i3 masked)" 0.333333/3 "$(vn label-example-f1 m2)"
 same "microF1 m1" 0.750000/3 "$(vn label-micro-f1 m1)"
@@ -137,12 +146,12 @@ same "pooled recall F-CE (another label than P-CE)" "0.500000/2 0.250000/2 0.750
     "$(vn "$P:flowchart::Connection Error" '*') $(vn "$Q1:flowchart::Connection Error" '*') $(vn "$Q3:flowchart::Connection Error" '*')"
 same "pooled recall F-MS (gold twice, m1 once: 1 of 2 instances)" "0.500000/2 0.500000/1 0.500000/1" \
     "$(vn "$P:flowchart::Missing Step" '*') $(vn "$Q1:flowchart::Missing Step" '*') $(vn "$Q3:flowchart::Missing Step" '*')"
-same "no label rows for the is_correct group" 0 "$(awk -F'\t' '$1 == "is_correct"' "$T/sjl.tsv" | wc -l | tr -d ' ')"
+same "no label rows for the is-correct group" 0 "$(awk -F'\t' '$1 == "is-correct"' "$T/sjl.tsv" | wc -l | tr -d ' ')"
 same "no oov label among the recall rows" 0 "$(grep -c 'oov:' "$T/sjl.tsv")"
 # Instances (Eq. 12) worked by hand in data/sketchjudge-instances.tsv: gold
 # lists a label twice, a model finds it once, another twice, a third three
 # times; the F1 scores stay on label sets.
-"$K" -q --by criterion --reference gold --both is_correct=no --taxonomy "$TAX" \
+"$K" -q --by criterion --reference gold --both is-correct=no --taxonomy "$TAX" \
     --stat label-example-f1,label-micro-f1,label-macro-f1,label-recall-pooled \
     "$D/sketchjudge-instances.tsv" > "$T/sjl.tsv"
 same "instances: exit status" 0 "$?"
@@ -172,26 +181,117 @@ same "instances: -q: no note" "" "$(cat "$T/sj.err")"
 # unmasked microF1 of m2
 "$K" -q --by criterion --reference gold --taxonomy "$TAX" --stat label-example-f1 "$SJ" > "$T/sjl.tsv"
 same "without --both: ebF1 m2 over 5" 0.400000/5 "$(vn label-example-f1 m2)"
-"$K" -q --by criterion --reference gold --both is_correct=no --stat label-micro-f1 "$SJ" \
-    | awk -F'\t' '$1 == "error_type"' > "$T/sjl.tsv"
+"$K" -q --by criterion --reference gold --both is-correct=no --stat label-micro-f1 "$SJ" \
+    | awk -F'\t' '$1 == "error-type"' > "$T/sjl.tsv"
 same "without --taxonomy: microF1 m2 unmasked" 0.444444/3 "$(vn label-micro-f1 m2)"
-"$K" --by criterion --reference gold --both is_correct=no --taxonomy "$TAX" \
+"$K" --by criterion --reference gold --both is-correct=no --taxonomy "$TAX" \
     --stat label-micro-f1 "$SJ" > /dev/null 2> "$T/sj.err"
-check_note "gold vs m1: 3 units both rated is_correct=no, 2 left out (--both)"
+check_note "gold vs m1: 3 units both rated is-correct=no, 2 left out (--both)"
 check_note "gold vs m2: --taxonomy masked 0 gold and 2 predicted labels"
 "$K" --stat label-recall-pooled "$SJ" > /dev/null 2> "$T/sj.err"
 same "label-recall-pooled without --reference exits 2" 2 "$?"
-"$K" --both is_correct "$SJ" > /dev/null 2>&1
+"$K" --both is-correct "$SJ" > /dev/null 2>&1
 same "--both without =VALUE exits 2" 2 "$?"
-"$K" --both is_correct=no --stat cohen "$SJ" > /dev/null 2>&1
+"$K" --both is-correct=no --stat cohen "$SJ" > /dev/null 2>&1
 same "--both with single-value statistics exits 2" 2 "$?"
 "$K" --both nosuch=no --stat label-micro-f1 "$SJ" > /dev/null 2>&1
 same "--both naming no criterion exits 2" 2 "$?"
-"$K" --both is_correct=No --stat label-micro-f1 "$SJ" > /dev/null 2> "$T/sj.err"
+"$K" --both is-correct=No --stat label-micro-f1 "$SJ" > /dev/null 2> "$T/sj.err"
 same "--both naming no value exits 2" 2 "$?"
 same "  ... saying so" "kappa: --both: no rating is 'No' in the input" "$(cat "$T/sj.err")"
 "$K" --taxonomy "$T/none.taxonomy" --stat label-micro-f1 "$SJ" > /dev/null 2>&1
 same "--taxonomy of a missing file exits 2" 2 "$?"
+
+# ---- 4c. per-domain tables (SketchJudge reports geometry, physics, chart,
+# flowchart): the worked example of data/sketchjudge.tsv with a domain
+# column (i1, i3 physics; i2, i4, i5 flowchart) and judge's error-count rows;
+# --by domain prints each domain's figures, worked by hand from the file's table:
+#  accuracy  physics m1 1/2 (i3 wrong), m2 2/2; flowchart m1 2/3 (i4), m2 2/3 (i5)
+#  ebF1      physics m1 i1 2/3; m2 (i1 1 + i3 0)/2 = 0.5
+#            flowchart m1 (i2 2/3 + i5 1)/2 = 5/6; m2 i2 0
+awk -F'\t' 'BEGIN { OFS = "\t" } /^#/ { next } $1 == "item" { print $0, "domain"; next }
+    { d = ($1 == "i1" || $1 == "i3") ? "physics" : "flowchart"; print $0, d
+      if ($2 == "is-correct") print $1, "error-count", $3, ($4 == "no" ? 2 : 0), "", d }' \
+    "$SJ" > "$T/dom.tsv"
+awk -F'\t' '$2 != "error-type"' "$T/dom.tsv" |
+    "$K" -q --by domain,criterion --reference gold --stat accuracy > "$T/dom.out"
+dv() { awk -F'\t' -v g="$1" -v s="$2" -v b="$3" '$1 == g && $2 == s && $4 == b { print $5 "/" $6 }' "$T/dom.out"; }
+same "per domain: accuracy" "0.500000/2 1.000000/2 0.666667/3 0.666667/3" \
+    "$(dv physics,is-correct accuracy m1) $(dv physics,is-correct accuracy m2) $(dv flowchart,is-correct accuracy m1) $(dv flowchart,is-correct accuracy m2)"
+"$K" -q --by domain --reference gold --both is-correct=no --taxonomy "$TAX" \
+    --stat label-example-f1 "$T/dom.tsv" > "$T/dom.out"
+same "per domain: ebF1 (error-count rows are no label sets)" "0.666667/1 0.500000/2 0.833333/2 0.000000/1" \
+    "$(dv physics label-example-f1 m1) $(dv physics label-example-f1 m2) $(dv flowchart label-example-f1 m1) $(dv flowchart label-example-f1 m2)"
+
+# ---- 4d. p-values of correlations (EduIllustrate Table 9, MathExplain Table 5):
+# Student's t with n - 2 degrees of freedom. By hand: x = 1 2 3 4, y = 1 3 2 4
+# gives r = 4/sqrt(5*5) = 0.8 and (ranks equal the values) rho = 0.8; with
+# df = 2, p = I_{1-r^2}(1, 1/2) = 1 - (r^2)^(1/2) = 1 - |r| = 0.2.
+printf 'item\trater\tvalue\n1\th\t1\n1\tm\t1\n2\th\t2\n2\tm\t3\n3\th\t3\n3\tm\t2\n4\th\t4\n4\tm\t4\n' > "$T/in"
+"$K" -q -s pearson,spearman,cohen < "$T/in" > "$T/out"
+same "p of pearson r = 0.8, n = 4" "0.800000 0.2" "$(awk -F'\t' '$2 == "pearson" { print $5, $9 }' "$T/out")"
+same "p of spearman rho = 0.8, n = 4" "0.800000 0.2" "$(awk -F'\t' '$2 == "spearman" { print $5, $9 }' "$T/out")"
+same "no p for cohen" NA "$(awk -F'\t' '$2 == "cohen" { print $9 }' "$T/out")"
+# the same through the table path (one-byte cells, no bootstrap) and with --ci
+same "p with --ci" 0.2 "$("$K" -q -s spearman --ci 0.9 --reps 50 < "$T/in" | awk -F'\t' 'NR == 2 { print $9 }')"
+
+# ---- 4e. --compare A,B against --reference gold: the difference of the two
+# agreements, a paired bootstrap interval and a paired permutation p-value.
+# By hand: 12 items, A agrees with gold on all, B on 7 (wrong on items 1-5),
+# A and B differ on those 5 only: agreement-diff = 12/12 - 7/12 = 5/12.
+# Permutation (swap A and B per item, probability 1/2): only the 5 items
+# where they differ matter; with k of them swapped d* = (5 - 2k)/12, and
+# |d*| >= 5/12 for k = 0 or 5: exact p = 2/32 = 0.0625 (Monte Carlo: within 0.01).
+# Bootstrap: d* = K/12 with K ~ Binomial(12, 5/12); its CDF is 0.0149 at 1,
+# 0.0671 at 2, 0.9274 at 7, 0.9794 at 8: the 95% interval is [2/12, 8/12].
+{ printf 'item\tcriterion\trater\tvalue\n'
+  for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+      g=no; [ "$i" -le 6 ] && g=yes
+      b=$g; [ "$i" -le 5 ] && { [ "$g" = yes ] && b=no || b=yes; }
+      printf '%s\tq\tgold\t%s\n%s\tq\tA\t%s\n%s\tq\tB\t%s\n' "$i" "$g" "$i" "$g" "$i" "$b"
+  done; } > "$T/cmp.tsv"
+"$K" -q --reference gold --compare A,B -s agreement,cohen --reps 20000 --seed 3 "$T/cmp.tsv" > "$T/out"
+same "compare: exit" 0 $?
+same "compare: agreement-diff, interval" "A B 0.416667 12 0.166667 0.666667" \
+    "$(awk -F'\t' '$2 == "agreement-diff" { print $3, $4, $5, $6, $7, $8 }' "$T/out")"
+same "compare: permutation p near 2/32" ok \
+    "$(awk -F'\t' '$2 == "agreement-diff" { d = $9 - 0.0625; print (d < 0.01 && d > -0.01) ? "ok" : $9 }' "$T/out")"
+same "compare: cohen-diff = cohen(gold,A) - cohen(gold,B)" ok \
+    "$(awk -F'\t' '$2 == "cohen" { c[$4] = $5 } $2 == "cohen-diff" { d = $5 } END { x = c["A"] - c["B"] - d; print (x < 1e-6 && x > -1e-6) ? "ok" : d }' "$T/out")"
+a=$("$K" -q --reference gold --compare A,B -s agreement --reps 500 --seed 5 "$T/cmp.tsv")
+b=$("$K" -q --reference gold --compare A,B -s agreement --reps 500 --seed 5 "$T/cmp.tsv")
+c=$("$K" -q --reference gold --compare A,B -s agreement --reps 500 --seed 6 "$T/cmp.tsv")
+same "compare: deterministic with --seed" "$a" "$b"
+[ "$a" != "$c" ] && pass || fail "compare ignores --seed"
+"$K" --compare A,B "$T/cmp.tsv" > /dev/null 2> "$T/err"
+same "compare without --reference exits 2" 2 $?
+"$K" --reference gold --compare A "$T/cmp.tsv" > /dev/null 2>&1
+same "compare of one rater exits 2" 2 $?
+"$K" --reference gold --compare A,gold "$T/cmp.tsv" > /dev/null 2>&1
+same "compare with the reference exits 2" 2 $?
+
+# ---- 4f. JSON Lines: one object per row, an undefined value has no key
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n1\ta\tm\tyes\n2\ta\th\tyes\n2\ta\tm\tyes\n' > "$T/in"
+"$K" -q -s agreement,cohen -f json < "$T/in" > "$T/out"
+same "json lines: two lines" 2 "$(wc -l < "$T/out" | tr -d ' ')"
+same "json lines: cohen undefined has no value key" '{"group":"all","stat":"cohen","rater-a":"h","rater-b":"m","n":2}' "$(sed -n 2p "$T/out")"
+
+# ---- 4g. mean: EduIllustrate's dataset-level averages (Table 2), worked in
+# data/eduillustrate.tsv: dimensions as % of 5, overall as it is
+E=$D/eduillustrate.tsv
+awk -F'\t' '$2 != "overall"' "$E" | "$K" -q --by criterion --stat mean --percent-of 5 > "$T/out"
+same "mean: LC 73.3% of 5, n 3" "m NA 73.333333 3" "$(awk -F'\t' '$1 == "logical-coherence" { print $3, $4, $5, $6 }' "$T/out")"
+same "mean: VC 74.2%, na left out" "74.200000 2" "$(awk -F'\t' '$1 == "visual-consistency" { print $5, $6 }' "$T/out")"
+awk -F'\t' '$1 == "item" || $2 == "overall"' "$E" | "$K" -q --by criterion --stat mean > "$T/out"
+same "mean: overall over the items" "42.711000 3" "$(awk -F'\t' '$1 == "overall" { print $5, $6 }' "$T/out")"
+"$K" -q --by criterion --stat mean --ci 0.9 --reps 300 "$E" > "$T/out"
+same "mean: a bootstrap interval around it" "" "$(awk -F'\t' 'NR > 1 && !($7 <= $5 && $5 <= $8)' "$T/out")"
+"$K" --stat mean,cohen "$E" > /dev/null 2>&1
+same "mean and cohen of one rater: exit 0 (cohen warns)" 0 $?
+same "mean as JSON: no rater-b key" '{"group":"logical-coherence","stat":"mean","rater-a":"m","value":3.6666666666666665,"n":3}' \
+    "$("$K" -q --by criterion --stat mean -f json "$E" | head -1)"
+"$K" --percent-of 0 --stat mean "$E" > /dev/null 2>&1
+same "--percent-of 0 exits 2" 2 $?
 
 # ---- 5. golden output ------------------------------------------------------------------
 for g in tests/kappa/golden/*.args; do
@@ -295,15 +395,33 @@ printf 'item\tcriterion\trater\tvalue\r\n1\ta\th\tyes\r\n1\ta\tm\tyes\r\n2\ta\th
 same "CRLF" 0.500000 "$("$K" -q -s agreement < "$T/in" | value agreement)"
 
 # --missing fills verdicts missing from items a rater rated; --unrated the items it never rated
-printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n1\tb\th\tna\n1\ta\tm\tyes\n2\ta\th\tno\n2\tb\th\tno\n' > "$T/in"
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n1\tb\th\tna\n1\ta\tm\tyes\n2\ta\th\tno\n2\tb\th\tno\n3\tb\th\tno\n3\tb\tm\tno\n' > "$T/in"
 "$K" -q --by criterion -s coverage,agreement < "$T/in" > "$T/out" 2>/dev/null
-same "drop: group b has no pair" "" "$(awk -F'\t' '$1=="b" && $2=="agreement"{print $6}' "$T/out")"
+same "drop: group b pairs item 3 only" 1 "$(awk -F'\t' '$1=="b" && $2=="agreement"{print $6}' "$T/out")"
 same "drop: only-a counted" 1 "$(awk -F'\t' '$1=="a" && $2=="rated-only-a"{print $5}' "$T/out")"
 "$K" -q --by criterion --missing na -s agreement < "$T/in" > "$T/out"
-same "--missing na fills item 1, not unrated item 2" "b:1.000000:1" \
+same "--missing na fills item 1, not unrated item 2" "b:1.000000:2" \
     "$(awk -F'\t' '$1=="b"{print $1 ":" $5 ":" $6}' "$T/out")"
 "$K" -q --by criterion --missing na --unrated no -s agreement < "$T/in" > "$T/out"
-same "--unrated no fills item 2" "b:1.000000:2" "$(awk -F'\t' '$1=="b"{print $1 ":" $5 ":" $6}' "$T/out")"
+same "--unrated no fills item 2" "b:1.000000:3" "$(awk -F'\t' '$1=="b"{print $1 ":" $5 ":" $6}' "$T/out")"
+# A criterion a rater never rated (a judge whose rubric lacks it, issue #19)
+# is left out with a note, not filled in as --missing na (rows of 0.000 before).
+printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n1\tb\th\tno\n1\ta\tm\tyes\n2\ta\th\tno\n2\tb\th\tyes\n2\ta\tm\tno\n' > "$T/in"
+"$K" --by criterion --missing na -s agreement,cohen < "$T/in" > "$T/out" 2> "$T/err"
+same "never rated: exit" 0 $?
+same "never rated: no rows for group b" "" "$(awk -F'\t' '$1=="b"' "$T/out")"
+same "never rated: group a kept" "a:1.000000:2" "$(awk -F'\t' '$1=="a" && $2=="agreement"{print $1 ":" $5 ":" $6}' "$T/out")"
+grep -q "^kappa: note: group 'b': m rated none of its units; left out there (not counted as --missing or --unrated)$" "$T/err" &&
+    pass || fail "never rated: note: $(cat "$T/err")"
+"$K" --raters h,m --by criterion --missing na -s agreement < "$T/in" > "$T/out" 2> "$T/err"
+same "never rated, --raters: no rows for group b" "" "$(awk -F'\t' '$1=="b"' "$T/out")"
+# the same without --by: the units of criterion b are not filled in for m
+"$K" --missing na -s agreement < "$T/in" > "$T/out" 2> "$T/err"
+same "never rated, one group: the units of b left out" "1.000000:2" "$(awk -F'\t' '$2=="agreement"{print $5 ":" $6}' "$T/out")"
+grep -q "^kappa: note: group 'all': m never rated criterion 'b'; its units are left out for m (not counted as --missing or --unrated)$" "$T/err" &&
+    pass || fail "never rated, one group: note: $(cat "$T/err")"
+"$K" -q --missing na -s agreement < "$T/in" 2> "$T/err" > /dev/null
+same "never rated: -q silences the note" "" "$(grep note "$T/err")"
 # lines longer than the read buffer
 awk 'BEGIN { printf "item\trater\tvalue\tnote\n1\th\tyes\t"; for (i = 0; i < 300000; i++) printf "long note "; printf "\n1\tm\tyes\t\n2\th\tno\t\n2\tm\tyes\t\n" }' > "$T/in"
 same "3 MB line" 0.500000 "$("$K" -q -s agreement < "$T/in" | value agreement)"
@@ -312,7 +430,7 @@ same "3 MB line" 0.500000 "$("$K" -q -s agreement < "$T/in" | value agreement)"
 printf 'item\tcriterion\trater\tvalue\n1\ta\th\tyes\n1\ta\tm\tyes\n2\ta\th\tyes\n2\ta\tm\tyes\n' > "$T/in"
 "$K" -s cohen,agreement < "$T/in" > "$T/out" 2> "$T/err"
 same "one category exit" 0 $?
-same "one category: cohen nan" nan "$(value cohen < "$T/out")"
+same "one category: cohen NA" NA "$(value cohen < "$T/out")"
 same "one category: agreement" 1.000000 "$(value agreement < "$T/out")"
 grep -q 'warning: .*cohen is undefined' "$T/err" && pass || fail "no warning for nan cohen"
 # values near the largest double: mae and rmse without overflow where the
@@ -326,16 +444,16 @@ same "1e308 mae" 1.000000e+308 "$(value mae < "$T/out")"
 same "1e308 rmse" 1.414214e+308 "$(value rmse < "$T/out")"
 printf 'item\trater\tvalue\n1\th\t1.7e308\n1\tm\t-1.7e308\n' > "$T/in"
 "$K" -s mae --ci 0.9 < "$T/in" > "$T/out" 2> "$T/err"
-same "overflow: mae nan" "nan nan nan" "$(awk -F'\t' '$2 == "mae" { print $5, $7, $8 }' "$T/out")"
-grep -q 'warning: .*mae is too large to represent (overflow); printed as nan' "$T/err" && pass ||
+same "overflow: mae NA" "NA NA NA" "$(awk -F'\t' '$2 == "mae" { print $5, $7, $8 }' "$T/out")"
+grep -q 'warning: .*mae is too large to represent (overflow); printed as NA' "$T/err" && pass ||
     fail "no overflow warning: $(cat "$T/err")"
 printf 'item\trater\tvalue\n1\th\t2\n1\tm\t3\n' > "$T/in"
 "$K" -s pearson,spearman,kendall,mae,alpha-interval < "$T/in" > "$T/out" 2> "$T/err"
 same "n=1 exit" 0 $?
-same "n=1 pearson" nan "$(value pearson < "$T/out")"
+same "n=1 pearson" NA "$(value pearson < "$T/out")"
 same "n=1 mae" 1.000000 "$(value mae < "$T/out")"
 printf 'item\trater\tvalue\n1\th\t2\n1\tm\t3\n2\th\t2\n2\tm\t5\n' > "$T/in"
-same "zero variance pearson" nan "$("$K" -s pearson < "$T/in" 2>/dev/null | value pearson)"
+same "zero variance pearson" NA "$("$K" -s pearson < "$T/in" 2>/dev/null | value pearson)"
 printf 'item\trater\tvalue\n1\th\t2\n2\th\t3\n' > "$T/in"
 "$K" < "$T/in" > "$T/out" 2> "$T/err"
 same "one rater exit" 0 $?
@@ -354,9 +472,9 @@ y=$("$K" -q --ci 0.95 --reps 300 -s cohen,spearman,alpha-interval "$D/likert.tsv
 same "interval independent of other statistics" "$x" "$y"
 cat "$DIR/ratings.tsv" "$DIR/baselines.tsv" |
     "$K" -q --by criterion --reference human --missing na -s cohen --ci 0.95 --reps 400 > "$T/ci.tsv"
-bad=$(awk -F'\t' 'NR > 1 && $5 != "nan" && !($7 <= $5 && $5 <= $8) {print}' "$T/ci.tsv")
+bad=$(awk -F'\t' 'NR > 1 && $5 != "NA" && !($7 <= $5 && $5 <= $8) {print}' "$T/ci.tsv")
 same "intervals contain the estimate" "" "$bad"
-bad=$(awk -F'\t' 'NR > 1 && $5 != "nan" && ($8 - $7 < 0 || $8 - $7 > 0.7) {print}' "$T/ci.tsv")
+bad=$(awk -F'\t' 'NR > 1 && $5 != "NA" && ($8 - $7 < 0 || $8 - $7 > 0.7) {print}' "$T/ci.tsv")
 same "interval widths plausible" "" "$bad"
 
 # ---- 10. output formats agree --------------------------------------------------------------
@@ -366,7 +484,7 @@ cmp -s "$T/t1" "$T/t2" && pass || fail "table format differs from tsv"
 if command -v python3 > /dev/null 2>&1; then
     "$K" -q -s cohen,spearman -f json "$D/likert.tsv" |
         python3 -c 'import json,sys
-for r in json.load(sys.stdin): print(r["stat"], r["rater_a"], r["rater_b"], "%.6f" % r["value"])' > "$T/t3"
+for l in sys.stdin: r = json.loads(l); print(r["stat"], r["rater-a"], r["rater-b"], "%.6f" % r["value"])' > "$T/t3"
     cmp -s "$T/t1" "$T/t3" && pass || fail "json format differs from tsv"
 fi
 

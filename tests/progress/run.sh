@@ -163,7 +163,7 @@ check "judge: default silent" clean "$tmp/j-plain.err"
 check "judge: same verdicts" cmp -s "$tmp/j-plain.tsv" "$tmp/j.tsv"
 check "judge: first state drawn" [ "$(drawn "$tmp/j.err" | head -1)" = "judge: 0/6 items  0%" ]
 check "judge: items counted, the failed in the note" grep -a -q 'judge: 6/6 items  100%  [0-9.,<]*/s  ETA 0:00  1 failed' "$tmp/j.err"
-check "judge: erased at the end" sh -c "! python3 tests/progress/screen.py '$tmp/j.err' | grep -q 'items'"
+check "judge: erased at the end" sh -c "! python3 tests/progress/screen.py '$tmp/j.err' | grep -q '/6 items'"
 check "judge: the failure on a line of its own" sh -c "python3 tests/progress/screen.py '$tmp/j.err' | grep -q '^$tmp/jd/m.tsv:7:1: error: item t6: '"
 "$J" --base-url "$url" --model fake-1 --no-cache --progress -q "$tmp/jd/m.tsv" > /dev/null 2> "$tmp/jq.err"
 check "judge -q --progress: the line" grep -a -q 'judge: 6/6 items' "$tmp/jq.err"

@@ -44,7 +44,8 @@ n=0
 bad() { echo "FAIL  $*"; fail=1; }
 ok() { n=$((n + 1)); }
 
-python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" >/dev/null 2>&1 &
+python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" \
+    --capture "$tmp/capture.jsonl" >/dev/null 2>&1 &
 pid=$!
 i=0
 while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -56,10 +57,12 @@ b64() { printf '%s' "$1" | base64 | tr -d '\n'; }
 # svg NAME SCRIPT: $tmp/NAME.svg, pipeline.svg with FAKE[SCRIPT]
 svg() { sed "s|@FAKE@|FAKE[$2]|" "$dir/pipeline.svg" > "$tmp/$1.svg"; }
 # run NAME [options]: svg2graph on $tmp/NAME.svg (stdin, id pipeline);
-# output in $tmp/NAME.out, stderr in $tmp/NAME.err, status in $st
+# output in $tmp/NAME.out, stderr in $tmp/NAME.err, status in $st.
+# --llm-svg-source: the fake server reads its script from the request's
+# text, here the SVG's comment (by default only the picture is sent)
 run() {
     name=$1; shift
-    "$S2G" --base-url="$url" --model=fake --cache-dir="$tmp/cache" --backoff=0.01 \
+    "$S2G" --base-url="$url" --model=fake --cache-dir="$tmp/cache" --backoff=0.01 --llm-svg-source \
         --id pipeline "$@" < "$tmp/$name.svg" > "$tmp/$name.out" 2> "$tmp/$name.err"
     st=$?
 }
@@ -87,12 +90,22 @@ run nodes --llm=nodes
 status nodes 0
 same nodes "$dir/nodes.ir"
 [ $(($(nreq) - r0)) = 1 ] && ok || bad "nodes: $(($(nreq) - r0)) requests, expected 1"
-grep -q 'llm refinement: 1 diagram(s), 1 step(s) applied, 0 failed' "$tmp/nodes.err" && ok || bad "nodes: summary: $(cat "$tmp/nodes.err")"
+grep -q 'llm refinement: 1 diagram(s), 1 step(s) applied (0 from cache), 0 failed' "$tmp/nodes.err" && ok || bad "nodes: summary: $(cat "$tmp/nodes.err")"
 # again: answered from the cache, the same bytes
 r0=$(nreq)
 run nodes --llm=nodes
 [ "$(nreq)" = "$r0" ] && ok || bad "nodes rerun: $(($(nreq) - r0)) requests, expected 0 (cache)"
 same nodes "$dir/nodes.ir"
+grep -q 'llm refinement: 1 diagram(s), 1 step(s) applied (1 from cache), 0 failed' "$tmp/nodes.err" && ok || bad "nodes rerun: summary: $(cat "$tmp/nodes.err")"
+grep -q '^svg2graph: calls: 1 (0 sent, 0 retried, 1 from cache);' "$tmp/nodes.err" && ok || bad "nodes rerun: calls: $(cat "$tmp/nodes.err")"
+# --refresh asks again, and still writes the cache
+r0=$(nreq)
+run nodes --llm=nodes --refresh
+[ $(($(nreq) - r0)) = 1 ] && ok || bad "--refresh: $(($(nreq) - r0)) requests, expected 1"
+same nodes "$dir/nodes.ir"
+r0=$(nreq)
+run nodes --llm=nodes
+[ "$(nreq)" = "$r0" ] && ok || bad "after --refresh: $(($(nreq) - r0)) requests, expected 0 (cache)"
 # --graph-only and --json carry the same refinement
 run nodes --llm=nodes -g -q
 grep -v '^\(rect\|poly\|text\|bbox\) ' "$dir/nodes.ir" > "$tmp/nodes-g.ir"
@@ -127,6 +140,13 @@ run both --llm
 # n3 -> n2 is no edge: the edge answer is rejected, after a repair request
 status both 1
 warns both 'warning: llm edges: unusable answer after a repair request: remove 1: n3 -> n2 is not an edge; the geometric edges are kept'
+# the invalid answers were not cached: a rerun takes the nodes from the
+# cache and asks for the edges again (request and repair)
+r0=$(nreq)
+run both --llm
+status both 1
+[ $(($(nreq) - r0)) = 2 ] && ok || bad "invalid edge answers cached? rerun: $(($(nreq) - r0)) requests, expected 2"
+grep -q '1 step(s) applied (1 from cache), 1 failed' "$tmp/both.err" && ok || bad "both rerun: summary: $(cat "$tmp/both.err")"
 edges2='```json
 {"add": [{"from": "n3", "to": "n5"}], "remove": [{"from": "n2", "to": "n3"}]}
 ```'
@@ -200,18 +220,18 @@ status timeout 1
 geometric timeout
 warns timeout 'warning: llm nodes: .*; the geometric nodes are kept'
 svg noserver "answer=b64;b64.nodes=$(b64 "$nodes")"
-"$S2G" --llm --base-url=http://127.0.0.1:9/v1 --model=fake --no-cache --retries=1 --id pipeline \
+"$S2G" --llm --base-url=http://127.0.0.1:9/v1 --model=fake --no-cache --retries=1 --id pipeline --llm-svg-source \
     < "$tmp/noserver.svg" > "$tmp/noserver.out" 2> "$tmp/noserver.err"; st=$?
 status noserver 1
 geometric noserver
 warns noserver 'warning: llm nodes: '
 warns noserver 'warning: llm edges: '
-grep -q '2 step(s) failed\|0 step(s) applied, 2 failed' "$tmp/noserver.err" && ok || bad "noserver: summary: $(tail -1 "$tmp/noserver.err")"
+grep -q '0 step(s) applied (0 from cache), 2 failed' "$tmp/noserver.err" && ok || bad "noserver: summary: $(tail -1 "$tmp/noserver.err")"
 
 # --- several files: one refined, one whose step fails; both written, exit 1
 cp "$tmp/nodes.svg" "$tmp/f1.svg"
 cp "$tmp/malformed.svg" "$tmp/f2.svg"
-"$S2G" --llm=nodes --base-url="$url" --model=fake --cache-dir="$tmp/cache" -q \
+"$S2G" --llm=nodes --base-url="$url" --model=fake --cache-dir="$tmp/cache" -q --llm-svg-source \
     "$tmp/f1.svg" "$tmp/f2.svg" > "$tmp/multi.out" 2> "$tmp/multi.err"; st=$?
 status multi 1
 [ "$(grep -c '^diagram ' "$tmp/multi.out")" = 2 ] && [ "$(grep -c 'src=llm' "$tmp/multi.out")" -ge 6 ] && ok ||
@@ -238,14 +258,35 @@ assert parts(rows[1]["messages"][1])[1] == img, "the edge step sees the same pic
 assert "n4 \"Multi-Head\" box=128.22,-122.25,171.78,-113.25 shape=text" in u, u
 assert "t6 \"latent\" box=140.475,-57.375,159.525,-49.875 label" in u, u
 assert "n2 -> n3 label=\"latent\"" in u, u
-assert "<svg xmlns" in u and "FAKE[" in u, u
+assert "<svg" not in u and "FAKE[" not in u, "the SVG source is sent only on request: " + u
 e = parts(rows[1]["messages"][1])[0]
 assert "Text items" not in e and "n2 -> n4" in e, e
 ' "$tmp/dry.out" 2>"$tmp/dry.py" && ok || bad "dry-run requests: $(cat "$tmp/dry.py")"
-"$S2G" --llm=edges --dry-run --llm-svg-max=0 --id pipeline < "$tmp/nodes.svg" > "$tmp/dry0.out" 2>/dev/null
+"$S2G" --llm --dry-run --llm-svg-source --id pipeline < "$tmp/nodes.svg" > "$tmp/drysrc.out" 2>/dev/null
+[ "$(grep -c '<svg xmlns' "$tmp/drysrc.out")" = 2 ] && grep -q 'FAKE\[' "$tmp/drysrc.out" && ok ||
+    bad "--llm-svg-source: the source is not in both requests"
+"$S2G" --llm=edges --dry-run --llm-svg-source --llm-svg-max=0 --id pipeline < "$tmp/nodes.svg" > "$tmp/dry0.out" 2>/dev/null
 [ "$(wc -l < "$tmp/dry0.out" | tr -d ' ')" = 1 ] && ! grep -q '<svg' "$tmp/dry0.out" && ok || bad "--llm-svg-max=0 still sends the source"
 "$S2G" --llm=nodes --dry-run --llm-svg-max=200 --id pipeline < "$tmp/nodes.svg" > "$tmp/dry200.out" 2>/dev/null
 grep -q "SVG source (its first 200 of [0-9]* bytes)" "$tmp/dry200.out" && ok || bad "--llm-svg-max=200: no truncation note"
+
+# --- by default the server gets the picture, not the SVG source (DiagramEval
+# Sec. 3: "the rendered SVG image and draft node list"): the captured request
+: > "$tmp/capture.jsonl"
+"$S2G" --llm=nodes --base-url="$url" --model=fake --no-cache --retries=1 --id pipeline \
+    < "$tmp/nodes.svg" > /dev/null 2>&1
+python3 -c '
+import json, sys
+reqs = [json.loads(l) for l in open(sys.argv[1])]
+assert len(reqs) >= 1, "no request captured"
+for r in reqs:
+    user = [m for m in r["messages"] if m["role"] == "user"][0]["content"]
+    assert isinstance(user, list), user
+    imgs = [p for p in user if p["type"] == "image_url"]
+    text = "".join(p["text"] for p in user if p["type"] == "text")
+    assert len(imgs) == 1 and imgs[0]["image_url"]["url"].startswith("data:image/png;base64,iVBOR"), imgs
+    assert "<svg" not in text and "FAKE[" not in text and "SVG source" not in text, text
+' "$tmp/capture.jsonl" 2> "$tmp/cap.py" && ok || bad "default request: $(cat "$tmp/cap.py")"
 
 # --- usage and setup errors: exit 2, nothing sent
 r0=$(nreq)

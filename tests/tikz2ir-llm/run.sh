@@ -13,7 +13,7 @@ fail=0
 bad() { echo "FAIL  $1"; fail=1; }
 ok() { echo "ok    $1"; }
 
-python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" >/dev/null 2>&1 &
+python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" --broken "$tmp/broken" >/dev/null 2>&1 &
 pid=$!
 i=0
 while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -49,7 +49,63 @@ cmp -s "$tmp/good.ir" "$tmp/good2.ir" && ok "rerun gives the same bytes" || bad 
 [ $st = 0 ] && ok "invalid answer: exit 0" || bad "invalid answer: exit $st"
 [ "$(grep -c '^unparsed' "$tmp/bad.ir")" = 1 ] && ok "invalid answer keeps the unparsed record" || bad "invalid answer: unparsed record gone"
 grep -q 'src=llm' "$tmp/bad.ir" && bad "invalid answer: llm records written" || ok "invalid answer: no llm record"
-grep -q 'bad.tex:6: warning: llm fallback: record 1 is not valid IR' "$tmp/bad.err" && ok "warning names file:line" || bad "warning: $(cat "$tmp/bad.err")"
+grep -q 'bad.tex:6: warning: llm fallback: record 1 is not valid IR (after a repair request); kept as unparsed$' "$tmp/bad.err" && ok "warning names file:line" || bad "warning: $(cat "$tmp/bad.err")"
+[ "$(grep -c 'warning: llm fallback' "$tmp/bad.err")" = 1 ] && ok "one warning for the construct, not one per call" || bad "warnings: $(cat "$tmp/bad.err")"
+
+# an invalid answer gets one repair request (as judge's), and neither is
+# cached: a rerun asks both again
+n1=$(wc -l < "$tmp/req.log")
+"$T" $llm tests/tikz2ir-llm/bad.tex > "$tmp/bad2.ir" 2> "$tmp/bad2.err"
+n2=$(wc -l < "$tmp/req.log")
+[ $((n2 - n1)) = 2 ] && ok "invalid answers are not cached: the rerun sends request and repair" || bad "invalid rerun sent $((n2 - n1)) request(s), expected 2"
+grep -q 'constructs: 0 replaced (0 from cache), 1 kept as unparsed; 1 repair request(s)$' "$tmp/bad2.err" && ok "summary counts the constructs and the repair" || bad "summary: $(cat "$tmp/bad2.err")"
+grep -q '^tikz2ir: calls: 2 (2 sent, 0 retried, 0 from cache); 0 answered, 2 invalid, 0 failed;' "$tmp/bad2.err" && ok "summary counts the calls apart" || bad "calls: $(cat "$tmp/bad2.err")"
+
+# the repair request answered: the construct is replaced, no warning
+b64() { printf '%s' "$1" | base64 | tr -d '\n'; }
+{ printf '%% FAKE[answer=b64;b64=%s;b64r=%s]\n' "$(b64 'I would draw a line.')" \
+    "$(b64 '{"records": ["poly open 0 0 28.453 0 draw=black fill=none lw=1"]}')"
+  sed 1,3d tests/tikz2ir-llm/good.tex; } > "$tmp/repair.tex"
+n1=$(wc -l < "$tmp/req.log")
+"$T" $llm --llm-log="$tmp/repair.jsonl" "$tmp/repair.tex" > "$tmp/repair.ir" 2> "$tmp/repair.err"; st=$?
+n2=$(wc -l < "$tmp/req.log")
+[ $st = 0 ] && grep -q '^poly open 0 0 28.453 0 draw=black fill=none lw=1 src=llm @4$' "$tmp/repair.ir" \
+    && ok "repair request: the construct is replaced" || bad "repair: exit $st, $(cat "$tmp/repair.ir" "$tmp/repair.err")"
+[ $((n2 - n1)) = 2 ] && ok "repair: request and repair sent" || bad "repair: $((n2 - n1)) requests, expected 2"
+grep -q 'warning: llm fallback' "$tmp/repair.err" && bad "repair: a warning: $(cat "$tmp/repair.err")" || ok "repair: no warning"
+grep -q '"type":"call",.*"status":"invalid",.*"error":"answer has no \\"records\\" list: the answer has no JSON object"' "$tmp/repair.jsonl" \
+    && ok "repair: the log says why the first answer was not kept" || bad "repair log: $(grep '"call"' "$tmp/repair.jsonl")"
+
+# garbage while the server is broken, then fixed: the next run asks for that
+# construct alone, once; the run after that sends nothing; --refresh re-asks
+sed 's/records=/flaky=1;records=/' tests/tikz2ir-llm/good.tex > "$tmp/flaky.tex"
+cp tests/tikz2ir-llm/good.tex "$tmp/good.tex"
+: > "$tmp/broken"
+"$T" $llm "$tmp/good.tex" "$tmp/flaky.tex" > "$tmp/fl1.ir" 2> "$tmp/fl1.err"
+n1=$(wc -l < "$tmp/req.log")
+"$T" $llm "$tmp/good.tex" "$tmp/flaky.tex" > "$tmp/fl1.ir" 2> "$tmp/fl1.err"
+n2=$(wc -l < "$tmp/req.log")
+[ "$(grep -c '^unparsed' "$tmp/fl1.ir")" = 1 ] && ok "broken server: the flaky construct stays unparsed" || bad "broken: $(cat "$tmp/fl1.err")"
+[ $((n2 - n1)) = 2 ] && ok "broken server, rerun: the flaky construct is asked again (2), the good one comes from the cache" \
+    || bad "broken rerun: $((n2 - n1)) requests, expected 2"
+grep -q 'constructs: 1 replaced (1 from cache), 1 kept as unparsed; 1 repair request(s)$' "$tmp/fl1.err" && ok "broken rerun: summary" || bad "broken rerun summary: $(cat "$tmp/fl1.err")"
+rm -f "$tmp/broken"
+"$T" $llm "$tmp/good.tex" "$tmp/flaky.tex" > "$tmp/fl2.ir" 2> "$tmp/fl2.err"; st=$?
+n3=$(wc -l < "$tmp/req.log")
+[ $((n3 - n2)) = 1 ] && ok "fixed server: exactly one request" || bad "fixed: $((n3 - n2)) requests, expected 1"
+[ "$(tail -n 1 "$tmp/req.log" | cut -f 2)" = 3 ] && ok "  ... for the construct that failed (its 3rd time)" || bad "fixed: $(tail -n 1 "$tmp/req.log")"
+[ $st = 0 ] && [ "$(grep -c '^unparsed' "$tmp/fl2.ir")" = 0 ] && ok "fixed server: replaced" || bad "fixed: exit $st, $(cat "$tmp/fl2.err")"
+"$T" $llm "$tmp/good.tex" "$tmp/flaky.tex" > /dev/null 2> "$tmp/fl3.err"
+n4=$(wc -l < "$tmp/req.log")
+[ "$n4" = "$n3" ] && ok "then everything comes from the cache" || bad "third run sent $((n4 - n3))"
+grep -q 'constructs: 2 replaced (2 from cache), 0 kept as unparsed; 0 repair request(s)$' "$tmp/fl3.err" && ok "  ... the summary says so" || bad "summary: $(cat "$tmp/fl3.err")"
+"$T" $llm --refresh "$tmp/good.tex" "$tmp/flaky.tex" > /dev/null 2>&1
+n5=$(wc -l < "$tmp/req.log")
+[ $((n5 - n4)) = 2 ] && ok "--refresh re-asks both constructs" || bad "--refresh sent $((n5 - n4)), expected 2"
+
+# a model missing from the price list: "price unknown", never $0.0000
+grep -q 'cost: price unknown for model fake$' "$tmp/fl3.err" && ok "unknown price: price unknown" || bad "price: $(cat "$tmp/fl3.err")"
+grep -q '\$0\.0000' "$tmp/fl3.err" && bad "a \$0.0000 cost printed" || ok "no \$0.0000"
 
 # no server: a clear warning, the unparsed record stays, exit 0
 "$T" --fallback=llm --base-url=http://127.0.0.1:9/v1 --model=fake --no-cache --retries=1 tests/tikz2ir-llm/good.tex > "$tmp/nos.ir" 2> "$tmp/nos.err"; st=$?
