@@ -8,6 +8,9 @@
 #                        cross-validated: the figure to report (SENSITIVITY=1 for more)
 #   make agreement       the same kappa in-sample (flatters: the rules were tuned on it)
 #   make check-tex       tikz2ir's picture extents against what TeX draws (needs TeX)
+#   make pgfmanual       tikz2ir on the pgf manual's examples: clean rate per group,
+#                        crashes, hangs, top unparsed causes (texlive-pictures-doc,
+#                        fetched with apt-get download when not installed)
 #   make check-render    ir2svg's pictures against what TeX draws: ink distance (needs TeX)
 #   make bench           speed figures (BENCH_BASE=DIR: side by side with the
 #                        tikz2ir and irlint in DIR, with the ratio)
@@ -92,7 +95,7 @@ UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_SRCS = $(filter-out tests/fuzz/driver.c,$(wildcard tests/fuzz/*.c))
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: FORCE same-update all check check-fast check-san check-clang agreement agreement-cv check-tex check-render render-tools demo bench fuzz install deps clean
+.PHONY: FORCE same-update all check check-fast check-san check-clang agreement agreement-cv check-tex pgfmanual check-render render-tools demo bench fuzz install deps clean
 .SECONDARY:
 
 all: $(BINS)
@@ -213,6 +216,9 @@ check-tex: all
 	@BUILD=$(BUILD) TEX_FLOOR=100 sh tests/tex/check-tex.sh tests/tikz2ir/cond-foreach.tex \
 	    tests/tikz2ir/cond-dims.tex tests/tikz2ir/metamorphic/*.tex
 	@sh tests/tex/check-tex-pairs.sh
+
+pgfmanual: all
+	@BUILD=$(BUILD) sh tests/tex/pgfmanual.sh
 
 check-render: all $(RENDER_TOOLS)
 	@BUILD=$(BUILD) sh tests/render/check-render.sh

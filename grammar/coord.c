@@ -282,7 +282,19 @@ static int coord_polar(tikz *T, const char *s, size_t n, long colon, vec2 *out, 
     const char *rs = s + colon + 1;
     size_t rn = n - (size_t)colon - 1;
     const char *and = tk_memmem(rs, rn, " and ");
-    if (eval_num(T, s, (size_t)colon, &a, NULL, line)) return -1;
+    /* TikZ's direction names (\tikz@polar@dir@...) */
+    static const struct { const char *n; double a; } dirs[] = {
+        { "up", 90 }, { "down", -90 }, { "left", 180 }, { "right", 0 }, { "north", 90 },
+        { "south", -90 }, { "east", 0 }, { "west", 180 }, { "north east", 45 },
+        { "north west", 135 }, { "south east", -45 }, { "south west", -135 }, { NULL, 0 }
+    };
+    const char *an = s;
+    size_t ann = (size_t)colon;
+    tk_trim(&an, &ann);
+    int named = 0;
+    for (int i = 0; dirs[i].n; i++)
+        if (tk_is(an, ann, dirs[i].n)) { a = dirs[i].a; named = 1; break; }
+    if (!named && eval_num(T, s, (size_t)colon, &a, NULL, line)) return -1;
     if (and) {
         if (eval_num(T, rs, (size_t)(and - rs), &r, &hu, line) ||
             eval_num(T, and + 5, rn - (size_t)(and + 5 - rs), &r2, &hu2, line))
@@ -315,9 +327,21 @@ static int coord_tuple(tikz *T, const char *s, size_t n, long c1, long c2, vec2 
         T->any3d = 1;
         return 0;
     }
-    if (eval_num(T, s, (size_t)c1, &x, &hx, line) ||
-        eval_num(T, s + c1 + 1, n - (size_t)c1 - 1, &y, &hy, line))
+    const char *ys = s + c1 + 1;
+    size_t yn = n - (size_t)c1 - 1;
+    if (eval_num(T, s, (size_t)c1, &x, &hx, line) || eval_num(T, ys, yn, &y, &hy, line))
         return -1;
+    if (tk_may_random(s, n)) {
+        /* TikZ parses each part once to see whether it has a unit
+         * (\tikz@checkunit) and again to make the point (\pgfpointxy, or
+         * \pgfpoint): a random number is drawn each time, the second one is
+         * used; y before x when only y has a unit */
+        int ok = hy && !hx ? eval_num(T, ys, yn, &y, NULL, line) == 0 &&
+                             eval_num(T, s, (size_t)c1, &x, NULL, line) == 0
+                           : eval_num(T, s, (size_t)c1, &x, NULL, line) == 0 &&
+                             eval_num(T, ys, yn, &y, NULL, line) == 0;
+        if (!ok) return -1;
+    }
     vec2 px = hx ? v2(x, 0) : vscale(g->xv, x);
     vec2 py = hy ? v2(0, y) : vscale(g->yv, y);
     *out = vadd(px, py);
@@ -336,6 +360,34 @@ int tk_coord_user_general(tikz *T, const char *s, size_t n, vec2 *out, int line)
     if (cs) return coord_cs(T, s, n, cs, out, line);
     if (n > 16 && memcmp(s, "intersection of", 15) == 0)
         return coord_intersection_of(T, s + 15, n - 15, out, line);
+    /* (p |- q): p's x and q's y on the canvas; (p -| q): q's x and p's y */
+    {
+        int d = 0;
+        for (size_t i = 0; i + 1 < n; i++) {
+            char c = s[i];
+            if (c == '(' || c == '{' || c == '[') d++;
+            else if ((c == ')' || c == '}' || c == ']') && d > 0) d--;
+            else if (d == 0 && ((c == '|' && s[i + 1] == '-') || (c == '-' && s[i + 1] == '|'))) {
+                const char *a = s, *b = s + i + 2;
+                size_t an = i, bn = n - i - 2;
+                tk_unbrace(&a, &an);
+                tk_unbrace(&b, &bn);
+                vec2 pa, pb;
+                if (an == 0 || bn == 0 || T->perp_depth >= 16) return -1;
+                T->perp_depth++;
+                int bad = tk_coord_user_general(T, a, an, &pa, line) ||
+                          tk_coord_user_general(T, b, bn, &pb, line);
+                T->perp_depth--;
+                if (bad) return -1;
+                mat m = GS(T)->ctm;
+                vec2 ca = mat_apply(m, pa), cb = mat_apply(m, pb);
+                vec2 r = c == '|' ? v2(ca.x, cb.y) : v2(cb.x, ca.y);
+                *out = mat_inv_apply(m, r);
+                T->last3_kind = 0;
+                return 0;
+            }
+        }
+    }
     /* the first ':' and the first two ','s outside (), {}, [] in one pass
      * (as tk_find_top finds them) */
     long colon = -1, c1 = -1, c2 = -1;

@@ -265,6 +265,11 @@ typedef struct tikz {
     struct tk_optcache *optcache;   /* tikzopt.c: option lists split, by text */
     struct tk_xyzcache *xyzcache;   /* emit.c: xyz= texts of points */
     struct tk_interned *interned;   /* tikzopt.c: tk_intern's texts, freed with the scanner */
+    int scoped_depth;         /* \scoped commands being run (tikz.c) */
+    int pic_depth;            /* pics being run (pic.c) */
+    int perp_depth;           /* (p |- q) inside (p |- q) (coord.c) */
+    struct tk_ufn *ufn;       /* pgfuser.c: declared pgfmath functions */
+    size_t nufn, capufn;
 } tikz;
 
 #define GS(T) (&(T)->gs[(T)->ngs - 1])
@@ -412,9 +417,29 @@ void tk_pathbufs_free(struct tk_pathbufs *b);
 char *tk_expand_let(tikz *T, const char *text, size_t n, const int *lines, int line,
                     int **lines_out, size_t *nout);
 
-/* pic.c: an angle or right angle pic (angles, quotes): the text in pic{...}
- * with its options (or NULL) */
-void tk_pic(tikz *T, const char *opts, const char *body, int line);
+/* pic.c: a pic: the text in pic{...} with its options (or NULL), at the
+ * point at (the pic's position, canvas pt): the angles library's angle and
+ * right angle (with the quotes library's "text" option), and pics the
+ * document defines (name/.pic={code}, pics/name/.style={code={...}}). */
+void tk_pic(tikz *T, const char *opts, const char *body, vec2 at, int line);
+
+/* tikz.c: runs TeX code (a pic's code) as the document's own, in a group */
+void tk_run_code(tikz *T, const char *code, size_t n, int line);
+
+/* pgfuser.c: declared pgfmath functions (\pgfmathdeclarefunction, declare
+ * function=). tk_ufn_declare: params NULL means #1..#nargs; body NULL: a
+ * body that cannot be evaluated (a call is an error). tk_ufn_expand: the
+ * calls in s[0,n) expanded (*out malloc'd, NULL when there are none); *dyn
+ * set when a random function (rnd, rand, random) is named; -1 with *why on
+ * an error. */
+int tk_ufn_declare(tikz *T, const char *name, size_t nn, int nargs, const char *const *params,
+                   const size_t *plen, const char *body, size_t bn);
+int tk_ufn_declare_key(tikz *T, const char *v, size_t vn);
+int tk_ufn_expand(tikz *T, const char *s, size_t n, char **out, size_t *outn, int *dyn,
+                  const char **why);
+void tk_ufn_free(tikz *T);
+/* tikzopt.c: s[0,n) may name rnd, rand or random (each evaluation draws) */
+int tk_may_random(const char *s, size_t n);
 
 /* emit.c: attributes of IR elements */
 void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill);

@@ -76,6 +76,8 @@ struct tp_state {
     int single_control;
     int bad_coord;            /* a coordinate failed: the path's geometry is not drawn */
     struct tk_pathbufs b;     /* the pool of the pieces' points */
+    struct dpic { char *opts, *body; vec2 at; int line; } *dpics;   /* pics, drawn after the path */
+    int ndpics, capdpics;
     /* Last: tk_run_path zeroes the state only up to here. An entry of these
      * is read only below npts, after tp_coord (or tp_controls_single, for
      * pts and pts_rel) wrote it in this path. */
@@ -852,7 +854,28 @@ void tp_pic(struct tp_state *st, const struct tp_str *body)
 {
     pending_node *pn = &st->curnode;
     st->line = off_line(st, body->off);
-    tk_pic(st->T, pn->opts, body->s, st->line);
+    /* no current point: the origin of the coordinate system */
+    vec2 at = st->have_cur ? st->cur : mat_apply(GS(st->T)->ctm, v2(0, 0));
+    if (pn->at && tk_coord(st->T, pn->at, strlen(pn->at), &at, st->line) != 0) {
+        tk_unparsed(st->T, st->line, pn->at, "cannot evaluate the pic's position");
+        free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
+        memset(pn, 0, sizeof *pn);
+        return;
+    }
+    if (st->cmd == CMD_PIC) {
+        tk_pic(st->T, pn->opts, body->s, at, st->line);
+    } else {
+        /* TikZ draws a path's pics after the path, as its nodes */
+        if (st->ndpics == st->capdpics) {
+            st->capdpics = st->capdpics ? 2 * st->capdpics : 4;
+            st->dpics = xrealloc(st->dpics, (size_t)st->capdpics * sizeof *st->dpics);
+        }
+        struct dpic *d = &st->dpics[st->ndpics++];
+        d->opts = pn->opts ? xstrndup(pn->opts, strlen(pn->opts)) : NULL;
+        d->body = xstrndup(body->s, strlen(body->s));
+        d->at = at;
+        d->line = st->line;
+    }
     free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
     memset(pn, 0, sizeof *pn);
 }
@@ -1391,7 +1414,14 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     }
     for (size_t i = 0; i < npieces; i++) piece_free(&pieces[i]);
     free(st.pend);
+    /* the path's buffers go back first: a pic's code runs paths of its own */
     give_back_path_buffers(T, &st, reuse);
+    for (int i = 0; i < st.ndpics; i++) {
+        if (!st.bad_coord) tk_pic(T, st.dpics[i].opts, st.dpics[i].body, st.dpics[i].at, st.dpics[i].line);
+        free(st.dpics[i].opts);
+        free(st.dpics[i].body);
+    }
+    free(st.dpics);
     free(let_text);
     free(let_lines);
     tk_gs_pop(T);

@@ -43,8 +43,10 @@
  *               mod Mod div gcd factorial isprime iseven isodd reciprocal neg
  *               add subtract multiply divide greater less equal notequal notless notgreater
  *               and or not ifthenelse approxequalto scalar (drops the "unit seen" flag)
- *   constants   pi e true false
- *   not supported (error): rnd rand random ("random numbers not supported"), width height
+ *               random() (as rnd), random(m) (an integer in 1..m), random(a,b) (in a..b)
+ *   constants   pi e true false; rnd (0..1) and rand (-1..1) draw a pseudo-random number
+ *               each time they are read (pgfmath_set_seed below)
+ *   not supported (error): width height
  *               depth, hex Hex oct bin, array dim, "quoted strings", {arrays} and [indices].
  *               One pair of braces around the whole expression is stripped, as pgf does.
  *
@@ -57,7 +59,7 @@
  * domain errors (sqrt(-1), ln(0), asin(2), tan(90), 0^-1, (-8)^(1/3)), any non-finite
  * intermediate or final result, and nesting deeper than PGFMATH_MAX_DEPTH parentheses.
  * Evaluation never recurses in C and keeps no state between calls except the font
- * parameters and, per thread, one flex scanner made on first use (its state in a
+ * parameters, the random generator's seed and, per thread, one flex scanner made on first use (its state in a
  * thread-local arena, not the heap).  An expression longer than 254 bytes is copied to
  * the heap for the scanner and freed before the call returns.  It is locale-independent.
  */
@@ -91,6 +93,18 @@ int pgfmath_eval_pos(const char *expr, size_t len, double *out, int *has_unit,
    ignored.  This is the module's only global state: set it before evaluating, not
    concurrently with evaluations in other threads. */
 void pgfmath_set_font(double em_pt, double ex_pt);
+
+/* pgf's pseudo-random generator (rnd, rand, random), reproduced: the Park-Miller minimal
+   standard LCG z <- 69621 z mod (2^31 - 1) computed as pgf does (Schrage's method with
+   truncating division), rnd = (z mod 100001) / 100000, rand = (z mod 200001 - 100000) /
+   100000 (each rounded to 1/65536, as pgf reads it as a dimension), random(a,b) = z mod (b-a+1)
+   + a.  So after the same \pgfmathsetseed the values equal pgf's.  pgf seeds with
+   \time * \year (a new sequence every minute); here the seed is 1 until it is set.
+   pgfmath_random_int draws one integer in lo..hi (swapped when lo > hi), as
+   \pgfmathrandominteger.  This is global state, like the font: not for concurrent use. */
+void pgfmath_set_seed(long seed);
+long pgfmath_get_seed(void);
+long pgfmath_random_int(long lo, long hi);
 void pgfmath_get_font(double *em_pt, double *ex_pt);
 
 /* Parses a TeX dimension s[0..len): optional spaces, optional signs (+ and -, any number,

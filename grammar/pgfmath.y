@@ -135,7 +135,7 @@ enum {
     F_REAL, F_MIN, F_MAX, F_MOD, F_MODP, F_DIV, F_GCD, F_FACTORIAL, F_ISPRIME,
     F_ISEVEN, F_ISODD, F_RECIPROCAL, F_NEG, F_ADD, F_SUBTRACT, F_MULTIPLY, F_DIVIDE,
     F_GREATER, F_LESS, F_EQUAL, F_NOTEQUAL, F_NOTLESS, F_NOTGREATER, F_AND, F_OR,
-    F_NOT, F_IFTHENELSE, F_APPROX, F_SCALAR
+    F_NOT, F_IFTHENELSE, F_APPROX, F_SCALAR, F_RANDOM
 };
 
 static const struct pm_fn {
@@ -160,7 +160,7 @@ static const struct pm_fn {
     {"notequal", F_NOTEQUAL, 2}, {"notless", F_NOTLESS, 2},
     {"notgreater", F_NOTGREATER, 2}, {"and", F_AND, 2}, {"or", F_OR, 2},
     {"not", F_NOT, 1}, {"ifthenelse", F_IFTHENELSE, 3}, {"approxequalto", F_APPROX, 2},
-    {"scalar", F_SCALAR, 1},
+    {"scalar", F_SCALAR, 1}, {"random", F_RANDOM, -1},
 };
 
 static int pm_check_scalar(pm_ctx *c, const pm_val *v, const PMLTYPE *loc);
@@ -204,6 +204,8 @@ expr
     : NUM               { $$ = $1; }
     | '(' list ')'      { $$ = $2; }
     | FUNC expr         { if (pm_apply(ctx, &$1, &@1, &$2, &@2, &$$)) YYABORT; }
+    | FUNC '(' ')'      { pm_val none; pm_number(&none, 0); none.n = 0;
+                          if (pm_apply(ctx, &$1, &@1, &none, &@2, &$$)) YYABORT; }
     | '-' expr %prec '-'
                         { if (pm_check_scalar(ctx, &$2, &@2)) YYABORT;
                           pm_number(&$$, -$2.a[0]); }
@@ -251,6 +253,73 @@ list
 /* the IM class's text font: Open Sans at scale 0.95 (TM_FONT_SCALE), 12pt */
 static double pm_em = 11.4;      /* its quad: 0.95 x 12pt */
 static double pm_ex = 6.10128;   /* its x-height: 0.5352 (the TFM's) x 11.4pt */
+
+/* pgf's pseudo-random generator (pgfmathfunctions.random.code.tex): Park and Miller's
+   minimal standard LCG, z <- 69621 z mod (2^31 - 1), by Schrage's method as pgf computes it
+   with TeX's integer division (truncating).  pgf seeds it with \time * \year; here the
+   seed is 1 until pgfmath_set_seed. */
+static long pm_rnd_z = 1;
+
+void pgfmath_set_seed(long seed)
+{
+    pm_rnd_z = seed;
+}
+
+long pgfmath_get_seed(void)
+{
+    return pm_rnd_z;
+}
+
+static long pm_rnd_next(void)
+{
+    const long m = 2147483647, a = 69621, q = 30845, r = 23902;
+    long z = pm_rnd_z;
+    long t = (z - (z / q) * q) * a - (z / q) * r;
+    if (t < 0)
+        t += m;
+    pm_rnd_z = t;
+    return t;
+}
+
+/* A decimal with five fractional digits d (0 <= d <= 99999) as TeX reads "0.ddddd pt":
+   round_decimals of tex.web, in units of 1/65536. */
+static double pm_tex_frac5(long d)
+{
+    long a = 0;
+    for (int k = 0; k < 5; k++) {
+        a = (a + (d % 10) * 131072) / 10;
+        d /= 10;
+    }
+    return (double)((a + 1) / 2) / 65536.0;
+}
+
+/* rnd (0 <= x <= 1) or rand (-1 <= x <= 1), as pgf: five decimals read as a TeX
+   dimension (pgf's value is that multiple of 1/65536: 0.24053 is 0.2405242919921875,
+   which pgf prints 0.24052). */
+static double pm_rnd_value(int signed_)
+{
+    long z = pm_rnd_next();
+    if (!signed_) {
+        long b = z % 100001;
+        return b == 100000 ? 1.0 : pm_tex_frac5(b);
+    }
+    long b = z % 200001 - 100000;
+    long m = b < 0 ? -b : b;
+    double v = m == 100000 ? 1.0 : pm_tex_frac5(m);
+    return b < 0 ? -v : v;
+}
+
+long pgfmath_random_int(long lo, long hi)
+{
+    if (lo > hi) {
+        long t = lo;
+        lo = hi;
+        hi = t;
+    }
+    long n = hi + 1 - lo;
+    long z = pm_rnd_next();
+    return n > 0 ? z % n + lo : lo;
+}
 
 void pgfmath_set_font(double em_pt, double ex_pt)
 {
@@ -512,6 +581,28 @@ static int pm_apply(pm_ctx *c, const pm_val *f, const PMLTYPE *lf, const pm_val 
             fn = &pm_fns[i];
     if (fn == NULL) { /* cannot happen: the lexer only makes FUNC tokens from the table */
         pm_fail(c, col, "internal error: unknown function id");
+        return -1;
+    }
+    if (fn->id == F_RANDOM) {
+        if (arg->n > 2) {
+            pm_fail(c, col, "random takes at most 2 arguments, not %d", arg->n);
+            return -1;
+        }
+        if (arg->n == 0) {
+            pm_number(out, pm_rnd_value(0));
+            return 0;
+        }
+        x = arg->n == 1 ? 1 : arg->a[0];
+        y = arg->n == 1 ? arg->a[0] : arg->a[1];
+        if (fabs(x) > 2147483647.0 || fabs(y) > 2147483647.0) {
+            pm_fail(c, col, "random: bound out of TeX's integer range");
+            return -1;
+        }
+        pm_number(out, (double)pgfmath_random_int((long)x, (long)y));
+        return 0;
+    }
+    if (fn->arity == -1 && arg->n == 0) {
+        pm_fail(c, col, "%s needs an argument", fn->name);
         return -1;
     }
     if (fn->arity > 0 && arg->n != fn->arity) {
@@ -842,7 +933,6 @@ int pm_lex_name(pm_ctx *c, PMSTYPE *lval, size_t start, size_t n, int operator_p
         {"pi", PM_PI}, {"e", 2.71828182845904523536}, {"true", 1}, {"false", 0},
     };
     static const struct { const char *names, *why; } unsupported[] = {
-        {" rnd rand random ", "random numbers not supported"},
         {" width height depth ", "text measurement is not supported"},
         {" hex Hex oct bin ", "functions returning strings are not supported"},
         {" array dim ", "arrays are not supported"},
@@ -851,6 +941,10 @@ int pm_lex_name(pm_ctx *c, PMSTYPE *lval, size_t start, size_t n, int operator_p
     size_t i;
     char name[40];
 
+    if ((n == 3 && memcmp(s, "rnd", 3) == 0) || (n == 4 && memcmp(s, "rand", 4) == 0)) {
+        pm_number(lval, pm_rnd_value(n == 4));
+        return PM_NUM;
+    }
     for (i = 0; i < sizeof consts / sizeof consts[0]; i++)
         if (strlen(consts[i].name) == n && memcmp(consts[i].name, s, n) == 0) {
             pm_number(lval, consts[i].v);

@@ -1,5 +1,5 @@
 /* pic.c — pics: the angles library's angle and right angle (with the
- * quotes library's "text" option). */
+ * quotes library's "text" option), and the pics a document defines. */
 #include "grammar/interp.h"
 #include "grammar/pathgrammar.h"
 #include "ir/xalloc.h"
@@ -66,7 +66,92 @@ static void pic_options(const char *s, struct tp_buf *actions, char **text, char
  * an arc (or the square mark) of angle radius, drawn and filled only as the
  * pic's own options say, and the pic text at angle eccentricity times the
  * radius along the bisector. */
-void tk_pic(tikz *T, const char *opts, const char *body, int line)
+/* The code of a pic style's value (code=, background code=, foreground code=,
+ * in that drawing order) and its other keys (options), each malloc'd */
+static void pic_style_split(const char *s, size_t n, struct tp_buf *code, struct tp_buf *opts)
+{
+    const char *bg = NULL, *fg = NULL, *cd = NULL;
+    size_t bgn = 0, fgn = 0, cdn = 0, i = 0;
+    while (i < n) {
+        size_t st = i;
+        int d = 0;
+        while (i < n) {
+            char c = s[i];
+            if (c == '{' || c == '(' || c == '[') d++;
+            else if ((c == '}' || c == ')' || c == ']') && d > 0) d--;
+            else if (c == ',' && d == 0) break;
+            i++;
+        }
+        const char *it = s + st;
+        size_t in = i - st;
+        i++;
+        tk_trim(&it, &in);
+        if (in == 0) continue;
+        long eq = tk_find_top(it, in, '=');
+        if (eq > 0) {
+            const char *k = it, *v = it + eq + 1;
+            size_t kn = (size_t)eq, vn = in - (size_t)eq - 1;
+            tk_trim(&k, &kn);
+            tk_unbrace(&v, &vn);
+            if (tk_is(k, kn, "code")) { cd = v; cdn = vn; continue; }
+            if (tk_is(k, kn, "background code")) { bg = v; bgn = vn; continue; }
+            if (tk_is(k, kn, "foreground code")) { fg = v; fgn = vn; continue; }
+        }
+        if (opts->n) tp_buf_add(opts, ",", 1);
+        tp_buf_add(opts, it, in);
+    }
+    if (bg) { tp_buf_add(code, bg, bgn); tp_buf_add(code, "\n", 1); }
+    if (cd) { tp_buf_add(code, cd, cdn); tp_buf_add(code, "\n", 1); }
+    if (fg) tp_buf_add(code, fg, fgn);
+}
+
+/* #1 in a style's text replaced by the value (a pic {name=value}) */
+static char *subst_arg1(const char *s, size_t n, const char *v, size_t vn)
+{
+    struct tp_buf o = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '#' && i + 1 < n && s[i + 1] == '1') { tp_buf_add(&o, v, vn); i++; }
+        else tp_buf_add(&o, s + i, 1);
+    }
+    if (!o.s) tp_buf_add(&o, "", 0);
+    return o.s;
+}
+
+#define MAX_PIC_DEPTH 16
+
+/* A pic the document defined: its code run in a scope whose origin is at,
+ * with every pic, the style's other keys and the pic's options applied
+ * (they may shift, rotate and scale it). */
+static void user_pic(tikz *T, const char *style, const char *opts, const char *val, size_t vn,
+                     vec2 at, int line, const char *src)
+{
+    if (T->pic_depth >= MAX_PIC_DEPTH) { tk_unparsed(T, line, src, "pics nested too deep"); return; }
+    char *st = subst_arg1(style, strlen(style), val ? val : "", val ? vn : 0);
+    struct tp_buf code = { 0 }, sopts = { 0 };
+    pic_style_split(st, strlen(st), &code, &sopts);
+    free(st);
+    if (!code.n) {
+        tk_unparsed(T, line, src, "pic without code");
+        free(code.s);
+        free(sopts.s);
+        return;
+    }
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    g->ctm.e = at.x;
+    g->ctm.f = at.y;
+    tk_apply_opts(T, "every pic", 9, NULL, 0);
+    if (sopts.n) tk_apply_opts(T, sopts.s, sopts.n, NULL, 0);
+    if (opts) tk_apply_opts(T, opts, strlen(opts), NULL, 0);
+    T->pic_depth++;
+    tk_run_code(T, code.s, code.n, line);
+    T->pic_depth--;
+    tk_gs_pop(T);
+    free(code.s);
+    free(sopts.s);
+}
+
+void tk_pic(tikz *T, const char *opts, const char *body, vec2 at, int line)
 {
     char src[300];
     snprintf(src, sizeof src, "pic%s%s%s {%s}", opts ? "[" : "", opts ? opts : "",
@@ -81,9 +166,20 @@ void tk_pic(tikz *T, const char *opts, const char *body, int line)
     tk_trim(&key, &kn);
     tk_unbrace(&val, &vn);
     int right;
+    {
+        char sn[300];
+        int l = snprintf(sn, sizeof sn, "pics/%.*s", (int)(kn > 280 ? 280 : kn), key);
+        const char *style = tk_find_style(T, sn, (size_t)l);
+        if (style) {
+            char *copy = xstrndup(style, strlen(style));   /* the code may redefine it */
+            user_pic(T, copy, opts, eq >= 0 ? val : NULL, vn, at, line, src);
+            free(copy);
+            return;
+        }
+    }
     if (tk_is(key, kn, "angle")) right = 0;
     else if (tk_is(key, kn, "right angle")) right = 1;
-    else { tk_unparsed(T, line, src, "pic type not supported"); return; }
+    else { tk_unparsed(T, line, src, "pic type not supported (not defined by name/.pic or pics/name/.style)"); return; }
     const char *nm[3];
     size_t nl[3];
     {

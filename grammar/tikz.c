@@ -24,7 +24,9 @@ enum {
     K_UNKNOWN = 1, K_IGNORED, K_BEGIN, K_END, K_DEF, K_GDEF, K_EDEF, K_XDEF, K_NEWCOMMAND,
     K_PROVIDECOMMAND, K_LET, K_SETMACRO, K_TRUNCATEMACRO, K_PARSE, K_SETLENGTHMACRO,
     K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC,
-    K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH, K_NEWIF
+    K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH, K_NEWIF,
+    K_SETSEED, K_RANDLIST, K_RANDITEM, K_RANDINT, K_DECLFUNC, K_TIKZ,
+    K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE, K_SCOPED
 };
 
 /* ---- small utilities ---------------------------------------------------- */
@@ -485,6 +487,193 @@ static void do_pgfmath(tikz *T, const tex_tok *cmd, int mode)
     else tex_define_text(T->tex, tex_name(T->tex, name.name), buf, 0);
 }
 
+/* An argument's text, macros expanded (malloc'd), or NULL */
+static char *arg_text(tikz *T, int expand)
+{
+    toklist e = { 0 };
+    if (tex_read_arg(T->tex, &e, expand) <= 0) { tl_free(&e); return NULL; }
+    char *s = toks_text(T, &e, NULL);
+    tl_free(&e);
+    return s;
+}
+
+/* A random list's length and items are macros, as pgf keeps them:
+ * pgfmath@randomlist@NAME (the length) and pgfmath@randomlist@NAME@K */
+static char *randlist_name(const char *list, const char *suffix)
+{
+    size_t n = strlen(list) + strlen(suffix) + 24;
+    char *nm = xrealloc(NULL, n);
+    snprintf(nm, n, "pgfmath@randomlist@%s%s", list, suffix);
+    return nm;
+}
+
+/* \pgfmathsetseed{expr}, \pgfmathdeclarerandomlist{name}{{a}{b}...},
+ * \pgfmathrandomitem{\cs}{name}, \pgfmathrandominteger{\cs}{a}{b},
+ * \pgfmathdeclarefunction{name}{n}{\pgfmathparse{expr}} */
+static void do_pgfmath_more(tikz *T, const tex_tok *cmd, int kind)
+{
+    const char *nm = tex_name(T->tex, cmd->name);
+    char src[200];
+    snprintf(src, sizeof src, "\\%s", nm);
+    if (kind == K_SETSEED) {
+        char *s = arg_text(T, 1);
+        double v;
+        if (!s || tk_eval(T, s, strlen(s), &v, NULL) != 0 || !(fabs(v) < 2147483648.0)) {
+            tk_unparsed(T, cmd->line, src, "cannot evaluate the seed");
+        } else {
+            pgfmath_set_seed((long)trunc(v));
+            char buf[64];
+            fmt_result(buf, sizeof buf, v, 0);
+            tex_define_text(T->tex, "pgfmathresult", buf, 0);
+        }
+        free(s);
+        return;
+    }
+    if (kind == K_RANDLIST) {
+        char *name = arg_text(T, 1);
+        char *items = arg_text(T, 0);
+        if (!name || !items) {
+            fatal_at(T, cmd->line, cmd->col, "\\%s needs a name and a list", nm);
+        } else {
+            long k = 0;
+            size_t n = strlen(items), i = 0;
+            while (i < n) {
+                while (i < n && tk_space((unsigned char)items[i])) i++;
+                if (i >= n) break;
+                size_t st = i, en;
+                if (items[i] == '{') {
+                    int d = 0;
+                    for (; i < n; i++) {
+                        if (items[i] == '{') d++;
+                        else if (items[i] == '}' && --d == 0) break;
+                    }
+                    st++;
+                    en = i < n ? i : n;
+                    if (i < n) i++;
+                } else if (items[i] == '\\') {
+                    i++;
+                    while (i < n && isalpha((unsigned char)items[i])) i++;
+                    if (i == st + 1 && i < n) i++;
+                    en = i;
+                } else {
+                    en = ++i;
+                }
+                char ks[32];
+                snprintf(ks, sizeof ks, "@%ld", ++k);
+                char *mn = randlist_name(name, ks);
+                char *it = xstrndup(items + st, en - st);
+                tex_define_text(T->tex, mn, it, 1);
+                free(it);
+                free(mn);
+                if (k >= 100000) break;
+            }
+            char ks[32];
+            snprintf(ks, sizeof ks, "%ld", k);
+            char *mn = randlist_name(name, "");
+            tex_define_text(T->tex, mn, ks, 1);
+            free(mn);
+        }
+        free(name);
+        free(items);
+        return;
+    }
+    if (kind == K_RANDITEM || kind == K_RANDINT) {
+        tex_tok cs = { 0 };
+        if (!read_cs_arg(T, &cs)) {
+            fatal_at(T, cmd->line, cmd->col, "\\%s needs a macro name", nm);
+            return;
+        }
+        if (kind == K_RANDINT) {
+            char *a = arg_text(T, 1), *b = arg_text(T, 1);
+            double x, y;
+            if (!a || !b || tk_eval(T, a, strlen(a), &x, NULL) || tk_eval(T, b, strlen(b), &y, NULL) ||
+                !(fabs(x) < 2147483648.0) || !(fabs(y) < 2147483648.0)) {
+                tk_unparsed(T, cmd->line, src, "cannot evaluate the bounds");
+            } else {
+                char buf[32];
+                snprintf(buf, sizeof buf, "%ld", pgfmath_random_int((long)trunc(x), (long)trunc(y)));
+                tex_define_text(T->tex, tex_name(T->tex, cs.name), buf, 0);
+            }
+            free(a);
+            free(b);
+            return;
+        }
+        char *list = arg_text(T, 1);
+        char *mn = list ? randlist_name(list, "") : NULL;
+        const char *len = mn ? tex_macro_text(T->tex, tex_intern(T->tex, mn, strlen(mn))) : NULL;
+        long n = len ? atol(len) : 0;
+        if (n <= 0) {
+            char why[200];
+            snprintf(why, sizeof why, "unknown random list '%.60s'", list ? list : "");
+            tk_unparsed(T, cmd->line, src, why);
+        } else {
+            char ks[32];
+            snprintf(ks, sizeof ks, "@%ld", pgfmath_random_int(1, n));
+            char *inm = randlist_name(list, ks);
+            const char *it = tex_macro_text(T->tex, tex_intern(T->tex, inm, strlen(inm)));
+            tex_define_text(T->tex, tex_name(T->tex, cs.name), it ? it : "", 0);
+            free(inm);
+        }
+        free(mn);
+        free(list);
+        return;
+    }
+    /* K_DECLFUNC: \pgfmathdeclarefunction[*]{name}{nargs}{body} */
+    tex_skip_spaces(T->tex, 0);
+    tex_tok star;
+    if (tex_next(T->tex, &star) && !(star.type == T_OTHER && star.ch == '*')) tex_push_tok(T->tex, star);
+    char *name = arg_text(T, 1), *na = arg_text(T, 1), *body = arg_text(T, 0);
+    if (!name || !na || !body) {
+        fatal_at(T, cmd->line, cmd->col, "\\%s needs a name, a number of arguments and a body", nm);
+    } else {
+        /* the one body evaluated: \pgfmathparse{expr} */
+        const char *b = body, *e = NULL;
+        size_t bn = strlen(body), en = 0;
+        tk_trim(&b, &bn);
+        if (bn > 13 && memcmp(b, "\\pgfmathparse", 13) == 0) {
+            const char *q = b + 13;
+            size_t qn = bn - 13;
+            tk_trim(&q, &qn);
+            if (qn >= 2 && q[0] == '{' && q[qn - 1] == '}') {
+                int d = 0;
+                size_t k;
+                for (k = 0; k < qn; k++) {
+                    if (q[k] == '{') d++;
+                    else if (q[k] == '}' && --d == 0) break;
+                }
+                if (k == qn - 1) { e = q + 1; en = qn - 2; }
+            }
+        }
+        const char *nt = na;
+        size_t nn = strlen(na);
+        tk_trim(&nt, &nn);
+        int nargs = (nn == 1 && nt[0] >= '0' && nt[0] <= '9') ? nt[0] - '0' : -1;
+        if (nargs < 0 || tk_ufn_declare(T, name, strlen(name), nargs, NULL, NULL, e, en) != 0) {
+            char why[200];
+            snprintf(why, sizeof why, "cannot declare function '%.40s' with %.20s arguments", name, na);
+            tk_unparsed(T, cmd->line, src, why);
+        } else if (!e) {
+            tk_warn(T, cmd->line, "function '%.40s': a body other than \\pgfmathparse{...} is not evaluated (its calls stay unparsed)", name);
+        }
+    }
+    free(name);
+    free(na);
+    free(body);
+}
+
+/* Runs TeX code as the document's own, in a group (a pic's code). */
+void tk_run_code(tikz *T, const char *code, size_t n, int line)
+{
+    toklist l = { 0 };
+    tex_tokenize(T->tex, code, n, line, &l);
+    tex_group_begin(T->tex);
+    tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, line, 1 };
+    tex_push_list_tok(T->tex, &l, sen);
+    run(T, sen.name);
+    tex_group_end(T->tex);
+    tl_free(&l);
+}
+
 static int cs_kind(tikz *T, int id);
 
 static void do_path(tikz *T, const tex_tok *cmd, int kind)
@@ -779,6 +968,41 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
     free(ltext);
     /* options: count=\i [from n], evaluate=\x as \y using expr */
     char *otext = toks_text(T, &opts, NULL);
+    /* remember=\x as \lastx (initially v): \lastx is, in each iteration,
+     * the value \x had at the end of the one before (v, or undefined, in
+     * the first) */
+    struct { char src[64], dst[64]; char *val; } rem[4];
+    int nrem = 0;
+    for (const char *o = otext; *o && nrem < 4;) {
+        while (*o == ' ' || *o == ',') o++;
+        const char *e = o;
+        int d = 0;
+        while (*e && !(*e == ',' && d == 0)) { if (*e == '{' || *e == '(') d++; else if ((*e == '}' || *e == ')') && d) d--; e++; }
+        if (strncmp(o, "remember", 8) == 0) {
+            const char *b1 = memchr(o, '\\', (size_t)(e - o));
+            const char *as = tk_memmem(o, (size_t)(e - o), " as ");
+            const char *b2 = as ? memchr(as, '\\', (size_t)(e - as)) : NULL;
+            if (b1 && b2) {
+                const char *n1 = b1 + 1, *n2 = b2 + 1;
+                while (n1 < e && isalpha((unsigned char)*n1)) n1++;
+                while (n2 < e && isalpha((unsigned char)*n2)) n2++;
+                snprintf(rem[nrem].src, sizeof rem[nrem].src, "%.*s", (int)(n1 - b1 - 1), b1 + 1);
+                snprintf(rem[nrem].dst, sizeof rem[nrem].dst, "%.*s", (int)(n2 - b2 - 1), b2 + 1);
+                rem[nrem].val = NULL;
+                const char *in = tk_memmem(n2, (size_t)(e - n2), "initially");
+                if (in) {
+                    const char *a = in + 9, *z = e;
+                    while (z > a && (z[-1] == ' ' || z[-1] == ')')) { if (z[-1] == ')') { z--; break; } z--; }
+                    const char *q = a;
+                    size_t qn = (size_t)(z - a);
+                    tk_trim(&q, &qn);
+                    rem[nrem].val = xstrndup(q, qn);
+                }
+                nrem++;
+            }
+        }
+        o = *e ? e + 1 : e;
+    }
     T->foreach_depth++;
     for (size_t k = 0; k < items.n && !tex_failed(T->tex); k++) {
         if (++T->iterations > MAX_ITERATIONS) {
@@ -849,10 +1073,17 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
             }
             o = *e ? e + 1 : e;
         }
+        for (int r = 0; r < nrem; r++)
+            if (rem[r].val) tex_define_text(T->tex, rem[r].dst, rem[r].val, 0);
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
         tex_push_list_tok(T->tex, &body, sen);
         size_t conds = tex_cond_depth(T->tex);
         run(T, sen.name);
+        for (int r = 0; r < nrem; r++) {
+            const char *cur = tex_macro_text(T->tex, tex_intern(T->tex, rem[r].src, strlen(rem[r].src)));
+            free(rem[r].val);
+            rem[r].val = cur ? xstrndup(cur, strlen(cur)) : NULL;
+        }
         if (!tex_failed(T->tex) && tex_cond_depth(T->tex) != conds) {
             /* a conditional opened in the body and not closed there, or a
              * \fi closing one opened before the loop */
@@ -868,6 +1099,7 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
         tex_group_end(T->tex);
     }
     T->foreach_depth--;
+    for (int r = 0; r < nrem; r++) free(rem[r].val);
     free(otext);
     sl_free(&items);
 out:
@@ -914,12 +1146,21 @@ static const char *read_opts_text(tikz *T, int *present)
     return tex_read_opt_text(T->tex, present);
 }
 
+static void begin_env(tikz *T, const tex_tok *cmd, int kind, const char *env);
+
 static void do_begin(tikz *T, const tex_tok *cmd)
 {
     char ebuf[64];
     size_t envn;
     char *env = read_env_name(T, ebuf, sizeof ebuf, &envn);
-    int kind = env_kind(env, envn);
+    begin_env(T, cmd, env_kind(env, envn), env);
+    if (env != ebuf) free(env);
+}
+
+/* An environment's beginning: \begin{env}, or plain TeX's \tikzpicture
+ * and \scope, ConTeXt's \starttikzpicture and \startscope */
+static void begin_env(tikz *T, const tex_tok *cmd, int kind, const char *env)
+{
     int present;
     T->cmd_line = cmd->line;
     if (kind == ENV_TIKZPICTURE) {
@@ -945,7 +1186,17 @@ static void do_begin(tikz *T, const tex_tok *cmd)
         if (T->d && kind != ENV_DOCUMENT)
             tk_warn(T, cmd->line, "environment '%s' inside a picture ignored", env);
     }
-    if (env != ebuf) free(env);
+}
+
+/* \endtikzpicture, \endscope, \stoptikzpicture, \stopscope */
+static void do_plain_end(tikz *T, const tex_tok *cmd, int kind)
+{
+    char what[96] = "";
+    if (T->ngk == 0 || T->gk[T->ngk - 1].kind != 2)
+        snprintf(what, sizeof what, "\\%.60s", tex_name(T->tex, cmd->name));
+    if (!close_group(T, 2, cmd, what)) return;
+    if (kind == ENV_TIKZPICTURE) picture_end(T);
+    else if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
 }
 
 static void do_end(tikz *T, const tex_tok *cmd)
@@ -969,6 +1220,93 @@ static void do_end(tikz *T, const tex_tok *cmd)
         if (T->ngs > T->pic_base + 1) tk_gs_pop(T);
     }
     if (env != ebuf) free(env);
+}
+
+/* The body of \tikz or \scoped: a {...} group or one command up to its
+ * ';' outside braces (unexpanded). 0 when there is none. */
+static int read_cmd_body(tikz *T, toklist *body)
+{
+    tex_skip_spaces(T->tex, 0);
+    tex_tok t;
+    if (!tex_next(T->tex, &t)) return 0;
+    if (t.type == T_BEGIN) {
+        tex_push_tok(T->tex, t);
+        return tex_read_arg(T->tex, body, 0) > 0;
+    }
+    int depth = 0;
+    for (;;) {
+        tl_push(body, t);
+        if (t.type == T_BEGIN) depth++;
+        else if (t.type == T_END && --depth < 0) return 0;
+        else if (depth == 0 && t.type == T_OTHER && t.ch == ';') return 1;
+        if (body->n > 1000000 || !tex_next(T->tex, &t)) return 0;
+    }
+}
+
+/* \scoped[options] command; or {...}: the command in a scope */
+static void do_scoped(tikz *T, const tex_tok *cmd)
+{
+    int present;
+    T->cmd_line = cmd->line;
+    const char *otext = read_opts_text(T, &present);
+    char *opts = xstrdup(otext ? otext : "");
+    toklist body = { 0 };
+    if (!read_cmd_body(T, &body) || tex_failed(T->tex)) {
+        if (!tex_failed(T->tex))
+            tex_error(T->tex, cmd->line, cmd->col, "\\scoped without a body (a command up to ';' or a {...} group)%s", "");
+    } else if (T->scoped_depth >= MAX_FOREACH_NESTING) {
+        tex_error(T->tex, cmd->line, cmd->col, "\\scoped nested more than %d deep", MAX_FOREACH_NESTING);
+    } else {
+        T->scoped_depth++;
+        tk_gs_push(T);
+        if (T->d) tk_apply_opts(T, opts, strlen(opts), NULL, 0);
+        size_t ngs = T->ngs;
+        tex_group_begin(T->tex);
+        tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
+        tex_push_list_tok(T->tex, &body, sen);
+        run(T, sen.name);
+        tex_group_end(T->tex);
+        while (T->ngs >= ngs && T->ngs > T->pic_base + 1) tk_gs_pop(T);
+        T->scoped_depth--;
+    }
+    tl_free(&body);
+    free(opts);
+}
+
+/* \tikz[options]{commands} and \tikz[options] command; : a picture */
+static void do_tikz(tikz *T, const tex_tok *cmd)
+{
+    int present;
+    T->cmd_line = cmd->line;
+    const char *otext = read_opts_text(T, &present);
+    char *opts = xstrdup(otext ? otext : "");
+    toklist body = { 0 };
+    int ok = read_cmd_body(T, &body);
+    if (!ok || tex_failed(T->tex)) {
+        if (!tex_failed(T->tex))
+            tex_error(T->tex, cmd->line, cmd->col, "\\tikz without a body (a command up to ';' or a {...} group)%s", "");
+    } else if (T->d) {
+        tk_unparsed(T, cmd->line, "\\tikz", "a \\tikz picture inside a picture");
+    } else {
+        picture_begin(T, opts, strlen(opts), cmd->line);
+        open_group(T, 2, cmd->line, cmd->col);
+        size_t ngk = T->ngk;
+        tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
+        tex_push_list_tok(T->tex, &body, sen);
+        run(T, sen.name);
+        if (!tex_failed(T->tex)) {
+            if (T->ngk != ngk) {
+                tex_error(T->tex, T->gk[T->ngk - 1].line, T->gk[T->ngk - 1].col,
+                          "a group opened in this \\tikz picture is not closed in it%s", "");
+            } else {
+                tex_tok at = *cmd;
+                close_group(T, 2, &at, "\\tikz");
+                picture_end(T);
+            }
+        }
+    }
+    tl_free(&body);
+    free(opts);
 }
 
 static void do_tikzset(tikz *T)
@@ -1046,7 +1384,14 @@ static int classify_cs(const char *nm)
         { "usetikzlibrary", K_SKIP01 }, { "usepgfplotslibrary", K_SKIP01 },
         { "newlength", K_SKIP01 }, { "title", K_SKIP01 }, { "author", K_SKIP01 },
         { "date", K_SKIP01 }, { "definecolor", K_SKIP03 }, { "colorlet", K_SKIP02 },
-        { "setlength", K_SETLENGTH }, { "newif", K_NEWIF }, { NULL, 0 }
+        { "setlength", K_SETLENGTH }, { "newif", K_NEWIF },
+        { "pgfmathsetseed", K_SETSEED }, { "pgfmathdeclarerandomlist", K_RANDLIST },
+        { "pgfmathrandomitem", K_RANDITEM }, { "pgfmathrandominteger", K_RANDINT },
+        { "pgfmathdeclarefunction", K_DECLFUNC }, { "tikz", K_TIKZ }, { "scoped", K_SCOPED },
+        { "tikzpicture", K_PLAIN_PICTURE }, { "endtikzpicture", K_PLAIN_ENDPICTURE },
+        { "starttikzpicture", K_PLAIN_PICTURE }, { "stoptikzpicture", K_PLAIN_ENDPICTURE },
+        { "scope", K_PLAIN_SCOPE }, { "endscope", K_PLAIN_ENDSCOPE },
+        { "startscope", K_PLAIN_SCOPE }, { "stopscope", K_PLAIN_ENDSCOPE }, { NULL, 0 }
     };
     for (int i = 0; tab[i].name; i++) if (!strcmp(nm, tab[i].name)) return tab[i].k;
     for (int i = 0; ignored_cs[i]; i++) if (!strcmp(nm, ignored_cs[i])) return K_IGNORED;
@@ -1113,6 +1458,15 @@ static int run(tikz *T, int sentinel)
         case K_PARSE: do_pgfmath(T, &t, 2); break;
         case K_SETLENGTHMACRO: do_pgfmath(T, &t, 3); break;
         case K_FOREACH: do_foreach(T, &t); break;
+        case K_TIKZ: do_tikz(T, &t); break;
+        case K_SCOPED: do_scoped(T, &t); break;
+        case K_PLAIN_PICTURE: begin_env(T, &t, ENV_TIKZPICTURE, "tikzpicture"); break;
+        case K_PLAIN_SCOPE: begin_env(T, &t, ENV_SCOPE, "scope"); break;
+        case K_PLAIN_ENDPICTURE: do_plain_end(T, &t, ENV_TIKZPICTURE); break;
+        case K_PLAIN_ENDSCOPE: do_plain_end(T, &t, ENV_SCOPE); break;
+        case K_SETSEED: case K_RANDLIST: case K_RANDITEM: case K_RANDINT: case K_DECLFUNC:
+            do_pgfmath_more(T, &t, cs_kind(T, t.name));
+            break;
         case K_DRAW: do_path(T, &t, CMD_DRAW); break;
         case K_FILL: do_path(T, &t, CMD_FILL); break;
         case K_FILLDRAW: do_path(T, &t, CMD_FILLDRAW); break;
@@ -1195,6 +1549,7 @@ static void tikz_init(tikz *T)
     tex_set_font(T->tex, em, ex);
     tk_gs_push(T);
     tex_define_text(T->tex, "pgfmathresult", "0", 1);
+    pgfmath_set_seed(1);   /* pgf: \time * \year; here the same sequence every run */
     toklist pre = { 0 };
     tex_tokenize(T->tex, prelude, strlen(prelude), 0, &pre);
     tex_push_list(T->tex, &pre);
@@ -1226,6 +1581,7 @@ static void tikz_fini(tikz *T)
     for (size_t i = 0; i < T->nstyles; i++) { free(T->styles[i].name); free(T->styles[i].val); }
     free(T->styles);
     free(T->paths);
+    tk_ufn_free(T);
     tex_free(T->tex);
 }
 

@@ -368,10 +368,41 @@ static void value_cache_put(tikz *T, const char *s, size_t n, double em, double 
 
 /* ---- numbers -------------------------------------------------------------------- */
 
+/* s[0,n) may name rnd, rand or random (a value not to cache) */
+int tk_may_random(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 3 <= n; i++)
+        if (s[i] == 'r' && ((s[i + 1] == 'n' && s[i + 2] == 'd') ||
+                            (s[i + 1] == 'a' && s[i + 2] == 'n')))
+            return 1;
+    return 0;
+}
+
 int tk_eval(tikz *T, const char *s, size_t n, double *v, int *has_unit)
 {
     int hu = 0;
     double em, ex;
+    if (T->nufn || tk_may_random(s, n)) {
+        /* declared functions expanded, random numbers drawn: never cached */
+        char *x = NULL;
+        size_t xn = 0;
+        int dyn = 0;
+        const char *why = NULL;
+        if (tk_ufn_expand(T, s, n, &x, &xn, &dyn, &why) != 0) {
+            tk_warn(T, T->cmd_line, "%s in '%.*s'", why, (int)(n > 60 ? 60 : n), s);
+            return -1;
+        }
+        if (x || dyn) {
+            const char *w = x ? x : s;
+            size_t wn = x ? xn : n;
+            tk_unbrace(&w, &wn);
+            int r = wn ? pgfmath_eval(w, wn, v, &hu, NULL, 0) : -1;
+            free(x);
+            if (r != 0) return -1;
+            if (has_unit) *has_unit = hu;
+            return 0;
+        }
+    }
     pgfmath_get_font(&em, &ex);
     if (value_cache_get(T, s, n, em, ex, v, &hu)) {
         if (has_unit) *has_unit = hu;
@@ -637,6 +668,26 @@ static int apply_handler_key(tikz *T, const char *k, size_t kn, const char *slas
             tk_define_style(T, k, nn, v, vn, append);
         }
         return 1;
+    }
+    if (tk_is(h, hn, ".pic")) {
+        /* name/.pic={code}: the style pics/name with code={code} */
+        char *nm = xrealloc(NULL, nn + 6), *code = xrealloc(NULL, vn + 8);
+        snprintf(nm, nn + 6, "pics/%.*s", (int)nn, k);
+        snprintf(code, vn + 8, "code={%.*s}", (int)vn, v);
+        tk_define_style(T, nm, strlen(nm), code, strlen(code), 0);
+        free(nm);
+        free(code);
+        return 1;
+    }
+    /* pics/name/.style={...}, pics/name/.append style: a pic type */
+    if (tk_is(k, nn, "pics")) {
+        const char *ls = NULL;
+        for (const char *q = h; q < k + kn; q++) if (*q == '/') ls = q;
+        if (ls && (tk_is(ls, (size_t)(k + kn - ls), "/.style") ||
+                   tk_is(ls, (size_t)(k + kn - ls), "/.append style"))) {
+            tk_define_style(T, k, (size_t)(ls - k), v, vn, ls[2] == 'a');
+            return 1;
+        }
     }
     if (hn >= 1 && h[0] == '.') return 1;   /* other handlers: ignore */
     return 0;
@@ -1007,6 +1058,12 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                       const struct opt_key *key)
 {
     if (slash && has_v && apply_handler_key(T, k, kn, slash, v, vn)) return;
+    if (has_v && tk_is(k, kn, "declare function")) {
+        if (tk_ufn_declare_key(T, v, vn) != 0)
+            tk_warn(T, T->cmd_line, "declare function: cannot read '%.*s' (kept what could be read)",
+                    (int)(vn > 60 ? 60 : vn), v);
+        return;
+    }
     /* user styles */
     if (!has_v || (vn && v[0] != '(')) {
         const char *st = tk_find_style(T, k, kn);

@@ -61,4 +61,11 @@ void ir_elem_append_attr(ir_elem *e, const char *key, size_t keylen, const char 
  * e->pts and e->npts). */
 ir_pt *ir_elem_alloc_pts(ir_elem *e, size_t n);
 
+/* The JSON form of one diagram (diagramir-formats(5)), line[0..len) being
+ * one line of input (line number lineno, for irline): the diagram (its
+ * elements' irline set to lineno), or NULL with *col (the 1-based byte
+ * column of the problem) and msg set (ir_json.c). */
+ir_diagram *ir_json_read_(const char *line, size_t len, int lineno, int *col, char *msg,
+                          size_t msgsz);
+
 #endif

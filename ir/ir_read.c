@@ -64,6 +64,8 @@ struct ir_reader {
     size_t becap;
     double *fnum;      /* fast_poly's numbers */
     size_t fncap;
+    ir_diagram *jd;    /* a borrowed diagram read from JSON (the reader's) */
+    ir_diagram *jnext; /* the diagram of the JSON line just read (read_line) */
 };
 
 /* --- memory of the diagram being read ------------------------------------ */
@@ -126,6 +128,7 @@ void ir_reader_free(ir_reader *r)
     free(r->toks);
     free(r->belems);
     free(r->fnum);
+    ir_diagram_free(r->jd);
     ir_arena_free(&r->arena);
     free(r);
 }
@@ -879,7 +882,7 @@ static void discard(ir_reader *r, ir_diagram *d)
 }
 
 /* What reading one line did. */
-enum { LINE_NEXT, LINE_END, LINE_ERR };
+enum { LINE_NEXT, LINE_END, LINE_ERR, LINE_JSON };
 
 /* A borrowed diagram's poly line the short way (fast_poly) from a copy in
  * the arena (p: the line's "poly"): 1 when it was read, 0 when the line must go the usual way,
@@ -991,6 +994,17 @@ static int read_line(ir_reader *r, ir_diagram **dp)
     }
     if (line_nul(r) < 0) return LINE_ERR;
     if (!*p || *p == '#') return LINE_NEXT;
+    if (*p == '{' && !d) {
+        /* a diagram in the JSON form, on this one line (diagramir-formats(5)) */
+        char msg[600];
+        int col = 1;
+        r->jnext = ir_json_read_(line, r->len, (int)r->lineno, &col, msg, sizeof msg);
+        if (!r->jnext) {
+            fail(r, col, "%s", msg);
+            return LINE_ERR;
+        }
+        return LINE_JSON;
+    }
     /* the record kind */
     char *w = p;
     while (*w && !is_blank(*w)) w++;
@@ -1051,6 +1065,8 @@ static int read_diagram(ir_reader *r, ir_diagram **out)
     *out = NULL;
     if (r->failed) return -1;
     if (r->borrow) ir_arena_reset(&r->arena);
+    ir_diagram_free(r->jd);
+    r->jd = NULL;
     for (;;) {
         int got = next_line(r), st;
         if (got == 0 && !d) return 0;
@@ -1063,6 +1079,12 @@ static int read_diagram(ir_reader *r, ir_diagram **out)
         }
         if (st == LINE_END) {
             *out = d;
+            return 1;
+        }
+        if (st == LINE_JSON) {
+            *out = r->jnext;
+            if (r->borrow) r->jd = r->jnext;
+            r->jnext = NULL;
             return 1;
         }
         if (st == LINE_ERR) {

@@ -144,7 +144,8 @@ int report_is_ir(const char *data, size_t len)
         while (e < len && data[e] != '\n') e++;
         size_t s = i;
         while (s < e && (data[s] == ' ' || data[s] == '\t' || data[s] == '\r')) s++;
-        if (s < e && data[s] != '#') return e - s >= 10 && !memcmp(data + s, "diagramir ", 10);
+        if (s < e && data[s] != '#')
+            return data[s] == '{' || (e - s >= 10 && !memcmp(data + s, "diagramir ", 10));
         i = e + 1;
     }
     return 0;

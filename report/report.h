@@ -42,7 +42,8 @@ report *report_new(const report_opts *o);
 void report_free(report *r);
 
 /* Whether a buffer holds IR (its first line that is not blank or a
- * comment starts with "diagramir ") rather than a verdict table. */
+ * comment starts with "diagramir ", or with '{': the JSON form of
+ * diagramir-formats(5)) rather than a verdict table. */
 int report_is_ir(const char *data, size_t len);
 
 /* Adds the diagrams of an IR stream.  Returns 0, or -1 after reporting the

@@ -65,7 +65,7 @@ while [ $r -lt "$RUNS" ]; do
 done
 nv=$(grep -c '^vertex' "$tmp/big.ir"); ne=$(grep -c '^edge' "$tmp/big.ir")
 t1=$(median < "$tmp/t1"); t2=$(median < "$tmp/t2")
-f1=$(awk -F '\t' '$1 == "mean" && $2 == "node_f1" { print $4 }' "$tmp/ga.tsv")
+f1=$(awk -F '\t' '$6 == "mean" && $2 == "node-f1" { print $4 }' "$tmp/ga.tsv")
 printf 'bench-graph: svg2graph  2000 texts + 2000 connectors: %.3f s (median of %d; %d vertices, %d edges found)\n' "$t1" "$RUNS" "$nv" "$ne"
 printf 'bench-graph: graphalign 2000 x 2000 nodes, 4000 edges each: %.3f s (median of %d; node F1 %s)\n' "$t2" "$RUNS" "$f1"
 miss=0

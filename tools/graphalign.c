@@ -5,8 +5,10 @@
 #include "graph/align.h"
 #include "ir/xalloc.h"
 
+#include <cjson/cJSON.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +19,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: graphalign [OPTION]... REF.ir GEN.ir\n"
           "Align the graphs (vertex and edge records) of generated diagrams with reference\n"
           "diagrams and print node, edge and path precision, recall and F1 as a rating\n"
-          "table (item criterion rater value note). Diagrams are paired by id (two streams\n"
-          "of one diagram each are paired whatever their ids). '-' reads standard input.\n\n"
+          "table (item criterion rater value note scope; scope is item, or mean on the\n"
+          "mean rows). Diagrams are paired by id (two streams of one diagram each are\n"
+          "paired whatever their ids). Text or JSON IR; '-' reads standard input.\n\n"
           "      --threshold=S      nodes match when their text similarity is >= S (0.8)\n"
           "      --similarity=KIND  edit (normalized edit distance, default) or tokens (Jaccard)\n"
           "      --greedy           the paper's greedy matching instead of max total similarity\n"
@@ -26,6 +29,7 @@ static void usage(FILE *f)
           "      --by-order         pair diagrams by position instead of id\n"
           "      --no-mean          no mean rows\n"
           "      --mean-only        only the mean rows\n"
+          "      --json             JSON Lines (one object per row) instead of TSV\n"
           "%s"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n\n"
@@ -135,18 +139,20 @@ static void free_graph(graph_g *g)
     free(g->undirected);
 }
 
-static void put_num(double v)
+/* A value as the table writes it: at most 4 decimals, trailing zeros
+ * trimmed (1, 0.5, 0.3333); NA when undefined. */
+static const char *fmt_value(char buf[64], double v)
 {
-    char buf[64];
-    snprintf(buf, sizeof buf, "%.4f", v);
-    /* trim trailing zeros: 1, 0.5, 0.3333 */
+    if (!isfinite(v)) return strcpy(buf, "NA");
+    snprintf(buf, 64, "%.4f", v);
     char *dot = strchr(buf, '.');
     if (dot) {
         char *e = buf + strlen(buf) - 1;
         while (e > dot && *e == '0') *e-- = 0;
         if (e == dot) *e = 0;
     }
-    fputs(buf, stdout);
+    if (!strcmp(buf, "-0")) strcpy(buf, "0");
+    return buf;
 }
 
 static void put_tsv_field(const char *s)
@@ -154,36 +160,69 @@ static void put_tsv_field(const char *s)
     for (; *s; s++) putchar(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
 }
 
-static void row(const char *item, const char *crit, const char *rater, double v, const char *note)
+/* One row: of an item (item not NULL) or a mean row over nitems items. */
+typedef struct {
+    const char *item;
+    const char *crit;
+    const char *rater;
+    double value;
+    const graph_prf *counts;
+    size_t nitems;
+} out_row;
+
+static void row(int json, const out_row *w)
 {
-    put_tsv_field(item);
+    char vb[64];
+    const char *v = fmt_value(vb, w->value);
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        if (w->item) cJSON_AddStringToObject(o, "item", w->item);
+        cJSON_AddStringToObject(o, "criterion", w->crit);
+        cJSON_AddStringToObject(o, "rater", w->rater);
+        if (strcmp(v, "NA") != 0) cJSON_AddRawToObject(o, "value", v);
+        cJSON_AddStringToObject(o, "scope", w->item ? "item" : "mean");
+        if (!w->item) cJSON_AddNumberToObject(o, "items", (double)w->nitems);
+        cJSON_AddNumberToObject(o, "tp", (double)w->counts->tp);
+        cJSON_AddNumberToObject(o, "fp", (double)w->counts->fp);
+        cJSON_AddNumberToObject(o, "fn", (double)w->counts->fn);
+        char *txt = cJSON_PrintUnformatted(o);
+        cJSON_Delete(o);
+        if (txt) {
+            puts(txt);
+            free(txt);
+        }
+        return;
+    }
+    put_tsv_field(w->item ? w->item : "NA");
     putchar('\t');
-    fputs(crit, stdout);
+    fputs(w->crit, stdout);
     putchar('\t');
-    put_tsv_field(rater);
+    put_tsv_field(w->rater);
     putchar('\t');
-    put_num(v);
+    fputs(v, stdout);
     putchar('\t');
-    fputs(note, stdout);
-    putchar('\n');
+    if (!w->item) printf("mean over %zu items; ", w->nitems);
+    printf("tp=%zu fp=%zu fn=%zu\t%s\n", w->counts->tp, w->counts->fp, w->counts->fn,
+           w->item ? "item" : "mean");
 }
 
-static void prf_rows(const char *item, const char *what, const char *rater, const graph_prf *m)
+static void prf_rows(int json, const char *item, const char *what, const char *rater,
+                     const graph_prf *m)
 {
-    char crit[64], note[128];
-    snprintf(note, sizeof note, "tp=%zu fp=%zu fn=%zu", m->tp, m->fp, m->fn);
-    snprintf(crit, sizeof crit, "%s_precision", what);
-    row(item, crit, rater, m->p, note);
-    snprintf(crit, sizeof crit, "%s_recall", what);
-    row(item, crit, rater, m->r, note);
-    snprintf(crit, sizeof crit, "%s_f1", what);
-    row(item, crit, rater, m->f1, note);
+    static const char *const part[3] = { "precision", "recall", "f1" };
+    const double v[3] = { m->p, m->r, m->f1 };
+    char crit[64];
+    for (int q = 0; q < 3; q++) {
+        snprintf(crit, sizeof crit, "%s-%s", what, part[q]);
+        out_row w = { item, crit, rater, v[q], m, 0 };
+        row(json, &w);
+    }
 }
 
 typedef struct {
     graph_align_opts ga;
     const char *rater;
-    int by_order, no_mean, mean_only;
+    int by_order, no_mean, mean_only, json;
 } options;
 
 /* Reads the options; -1 to go on, else the exit status (--help, --version,
@@ -199,6 +238,7 @@ static int parse_options(int argc, char **argv, options *o)
         { "by-order", no_argument, NULL, O_BYORDER },
         { "no-mean", no_argument, NULL, O_NOMEAN },
         { "mean-only", no_argument, NULL, O_MEANONLY },
+        { "json", no_argument, NULL, 'j' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         CLI_LONG_OPTIONS,
@@ -230,6 +270,7 @@ static int parse_options(int argc, char **argv, options *o)
         case O_BYORDER: o->by_order = 1; break;
         case O_NOMEAN: o->no_mean = 1; break;
         case O_MEANONLY: o->mean_only = 1; break;
+        case 'j': o->json = 1; break;
         case 'h': usage(stdout); return 0;
         case 'V': return cli_version();
         default:
@@ -341,7 +382,7 @@ static int align_pair(const options *o, const stream s[2], const long *gi, size_
     const graph_prf *m[3] = { &res.node, &res.edge, &res.path };
     static const char *const what[3] = { "node", "edge", "path" };
     for (int k = 0; k < 3; k++) {
-        if (!o->mean_only) prf_rows(s[0].d[i]->id, what[k], o->rater, m[k]);
+        if (!o->mean_only) prf_rows(o->json, s[0].d[i]->id, what[k], o->rater, m[k]);
         tot->msum[3 * k] += m[k]->p;
         tot->msum[3 * k + 1] += m[k]->r;
         tot->msum[3 * k + 2] += m[k]->f1;
@@ -356,18 +397,18 @@ static int align_pair(const options *o, const stream s[2], const long *gi, size_
     return 0;
 }
 
-/* The mean rows over every item. */
-static void mean_rows(const totals *tot, const char *rater)
+/* The mean rows over every item (scope mean, no item). */
+static void mean_rows(int json, const totals *tot, const char *rater)
 {
     static const char *const what[3] = { "node", "edge", "path" };
     static const char *const part[3] = { "precision", "recall", "f1" };
-    char note[128], crit[64];
+    char crit[64];
     for (int k = 0; k < 3; k++)
         for (int q = 0; q < 3; q++) {
-            snprintf(crit, sizeof crit, "%s_%s", what[k], part[q]);
-            snprintf(note, sizeof note, "mean over %zu items; tp=%zu fp=%zu fn=%zu", tot->nitems,
-                     tot->sum[k].tp, tot->sum[k].fp, tot->sum[k].fn);
-            row("mean", crit, rater, tot->msum[3 * k + q] / (double)tot->nitems, note);
+            snprintf(crit, sizeof crit, "%s-%s", what[k], part[q]);
+            out_row w = { NULL, crit, rater, tot->msum[3 * k + q] / (double)tot->nitems,
+                          &tot->sum[k], tot->nitems };
+            row(json, &w);
         }
 }
 
@@ -387,10 +428,10 @@ int main(int argc, char **argv)
     memset(&tot, 0, sizeof tot);
     if (!rc) {
         gi = pair_diagrams(s, o.by_order, gpath);
-        puts("item\tcriterion\trater\tvalue\tnote");
+        if (!o.json) puts("item\tcriterion\trater\tvalue\tnote\tscope");
     }
     for (size_t i = 0; !rc && i < s[0].n; i++) rc = align_pair(&o, s, gi, i, rpath, gpath, &tot);
-    if (!rc && !o.no_mean && tot.nitems) mean_rows(&tot, o.rater);
+    if (!rc && !o.no_mean && tot.nitems) mean_rows(o.json, &tot, o.rater);
     for (int k = 0; k < 2; k++) {
         for (size_t i = 0; i < s[k].n; i++) ir_diagram_free(s[k].d[i]);
         free(s[k].d);

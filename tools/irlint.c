@@ -6,7 +6,7 @@
  * Reads IR from the named files (or stdin, or "-"), runs every check of the
  * rubric on each diagram and writes the verdicts: compiler-style diagnostics
  * (default; failures only unless --verbose), the long-form verdict table
- * (--format tsv), JSON (--format json), or the diagrams themselves with one
+ * (--format tsv), JSON Lines (--format json), or the diagrams themselves with one
  * finding record per verdict (--format ir). Findings the input carries are
  * never checked: they are taken out before the checks run (and replaced in
  * --format ir). Exit status: 0 every check
@@ -33,7 +33,7 @@
 #include "ir/ir_borrow.h"
 
 
-enum { FMT_TEXT, FMT_TSV, FMT_JSON, FMT_IR };
+enum { FMT_TEXT, FMT_TSV, FMT_JSON, FMT_IR, FMT_IR_JSON };
 
 /* One row of --requests FILE: the item and what was asked for it. */
 typedef struct {
@@ -53,14 +53,13 @@ typedef struct {
     unsigned char *enabled;   /* per check of the rubric */
     int any_no;
     int ndiagrams;
-    int json_first;
 } opts;
 
 enum { OPT_REQUEST_LLM = 0x100 };
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: irlint [--rubric NAME] [--format text|tsv|json|ir] [--only LIST] [--skip LIST]\n"
+    fprintf(f, "usage: irlint [--rubric NAME] [--format text|tsv|json|ir|ir-json] [--only LIST] [--skip LIST]\n"
           "              [--param NAME=VALUE] [--params FILE] [--request TEXT]\n"
           "              [--requests FILE] [--verbose] [--list] [--list-params] [FILE...]\n"
           "Checks each diagram of the IR input (files, or stdin) against a rubric.\n"
@@ -68,9 +67,10 @@ static void usage(FILE *f)
           "  -r, --rubric NAME     rubric to apply (default geom; see --list)\n"
           "  -f, --format FMT      text: diagnostics \"file:line: criterion: no: reason\" (default)\n"
           "                        tsv:  verdict table \"item criterion rater value note\"\n"
-          "                        json: one object per diagram, in an array\n"
+          "                        json: JSON Lines, one object per verdict (as tsv's rows)\n"
           "                        ir:   each diagram, its findings replaced by one finding\n"
           "                              record per verdict (elems= the elements blamed)\n"
+          "                        ir-json: the same in the JSON form of the IR\n"
           "      --only LIST       run only these criteria (comma-separated; repeatable)\n"
           "      --skip LIST       do not run these criteria (comma-separated; repeatable)\n"
           "  -p, --param NAME=VALUE  set a tolerance of the rubric's checks (repeatable)\n"
@@ -448,12 +448,13 @@ static void emit_ir(opts *o, const ir_diagram *d, const chk_verdict *vs)
     out.elems = el;
     out.nelems = n;
     out.cap = n;
-    ir_write_diagram(stdout, &out);
+    if (o->fmt == FMT_IR_JSON) ir_write_json(stdout, &out);
+    else ir_write_diagram(stdout, &out);
 }
 
 static void emit(opts *o, const ir_diagram *d, const chk_verdict *vs)
 {
-    if (o->fmt == FMT_IR) {
+    if (o->fmt == FMT_IR || o->fmt == FMT_IR_JSON) {
         emit_ir(o, d, vs);
         return;
     }
@@ -500,27 +501,28 @@ static void emit(opts *o, const ir_diagram *d, const chk_verdict *vs)
             ob_put(b, "\n", 1);
         }
     } else {
-        cJSON *obj = cJSON_CreateObject();
-        cJSON_AddStringToObject(obj, "item", id);
-        cJSON_AddStringToObject(obj, "src", src);
-        cJSON_AddStringToObject(obj, "rubric", r->name);
-        cJSON *arr = cJSON_AddArrayToObject(obj, "verdicts");
+        /* JSON Lines (diagramir-formats(5)): one object per row of the
+         * verdict table, the note's parts as their own keys, "line" absent
+         * when the verdict is about no line */
         for (size_t k = 0; k < r->nchecks; k++) {
             if (!o->enabled[k]) continue;
             cJSON *it = cJSON_CreateObject();
+            cJSON_AddStringToObject(it, "item", id);
             cJSON_AddStringToObject(it, "criterion", r->checks[k].name);
+            cJSON_AddStringToObject(it, "rater", "irlint");
             cJSON_AddStringToObject(it, "value", chk_value_name(vs[k].value));
-            cJSON_AddNumberToObject(it, "line", vs[k].line);
+            cJSON_AddStringToObject(it, "rubric", r->name);
+            cJSON_AddStringToObject(it, "src", src);
+            if (vs[k].line > 0) cJSON_AddNumberToObject(it, "line", vs[k].line);
             cJSON_AddStringToObject(it, "reason", vs[k].reason);
-            cJSON_AddItemToArray(arr, it);
+            char *txt = cJSON_PrintUnformatted(it);
+            if (txt) {
+                ob_puts(b, txt);
+                ob_put(b, "\n", 1);
+                free(txt);
+            }
+            cJSON_Delete(it);
         }
-        char *txt = cJSON_PrintUnformatted(obj);
-        if (txt) {
-            printf("%s%s", o->json_first ? "" : ",\n", txt);
-            o->json_first = 0;
-            free(txt);
-        }
-        cJSON_Delete(obj);
     }
     if (b->n) fwrite(b->p, 1, b->n, stdout);
 }
@@ -658,7 +660,6 @@ int main(int argc, char **argv)
     opts o;
     memset(&o, 0, sizeof o);
     o.fmt = FMT_TEXT;
-    o.json_first = 1;
     const char *rubric = "geom";
     /* --only/--skip and the parameters need the rubric: collect them
      * first (list_on: 1 --only, 0 --skip, 2 --param, 3 --params) */
@@ -679,8 +680,9 @@ int main(int argc, char **argv)
             else if (!strcmp(optarg, "tsv")) o.fmt = FMT_TSV;
             else if (!strcmp(optarg, "json")) o.fmt = FMT_JSON;
             else if (!strcmp(optarg, "ir")) o.fmt = FMT_IR;
+            else if (!strcmp(optarg, "ir-json")) o.fmt = FMT_IR_JSON;
             else {
-                fprintf(stderr, "irlint: error: unknown format '%s' (text, tsv, json or ir)\n",
+                fprintf(stderr, "irlint: error: unknown format '%s' (text, tsv, json, ir or ir-json)\n",
                         optarg);
                 rc = 2;
                 goto out;
@@ -763,7 +765,6 @@ int main(int argc, char **argv)
     setvbuf(stdin, inbuf, _IOFBF, sizeof inbuf);
     if (!isatty(STDOUT_FILENO)) setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     if (o.fmt == FMT_TSV) printf("item\tcriterion\trater\tvalue\tnote\n");
-    if (o.fmt == FMT_JSON) printf("[");
     if (o.fmt == FMT_IR) ir_write_header(stdout);
     if (optind >= argc) {
         rc = run_stream(&o, stdin, "<stdin>");
@@ -786,7 +787,6 @@ int main(int argc, char **argv)
             fclose(f);
         }
     }
-    if (o.fmt == FMT_JSON) printf("%s]\n", o.json_first ? "" : "\n");
     if (rc == 0 && o.any_no) rc = 1;
 out:
     if (fflush(stdout) != 0 || ferror(stdout)) {

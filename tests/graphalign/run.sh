@@ -47,8 +47,8 @@ awk -F '\t' 'NR > 1 && $4 != 1 { bad = 1 } END { exit bad }' "$tmp/out" || bad "
 "$GA" --threshold 0.7 --no-mean $d/ref.ir $d/gen.ir > "$tmp/ab" 2>/dev/null
 "$GA" --threshold 0.7 --no-mean $d/gen.ir $d/ref.ir > "$tmp/ba" 2>/dev/null
 awk -F '\t' 'FNR == 1 { next }
-    NR == FNR { split($2, c, "_"); v[$1, c[1], c[2]] = $4; split($5, n, /[ =]/); t[$1, c[1]] = n[2] " " n[4] " " n[6]; next }
-    { split($2, c, "_"); split($5, n, /[ =]/)
+    NR == FNR { split($2, c, "-"); v[$1, c[1], c[2]] = $4; split($5, n, /[ =]/); t[$1, c[1]] = n[2] " " n[4] " " n[6]; next }
+    { split($2, c, "-"); split($5, n, /[ =]/)
       o = c[2] == "precision" ? "recall" : c[2] == "recall" ? "precision" : "f1"
       if (v[$1, c[1], o] != $4) { print "asymmetric " $1 " " $2; bad = 1 }
       if (t[$1, c[1]] != n[2] " " n[6] " " n[4]) { print "counts not swapped " $1 " " $2; bad = 1 } }
@@ -57,8 +57,8 @@ awk -F '\t' 'FNR == 1 { next }
 "$GA" --threshold 0.7 $d/ref.ir $d/gen-shuffled.ir > "$tmp/out" 2>&1 && cmp -s "$tmp/out" $d/expected.tsv ||
     bad "order independence: $(diff $d/expected.tsv "$tmp/out" | head -5)"
 
-n=$("$GA" --threshold 0.7 --mean-only $d/ref.ir $d/gen.ir | awk -F '\t' '$2 == "node_f1" { print $5 }')
-g=$("$GA" --threshold 0.7 --greedy --mean-only $d/ref.ir $d/gen.ir | awk -F '\t' '$2 == "node_f1" { print $5 }')
+n=$("$GA" --threshold 0.7 --mean-only $d/ref.ir $d/gen.ir | awk -F '\t' '$2 == "node-f1" { print $5 }')
+g=$("$GA" --threshold 0.7 --greedy --mean-only $d/ref.ir $d/gen.ir | awk -F '\t' '$2 == "node-f1" { print $5 }')
 case $n in *"tp=5 "*) ;; *) bad "optimal matching: $n" ;; esac
 case $g in *"tp=4 "*) ;; *) bad "greedy matching: $g" ;; esac
 

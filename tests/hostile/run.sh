@@ -15,7 +15,10 @@
 # skipped), a \fi with no \if, \newif of a primitive, 10,000 nested
 # conditionals (over the limit), 4,000 (legal), 100,000 nested in a skipped
 # branch (legal), conditions 10,000 deep in conditions, recursion through
-# conditionals, a number of a million digits. For each, tikz2ir must
+# conditionals, a number of a million digits; \pgfmathsetseed in a 10^9
+# loop, a random list of 200,000 items, declared functions and pics that
+# call themselves, 10,000 nested \scoped and \tikz{, a \tikz never ended.
+# For each, tikz2ir must
 #   - finish within HOSTILE_LIMIT seconds of CPU time (default 1; CPU time,
 #     user + system, so that a busy machine does not fail the test; killed by
 #     `timeout` after 5 x HOSTILE_LIMIT seconds of wall time, in case it
@@ -310,6 +313,24 @@ run_case "coordinates that overflow" "0|2" "$tmp/huge-numbers.tex"
 run_case "zero and denormal scales" "0|2" "$tmp/tiny-numbers.tex"
 { pic; printf '\\begin{foo\\\n}\\end{foo\\\n}\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/ctrl-newline.tex"
 run_case "control symbol \\<newline> in a name" "0|2" "$tmp/ctrl-newline.tex"
+
+# ---- pgfmath and pics (issue #17): random numbers, declared functions, pics, \tikz ----
+{ pic; printf '\\foreach \\i in {1,...,1000000000} {\\pgfmathsetseed{\\i}\\draw (rnd,rand) -- (random(9),0);}\n'; endpic; } >"$tmp/seed-loop.tex"
+run_case "\\pgfmathsetseed in a 10^9 loop" 2 "$tmp/seed-loop.tex"
+{ pic; printf '\\pgfmathdeclarerandomlist{L}{'; rep '{a}' 200000; printf '}\\pgfmathrandomitem{\\c}{L}\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/randlist.tex"
+run_case "a random list of 200000 items" "0|2" "$tmp/randlist.tex"
+{ printf '\\begin{tikzpicture}[declare function={f(\\x)=f(\\x)*f(\\x);}]\n\\draw (0,0) -- ({f(1)},1);\n'; endpic; } >"$tmp/fn-rec.tex"
+run_case "a declared function calling itself twice" 0 "$tmp/fn-rec.tex"
+{ printf '\\pgfmathdeclarefunction{g}{1}{\\pgfmathparse{g(#1)+g(#1)}}\n'; pic; rep '\draw (0,0) -- ({g(1)},1); ' 2000; printf '\n'; endpic; } >"$tmp/fn-rec2.tex"
+run_case "2000 calls of a recursive \\pgfmathdeclarefunction" "0|2" "$tmp/fn-rec2.tex"
+{ pic; printf '\\tikzset{a/.pic={\\pic {a}; \\pic {a};}}\n\\pic {a};\n'; endpic; } >"$tmp/pic-rec.tex"
+run_case "a pic drawing itself twice" 2 "$tmp/pic-rec.tex"
+{ pic; rep '\scoped[red] ' 10000; printf '\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/scoped-nest.tex"
+run_case "10000 nested \\scoped" "0|2" "$tmp/scoped-nest.tex"
+{ printf '\\tikz \\draw (0,0) -- (1,1)\n'; rep 'x ' 100000; } >"$tmp/tikz-open.tex"
+run_case "\\tikz without its ;" 2 "$tmp/tikz-open.tex"
+{ rep '\tikz{' 10000; printf '\\draw (0,0) -- (1,1);\n'; } >"$tmp/tikz-nest.tex"
+run_case "10000 nested \\tikz{" 2 "$tmp/tikz-nest.tex"
 
 printf 'hostile: %d passed, %d failed (CPU time limit %s s)\n' $pass $fail "$limit"
 [ $fail = 0 ]

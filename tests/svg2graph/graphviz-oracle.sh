@@ -107,9 +107,9 @@ while [ $i -le "$N" ]; do
         echo "FAIL g$i ($eng): graphalign: $(head -1 "$g.err")"
     fi
     if [ $ok = 1 ]; then
-        awk -F '\t' -v e="$eng" -v g="g$i" 'NR > 1 && $2 ~ /_f1$/ { printf "%s\t%s\t%s\t%s\t%s\n", g, e, $2, $4, $5 }' \
+        awk -F '\t' -v e="$eng" -v g="g$i" 'NR > 1 && $2 ~ /-f1$/ { printf "%s\t%s\t%s\t%s\t%s\n", g, e, $2, $4, $5 }' \
             "$g.tsv" >> "$tmp/scores"
-        bad=$(awk -F '\t' 'NR > 1 && $2 ~ /_f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$g.tsv")
+        bad=$(awk -F '\t' 'NR > 1 && $2 ~ /-f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$g.tsv")
         if [ -n "$bad" ]; then
             ok=0
             echo "FAIL g$i ($eng): $bad"
@@ -123,17 +123,17 @@ while [ $i -le "$N" ]; do
 done
 awk -F '\t' -v pass="$pass" -v total="$total" -v floor="$FLOOR" '
     { s[$2 SUBSEP $3] += $4; c[$2 SUBSEP $3]++; a[$3] += $4; ca[$3]++
-      if ($3 == "node_f1") { eng[$2]++; if (!($1 in bad)) good[$2]++ } }
+      if ($3 == "node-f1") { eng[$2]++; if (!($1 in bad)) good[$2]++ } }
     $4 != 1 { bad[$1] = 1 }
     END {
         for (e in eng) {
             printf "graphviz-oracle: %-5s", e
-            split("node_f1 edge_f1 path_f1", K, " ")
+            split("node-f1 edge-f1 path-f1", K, " ")
             for (k = 1; k <= 3; k++) printf "  mean %s %.4f", K[k], s[e SUBSEP K[k]] / c[e SUBSEP K[k]]
             printf "\n"
         }
-        printf "graphviz-oracle: all    mean node_f1 %.4f  mean edge_f1 %.4f  mean path_f1 %.4f\n",
-            a["node_f1"] / ca["node_f1"], a["edge_f1"] / ca["edge_f1"], a["path_f1"] / ca["path_f1"]
+        printf "graphviz-oracle: all    mean node-f1 %.4f  mean edge-f1 %.4f  mean path-f1 %.4f\n",
+            a["node-f1"] / ca["node-f1"], a["edge-f1"] / ca["edge-f1"], a["path-f1"] / ca["path-f1"]
     }' "$tmp/scores" | sort
 rate=$(awk -v p="$pass" -v t="$total" 'BEGIN { printf "%.4f", t ? p / t : 0 }')
 echo "graphviz-oracle: $pass of $total graphs exact (node, edge and path F1 = 1): rate $rate (floor $FLOOR)"

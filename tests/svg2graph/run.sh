@@ -61,7 +61,7 @@ for svg in "$dir"/*.svg; do
         "$S2G" -g "$svg" > "$tmp/g.ir" 2> "$tmp/err" &&
         "$GA" --no-mean "$dir/$name.truth.ir" "$tmp/g.ir" > "$tmp/tsv" 2>> "$tmp/err" ||
             bad "$name: truth comparison failed: $(head -3 "$tmp/err")"
-        b=$(awk -F '\t' 'NR > 1 && $2 ~ /_f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$tmp/tsv")
+        b=$(awk -F '\t' 'NR > 1 && $2 ~ /-f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$tmp/tsv")
         [ -z "$b" ] || bad "$name: against $name.truth.ir: $b"
     fi
 done
