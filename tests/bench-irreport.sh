@@ -41,7 +41,7 @@ printf 'irreport, 232 dev items x 4 raters: %.3f s (median of %d; runs %s-%s s),
     "$(wc -c < "$tmp/dev.html")"
 python3 tests/irreport/synth.py 5000 "$tmp/s" "$tmp/devf.ir" $D/ratings.tsv "$tmp/irlint.tsv" $D/baselines.tsv
 time_runs 3 "$tmp/s5k.html" -r $R "$tmp/s/devf.ir" "$tmp/s/ratings.tsv" "$tmp/s/irlint.tsv" "$tmp/s/baselines.tsv" > "$tmp/t2"
-"$B/irreport" -q --no-pictures -o "$tmp/s5knp.html" -r $R "$tmp/s/devf.ir" "$tmp/s/ratings.tsv" "$tmp/s/irlint.tsv" "$tmp/s/baselines.tsv"
+"$B/irreport" -q --no-pictures -o "$tmp/s5knp.html" --raters $R "$tmp/s/devf.ir" "$tmp/s/ratings.tsv" "$tmp/s/irlint.tsv" "$tmp/s/baselines.tsv"
 printf 'irreport, 5000 items x 4 raters: %.3f s (median of 3), %d bytes (%d with --no-pictures)\n' \
     "$(median < "$tmp/t2")" "$(wc -c < "$tmp/s5k.html")" "$(wc -c < "$tmp/s5knp.html")"
 if [ -x "${CHROMIUM:-/usr/bin/chromium}" ] && command -v node >/dev/null 2>&1; then

@@ -5,8 +5,8 @@
 # stream) drawn by one ir2svg process pinned to one core (taskset -c 0),
 # one file per diagram in a scratch directory (in /dev/shm when there is
 # one: the figure is ir2svg's, not the disk's):
-#   SVG   ir2svg -d DIR dev.ir          (SVG_PASSES copies of the stream)
-#   PNG   ir2svg --png -d DIR dev.ir    (100 dpi, the default)
+#   SVG   ir2svg --dir DIR dev.ir         (SVG_PASSES copies of the stream)
+#   PNG   ir2svg --png --dir DIR dev.ir   (100 dpi, the default)
 # Printed: diagrams per second of wall time and of CPU time (user + system;
 # on a shared, loaded machine wall time also counts the waits for the
 # core), medians of BENCH_RUNS runs (default 7), with the spread of the wall
@@ -33,7 +33,7 @@ command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null && one="task
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-# run LABEL NDIAG ARGS...: RUNS timings of ir2svg ARGS -d DIR (wall and CPU)
+# run LABEL NDIAG ARGS...: RUNS timings of ir2svg ARGS --dir DIR (wall and CPU)
 run() {
     label=$1 nd=$2
     shift 2
@@ -42,7 +42,7 @@ run() {
     r=0
     while [ $r -lt "$RUNS" ]; do
         rm -rf "$tmp/out"
-        /usr/bin/time -f '%e %U %S' -o "$tmp/t" $one "$R" "$@" -d "$tmp/out" || { echo "bench-render: ir2svg failed" >&2; exit 1; }
+        /usr/bin/time -f '%e %U %S' -o "$tmp/t" $one "$R" "$@" --dir "$tmp/out" || { echo "bench-render: ir2svg failed" >&2; exit 1; }
         awk '{ print $1 }' "$tmp/t" >> "$tmp/wall"
         awk '{ print $2 + $3 }' "$tmp/t" >> "$tmp/cpu"
         r=$((r + 1))

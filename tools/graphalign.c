@@ -1,5 +1,6 @@
 /* graphalign — DiagramEval node, edge and path alignment of two IR graphs.
  * See man/graphalign.1. */
+#include "ir/cli.h"
 #include "ir/ir.h"
 #include "graph/align.h"
 #include "ir/xalloc.h"
@@ -12,27 +13,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VERSION "0.1.0"
 
 static void usage(FILE *f)
 {
-    fputs("usage: graphalign [OPTION]... REF.ir GEN.ir\n"
+    fprintf(f, "usage: graphalign [OPTION]... REF.ir GEN.ir\n"
           "Align the graphs (vertex and edge records) of generated diagrams with reference\n"
           "diagrams and print node, edge and path precision, recall and F1 as a rating\n"
           "table (item criterion rater value note scope; scope is item, or mean on the\n"
           "mean rows). Diagrams are paired by id (two streams of one diagram each are\n"
           "paired whatever their ids). Text or JSON IR; '-' reads standard input.\n\n"
-          "  -t, --threshold=S      nodes match when their text similarity is >= S (0.8)\n"
-          "  -s, --similarity=KIND  edit (normalized edit distance, default) or tokens (Jaccard)\n"
-          "  -g, --greedy           the paper's greedy matching instead of max total similarity\n"
-          "  -r, --rater=NAME       the rater column (default graphalign)\n"
+          "      --threshold=S      nodes match when their text similarity is >= S (0.8)\n"
+          "      --similarity=KIND  edit (normalized edit distance, default) or tokens (Jaccard)\n"
+          "      --greedy           the paper's greedy matching instead of max total similarity\n"
+          "      --rater=NAME       the rater column (default graphalign)\n"
           "      --by-order         pair diagrams by position instead of id\n"
           "      --no-mean          no mean rows\n"
           "      --mean-only        only the mean rows\n"
-          "  -j, --json             JSON Lines (one object per row) instead of TSV\n"
+          "      --json             JSON Lines (one object per row) instead of TSV\n"
+          "%s"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n\n"
-          "Exit status: 0 success, 2 usage or input error.\n", f);
+          "Exit status: 0 success, 2 usage or input error (no findings status: --exit-zero\n"
+          "changes nothing).\n", cli_help(25));
 }
 
 typedef struct {
@@ -239,13 +241,15 @@ static int parse_options(int argc, char **argv, options *o)
         { "json", no_argument, NULL, 'j' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
+        CLI_LONG_OPTIONS,
         { NULL, 0, NULL, 0 }
     };
+    cli_init("graphalign");
     memset(o, 0, sizeof *o);
     graph_align_opts_init(&o->ga);
     o->rater = "graphalign";
     int c;
-    while ((c = getopt_long(argc, argv, "t:s:gr:jhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 't':
             if (!ir_parse_num(optarg, &o->ga.threshold) || o->ga.threshold < 0 || o->ga.threshold > 1) {
@@ -268,14 +272,15 @@ static int parse_options(int argc, char **argv, options *o)
         case O_MEANONLY: o->mean_only = 1; break;
         case 'j': o->json = 1; break;
         case 'h': usage(stdout); return 0;
-        case 'V': printf("graphalign (diagramir) %s\n", VERSION); return 0;
-        default: usage(stderr); return 2;
+        case 'V': return cli_version();
+        default:
+            if (!cli_opt(c, optarg, "[OPTION]... REF.ir GEN.ir")) return 2;
+            break;
         }
     }
     if (argc - optind != 2) {
         fputs("graphalign: need two files: REF.ir GEN.ir\n", stderr);
-        usage(stderr);
-        return 2;
+        return cli_usage_error("[OPTION]... REF.ir GEN.ir");
     }
     if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
         fputs("graphalign: only one of the two files can be standard input\n", stderr);
@@ -412,6 +417,7 @@ int main(int argc, char **argv)
     options o;
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0) return rc;
+    if (cli_output_begin() != 0) return 2;
     stream s[2] = { { NULL, 0 }, { NULL, 0 } };
     rc = read_streams(argv + optind, s);
     const char *rpath = argv[optind], *gpath = argv[optind + 1];
@@ -433,7 +439,7 @@ int main(int argc, char **argv)
     free(gi);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "graphalign: write error: %s\n", strerror(errno));
-        return 2;
+        return cli_exit(2);
     }
-    return rc;
+    return cli_exit(rc);
 }

@@ -23,6 +23,7 @@
 #endif
 
 #include "draw/draw.h"
+#include "ir/cli.h"
 #include "ir/ir.h"
 #include "ir/progress.h"
 #include "ir/xalloc.h"
@@ -30,32 +31,30 @@
 /* where messages go: stderr, or the progress line's stream while it is up */
 static FILE *diag;
 
-#ifndef DIAGRAMIR_VERSION
-#define DIAGRAMIR_VERSION "0.1"
-#endif
 
 static void usage(FILE *f)
 {
-    fputs("usage: ir2svg [-o FILE | -d DIR] [--png [--dpi N]] [--margin PT] [--no-findings]\n"
+    fprintf(f, "usage: ir2svg [-o FILE | --dir DIR] [--png [--dpi N]] [--margin PT] [--no-findings]\n"
           "              [--all-findings] [--fragment] [FILE...]\n"
           "Draws each diagram of the IR input (files, or stdin) as SVG or PNG.\n"
           "\n"
-          "  -o, --output FILE    write the one diagram of the input to FILE (default: stdout)\n"
-          "  -d, --dir DIR        one file per diagram: DIR/ID.svg or DIR/ID.png (ID sanitized)\n"
-          "  -p, --png            PNG (librsvg + cairo) instead of SVG\n"
-          "  -r, --dpi N          PNG resolution, dots per inch of 72.27 pt (default 100)\n"
-          "  -m, --margin PT      white around the picture (default 4; 0: the viewBox is the\n"
+          "      --dir DIR        one file per diagram: DIR/ID.svg or DIR/ID.png (ID sanitized)\n"
+          "      --png            PNG (librsvg + cairo) instead of SVG\n"
+          "      --dpi N          PNG resolution, dots per inch of 72.27 pt (default 100)\n"
+          "      --margin PT      white around the picture (default 4; 0: the viewBox is the\n"
           "                       IR's bbox exactly)\n"
-          "  -n, --no-findings    do not draw the finding records\n"
-          "  -a, --all-findings   draw yes and na findings too (default: only verdict=no)\n"
-          "  -f, --fragment       SVG: an <svg> element without the XML declaration\n"
-          "      --progress, --no-progress  a progress line on stderr with -d (default: on a\n"
-          "                       terminal, when stdout is not one, after 0.5 s)\n"
+          "      --no-findings    do not draw the finding records\n"
+          "      --all-findings   draw yes and na findings too (default: only verdict=no)\n"
+          "      --fragment       SVG: an <svg> element without the XML declaration\n"
+          "      --progress, --no-progress  a progress line on stderr with --dir (default:\n"
+          "                       on a terminal, when stdout is not one, after 0.5 s)\n"
+          "%s"
           "  -h, --help           this help\n"
           "  -V, --version        version\n"
           "\n"
-          "Exit status: 0 success, 2 usage, input or output error.\n",
-          f);
+          "Exit status: 0 success, 2 usage, input or output error (no findings status:\n"
+          "--exit-zero changes nothing).\n",
+          cli_help(23));
 }
 
 typedef struct {
@@ -201,24 +200,25 @@ static int render_file(const char *path, const ir_diagram *d, const opts *o)
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        {"output", required_argument, NULL, 'o'},  {"dir", required_argument, NULL, 'd'},
+        {"dir", required_argument, NULL, 'd'},
         {"png", no_argument, NULL, 'p'},           {"dpi", required_argument, NULL, 'r'},
         {"margin", required_argument, NULL, 'm'},  {"no-findings", no_argument, NULL, 'n'},
         {"all-findings", no_argument, NULL, 'a'},  {"fragment", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},          {"version", no_argument, NULL, 'V'},
         PROGRESS_LONG_OPTIONS,
+        CLI_LONG_OPTIONS,
         {NULL, 0, NULL, 0}};
+    cli_init("ir2svg");
     int pmode = PROGRESS_AUTO;
     diag = stderr;
     opts o;
     memset(&o, 0, sizeof o);
     draw_opts_init(&o.dopt);
     o.dpi = 100;
-    const char *out = NULL, *dir = NULL;
+    const char *dir = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "o:d:pr:m:nafhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:hV", longopts, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
         case 'd': dir = optarg; break;
         case 'p': o.png = 1; break;
         case 'r':
@@ -239,24 +239,28 @@ int main(int argc, char **argv)
         case 'a': o.dopt.all_findings = 1; break;
         case 'f': o.dopt.fragment = 1; break;
         case 'h': usage(stdout); return 0;
-        case 'V': printf("ir2svg (diagramir) %s\n", DIAGRAMIR_VERSION); return 0;
+        case 'V': return cli_version();
         case PROGRESS_OPT_ON: pmode = PROGRESS_ON; break;
         case PROGRESS_OPT_OFF: pmode = PROGRESS_OFF; break;
-        default: usage(stderr); return 2;
+        default:
+            if (!cli_opt(c, optarg, "[-o FILE | --dir DIR] [OPTION]... [FILE]...")) return 2;
+            break;
         }
     }
-    if (out && dir) {
-        fprintf(stderr, "ir2svg: error: -o and -d exclude each other\n");
+    if (cli_output_path() && dir) {
+        fprintf(stderr, "ir2svg: error: -o and --dir exclude each other\n");
         return 2;
     }
     if (o.png && o.dopt.fragment) {
         fprintf(stderr, "ir2svg: error: --fragment is for SVG output, not --png\n");
         return 2;
     }
-    if (o.png && !out && !dir && isatty(STDOUT_FILENO)) {
+    if (o.png && !cli_output_path() && !dir && isatty(STDOUT_FILENO)) {
         fprintf(stderr, "ir2svg: error: will not write a PNG to a terminal (use -o FILE or redirect)\n");
         return 2;
     }
+    if (cli_output_begin() != 0) return 2;
+    diag = stderr;   /* again: --color=always may have made stderr the colored stream */
 
 #if defined(__GLIBC__)
     /* A PNG's surface (a few MB) is allocated and freed per diagram: keep
@@ -291,7 +295,7 @@ int main(int argc, char **argv)
         rc = 2;
     }
     if (rc == 0 && !dir && l.n > 1) {
-        fprintf(stderr, "ir2svg: error: the input holds %zu diagrams; -d DIR writes one file per "
+        fprintf(stderr, "ir2svg: error: the input holds %zu diagrams; --dir DIR writes one file per "
                         "diagram\n",
                 l.n);
         rc = 2;
@@ -317,8 +321,6 @@ int main(int argc, char **argv)
         if (names)
             for (size_t i = 0; i < l.n; i++) free(names[i]);
         free(names);
-    } else if (rc == 0 && out && strcmp(out, "-")) {
-        rc = render_file(out, l.d[0], &o);
     } else if (rc == 0) {
         /* drawn into memory first: stdout gets all of it or nothing */
         char *buf = NULL;
@@ -338,5 +340,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "ir2svg: error writing output: %s\n", strerror(errno));
         rc = 2;
     }
-    return rc;
+    return cli_exit(rc);
 }

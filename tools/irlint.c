@@ -27,13 +27,11 @@
 
 #include "checks/geom/request_llm.h"
 #include "checks/rubric.h"
+#include "ir/cli.h"
 #include "llm/opts.h"
 #include "ir/ir.h"
 #include "ir/ir_borrow.h"
 
-#ifndef DIAGRAMIR_VERSION
-#define DIAGRAMIR_VERSION "0.1"
-#endif
 
 enum { FMT_TEXT, FMT_TSV, FMT_JSON, FMT_IR, FMT_IR_JSON };
 
@@ -61,7 +59,7 @@ enum { OPT_REQUEST_LLM = 0x100 };
 
 static void usage(FILE *f)
 {
-    fputs("usage: irlint [--rubric NAME] [--format text|tsv|json|ir|ir-json] [--only LIST] [--skip LIST]\n"
+    fprintf(f, "usage: irlint [--rubric NAME] [--format text|tsv|json|ir|ir-json] [--only LIST] [--skip LIST]\n"
           "              [--param NAME=VALUE] [--params FILE] [--request TEXT]\n"
           "              [--requests FILE] [--verbose] [--list] [--list-params] [FILE...]\n"
           "Checks each diagram of the IR input (files, or stdin) against a rubric.\n"
@@ -73,11 +71,11 @@ static void usage(FILE *f)
           "                        ir:   each diagram, its findings replaced by one finding\n"
           "                              record per verdict (elems= the elements blamed)\n"
           "                        ir-json: the same in the JSON form of the IR\n"
-          "  -o, --only LIST       run only these criteria (comma-separated; repeatable)\n"
-          "  -s, --skip LIST       do not run these criteria (comma-separated; repeatable)\n"
+          "      --only LIST       run only these criteria (comma-separated; repeatable)\n"
+          "      --skip LIST       do not run these criteria (comma-separated; repeatable)\n"
           "  -p, --param NAME=VALUE  set a tolerance of the rubric's checks (repeatable)\n"
           "  -P, --params FILE     read NAME VALUE lines (# comments) as --param\n"
-          "  -q, --request TEXT    what every diagram was asked to show (the teacher's\n"
+          "      --request TEXT    what every diagram was asked to show (the teacher's\n"
           "                        request): core-math and shape-closed check it\n"
           "  -Q, --requests FILE   TSV with an item column and a request (or prompt)\n"
           "                        column: diagram ITEM or ITEM.N gets ITEM's request\n"
@@ -88,13 +86,15 @@ static void usage(FILE *f)
           "  -l, --list            list the rubrics and their criteria, then exit\n"
           "      --list-params     list the rubric's parameters (name value default unit\n"
           "                        lo hi origin grid), after any --param, then exit\n"
+          "%s"
           "  -h, --help            this help\n"
           "  -V, --version         version\n"
           "LLM client (with --request-llm):\n",
-          f);
+          cli_help(24));
     fputs(llm_opts_help, f);
     fputs("\n"
-          "Exit status: 0 every check passed, 1 some check said no, 2 usage or input error.\n",
+          "Exit status: 0 every check passed, 1 some check said no (0 with --exit-zero),\n"
+          "2 usage or input error.\n",
           f);
 }
 
@@ -647,14 +647,16 @@ int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"rubric", required_argument, NULL, 'r'}, {"format", required_argument, NULL, 'f'},
-        {"only", required_argument, NULL, 'o'},   {"skip", required_argument, NULL, 's'},
+        {"only", required_argument, NULL, 'O'},   {"skip", required_argument, NULL, 'S'},
         {"verbose", no_argument, NULL, 'v'},      {"list", no_argument, NULL, 'l'},
         {"param", required_argument, NULL, 'p'},  {"params", required_argument, NULL, 'P'},
         {"list-params", no_argument, NULL, 'L'},
-        {"request", required_argument, NULL, 'q'}, {"requests", required_argument, NULL, 'Q'},
+        {"request", required_argument, NULL, 'T'}, {"requests", required_argument, NULL, 'Q'},
         {"request-llm", no_argument, NULL, OPT_REQUEST_LLM}, LLM_LONG_OPTIONS,
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
+        CLI_LONG_OPTIONS,
         {NULL, 0, NULL, 0}};
+    cli_init("irlint");
     opts o;
     memset(&o, 0, sizeof o);
     o.fmt = FMT_TEXT;
@@ -670,7 +672,7 @@ int main(int argc, char **argv)
     llm_config_init(&lc);
     if (!lists || !list_on) { perror("irlint"); rc = 2; goto out; }
     int c;
-    while (!done && (c = getopt_long(argc, argv, "r:f:o:s:p:P:q:Q:vlhV", longopts, NULL)) != -1) {
+    while (!done && (c = getopt_long(argc, argv, "r:f:o:p:P:Q:vlhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'r': rubric = optarg; break;
         case 'f':
@@ -686,24 +688,24 @@ int main(int argc, char **argv)
                 goto out;
             }
             break;
-        case 'o': lists[nlists] = optarg; list_on[nlists++] = 1; break;
-        case 's': lists[nlists] = optarg; list_on[nlists++] = 0; break;
+        case 'O': lists[nlists] = optarg; list_on[nlists++] = 1; break;
+        case 'S': lists[nlists] = optarg; list_on[nlists++] = 0; break;
         case 'p': lists[nlists] = optarg; list_on[nlists++] = 2; break;
         case 'P': lists[nlists] = optarg; list_on[nlists++] = 3; break;
         case 'L': show_params = 1; break;
-        case 'q': o.request = optarg; break;
+        case 'T': o.request = optarg; break;
         case 'Q': requests_file = optarg; break;
         case OPT_REQUEST_LLM: request_llm = 1; break;
         case 'v': o.verbose = 1; break;
         case 'l': list_rubrics(); done = 1; break;
         case 'h': usage(stdout); done = 1; break;
-        case 'V': printf("irlint (diagramir) %s\n", DIAGRAMIR_VERSION); done = 1; break;
+        case 'V': cli_version(); done = 1; break;
         default:
             if (LLM_OPT_IS(c)) {
                 if (llm_opt_parse(&lc, c, optarg, "irlint") != 0) { rc = 2; goto out; }
                 break;
             }
-            usage(stderr);
+            if (cli_opt(c, optarg, "[OPTION]... [FILE]...")) break;
             rc = 2;
             goto out;
         }
@@ -759,6 +761,7 @@ int main(int argc, char **argv)
     mallopt(M_TRIM_THRESHOLD, 64 << 20);
     mallopt(M_TOP_PAD, 1 << 20);
 #endif
+    if (cli_output_begin() != 0) { rc = 2; goto out; }
     setvbuf(stdin, inbuf, _IOFBF, sizeof inbuf);
     if (!isatty(STDOUT_FILENO)) setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     if (o.fmt == FMT_TSV) printf("item\tcriterion\trater\tvalue\tnote\n");
@@ -799,5 +802,5 @@ out:
     free(o.reqs);
     free(lists);
     free(list_on);
-    return rc;
+    return cli_exit(rc);
 }

@@ -18,27 +18,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ir/cli.h"
 #include "ir/ir.h"
 #include "ir/progress.h"
 #include "report/report.h"
 #include "stats/run.h"
 
-#ifndef DIAGRAMIR_VERSION
-#define DIAGRAMIR_VERSION "0.1"
-#endif
 
 static void usage(FILE *f)
 {
-    fputs("usage: irreport [options] [-o FILE] [file.ir|file.tsv ...]\n"
+    fprintf(f, "usage: irreport [options] [-o FILE] [file.ir|file.tsv ...]\n"
           "Writes one self-contained HTML report of a study: the diagrams (IR, with\n"
           "irlint's findings) and verdict tables (item, criterion, rater, value [, note])\n"
           "read from the files or stdin; IR is recognized by its first line.\n"
           "\n"
-          "  -o, --output FILE      write the report to FILE (default: standard output)\n"
           "  -t, --title TEXT       the report's title (diagramir study)\n"
           "  -R, --reference A      the rater the others are compared with (human, else\n"
           "                         the first rater)\n"
-          "  -r, --raters A,B,...   show only these raters, in this order\n"
+          "      --raters A,B,...   show only these raters, in this order\n"
           "      --all-pairs        compare every pair of raters, not only with the reference\n"
           "  -m, --missing drop|V   as kappa: a missing verdict on a rated item (drop)\n"
           "      --unrated drop|V   as kappa: an item the rater never rated (drop)\n"
@@ -51,11 +48,12 @@ static void usage(FILE *f)
           "  -q, --quiet            no notes on stderr (and no progress line)\n"
           "      --progress, --no-progress  the pictures' progress line on stderr (default:\n"
           "                         on a terminal, when stdout is not one, after 0.5 s)\n"
+          "%s"
           "  -h, --help             this help\n"
           "  -V, --version          version\n"
           "\n"
-          "Exit status: 0 success, 2 usage or input error (nothing is written).\n"
-          "See irreport(1).\n", f);
+          "Exit status: 0 success, 2 usage or input error (nothing is written; no findings\n"
+          "status: --exit-zero changes nothing).  See irreport(1).\n", cli_help(25));
 }
 
 /* Adds one input; returns 0 or -1 (reported). */
@@ -90,7 +88,6 @@ int main(int argc, char **argv)
 {
     enum { O_ALL_PAIRS = 256, O_UNRATED, O_CI, O_REPS, O_SEED, O_NO_PICTURES, O_ALL_FINDINGS };
     static const struct option longopts[] = {
-        { "output", required_argument, NULL, 'o' },
         { "title", required_argument, NULL, 't' },
         { "reference", required_argument, NULL, 'R' },
         { "raters", required_argument, NULL, 'r' },
@@ -107,16 +104,16 @@ int main(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         PROGRESS_LONG_OPTIONS,
+        CLI_LONG_OPTIONS,
         { NULL, 0, NULL, 0 }
     };
+    cli_init("irreport");
     report_opts o;
     report_opts_init(&o);
-    const char *output = NULL;
     int c, status = 0;
     long long v;
-    while ((c = getopt_long(argc, argv, "o:t:R:r:m:d:qhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:t:R:m:d:qhV", longopts, NULL)) != -1) {
         switch (c) {
-        case 'o': output = optarg; break;
         case 't': o.title = optarg; break;
         case 'R': o.reference = optarg; break;
         case 'r': o.raters = optarg; break;
@@ -156,18 +153,17 @@ int main(int argc, char **argv)
         case O_ALL_FINDINGS: o.all_findings = 1; break;
         case 'q': o.quiet = 1; break;
         case 'h': usage(stdout); return 0;
-        case 'V': printf("irreport (diagramir) %s\n", DIAGRAMIR_VERSION); return 0;
+        case 'V': return cli_version();
         case PROGRESS_OPT_ON: o.progress = PROGRESS_ON; break;
         case PROGRESS_OPT_OFF: o.progress = PROGRESS_OFF; break;
-        default: usage(stderr); return 2;
+        default:
+            if (!cli_opt(c, optarg, "[OPTION]... [-o FILE] [FILE.ir|FILE.tsv]...")) return 2;
+            break;
         }
     }
     if (status) return 2;
     if (o.quiet && o.progress == PROGRESS_AUTO) o.progress = PROGRESS_OFF;
-    if (output && !*output) {
-        fprintf(stderr, "irreport: error: -o wants a file name\n");
-        return 2;
-    }
+    if (cli_output_begin() != 0) return 2;
     report *rep = report_new(&o);
     if (!rep) { fputs("irreport: out of memory\n", stderr); return 2; }
     int bad = 0;
@@ -185,42 +181,10 @@ int main(int argc, char **argv)
     report_free(rep);
     if (status) { free(doc); return status; }
 
-    if (!output || !strcmp(output, "-")) {
-        if (fwrite(doc, 1, len, stdout) != len || fflush(stdout) != 0) {
-            fprintf(stderr, "irreport: error writing output: %s\n", strerror(errno));
-            status = 2;
-        }
-        free(doc);
-        return status;
-    }
-    /* a temporary file beside the output, renamed over it once complete */
-    size_t ol = strlen(output);
-    char *tmp = malloc(ol + 16);
-    if (!tmp) { fputs("irreport: out of memory\n", stderr); free(doc); return 2; }
-    snprintf(tmp, ol + 16, "%s.tmpXXXXXX", output);
-    int fd = mkstemp(tmp);
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        fprintf(stderr, "irreport: error: %s: %s\n", output, strerror(errno));
-        if (fd >= 0) { close(fd); unlink(tmp); }
-        free(tmp);
-        free(doc);
-        return 2;
-    }
-    int werr = fwrite(doc, 1, len, f) != len;
-    werr |= fflush(f) != 0;
-    /* mkstemp makes the file 0600; a report is made to be shared: the mode
-     * a new file gets (0666 less the umask) */
-    mode_t um = umask(0);
-    umask(um);
-    if (fchmod(fd, 0666 & ~um) != 0) werr = 1;
-    werr |= fclose(f) != 0;
-    if (werr || rename(tmp, output) != 0) {
-        fprintf(stderr, "irreport: error: %s: %s\n", output, strerror(errno));
-        unlink(tmp);
+    if (fwrite(doc, 1, len, stdout) != len || fflush(stdout) != 0) {
+        fprintf(stderr, "irreport: error writing output: %s\n", strerror(errno));
         status = 2;
     }
-    free(tmp);
     free(doc);
-    return status;
+    return cli_exit(status);
 }

@@ -20,14 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ir/cli.h"
 #include "ir/progress.h"
 #include "llm/image.h"
 #include "llm/llm.h"
 #include "llm/opts.h"
 
-#ifndef DIAGRAMIR_VERSION
-#define DIAGRAMIR_VERSION "0.1"
-#endif
 
 enum { ST_WAIT, ST_SENT, ST_DONE };
 
@@ -76,7 +74,7 @@ static void usage(FILE *f)
           "             [--model NAME] [--base-url URL] [--api-key-file FILE] [-j N]\n"
           "             [--rpm N] [--tpm N] [--retries N] [--timeout SEC] [--grace SEC]\n"
           "             [--backoff SEC]\n"
-          "             [--cache-dir DIR] [--no-cache] [--refresh] [--log FILE]\n"
+          "             [--cache-dir DIR] [--no-cache] [--refresh] [--llm-log FILE]\n"
           "             [--prices FILE] [--rater NAME] [--fail-value VALUE] [--dry-run]\n"
           "             [MANIFEST...]\n"
           "Asks a language model to rate each item of the manifests (TSV) by a rubric\n"
@@ -84,11 +82,11 @@ static void usage(FILE *f)
           "\n"
           "  -r, --rubric NAME        built-in rubric: geom, eduillustrate, sketchjudge,\n"
           "                           mathexplain-keypoints, mathexplain-explanation\n"
-          "  -R, --rubric-file FILE   a rubric file of your own (judge(1), RUBRIC FILES)\n"
+          "      --rubric-file FILE   a rubric file of your own (judge(1), RUBRIC FILES)\n"
           "      --rubric-dir DIR     look for rubrics (NAME.rubric) and prices.tsv here first\n"
           "  -M, --mode MODE          which inputs to send (geom: code, image, both)\n"
           "      --variant NAME       prompt variant (sketchjudge: baseline, rubric, cot)\n"
-          "  -m, --model NAME         model (default $OPENAI_MODEL)\n"
+          "      --model NAME         model (default $OPENAI_MODEL)\n"
           "      --base-url URL       endpoint (default $OPENAI_BASE_URL, else OpenAI's)\n"
           "      --api-key-file FILE  read the key from FILE (default $OPENAI_API_KEY)\n"
           "  -j, --jobs N             requests in flight at once (default 4)\n"
@@ -107,7 +105,8 @@ static void usage(FILE *f)
           "      --no-cache           neither read nor write the cache\n"
           "      --refresh            ask every request again, still writing the cache\n"
           "                           (it keeps only answers that pass the rubric's check)\n"
-          "      --log FILE           append one JSON line per attempt and one per call\n"
+          "      --llm-log FILE       append one JSON line per attempt and one per call\n"
+          "                           (--log FILE: the same, deprecated)\n"
           "      --prices FILE        USD per 1M tokens: \"model input output [cached]\"\n"
           "      --rater NAME         rater column (default: the model name)\n"
           "      --fail-value VALUE   write failed items as rows with VALUE, not \"# failed\"\n"
@@ -117,18 +116,20 @@ static void usage(FILE *f)
           "Images (judge(1), IMAGES: SVG and TikZ inputs become PNG, cached by content):\n",
           f);
     fputs(llm_image_opts_help, f);
-    fputs("\n"
+    fprintf(f, "\n"
           "  -n, --dry-run            print each item's request as JSON, send nothing\n"
           "  -l, --list               list the built-in rubrics\n"
           "      --describe           print the rubric's fields, modes, variants and rows\n"
           "  -q, --quiet              no progress or summary on stderr\n"
           "      --progress           always show the progress line (items done, ETA)\n"
           "      --no-progress        never show it (default: on a terminal, for a long run)\n"
-          "  -h, --help, -V, --version\n"
+          "%s"
+          "  -h, --help               show this help and exit\n"
+          "  -V, --version            show the version and exit\n"
           "\n"
-          "Exit status: 0 every item judged, 1 some items failed (recorded), 2 usage or\n"
-          "input error.\n",
-          f);
+          "Exit status: 0 every item judged, 1 some items failed (recorded; 0 with\n"
+          "--exit-zero), 2 usage or input error.\n",
+          cli_help(27));
 }
 
 /* ------------------------------------------------------------ rubrics */
@@ -476,23 +477,22 @@ static int parse_options(int argc, char **argv, options *o)
         {"quiet", no_argument, 0, 'q'},            {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},          PROGRESS_LONG_OPTIONS,
         LLM_IMAGE_LONG_OPTIONS,
+        CLI_LONG_OPTIONS,
         {0, 0, 0, 0}};
+    cli_init("judge");
     memset(o, 0, sizeof *o);
     llm_config_init(&o->cfg);
     llm_image_opts_init(&o->img);
     o->header = 1;
     o->pmode = PROGRESS_AUTO;
     int opt;
-    while ((opt = getopt_long(argc, argv, "r:R:M:m:j:nlqhV", longopts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "r:M:j:nlqo:hV", longopts, NULL)) != -1) {
         switch (opt) {
         case 'r': o->rubric_name = optarg; break;
         case 'R': o->rubric_file = optarg; break;
         case O_RUBRIC_DIR: o->rubric_dir = optarg; break;
         case 'M': o->mode = optarg; break;
         case O_VARIANT: o->variant = optarg; break;
-        case 'm':
-            if (llm_opt_parse(&o->cfg, LLM_OPT_MODEL, optarg, "judge") != 0) return 2;
-            break;
         case 'j':
             if (llm_opt_parse(&o->cfg, LLM_OPT_JOBS, optarg, "judge") != 0) return 2;
             break;
@@ -513,7 +513,7 @@ static int parse_options(int argc, char **argv, options *o)
         case PROGRESS_OPT_ON: o->pmode = PROGRESS_ON; break;
         case PROGRESS_OPT_OFF: o->pmode = PROGRESS_OFF; break;
         case 'h': usage(stdout); return 0;
-        case 'V': printf("judge (diagramir) %s\n", DIAGRAMIR_VERSION); return 0;
+        case 'V': return cli_version();
         default:
             if (LLM_OPT_IS(opt)) {
                 if (llm_opt_parse(&o->cfg, opt, optarg, "judge") != 0) return 2;
@@ -523,8 +523,8 @@ static int parse_options(int argc, char **argv, options *o)
                 if (llm_image_opt_parse(&o->img, opt, optarg, "judge") != 0) return 2;
                 break;
             }
-            usage(stderr);
-            return 2;
+            if (!cli_opt(opt, optarg, "[OPTION]... [MANIFEST.tsv]...")) return 2;
+            break;
         }
     }
     return -1;
@@ -790,13 +790,14 @@ int main(int argc, char **argv)
     options o;
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0) return rc;
-    if (o.list) return list_rubrics(o.rubric_dir);
+    if (cli_output_begin() != 0) return 2;
+    if (o.list) return cli_exit(list_rubrics(o.rubric_dir));
     llm_rubric *rubric = open_rubric(&o);
     if (!rubric) return 2;
     if (o.describe) {
         llm_rubric_describe(rubric, stdout);
         llm_rubric_free(rubric);
-        return 0;
+        return cli_exit(0);
     }
     const char *mode = check_mode(rubric, o.mode, o.variant);
     if (!mode) {
@@ -834,7 +835,7 @@ int main(int argc, char **argv)
     llm_rubric_free(rubric);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "judge: error writing the output\n");
-        return 2;
+        return cli_exit(2);
     }
-    return rc;
+    return cli_exit(rc);
 }

@@ -1,6 +1,7 @@
 /* kappa — agreement and grading statistics over long-form rating tables.
  * Argument parsing and I/O only; the work is in stats/table.c, stats/run.c
  * and stats/measures.c.  See man/kappa.1. */
+#include "ir/cli.h"
 #include "stats/run.h"
 #include "stats/table.h"
 
@@ -10,18 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef DIAGRAMIR_VERSION
-#define DIAGRAMIR_VERSION "0.1"
-#endif
-
 static void usage(FILE *f)
 {
-    fputs("usage: kappa [options] [file.tsv ...]\n"
+    fprintf(f, "usage: kappa [options] [file.tsv ...]\n"
           "Agreement and grading statistics over rating tables (TSV with the header\n"
           "item, criterion, rater, value [, note]); reads the files or stdin.\n"
           "\n"
           "  -b, --by COLS          one group per value of these columns (e.g. criterion)\n"
-          "  -r, --raters A,B,...   compare only these raters (default: all present)\n"
+          "      --raters A,B,...   compare only these raters (default: all present)\n"
           "  -R, --reference A      pair A with every other rater (A is the reference)\n"
           "  -s, --stat LIST        statistics to compute (repeatable; --list-stats)\n"
           "  -m, --missing drop|V   a rater's missing verdict on an item it rated is left\n"
@@ -44,11 +41,13 @@ static void usage(FILE *f)
           "  -d, --digits N         decimals in tsv and table output (6)\n"
           "  -q, --quiet            no notes on stderr (warnings remain)\n"
           "      --list-stats       print the statistic names\n"
+          "%s"
           "  -h, --help             this help\n"
           "  -V, --version          version\n"
           "\n"
           "Output: group stat rater-a rater-b value n ci-low ci-high p.  Exit status 0 on\n"
-          "success, 2 on a usage or input error.  See kappa(1).\n", f);
+          "success, 2 on a usage or input error (no findings status: --exit-zero changes\n"
+          "nothing).  See kappa(1).\n", cli_help(25));
 }
 
 static int append_list(char **list, const char *item)
@@ -89,14 +88,16 @@ int main(int argc, char **argv)
         { "list-stats", no_argument, NULL, O_LIST },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
+        CLI_LONG_OPTIONS,
         { NULL, 0, NULL, 0 }
     };
+    cli_init("kappa");
     struct kappa_opts o;
     kappa_opts_init(&o);
     char *stats = NULL;
     int c, status = 0;
     long long v;
-    while ((c = getopt_long(argc, argv, "b:r:R:s:m:f:d:qhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "b:R:s:m:f:d:qo:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'b': o.by = optarg; break;
         case 'r': o.raters = optarg; break;
@@ -167,12 +168,16 @@ int main(int argc, char **argv)
             free(stats);
             return 0;
         case 'h': usage(stdout); free(stats); return 0;
-        case 'V': printf("kappa (diagramir) %s\n", DIAGRAMIR_VERSION); free(stats); return 0;
-        default: usage(stderr); free(stats); return 2;
+        case 'V': free(stats); return cli_version();
+        default:
+            if (cli_opt(c, optarg, "[OPTION]... [FILE.tsv]...")) break;
+            free(stats);
+            return 2;
         }
     }
     o.stats = stats;
     if (status || kappa_opts_check(&o, stderr) < 0) { free(stats); return 2; }
+    if (cli_output_begin() != 0) { free(stats); return 2; }
 
     kappa_table *t = kappa_table_new(o.by, o.multilabel, o.duplicates);
     if (!t) { fputs("kappa: out of memory\n", stderr); free(stats); return 2; }
@@ -195,5 +200,5 @@ int main(int argc, char **argv)
     status = bad ? 2 : kappa_run(t, &o, stdout, stderr);
     kappa_table_free(t);
     free(stats);
-    return status;
+    return cli_exit(status);
 }

@@ -1,5 +1,6 @@
 /* svg2graph — SVG to diagramir IR: geometry plus the graph (vertex and edge
  * records). See man/svg2graph.1. */
+#include "ir/cli.h"
 #include "ir/ir.h"
 #include "ir/progress.h"
 #include "ir/xalloc.h"
@@ -15,15 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define VERSION "0.1.0"
 
 static void usage(FILE *f)
 {
-    fputs("usage: svg2graph [OPTION]... [FILE.svg]...\n"
+    fprintf(f, "usage: svg2graph [OPTION]... [FILE.svg]...\n"
           "Convert SVG diagrams to diagramir IR: geometry, and the graph as vertex and edge\n"
           "records. With no FILE, or FILE '-', read standard input.\n\n"
           "  -k, --merge-k=K        merge texts whose baselines are within K x font size (1.5)\n"
-          "  -t, --tau=T            ... and whose horizontal spans overlap by more than T (0.2)\n"
+          "      --tau=T            ... and whose horizontal spans overlap by more than T (0.2)\n"
           "  -a, --attach-tol=PT    connector ends attach to nodes within PT points (8)\n"
           "      --join-tol=PT      connector pieces meeting within PT form a chain (1.5)\n"
           "      --label-k=K        free text within K x font size of a connector labels it (2.5)\n"
@@ -33,11 +33,12 @@ static void usage(FILE *f)
           "      --max-size=BYTES   largest input accepted (default 67108864)\n"
           "      --max-depth=N      deepest element nesting accepted (default 256)\n"
           "      --no-header        omit the 'diagramir 1' stream header\n"
-          "  -j, --json             write JSON (one object per diagram per line) instead of IR\n"
+          "      --json             write JSON (one object per diagram per line) instead of IR\n"
           "  -q, --quiet            no warnings, LLM summary or progress line on stderr\n"
           "      --progress         always show the progress line on stderr (files or LLM\n"
           "                         steps done, ETA)\n"
           "      --no-progress      never show it (default: on a terminal, for a long run)\n"
+          "%s"
           "  -h, --help             show this help and exit\n"
           "  -V, --version          show the version and exit\n\n"
           "LLM refinement (svg2graph(1), LLM REFINEMENT; records it makes carry src=llm):\n"
@@ -54,11 +55,11 @@ static void usage(FILE *f)
           "      --prompt-dir=DIR     look for svg2graph-nodes.prompt and svg2graph-edges.prompt\n"
           "                           in DIR first\n"
           "      --dry-run            print the requests as JSON lines instead of the IR;\n"
-          "                           send nothing\n", f);
+          "                           send nothing\n", cli_help(25));
     fputs(llm_image_opts_help, f);
     fputs(llm_opts_help, f);
     fputs("\nExit status: 0 success, 1 the LLM refinement of some diagram failed (its geometric\n"
-          "graph is written, with a warning), 2 usage or input error.\n", f);
+          "graph is written, with a warning; 0 with --exit-zero), 2 usage or input error.\n", f);
 }
 
 static char *base_id(const char *path)
@@ -252,8 +253,10 @@ static int parse_options(int argc, char **argv, options *o)
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
+        CLI_LONG_OPTIONS,
         { NULL, 0, NULL, 0 }
     };
+    cli_init("svg2graph");
     memset(o, 0, sizeof *o);
     graph_opts_init(&o->go);
     o->stdin_id = "stdin";
@@ -264,7 +267,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->lo = (s2l_opts){ S2L_NODES | S2L_EDGES, 0, NULL, NULL, 0, {0} };
     llm_image_opts_init(&o->lo.image);
     int c;
-    while ((c = getopt_long(argc, argv, "k:t:a:gi:jqhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "k:a:gi:qo:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'k': o->go.k = parse_opt_num("merge-k", optarg, 0, 100); break;
         case 't': o->go.tau = parse_opt_num("tau", optarg, 0, 1); break;
@@ -288,7 +291,7 @@ static int parse_options(int argc, char **argv, options *o)
         case PROGRESS_OPT_ON: o->pmode = PROGRESS_ON; break;
         case PROGRESS_OPT_OFF: o->pmode = PROGRESS_OFF; break;
         case 'h': usage(stdout); return 0;
-        case 'V': printf("svg2graph (diagramir) %s\n", VERSION); return 0;
+        case 'V': return cli_version();
         default:
             if (LLM_OPT_IS(c)) {
                 if (llm_opt_parse(&o->lc, c, optarg, "svg2graph") != 0) return 2;
@@ -298,8 +301,8 @@ static int parse_options(int argc, char **argv, options *o)
                 if (llm_image_opt_parse(&o->lo.image, c, optarg, "svg2graph") != 0) return 2;
                 break;
             }
-            usage(stderr);
-            return 2;
+            if (!cli_opt(c, optarg, "[OPTION]... [FILE.svg]...")) return 2;
+            break;
         }
     }
     if (o->dry && !o->llm) {
@@ -413,6 +416,7 @@ int main(int argc, char **argv)
     options o;
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0) return rc;
+    if (cli_output_begin() != 0) return 2;
     rc = 0;
     s2l *refine = NULL;
     char price_path[4096];
@@ -455,5 +459,5 @@ int main(int argc, char **argv)
         fprintf(stderr, "svg2graph: write error: %s\n", strerror(errno));
         return 2;
     }
-    return rc ? rc : llm_failed;
+    return cli_exit(rc ? rc : llm_failed);
 }

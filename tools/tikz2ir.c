@@ -1,5 +1,6 @@
 /* tikz2ir — TikZ/LaTeX source to diagramir IR. See man/tikz2ir.1. */
 #include "grammar/tikz.h"
+#include "ir/cli.h"
 #include "ir/ir.h"
 #include "ir/progress.h"
 #include "llm/opts.h"
@@ -15,27 +16,27 @@
 #include <string.h>
 #include <unistd.h>
 
-#define VERSION "0.1.0"
-
 static void usage(FILE *f)
 {
-    fputs("usage: tikz2ir [OPTION]... [FILE.tex]...\n"
+    fprintf(f, "usage: tikz2ir [OPTION]... [FILE.tex]...\n"
           "Convert TikZ pictures to diagramir IR (absolute geometry in pt) on stdout.\n"
           "With no FILE, or FILE '-', read standard input.\n\n"
           "  -i, --id=ID        diagram id for stdin input (default: stdin)\n"
           "  -q, --quiet        no warnings (and no progress line) on stderr\n"
-          "  -s, --strict       exit 1 when any construct was left unparsed\n"
+          "      --strict       exit 1 when any construct was left unparsed\n"
           "      --no-header    omit the 'diagramir 1' stream header\n"
-          "  -j, --json         write JSON (one object per diagram per line) instead of IR\n"
+          "      --json         write JSON (one object per diagram per line) instead of IR\n"
           "      --progress     always show the progress line on stderr (files done, ETA)\n"
           "      --no-progress  never show it (default: on a terminal, for a long run)\n"
+          "%s"
           "  -h, --help         show this help and exit\n"
           "  -V, --version      show the version and exit\n\n"
           "      --fallback=llm send each construct left unparsed to a language model and\n"
           "                     keep the valid IR records it answers (marked src=llm);\n"
-          "                     the LLM client's options (judge(1)):\n", f);
+          "                     the LLM client's options (judge(1)):\n", cli_help(21));
     fputs(llm_opts_help, f);
-    fputs("\nExit status: 0 success, 1 unparsed constructs with --strict, 2 usage or input error.\n", f);
+    fputs("\nExit status: 0 success, 1 unparsed constructs with --strict (0 with\n"
+          "--exit-zero), 2 usage or input error.\n", f);
 }
 
 /* base name without directory and .tex */
@@ -111,15 +112,17 @@ int main(int argc, char **argv)
         { "fallback", required_argument, NULL, 'F' },
         LLM_LONG_OPTIONS,
         PROGRESS_LONG_OPTIONS,
+        CLI_LONG_OPTIONS,
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
         { NULL, 0, NULL, 0 }
     };
+    cli_init("tikz2ir");
     const char *stdin_id = "stdin";
     int quiet = 0, strict = 0, header = 1, json = 0, fallback = 0, pmode = PROGRESS_AUTO, c;
     llm_config lc;
     llm_config_init(&lc);
-    while ((c = getopt_long(argc, argv, "i:qsjhV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "i:qo:hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'i': stdin_id = optarg; break;
         case 'q': quiet = 1; break;
@@ -134,16 +137,17 @@ int main(int argc, char **argv)
             else { fprintf(stderr, "tikz2ir: --fallback: unknown value '%s' (llm or none)\n", optarg); return 2; }
             break;
         case 'h': usage(stdout); return 0;
-        case 'V': printf("tikz2ir (diagramir) %s\n", VERSION); return 0;
+        case 'V': return cli_version();
         default:
             if (LLM_OPT_IS(c)) {
                 if (llm_opt_parse(&lc, c, optarg, "tikz2ir") != 0) return 2;
                 break;
             }
-            usage(stderr);
-            return 2;
+            if (!cli_opt(c, optarg, "[OPTION]... [FILE.tex]...")) return 2;
+            break;
         }
     }
+    if (cli_output_begin() != 0) return 2;
     int rc = 0, unparsed = 0;
 #if defined(__GLIBC__) && defined(M_TRIM_THRESHOLD)
     /* Many files in one process: the heap grows to the same peak for each
@@ -215,5 +219,5 @@ int main(int argc, char **argv)
         return 2;
     }
     if (rc == 0 && strict && unparsed) rc = 1;
-    return rc;
+    return cli_exit(rc);
 }

@@ -110,8 +110,8 @@ for src in tikz svg find; do
         same "$src -> irlint --format $fmt" "$src.lint.$fmt.t" "$src.lint.$fmt.j"
     done
     mkdir "$tmp/$src.svg.t" "$tmp/$src.svg.j"
-    out "$src.draw.t" ir2svg -d "$tmp/$src.svg.t" "$tmp/$src.ir"
-    out "$src.draw.j" ir2svg -d "$tmp/$src.svg.j" "$tmp/$src.jsonl"
+    out "$src.draw.t" ir2svg --dir "$tmp/$src.svg.t" "$tmp/$src.ir"
+    out "$src.draw.j" ir2svg --dir "$tmp/$src.svg.j" "$tmp/$src.jsonl"
     [ "$(ls "$tmp/$src.svg.t" | wc -l)" -gt 0 ] || bad "$src -> ir2svg: no picture"
     same "$src -> ir2svg" "$src.svg.t" "$src.svg.j"
 done
@@ -204,7 +204,7 @@ graphalign "$tmp/mean.ir" "$tmp/mean.ir" 2>/dev/null | awk -F '\t' 'NR == 1 { h 
 # --- bad JSON IR: every reader says FILE:LINE:COL: error, exits 2 -----------------
 printf '{"item":"ok","elements":[]}\n{"item":"x","elements":[{"kind":"rect","points":[[0,0]]}]}\n' > "$tmp/bad.jsonl"
 want="$tmp/bad.jsonl:2:49: error: elements\\[0\\].points: 'rect' needs 2 points, found 1"
-for cmd in "irlint --format tsv" "graphalign REF" "ir2svg -d $tmp/badsvg" "irreport -o $tmp/bad.html"; do
+for cmd in "irlint --format tsv" "graphalign REF" "ir2svg --dir $tmp/badsvg" "irreport -o $tmp/bad.html"; do
     mkdir -p "$tmp/badsvg"
     case $cmd in
     "graphalign REF") set -- graphalign "$tmp/find.ir" "$tmp/bad.jsonl" ;;

@@ -38,14 +38,14 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL $*"; fail=1; }
 
-"$GA" -t 0.7 $d/ref.ir $d/gen.ir > "$tmp/out" 2> "$tmp/err" || bad "golden: exit $?"
+"$GA" --threshold 0.7 $d/ref.ir $d/gen.ir > "$tmp/out" 2> "$tmp/err" || bad "golden: exit $?"
 cmp -s "$tmp/out" $d/expected.tsv || { bad "golden differs"; diff $d/expected.tsv "$tmp/out" | head; }
 
 "$GA" $d/ref.ir $d/ref.ir > "$tmp/out" 2>&1 || bad "identical: exit $?"
 awk -F '\t' 'NR > 1 && $4 != 1 { bad = 1 } END { exit bad }' "$tmp/out" || bad "identical graphs: not all 1"
 
-"$GA" -t 0.7 --no-mean $d/ref.ir $d/gen.ir > "$tmp/ab" 2>/dev/null
-"$GA" -t 0.7 --no-mean $d/gen.ir $d/ref.ir > "$tmp/ba" 2>/dev/null
+"$GA" --threshold 0.7 --no-mean $d/ref.ir $d/gen.ir > "$tmp/ab" 2>/dev/null
+"$GA" --threshold 0.7 --no-mean $d/gen.ir $d/ref.ir > "$tmp/ba" 2>/dev/null
 awk -F '\t' 'FNR == 1 { next }
     NR == FNR { split($2, c, "-"); v[$1, c[1], c[2]] = $4; split($5, n, /[ =]/); t[$1, c[1]] = n[2] " " n[4] " " n[6]; next }
     { split($2, c, "-"); split($5, n, /[ =]/)
@@ -54,11 +54,11 @@ awk -F '\t' 'FNR == 1 { next }
       if (t[$1, c[1]] != n[2] " " n[6] " " n[4]) { print "counts not swapped " $1 " " $2; bad = 1 } }
     END { exit bad }' "$tmp/ab" "$tmp/ba" || bad "symmetry"
 
-"$GA" -t 0.7 $d/ref.ir $d/gen-shuffled.ir > "$tmp/out" 2>&1 && cmp -s "$tmp/out" $d/expected.tsv ||
+"$GA" --threshold 0.7 $d/ref.ir $d/gen-shuffled.ir > "$tmp/out" 2>&1 && cmp -s "$tmp/out" $d/expected.tsv ||
     bad "order independence: $(diff $d/expected.tsv "$tmp/out" | head -5)"
 
-n=$("$GA" -t 0.7 --mean-only $d/ref.ir $d/gen.ir | awk -F '\t' '$2 == "node-f1" { print $5 }')
-g=$("$GA" -t 0.7 --greedy --mean-only $d/ref.ir $d/gen.ir | awk -F '\t' '$2 == "node-f1" { print $5 }')
+n=$("$GA" --threshold 0.7 --mean-only $d/ref.ir $d/gen.ir | awk -F '\t' '$2 == "node-f1" { print $5 }')
+g=$("$GA" --threshold 0.7 --greedy --mean-only $d/ref.ir $d/gen.ir | awk -F '\t' '$2 == "node-f1" { print $5 }')
 case $n in *"tp=5 "*) ;; *) bad "optimal matching: $n" ;; esac
 case $g in *"tp=4 "*) ;; *) bad "greedy matching: $g" ;; esac
 
@@ -76,7 +76,7 @@ for pair in "$tmp/dup.ir $tmp/xy.ir" "$tmp/xy.ir $tmp/dup.ir"; do
 done
 "$GA" --by-order "$tmp/dup.ir" "$tmp/xy.ir" > /dev/null 2>&1 || bad "duplicate id with --by-order: exit $?"
 "$GA" $d/ref.ir > /dev/null 2>&1; [ $? -eq 2 ] || bad "one argument: exit status"
-"$GA" -t 2 $d/ref.ir $d/gen.ir > /dev/null 2>&1; [ $? -eq 2 ] || bad "bad threshold: exit status"
+"$GA" --threshold 2 $d/ref.ir $d/gen.ir > /dev/null 2>&1; [ $? -eq 2 ] || bad "bad threshold: exit status"
 "$GA" --help | grep -q '^usage: graphalign' || bad "--help"
 "$GA" --version | grep -q '^graphalign (diagramir) ' || bad "--version"
 [ $fail -eq 0 ] && echo "graphalign: all tests passed"

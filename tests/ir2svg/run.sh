@@ -154,19 +154,19 @@ grep -q "bad.ir:4:[0-9]*: error" "$tmp/err" || bad "bad IR: no FILE:LINE:COL err
 # a good diagram before the bad one: still nothing written
 cat "$dir/shapes.ir" "$tmp/bad.ir" > "$tmp/goodbad.ir"
 rm -rf "$tmp/d"
-"$R" -d "$tmp/d" "$tmp/goodbad.ir" 2> "$tmp/err"
+"$R" --dir "$tmp/d" "$tmp/goodbad.ir" 2> "$tmp/err"
 [ $? -eq 2 ] || bad "good then bad IR: exit status not 2"
 [ -n "$(ls "$tmp/d" 2>/dev/null)" ] && bad "good then bad IR: files were written"
 "$R" -o "$tmp/o.svg" "$tmp/bad.ir" 2>/dev/null
 [ -e "$tmp/o.svg" ] && bad "bad IR: -o FILE was written"
 cat "$dir/shapes.ir" "$dir/text.ir" > "$tmp/two.ir"
 "$R" "$tmp/two.ir" > "$tmp/out" 2> "$tmp/err"
-[ $? -eq 2 ] && grep -q -- '-d DIR' "$tmp/err" || bad "two diagrams without -d: not an error naming -d"
+[ $? -eq 2 ] && grep -q -- '--dir DIR' "$tmp/err" || bad "two diagrams without --dir: not an error naming --dir"
 "$R" --dpi 0 "$dir/shapes.ir" > /dev/null 2>&1; [ $? -eq 2 ] || bad "--dpi 0 accepted"
 "$R" --margin x "$dir/shapes.ir" > /dev/null 2>&1; [ $? -eq 2 ] || bad "--margin x accepted"
 "$R" --no-such-option > /dev/null 2>&1; [ $? -eq 2 ] || bad "a bad option: exit status not 2"
 "$R" "$tmp/missing.ir" > /dev/null 2>&1; [ $? -eq 2 ] || bad "a missing file: exit status not 2"
-"$R" -o a -d b "$dir/shapes.ir" > /dev/null 2>&1; [ $? -eq 2 ] || bad "-o with -d accepted"
+"$R" -o a --dir b "$dir/shapes.ir" > /dev/null 2>&1; [ $? -eq 2 ] || bad "-o with --dir accepted"
 "$R" --fragment "$dir/clip.ir" > "$tmp/frag.svg" || bad "--fragment: exit $?"
 head -c 5 "$tmp/frag.svg" | grep -q '^<svg ' || bad "--fragment: does not start with <svg"
 grep -q 'url(#d[0-9a-f]\{8\}-c' "$tmp/frag.svg" || bad "--fragment: clip ids lack the diagram's prefix"
@@ -177,17 +177,17 @@ printf 'diagramir 1\n' | "$R" > /dev/null 2>&1; [ $? -eq 2 ] || bad "no diagram:
 # -d: one file per diagram, ids sanitized, the same id twice kept apart
 printf 'diagramir 1\ndiagram ../a/b\nunit pt\nend\ndiagram ../a/b\nunit pt\nend\ndiagram .x\nunit pt\nend\n' > "$tmp/ids.ir"
 rm -rf "$tmp/d"
-"$R" -d "$tmp/d" "$tmp/ids.ir" || bad "-d: exit $?"
+"$R" --dir "$tmp/d" "$tmp/ids.ir" || bad "--dir: exit $?"
 names=$(ls "$tmp/d" | tr '\n' ' ')
 [ "$names" = "_._a_b.svg _._a_b~2.svg _x.svg " ] || bad "-d: files '$names'"
-"$R" -d "$tmp/d" --png "$tmp/two.ir" && [ -s "$tmp/d/shapes.png" ] && [ -s "$tmp/d/text.png" ] || bad "-d --png"
+"$R" --dir "$tmp/d" --png "$tmp/two.ir" && [ -s "$tmp/d/shapes.png" ] && [ -s "$tmp/d/text.png" ] || bad "--dir --png"
 # the progress line: forced on it counts the diagrams and is erased; by
 # default (stderr not a terminal) nothing is written
-"$R" --progress -d "$tmp/p1" "$tmp/two.ir" 2> "$tmp/err" || bad "--progress: exit $?"
+"$R" --progress --dir "$tmp/p1" "$tmp/two.ir" 2> "$tmp/err" || bad "--progress: exit $?"
 grep -q 'ir2svg: 2/2 diagrams  100%' "$tmp/err" || bad "--progress: no count"
 [ "$(tail -c 4 "$tmp/err" | od -An -c | tr -d ' ')" = '\r033[K' ] || bad "--progress: not erased at the end"
-"$R" -d "$tmp/p2" "$tmp/two.ir" 2> "$tmp/err" && [ ! -s "$tmp/err" ] || bad "default: stderr not empty"
-DIAGRAMIR_PROGRESS=1 "$R" --no-progress -d "$tmp/p3" "$tmp/two.ir" 2> "$tmp/err" && [ ! -s "$tmp/err" ] \
+"$R" --dir "$tmp/p2" "$tmp/two.ir" 2> "$tmp/err" && [ ! -s "$tmp/err" ] || bad "default: stderr not empty"
+DIAGRAMIR_PROGRESS=1 "$R" --no-progress --dir "$tmp/p3" "$tmp/two.ir" 2> "$tmp/err" && [ ! -s "$tmp/err" ] \
     || bad "--no-progress beats DIAGRAMIR_PROGRESS=1"
 ls "$tmp/d" | grep -q tmp && bad "-d: a temporary file was left"
 # a PNG over the pixel limit: refused with a message, no file
@@ -216,7 +216,7 @@ for f in many huge text; do
         opt=; [ $mode = png ] && opt=--png
         rm -rf "$tmp/h"
         cpu_ms t0
-        "$R" $opt -d "$tmp/h" "$tmp/$f.ir" > /dev/null 2> "$tmp/err"
+        "$R" $opt --dir "$tmp/h" "$tmp/$f.ir" > /dev/null 2> "$tmp/err"
         st=$?
         cpu_ms t1
         [ $st -le 2 ] || bad "hostile $f ($mode): exit status $st ($(head -c 300 "$tmp/err"))"

@@ -39,7 +39,7 @@ same_numbers default -- --reference human --ci 0.95
 same_numbers missing-na --missing na -- --reference human --ci 0.95 --missing na
 same_numbers all-pairs --all-pairs --digits 4 --seed 7 --reps 500 -- --ci 0.95 --digits 4 --seed 7 --reps 500
 same_numbers no-ci --ci 0 -R irlint -- --reference irlint
-same_numbers raters -r judge,human --ci 0.9 -- --reference human --raters judge,human --ci 0.9
+same_numbers raters --raters judge,human --ci 0.9 -- --reference human --raters judge,human --ci 0.9
 # the hand-checked figure: in-frame, human vs irlint, kappa -1/3
 grep -q '<td class=v data-s=cohen>-0.333' "$tmp/default.html" || fail "in-frame kappa is not -0.333"
 
@@ -92,7 +92,7 @@ err duplicate-diagram "study.ir:[0-9]*:1: error: diagram 'a1' appears twice" $D/
 err no-criterion "nocrit.tsv:1:1: error: no column 'criterion'" "$tmp/nocrit.tsv"
 err conflicting "dup.tsv:3:1: error: conflicting ratings" "$tmp/dup.tsv"
 err reference "irreport: error: --reference: no rater 'nobody'" -R nobody $T
-err raters "irreport: error: --raters: no rater 'x'" -r human,x $T
+err raters "irreport: error: --raters: no rater 'x'" --raters human,x $T
 err ci "irreport: error: --ci wants" --ci 1.5 $T
 err digits "irreport: error: --digits wants" --digits x $T
 err option "usage: irreport" --no-such-option $T

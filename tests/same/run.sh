@@ -87,7 +87,7 @@ cases() {
     # --- irreport: the dev split's report (no pictures: the renderer's own
     # output is ir2svg's cases), every pair with --missing na, the hand-made
     # study with its pictures, repeated rows (a warning), a diagram twice (an error)
-    c irreport/dev-no-pictures "$B/irreport" --no-pictures -r human,irlint,bt-gpt-5,judge-gpt-5 \
+    c irreport/dev-no-pictures "$B/irreport" --no-pictures --raters human,irlint,bt-gpt-5,judge-gpt-5 \
         $dev/ratings.tsv "$tmp/dev-irlint.tsv" $dev/baselines.tsv
     c irreport/dev-all-pairs "$B/irreport" --no-pictures --all-pairs --missing na --ci 0.9 \
         --reps 200 --seed 7 $dev/ratings.tsv "$tmp/dev-irlint.tsv"
@@ -192,9 +192,9 @@ cases() {
         IN="$tmp/dev-$n.ir" c "ir2svg-png/dev/$n" "$B/ir2svg" --png
     done
     for f in tests/ir2svg/*.ir tests/fuzz/corpus/fuzz_draw/*; do
-        c "ir2svg/$f" sh -c '"$1" -d "$2" "$3" && cat "$2"/*.svg' sh "$BA/ir2svg" "$tmp/ir2svg" "$f"
+        c "ir2svg/$f" sh -c '"$1" --dir "$2" "$3" && cat "$2"/*.svg' sh "$BA/ir2svg" "$tmp/ir2svg" "$f"
         rm -rf "$tmp/ir2svg"
-        c "ir2svg-all/$f" sh -c '"$1" --all-findings --margin 0 -d "$2" "$3" && cat "$2"/*.svg' \
+        c "ir2svg-all/$f" sh -c '"$1" --all-findings --margin 0 --dir "$2" "$3" && cat "$2"/*.svg' \
             sh "$BA/ir2svg" "$tmp/ir2svg-all" "$f"
         rm -rf "$tmp/ir2svg-all"
     done

@@ -227,7 +227,7 @@ expect "-q" 0 "$T2I" -q "$u" && ok
 if expect "--strict with unparsed" 1 "$T2I" --strict "$u"; then
     if cmp -s "$tmp/o" "$dir/undefined-macro.ir"; then ok; else bad "--strict: output differs"; fi
 fi
-expect "-s with unparsed" 1 "$T2I" -s -q "$u" && ok
+expect "--strict -q with unparsed" 1 "$T2I" --strict -q "$u" && ok
 expect "--strict without unparsed" 0 "$T2I" --strict "$t" && ok
 # --strict does not hide an input error: 2 wins over 1
 expect "--strict with an input error" 2 "$T2I" --strict -q "$u" "$dir/err-truncated.tex" && ok
