@@ -43,6 +43,9 @@ typedef struct {
     int home;        /* home of some text */
     int container;
     int role;
+    long outer;      /* a home's outermost ring (3b), or -1 */
+    long ring_of;    /* the home a ring is around (3b), or -1 */
+    long decor;      /* the node outline a stroke decorates (3b), or -1 */
 } shinfo;
 
 static ir_box pts_box(const ir_pt *p, size_t n)
@@ -322,7 +325,11 @@ static void shape_facts(build *gb)
         si[i].area = a;
         si[i].visible = s->filled || s->stroked;
         double diag = hypot(ir_box_w(si[i].box), ir_box_h(si[i].box));
-        si[i].region = s->n >= 3 && (s->closed || (s->filled && a > 0.05 * diag * diag));
+        /* an outline that comes back to where it started is closed, Z or
+         * not (Graphviz draws cylinders and Mrecords so) */
+        int back = s->n >= 4 && ir_v_dist(s->pts[0], s->pts[s->n - 1]) <= 0.01 * fmax(diag, 1);
+        si[i].region = s->n >= 3 && (s->closed || back || (s->filled && a > 0.05 * diag * diag));
+        si[i].outer = si[i].ring_of = si[i].decor = -1;
         si[i].role = s->marker ? GRAPH_SH_MARKER : GRAPH_SH_OTHER;
     }
 }
@@ -423,6 +430,106 @@ static void find_homes(build *gb)
     ir_box_index_free(&ix);
     for (size_t t = 0; t < nt; t++)
         if (home[t] >= 0 && si[home[t]].container) home[t] = -1;
+}
+
+/* the largest distance from a point of a to the outline of b (at most
+ * lim + 1: it stops looking past lim) */
+static double outline_gap(build *gb, const svg_shape *a, const svg_shape *b, double lim)
+{
+    double worst = 0;
+    if (!spend(gb, (unsigned long long)a->n * b->n + 1)) return INFINITY;
+    for (size_t i = 0; i < a->n && worst <= lim; i++) {
+        double best = INFINITY;
+        for (size_t j = 0; j < b->n && best > worst; j++) {
+            double d = ir_pt_seg_dist(a->pts[i], b->pts[j], b->pts[(j + 1) % b->n], NULL);
+            if (d < best) best = d;
+        }
+        if (best > worst) worst = best;
+    }
+    return worst;
+}
+
+#define RING_GAP 6.0     /* pt: outlines this close all round are one node's rings */
+#define DECOR_TOL 1.0    /* pt: a decoration may reach this far out of its outline */
+
+/* 3b. one node, many strokes. Rings: a painted closed outline around a
+ * home, within RING_GAP of it all round (and it of the outline), is that
+ * node's outer ring (Graphviz peripheries: doublecircle, doubleoctagon,
+ * tripleoctagon); edges end at the outermost ring. Decorations: an open
+ * stroke that lies inside a closed outline (within DECOR_TOL of it) and
+ * whose ends touch no other closed outline inside that one (record field
+ * separators, the fold of a note, the lid of a cylinder, the corners of
+ * Msquare, the depth of box3d) is part of the smallest such outline's
+ * drawing, not a connector: it could only join the node to itself. */
+static void node_outlines(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    size_t ns = gb->ns;
+    ir_box *b = xcalloc(ns + 1, sizeof *b);
+    for (size_t i = 0; i < ns; i++)
+        b[i] = si[i].role || !si[i].region || !si[i].visible ? ir_box_empty() : si[i].box;
+    ir_box_index ix;
+    ir_box_index_build(&ix, b, ns);
+    free(b);
+    /* rings, from each home outwards */
+    for (size_t h = 0; h < ns; h++) {
+        if (!si[h].home || si[h].container || si[h].role) continue;
+        size_t cur = h;
+        for (;;) {
+            long best = -1;
+            size_t nn = query(gb, &ix, ir_box_inset(si[cur].box, RING_GAP));
+            for (size_t q = 0; q < nn; q++) {
+                size_t r = gb->near[q];
+                if (r == cur || si[r].home || si[r].ring_of >= 0 || si[r].area <= si[cur].area) continue;
+                if (!ir_box_inside(si[cur].box, si[r].box, 0) || !ir_box_inside(si[r].box, ir_box_inset(si[cur].box, RING_GAP), 0))
+                    continue;
+                if (best >= 0 && si[r].area >= si[best].area) continue;
+                if (outline_gap(gb, &sc->shapes[r], &sc->shapes[cur], RING_GAP) > RING_GAP ||
+                    outline_gap(gb, &sc->shapes[cur], &sc->shapes[r], RING_GAP) > RING_GAP)
+                    continue;
+                best = (long)r;
+            }
+            if (best < 0) break;
+            si[best].ring_of = (long)h;   /* a ring of h: no candidate of its own */
+            si[h].outer = best;
+            cur = (size_t)best;
+        }
+    }
+    /* decorations */
+    for (size_t i = 0; i < ns; i++) {
+        const svg_shape *s = &sc->shapes[i];
+        if (si[i].role || si[i].region || !s->stroked || s->n < 2 || s->marker) continue;
+        long host = -1;
+        size_t nn = query(gb, &ix, si[i].box);
+        for (size_t q = 0; q < nn; q++) {
+            size_t r = gb->near[q];
+            if (r == i || si[r].ring_of >= 0) continue;
+            if (!ir_box_inside(si[i].box, si[r].box, DECOR_TOL)) continue;
+            if (host >= 0 && si[r].area >= si[host].area) continue;
+            if (!spend(gb, (unsigned long long)s->n * sc->shapes[r].n + 1)) break;
+            int inside = 1;
+            for (size_t k = 0; k < s->n && inside; k++)
+                inside = shape_dist(&sc->shapes[r], &si[r], s->pts[k]) <= DECOR_TOL;
+            if (inside) host = (long)r;
+        }
+        if (host < 0) continue;
+        /* an end at another outline inside the host: a connector between
+         * things inside it (nodes in a cluster's frame) */
+        int touches = 0;
+        for (int e = 0; e < 2 && !touches; e++) {
+            ir_pt p = s->pts[e ? s->n - 1 : 0];
+            nn = query(gb, &ix, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), gb->o->attach_tol));
+            for (size_t q = 0; q < nn && !touches; q++) {
+                size_t r = gb->near[q];
+                if ((long)r == host || si[r].ring_of == host || !ir_box_inside(si[r].box, si[host].box, DECOR_TOL))
+                    continue;
+                touches = shape_dist(&sc->shapes[r], &si[r], p) <= gb->o->attach_tol;
+            }
+        }
+        if (!touches) si[i].decor = host;
+    }
+    ir_box_index_free(&ix);
 }
 
 /* 4. text groups: the texts of one home are one node, and within it, its
@@ -559,6 +666,8 @@ static void text_candidates(build *gb)
     }
     for (size_t i = 0; i < ncd; i++) {
         if (cd[i].shape >= 0) {
+            /* the node's outline is its outermost ring */
+            if (si[cd[i].shape].outer >= 0) cd[i].shape = si[cd[i].shape].outer;
             cd[i].box = si[cd[i].shape].box;
             cd[i].area = si[cd[i].shape].area;
             gb->out->shape_role[cd[i].shape] = GRAPH_SH_NODE;
@@ -567,6 +676,8 @@ static void text_candidates(build *gb)
             cd[i].area = ir_box_area(cd[i].box);
         }
     }
+    for (size_t r = 0; r < gb->ns; r++)
+        if (si[r].ring_of >= 0) { si[r].role = GRAPH_SH_NODE; gb->out->shape_role[r] = GRAPH_SH_NODE; }
     free(tcap);
     gb->cd = cd;
     gb->ncd = gb->ntextcand = ncd;
@@ -584,7 +695,7 @@ static void find_pieces(build *gb)
     size_t npc = 0, cap = 0;
     for (size_t i = 0; i < ns; i++) {
         const svg_shape *s = &sc->shapes[i];
-        if (si[i].role || si[i].region || !s->stroked || s->n < 2) continue;
+        if (si[i].role || si[i].region || si[i].decor >= 0 || !s->stroked || s->n < 2) continue;
         if (polyline_len(s->pts, s->n) < 0.05) continue;
         if (npc >= cap) {
             cap = cap ? 2 * cap : 16;
@@ -1210,9 +1321,12 @@ static void make_vertices(build *gb)
         cand *c = &cd[gb->group_cand[uf_find(gb->uf, t)]];
         out->text_vertex[t] = c->label || gb->tlabel[t] ? -2 : c->vertex;
     }
-    for (size_t i = 0; i < ns; i++)
+    for (size_t i = 0; i < ns; i++) {
         if (si[i].role == GRAPH_SH_BACKGROUND || si[i].role == GRAPH_SH_MARKER)
             out->shape_role[i] = si[i].role;
+        if (si[i].decor >= 0 && out->shape_role[si[i].decor] == GRAPH_SH_NODE)
+            out->shape_role[i] = GRAPH_SH_NODE;
+    }
     /* edges: candidate indices into vertex indices */
     graph_edge *ed = gb->ed;
     out->e = ed;
@@ -1240,6 +1354,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     shape_facts(&gb);
     mark_backgrounds(&gb);
     find_homes(&gb);
+    node_outlines(&gb);
     group_home_texts(&gb);
     group_free_texts(&gb);
     text_candidates(&gb);

@@ -23,8 +23,12 @@
 # otherwise; 0 with a note when Graphviz is not installed.
 #
 # The shapes are Graphviz's polygon-based shapes (shapes.html) less those
-# that draw no closed outline or no label: point, plaintext, plain, none,
-# underline; and the record shapes record and Mrecord.
+# that draw no closed outline around their label: point, plaintext, plain,
+# none, underline, and the synthetic-biology glyphs drawn on a line beside
+# the label (promoter, terminator, utr, primersite, restrictionsite,
+# fivepoverhang, threepoverhang, noverhang, assembly, insulator, ribosite,
+# rnastab, proteasesite, proteinstab); and the record shapes record and
+# Mrecord. GVSHAPES_SHAPES and GVSHAPES_ENGINES replace the lists.
 LC_ALL=C
 export LC_ALL
 root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
@@ -43,9 +47,8 @@ done
 SHAPES=${GVSHAPES_SHAPES:-"box polygon ellipse oval circle egg triangle diamond trapezium
 parallelogram house pentagon hexagon septagon octagon doublecircle doubleoctagon
 tripleoctagon invtriangle invtrapezium invhouse Mdiamond Msquare Mcircle rect rectangle
-square star cylinder note tab folder box3d component promoter cds terminator utr primersite
-restrictionsite fivepoverhang threepoverhang noverhang assembly signature insulator ribosite
-rnastab proteasesite proteinstab rpromoter rarrow larrow lpromoter record Mrecord"}
+square star cylinder note tab folder box3d component cds signature rpromoter rarrow larrow
+lpromoter record Mrecord"}
 ENGINES=${GVSHAPES_ENGINES:-"dot neato fdp circo twopi"}
 nsh=$(echo $SHAPES | wc -w)
 neng=$(echo $ENGINES | wc -w)
