@@ -449,17 +449,18 @@ static double outline_gap(build *gb, const svg_shape *a, const svg_shape *b, dou
     return worst;
 }
 
+#define BOX_TOL 2.0      /* pt: an end attaches to a shape's box this close when to no outline */
 #define RING_GAP 6.0     /* pt: outlines this close all round are one node's rings */
 #define DECOR_TOL 1.0    /* pt: a decoration may reach this far out of its outline */
 
 /* 3b. one node, many strokes. Rings: a painted closed outline around a
- * home, within RING_GAP of it all round (and it of the outline), is that
+ * home (a closed outline some text is in), within RING_GAP of it all round (and it of the outline), is that
  * node's outer ring (Graphviz peripheries: doublecircle, doubleoctagon,
  * tripleoctagon); edges end at the outermost ring. Decorations: an open
- * stroke that lies inside a closed outline (within DECOR_TOL of it) and
+ * stroke that lies inside a home (within DECOR_TOL of its outline) and
  * whose ends touch no other closed outline inside that one (record field
  * separators, the fold of a note, the lid of a cylinder, the corners of
- * Msquare, the depth of box3d) is part of the smallest such outline's
+ * Msquare, the depth of box3d) is part of the smallest such home's
  * drawing, not a connector: it could only join the node to itself. */
 static void node_outlines(build *gb)
 {
@@ -504,7 +505,7 @@ static void node_outlines(build *gb)
         size_t nn = query(gb, &ix, si[i].box);
         for (size_t q = 0; q < nn; q++) {
             size_t r = gb->near[q];
-            if (r == i || si[r].ring_of >= 0) continue;
+            if (r == i || !si[r].home || si[r].container) continue;
             if (!ir_box_inside(si[i].box, si[r].box, DECOR_TOL)) continue;
             if (host >= 0 && si[r].area >= si[host].area) continue;
             if (!spend(gb, (unsigned long long)s->n * sc->shapes[r].n + 1)) break;
@@ -999,6 +1000,13 @@ static void attach_ends(build *gb)
                 best = (long)c;
                 bd = fmin(bd, d);
             }
+            /* none: a shape whose box the end touches (Graphviz clips
+             * edges to the bounding box of shapes it cannot clip to, the
+             * arrows rarrow, larrow, lpromoter, rpromoter) */
+            for (size_t qq = 0; qq < nn && best < 0; qq++) {
+                size_t c = gb->near[qq];
+                if (cd[c].shape >= 0 && ir_box_pt_dist(cd[c].box, q) <= BOX_TOL) best = (long)c;
+            }
             p->node[e] = best;
         }
     }
@@ -1088,6 +1096,11 @@ static void make_edges(build *gb)
             last[pc[i].comp] = i;
         }
     free(last);
+    if (getenv("S2G_DEBUG"))
+        for (size_t i = 0; i < npc; i++)
+            fprintf(stderr, "piece %zu shape@%d dead=%d comp=%zu heads=%d,%d joined=%d,%d node=%ld,%ld end0=%g,%g end1=%g,%g\n", i,
+                    gb->sc->shapes[pc[i].shape].line, pc[i].dead, pc[i].comp, pc[i].head[0], pc[i].head[1], pc[i].joined[0], pc[i].joined[1],
+                    pc[i].node[0], pc[i].node[1], pc[i].end[0].x, pc[i].end[0].y, pc[i].end[1].x, pc[i].end[1].y);
     for (size_t k = 0; k < no; k++)
         chain_edges(gb, order[k]);
     free(order);
