@@ -523,11 +523,13 @@ static void node_outlines(build *gb)
             nn = query(gb, &ix, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), gb->o->attach_tol));
             for (size_t q = 0; q < nn && !touches; q++) {
                 size_t r = gb->near[q];
-                if ((long)r == host || si[r].ring_of == host || !ir_box_inside(si[r].box, si[host].box, DECOR_TOL))
+                if ((long)r == host || si[r].ring_of == host || !ir_box_inside(si[r].box, si[host].box, DECOR_TOL) ||
+                    !shape_contains(&sc->shapes[host], &si[host], ir_box_center(si[r].box)))
                     continue;
                 touches = shape_dist(&sc->shapes[r], &si[r], p) <= gb->o->attach_tol;
             }
         }
+        if (getenv("S2G_DEBUG")) fprintf(stderr, "decor shape@%d host@%d touches=%d\n", s->line, sc->shapes[host].line, touches);
         if (!touches) si[i].decor = host;
     }
     ir_box_index_free(&ix);
@@ -1000,12 +1002,17 @@ static void attach_ends(build *gb)
                 best = (long)c;
                 bd = fmin(bd, d);
             }
-            /* none: a shape whose box the end touches (Graphviz clips
-             * edges to the bounding box of shapes it cannot clip to, the
-             * arrows rarrow, larrow, lpromoter, rpromoter) */
-            for (size_t qq = 0; qq < nn && best < 0; qq++) {
-                size_t c = gb->near[qq];
-                if (cd[c].shape >= 0 && ir_box_pt_dist(cd[c].box, q) <= BOX_TOL) best = (long)c;
+            /* no outline, only free text: a shape whose box the end
+             * touches (Graphviz clips edges to the bounding box of shapes
+             * it cannot clip to, the arrows rarrow, larrow, lpromoter,
+             * rpromoter; a short edge's label may be nearer) */
+            if (best < 0 || cd[best].shape < 0) {
+                double bb = INFINITY;
+                for (size_t qq = 0; qq < nn; qq++) {
+                    size_t c = gb->near[qq];
+                    double d = ir_box_pt_dist(cd[c].box, q);
+                    if (cd[c].shape >= 0 && d <= BOX_TOL && d < bb) { best = (long)c; bb = d; }
+                }
             }
             p->node[e] = best;
         }
