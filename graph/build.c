@@ -62,6 +62,23 @@ static int shape_contains(const svg_shape *s, const shinfo *si, ir_pt q)
     return ir_pt_in_poly(q, s->pts, s->n);
 }
 
+/* 1 when the box b (a text's) lies in the shape, its corners within 1 pt
+ * of it (a text's box is an estimate) */
+static int text_inside(const svg_shape *s, const shinfo *si, ir_box b)
+{
+    if (!ir_box_inside(b, si->box, 1)) return 0;
+    if (s->axis_rect) return 1;
+    ir_pt c[4] = { { b.x1, b.y1 }, { b.x2, b.y1 }, { b.x2, b.y2 }, { b.x1, b.y2 } };
+    for (int k = 0; k < 4; k++) {
+        if (ir_pt_in_poly(c[k], s->pts, s->n)) continue;
+        for (size_t i = 0; i < s->n; i++)
+            if (ir_pt_seg_dist(c[k], s->pts[i], s->pts[(i + 1) % s->n], NULL) <= 1) goto near;
+        return 0;
+    near:;
+    }
+    return 1;
+}
+
 /* distance from q to the node outline (0 inside) */
 static double shape_dist(const svg_shape *s, const shinfo *si, ir_pt q)
 {
@@ -91,10 +108,25 @@ typedef struct {
     long vertex;
 } cand;
 
-static double cand_dist(const svg_scene *sc, const shinfo *si, const cand *c, ir_pt q)
+/* how near q is to candidate c, for attaching ends: the distance to its
+ * outline, and inside it at most tol (an end drawn into a shape attaches
+ * to it, but where shapes overlap the outline the end is at wins) */
+static double cand_dist(const svg_scene *sc, const shinfo *si, const cand *c, ir_pt q, double tol)
 {
-    if (c->shape >= 0) return shape_dist(&sc->shapes[c->shape], &si[c->shape], q);
-    return ir_box_pt_dist(c->box, q);
+    if (c->shape < 0) return ir_box_pt_dist(c->box, q);
+    const svg_shape *s = &sc->shapes[c->shape];
+    const shinfo *h = &si[c->shape];
+    if (!h->region || !shape_contains(s, h, q)) return shape_dist(s, h, q);
+    double best = INFINITY;
+    if (s->axis_rect) {
+        best = fmin(fmin(q.x - h->box.x1, h->box.x2 - q.x), fmin(q.y - h->box.y1, h->box.y2 - q.y));
+    } else {
+        for (size_t i = 0; i < s->n && best > 0; i++) {
+            double d = ir_pt_seg_dist(q, s->pts[i], s->pts[(i + 1) % s->n], NULL);
+            if (d < best) best = d;
+        }
+    }
+    return fmin(best, tol);
 }
 
 /* --- connector pieces ----------------------------------------------------- */
@@ -397,13 +429,18 @@ static void find_homes(build *gb)
         ir_pt c = ir_box_center(tx->box);
         double ta = ir_box_area(tx->box);
         long best = -1;
+        int bestwhole = 0;
         size_t nn = query(gb, &ix, ir_box_make(c.x, c.y, c.x, c.y));
         for (size_t q = 0; q < nn; q++) {
             size_t i = gb->near[q];
             if (si[i].role || !si[i].region || !si[i].visible) continue;
             if (si[i].area < 0.3 * ta) continue;
             if (!shape_contains(&sc->shapes[i], &si[i], c)) continue;
-            if (best < 0 || si[i].area < si[best].area) best = (long)i;
+            /* where shapes overlap, the one the whole text is in */
+            int whole = text_inside(&sc->shapes[i], &si[i], tx->box);
+            if (best >= 0 && (whole < bestwhole || (whole == bestwhole && si[i].area >= si[best].area))) continue;
+            best = (long)i;
+            bestwhole = whole;
         }
         home[t] = best;
         if (best >= 0) si[best].home = 1;
@@ -458,7 +495,7 @@ static double outline_gap(build *gb, const svg_shape *a, const svg_shape *b, dou
  * node's outer ring (Graphviz peripheries: doublecircle, doubleoctagon,
  * tripleoctagon); edges end at the outermost ring. Decorations: an open
  * stroke that lies inside a home (within DECOR_TOL of its outline) and
- * whose ends touch no other closed outline inside that one (record field
+ * whose ends touch no other closed outline (on it or in it) (record field
  * separators, the fold of a note, the lid of a cylinder, the corners of
  * Msquare, the depth of box3d) is part of the smallest such home's
  * drawing, not a connector: it could only join the node to itself. */
@@ -515,18 +552,17 @@ static void node_outlines(build *gb)
             if (inside) host = (long)r;
         }
         if (host < 0) continue;
-        /* an end at another outline inside the host: a connector between
-         * things inside it (nodes in a cluster's frame) */
+        /* an end at another outline (in or on it): a connector between
+         * things inside the host (nodes in a cluster's frame, nodes that
+         * overlap) */
         int touches = 0;
         for (int e = 0; e < 2 && !touches; e++) {
             ir_pt p = s->pts[e ? s->n - 1 : 0];
-            nn = query(gb, &ix, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), gb->o->attach_tol));
+            nn = query(gb, &ix, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), DECOR_TOL));
             for (size_t q = 0; q < nn && !touches; q++) {
                 size_t r = gb->near[q];
-                if ((long)r == host || si[r].ring_of == host || !ir_box_inside(si[r].box, si[host].box, DECOR_TOL) ||
-                    !shape_contains(&sc->shapes[host], &si[host], ir_box_center(si[r].box)))
-                    continue;
-                touches = shape_dist(&sc->shapes[r], &si[r], p) <= gb->o->attach_tol;
+                if ((long)r == host || si[r].ring_of == host) continue;
+                touches = shape_dist(&sc->shapes[r], &si[r], p) <= DECOR_TOL;
             }
         }
         if (getenv("S2G_DEBUG")) fprintf(stderr, "decor shape@%d host@%d touches=%d\n", s->line, sc->shapes[host].line, touches);
@@ -952,7 +988,7 @@ static void join_chains(build *gb)
             for (size_t q = 0; q < nn && !near; q++) {
                 size_t c = gb->near[q];
                 if (ir_box_pt_dist(cd[c].box, qa) > o->attach_tol) continue;
-                near = cand_dist(sc, si, &cd[c], qa) <= o->attach_tol;
+                near = cand_dist(sc, si, &cd[c], qa, o->attach_tol) <= o->attach_tol;
             }
             if (near) continue;
             pa->joined[ea % 2] = pb->joined[eb % 2] = 1;
@@ -985,7 +1021,7 @@ static void attach_ends(build *gb)
             for (size_t qq = 0; qq < nn; qq++) {
                 size_t c = gb->near[qq];
                 if (ir_box_pt_dist(cd[c].box, q) > o->attach_tol) continue;
-                double d = cand_dist(sc, si, &cd[c], q);
+                double d = cand_dist(sc, si, &cd[c], q, o->attach_tol);
                 if (d > o->attach_tol) continue;
                 /* a shape's outline wins over free text a little closer
                  * (edge labels sit near the ends of short edges) */
@@ -1044,6 +1080,22 @@ static void chain_edges(build *gb, size_t comp)
             }
     }
     if (na < 2) return;
+    /* a chain from a node to itself that never leaves its outline is part
+     * of its drawing: a self-loop is drawn outside the node */
+    int self = 1;
+    for (size_t a = 1; a < na && self; a++) self = nodes[a] == nodes[0];
+    if (self) {
+        const cand *c = &cd[nodes[0]];
+        for (size_t i = comp; i < npc && self; i = next[i]) {
+            if (pc[i].dead || pc[i].comp != comp) continue;
+            const svg_shape *s = &sc->shapes[pc[i].shape];
+            if (!spend(gb, (unsigned long long)s->n * (c->shape >= 0 ? sc->shapes[c->shape].n : 1) + 1)) return;
+            for (size_t k = 0; k < s->n && self; k++)
+                self = c->shape >= 0 ? shape_dist(&sc->shapes[c->shape], &gb->si[c->shape], s->pts[k]) <= DECOR_TOL
+                                     : ir_box_pt_dist(c->box, s->pts[k]) <= DECOR_TOL;
+        }
+        if (self) return;
+    }
     size_t nh = 0;
     for (size_t a = 0; a < na; a++) nh += heads[a] != 0;
     size_t before = ned;
