@@ -1038,6 +1038,25 @@ static void attach_ends(build *gb)
                 best = (long)c;
                 bd = fmin(bd, d);
             }
+            /* an arrowhead points into its node: where shapes overlap
+             * at the tip, the one just beyond the tip */
+            if (p->head[e] && best >= 0 && cd[best].shape >= 0) {
+                ir_pt u = unitv(p->dir[e]);
+                ir_pt f = { q.x + 2 * u.x, q.y + 2 * u.y };
+                if (!shape_contains(&sc->shapes[cd[best].shape], &si[cd[best].shape], f)) {
+                    double bi = INFINITY;
+                    for (size_t qq = 0; qq < nn; qq++) {
+                        size_t c = gb->near[qq];
+                        if (cd[c].shape < 0 || (long)c == best) continue;
+                        double d = cand_dist(sc, si, &cd[c], q, o->attach_tol);
+                        if (d <= o->attach_tol && d < bi && si[cd[c].shape].region &&
+                            shape_contains(&sc->shapes[cd[c].shape], &si[cd[c].shape], f)) {
+                            bi = d;
+                            best = (long)c;
+                        }
+                    }
+                }
+            }
             /* no outline, only free text: a shape whose box the end
              * touches (Graphviz clips edges to the bounding box of shapes
              * it cannot clip to, the arrows rarrow, larrow, lpromoter,
@@ -1068,6 +1087,7 @@ static void chain_edges(build *gb, size_t comp)
     long *edge_comp = gb->edge_comp;
     long nodes[64];
     int heads[64];
+    ir_pt at[64];
     size_t na = 0;
     int line = sc->shapes[pc[comp].shape].line;
     const size_t *next = gb->chain_next;
@@ -1076,6 +1096,7 @@ static void chain_edges(build *gb, size_t comp)
         for (int e = 0; e < 2; e++)
             if (!pc[i].joined[e] && pc[i].node[e] >= 0 && na < 64) {
                 nodes[na] = pc[i].node[e];
+                at[na] = pc[i].end[e];
                 heads[na++] = pc[i].head[e];
             }
     }
@@ -1094,8 +1115,26 @@ static void chain_edges(build *gb, size_t comp)
                 self = c->shape >= 0 ? shape_dist(&sc->shapes[c->shape], &gb->si[c->shape], s->pts[k]) <= DECOR_TOL
                                      : ir_box_pt_dist(c->box, s->pts[k]) <= DECOR_TOL;
         }
-        if (self) return;
+        if (!self) goto edges;
+        /* nodes that overlap hide the connector: what is left of it (a
+         * stub under its arrowhead) lies inside the node the arrow points
+         * into; its plain end is on or in the node it comes from */
+        if (na != 2 || heads[0] == heads[1]) return;
+        size_t t = heads[0] ? 1 : 0;
+        ir_pt q = at[t];
+        long best = -1;
+        double bd = INFINITY;
+        size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
+        for (size_t qq = 0; qq < nn; qq++) {
+            size_t c2 = gb->near[qq];
+            if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
+            double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
+            if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
+        }
+        if (best < 0) return;
+        nodes[t] = best;
     }
+edges:;
     size_t nh = 0;
     for (size_t a = 0; a < na; a++) nh += heads[a] != 0;
     size_t before = ned;
