@@ -166,8 +166,26 @@ static int small_v(const svg_shape *s, double maxlen, ir_pt *a, ir_pt *m, ir_pt 
     size_t k = 0;
     for (size_t i = 0; i < s->n; i++) {
         if (k && ir_v_dist(q[k - 1], s->pts[i]) < 1e-6) continue;
-        if (k == 3) return 0;
+        if (k == 3) { k = 4; break; }
         q[k++] = s->pts[i];
+    }
+    if (k == 4) {
+        /* a V of two curved arms (TikZ's default arrow tip, "to"): the
+         * tip is the point farthest from the chord between the ends, and
+         * the arms are not much longer than straight ones */
+        ir_pt a0 = s->pts[0], c0 = s->pts[s->n - 1];
+        double best = -1;
+        size_t mi = 0;
+        for (size_t i = 1; i + 1 < s->n; i++) {
+            double d = ir_pt_seg_dist(s->pts[i], a0, c0, NULL);
+            if (d > best) { best = d; mi = i; }
+        }
+        double chord = ir_v_dist(a0, c0);
+        if (!(chord > 0) || best < 0.2 * chord) return 0;
+        q[0] = a0; q[1] = s->pts[mi]; q[2] = c0;
+        if (polyline_len(s->pts, s->n) > 1.3 * (ir_v_dist(q[0], q[1]) + ir_v_dist(q[1], q[2]))) return 0;
+        if (polyline_len(s->pts, mi + 1) > 1.3 * ir_v_dist(q[0], q[1])) return 0;
+        k = 3;
     }
     if (k != 3) return 0;
     double l1 = ir_v_dist(q[0], q[1]), l2 = ir_v_dist(q[1], q[2]);
@@ -234,7 +252,10 @@ static char *join_texts(const svg_scene *sc, size_t *idx, size_t n)
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
         size_t l = strlen(sc->texts[idx[i]].text);
-        if (o) s[o++] = ' ';
+        /* a chunk that goes on with the word of the one just before it */
+        const svg_text *t = &sc->texts[idx[i]];
+        int glued = i && t->glued && sc->texts[idx[i - 1]].seq + 1 == t->seq;
+        if (o && !glued) s[o++] = ' ';
         memcpy(s + o, sc->texts[idx[i]].text, l);
         o += l;
     }
@@ -362,7 +383,9 @@ static void shape_facts(build *gb)
         int back = s->n >= 4 && ir_v_dist(s->pts[0], s->pts[s->n - 1]) <= 0.01 * fmax(diag, 1);
         si[i].region = s->n >= 3 && (s->closed || back || (s->filled && a > 0.05 * diag * diag));
         si[i].outer = si[i].ring_of = si[i].decor = -1;
-        si[i].role = s->marker ? GRAPH_SH_MARKER : GRAPH_SH_OTHER;
+        /* glyph outlines are letters: no node, connector or arrowhead
+         * (held apart as markers are, reported as other shapes) */
+        si[i].role = s->marker || s->glyph ? GRAPH_SH_MARKER : GRAPH_SH_OTHER;
     }
 }
 
@@ -1433,7 +1456,7 @@ static void make_vertices(build *gb)
         out->text_vertex[t] = c->label || gb->tlabel[t] ? -2 : c->vertex;
     }
     for (size_t i = 0; i < ns; i++) {
-        if (si[i].role == GRAPH_SH_BACKGROUND || si[i].role == GRAPH_SH_MARKER)
+        if (si[i].role == GRAPH_SH_BACKGROUND || (si[i].role == GRAPH_SH_MARKER && !sc->shapes[i].glyph))
             out->shape_role[i] = si[i].role;
         if (si[i].decor >= 0 && out->shape_role[si[i].decor] == GRAPH_SH_NODE)
             out->shape_role[i] = GRAPH_SH_NODE;

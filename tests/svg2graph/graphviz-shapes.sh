@@ -7,10 +7,11 @@
 #
 # Generates N random graphs (default $GVSHAPES_N or 5 x 2 x the number of
 # shapes: each shape under each engine with and without overlap removal;
-# seed $GVSHAPES_SEED or 1). Graph g (1-based) draws its nodes in shape
-# SHAPES[(g-1) mod S] (one graph in five mixes shapes at random: counted as
-# "mixed"), is laid out by ENGINES[((g-1) / S) mod 5] and removes overlaps
-# (overlap=false) when ((g-1) / (5 S)) is even. 3-16 nodes with unique texts
+# seed $GVSHAPES_SEED or 1). Graph g (1-based) is laid out by
+# ENGINES[(g-1) mod 5], draws its nodes in shape SHAPES[((g-1) / 5) mod S]
+# (one graph in five mixes shapes at random: counted as "mixed") and
+# removes overlaps (overlap=false) when ((g-1) / (5 S)) is even, or always
+# (GVSHAPES_OVERLAP=removed) or never (GVSHAPES_OVERLAP=allowed). 3-16 nodes with unique texts
 # of one to three lines (records: one to three fields, {..} or not), rankdir
 # TB or LR, edge labels on some edges, some double-headed (dir=both) and
 # plain (dir=none) edges. Each is rendered with `ENGINE -Tsvg`, read back by
@@ -55,13 +56,17 @@ neng=$(echo $ENGINES | wc -w)
 N=${1:-${GVSHAPES_N:-$((nsh * neng * 2))}}
 SEED=${2:-${GVSHAPES_SEED:-1}}
 FLOOR=${GVSHAPES_FLOOR:-0}
+case ${GVSHAPES_OVERLAP:-both} in
+    both) OVERLAP= ;; removed|allowed) OVERLAP=$GVSHAPES_OVERLAP ;;
+    *) echo "graphviz-shapes: GVSHAPES_OVERLAP is both, removed or allowed" >&2; exit 2 ;;
+esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/gv-shapes.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
 # one awk run writes every graph: g<i>.dot, g<i>.ir (truth), g<i>.lab (the
 # labelled edges by their ends' texts) and g<i>.meta (engine overlap shape)
-awk -v n="$N" -v seed="$SEED" -v dir="$tmp" -v shapes="$SHAPES" -v engines="$ENGINES" '
+awk -v n="$N" -v seed="$SEED" -v dir="$tmp" -v shapes="$SHAPES" -v engines="$ENGINES" -v only="$OVERLAP" '
 function ri(a, b) { return a + int(rand() * (b - a + 1)) }
 function word() { return W[ri(1, nw)] }
 BEGIN {
@@ -74,9 +79,10 @@ BEGIN {
     ns = split(shapes, SH, " ")
     nen = split(engines, EN, " ")
     for (g = 1; g <= n; g++) {
-        shape = SH[(g - 1) % ns + 1]
-        engine = EN[int((g - 1) / ns) % nen + 1]
+        engine = EN[(g - 1) % nen + 1]
+        shape = SH[int((g - 1) / nen) % ns + 1]
         overlap = int((g - 1) / (ns * nen)) % 2 == 0 ? "removed" : "allowed"
+        if (only != "") overlap = only
         mixed = rand() < 0.2
         nn = ri(3, 16)
         rank = rand() < 0.5 ? "LR" : "TB"
