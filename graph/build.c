@@ -328,6 +328,7 @@ typedef struct {
     size_t *uf;              /* per text: union-find of its node's texts */
     size_t *sub;             /* per text: union-find of its line within a home */
     int *tlabel;             /* per text: became (part of) an edge label */
+    long *title;             /* per text: 1 + the container it is in (step 3), or 0 */
     long *group_cand;        /* per text group root: its candidate */
     cand *cd;                /* node candidates: text groups first, then shapes */
     size_t ncd, ntextcand, cdcap;
@@ -459,9 +460,17 @@ static void find_homes(build *gb)
             if (si[i].role || !si[i].region || !si[i].visible) continue;
             if (si[i].area < 0.3 * ta) continue;
             if (!shape_contains(&sc->shapes[i], &si[i], c)) continue;
-            /* where shapes overlap, the one the whole text is in */
+            /* the smallest; but where shapes overlap (neither inside the
+             * other), the one the whole text is in */
             int whole = text_inside(&sc->shapes[i], &si[i], tx->box);
-            if (best >= 0 && (whole < bestwhole || (whole == bestwhole && si[i].area >= si[best].area))) continue;
+            if (best >= 0) {
+                int nested = ir_box_inside(si[i].box, si[best].box, 0.5) || ir_box_inside(si[best].box, si[i].box, 0.5);
+                if (nested || whole == bestwhole) {
+                    if (si[i].area >= si[best].area) continue;
+                } else if (whole < bestwhole) {
+                    continue;
+                }
+            }
             best = (long)i;
             bestwhole = whole;
         }
@@ -488,8 +497,11 @@ static void find_homes(build *gb)
         }
     }
     ir_box_index_free(&ix);
+    /* a container's text is its title (a labelled group or cluster): a
+     * node of its own, never an edge's label */
+    gb->title = xcalloc(nt + 1, sizeof *gb->title);
     for (size_t t = 0; t < nt; t++)
-        if (home[t] >= 0 && si[home[t]].container) home[t] = -1;
+        if (home[t] >= 0 && si[home[t]].container) { gb->title[t] = home[t] + 1; home[t] = -1; }
 }
 
 /* the largest distance from a point of a to the outline of b (at most
@@ -666,6 +678,10 @@ static void group_free_texts(build *gb)
                 if (j <= i) continue;
                 const svg_text *c = &sc->texts[fr[j]];
                 if (fabs(a->baseline - c->baseline) > o->k * maxsize) continue;
+                /* a frame's text (its title, or an edge's label drawn in
+                 * it) joins no other text but pieces of its line */
+                if ((gb->title[fr[i]] || gb->title[fr[j]]) && (gb->title[fr[i]] != gb->title[fr[j]] || !same_line(a, c)))
+                    continue;
                 if (texts_merge(a, c, o)) uf_union(uf, fr[i], fr[j]);
             }
         }
@@ -682,6 +698,8 @@ static void group_free_texts(build *gb)
             const svg_text *b = &sc->texts[fr[j]];
             double dy = fabs(a->baseline - b->baseline);
             if (dy > o->k * maxsize || !spend(gb, 1)) break;
+            if ((gb->title[fr[i]] || gb->title[fr[j]]) && (gb->title[fr[i]] != gb->title[fr[j]] || !same_line(a, b)))
+                continue;
             if (texts_merge(a, b, o)) uf_union(uf, fr[i], fr[j]);
         }
     }
@@ -1243,10 +1261,29 @@ static void free_text_labels(build *gb)
     shinfo *si = gb->si;
     cand *cd = gb->cd;
     const piece *pc = gb->pc;
+    /* each frame's title: of the free text in it (a container, step 3),
+     * the one nearest its outline, within twice its font size (a group's
+     * or cluster's name sits at its edge) */
+    long *ftitle = xcalloc(gb->ns + 1, sizeof *ftitle);
+    double *fdist = xcalloc(gb->ns + 1, sizeof *fdist);
+    for (size_t i = 0; i < gb->ns; i++) { ftitle[i] = -1; fdist[i] = INFINITY; }
+    for (size_t c = 0; c < gb->ntextcand; c++) {
+        long f = cd[c].ntexts ? gb->title[cd[c].texts[0]] - 1 : -1;
+        if (f < 0 || !spend(gb, sc->shapes[f].n + 1)) continue;
+        const svg_shape *fs = &sc->shapes[f];
+        double df = INFINITY;
+        for (size_t j = 0; j < fs->n; j++)
+            df = fmin(df, ir_seg_box_dist(fs->pts[j], fs->pts[(j + 1) % fs->n], cd[c].box));
+        if (df <= 2 * cd[c].size && df < fdist[f]) { fdist[f] = df; ftitle[f] = (long)c; }
+    }
+    free(fdist);
     for (size_t c = 0; c < gb->ntextcand; c++) {
         cand *cn = &cd[c];
         if (cn->attached) continue;
+        long frame = -1;
+        for (size_t k = 0; k < cn->ntexts && frame < 0; k++) frame = gb->title[cn->texts[k]] - 1;
         double tol = o->label_k * cn->size;
+
         int crossed = 0;
         double bestd = INFINITY;
         long bestcomp = -1;
@@ -1269,12 +1306,15 @@ static void free_text_labels(build *gb)
         }
         if (bestcomp < 0 || bestd > tol) continue;
         if (cn->shape >= 0 && !crossed) continue;
+        /* a frame's title: a node */
+        if (frame >= 0 && ftitle[frame] == (long)c) continue;
         cn->label = 1;
         char *txt = join_texts(sc, cn->texts, cn->ntexts);
         add_label(gb->ed, gb->ned, gb->edge_comp, bestcomp, txt);
         free(txt);
         if (cn->shape >= 0) { si[cn->shape].role = GRAPH_SH_OTHER; gb->out->shape_role[cn->shape] = GRAPH_SH_OTHER; }
     }
+    free(ftitle);
 }
 
 /* 10b. the chain whose label a line of candidate c's text (lb: its box,
@@ -1519,6 +1559,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     free(gb.uf);
     free(gb.sub);
     free(gb.tlabel);
+    free(gb.title);
     free(gb.home);
     free(gb.si);
     if (over) {

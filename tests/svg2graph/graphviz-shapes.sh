@@ -14,7 +14,9 @@
 # (GVSHAPES_OVERLAP=removed) or never (GVSHAPES_OVERLAP=allowed). 3-16 nodes with unique texts
 # of one to three lines (records: one to three fields, {..} or not), rankdir
 # TB or LR, edge labels on some edges, some double-headed (dir=both) and
-# plain (dir=none) edges. Each is rendered with `ENGINE -Tsvg`, read back by
+# plain (dir=none) edges; under dot and fdp, three graphs in ten put runs
+# of nodes in one or two clusters, half of them titled (a title is a node
+# of the truth, without edges; an untitled frame is nothing). Each is rendered with `ENGINE -Tsvg`, read back by
 # svg2graph and compared with the DOT truth by graphalign. A graph is exact
 # when node, edge and path F1 are all 1 and every edge label is on its edge
 # (the labelled edges, by their ends' texts, are the same on both sides).
@@ -103,9 +105,29 @@ BEGIN {
                 for (l = 2; l <= nl; l++) { w2 = word(); lab = lab "\\n" w2; txt = txt " " w2 }
             }
             T[i] = txt
-            printf "  v%d [shape=%s, label=\"%s\"];\n", i, sh, lab > dotf
+            NL[i] = sprintf("  v%d [shape=%s, label=\"%s\"];\n", i, sh, lab)
             printf "vertex v%d 0 0 0 0 \"%s\"\n", i, txt > irf
         }
+        # clusters (dot and fdp draw them): runs of nodes in a frame, some
+        # with a title, which is a node of the picture (no edges)
+        first = 1
+        if ((engine == "dot" || engine == "fdp") && nn >= 4 && rand() < 0.3) {
+            ncl = ri(1, 2); at = 1
+            for (k = 1; k <= ncl && at <= nn; k++) {
+                len = ri(2, int(nn / 2)); last = at + len - 1
+                if (last > nn) last = nn
+                printf "  subgraph cluster_%d {\n", k > dotf
+                if (rand() < 0.5) {
+                    printf "    label=\"stage %d\";\n", k > dotf
+                    printf "vertex c%d 0 0 0 0 \"stage %d\"\n", k, k > irf
+                }
+                for (i = at; i <= last; i++) printf "  %s", NL[i] > dotf
+                printf "  }\n" > dotf
+                at = last + 1
+            }
+            first = at
+        }
+        for (i = first; i <= nn; i++) printf "%s", NL[i] > dotf
         m = ri(nn - 1, int(nn * 1.4))
         delete seen
         for (k = 0; k < m; k++) {
@@ -154,18 +176,21 @@ gen_labels() {
     }' "$1"
 }
 
-pass=0 total=0
+pass=0 total=0 skipped=0
 : > "$tmp/results"
 i=1
 while [ $i -le "$N" ]; do
     g=$tmp/g$i
     set -- $(cat "$g.meta")
     eng=$1 ov=$2 sh=$3
-    total=$((total + 1))
     ok=1 why=""
     if ! "$eng" -Tsvg "$g.dot" > "$g.svg" 2> "$g.gverr"; then
-        echo "graphviz-shapes: g$i: $eng failed:" >&2; cat "$g.gverr" >&2; exit 2
+        # Graphviz's own failures (dot's "lost edge" with clusters): skipped
+        echo "SKIP g$i ($eng): $eng failed: $(head -1 "$g.gverr")"
+        skipped=$((skipped + 1)) i=$((i + 1))
+        continue
     fi
+    total=$((total + 1))
     if ! "$S2G" -g --id "g$i" < "$g.svg" > "$g.gen.ir" 2> "$g.err"; then
         ok=0 why="svg2graph: $(head -1 "$g.err")"
     elif ! "$GA" --no-mean "$g.ir" "$g.gen.ir" > "$g.tsv" 2> "$g.err"; then
@@ -204,5 +229,5 @@ awk -F '\t' '
         close("sort")
     }' "$tmp/results"
 rate=$(awk -v p="$pass" -v t="$total" 'BEGIN { printf "%.4f", t ? p / t : 0 }')
-echo "graphviz-shapes: $pass of $total graphs exact (node, edge and path F1 = 1, edge labels on their edges): rate $rate (floor $FLOOR)"
+echo "graphviz-shapes: $pass of $total graphs exact (node, edge and path F1 = 1, edge labels on their edges): rate $rate (floor $FLOOR; $skipped Graphviz could not lay out)"
 awk -v r="$rate" -v f="$FLOOR" 'BEGIN { exit !(r + 0 >= f + 0) }'
