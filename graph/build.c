@@ -1262,18 +1262,16 @@ static void free_text_labels(build *gb)
     cand *cd = gb->cd;
     const piece *pc = gb->pc;
     /* each frame's title: of the free text in it (a container, step 3),
-     * the one nearest its outline, within twice its font size (a group's
-     * or cluster's name sits at its edge) */
+     * the one nearest its top or bottom, within twice its font size (a
+     * group's or cluster's name sits there) */
     long *ftitle = xcalloc(gb->ns + 1, sizeof *ftitle);
     double *fdist = xcalloc(gb->ns + 1, sizeof *fdist);
     for (size_t i = 0; i < gb->ns; i++) { ftitle[i] = -1; fdist[i] = INFINITY; }
     for (size_t c = 0; c < gb->ntextcand; c++) {
         long f = cd[c].ntexts ? gb->title[cd[c].texts[0]] - 1 : -1;
-        if (f < 0 || !spend(gb, sc->shapes[f].n + 1)) continue;
-        const svg_shape *fs = &sc->shapes[f];
-        double df = INFINITY;
-        for (size_t j = 0; j < fs->n; j++)
-            df = fmin(df, ir_seg_box_dist(fs->pts[j], fs->pts[(j + 1) % fs->n], cd[c].box));
+        if (f < 0) continue;
+        ir_box fb = si[f].box, tb = cd[c].box;
+        double df = fmin(fabs(fb.y2 - tb.y2), fabs(tb.y1 - fb.y1));
         if (df <= 2 * cd[c].size && df < fdist[f]) { fdist[f] = df; ftitle[f] = (long)c; }
     }
     free(fdist);
