@@ -521,6 +521,7 @@ static double outline_gap(build *gb, const svg_shape *a, const svg_shape *b, dou
     return worst;
 }
 
+#define LABEL_MID_W 0.25 /* a label's distance to its connector's middle counts a quarter */
 #define BOX_TOL 2.0      /* pt: an end attaches to a shape's box this close when to no outline */
 #define RING_GAP 6.0     /* pt: outlines this close all round are one node's rings */
 #define DECOR_TOL 1.0    /* pt: a decoration may reach this far out of its outline */
@@ -1253,6 +1254,23 @@ static void make_edges(build *gb)
     free(b);
 }
 
+/* the point halfway along an outline */
+static ir_pt piece_mid(const svg_shape *s)
+{
+    double half = polyline_len(s->pts, s->n) / 2, l = 0;
+    for (size_t i = 1; i < s->n; i++) {
+        double d = ir_v_dist(s->pts[i - 1], s->pts[i]);
+        if (l + d >= half && d > 0) {
+            double t = (half - l) / d;
+            ir_pt r = { s->pts[i - 1].x + t * (s->pts[i].x - s->pts[i - 1].x),
+                        s->pts[i - 1].y + t * (s->pts[i].y - s->pts[i - 1].y) };
+            return r;
+        }
+        l += d;
+    }
+    return s->pts[0];
+}
+
 /* 10. edge labels: unattached text near a connector of an edge */
 static void free_text_labels(build *gb)
 {
@@ -1283,17 +1301,19 @@ static void free_text_labels(build *gb)
         double tol = o->label_k * cn->size;
 
         int crossed = 0;
-        double bestd = INFINITY;
-        long bestcomp = -1;
+        double bestd = INFINITY, bests = INFINITY;
+        long bestcomp = -1, bestmid = -1;
         size_t nn = query(gb, &gb->conn_ix, ir_box_inset(cn->box, tol));
         for (size_t q = 0; q < nn; q++) {
             const piece *p = &pc[gb->near[q]];
             if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
             if (ir_box_box_dist(si[p->shape].box, cn->box) > tol) continue;
             const svg_shape *s = &sc->shapes[p->shape];
+            double pd = INFINITY;
             for (size_t j = 1; j < s->n; j++) {
                 double d = ir_seg_box_dist(s->pts[j - 1], s->pts[j], cn->box);
                 if (d < bestd) { bestd = d; bestcomp = (long)p->comp; }
+                if (d < pd) pd = d;
                 /* crossed: the shape, filled and painted later, hides the
                  * connector where it passes (a label's backing box); a
                  * connector drawn across a shape leaves it a node */
@@ -1301,7 +1321,14 @@ static void free_text_labels(build *gb)
                     sc->shapes[cn->shape].seq > s->seq)
                     crossed = 1;
             }
+            /* free text beside two connectors: the one whose middle it is
+             * nearer (a label is placed at the middle of its edge) */
+            if (cn->shape < 0 && pd <= tol) {
+                double sc2 = pd + LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(cn->box));
+                if (sc2 < bests) { bests = sc2; bestmid = (long)p->comp; }
+            }
         }
+        if (bestmid >= 0) bestcomp = bestmid;
         if (bestcomp < 0 || bestd > tol) continue;
         if (cn->shape >= 0 && !crossed) continue;
         /* a frame's title: a node */
