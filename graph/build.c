@@ -71,10 +71,10 @@ static int text_inside(const svg_shape *s, const shinfo *si, ir_box b)
     ir_pt c[4] = { { b.x1, b.y1 }, { b.x2, b.y1 }, { b.x2, b.y2 }, { b.x1, b.y2 } };
     for (int k = 0; k < 4; k++) {
         if (ir_pt_in_poly(c[k], s->pts, s->n)) continue;
-        for (size_t i = 0; i < s->n; i++)
-            if (ir_pt_seg_dist(c[k], s->pts[i], s->pts[(i + 1) % s->n], NULL) <= 1) goto near;
-        return 0;
-    near:;
+        int near = 0;
+        for (size_t i = 0; i < s->n && !near; i++)
+            near = ir_pt_seg_dist(c[k], s->pts[i], s->pts[(i + 1) % s->n], NULL) <= 1;
+        if (!near) return 0;
     }
     return 1;
 }
@@ -171,8 +171,8 @@ static int small_v(const svg_shape *s, double maxlen, ir_pt *a, ir_pt *m, ir_pt 
     }
     if (k == 4) {
         /* a V of two curved arms (TikZ's default arrow tip, "to"): the
-         * tip is the point farthest from the chord between the ends, and
-         * the arms are not much longer than straight ones */
+         * tip is the point farthest from the chord between the ends, a
+         * corner, and the arms are not much longer than straight ones */
         ir_pt a0 = s->pts[0], c0 = s->pts[s->n - 1];
         double best = -1;
         size_t mi = 0;
@@ -182,6 +182,12 @@ static int small_v(const svg_shape *s, double maxlen, ir_pt *a, ir_pt *m, ir_pt 
         }
         double chord = ir_v_dist(a0, c0);
         if (!(chord > 0) || best < 0.2 * chord) return 0;
+        /* a corner at the tip, not a smooth bend (an arc is no V) */
+        size_t lo = mi, hi = mi;
+        while (lo > 0 && ir_v_dist(s->pts[lo], s->pts[mi]) < 1e-6) lo--;
+        while (hi + 1 < s->n && ir_v_dist(s->pts[hi], s->pts[mi]) < 1e-6) hi++;
+        ir_pt din = vsub(s->pts[mi], s->pts[lo]), dout = vsub(s->pts[hi], s->pts[mi]);
+        if (hypot(din.x, din.y) < 1e-6 || hypot(dout.x, dout.y) < 1e-6 || !(ir_v_angle_deg(din, dout) >= 60)) return 0;
         q[0] = a0; q[1] = s->pts[mi]; q[2] = c0;
         if (polyline_len(s->pts, s->n) > 1.3 * (ir_v_dist(q[0], q[1]) + ir_v_dist(q[1], q[2]))) return 0;
         if (polyline_len(s->pts, mi + 1) > 1.3 * ir_v_dist(q[0], q[1])) return 0;
@@ -601,7 +607,6 @@ static void node_outlines(build *gb)
                 touches = shape_dist(&sc->shapes[r], &si[r], p) <= DECOR_TOL;
             }
         }
-        if (getenv("S2G_DEBUG")) fprintf(stderr, "decor shape@%d host@%d touches=%d\n", s->line, sc->shapes[host].line, touches);
         if (!touches) si[i].decor = host;
     }
     ir_box_index_free(&ix);
@@ -1157,26 +1162,26 @@ static void chain_edges(build *gb, size_t comp)
                 self = c->shape >= 0 ? shape_dist(&sc->shapes[c->shape], &gb->si[c->shape], s->pts[k]) <= DECOR_TOL
                                      : ir_box_pt_dist(c->box, s->pts[k]) <= DECOR_TOL;
         }
-        if (!self) goto edges;
-        /* nodes that overlap hide the connector: what is left of it (a
-         * stub under its arrowhead) lies inside the node the arrow points
-         * into; its plain end is on or in the node it comes from */
-        if (na != 2 || heads[0] == heads[1]) return;
-        size_t t = heads[0] ? 1 : 0;
-        ir_pt q = at[t];
-        long best = -1;
-        double bd = INFINITY;
-        size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
-        for (size_t qq = 0; qq < nn; qq++) {
-            size_t c2 = gb->near[qq];
-            if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
-            double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
-            if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
+        if (self) {
+            /* nodes that overlap hide the connector: what is left of it (a
+             * stub under its arrowhead) lies inside the node the arrow
+             * points into; its plain end is on or in the node it comes from */
+            if (na != 2 || heads[0] == heads[1]) return;
+            size_t t = heads[0] ? 1 : 0;
+            ir_pt q = at[t];
+            long best = -1;
+            double bd = INFINITY;
+            size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
+            for (size_t qq = 0; qq < nn; qq++) {
+                size_t c2 = gb->near[qq];
+                if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
+                double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
+                if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
+            }
+            if (best < 0) return;
+            nodes[t] = best;
         }
-        if (best < 0) return;
-        nodes[t] = best;
     }
-edges:;
     size_t nh = 0;
     for (size_t a = 0; a < na; a++) nh += heads[a] != 0;
     size_t before = ned;
@@ -1236,11 +1241,6 @@ static void make_edges(build *gb)
             last[pc[i].comp] = i;
         }
     free(last);
-    if (getenv("S2G_DEBUG"))
-        for (size_t i = 0; i < npc; i++)
-            fprintf(stderr, "piece %zu shape@%d dead=%d comp=%zu heads=%d,%d joined=%d,%d node=%ld,%ld end0=%g,%g end1=%g,%g\n", i,
-                    gb->sc->shapes[pc[i].shape].line, pc[i].dead, pc[i].comp, pc[i].head[0], pc[i].head[1], pc[i].joined[0], pc[i].joined[1],
-                    pc[i].node[0], pc[i].node[1], pc[i].end[0].x, pc[i].end[0].y, pc[i].end[1].x, pc[i].end[1].y);
     for (size_t k = 0; k < no; k++)
         chain_edges(gb, order[k]);
     free(order);
