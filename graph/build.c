@@ -43,6 +43,9 @@ typedef struct {
     int home;        /* home of some text */
     int container;
     int role;
+    long outer;      /* a home's outermost ring (3b), or -1 */
+    long ring_of;    /* the home a ring is around (3b), or -1 */
+    long decor;      /* the node outline a stroke decorates (3b), or -1 */
 } shinfo;
 
 static ir_box pts_box(const ir_pt *p, size_t n)
@@ -57,6 +60,23 @@ static int shape_contains(const svg_shape *s, const shinfo *si, ir_pt q)
     if (!ir_box_contains_pt(si->box, q)) return 0;
     if (s->axis_rect) return 1;
     return ir_pt_in_poly(q, s->pts, s->n);
+}
+
+/* 1 when the box b (a text's) lies in the shape, its corners within 1 pt
+ * of it (a text's box is an estimate) */
+static int text_inside(const svg_shape *s, const shinfo *si, ir_box b)
+{
+    if (!ir_box_inside(b, si->box, 1)) return 0;
+    if (s->axis_rect) return 1;
+    ir_pt c[4] = { { b.x1, b.y1 }, { b.x2, b.y1 }, { b.x2, b.y2 }, { b.x1, b.y2 } };
+    for (int k = 0; k < 4; k++) {
+        if (ir_pt_in_poly(c[k], s->pts, s->n)) continue;
+        int near = 0;
+        for (size_t i = 0; i < s->n && !near; i++)
+            near = ir_pt_seg_dist(c[k], s->pts[i], s->pts[(i + 1) % s->n], NULL) <= 1;
+        if (!near) return 0;
+    }
+    return 1;
 }
 
 /* distance from q to the node outline (0 inside) */
@@ -88,10 +108,25 @@ typedef struct {
     long vertex;
 } cand;
 
-static double cand_dist(const svg_scene *sc, const shinfo *si, const cand *c, ir_pt q)
+/* how near q is to candidate c, for attaching ends: the distance to its
+ * outline, and inside it at most tol (an end drawn into a shape attaches
+ * to it, but where shapes overlap the outline the end is at wins) */
+static double cand_dist(const svg_scene *sc, const shinfo *si, const cand *c, ir_pt q, double tol)
 {
-    if (c->shape >= 0) return shape_dist(&sc->shapes[c->shape], &si[c->shape], q);
-    return ir_box_pt_dist(c->box, q);
+    if (c->shape < 0) return ir_box_pt_dist(c->box, q);
+    const svg_shape *s = &sc->shapes[c->shape];
+    const shinfo *h = &si[c->shape];
+    if (!h->region || !shape_contains(s, h, q)) return shape_dist(s, h, q);
+    double best = INFINITY;
+    if (s->axis_rect) {
+        best = fmin(fmin(q.x - h->box.x1, h->box.x2 - q.x), fmin(q.y - h->box.y1, h->box.y2 - q.y));
+    } else {
+        for (size_t i = 0; i < s->n && best > 0; i++) {
+            double d = ir_pt_seg_dist(q, s->pts[i], s->pts[(i + 1) % s->n], NULL);
+            if (d < best) best = d;
+        }
+    }
+    return fmin(best, tol);
 }
 
 /* --- connector pieces ----------------------------------------------------- */
@@ -131,8 +166,32 @@ static int small_v(const svg_shape *s, double maxlen, ir_pt *a, ir_pt *m, ir_pt 
     size_t k = 0;
     for (size_t i = 0; i < s->n; i++) {
         if (k && ir_v_dist(q[k - 1], s->pts[i]) < 1e-6) continue;
-        if (k == 3) return 0;
+        if (k == 3) { k = 4; break; }
         q[k++] = s->pts[i];
+    }
+    if (k == 4) {
+        /* a V of two curved arms (TikZ's default arrow tip, "to"): the
+         * tip is the point farthest from the chord between the ends, a
+         * corner, and the arms are not much longer than straight ones */
+        ir_pt a0 = s->pts[0], c0 = s->pts[s->n - 1];
+        double best = -1;
+        size_t mi = 0;
+        for (size_t i = 1; i + 1 < s->n; i++) {
+            double d = ir_pt_seg_dist(s->pts[i], a0, c0, NULL);
+            if (d > best) { best = d; mi = i; }
+        }
+        double chord = ir_v_dist(a0, c0);
+        if (!(chord > 0) || best < 0.2 * chord) return 0;
+        /* a corner at the tip, not a smooth bend (an arc is no V) */
+        size_t lo = mi, hi = mi;
+        while (lo > 0 && ir_v_dist(s->pts[lo], s->pts[mi]) < 1e-6) lo--;
+        while (hi + 1 < s->n && ir_v_dist(s->pts[hi], s->pts[mi]) < 1e-6) hi++;
+        ir_pt din = vsub(s->pts[mi], s->pts[lo]), dout = vsub(s->pts[hi], s->pts[mi]);
+        if (hypot(din.x, din.y) < 1e-6 || hypot(dout.x, dout.y) < 1e-6 || !(ir_v_angle_deg(din, dout) >= 60)) return 0;
+        q[0] = a0; q[1] = s->pts[mi]; q[2] = c0;
+        if (polyline_len(s->pts, s->n) > 1.3 * (ir_v_dist(q[0], q[1]) + ir_v_dist(q[1], q[2]))) return 0;
+        if (polyline_len(s->pts, mi + 1) > 1.3 * ir_v_dist(q[0], q[1])) return 0;
+        k = 3;
     }
     if (k != 3) return 0;
     double l1 = ir_v_dist(q[0], q[1]), l2 = ir_v_dist(q[1], q[2]);
@@ -199,7 +258,10 @@ static char *join_texts(const svg_scene *sc, size_t *idx, size_t n)
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
         size_t l = strlen(sc->texts[idx[i]].text);
-        if (o) s[o++] = ' ';
+        /* a chunk that goes on with the word of the one just before it */
+        const svg_text *t = &sc->texts[idx[i]];
+        int glued = i && t->glued && sc->texts[idx[i - 1]].seq + 1 == t->seq;
+        if (o && !glued) s[o++] = ' ';
         memcpy(s + o, sc->texts[idx[i]].text, l);
         o += l;
     }
@@ -272,6 +334,7 @@ typedef struct {
     size_t *uf;              /* per text: union-find of its node's texts */
     size_t *sub;             /* per text: union-find of its line within a home */
     int *tlabel;             /* per text: became (part of) an edge label */
+    long *title;             /* per text: 1 + the container it is in (step 3), or 0 */
     long *group_cand;        /* per text group root: its candidate */
     cand *cd;                /* node candidates: text groups first, then shapes */
     size_t ncd, ntextcand, cdcap;
@@ -322,8 +385,14 @@ static void shape_facts(build *gb)
         si[i].area = a;
         si[i].visible = s->filled || s->stroked;
         double diag = hypot(ir_box_w(si[i].box), ir_box_h(si[i].box));
-        si[i].region = s->n >= 3 && (s->closed || (s->filled && a > 0.05 * diag * diag));
-        si[i].role = s->marker ? GRAPH_SH_MARKER : GRAPH_SH_OTHER;
+        /* an outline that comes back to where it started is closed, Z or
+         * not (Graphviz draws cylinders and Mrecords so) */
+        int back = s->n >= 4 && ir_v_dist(s->pts[0], s->pts[s->n - 1]) <= 0.01 * fmax(diag, 1);
+        si[i].region = s->n >= 3 && (s->closed || back || (s->filled && a > 0.05 * diag * diag));
+        si[i].outer = si[i].ring_of = si[i].decor = -1;
+        /* glyph outlines are letters: no node, connector or arrowhead
+         * (held apart as markers are, reported as other shapes) */
+        si[i].role = s->marker || s->glyph ? GRAPH_SH_MARKER : GRAPH_SH_OTHER;
     }
 }
 
@@ -390,13 +459,26 @@ static void find_homes(build *gb)
         ir_pt c = ir_box_center(tx->box);
         double ta = ir_box_area(tx->box);
         long best = -1;
+        int bestwhole = 0;
         size_t nn = query(gb, &ix, ir_box_make(c.x, c.y, c.x, c.y));
         for (size_t q = 0; q < nn; q++) {
             size_t i = gb->near[q];
             if (si[i].role || !si[i].region || !si[i].visible) continue;
             if (si[i].area < 0.3 * ta) continue;
             if (!shape_contains(&sc->shapes[i], &si[i], c)) continue;
-            if (best < 0 || si[i].area < si[best].area) best = (long)i;
+            /* the smallest; but where shapes overlap (neither inside the
+             * other), the one the whole text is in */
+            int whole = text_inside(&sc->shapes[i], &si[i], tx->box);
+            if (best >= 0) {
+                int nested = ir_box_inside(si[i].box, si[best].box, 0.5) || ir_box_inside(si[best].box, si[i].box, 0.5);
+                if (nested || whole == bestwhole) {
+                    if (si[i].area >= si[best].area) continue;
+                } else if (whole < bestwhole) {
+                    continue;
+                }
+            }
+            best = (long)i;
+            bestwhole = whole;
         }
         home[t] = best;
         if (best >= 0) si[best].home = 1;
@@ -421,8 +503,113 @@ static void find_homes(build *gb)
         }
     }
     ir_box_index_free(&ix);
+    /* a container's text is its title (a labelled group or cluster): a
+     * node of its own, never an edge's label */
+    gb->title = xcalloc(nt + 1, sizeof *gb->title);
     for (size_t t = 0; t < nt; t++)
-        if (home[t] >= 0 && si[home[t]].container) home[t] = -1;
+        if (home[t] >= 0 && si[home[t]].container) { gb->title[t] = home[t] + 1; home[t] = -1; }
+}
+
+/* the largest distance from a point of a to the outline of b (at most
+ * lim + 1: it stops looking past lim) */
+static double outline_gap(build *gb, const svg_shape *a, const svg_shape *b, double lim)
+{
+    double worst = 0;
+    if (!spend(gb, (unsigned long long)a->n * b->n + 1)) return INFINITY;
+    for (size_t i = 0; i < a->n && worst <= lim; i++) {
+        double best = INFINITY;
+        for (size_t j = 0; j < b->n && best > worst; j++) {
+            double d = ir_pt_seg_dist(a->pts[i], b->pts[j], b->pts[(j + 1) % b->n], NULL);
+            if (d < best) best = d;
+        }
+        if (best > worst) worst = best;
+    }
+    return worst;
+}
+
+#define LABEL_MID_W 0.25 /* a label's distance to its connector's middle counts a quarter */
+#define BOX_TOL 2.0      /* pt: an end attaches to a shape's box this close when to no outline */
+#define RING_GAP 6.0     /* pt: outlines this close all round are one node's rings */
+#define DECOR_TOL 1.0    /* pt: a decoration may reach this far out of its outline */
+
+/* 3b. one node, many strokes. Rings: a painted closed outline around a
+ * home (a closed outline some text is in), within RING_GAP of it all round (and it of the outline), is that
+ * node's outer ring (Graphviz peripheries: doublecircle, doubleoctagon,
+ * tripleoctagon); edges end at the outermost ring. Decorations: an open
+ * stroke that lies inside a home (within DECOR_TOL of its outline) and
+ * whose ends touch no other closed outline (on it or in it) (record field
+ * separators, the fold of a note, the lid of a cylinder, the corners of
+ * Msquare, the depth of box3d) is part of the smallest such home's
+ * drawing, not a connector: it could only join the node to itself. */
+static void node_outlines(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    size_t ns = gb->ns;
+    ir_box *b = xcalloc(ns + 1, sizeof *b);
+    for (size_t i = 0; i < ns; i++)
+        b[i] = si[i].role || !si[i].region || !si[i].visible ? ir_box_empty() : si[i].box;
+    ir_box_index ix;
+    ir_box_index_build(&ix, b, ns);
+    free(b);
+    /* rings, from each home outwards */
+    for (size_t h = 0; h < ns; h++) {
+        if (!si[h].home || si[h].container || si[h].role) continue;
+        size_t cur = h;
+        for (;;) {
+            long best = -1;
+            size_t nn = query(gb, &ix, ir_box_inset(si[cur].box, RING_GAP));
+            for (size_t q = 0; q < nn; q++) {
+                size_t r = gb->near[q];
+                if (r == cur || si[r].home || si[r].ring_of >= 0 || si[r].area <= si[cur].area) continue;
+                if (!ir_box_inside(si[cur].box, si[r].box, 0) || !ir_box_inside(si[r].box, ir_box_inset(si[cur].box, RING_GAP), 0))
+                    continue;
+                if (best >= 0 && si[r].area >= si[best].area) continue;
+                if (outline_gap(gb, &sc->shapes[r], &sc->shapes[cur], RING_GAP) > RING_GAP ||
+                    outline_gap(gb, &sc->shapes[cur], &sc->shapes[r], RING_GAP) > RING_GAP)
+                    continue;
+                best = (long)r;
+            }
+            if (best < 0) break;
+            si[best].ring_of = (long)h;   /* a ring of h: no candidate of its own */
+            si[h].outer = best;
+            cur = (size_t)best;
+        }
+    }
+    /* decorations */
+    for (size_t i = 0; i < ns; i++) {
+        const svg_shape *s = &sc->shapes[i];
+        if (si[i].role || si[i].region || !s->stroked || s->n < 2 || s->marker) continue;
+        long host = -1;
+        size_t nn = query(gb, &ix, si[i].box);
+        for (size_t q = 0; q < nn; q++) {
+            size_t r = gb->near[q];
+            if (r == i || !si[r].home || si[r].container) continue;
+            if (!ir_box_inside(si[i].box, si[r].box, DECOR_TOL)) continue;
+            if (host >= 0 && si[r].area >= si[host].area) continue;
+            if (!spend(gb, (unsigned long long)s->n * sc->shapes[r].n + 1)) break;
+            int inside = 1;
+            for (size_t k = 0; k < s->n && inside; k++)
+                inside = shape_dist(&sc->shapes[r], &si[r], s->pts[k]) <= DECOR_TOL;
+            if (inside) host = (long)r;
+        }
+        if (host < 0) continue;
+        /* an end at another outline (in or on it): a connector between
+         * things inside the host (nodes in a cluster's frame, nodes that
+         * overlap) */
+        int touches = 0;
+        for (int e = 0; e < 2 && !touches; e++) {
+            ir_pt p = s->pts[e ? s->n - 1 : 0];
+            nn = query(gb, &ix, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), DECOR_TOL));
+            for (size_t q = 0; q < nn && !touches; q++) {
+                size_t r = gb->near[q];
+                if ((long)r == host || si[r].ring_of == host) continue;
+                touches = shape_dist(&sc->shapes[r], &si[r], p) <= DECOR_TOL;
+            }
+        }
+        if (!touches) si[i].decor = host;
+    }
+    ir_box_index_free(&ix);
 }
 
 /* 4. text groups: the texts of one home are one node, and within it, its
@@ -497,6 +684,10 @@ static void group_free_texts(build *gb)
                 if (j <= i) continue;
                 const svg_text *c = &sc->texts[fr[j]];
                 if (fabs(a->baseline - c->baseline) > o->k * maxsize) continue;
+                /* a frame's text (its title, or an edge's label drawn in
+                 * it) joins no other text but pieces of its line */
+                if ((gb->title[fr[i]] || gb->title[fr[j]]) && (gb->title[fr[i]] != gb->title[fr[j]] || !same_line(a, c)))
+                    continue;
                 if (texts_merge(a, c, o)) uf_union(uf, fr[i], fr[j]);
             }
         }
@@ -513,6 +704,8 @@ static void group_free_texts(build *gb)
             const svg_text *b = &sc->texts[fr[j]];
             double dy = fabs(a->baseline - b->baseline);
             if (dy > o->k * maxsize || !spend(gb, 1)) break;
+            if ((gb->title[fr[i]] || gb->title[fr[j]]) && (gb->title[fr[i]] != gb->title[fr[j]] || !same_line(a, b)))
+                continue;
             if (texts_merge(a, b, o)) uf_union(uf, fr[i], fr[j]);
         }
     }
@@ -559,6 +752,8 @@ static void text_candidates(build *gb)
     }
     for (size_t i = 0; i < ncd; i++) {
         if (cd[i].shape >= 0) {
+            /* the node's outline is its outermost ring */
+            if (si[cd[i].shape].outer >= 0) cd[i].shape = si[cd[i].shape].outer;
             cd[i].box = si[cd[i].shape].box;
             cd[i].area = si[cd[i].shape].area;
             gb->out->shape_role[cd[i].shape] = GRAPH_SH_NODE;
@@ -567,6 +762,8 @@ static void text_candidates(build *gb)
             cd[i].area = ir_box_area(cd[i].box);
         }
     }
+    for (size_t r = 0; r < gb->ns; r++)
+        if (si[r].ring_of >= 0) { si[r].role = GRAPH_SH_NODE; gb->out->shape_role[r] = GRAPH_SH_NODE; }
     free(tcap);
     gb->cd = cd;
     gb->ncd = gb->ntextcand = ncd;
@@ -584,7 +781,7 @@ static void find_pieces(build *gb)
     size_t npc = 0, cap = 0;
     for (size_t i = 0; i < ns; i++) {
         const svg_shape *s = &sc->shapes[i];
-        if (si[i].role || si[i].region || !s->stroked || s->n < 2) continue;
+        if (si[i].role || si[i].region || si[i].decor >= 0 || !s->stroked || s->n < 2) continue;
         if (polyline_len(s->pts, s->n) < 0.05) continue;
         if (npc >= cap) {
             cap = cap ? 2 * cap : 16;
@@ -838,7 +1035,7 @@ static void join_chains(build *gb)
             for (size_t q = 0; q < nn && !near; q++) {
                 size_t c = gb->near[q];
                 if (ir_box_pt_dist(cd[c].box, qa) > o->attach_tol) continue;
-                near = cand_dist(sc, si, &cd[c], qa) <= o->attach_tol;
+                near = cand_dist(sc, si, &cd[c], qa, o->attach_tol) <= o->attach_tol;
             }
             if (near) continue;
             pa->joined[ea % 2] = pb->joined[eb % 2] = 1;
@@ -871,7 +1068,7 @@ static void attach_ends(build *gb)
             for (size_t qq = 0; qq < nn; qq++) {
                 size_t c = gb->near[qq];
                 if (ir_box_pt_dist(cd[c].box, q) > o->attach_tol) continue;
-                double d = cand_dist(sc, si, &cd[c], q);
+                double d = cand_dist(sc, si, &cd[c], q, o->attach_tol);
                 if (d > o->attach_tol) continue;
                 /* a shape's outline wins over free text a little closer
                  * (edge labels sit near the ends of short edges) */
@@ -887,6 +1084,37 @@ static void attach_ends(build *gb)
                 }
                 best = (long)c;
                 bd = fmin(bd, d);
+            }
+            /* an arrowhead points into its node: where shapes overlap
+             * at the tip, the one just beyond the tip */
+            if (p->head[e] && best >= 0 && cd[best].shape >= 0) {
+                ir_pt u = unitv(p->dir[e]);
+                ir_pt f = { q.x + 2 * u.x, q.y + 2 * u.y };
+                if (!shape_contains(&sc->shapes[cd[best].shape], &si[cd[best].shape], f)) {
+                    double bi = INFINITY;
+                    for (size_t qq = 0; qq < nn; qq++) {
+                        size_t c = gb->near[qq];
+                        if (cd[c].shape < 0 || (long)c == best) continue;
+                        double d = cand_dist(sc, si, &cd[c], q, o->attach_tol);
+                        if (d <= o->attach_tol && d < bi && si[cd[c].shape].region &&
+                            shape_contains(&sc->shapes[cd[c].shape], &si[cd[c].shape], f)) {
+                            bi = d;
+                            best = (long)c;
+                        }
+                    }
+                }
+            }
+            /* no outline, only free text: a shape whose box the end
+             * touches (Graphviz clips edges to the bounding box of shapes
+             * it cannot clip to, the arrows rarrow, larrow, lpromoter,
+             * rpromoter; a short edge's label may be nearer) */
+            if (best < 0 || cd[best].shape < 0) {
+                double bb = INFINITY;
+                for (size_t qq = 0; qq < nn; qq++) {
+                    size_t c = gb->near[qq];
+                    double d = ir_box_pt_dist(cd[c].box, q);
+                    if (cd[c].shape >= 0 && d <= BOX_TOL && d < bb) { best = (long)c; bb = d; }
+                }
             }
             p->node[e] = best;
         }
@@ -906,6 +1134,7 @@ static void chain_edges(build *gb, size_t comp)
     long *edge_comp = gb->edge_comp;
     long nodes[64];
     int heads[64];
+    ir_pt at[64];
     size_t na = 0;
     int line = sc->shapes[pc[comp].shape].line;
     const size_t *next = gb->chain_next;
@@ -914,10 +1143,45 @@ static void chain_edges(build *gb, size_t comp)
         for (int e = 0; e < 2; e++)
             if (!pc[i].joined[e] && pc[i].node[e] >= 0 && na < 64) {
                 nodes[na] = pc[i].node[e];
+                at[na] = pc[i].end[e];
                 heads[na++] = pc[i].head[e];
             }
     }
     if (na < 2) return;
+    /* a chain from a node to itself that never leaves its outline is part
+     * of its drawing: a self-loop is drawn outside the node */
+    int self = 1;
+    for (size_t a = 1; a < na && self; a++) self = nodes[a] == nodes[0];
+    if (self) {
+        const cand *c = &cd[nodes[0]];
+        for (size_t i = comp; i < npc && self; i = next[i]) {
+            if (pc[i].dead || pc[i].comp != comp) continue;
+            const svg_shape *s = &sc->shapes[pc[i].shape];
+            if (!spend(gb, (unsigned long long)s->n * (c->shape >= 0 ? sc->shapes[c->shape].n : 1) + 1)) return;
+            for (size_t k = 0; k < s->n && self; k++)
+                self = c->shape >= 0 ? shape_dist(&sc->shapes[c->shape], &gb->si[c->shape], s->pts[k]) <= DECOR_TOL
+                                     : ir_box_pt_dist(c->box, s->pts[k]) <= DECOR_TOL;
+        }
+        if (self) {
+            /* nodes that overlap hide the connector: what is left of it (a
+             * stub under its arrowhead) lies inside the node the arrow
+             * points into; its plain end is on or in the node it comes from */
+            if (na != 2 || heads[0] == heads[1]) return;
+            size_t t = heads[0] ? 1 : 0;
+            ir_pt q = at[t];
+            long best = -1;
+            double bd = INFINITY;
+            size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
+            for (size_t qq = 0; qq < nn; qq++) {
+                size_t c2 = gb->near[qq];
+                if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
+                double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
+                if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
+            }
+            if (best < 0) return;
+            nodes[t] = best;
+        }
+    }
     size_t nh = 0;
     for (size_t a = 0; a < na; a++) nh += heads[a] != 0;
     size_t before = ned;
@@ -990,6 +1254,23 @@ static void make_edges(build *gb)
     free(b);
 }
 
+/* the point halfway along an outline */
+static ir_pt piece_mid(const svg_shape *s)
+{
+    double half = polyline_len(s->pts, s->n) / 2, l = 0;
+    for (size_t i = 1; i < s->n; i++) {
+        double d = ir_v_dist(s->pts[i - 1], s->pts[i]);
+        if (l + d >= half && d > 0) {
+            double t = (half - l) / d;
+            ir_pt r = { s->pts[i - 1].x + t * (s->pts[i].x - s->pts[i - 1].x),
+                        s->pts[i - 1].y + t * (s->pts[i].y - s->pts[i - 1].y) };
+            return r;
+        }
+        l += d;
+    }
+    return s->pts[0];
+}
+
 /* 10. edge labels: unattached text near a connector of an edge */
 static void free_text_labels(build *gb)
 {
@@ -998,22 +1279,41 @@ static void free_text_labels(build *gb)
     shinfo *si = gb->si;
     cand *cd = gb->cd;
     const piece *pc = gb->pc;
+    /* each frame's title: of the free text in it (a container, step 3),
+     * the one nearest its top or bottom, within twice its font size (a
+     * group's or cluster's name sits there) */
+    long *ftitle = xcalloc(gb->ns + 1, sizeof *ftitle);
+    double *fdist = xcalloc(gb->ns + 1, sizeof *fdist);
+    for (size_t i = 0; i < gb->ns; i++) { ftitle[i] = -1; fdist[i] = INFINITY; }
+    for (size_t c = 0; c < gb->ntextcand; c++) {
+        long f = cd[c].ntexts ? gb->title[cd[c].texts[0]] - 1 : -1;
+        if (f < 0) continue;
+        ir_box fb = si[f].box, tb = cd[c].box;
+        double df = fmin(fabs(fb.y2 - tb.y2), fabs(tb.y1 - fb.y1));
+        if (df <= 2 * cd[c].size && df < fdist[f]) { fdist[f] = df; ftitle[f] = (long)c; }
+    }
+    free(fdist);
     for (size_t c = 0; c < gb->ntextcand; c++) {
         cand *cn = &cd[c];
         if (cn->attached) continue;
+        long frame = -1;
+        for (size_t k = 0; k < cn->ntexts && frame < 0; k++) frame = gb->title[cn->texts[k]] - 1;
         double tol = o->label_k * cn->size;
+
         int crossed = 0;
-        double bestd = INFINITY;
-        long bestcomp = -1;
+        double bestd = INFINITY, bests = INFINITY;
+        long bestcomp = -1, bestmid = -1;
         size_t nn = query(gb, &gb->conn_ix, ir_box_inset(cn->box, tol));
         for (size_t q = 0; q < nn; q++) {
             const piece *p = &pc[gb->near[q]];
             if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
             if (ir_box_box_dist(si[p->shape].box, cn->box) > tol) continue;
             const svg_shape *s = &sc->shapes[p->shape];
+            double pd = INFINITY;
             for (size_t j = 1; j < s->n; j++) {
                 double d = ir_seg_box_dist(s->pts[j - 1], s->pts[j], cn->box);
                 if (d < bestd) { bestd = d; bestcomp = (long)p->comp; }
+                if (d < pd) pd = d;
                 /* crossed: the shape, filled and painted later, hides the
                  * connector where it passes (a label's backing box); a
                  * connector drawn across a shape leaves it a node */
@@ -1021,15 +1321,25 @@ static void free_text_labels(build *gb)
                     sc->shapes[cn->shape].seq > s->seq)
                     crossed = 1;
             }
+            /* free text beside two connectors: the one whose middle it is
+             * nearer (a label is placed at the middle of its edge) */
+            if (cn->shape < 0 && pd <= tol) {
+                double sc2 = pd + LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(cn->box));
+                if (sc2 < bests) { bests = sc2; bestmid = (long)p->comp; }
+            }
         }
+        if (bestmid >= 0) bestcomp = bestmid;
         if (bestcomp < 0 || bestd > tol) continue;
         if (cn->shape >= 0 && !crossed) continue;
+        /* a frame's title: a node */
+        if (frame >= 0 && ftitle[frame] == (long)c) continue;
         cn->label = 1;
         char *txt = join_texts(sc, cn->texts, cn->ntexts);
         add_label(gb->ed, gb->ned, gb->edge_comp, bestcomp, txt);
         free(txt);
         if (cn->shape >= 0) { si[cn->shape].role = GRAPH_SH_OTHER; gb->out->shape_role[cn->shape] = GRAPH_SH_OTHER; }
     }
+    free(ftitle);
 }
 
 /* 10b. the chain whose label a line of candidate c's text (lb: its box,
@@ -1210,9 +1520,12 @@ static void make_vertices(build *gb)
         cand *c = &cd[gb->group_cand[uf_find(gb->uf, t)]];
         out->text_vertex[t] = c->label || gb->tlabel[t] ? -2 : c->vertex;
     }
-    for (size_t i = 0; i < ns; i++)
-        if (si[i].role == GRAPH_SH_BACKGROUND || si[i].role == GRAPH_SH_MARKER)
+    for (size_t i = 0; i < ns; i++) {
+        if (si[i].role == GRAPH_SH_BACKGROUND || (si[i].role == GRAPH_SH_MARKER && !sc->shapes[i].glyph))
             out->shape_role[i] = si[i].role;
+        if (si[i].decor >= 0 && out->shape_role[si[i].decor] == GRAPH_SH_NODE)
+            out->shape_role[i] = GRAPH_SH_NODE;
+    }
     /* edges: candidate indices into vertex indices */
     graph_edge *ed = gb->ed;
     out->e = ed;
@@ -1240,6 +1553,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     shape_facts(&gb);
     mark_backgrounds(&gb);
     find_homes(&gb);
+    node_outlines(&gb);
     group_home_texts(&gb);
     group_free_texts(&gb);
     text_candidates(&gb);
@@ -1270,6 +1584,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     free(gb.uf);
     free(gb.sub);
     free(gb.tlabel);
+    free(gb.title);
     free(gb.home);
     free(gb.si);
     if (over) {

@@ -148,6 +148,9 @@ typedef struct {
     int use_depth;
     double vp_w, vp_h;       /* current viewport, user units (for %) */
     int in_marker;
+    int in_glyph;            /* rendering the <path> target of a <use> */
+    size_t nglyphs;          /* glyph outlines drawn */
+    const svg_node *first_glyph, *glyph_use;
     const svg_node *cur_el;  /* element being rendered, for positions */
 } rstate;
 
@@ -414,6 +417,10 @@ static svg_shape *new_shape(rstate *r, const svg_node *n, svg_shape_kind kind, c
     s->pts = xrealloc(NULL, (npts ? npts : 1) * sizeof *s->pts);
     s->n = 0;
     s->marker = r->in_marker;
+    if (r->in_glyph && s->filled && !s->stroked) {
+        s->glyph = 1;
+        if (!r->nglyphs++) r->first_glyph = r->glyph_use;
+    }
     s->line = n->line;
     s->col = n->col;
     s->seq = r->seq++;
@@ -738,6 +745,7 @@ typedef struct {
     double cx, cy;
     long g;                  /* index of the next addressable character */
     int last_space;
+    int glue;                /* the open chunk continues the word of the one before */
     poslist lx[48], ly[48], ldx[48], ldy[48];
     int nl;
     int line, col;
@@ -763,7 +771,7 @@ static double dombase_shift(const char *d)
 }
 
 static void add_text_item(rstate *r, mat ctm, const char *s, size_t len, double x0, double base,
-                          double w, double fs, int line, int col, const svg_node *n)
+                          double w, double fs, int line, int col, const svg_node *n, int glued)
 {
     if (!budget(r, n, 0)) return;
     svg_scene *sc = r->sc;
@@ -789,6 +797,7 @@ static void add_text_item(rstate *r, mat ctm, const char *s, size_t len, double 
     t->line = line;
     t->col = col;
     t->seq = r->seq++;
+    t->glued = glued;
 }
 
 static void chunk_end(tlayout *t)
@@ -805,7 +814,7 @@ static void chunk_end(tlayout *t)
     if (t->anchor == 1) x0 -= t->w / 2;
     else if (t->anchor == 2) x0 -= t->w;
     add_text_item(t->r, t->ctm, t->buf, t->len, x0, t->y0 + t->base_shift * t->fs_px, t->w,
-                  t->fs_px, t->line, t->col, t->el);
+                  t->fs_px, t->line, t->col, t->el, t->glue);
 }
 
 static int lookup(const poslist *l, int nl, long g, double *out)
@@ -824,7 +833,12 @@ static void put_char(tlayout *t, const char *c, size_t clen, unsigned cp, const 
     double x = 0, y = 0, dx = 0, dy = 0;
     int hx = lookup(t->lx, t->nl, t->g, &x), hy = lookup(t->ly, t->nl, t->g, &y);
     int hdx = lookup(t->ldx, t->nl, t->g, &dx), hdy = lookup(t->ldy, t->nl, t->g, &dy);
+    int glue = 0;
     if (hx || hy || (hdy && dy != 0)) {
+        /* a new position inside a word (no blank before this letter) on
+         * the same line: the next chunk goes on with the word */
+        glue = t->open && t->len && t->buf[t->len - 1] != ' ' && cp != ' ' &&
+               (!hy || y == t->cy) && !(hdy && dy != 0);
         chunk_end(t);
         if (hx) t->cx = x;
         if (hy) t->cy = y;
@@ -845,6 +859,7 @@ static void put_char(tlayout *t, const char *c, size_t clen, unsigned cp, const 
         t->base_shift = dombase_shift(st->dombase);
         t->line = src->line;
         t->col = src->col;
+        t->glue = glue;
     } else if (hdx && dx != 0) {
         t->w += dx;
     }
@@ -1002,7 +1017,7 @@ static void render_foreign(rstate *r, const svg_node *n, const style_t *st, mat 
     double fs = st->font_px;
     if (tw > w && w > 0) {
         /* wraps: the text fills the box */
-        add_text_item(r, ctm, buf, len, x, y + h - 0.25 * fs, w, fs, n->line, n->col, n);
+        add_text_item(r, ctm, buf, len, x, y + h - 0.25 * fs, w, fs, n->line, n->col, n, 0);
         if (r->sc->ntexts) {
             svg_text *t = &r->sc->texts[r->sc->ntexts - 1];
             ir_box b = ir_box_empty();
@@ -1013,7 +1028,7 @@ static void render_foreign(rstate *r, const svg_node *n, const style_t *st, mat 
         }
     } else {
         add_text_item(r, ctm, buf, len, x + (w - tw) / 2, y + h / 2 + 0.35 * fs, tw, fs, n->line,
-                      n->col, n);
+                      n->col, n, 0);
     }
     free(buf);
 }
@@ -1077,7 +1092,12 @@ static void render_use(rstate *r, const svg_node *n, const style_t *st, mat ctm,
             for (size_t i = 0; i < tg->nkids && !r->failed; i++) render_node(r, tg->kids[i], m, &ss, depth + 1);
         }
     } else {
+        /* a <use> of a bare <path>: how dvisvgm (--no-fonts) and MathJax
+         * draw letters; filled and unstroked, it is a glyph */
+        int g = r->in_glyph;
+        if (!strcmp(tg->name, "path") && !g) { r->in_glyph = 1; r->glyph_use = n; }
         render_node(r, tg, m, st, depth + 1);
+        r->in_glyph = g;
     }
     r->use_depth--;
 }
@@ -1189,6 +1209,12 @@ int svg_render(const svg_doc *d, const char *fname, const svg_render_limits *lim
         if (tf && parse_transform(tf, &t)) ctm = mul(ctm, t);
         render_kids(&r, root, ctm, &st, 0);
     }
+    /* letters drawn as outlines: the words are not in the file */
+    if (!r.failed && warn && r.nglyphs >= 3 && r.nglyphs > sc->ntexts)
+        fprintf(warn, "%s:%d:%d: warning: text drawn as glyph outlines (%zu <use> of <path> glyphs, "
+                      "%zu text items): the characters are not in the SVG, so nodes have no text "
+                      "(dvisvgm: convert without --no-fonts)\n",
+                fname, r.first_glyph->line, r.first_glyph->col, r.nglyphs, sc->ntexts);
     for (size_t i = 0; i < r.nowned; i++) free(r.owned[i]);
     free(r.owned);
     return r.failed ? -1 : 0;

@@ -36,6 +36,9 @@ typedef struct {
     int ellipse;             /* circle/ellipse: ec + ea cos t + eb sin t */
     ir_pt ec, ea, eb;
     int marker;              /* geometry of a marker instance (never a node or a connector) */
+    int glyph;               /* a <use> of a filled, unstroked <path>: a letter drawn as a
+                              * glyph outline (dvisvgm --no-fonts, MathJax): never a node,
+                              * a connector or an arrowhead */
     int arrow_start, arrow_end;  /* an arrow-like marker sits at that end */
     int tip_start_set, tip_end_set;
     ir_pt tip_start, tip_end;    /* the marker's farthest point out from that end */
@@ -52,6 +55,8 @@ typedef struct {
     double baseline;         /* y of the baseline (IR) */
     int line, col;
     unsigned seq;
+    int glued;               /* continues the word of the text before it (a <tspan> moved
+                              * with no blank between): joined without a blank */
 } svg_text;
 
 typedef struct {
@@ -71,7 +76,8 @@ typedef struct {
 /* Renders the document. Returns 0 and fills *sc (zero it first), or -1 with
  * "fname:line:col: error: ..." in err (bad path data, bad numbers where
  * they are required, limits exceeded, <use> cycles). Warnings (unsupported
- * features that are skipped) go to warn when not NULL, one line each. */
+ * features that are skipped; text drawn as glyph outlines, whose characters
+ * cannot be read) go to warn when not NULL, one line each. */
 int svg_render(const svg_doc *d, const char *fname, const svg_render_limits *lim, svg_scene *sc,
                char *err, size_t errsz, FILE *warn);
 void svg_scene_free(svg_scene *sc);

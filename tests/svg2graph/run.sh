@@ -20,7 +20,11 @@
 # 4. The Graphviz oracle (graphviz-oracle.sh, GRAPHVIZ_N graphs, default 90,
 #    floor GRAPHVIZ_FLOOR, default 0.98: with seed 1 all 90 are exact, and at
 #    most one miss is allowed for other Graphviz versions; on 500 graphs the
-#    rate is 0.99 or more); skipped when Graphviz is missing.
+#    rate is 0.99 or more); skipped when Graphviz is missing. Then a sample
+#    of graphviz-shapes.sh (every closed node shape, all five engines, with
+#    overlap removal): GVSHAPES_N graphs, default 100, seed 1, floor
+#    GVSHAPES_FLOOR, default 0.88 (93 of 100 exact with Graphviz 2.43).
+# Glyph outlines (dvisvgm --no-fonts) give a warning; dvisvgm's text, whole words.
 # Exit status: 0 all passed, 1 a test failed, 2 svg2graph is missing.
 LC_ALL=C
 export LC_ALL
@@ -125,9 +129,23 @@ env -u OPENAI_MODEL "$S2G" --llm "$dir/llm-flow.svg" > /dev/null 2> "$tmp/err"; 
     "$S2G" "$dir/llm-flow.svg" "$dir/llm-orthogonal.svg" > "$tmp/b" 2>&1 && cmp -s "$tmp/a" "$tmp/b" &&
     [ "$(grep -c '^diagram ' "$tmp/a")" -eq 2 ] || bad "two files in one stream, deterministic"
 
+# glyph outlines: a warning names the file and the first glyph's <use>;
+# text that dvisvgm keeps as characters (split by <tspan>s inside words)
+# gives no warning and whole words
+"$S2G" "$dir/dvisvgm-glyphs.svg" > /dev/null 2> "$tmp/err"; st=$?
+[ $st -eq 0 ] && grep -q '^tests/svg2graph/dvisvgm-glyphs\.svg:18:1: warning: text drawn as glyph outlines (22 ' "$tmp/err" ||
+    bad "glyph outlines: exit $st, no warning: $(head -2 "$tmp/err")"
+"$S2G" "$dir/dvisvgm-fonts.svg" > /dev/null 2> "$tmp/err"; st=$?
+[ $st -eq 0 ] && [ ! -s "$tmp/err" ] || bad "dvisvgm text: exit $st, stderr: $(head -2 "$tmp/err")"
+
 # 4. Graphviz
 GRAPHVIZ_FLOOR=${GRAPHVIZ_FLOOR:-0.98} sh "$dir/graphviz-oracle.sh" "${GRAPHVIZ_N:-90}" > "$tmp/gv" 2>&1 ||
     { bad "graphviz oracle"; tail -20 "$tmp/gv"; }
 tail -1 "$tmp/gv"
+# every closed node shape and engine (make graphviz-shapes runs them all):
+# a fixed-seed sample of 100 graphs with overlap removal (seed 1: 93 exact)
+GVSHAPES_OVERLAP=removed GVSHAPES_FLOOR=${GVSHAPES_FLOOR:-0.88} sh "$dir/graphviz-shapes.sh" "${GVSHAPES_N:-100}" 1 > "$tmp/gvs" 2>&1 ||
+    { bad "graphviz shapes"; tail -20 "$tmp/gvs"; }
+tail -1 "$tmp/gvs"
 [ $fail -eq 0 ] && echo "svg2graph: all tests passed"
 exit $fail
