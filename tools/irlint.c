@@ -60,7 +60,8 @@ static void usage(FILE *f)
 {
     fputs("usage: irlint [--rubric NAME] [--format text|tsv|json|ir] [--only LIST] [--skip LIST]\n"
           "              [--param NAME=VALUE] [--params FILE] [--request TEXT]\n"
-          "              [--requests FILE] [--verbose] [--list] [--list-params] [FILE...]\n"
+          "              [--requests FILE] [--verbose] [--exit-zero] [--list] [--list-params]\n"
+          "              [FILE...]\n"
           "Checks each diagram of the IR input (files, or stdin) against a rubric.\n"
           "\n"
           "  -r, --rubric NAME     rubric to apply (default geom; see --list)\n"
@@ -81,6 +82,7 @@ static void usage(FILE *f)
           "  -l, --list            list the rubrics and their criteria, then exit\n"
           "      --list-params     list the rubric's parameters (name value default unit\n"
           "                        lo hi origin grid), after any --param, then exit\n"
+          "      --exit-zero       exit 0 even when some check said no (pipelines)\n"
           "  -h, --help            this help\n"
           "  -V, --version         version\n"
           "\n"
@@ -640,6 +642,7 @@ int main(int argc, char **argv)
         {"param", required_argument, NULL, 'p'},  {"params", required_argument, NULL, 'P'},
         {"list-params", no_argument, NULL, 'L'},
         {"request", required_argument, NULL, 'q'}, {"requests", required_argument, NULL, 'Q'},
+        {"exit-zero", no_argument, NULL, 'Z'},
         {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     opts o;
@@ -651,7 +654,7 @@ int main(int argc, char **argv)
      * first (list_on: 1 --only, 0 --skip, 2 --param, 3 --params) */
     const char **lists = calloc((size_t)argc + 1, sizeof *lists);
     int *list_on = calloc((size_t)argc + 1, sizeof *list_on);
-    int nlists = 0, rc = 0, done = 0, show_params = 0;
+    int nlists = 0, rc = 0, done = 0, show_params = 0, exit_zero = 0;
     const char *requests_file = NULL;
     if (!lists || !list_on) { perror("irlint"); rc = 2; goto out; }
     int c;
@@ -675,6 +678,7 @@ int main(int argc, char **argv)
         case 'p': lists[nlists] = optarg; list_on[nlists++] = 2; break;
         case 'P': lists[nlists] = optarg; list_on[nlists++] = 3; break;
         case 'L': show_params = 1; break;
+        case 'Z': exit_zero = 1; break;
         case 'q': o.request = optarg; break;
         case 'Q': requests_file = optarg; break;
         case 'v': o.verbose = 1; break;
@@ -754,7 +758,7 @@ int main(int argc, char **argv)
         }
     }
     if (o.fmt == FMT_JSON) printf("%s]\n", o.json_first ? "" : "\n");
-    if (rc == 0 && o.any_no) rc = 1;
+    if (rc == 0 && o.any_no && !exit_zero) rc = 1;
 out:
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "irlint: error writing output: %s\n", strerror(errno));
