@@ -106,6 +106,36 @@ if command -v parallel >/dev/null 2>&1; then
     check "make after parallel.sh has nothing to do: $out" sh -c 'echo "$1" | grep -q "Nothing to be done\|is up to date"' - "$out"
     sh contrib/parallel/parallel.sh -b "$bin" "$tmp/nosuch" "$tmp/par2" >/dev/null 2>&1
     check "parallel.sh without .tex files exits 2" [ $? = 2 ]
+    # two "remote" hosts: GNU parallel's ssh (and rsync's) is a stand-in
+    # that runs the command here, in a directory of its own per host (its
+    # home), so the transfers (--transferfile, --basefile, --return) and
+    # --cleanup are real; relative SRC and OUT, as parallel.sh asks
+    if command -v rsync >/dev/null 2>&1; then
+        mkdir -p "$tmp/remote" "$tmp/local"
+        cat >"$tmp/remote/ssh" <<EOF2
+#!/bin/sh
+while [ \$# -gt 0 ]; do
+    case \$1 in -[lopSFiEcmLRDWJbeIQw]) shift 2 ;; -*) shift ;; *) break ;; esac
+done
+host=\${1#*@}; shift; [ "\$1" = -- ] && shift
+echo "\$host" >>"$tmp/remote/log"
+mkdir -p "$tmp/remote/\$host" && cd "$tmp/remote/\$host" || exit 255
+HOME=$tmp/remote/\$host exec sh -c "\$*"
+EOF2
+        chmod +x "$tmp/remote/ssh"
+        cp -r "$tmp/src" "$tmp/local/src"
+        (cd "$tmp/local" && PARALLEL="--ssh $tmp/remote/ssh" \
+            sh "$root/contrib/parallel/parallel.sh" -S 2/hostA,2/hostB -b "$bin" src out) >"$tmp/log" 2>&1
+        check "parallel.sh -S 2/hostA,2/hostB exits 0: $(cat "$tmp/log")" [ $? = 0 ]
+        check "  ... both hosts were used" [ "$(sort -u "$tmp/remote/log" | tr '\n' ' ')" = "hostA hostB " ]
+        check "  ... and cleaned up" [ -z "$(find "$tmp/remote/hostA" "$tmp/remote/hostB" -type f)" ]
+        # shellcheck disable=SC2086 # one file name per word
+        (cd "$tmp/local" && "$bin/tikz2ir" -q $(echo "$sorted" | sed "s|^$tmp/src/|src/|") |
+            "$bin/irlint" --exit-zero --format tsv) >"$tmp/single-rel.tsv"
+        same "  ... irlint.tsv = one tikz2ir | irlint" "$tmp/single-rel.tsv" "$tmp/local/out/irlint.tsv"
+    else
+        echo "contrib: NOTE: rsync is not installed (Debian: rsync): parallel.sh over ssh hosts is not tested"
+    fi
 else
     echo "contrib: NOTE: GNU parallel is not installed (Debian: parallel): the parallel recipe is not tested"
 fi
