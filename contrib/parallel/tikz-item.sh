@@ -18,7 +18,7 @@ v=$out/verdicts/$item.tsv
 [ -f "$v" ] && exit 0
 mkdir -p "$out/ir" "$out/verdicts" || exit 2
 bin=${BIN:+$BIN/}
-if [ ! -f "$ir" ] || [ "$tex" -nt "$ir" ]; then
+if [ ! -f "$ir" ] || [ -n "$(find "$tex" -newer "$ir")" ]; then
     "${bin}tikz2ir" -q "$tex" >"$ir.tmp.$$" && mv "$ir.tmp.$$" "$ir" ||
         { rm -f "$ir.tmp.$$"; exit 2; }
 fi

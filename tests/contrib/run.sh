@@ -130,6 +130,7 @@ EOF2
         check "  ... both hosts were used" [ "$(sort -u "$tmp/remote/log" | tr '\n' ' ')" = "hostA hostB " ]
         check "  ... and cleaned up" [ -z "$(find "$tmp/remote/hostA" "$tmp/remote/hostB" -type f)" ]
         # shellcheck disable=SC2086 # one file name per word
+        # shellcheck disable=SC2046 # one file name per word
         (cd "$tmp/local" && "$bin/tikz2ir" -q $(echo "$sorted" | sed "s|^$tmp/src/|src/|") |
             "$bin/irlint" --exit-zero --format tsv) >"$tmp/single-rel.tsv"
         same "  ... irlint.tsv = one tikz2ir | irlint" "$tmp/single-rel.tsv" "$tmp/local/out/irlint.tsv"
@@ -239,8 +240,6 @@ if command -v python3 >/dev/null 2>&1; then
     "$bin/judge" --base-url "$url" --model fake-1 --cache-dir "$tmp/cache3" -q "$tmp/jd/plain.tsv" \
         >"$tmp/jsingle2.tsv" 2>"$tmp/log"
     check "single judge run exits 0: $(cat "$tmp/log")" [ $? = 0 ]
-    J2() { M OUT="$tmp/j2" MANIFEST="$tmp/jd/plain.tsv" MODEL=fake-1 BASE_URL="$url" \
-             CACHE_DIR="$tmp/cache2" JUDGE_SHARDS=7 JUDGE_JOBS=1 JUDGE_FLAGS="-q" "$@" judge; }
     # setsid: make and its children in a process group of their own
     setsid make -f contrib/dataset/Makefile BIN="$bin" OUT="$tmp/j2" \
         MANIFEST="$tmp/jd/plain.tsv" MODEL=fake-1 BASE_URL="$url" CACHE_DIR="$tmp/cache2" \
@@ -252,14 +251,16 @@ if command -v python3 >/dev/null 2>&1; then
     wait "$mk_pid" 2>/dev/null
     mk_pid=
     check "the killed make left no table" [ ! -e "$tmp/j2/judge.tsv" ]
-    done1=$(ls "$tmp/j2/judge/" | grep -c '^shard-[0-9]*\.tsv$')
+    done1=0
+    for f in "$tmp"/j2/judge/shard-*.tsv; do [ -e "$f" ] && done1=$((done1 + 1)); done
     check "  ... and shards done ($done1) < 7" [ "$done1" -lt 7 ]
     for f in "$tmp"/j2/judge/shard-*.tsv; do
         [ -e "$f" ] || continue
         [ "$(wc -l <"$f")" = 7 ] || bad "killed make left $f with $(wc -l <"$f") lines"
     done
     n1=$(nreq)
-    J2 >"$tmp/log" 2>&1
+    M OUT="$tmp/j2" MANIFEST="$tmp/jd/plain.tsv" MODEL=fake-1 BASE_URL="$url" \
+        CACHE_DIR="$tmp/cache2" JUDGE_SHARDS=7 JUDGE_JOBS=1 JUDGE_FLAGS=-q judge >"$tmp/log" 2>&1
     check "make judge after the kill exits 0: $(cat "$tmp/log")" [ $? = 0 ]
     n2=$(($(nreq) - n1))
     # the finished shards' items are not asked again (one in flight at the
