@@ -23,6 +23,7 @@ DIAGRAMIR_RUBRICS=$root/llm/rubrics
 export DIAGRAMIR_RUBRICS
 unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL MAKEFLAGS MFLAGS
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/contrib-test.XXXXXX") || exit 1
+. tests/judge/fakellm.sh
 srv_pid= mk_pid=
 cleanup() {
     [ -n "$mk_pid" ] && kill -9 "-$mk_pid" 2>/dev/null
@@ -192,14 +193,7 @@ same "  ... and gives the same table" "$tmp/galign.tsv" "$tmp/g/graphalign.tsv"
 # ------------------------------------------------------- judge
 if command -v python3 >/dev/null 2>&1; then
     start_server() {  # [fakellm options]
-        [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null && wait "$srv_pid" 2>/dev/null
-        rm -f "$tmp/port" "$tmp/req.log"
-        python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" "$@" &
-        srv_pid=$!
-        i=0
-        while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-        [ -s "$tmp/port" ] || { echo "contrib: the fake server did not start" >&2; exit 1; }
-        url=http://127.0.0.1:$(cat "$tmp/port")/v1
+        fakellm_start contrib "$@"
     }
     nreq() { wc -l <"$tmp/req.log" | tr -d ' '; }
     mkdir -p "$tmp/jd"

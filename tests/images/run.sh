@@ -30,6 +30,7 @@ export DIAGRAMIR_RUBRICS
 unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL DIAGRAMIR_TEX
 d=tests/images
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/images-test.XXXXXX") || exit 1
+. tests/judge/fakellm.sh
 XDG_CACHE_HOME=$tmp/xdg   # nothing of the tests in the user's cache
 export XDG_CACHE_HOME
 srv_pid=
@@ -47,13 +48,7 @@ check() {  # name, then a command that must succeed
     if "$@"; then pass=$((pass + 1)); else bad "$name"; fi
 }
 
-python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" \
-    --capture "$tmp/cap" >/dev/null 2>&1 &
-srv_pid=$!
-i=0
-while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$tmp/port" ] || { echo "images: the fake server did not start" >&2; exit 1; }
-url=http://127.0.0.1:$(cat "$tmp/port")/v1
+fakellm_start images --capture "$tmp/cap"
 nreq() { wc -l <"$tmp/req.log" | tr -d ' '; }
 # sizes: the images of the requests captured since the last call, one line each
 sizes() { python3 $d/pngsize.py "$tmp/cap"; : >"$tmp/cap"; }

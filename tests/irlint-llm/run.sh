@@ -14,19 +14,15 @@ export LC_ALL
 dir=$(dirname "$0")
 command -v python3 >/dev/null 2>&1 || { echo "irlint-llm: python3 is needed for the fake server" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/irlint-llm.XXXXXX") || exit 1
-pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"; }
+. tests/judge/fakellm.sh
+srv_pid=
+cleanup() { [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT INT TERM
 fail=0
 bad() { echo "FAIL  $1"; fail=1; }
 ok() { echo "ok    $1"; }
 
-python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" >/dev/null 2>&1 &
-pid=$!
-i=0
-while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$tmp/port" ] || { echo "irlint-llm: the fake server did not start"; exit 1; }
-url=http://127.0.0.1:$(cat "$tmp/port")/v1
+fakellm_start irlint-llm
 llm="--request-llm --base-url=$url --model=fake --cache-dir=$tmp/cache"
 
 b64() { printf '%s' "$1" | base64 | tr -d '\n'; }

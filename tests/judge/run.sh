@@ -24,6 +24,7 @@ unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL
 data=tests/judge/data
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/judge-test.XXXXXX") || exit 1
+. tests/judge/fakellm.sh
 # manifests written to $tmp name files under $tmp (a manifest may name only
 # files under its own directory)
 cp "$data/tri.tex" "$tmp/tri.tex" || exit 1
@@ -45,15 +46,8 @@ check() {  # name, then a command that must succeed
 
 # start_server [fakellm options]: a fresh server, its log in $tmp/req.log
 start_server() {
-    [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null && wait "$srv_pid" 2>/dev/null
-    rm -f "$tmp/port" "$tmp/req.log" "$tmp/stats"
-    python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" \
-        --stats "$tmp/stats" "$@" &
-    srv_pid=$!
-    i=0
-    while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-    [ -s "$tmp/port" ] || { echo "judge: the fake server did not start" >&2; exit 1; }
-    url=http://127.0.0.1:$(cat "$tmp/port")/v1
+    rm -f "$tmp/stats"
+    fakellm_start judge --stats "$tmp/stats" "$@"
 }
 stop_server() {  # writes the max concurrency seen to $tmp/stats
     kill "$srv_pid" 2>/dev/null

@@ -30,10 +30,11 @@ S=$bin/svg2graph
 J=$bin/judge
 dev=tests/data/diagramir-dev/tikz
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/progress-test.XXXXXX") || exit 2
-pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"; }
+. tests/judge/fakellm.sh
+srv_pid=
+cleanup() { [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
-[ -n "$PROGRESS_KEEP" ] && cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; echo "kept $tmp"; }
+[ -n "$PROGRESS_KEEP" ] && cleanup() { [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null; echo "kept $tmp"; }
 trap 'exit 1' HUP INT TERM
 fail=0
 n=0
@@ -113,12 +114,7 @@ screen "$tmp/sf.err" > "$tmp/sf.screen"
 check "svg2graph: screen is the plain stderr" cmp -s "$tmp/s.err" "$tmp/sf.screen"
 
 # --- the LLM runs, against the fake server
-python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" >/dev/null 2>&1 &
-pid=$!
-i=0
-while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$tmp/port" ] || { echo "progress: the fake server did not start" >&2; exit 1; }
-url=http://127.0.0.1:$(cat "$tmp/port")/v1
+fakellm_start progress
 llm="--base-url=$url --model=fake --cache-dir=$tmp/cache"
 
 # tikz2ir --fallback=llm on one file: a line of calls (total found on the way)

@@ -35,8 +35,9 @@ case $bin in "$root"/*) ;; *) DIAGRAMIR_RUBRICS=$root/llm/rubrics; export DIAGRA
 dir=tests/svg2graph-llm
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/svg2graph-llm.XXXXXX") || exit 2
-pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"; }
+. tests/judge/fakellm.sh
+srv_pid=
+cleanup() { [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 trap 'exit 1' HUP INT TERM
 fail=0
@@ -44,13 +45,7 @@ n=0
 bad() { echo "FAIL  $*"; fail=1; }
 ok() { n=$((n + 1)); }
 
-python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" \
-    --capture "$tmp/capture.jsonl" >/dev/null 2>&1 &
-pid=$!
-i=0
-while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$tmp/port" ] || { echo "svg2graph-llm: the fake server did not start" >&2; exit 1; }
-url=http://127.0.0.1:$(cat "$tmp/port")/v1
+fakellm_start svg2graph-llm --capture "$tmp/capture.jsonl"
 nreq() { wc -l < "$tmp/req.log" | tr -d ' '; }
 
 b64() { printf '%s' "$1" | base64 | tr -d '\n'; }

@@ -6,19 +6,15 @@ T=$BUILD/bin/tikz2ir
 LC_ALL=C
 export LC_ALL
 tmp=$(mktemp -d) || exit 1
-pid=
-cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"; }
+. tests/judge/fakellm.sh
+srv_pid=
+cleanup() { [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT INT TERM
 fail=0
 bad() { echo "FAIL  $1"; fail=1; }
 ok() { echo "ok    $1"; }
 
-python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" --broken "$tmp/broken" >/dev/null 2>&1 &
-pid=$!
-i=0
-while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -s "$tmp/port" ] || { echo "tikz2ir-llm: the fake server did not start"; exit 1; }
-url=http://127.0.0.1:$(cat "$tmp/port")/v1
+fakellm_start tikz2ir-llm --broken "$tmp/broken"
 llm="--fallback=llm --base-url=$url --model=fake --cache-dir=$tmp/cache"
 
 # without the fallback: one unparsed record
