@@ -79,6 +79,7 @@ struct tp_state {
     struct dpic { char *opts, *body; vec2 at; int line; } *dpics;   /* pics, drawn after the path */
     int ndpics, capdpics;
     struct tkids { struct tkid *v; int n, cap; } kids;   /* a tree's children, read not yet placed */
+    long tree_nodes;          /* children placed (MAX_TREE_NODES) */
     /* Last: tk_run_path zeroes the state only up to here. An entry of these
      * is read only below npts, after tp_coord (or tp_controls_single, for
      * pts and pts_rel) wrote it in this path. */
@@ -899,6 +900,7 @@ void tp_pic(struct tp_state *st, const struct tp_str *body)
 
 #define MAX_TREE_KIDS 1000
 #define MAX_TREE_DEPTH 50
+#define MAX_TREE_NODES 20000  /* children one path may place, all levels */
 
 struct tkid { char *opts, *body; int line; };
 
@@ -1007,10 +1009,13 @@ void tp_child(struct tp_state *st, const struct tp_str *opts, const struct tp_st
         return;
     }
     if (kw) {
-        if (strcmp(kw->s, "foreach") != 0 || var->s[0] != '\\' || strcmp(in->s, "in") != 0 ||
-            kids_foreach(&st->kids, opts->s, var->s + 1, list->s, body->s, line) != 0) {
+        if (strcmp(kw->s, "foreach") != 0 || var->s[0] != '\\' || strcmp(in->s, "in") != 0) {
             st->err = 1;
             tk_unparsed(st->T, line, st->text, "unsupported child operation (child foreach \\x in {list} {body} is read)");
+        } else if (kids_foreach(&st->kids, opts->s, var->s + 1, list->s, body->s, line) != 0) {
+            st->err = 1;
+            tk_unparsed(st->T, line, st->text, "cannot read the child foreach list (items, ranges a,...,c; "
+                        "at most 1000 children)");
         }
         return;
     }
@@ -1160,6 +1165,12 @@ static void tree_child(struct tp_state *st, const struct tkid *kid, int i, int n
                        const tk_node *parent, const char *pname, int depth)
 {
     tikz *T = st->T;
+    if (++st->tree_nodes > MAX_TREE_NODES) {
+        if (st->tree_nodes == MAX_TREE_NODES + 1)
+            tk_unparsed(T, kid->line, kid->body ? kid->body : "child",
+                        "more than 20000 children in one path: the rest is not drawn");
+        return;
+    }
     mat outer = GS(T)->ctm;
     tk_gs_push(T);
     gstate *g = GS(T);
@@ -1268,7 +1279,13 @@ static void tree_child(struct tp_state *st, const struct tkid *kid, int i, int n
         tk_node child;
         if (is_node) {
             if (!pn.name && name[0]) pn.name = xstrndup(name, strlen(name));
-            apply_style_if(T, "every child node");
+            /* every child node first: its node keys (draw, shape) go to the node */
+            if (tk_find_style(T, "every child node", 16)) {
+                char *o = xstrndup("every child node", 16);
+                if (pn.opts) append_opts(&o, pn.opts, strlen(pn.opts));
+                free(pn.opts);
+                pn.opts = o;
+            }
             vec2 cur = st->cur;
             st->cur = pos;
             int kind = st->seg_kind;
