@@ -1756,6 +1756,276 @@ void tk_path_scanner_free(tikz *T)
  * let sees the values of an earlier one): *text, *lines and *n become the
  * expanded text's (malloc'd in *own_text and *own_lines, which the caller
  * frees) */
+/* ---- foreach inside a path ---------------------------------------------------------
+ * TikZ's foreach operation (\tikz \draw (0,0) foreach \x in {1,2} { -- (\x,1) };)
+ * and the foreach statements of a node (node foreach \x in {1,2} at (\x,0)
+ * {\x}): expanded in the text before it is parsed, one foreach a round: the
+ * body (the operation's {group}; for a node, what follows its foreach
+ * statements up to and including its {text}, written after "node" again)
+ * once per item, its variables replaced. Variables: \x or \a/\b/..., the
+ * items split at '/'; the list: items at commas and numeric ranges
+ * a,...,c and a,b,...,c, as \foreach reads them. Anything else (options
+ * after the variables, a list that is a macro) is left alone: the path
+ * then stays unparsed as before. */
+
+#define MAX_FE_ITEMS 1000
+#define MAX_FE_TEXT (1 << 20)
+
+struct fe_out { char *s; int *l; size_t n, cap; };
+
+static void fe_put(struct fe_out *o, const char *s, size_t n, const int *lines, int line, int fixed)
+{
+    if (o->n + n + 1 > o->cap) {
+        o->cap = (o->n + n + 1) * 2;
+        o->s = xrealloc(o->s, o->cap);
+        o->l = xrealloc(o->l, o->cap * sizeof *o->l);
+    }
+    memcpy(o->s + o->n, s, n);
+    for (size_t i = 0; i < n; i++) o->l[o->n + i] = fixed >= 0 || !lines ? (fixed >= 0 ? fixed : line) : lines[i];
+    o->n += n;
+    o->s[o->n] = 0;
+}
+
+/* the end of the balanced group opening at t[i] (its closing byte + 1), or 0 */
+static size_t fe_group_end(const char *t, size_t n, size_t i)
+{
+    char open = t[i], close = open == '(' ? ')' : open == '[' ? ']' : '}';
+    int depth = 0;
+    for (size_t j = i; j < n; j++) {
+        if (t[j] == open) depth++;
+        else if (t[j] == close && --depth == 0) return j + 1;
+    }
+    return 0;
+}
+
+static int fe_word(const char *t, size_t n, size_t i, const char *w)
+{
+    size_t k = strlen(w);
+    return i + k <= n && memcmp(t + i, w, k) == 0 && (i + k == n || !isalpha((unsigned char)t[i + k])) &&
+           (i == 0 || (!isalpha((unsigned char)t[i - 1]) && t[i - 1] != '\\'));
+}
+
+static size_t fe_ws(const char *t, size_t n, size_t i)
+{
+    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r')) i++;
+    return i;
+}
+
+/* the items of a list (items[k] in buf), -1 when it cannot be read */
+static int fe_items(const char *list, size_t ln, char (*items)[48], int max)
+{
+    int ni = 0;
+    size_t i = 0;
+    while (i < ln) {
+        i = fe_ws(list, ln, i);
+        size_t j = i;
+        int depth = 0;
+        while (j < ln && (depth || list[j] != ',')) { if (list[j] == '{') depth++; else if (list[j] == '}') depth--; j++; }
+        size_t e = j;
+        while (e > i && (list[e - 1] == ' ' || list[e - 1] == '\t' || list[e - 1] == '\n' || list[e - 1] == '\r')) e--;
+        if (e - i == 3 && memcmp(list + i, "...", 3) == 0) {
+            if (ni < 1 || j >= ln) return -1;
+            size_t r = fe_ws(list, ln, j + 1), re = r;
+            while (re < ln && list[re] != ',') re++;
+            char last_s[48];
+            size_t ll = re - r;
+            while (ll && (list[r + ll - 1] == ' ' || list[r + ll - 1] == '\n')) ll--;
+            if (ll == 0 || ll >= sizeof last_s) return -1;
+            memcpy(last_s, list + r, ll);
+            last_s[ll] = 0;
+            char *end, *e0;
+            double last = strtod(last_s, &end), a = strtod(items[ni - 1], &e0);
+            if (*end || *e0) return -1;
+            double step = last < a ? -1 : 1;
+            if (ni >= 2) {
+                char *e1;
+                double b = strtod(items[ni - 2], &e1);
+                if (*e1) return -1;
+                step = a - b;
+            }
+            if (step == 0) return -1;
+            for (int k = 1;; k++) {
+                double x = a + k * step;
+                if (step > 0 ? x > last + 1e-9 : x < last - 1e-9) break;
+                if (ni == max) return -1;
+                if (fabs(x - round(x)) < 1e-9) x = round(x);
+                snprintf(items[ni++], 48, "%.10g", x);
+            }
+            j = re;
+        } else if (e > i) {
+            if (ni == max || e - i >= 48) return -1;
+            memcpy(items[ni], list + i, e - i);
+            items[ni++][e - i] = 0;
+        }
+        i = j < ln ? j + 1 : j;
+    }
+    return ni;
+}
+
+/* one round: the first foreach at the top level of the path expanded; NULL
+ * when there is none or it cannot be read */
+static char *expand_one_foreach(const char *t, size_t n, const int *lines, int line, int **lines_out,
+                                size_t *nout)
+{
+    size_t i = 0, node_at = (size_t)-1;
+    int last_node = 0;   /* the last top-level word was "node" (or a node's foreach) */
+    int last_child = 0;  /* ... was "child": its foreach is the tree builder's (tp_child) */
+    while (i < n) {
+        char c = t[i];
+        if (c == '(' || c == '[' || c == '{') {
+            size_t e = fe_group_end(t, n, i);
+            if (!e) return NULL;
+            i = e;
+            if (c != '[') last_node = last_child = 0;
+            continue;
+        }
+        if (fe_word(t, n, i, "node")) { last_node = 1; last_child = 0; node_at = i; i += 4; continue; }
+        if (fe_word(t, n, i, "child")) { last_child = 1; last_node = 0; i += 5; continue; }
+        if (last_child && fe_word(t, n, i, "foreach")) { last_child = 0; i += 7; continue; }
+        if (fe_word(t, n, i, "foreach") || (i + 8 <= n && memcmp(t + i, "\\foreach", 8) == 0 &&
+                                            (i + 8 == n || !isalpha((unsigned char)t[i + 8])))) {
+            size_t start = i, p = i + (t[i] == '\\' ? 8 : 7);
+            /* variables */
+            char vars[8][32];
+            int nv = 0;
+            p = fe_ws(t, n, p);
+            while (p < n && t[p] == '\\') {
+                size_t q = p + 1;
+                while (q < n && (isalpha((unsigned char)t[q]) || t[q] == '@')) q++;
+                if (q == p + 1 || q - p >= 32 || nv == 8) return NULL;
+                memcpy(vars[nv], t + p, q - p);
+                vars[nv++][q - p] = 0;
+                p = fe_ws(t, n, q);
+                if (p < n && t[p] == '/') p = fe_ws(t, n, p + 1);
+                else break;
+            }
+            if (!nv || !fe_word(t, n, p, "in")) return NULL;
+            p = fe_ws(t, n, p + 2);
+            if (p >= n || t[p] != '{') return NULL;
+            size_t le = fe_group_end(t, n, p);
+            if (!le) return NULL;
+            static char items[MAX_FE_ITEMS][48];
+            int ni = fe_items(t + p + 1, le - p - 2, items, MAX_FE_ITEMS);
+            if (ni < 0) return NULL;
+            p = fe_ws(t, n, le);
+            size_t bs, be, after;   /* the body [bs, be) and where the text goes on */
+            int node = last_node && node_at != (size_t)-1;
+            if (node) {
+                /* the node's parts up to and including its {text} */
+                size_t q = p;
+                for (;;) {
+                    q = fe_ws(t, n, q);
+                    if (q >= n) return NULL;
+                    if (t[q] == '{') { q = fe_group_end(t, n, q); if (!q) return NULL; break; }
+                    if (t[q] == '(' || t[q] == '[') { q = fe_group_end(t, n, q); if (!q) return NULL; continue; }
+                    /* a further foreach statement: up to its {list}, expanded in a later round */
+                    if (fe_word(t, n, q, "foreach")) {
+                        size_t w = q + 7;
+                        while (w < n && !fe_word(t, n, w, "in") && t[w] != '{') w++;
+                        if (w >= n || t[w] == '{') return NULL;
+                        w = fe_ws(t, n, w + 2);
+                        if (w >= n || t[w] != '{' || !(q = fe_group_end(t, n, w))) return NULL;
+                        continue;
+                    }
+                    /* words: at, foreach, variables, in */
+                    size_t w = q;
+                    while (w < n && t[w] != '(' && t[w] != '[' && t[w] != '{' && t[w] != ' ' && t[w] != '\n' &&
+                           t[w] != '\t' && t[w] != '\r' && t[w] != ';')
+                        w++;
+                    if (w == q) return NULL;
+                    q = w;
+                }
+                bs = p;
+                be = q;
+                after = q;
+            } else {
+                if (p >= n || t[p] != '{') return NULL;
+                size_t e = fe_group_end(t, n, p);
+                if (!e) return NULL;
+                bs = p + 1;
+                be = e - 1;
+                after = e;
+            }
+            struct fe_out o = { 0 };
+            size_t head = node ? node_at : start;
+            fe_put(&o, t, head, lines, line, -1);
+            for (int k = 0; k < ni; k++) {
+                /* the item's values, split at '/' for several variables */
+                char vals[8][48];
+                const char *it = items[k];
+                for (int v = 0; v < nv; v++) {
+                    const char *sl = v < nv - 1 ? strchr(it, '/') : NULL;
+                    size_t vl = sl ? (size_t)(sl - it) : strlen(it);
+                    memcpy(vals[v], it, vl);
+                    vals[v][vl] = 0;
+                    /* a value in braces loses them, as \foreach's */
+                    if (vl >= 2 && vals[v][0] == '{' && vals[v][vl - 1] == '}') {
+                        memmove(vals[v], vals[v] + 1, vl - 2);
+                        vals[v][vl - 2] = 0;
+                    }
+                    it = sl ? sl + 1 : it + vl;
+                }
+                int bl = lines ? lines[bs < n ? bs : n - 1] : line;
+                if (node) fe_put(&o, " node ", 6, NULL, bl, bl);
+                else fe_put(&o, " ", 1, NULL, bl, bl);
+                for (size_t j = bs; j < be;) {
+                    int hit = -1;
+                    if (t[j] == '\\')
+                        for (int v = 0; v < nv; v++) {
+                            size_t vl = strlen(vars[v]);
+                            if (j + vl <= be && memcmp(t + j, vars[v], vl) == 0 &&
+                                (j + vl == be || (!isalpha((unsigned char)t[j + vl]) && t[j + vl] != '@'))) {
+                                hit = v;
+                                break;
+                            }
+                        }
+                    if (hit >= 0) {
+                        int vline = lines ? lines[j] : line;
+                        fe_put(&o, vals[hit], strlen(vals[hit]), NULL, vline, vline);
+                        j += strlen(vars[hit]);
+                    } else {
+                        fe_put(&o, t + j, 1, lines ? lines + j : NULL, line, -1);
+                        j++;
+                    }
+                }
+                if (o.n > MAX_FE_TEXT) { free(o.s); free(o.l); return NULL; }
+            }
+            fe_put(&o, " ", 1, NULL, line, lines ? lines[after < n ? after : n - 1] : line);
+            fe_put(&o, t + after, n - after, lines ? lines + after : NULL, line, -1);
+            *lines_out = o.l;
+            *nout = o.n;
+            return o.s;
+        }
+        if (isalpha((unsigned char)c) || c == '\\') {
+            size_t w = i + 1;
+            while (w < n && isalpha((unsigned char)t[w])) w++;
+            last_node = last_child = 0;
+            i = w;
+            continue;
+        }
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') last_node = last_child = 0;
+        i++;
+    }
+    return NULL;
+}
+
+static void expand_foreach(const char **text, const int **lines, size_t *n, int line,
+                           char **own_text, int **own_lines)
+{
+    for (int round = 0; round < 64; round++) {
+        if (!tk_memmem(*text, *n, "foreach")) return;
+        int *nl = NULL;
+        size_t nn = 0;
+        char *nt = expand_one_foreach(*text, *n, *lines, line, &nl, &nn);
+        if (!nt) return;
+        free(*own_text);
+        free(*own_lines);
+        *text = *own_text = nt;
+        *lines = *own_lines = nl;
+        *n = nn;
+    }
+}
+
 static void expand_lets(tikz *T, const char **text, const int **lines, size_t *n, int line,
                         char **own_text, int **own_lines)
 {
@@ -1921,6 +2191,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     int *let_lines = NULL;
     size_t text_n = strlen(text);
     expand_lets(T, &text, &lines, &text_n, line, &let_text, &let_lines);
+    expand_foreach(&text, &lines, &text_n, line, &let_text, &let_lines);
     struct tp_state st;
     memset(&st, 0, offsetof(struct tp_state, pts));   /* not the points: see there */
     int reuse = take_path_buffers(T, &st);
