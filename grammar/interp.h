@@ -175,6 +175,7 @@ typedef struct {
     double level_dist, sib_dist, grow_angle;
     int grow_swap, grow_special, tree_level, child_missing;
     char parent_anchor[24], child_anchor[24];
+    char growth_anchor[24];   /* growth parent anchor= ("" for center) */
 } gstate;
 
 typedef struct {
@@ -436,7 +437,7 @@ char *tk_expand_let(tikz *T, const char *text, size_t n, const int *lines, int l
 void tk_pic(tikz *T, const char *opts, const char *body, vec2 at, int line);
 
 /* pathbuild.c: the keys of trees (level distance, sibling distance, grow,
- * grow', missing, parent anchor, child anchor); 1 when k is one of them */
+ * grow', missing, parent anchor, child anchor, growth parent anchor); 1 when k is one of them */
 int tk_tree_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v);
 
 /* tikz.c: runs TeX code (a pic's code) as the document's own, in a group */

@@ -774,6 +774,13 @@ void tp_coordinate_op(struct tp_state *st)
         if (nd && pn->at && T->cur3_ok) { nd->p3 = T->cur3; nd->has3 = 1; }
         else if (nd && !pn->at && st->cur3ok) { nd->p3 = st->cur3; nd->has3 = 1; }
     }
+    /* a tree's parent may be a coordinate */
+    memset(&T->last_placed, 0, sizeof T->last_placed);
+    T->last_placed.shape = TK_SH_COORD;
+    T->last_placed.c = p;
+    T->last_placed_ok = 1;
+    T->last_placed_name[0] = 0;
+    if (pn->name && strlen(pn->name) < sizeof T->last_placed_name) strcpy(T->last_placed_name, pn->name);
     free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
     memset(pn, 0, sizeof *pn);
 }
@@ -889,6 +896,7 @@ void tp_pic(struct tp_state *st, const struct tp_str *body)
  * tree level is one more and the styles "level" (its #1 the level) and
  * "level N" apply. Child i of n is put, from the parent's center, at
  * polar(grow, level distance) + polar(grow - 90, (n+1)/2 sibling distance)
+ * (from its growth parent anchor= when one is given)
  * + polar(grow + 90, i sibling distance) (grow' swaps the two sides), in its
  * own scope with "every child" and its options; when grow= was set at the
  * children's own level (the child's options) the spread is left out. A
@@ -1162,7 +1170,7 @@ static void tree_edge(struct tp_state *st, const tk_node *parent, const tk_node 
 
 /* child i (from 1) of n */
 static void tree_child(struct tp_state *st, const struct tkid *kid, int i, int n,
-                       const tk_node *parent, const char *pname, int depth)
+                       const tk_node *parent, vec2 origin, const char *pname, int depth)
 {
     tikz *T = st->T;
     if (++st->tree_nodes > MAX_TREE_NODES) {
@@ -1189,7 +1197,7 @@ static void tree_child(struct tp_state *st, const struct tkid *kid, int i, int n
         u = vadd(u, v2(dl * cos(left) + dr * cos(right), dl * sin(left) + dr * sin(right)));
     }
     vec2 o = mat_apply(g->ctm, v2(0, 0));
-    vec2 pos = vadd(vadd(parent->c, vsub(mat_apply(g->ctm, u), o)), vsub(o, mat_apply(outer, v2(0, 0))));
+    vec2 pos = vadd(vadd(origin, vsub(mat_apply(g->ctm, u), o)), vsub(o, mat_apply(outer, v2(0, 0))));
     /* the body: its node, then its children and edge from parent */
     const char *p = kid->body ? skip_ws(kid->body) : "";
     pending_node pn;
@@ -1225,11 +1233,22 @@ static void tree_child(struct tp_state *st, const struct tkid *kid, int i, int n
                 const char *w = skip_ws(ve), *lin, *bin;
                 size_t ln, bn;
                 if (ve == v + 1 || v[0] != '\\' || !word_at(w, "in") || *(w = skip_ws(w + 2)) != '{' ||
-                    !(w = read_group(w, &lin, &ln)) || *(w = skip_ws(w)) != '{' ||
-                    !(w = read_group(w, &bin, &bn))) {
+                    !(w = read_group(w, &lin, &ln))) {
                     bad = "unsupported child foreach";
                     free(copts);
                     break;
+                }
+                /* the body is optional (an empty child: a coordinate) */
+                w = skip_ws(w);
+                if (*w == '{') {
+                    if (!(w = read_group(w, &bin, &bn))) {
+                        bad = "unterminated group in a child";
+                        free(copts);
+                        break;
+                    }
+                } else {
+                    bin = "";
+                    bn = 0;
                 }
                 char *var = xstrndup(v + 1, (size_t)(ve - v - 1));
                 char *list = xstrndup(lin, ln), *body = xstrndup(bin, bn);
@@ -1264,6 +1283,11 @@ static void tree_child(struct tp_state *st, const struct tkid *kid, int i, int n
                 nlabels++;
                 if (!p) bad = "cannot read a label of an edge from parent";
             }
+        } else if (*p == '[') {
+            /* options in the body: the child's scope from here on (its
+             * children and its edge from parent), as on a path */
+            if (!(p = read_group(p, &in, &len))) { bad = "unterminated group in a child"; break; }
+            tk_apply_opts(T, in, len, NULL, 0);
         } else {
             bad = "unsupported element in a child's body";
         }
@@ -1346,7 +1370,12 @@ static void tree_children(struct tp_state *st, struct tkids *kids, const tk_node
     }
     snprintf(lv, sizeof lv, "level %d", GS(T)->tree_level);
     apply_style_if(T, lv);
-    for (int i = 0; i < kids->n; i++) tree_child(st, &kids->v[i], i + 1, kids->n, parent, pname, depth);
+    /* the children grow from the parent's growth parent anchor (center) */
+    vec2 origin = parent->c;
+    const char *ga = GS(T)->growth_anchor;
+    if (*ga && tk_node_anchor(T, parent, ga, strlen(ga), &origin) != 0) origin = parent->c;
+    for (int i = 0; i < kids->n; i++)
+        tree_child(st, &kids->v[i], i + 1, kids->n, parent, origin, pname, depth);
     tk_gs_pop(T);
 }
 
@@ -1408,8 +1437,12 @@ int tk_tree_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int
         else { memcpy(dst, w, wn); dst[wn] = 0; }
         return 1;
     }
-    if (tk_is(k, kn, "edge from parent path") || tk_is(k, kn, "growth function") ||
-        tk_is(k, kn, "growth parent anchor")) {
+    if (tk_is(k, kn, "growth parent anchor")) {
+        if (tk_is(w, wn, "center") || wn >= sizeof g->growth_anchor) g->growth_anchor[0] = 0;
+        else { memcpy(g->growth_anchor, w, wn); g->growth_anchor[wn] = 0; }
+        return 1;
+    }
+    if (tk_is(k, kn, "edge from parent path") || tk_is(k, kn, "growth function")) {
         tk_warn(T, T->cmd_line, "%.*s= is not supported: trees keep straight edges from parent and the "
                 "default growth", (int)kn, k);
         return 1;
