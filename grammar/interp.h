@@ -167,6 +167,15 @@ typedef struct {
     double s3;
     vec3 t3;
     int ok3;
+    /* trees (child operations, pathbuild.c): level distance=, sibling
+     * distance= (pt), grow= (degrees), grow' (swap), the tree level at which
+     * grow was last set (TikZ's special level: children of that level are
+     * not spread), the level of the current children, missing, parent
+     * anchor= and child anchor= ("" for the border) */
+    double level_dist, sib_dist, grow_angle;
+    int grow_swap, grow_special, tree_level, child_missing;
+    char parent_anchor[24], child_anchor[24];
+    char growth_anchor[24];   /* growth parent anchor= ("" for center) */
 } gstate;
 
 typedef struct {
@@ -230,6 +239,10 @@ typedef struct tikz {
     tk_namedpath *paths;
     size_t npaths, cappaths;
     int nclips;
+    /* the last node tk_place_node placed (a tree's parent) */
+    tk_node last_placed;
+    int last_placed_ok;
+    char last_placed_name[64];  /* its name= ("" without one, or a longer one) */
     tk_axis axis;
     int foreach_depth;
     long iterations;
@@ -422,6 +435,10 @@ char *tk_expand_let(tikz *T, const char *text, size_t n, const int *lines, int l
  * right angle (with the quotes library's "text" option), and pics the
  * document defines (name/.pic={code}, pics/name/.style={code={...}}). */
 void tk_pic(tikz *T, const char *opts, const char *body, vec2 at, int line);
+
+/* pathbuild.c: the keys of trees (level distance, sibling distance, grow,
+ * grow', missing, parent anchor, child anchor, growth parent anchor); 1 when k is one of them */
+int tk_tree_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v);
 
 /* tikz.c: runs TeX code (a pic's code) as the document's own, in a group */
 void tk_run_code(tikz *T, const char *code, size_t n, int line);

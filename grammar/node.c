@@ -724,5 +724,11 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     if (geom) *geom = sh;
     for (int i = 0; i < no->nlabels; i++)
         tk_place_label(T, no->labels[i].spec, &sh, line, no->labels[i].pin);
+    /* after its labels, which are nodes too */
+    T->last_placed = sh;
+    T->last_placed.name = NULL;
+    T->last_placed_ok = 1;
+    T->last_placed_name[0] = 0;
+    if (no->name && strlen(no->name) < sizeof T->last_placed_name) strcpy(T->last_placed_name, no->name);
     free(b.lay.lines);
 }

@@ -34,7 +34,7 @@ static void tperror(void *scanner, struct tp_state *st, const char *msg)
 %token TP_LINE TP_HV TP_VH TP_DOTS TP_PLUS TP_PLUSPLUS TP_SEMI
 %token TP_NODE TP_COORDINATE TP_AT TP_CYCLE TP_RECTANGLE TP_CIRCLE TP_ELLIPSE
 %token TP_ARC TP_GRID TP_TO TP_EDGE TP_CONTROLS TP_AND TP_PLOT TP_PIC TP_COORDINATES
-%token TP_SIN TP_COS TP_PARABOLA TP_BEND
+%token TP_SIN TP_COS TP_PARABOLA TP_BEND TP_CHILD
 %token TP_ERROR_TOKEN
 %token <str> TP_COORD TP_OPTS TP_BRACE TP_WORD TP_JUNK
 /* "--" and a coordinate, one token (path.l): where TP_LINE TP_COORD would
@@ -48,7 +48,10 @@ static void tperror(void *scanner, struct tp_state *st, const char *msg)
 
 /* circle/ellipse/arc/grid/to/plot take an optional [options] right after
  * the keyword: the shift binds it to the operation, as TikZ does. */
-%expect 7
+%expect 10
+/* and three of trees, each resolved by the shift as TikZ reads it: "child"
+ * takes the [options] right after it, and the children of a node are all
+ * the "child" operations that follow it (two states) */
 
 %%
 path
@@ -94,9 +97,26 @@ items
     | items TP_COORDINATE node_parts  { tp_coordinate_op(st); }
     | items TP_PLOT plot_args
     | items TP_PIC node_parts TP_BRACE { tp_pic(st, &$4); }
+    | items children                  { tp_tree(st); }
     | items TP_WORD                   { tp_unknown(st, &$2); }
     | items TP_JUNK                   { tp_unknown(st, &$2); }
     | items TP_ERROR_TOKEN            { tp_unterminated(st); }
+    ;
+
+/* a tree's children (after a node): all of them are read before any is
+ * placed (the spread depends on their number); a child's body is read by
+ * the tree builder (pathbuild.c). "child" then a word reads "foreach \x in
+ * {list} {body}" (the shift wins over ending the child without a body) */
+children
+    : child1
+    | children child1
+    ;
+
+child1
+    : TP_CHILD opt_opts               { tp_child(st, &$2, NULL, NULL, NULL, NULL, NULL); }
+    | TP_CHILD opt_opts TP_BRACE      { tp_child(st, &$2, NULL, NULL, NULL, NULL, &$3); }
+    | TP_CHILD opt_opts TP_WORD TP_WORD TP_WORD TP_BRACE TP_BRACE
+                                      { tp_child(st, &$2, &$3, &$4, &$5, &$6, &$7); }
     ;
 
 opt_opts

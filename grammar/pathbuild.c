@@ -78,6 +78,8 @@ struct tp_state {
     struct tk_pathbufs b;     /* the pool of the pieces' points */
     struct dpic { char *opts, *body; vec2 at; int line; } *dpics;   /* pics, drawn after the path */
     int ndpics, capdpics;
+    struct tkids { struct tkid *v; int n, cap; } kids;   /* a tree's children, read not yet placed */
+    long tree_nodes;          /* children placed (MAX_TREE_NODES) */
     /* Last: tk_run_path zeroes the state only up to here. An entry of these
      * is read only below npts, after tp_coord (or tp_controls_single, for
      * pts and pts_rel) wrote it in this path. */
@@ -220,6 +222,7 @@ static vec2 seg_point(struct tp_state *st, double t, vec2 *dir)
 }
 
 static void place_pending(struct tp_state *st, int on_segment);
+static void place_one(struct tp_state *st, pending_node *pn, int on_segment);
 
 static vec2 pop_pt(struct tp_state *st)
 {
@@ -771,6 +774,13 @@ void tp_coordinate_op(struct tp_state *st)
         if (nd && pn->at && T->cur3_ok) { nd->p3 = T->cur3; nd->has3 = 1; }
         else if (nd && !pn->at && st->cur3ok) { nd->p3 = st->cur3; nd->has3 = 1; }
     }
+    /* a tree's parent may be a coordinate */
+    memset(&T->last_placed, 0, sizeof T->last_placed);
+    T->last_placed.shape = TK_SH_COORD;
+    T->last_placed.c = p;
+    T->last_placed_ok = 1;
+    T->last_placed_name[0] = 0;
+    if (pn->name && strlen(pn->name) < sizeof T->last_placed_name) strcpy(T->last_placed_name, pn->name);
     free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
     memset(pn, 0, sizeof *pn);
 }
@@ -878,6 +888,566 @@ void tp_pic(struct tp_state *st, const struct tp_str *body)
     }
     free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
     memset(pn, 0, sizeof *pn);
+}
+
+/* ---- trees ---------------------------------------------------------------------------
+ * TikZ's child operation (tikz.code.tex, \tikz@children and \tikz@childnode):
+ * the children of a node are read first, then placed in a group where the
+ * tree level is one more and the styles "level" (its #1 the level) and
+ * "level N" apply. Child i of n is put, from the parent's center, at
+ * polar(grow, level distance) + polar(grow - 90, (n+1)/2 sibling distance)
+ * (from its growth parent anchor= when one is given)
+ * + polar(grow + 90, i sibling distance) (grow' swaps the two sides), in its
+ * own scope with "every child" and its options; when grow= was set at the
+ * children's own level (the child's options) the spread is left out. A
+ * child's body is its node (node or coordinate; an empty body is a
+ * coordinate) and then its own children and "edge from parent" with its
+ * labels; the edge from parent, drawn whatever the path's command, goes from
+ * the parent's border (or parent anchor=) to the child's (child anchor=). A
+ * child of a named parent P without a name of its own is named P-i. */
+
+#define MAX_TREE_KIDS 1000
+#define MAX_TREE_DEPTH 50
+#define MAX_TREE_NODES 20000  /* children one path may place, all levels */
+
+struct tkid { char *opts, *body; int line; };
+
+static void kid_add(struct tkids *k, const char *opts, const char *body, int line)
+{
+    if (k->n == k->cap) {
+        k->cap = k->cap ? 2 * k->cap : 8;
+        k->v = xrealloc(k->v, (size_t)k->cap * sizeof *k->v);
+    }
+    struct tkid *c = &k->v[k->n++];
+    c->opts = opts && *opts ? xstrndup(opts, strlen(opts)) : NULL;
+    c->body = body ? xstrndup(body, strlen(body)) : NULL;
+    c->line = line;
+}
+
+static void kids_free(struct tkids *k)
+{
+    for (int i = 0; i < k->n; i++) { free(k->v[i].opts); free(k->v[i].body); }
+    free(k->v);
+    memset(k, 0, sizeof *k);
+}
+
+/* body with every \var (not followed by a letter) replaced by val */
+static char *subst_macro(const char *body, const char *var, size_t vl, const char *val)
+{
+    struct tp_buf b = { 0 };
+    size_t n = strlen(body);
+    for (size_t i = 0; i < n;) {
+        if (body[i] == '\\' && i + vl <= n && memcmp(body + i, var, vl) == 0 &&
+            !isalpha((unsigned char)body[i + vl]) && body[i + vl] != '@') {
+            tp_buf_add(&b, val, strlen(val));
+            i += vl;
+        } else {
+            tp_buf_add(&b, body + i, 1);
+            i++;
+        }
+    }
+    if (!b.s) tp_buf_add(&b, "", 0);
+    return b.s;
+}
+
+/* child foreach \var in {list} {body}: one child per item of the list
+ * (items split at commas; "a,...,c" and "a,b,...,c" numeric ranges as
+ * \foreach has them); -1 when the list cannot be read */
+static int kids_foreach(struct tkids *k, const char *opts, const char *var, const char *list,
+                        const char *body, int line)
+{
+    char items[MAX_TREE_KIDS][32];
+    int ni = 0;
+    const char *p = list;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+        const char *q = p;
+        int depth = 0;
+        while (*q && (depth || *q != ',')) { if (*q == '{') depth++; else if (*q == '}') depth--; q++; }
+        const char *e = q;
+        while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r')) e--;
+        if (e - p == 3 && memcmp(p, "...", 3) == 0) {
+            if (ni < 1 || !*q) return -1;
+            const char *r = q + 1;
+            while (*r == ' ') r++;
+            char *end;
+            double last = strtod(r, &end);
+            char *e0;
+            double a = strtod(items[ni - 1], &e0);
+            if (end == r || *e0) return -1;
+            double step = 1;
+            if (ni >= 2) { step = a - strtod(items[ni - 2], NULL); }
+            else if (last < a) step = -1;
+            if (step == 0) return -1;
+            for (double x = a + step; step > 0 ? x <= last + 1e-9 : x >= last - 1e-9; x += step) {
+                if (ni == MAX_TREE_KIDS) return -1;
+                snprintf(items[ni++], sizeof items[0], "%.10g", x);
+            }
+            /* the range's last item was read above: skip it */
+            q = r;
+            while (*q && *q != ',') q++;
+        } else if (e > p || *q) {
+            if (ni == MAX_TREE_KIDS || e - p >= (long)sizeof items[0]) return -1;
+            memcpy(items[ni], p, (size_t)(e - p));
+            items[ni++][e - p] = 0;
+        }
+        p = *q ? q + 1 : q;
+    }
+    size_t vl = strlen(var);
+    for (int i = 0; i < ni; i++) {
+        if (k->n >= MAX_TREE_KIDS) return -1;
+        char *b = subst_macro(body, var, vl, items[i]);
+        char *o = opts ? subst_macro(opts, var, vl, items[i]) : NULL;
+        kid_add(k, o, b, line);
+        free(b);
+        free(o);
+    }
+    return 0;
+}
+
+void tp_child(struct tp_state *st, const struct tp_str *opts, const struct tp_str *kw,
+              const struct tp_str *var, const struct tp_str *in, const struct tp_str *list,
+              const struct tp_str *body)
+{
+    int line = off_line(st, body ? body->off : opts->s ? opts->off : -1);
+    if (st->err) return;
+    if (st->kids.n >= MAX_TREE_KIDS) {
+        st->err = 1;
+        tk_unparsed(st->T, line, st->text, "more than 1000 children of one node");
+        return;
+    }
+    if (kw) {
+        if (strcmp(kw->s, "foreach") != 0 || var->s[0] != '\\' || strcmp(in->s, "in") != 0) {
+            st->err = 1;
+            tk_unparsed(st->T, line, st->text, "unsupported child operation (child foreach \\x in {list} {body} is read)");
+        } else if (kids_foreach(&st->kids, opts->s, var->s + 1, list->s, body->s, line) != 0) {
+            st->err = 1;
+            tk_unparsed(st->T, line, st->text, "cannot read the child foreach list (items, ranges a,...,c; "
+                        "at most 1000 children)");
+        }
+        return;
+    }
+    kid_add(&st->kids, opts->s, body ? body->s : NULL, line);
+}
+
+/* the skip of spaces, comments excluded (the text is expanded already) */
+static const char *skip_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    return p;
+}
+
+/* a balanced group opening at *p (one of "([{"): its inside [*in, *in + *n),
+ * the byte after it returned; NULL when it is not closed */
+static const char *read_group(const char *p, const char **in, size_t *n)
+{
+    char open = *p, close = open == '(' ? ')' : open == '[' ? ']' : '}';
+    int depth = 0, braces = 0;
+    for (const char *q = p; *q; q++) {
+        if (open != '{' && *q == '{') { braces++; continue; }
+        if (open != '{' && *q == '}') { if (braces) braces--; continue; }
+        if (braces) continue;
+        if (*q == open) depth++;
+        else if (*q == close && --depth == 0) {
+            *in = p + 1;
+            *n = (size_t)(q - p - 1);
+            return q + 1;
+        }
+    }
+    return NULL;
+}
+
+static int word_at(const char *p, const char *w)
+{
+    size_t n = strlen(w);
+    return strncmp(p, w, n) == 0 && !isalpha((unsigned char)p[n]);
+}
+
+static void append_opts(char **dst, const char *s, size_t n)
+{
+    size_t ol = *dst ? strlen(*dst) : 0;
+    *dst = xrealloc(*dst, ol + n + 2);
+    if (ol) (*dst)[ol++] = ',';
+    memcpy(*dst + ol, s, n);
+    (*dst)[ol + n] = 0;
+}
+
+/* a node's parts after "node" or "coordinate": [options], (name), at (..),
+ * and for a node its {text}; the byte after them, or NULL */
+static const char *read_node_parts(const char *p, pending_node *pn, int coordinate)
+{
+    for (;;) {
+        p = skip_ws(p);
+        const char *in;
+        size_t n;
+        if (*p == '[') {
+            if (!(p = read_group(p, &in, &n))) return NULL;
+            append_opts(&pn->opts, in, n);
+        } else if (*p == '(') {
+            if (!(p = read_group(p, &in, &n))) return NULL;
+            tk_trim(&in, &n);
+            free(pn->name);
+            pn->name = xstrndup(in, n);
+        } else if (word_at(p, "at")) {
+            p = skip_ws(p + 2);
+            if (*p != '(' || !(p = read_group(p, &in, &n))) return NULL;
+            free(pn->at);
+            pn->at = xstrndup(in, n);
+        } else if (*p == '{' && !coordinate) {
+            if (!(p = read_group(p, &in, &n))) return NULL;
+            pn->text = xstrndup(in, n);
+            return p;
+        } else {
+            return coordinate ? p : NULL;
+        }
+    }
+}
+
+static void pn_free(pending_node *pn)
+{
+    free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
+    memset(pn, 0, sizeof *pn);
+}
+
+/* the point of a node toward target (its border, or its anchor a) */
+static vec2 node_toward(tikz *T, const tk_node *nd, const char *a, vec2 target)
+{
+    vec2 out = nd->c;
+    if (a && *a) {
+        if (tk_node_anchor(T, nd, a, strlen(a), &out) == 0) return out;
+        return nd->c;
+    }
+    vec2 d = vsub(target, nd->c);
+    if (vlen(d) < 1e-9) return nd->c;
+    char ang[40];
+    snprintf(ang, sizeof ang, "%.6f", atan2(d.y, d.x) / DEG);
+    if (tk_node_anchor(T, nd, ang, strlen(ang), &out) != 0) out = nd->c;
+    return out;
+}
+
+static void apply_style_if(tikz *T, const char *name)
+{
+    if (tk_find_style(T, name, strlen(name))) tk_apply_opts(T, name, strlen(name), NULL, 0);
+}
+
+static void tree_children(struct tp_state *st, struct tkids *kids, const tk_node *parent,
+                          const char *pname, int depth);
+
+/* the edge from parent of a child (parent, child: their shapes), with its
+ * options and label nodes */
+static void tree_edge(struct tp_state *st, const tk_node *parent, const tk_node *child,
+                      const char *opts, pending_node *labels, int nlabels, int line)
+{
+    tikz *T = st->T;
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    apply_style_if(T, "edge from parent");
+    if (opts) tk_apply_opts(T, opts, strlen(opts), NULL, 0);
+    g = GS(T);
+    vec2 a = node_toward(T, parent, g->parent_anchor, child->c);
+    vec2 b = node_toward(T, child, g->child_anchor, parent->c);
+    if (T->d) {
+        ir_elem *e = ir_add(T->d, IR_POLY);
+        ir_pt p[2] = { { a.x, a.y }, { b.x, b.y } };
+        ir_elem_set_pts(e, p, 2);
+        e->closed = 0;
+        e->line = line;
+        tk_emit_attrs(T, e, 1, 0);
+    }
+    /* its labels: nodes on the edge (midway unless pos= says otherwise) */
+    int kind = st->seg_kind;
+    vec2 seg0 = st->seg[0], seg1 = st->seg[1], cur = st->cur;
+    st->seg_kind = SEG_LINE;
+    st->seg[0] = a;
+    st->seg[1] = b;
+    for (int i = 0; i < nlabels; i++) place_one(st, &labels[i], 1);
+    st->seg_kind = kind;
+    st->seg[0] = seg0;
+    st->seg[1] = seg1;
+    st->cur = cur;
+    tk_gs_pop(T);
+}
+
+/* child i (from 1) of n */
+static void tree_child(struct tp_state *st, const struct tkid *kid, int i, int n,
+                       const tk_node *parent, vec2 origin, const char *pname, int depth)
+{
+    tikz *T = st->T;
+    if (++st->tree_nodes > MAX_TREE_NODES) {
+        if (st->tree_nodes == MAX_TREE_NODES + 1)
+            tk_unparsed(T, kid->line, kid->body ? kid->body : "child",
+                        "more than 20000 children in one path: the rest is not drawn");
+        return;
+    }
+    mat outer = GS(T)->ctm;
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    g->child_missing = 0;
+    apply_style_if(T, "every child");
+    if (kid->opts) tk_apply_opts(T, kid->opts, strlen(kid->opts), NULL, 0);
+    g = GS(T);
+    if (g->child_missing) { tk_gs_pop(T); return; }
+    /* the child's point: from the parent's center, in the child's transform
+     * (its own shifts move it) */
+    double ga = g->grow_angle * DEG;
+    vec2 u = v2(g->level_dist * cos(ga), g->level_dist * sin(ga));
+    if (g->tree_level != g->grow_special) {
+        double left = ga - (g->grow_swap ? -1 : 1) * 90 * DEG, right = ga + (g->grow_swap ? -1 : 1) * 90 * DEG;
+        double dl = (n + 1) * 0.5 * g->sib_dist, dr = i * g->sib_dist;
+        u = vadd(u, v2(dl * cos(left) + dr * cos(right), dl * sin(left) + dr * sin(right)));
+    }
+    vec2 o = mat_apply(g->ctm, v2(0, 0));
+    vec2 pos = vadd(vadd(origin, vsub(mat_apply(g->ctm, u), o)), vsub(o, mat_apply(outer, v2(0, 0))));
+    /* the body: its node, then its children and edge from parent */
+    const char *p = kid->body ? skip_ws(kid->body) : "";
+    pending_node pn;
+    memset(&pn, 0, sizeof pn);
+    pn.line = kid->line;
+    int is_node = 0;
+    const char *bad = NULL;
+    if (word_at(p, "node")) {
+        is_node = 1;
+        p = read_node_parts(p + 4, &pn, 0);
+    } else if (word_at(p, "coordinate")) {
+        p = read_node_parts(p + 10, &pn, 1);
+    }
+    if (!p) bad = "cannot read the child's node";
+    struct tkids sub = { 0 };
+    char *eopts = NULL;
+    pending_node labels[16];
+    int nlabels = 0;
+    while (!bad && *(p = skip_ws(p))) {
+        const char *in;
+        size_t len;
+        if (word_at(p, "child")) {
+            p = skip_ws(p + 5);
+            char *copts = NULL;
+            if (*p == '[') {
+                if (!(p = read_group(p, &in, &len))) { bad = "unterminated group in a child"; break; }
+                copts = xstrndup(in, len);
+            }
+            p = skip_ws(p);
+            if (word_at(p, "foreach")) {
+                const char *v = skip_ws(p + 7), *ve = v;
+                if (*v == '\\') { ve++; while (isalpha((unsigned char)*ve) || *ve == '@') ve++; }
+                const char *w = skip_ws(ve), *lin, *bin;
+                size_t ln, bn;
+                if (ve == v + 1 || v[0] != '\\' || !word_at(w, "in") || *(w = skip_ws(w + 2)) != '{' ||
+                    !(w = read_group(w, &lin, &ln))) {
+                    bad = "unsupported child foreach";
+                    free(copts);
+                    break;
+                }
+                /* the body is optional (an empty child: a coordinate) */
+                w = skip_ws(w);
+                if (*w == '{') {
+                    if (!(w = read_group(w, &bin, &bn))) {
+                        bad = "unterminated group in a child";
+                        free(copts);
+                        break;
+                    }
+                } else {
+                    bin = "";
+                    bn = 0;
+                }
+                char *var = xstrndup(v + 1, (size_t)(ve - v - 1));
+                char *list = xstrndup(lin, ln), *body = xstrndup(bin, bn);
+                int r = kids_foreach(&sub, copts, var, list, body, kid->line);
+                free(var); free(list); free(body);
+                p = w;
+                if (r) bad = "cannot read a child foreach list";
+            } else if (*p == '{') {
+                if (!(p = read_group(p, &in, &len))) { bad = "unterminated group in a child"; free(copts); break; }
+                char *body = xstrndup(in, len);
+                if (sub.n < MAX_TREE_KIDS) kid_add(&sub, copts, body, kid->line);
+                else bad = "more than 1000 children of one node";
+                free(body);
+            } else {
+                if (sub.n < MAX_TREE_KIDS) kid_add(&sub, copts, NULL, kid->line);
+                else bad = "more than 1000 children of one node";
+            }
+            free(copts);
+        } else if (word_at(p, "edge") && word_at(skip_ws(p + 4), "from")) {
+            const char *q = skip_ws(skip_ws(p + 4) + 4);
+            if (!word_at(q, "parent")) { bad = "unsupported element in a child"; break; }
+            p = skip_ws(q + 6);
+            if (*p == '[') {
+                if (!(p = read_group(p, &in, &len))) { bad = "unterminated group in a child"; break; }
+                append_opts(&eopts, in, len);
+            }
+            for (p = skip_ws(p); !bad && word_at(p, "node"); p = skip_ws(p)) {
+                if (nlabels == 16) { bad = "more than 16 labels on an edge from parent"; break; }
+                memset(&labels[nlabels], 0, sizeof labels[nlabels]);
+                labels[nlabels].line = kid->line;
+                p = read_node_parts(p + 4, &labels[nlabels], 0);
+                nlabels++;
+                if (!p) bad = "cannot read a label of an edge from parent";
+            }
+        } else if (*p == '[') {
+            /* options in the body: the child's scope from here on (its
+             * children and its edge from parent), as on a path */
+            if (!(p = read_group(p, &in, &len))) { bad = "unterminated group in a child"; break; }
+            tk_apply_opts(T, in, len, NULL, 0);
+        } else {
+            bad = "unsupported element in a child's body";
+        }
+    }
+    if (bad) {
+        char why[120];
+        snprintf(why, sizeof why, "%s: the subtree is not drawn", bad);
+        tk_unparsed(T, kid->line, kid->body ? kid->body : "child", why);
+    } else {
+        char name[64];
+        name[0] = 0;
+        if (pname && *pname && strlen(pname) + 12 < sizeof name) snprintf(name, sizeof name, "%s-%d", pname, i);
+        tk_node child;
+        if (is_node) {
+            if (!pn.name && name[0]) pn.name = xstrndup(name, strlen(name));
+            /* every child node first: its node keys (draw, shape) go to the node */
+            if (tk_find_style(T, "every child node", 16)) {
+                char *o = xstrndup("every child node", 16);
+                if (pn.opts) append_opts(&o, pn.opts, strlen(pn.opts));
+                free(pn.opts);
+                pn.opts = o;
+            }
+            vec2 cur = st->cur;
+            st->cur = pos;
+            int kind = st->seg_kind;
+            st->seg_kind = SEG_NONE;
+            T->last_placed_ok = 0;
+            place_one(st, &pn, 0);
+            st->cur = cur;
+            st->seg_kind = kind;
+            if (T->last_placed_ok) {
+                child = T->last_placed;
+            } else {
+                memset(&child, 0, sizeof child);
+                child.shape = TK_SH_COORD;
+                child.c = pos;
+            }
+        } else {
+            memset(&child, 0, sizeof child);
+            child.shape = TK_SH_COORD;
+            child.c = pos;
+            const char *nm = pn.name ? pn.name : name;
+            if (*nm) tk_add_node(T, nm, pos, 0, 0, 0, TK_SH_COORD);
+        }
+        char cname[64];
+        const char *own = pn.name ? pn.name : name;
+        snprintf(cname, sizeof cname, "%s", strlen(own) < sizeof cname ? own : "");
+        if (sub.n) {
+            if (depth >= MAX_TREE_DEPTH) tk_unparsed(T, kid->line, kid->body, "tree deeper than 50 levels");
+            else tree_children(st, &sub, &child, cname, depth + 1);
+        }
+        tree_edge(st, parent, &child, eopts, labels, nlabels, kid->line);
+    }
+    for (int k = 0; k < nlabels; k++) pn_free(&labels[k]);
+    free(eopts);
+    kids_free(&sub);
+    pn_free(&pn);
+    tk_gs_pop(T);
+}
+
+static void tree_children(struct tp_state *st, struct tkids *kids, const tk_node *parent,
+                          const char *pname, int depth)
+{
+    tikz *T = st->T;
+    tk_gs_push(T);
+    gstate *g = GS(T);
+    g->tree_level++;
+    char lv[32];
+    if (tk_find_style(T, "level", 5)) {
+        /* level/.style={...#1...}: its argument is the level */
+        const char *body = tk_find_style(T, "level", 5);
+        snprintf(lv, sizeof lv, "%d", g->tree_level);
+        struct tp_buf b = { 0 };
+        for (const char *q = body; *q; q++) {
+            if (q[0] == '#' && q[1] == '1') { tp_buf_add(&b, lv, strlen(lv)); q++; }
+            else tp_buf_add(&b, q, 1);
+        }
+        if (b.s) tk_apply_opts(T, b.s, strlen(b.s), NULL, 0);
+        free(b.s);
+    }
+    snprintf(lv, sizeof lv, "level %d", GS(T)->tree_level);
+    apply_style_if(T, lv);
+    /* the children grow from the parent's growth parent anchor (center) */
+    vec2 origin = parent->c;
+    const char *ga = GS(T)->growth_anchor;
+    if (*ga && tk_node_anchor(T, parent, ga, strlen(ga), &origin) != 0) origin = parent->c;
+    for (int i = 0; i < kids->n; i++)
+        tree_child(st, &kids->v[i], i + 1, kids->n, parent, origin, pname, depth);
+    tk_gs_pop(T);
+}
+
+void tp_tree(struct tp_state *st)
+{
+    tikz *T = st->T;
+    if (st->err) { kids_free(&st->kids); return; }
+    tk_node parent;
+    char pname[64];
+    pname[0] = 0;
+    if (T->last_placed_ok) {
+        parent = T->last_placed;
+        strcpy(pname, T->last_placed_name);
+    } else {
+        memset(&parent, 0, sizeof parent);
+        parent.shape = TK_SH_COORD;
+        parent.c = st->cur;
+    }
+    struct tkids kids = st->kids;
+    memset(&st->kids, 0, sizeof st->kids);
+    tree_children(st, &kids, &parent, pname, 0);
+    kids_free(&kids);
+}
+
+int tk_tree_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v)
+{
+    gstate *g = GS(T);
+    if (!has_v) {
+        if (tk_is(k, kn, "missing")) { g->child_missing = 1; return 1; }
+        return 0;
+    }
+    const char *w = v;
+    size_t wn = vn;
+    tk_unbrace(&w, &wn);
+    if (tk_is(k, kn, "level distance")) { g->level_dist = tk_eval_dim(T, w, wn, g->level_dist); return 1; }
+    if (tk_is(k, kn, "sibling distance")) { g->sib_dist = tk_eval_dim(T, w, wn, g->sib_dist); return 1; }
+    if (tk_is(k, kn, "missing")) { g->child_missing = tk_is(w, wn, "true"); return 1; }
+    if (tk_is(k, kn, "grow") || tk_is(k, kn, "grow'")) {
+        static const struct { const char *n; double a; } dirs[] = {
+            { "down", -90 }, { "up", 90 }, { "left", 180 }, { "right", 0 }, { "south", -90 },
+            { "north", 90 }, { "west", 180 }, { "east", 0 }, { "north east", 45 },
+            { "north west", 135 }, { "south east", -45 }, { "south west", -135 }, { NULL, 0 } };
+        double a = 0;
+        int found = 0;
+        for (int i = 0; dirs[i].n; i++) if (tk_is(w, wn, dirs[i].n)) { a = dirs[i].a; found = 1; break; }
+        if (!found && tk_eval(T, w, wn, &a, NULL) != 0) {
+            tk_warn(T, T->cmd_line, "grow=%.*s: not a direction or an angle; ignored", (int)(wn > 40 ? 40 : wn), w);
+            return 1;
+        }
+        /* TeX's \c@pgf@counta=: an integer angle */
+        g->grow_angle = found ? a : trunc(a);
+        g->grow_swap = kn == 5;
+        g->grow_special = g->tree_level;
+        return 1;
+    }
+    if (tk_is(k, kn, "parent anchor") || tk_is(k, kn, "child anchor")) {
+        char *dst = k[0] == 'p' ? g->parent_anchor : g->child_anchor;
+        if (tk_is(w, wn, "border") || wn >= sizeof g->parent_anchor) dst[0] = 0;
+        else { memcpy(dst, w, wn); dst[wn] = 0; }
+        return 1;
+    }
+    if (tk_is(k, kn, "growth parent anchor")) {
+        if (tk_is(w, wn, "center") || wn >= sizeof g->growth_anchor) g->growth_anchor[0] = 0;
+        else { memcpy(g->growth_anchor, w, wn); g->growth_anchor[wn] = 0; }
+        return 1;
+    }
+    if (tk_is(k, kn, "edge from parent path") || tk_is(k, kn, "growth function")) {
+        tk_warn(T, T->cmd_line, "%.*s= is not supported: trees keep straight edges from parent and the "
+                "default growth", (int)kn, k);
+        return 1;
+    }
+    return 0;
 }
 
 void tp_unknown(struct tp_state *st, const struct tp_str *w)
@@ -1219,6 +1789,276 @@ void tk_path_scanner_free(tikz *T)
  * let sees the values of an earlier one): *text, *lines and *n become the
  * expanded text's (malloc'd in *own_text and *own_lines, which the caller
  * frees) */
+/* ---- foreach inside a path ---------------------------------------------------------
+ * TikZ's foreach operation (\tikz \draw (0,0) foreach \x in {1,2} { -- (\x,1) };)
+ * and the foreach statements of a node (node foreach \x in {1,2} at (\x,0)
+ * {\x}): expanded in the text before it is parsed, one foreach a round: the
+ * body (the operation's {group}; for a node, what follows its foreach
+ * statements up to and including its {text}, written after "node" again)
+ * once per item, its variables replaced. Variables: \x or \a/\b/..., the
+ * items split at '/'; the list: items at commas and numeric ranges
+ * a,...,c and a,b,...,c, as \foreach reads them. Anything else (options
+ * after the variables, a list that is a macro) is left alone: the path
+ * then stays unparsed as before. */
+
+#define MAX_FE_ITEMS 1000
+#define MAX_FE_TEXT (1 << 20)
+
+struct fe_out { char *s; int *l; size_t n, cap; };
+
+static void fe_put(struct fe_out *o, const char *s, size_t n, const int *lines, int line, int fixed)
+{
+    if (o->n + n + 1 > o->cap) {
+        o->cap = (o->n + n + 1) * 2;
+        o->s = xrealloc(o->s, o->cap);
+        o->l = xrealloc(o->l, o->cap * sizeof *o->l);
+    }
+    memcpy(o->s + o->n, s, n);
+    for (size_t i = 0; i < n; i++) o->l[o->n + i] = fixed >= 0 || !lines ? (fixed >= 0 ? fixed : line) : lines[i];
+    o->n += n;
+    o->s[o->n] = 0;
+}
+
+/* the end of the balanced group opening at t[i] (its closing byte + 1), or 0 */
+static size_t fe_group_end(const char *t, size_t n, size_t i)
+{
+    char open = t[i], close = open == '(' ? ')' : open == '[' ? ']' : '}';
+    int depth = 0;
+    for (size_t j = i; j < n; j++) {
+        if (t[j] == open) depth++;
+        else if (t[j] == close && --depth == 0) return j + 1;
+    }
+    return 0;
+}
+
+static int fe_word(const char *t, size_t n, size_t i, const char *w)
+{
+    size_t k = strlen(w);
+    return i + k <= n && memcmp(t + i, w, k) == 0 && (i + k == n || !isalpha((unsigned char)t[i + k])) &&
+           (i == 0 || (!isalpha((unsigned char)t[i - 1]) && t[i - 1] != '\\'));
+}
+
+static size_t fe_ws(const char *t, size_t n, size_t i)
+{
+    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r')) i++;
+    return i;
+}
+
+/* the items of a list (items[k] in buf), -1 when it cannot be read */
+static int fe_items(const char *list, size_t ln, char (*items)[48], int max)
+{
+    int ni = 0;
+    size_t i = 0;
+    while (i < ln) {
+        i = fe_ws(list, ln, i);
+        size_t j = i;
+        int depth = 0;
+        while (j < ln && (depth || list[j] != ',')) { if (list[j] == '{') depth++; else if (list[j] == '}') depth--; j++; }
+        size_t e = j;
+        while (e > i && (list[e - 1] == ' ' || list[e - 1] == '\t' || list[e - 1] == '\n' || list[e - 1] == '\r')) e--;
+        if (e - i == 3 && memcmp(list + i, "...", 3) == 0) {
+            if (ni < 1 || j >= ln) return -1;
+            size_t r = fe_ws(list, ln, j + 1), re = r;
+            while (re < ln && list[re] != ',') re++;
+            char last_s[48];
+            size_t ll = re - r;
+            while (ll && (list[r + ll - 1] == ' ' || list[r + ll - 1] == '\n')) ll--;
+            if (ll == 0 || ll >= sizeof last_s) return -1;
+            memcpy(last_s, list + r, ll);
+            last_s[ll] = 0;
+            char *end, *e0;
+            double last = strtod(last_s, &end), a = strtod(items[ni - 1], &e0);
+            if (*end || *e0) return -1;
+            double step = last < a ? -1 : 1;
+            if (ni >= 2) {
+                char *e1;
+                double b = strtod(items[ni - 2], &e1);
+                if (*e1) return -1;
+                step = a - b;
+            }
+            if (step == 0) return -1;
+            for (int k = 1;; k++) {
+                double x = a + k * step;
+                if (step > 0 ? x > last + 1e-9 : x < last - 1e-9) break;
+                if (ni == max) return -1;
+                if (fabs(x - round(x)) < 1e-9) x = round(x);
+                snprintf(items[ni++], 48, "%.10g", x);
+            }
+            j = re;
+        } else if (e > i) {
+            if (ni == max || e - i >= 48) return -1;
+            memcpy(items[ni], list + i, e - i);
+            items[ni++][e - i] = 0;
+        }
+        i = j < ln ? j + 1 : j;
+    }
+    return ni;
+}
+
+/* one round: the first foreach at the top level of the path expanded; NULL
+ * when there is none or it cannot be read */
+static char *expand_one_foreach(const char *t, size_t n, const int *lines, int line, int **lines_out,
+                                size_t *nout)
+{
+    size_t i = 0, node_at = (size_t)-1;
+    int last_node = 0;   /* the last top-level word was "node" (or a node's foreach) */
+    int last_child = 0;  /* ... was "child": its foreach is the tree builder's (tp_child) */
+    while (i < n) {
+        char c = t[i];
+        if (c == '(' || c == '[' || c == '{') {
+            size_t e = fe_group_end(t, n, i);
+            if (!e) return NULL;
+            i = e;
+            if (c != '[') last_node = last_child = 0;
+            continue;
+        }
+        if (fe_word(t, n, i, "node")) { last_node = 1; last_child = 0; node_at = i; i += 4; continue; }
+        if (fe_word(t, n, i, "child")) { last_child = 1; last_node = 0; i += 5; continue; }
+        if (last_child && fe_word(t, n, i, "foreach")) { last_child = 0; i += 7; continue; }
+        if (fe_word(t, n, i, "foreach") || (i + 8 <= n && memcmp(t + i, "\\foreach", 8) == 0 &&
+                                            (i + 8 == n || !isalpha((unsigned char)t[i + 8])))) {
+            size_t start = i, p = i + (t[i] == '\\' ? 8 : 7);
+            /* variables */
+            char vars[8][32];
+            int nv = 0;
+            p = fe_ws(t, n, p);
+            while (p < n && t[p] == '\\') {
+                size_t q = p + 1;
+                while (q < n && (isalpha((unsigned char)t[q]) || t[q] == '@')) q++;
+                if (q == p + 1 || q - p >= 32 || nv == 8) return NULL;
+                memcpy(vars[nv], t + p, q - p);
+                vars[nv++][q - p] = 0;
+                p = fe_ws(t, n, q);
+                if (p < n && t[p] == '/') p = fe_ws(t, n, p + 1);
+                else break;
+            }
+            if (!nv || !fe_word(t, n, p, "in")) return NULL;
+            p = fe_ws(t, n, p + 2);
+            if (p >= n || t[p] != '{') return NULL;
+            size_t le = fe_group_end(t, n, p);
+            if (!le) return NULL;
+            static char items[MAX_FE_ITEMS][48];
+            int ni = fe_items(t + p + 1, le - p - 2, items, MAX_FE_ITEMS);
+            if (ni < 0) return NULL;
+            p = fe_ws(t, n, le);
+            size_t bs, be, after;   /* the body [bs, be) and where the text goes on */
+            int node = last_node && node_at != (size_t)-1;
+            if (node) {
+                /* the node's parts up to and including its {text} */
+                size_t q = p;
+                for (;;) {
+                    q = fe_ws(t, n, q);
+                    if (q >= n) return NULL;
+                    if (t[q] == '{') { q = fe_group_end(t, n, q); if (!q) return NULL; break; }
+                    if (t[q] == '(' || t[q] == '[') { q = fe_group_end(t, n, q); if (!q) return NULL; continue; }
+                    /* a further foreach statement: up to its {list}, expanded in a later round */
+                    if (fe_word(t, n, q, "foreach")) {
+                        size_t w = q + 7;
+                        while (w < n && !fe_word(t, n, w, "in") && t[w] != '{') w++;
+                        if (w >= n || t[w] == '{') return NULL;
+                        w = fe_ws(t, n, w + 2);
+                        if (w >= n || t[w] != '{' || !(q = fe_group_end(t, n, w))) return NULL;
+                        continue;
+                    }
+                    /* words: at, foreach, variables, in */
+                    size_t w = q;
+                    while (w < n && t[w] != '(' && t[w] != '[' && t[w] != '{' && t[w] != ' ' && t[w] != '\n' &&
+                           t[w] != '\t' && t[w] != '\r' && t[w] != ';')
+                        w++;
+                    if (w == q) return NULL;
+                    q = w;
+                }
+                bs = p;
+                be = q;
+                after = q;
+            } else {
+                if (p >= n || t[p] != '{') return NULL;
+                size_t e = fe_group_end(t, n, p);
+                if (!e) return NULL;
+                bs = p + 1;
+                be = e - 1;
+                after = e;
+            }
+            struct fe_out o = { 0 };
+            size_t head = node ? node_at : start;
+            fe_put(&o, t, head, lines, line, -1);
+            for (int k = 0; k < ni; k++) {
+                /* the item's values, split at '/' for several variables */
+                char vals[8][48];
+                const char *it = items[k];
+                for (int v = 0; v < nv; v++) {
+                    const char *sl = v < nv - 1 ? strchr(it, '/') : NULL;
+                    size_t vl = sl ? (size_t)(sl - it) : strlen(it);
+                    memcpy(vals[v], it, vl);
+                    vals[v][vl] = 0;
+                    /* a value in braces loses them, as \foreach's */
+                    if (vl >= 2 && vals[v][0] == '{' && vals[v][vl - 1] == '}') {
+                        memmove(vals[v], vals[v] + 1, vl - 2);
+                        vals[v][vl - 2] = 0;
+                    }
+                    it = sl ? sl + 1 : it + vl;
+                }
+                int bl = lines ? lines[bs < n ? bs : n - 1] : line;
+                if (node) fe_put(&o, " node ", 6, NULL, bl, bl);
+                else fe_put(&o, " ", 1, NULL, bl, bl);
+                for (size_t j = bs; j < be;) {
+                    int hit = -1;
+                    if (t[j] == '\\')
+                        for (int v = 0; v < nv; v++) {
+                            size_t vl = strlen(vars[v]);
+                            if (j + vl <= be && memcmp(t + j, vars[v], vl) == 0 &&
+                                (j + vl == be || (!isalpha((unsigned char)t[j + vl]) && t[j + vl] != '@'))) {
+                                hit = v;
+                                break;
+                            }
+                        }
+                    if (hit >= 0) {
+                        int vline = lines ? lines[j] : line;
+                        fe_put(&o, vals[hit], strlen(vals[hit]), NULL, vline, vline);
+                        j += strlen(vars[hit]);
+                    } else {
+                        fe_put(&o, t + j, 1, lines ? lines + j : NULL, line, -1);
+                        j++;
+                    }
+                }
+                if (o.n > MAX_FE_TEXT) { free(o.s); free(o.l); return NULL; }
+            }
+            fe_put(&o, " ", 1, NULL, line, lines ? lines[after < n ? after : n - 1] : line);
+            fe_put(&o, t + after, n - after, lines ? lines + after : NULL, line, -1);
+            *lines_out = o.l;
+            *nout = o.n;
+            return o.s;
+        }
+        if (isalpha((unsigned char)c) || c == '\\') {
+            size_t w = i + 1;
+            while (w < n && isalpha((unsigned char)t[w])) w++;
+            last_node = last_child = 0;
+            i = w;
+            continue;
+        }
+        if (c != ' ' && c != '\t' && c != '\n' && c != '\r') last_node = last_child = 0;
+        i++;
+    }
+    return NULL;
+}
+
+static void expand_foreach(const char **text, const int **lines, size_t *n, int line,
+                           char **own_text, int **own_lines)
+{
+    for (int round = 0; round < 64; round++) {
+        if (!tk_memmem(*text, *n, "foreach")) return;
+        int *nl = NULL;
+        size_t nn = 0;
+        char *nt = expand_one_foreach(*text, *n, *lines, line, &nl, &nn);
+        if (!nt) return;
+        free(*own_text);
+        free(*own_lines);
+        *text = *own_text = nt;
+        *lines = *own_lines = nl;
+        *n = nn;
+    }
+}
+
 static void expand_lets(tikz *T, const char **text, const int **lines, size_t *n, int line,
                         char **own_text, int **own_lines)
 {
@@ -1384,6 +2224,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     int *let_lines = NULL;
     size_t text_n = strlen(text);
     expand_lets(T, &text, &lines, &text_n, line, &let_text, &let_lines);
+    expand_foreach(&text, &lines, &text_n, line, &let_text, &let_lines);
     struct tp_state st;
     memset(&st, 0, offsetof(struct tp_state, pts));   /* not the points: see there */
     int reuse = take_path_buffers(T, &st);
@@ -1400,6 +2241,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     g->drawc[0] = g->fillc[0] = 0;
     g->has_radius = g->has_start = g->has_end = g->has_delta = 0;
     g->arrows[0] = 0;
+    T->last_placed_ok = 0;
     parse_path(T, &st, text, text_n);
     g = GS(T);
     if (g->name_path && st.npieces) remember_named_path(T, &st, g->name_path);
@@ -1414,6 +2256,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     }
     for (size_t i = 0; i < npieces; i++) piece_free(&pieces[i]);
     free(st.pend);
+    kids_free(&st.kids);
     /* the path's buffers go back first: a pic's code runs paths of its own */
     give_back_path_buffers(T, &st, reuse);
     for (int i = 0; i < st.ndpics; i++) {

@@ -1377,6 +1377,9 @@ static int classify_cs(const char *nm)
         { "pgfmathsetlengthmacro", K_SETLENGTHMACRO }, { "foreach", K_FOREACH },
         { "draw", K_DRAW }, { "fill", K_FILL }, { "shade", K_FILL }, { "pattern", K_FILL },
         { "filldraw", K_FILLDRAW }, { "shadedraw", K_FILLDRAW }, { "path", K_PATH },
+        /* a path not drawn that sets pgf's picture box: the IR's bbox is the
+         * ink extent (diagramir(5)), which it does not change: as \path */
+        { "useasboundingbox", K_PATH },
         { "clip", K_CLIP }, { "node", K_NODE }, { "coordinate", K_COORDINATE }, { "pic", K_PIC },
         { "addplot", K_ADDPLOT }, { "addplot3", K_ADDPLOT }, { "tikzset", K_TIKZSET },
         { "pgfplotsset", K_TIKZSET }, { "tikzstyle", K_TIKZSTYLE },

@@ -62,6 +62,9 @@ void tk_gs_init(gstate *g)
     g->ok3 = 1;
     g->node_distance = "1cm and 1cm";
     g->pin_edge = "";
+    g->level_dist = g->sib_dist = 15 * 72.27 / 25.4;   /* 15mm */
+    g->grow_angle = -90;
+    g->grow_special = 0;
 }
 
 /* tk_intern's texts: a list, and its length. The list stays short: a text
@@ -1090,6 +1093,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
             return;
         }
     }
+    if (!key && tk_tree_key(T, k, kn, v, vn, has_v)) return;
     if (!has_v) {
         apply_key_alone(T, key, k, kn, no);
         return;
