@@ -1345,10 +1345,11 @@ static void free_text_labels(build *gb)
 /* 10b. the chain whose label a line of candidate c's text (lb: its box,
  * size: its font size) is: the nearest connector of an edge within half
  * the font size that does not end at c -- unless the line reaches out of
- * the shape's box, when it may belong to a connector that ends at the node
- * (a short edge). -1 when there is none. */
+ * the shape's box (a short edge) or is written over the node's other
+ * text (over: nodes that overlap), when it may belong to a connector that
+ * ends at the node. -1 when there is none. */
 static long line_label_chain(build *gb, size_t c, ir_box lb, double size,
-                             const long *comp_next)
+                             const long *comp_next, int over)
 {
     const svg_scene *sc = gb->sc;
     const shinfo *si = gb->si;
@@ -1369,7 +1370,7 @@ static long line_label_chain(build *gb, size_t c, ir_box lb, double size,
         for (long q = (long)p->comp; q >= 0 && !ends_here; q = comp_next[q])
             for (int e = 0; e < 2; e++)
                 if (!pc[q].joined[e] && pc[q].node[e] == (long)c) ends_here = 1;
-        if (ends_here && !spills) continue;
+        if (ends_here && !spills && !over) continue;
         const svg_shape *s = &sc->shapes[p->shape];
         for (size_t j = 1; j < s->n; j++) {
             double d = ir_seg_box_dist(s->pts[j - 1], s->pts[j], lb);
@@ -1424,7 +1425,7 @@ static long label_line_of(build *gb, size_t c, const long *comp_next, long *chai
                    fmin(lb.y2, b->y2) - fmax(lb.y1, b->y1) > 0.3 * size;
         }
         if (drest > dall - (over ? -0.05 : 0.05) * size || drest >= bestrest) continue;
-        long bestcomp = line_label_chain(gb, c, lb, size, comp_next);
+        long bestcomp = line_label_chain(gb, c, lb, size, comp_next, over);
         if (bestcomp < 0) continue;
         bestline = (long)l;
         bestlcomp = bestcomp;
