@@ -1347,7 +1347,8 @@ static void free_text_labels(build *gb)
  * the font size that does not end at c -- unless the line reaches out of
  * the shape's box (a short edge) or is written over the node's other
  * text (over: nodes that overlap), when it may belong to a connector that
- * ends at the node. -1 when there is none. */
+ * ends at the node, and the connector whose middle is nearer wins. -1
+ * when there is none. */
 static long line_label_chain(build *gb, size_t c, ir_box lb, double size,
                              const long *comp_next, int over)
 {
@@ -1372,13 +1373,22 @@ static long line_label_chain(build *gb, size_t c, ir_box lb, double size,
                 if (!pc[q].joined[e] && pc[q].node[e] == (long)c) ends_here = 1;
         if (ends_here && !spills && !over) continue;
         const svg_shape *s = &sc->shapes[p->shape];
-        for (size_t j = 1; j < s->n; j++) {
-            double d = ir_seg_box_dist(s->pts[j - 1], s->pts[j], lb);
-            if (d < bestd) { bestd = d; bestcomp = (long)p->comp; }
-        }
+        double pd = INFINITY;
+        for (size_t j = 1; j < s->n; j++)
+            pd = fmin(pd, ir_seg_box_dist(s->pts[j - 1], s->pts[j], lb));
+        /* an arrowhead is drawn connector too: from the stroke's end to
+         * the tip */
+        for (int e = 0; e < 2 && s->n; e++)
+            if (p->head[e]) pd = fmin(pd, ir_seg_box_dist(s->pts[e ? s->n - 1 : 0], p->end[e], lb));
+        if (pd > tol) continue;
+        /* written over a node's text, beside two connectors: the one
+         * whose middle it is nearer (a label is placed at the middle of
+         * its edge), as for free text (step 10) */
+        double score = pd + (over ? LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(lb)) : 0);
+        if (score < bestd) { bestd = score; bestcomp = (long)p->comp; }
     }
     free(near);
-    return bestcomp < 0 || bestd > tol ? -1 : bestcomp;
+    return bestcomp;
 }
 
 /* 10b. the line of candidate c's text (the root of its line in gb->sub)
@@ -1415,14 +1425,18 @@ static long label_line_of(build *gb, size_t c, const long *comp_next, long *chai
         }
         if (nl == nrest) continue;
         double drest = ir_v_dist(ir_box_center(rest), centre);
-        /* written over the node's other text, it leaves the rest
-         * no less centred */
+        /* written over the node's other text (across it, and their
+         * boxes overlapping or their baselines nearer than the font size:
+         * the lines of one text are at least that far apart), it leaves
+         * the rest no less centred */
         int over = 0;
         for (size_t j = 0; j < cn->ntexts && !over; j++) {
-            const ir_box *b = &sc->texts[cn->texts[j]].box;
+            const svg_text *o = &sc->texts[cn->texts[j]];
+            const ir_box *b = &o->box;
             if (tlabel[cn->texts[j]] || uf_find(sub, cn->texts[j]) == l) continue;
             over = fmin(lb.x2, b->x2) - fmax(lb.x1, b->x1) > 0.3 * size &&
-                   fmin(lb.y2, b->y2) - fmax(lb.y1, b->y1) > 0.3 * size;
+                   (fmin(lb.y2, b->y2) - fmax(lb.y1, b->y1) > 0.3 * size ||
+                    fabs(o->baseline - sc->texts[l].baseline) < 0.9 * fmin(size, o->size));
         }
         if (drest > dall - (over ? -0.05 : 0.05) * size || drest >= bestrest) continue;
         long bestcomp = line_label_chain(gb, c, lb, size, comp_next, over);
