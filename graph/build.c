@@ -1391,6 +1391,17 @@ static long line_label_chain(build *gb, size_t c, ir_box lb, double size,
     return bestcomp;
 }
 
+/* 10b. a line (box lb, font size, baseline) written over text o: across
+ * it, and their boxes overlapping or their baselines nearer than the font
+ * size (the lines of one text are at least that far apart) */
+static int written_over(ir_box lb, double size, double baseline, const svg_text *o)
+{
+    const ir_box *b = &o->box;
+    return fmin(lb.x2, b->x2) - fmax(lb.x1, b->x1) > 0.3 * size &&
+           (fmin(lb.y2, b->y2) - fmax(lb.y1, b->y1) > 0.3 * size ||
+            fabs(o->baseline - baseline) < 0.9 * fmin(size, o->size));
+}
+
 /* 10b. the line of candidate c's text (the root of its line in gb->sub)
  * that is a connector's label drawn over the node, and that chain in
  * *chain; -1 when no line is. */
@@ -1411,6 +1422,7 @@ static long label_line_of(build *gb, size_t c, const long *comp_next, long *chai
     double dall = ir_v_dist(ir_box_center(all), centre);
     long bestline = -1, bestlcomp = -1;
     double bestrest = INFINITY;
+    int bestclean = 0;
     for (size_t k = 0; k < cn->ntexts; k++) {
         size_t l = cn->texts[k];
         if (tlabel[l] || uf_find(sub, l) != l) continue;
@@ -1432,18 +1444,31 @@ static long label_line_of(build *gb, size_t c, const long *comp_next, long *chai
         int over = 0;
         for (size_t j = 0; j < cn->ntexts && !over; j++) {
             const svg_text *o = &sc->texts[cn->texts[j]];
-            const ir_box *b = &o->box;
             if (tlabel[cn->texts[j]] || uf_find(sub, cn->texts[j]) == l) continue;
-            over = fmin(lb.x2, b->x2) - fmax(lb.x1, b->x1) > 0.3 * size &&
-                   (fmin(lb.y2, b->y2) - fmax(lb.y1, b->y1) > 0.3 * size ||
-                    fabs(o->baseline - sc->texts[l].baseline) < 0.9 * fmin(size, o->size));
+            over = written_over(lb, size, sc->texts[l].baseline, o);
         }
-        if (drest > dall - (over ? -0.05 : 0.05) * size || drest >= bestrest) continue;
+        if (drest > dall - (over ? -0.05 : 0.05) * size) continue;
+        /* the rest clean: no two of its lines written over each other
+         * (taking off the line a label overlaps instead of the label
+         * leaves the label over another line) */
+        int clean = 1;
+        if (over && spend(gb, (unsigned long long)cn->ntexts * cn->ntexts))
+            for (size_t j = 0; j < cn->ntexts && clean; j++) {
+                size_t t = cn->texts[j];
+                if (tlabel[t] || uf_find(sub, t) == l) continue;
+                for (size_t i = j + 1; i < cn->ntexts && clean; i++) {
+                    size_t u = cn->texts[i];
+                    if (tlabel[u] || uf_find(sub, u) == l || uf_find(sub, u) == uf_find(sub, t)) continue;
+                    clean = !written_over(sc->texts[t].box, sc->texts[t].size, sc->texts[t].baseline, &sc->texts[u]);
+                }
+            }
+        if (clean < bestclean || (clean == bestclean && drest >= bestrest)) continue;
         long bestcomp = line_label_chain(gb, c, lb, size, comp_next, over);
         if (bestcomp < 0) continue;
         bestline = (long)l;
         bestlcomp = bestcomp;
         bestrest = drest;
+        bestclean = clean;
     }
     *chain = bestlcomp;
     return bestline;
