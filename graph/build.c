@@ -1345,10 +1345,12 @@ static void free_text_labels(build *gb)
 /* 10b. the chain whose label a line of candidate c's text (lb: its box,
  * size: its font size) is: the nearest connector of an edge within half
  * the font size that does not end at c -- unless the line reaches out of
- * the shape's box, when it may belong to a connector that ends at the node
- * (a short edge). -1 when there is none. */
+ * the shape's box (a short edge) or is written over the node's other
+ * text (over: nodes that overlap), when it may belong to a connector that
+ * ends at the node, and the connector whose middle is nearer wins. -1
+ * when there is none. */
 static long line_label_chain(build *gb, size_t c, ir_box lb, double size,
-                             const long *comp_next)
+                             const long *comp_next, int over)
 {
     const svg_scene *sc = gb->sc;
     const shinfo *si = gb->si;
@@ -1369,15 +1371,35 @@ static long line_label_chain(build *gb, size_t c, ir_box lb, double size,
         for (long q = (long)p->comp; q >= 0 && !ends_here; q = comp_next[q])
             for (int e = 0; e < 2; e++)
                 if (!pc[q].joined[e] && pc[q].node[e] == (long)c) ends_here = 1;
-        if (ends_here && !spills) continue;
+        if (ends_here && !spills && !over) continue;
         const svg_shape *s = &sc->shapes[p->shape];
-        for (size_t j = 1; j < s->n; j++) {
-            double d = ir_seg_box_dist(s->pts[j - 1], s->pts[j], lb);
-            if (d < bestd) { bestd = d; bestcomp = (long)p->comp; }
-        }
+        double pd = INFINITY;
+        for (size_t j = 1; j < s->n; j++)
+            pd = fmin(pd, ir_seg_box_dist(s->pts[j - 1], s->pts[j], lb));
+        /* an arrowhead is drawn connector too: from the stroke's end to
+         * the tip */
+        for (int e = 0; e < 2 && s->n; e++)
+            if (p->head[e]) pd = fmin(pd, ir_seg_box_dist(s->pts[e ? s->n - 1 : 0], p->end[e], lb));
+        if (pd > tol) continue;
+        /* written over a node's text, beside two connectors: the one
+         * whose middle it is nearer (a label is placed at the middle of
+         * its edge), as for free text (step 10) */
+        double score = pd + (over ? LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(lb)) : 0);
+        if (score < bestd) { bestd = score; bestcomp = (long)p->comp; }
     }
     free(near);
-    return bestcomp < 0 || bestd > tol ? -1 : bestcomp;
+    return bestcomp;
+}
+
+/* 10b. a line (box lb, font size, baseline) written over text o: across
+ * it, and their boxes overlapping or their baselines nearer than the font
+ * size (the lines of one text are at least that far apart) */
+static int written_over(ir_box lb, double size, double baseline, const svg_text *o)
+{
+    const ir_box *b = &o->box;
+    return fmin(lb.x2, b->x2) - fmax(lb.x1, b->x1) > 0.3 * size &&
+           (fmin(lb.y2, b->y2) - fmax(lb.y1, b->y1) > 0.3 * size ||
+            fabs(o->baseline - baseline) < 0.9 * fmin(size, o->size));
 }
 
 /* 10b. the line of candidate c's text (the root of its line in gb->sub)
@@ -1400,6 +1422,7 @@ static long label_line_of(build *gb, size_t c, const long *comp_next, long *chai
     double dall = ir_v_dist(ir_box_center(all), centre);
     long bestline = -1, bestlcomp = -1;
     double bestrest = INFINITY;
+    int bestclean = 0;
     for (size_t k = 0; k < cn->ntexts; k++) {
         size_t l = cn->texts[k];
         if (tlabel[l] || uf_find(sub, l) != l) continue;
@@ -1414,21 +1437,38 @@ static long label_line_of(build *gb, size_t c, const long *comp_next, long *chai
         }
         if (nl == nrest) continue;
         double drest = ir_v_dist(ir_box_center(rest), centre);
-        /* written over the node's other text, it leaves the rest
-         * no less centred */
+        /* written over the node's other text (across it, and their
+         * boxes overlapping or their baselines nearer than the font size:
+         * the lines of one text are at least that far apart), it leaves
+         * the rest no less centred */
         int over = 0;
         for (size_t j = 0; j < cn->ntexts && !over; j++) {
-            const ir_box *b = &sc->texts[cn->texts[j]].box;
+            const svg_text *o = &sc->texts[cn->texts[j]];
             if (tlabel[cn->texts[j]] || uf_find(sub, cn->texts[j]) == l) continue;
-            over = fmin(lb.x2, b->x2) - fmax(lb.x1, b->x1) > 0.3 * size &&
-                   fmin(lb.y2, b->y2) - fmax(lb.y1, b->y1) > 0.3 * size;
+            over = written_over(lb, size, sc->texts[l].baseline, o);
         }
-        if (drest > dall - (over ? -0.05 : 0.05) * size || drest >= bestrest) continue;
-        long bestcomp = line_label_chain(gb, c, lb, size, comp_next);
+        if (drest > dall - (over ? -0.05 : 0.05) * size) continue;
+        /* the rest clean: no two of its lines written over each other
+         * (taking off the line a label overlaps instead of the label
+         * leaves the label over another line) */
+        int clean = 1;
+        if (over && spend(gb, (unsigned long long)cn->ntexts * cn->ntexts))
+            for (size_t j = 0; j < cn->ntexts && clean; j++) {
+                size_t t = cn->texts[j];
+                if (tlabel[t] || uf_find(sub, t) == l) continue;
+                for (size_t i = j + 1; i < cn->ntexts && clean; i++) {
+                    size_t u = cn->texts[i];
+                    if (tlabel[u] || uf_find(sub, u) == l || uf_find(sub, u) == uf_find(sub, t)) continue;
+                    clean = !written_over(sc->texts[t].box, sc->texts[t].size, sc->texts[t].baseline, &sc->texts[u]);
+                }
+            }
+        if (clean < bestclean || (clean == bestclean && drest >= bestrest)) continue;
+        long bestcomp = line_label_chain(gb, c, lb, size, comp_next, over);
         if (bestcomp < 0) continue;
         bestline = (long)l;
         bestlcomp = bestcomp;
         bestrest = drest;
+        bestclean = clean;
     }
     *chain = bestlcomp;
     return bestline;
