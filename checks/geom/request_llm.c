@@ -128,7 +128,24 @@ static void merge(geom_request *r, const geom_request *m)
     if (r->ncubes) r->props |= RQ_UNIT_CUBES, r->kinds |= RQ_CUBE;
 }
 
+/* Control characters (a newline in a field name the model made up) become
+ * spaces: a warning stays one line. */
+static void flatten(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = ' ';
+}
+
+static int merge_json(geom_request *r, const char *json, size_t n, char *err, size_t errlen);
+
 int geom_request_merge_json(geom_request *r, const char *json, size_t n, char *err, size_t errlen)
+{
+    int rc = merge_json(r, json, n, err, errlen);
+    if (rc != 0 && errlen) flatten(err);
+    return rc;
+}
+
+static int merge_json(geom_request *r, const char *json, size_t n, char *err, size_t errlen)
 {
     cJSON *j = llm_answer_json(json, n, err, errlen);
     if (!j) return -1;
@@ -303,10 +320,14 @@ static const memo *ask(const char *text, const geom_request *parsed)
     free(ans);
     if (!m->ok) {
         fb.failed++;
-        if (fb.diag)
-            fprintf(fb.diag, "irlint: warning: --request-llm: %s; the request \"%.60s%s\" is read "
+        if (fb.diag) {
+            char head[61];
+            snprintf(head, sizeof head, "%s", text);
+            flatten(head);
+            fprintf(fb.diag, "irlint: warning: --request-llm: %s; the request \"%s%s\" is read "
                              "by the parser alone\n",
-                    err, text, strlen(text) > 60 ? "..." : "");
+                    err, head, strlen(text) > 60 ? "..." : "");
+        }
         return NULL;
     }
     fb.used++;

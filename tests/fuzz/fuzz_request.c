@@ -8,7 +8,10 @@
  * NUL-terminated line. Then the geom rubric runs on a small fixed drawing
  * (three unit cubes with 3D coordinates, a triangle in a clip region, a
  * rectangle, angle labels) with that request: every check must give a
- * verdict with a one-line reason. A violation aborts. */
+ * verdict with a one-line reason. The same bytes are also a model's answer
+ * for irlint --request-llm: geom_request_merge_json either fills the
+ * reading with fields as sane as the parser's, or refuses with a one-line
+ * reason and leaves the reading as it was. A violation aborts. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +20,7 @@
 
 #include "checks/geom/geom.h"
 #include "checks/geom/request.h"
+#include "checks/geom/request_llm.h"
 #include "checks/rubric.h"
 #include "ir/ir.h"
 
@@ -70,6 +74,23 @@ static void sane_dims(const geom_rq_dims *d, int n, int max)
     }
 }
 
+/* what a reading may hold, whoever read it */
+static void sane(const geom_request *a)
+{
+    sane_dims(a->solids, a->nsolids, RQ_MAX);
+    sane_dims(a->flats, a->nflats, RQ_MAX);
+    sane_dims(a->sides, a->nsides, RQ_MAX);
+    if (a->nangles < 0 || a->nangles > RQ_MAX) abort();
+    for (int i = 0; i < a->nangles; i++)
+        if (!(a->angles[i] > 0 && a->angles[i] < 360)) abort();
+    if (a->ncubes < 0 || a->ncubes > 100000) abort();
+    char small[16], big[2048];
+    size_t want = geom_request_describe(a, big, sizeof big);
+    if (strlen(big) != want && want < sizeof big) abort();
+    geom_request_describe(a, small, sizeof small);
+    if (strlen(small) >= sizeof small || strchr(big, '\n')) abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static ir_diagram *d;
@@ -83,18 +104,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     geom_request_parse(text, &a);
     geom_request_parse(text, &b);
     if (memcmp(&a, &b, sizeof a) != 0) abort();   /* deterministic, every byte set */
-    sane_dims(a.solids, a.nsolids, RQ_MAX);
-    sane_dims(a.flats, a.nflats, RQ_MAX);
-    sane_dims(a.sides, a.nsides, RQ_MAX);
-    if (a.nangles < 0 || a.nangles > RQ_MAX) abort();
-    for (int i = 0; i < a.nangles; i++)
-        if (!(a.angles[i] > 0 && a.angles[i] < 360)) abort();
-    if (a.ncubes < 0 || a.ncubes > 100000) abort();
-    char small[16], big[2048];
-    size_t want = geom_request_describe(&a, big, sizeof big);
-    if (strlen(big) != want && want < sizeof big) abort();
-    geom_request_describe(&a, small, sizeof small);
-    if (strlen(small) >= sizeof small || strchr(big, '\n')) abort();
+    sane(&a);
+
+    /* the bytes as a model's answer, merged into the parser's reading */
+    geom_request m = a;
+    char err[256];
+    err[0] = 0;
+    if (geom_request_merge_json(&m, text, size, err, sizeof err) == 0) {
+        sane(&m);
+    } else {
+        if (memcmp(&m, &a, sizeof a) != 0) abort();   /* refused: unchanged */
+        if (!err[0] || !memchr(err, 0, sizeof err) || strchr(err, '\n')) abort();
+    }
 
     /* the rules, on a drawing with something for each of them */
     const chk_rubric *r = chk_rubric_find("geom");
