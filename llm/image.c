@@ -727,6 +727,21 @@ int llm_images_convert_file(llm_images *im, const char *path, unsigned char **ou
     return rc;
 }
 
+/* The end of an attach: on a conversion that went well (rc), the PNG goes
+ * into r; png is freed either way. On failure err gets e, after the input's
+ * name unless TeX's own message (which names its file) says it. */
+static int attach_png(llm_images *im, llm_request *r, int rc, unsigned char *png, size_t pn,
+                      const char *name, char *e, size_t elen, char *err, size_t errlen)
+{
+    if (rc == LLM_IMAGE_OK && llm_request_add_image(r, png, pn, e, elen) != 0)
+        rc = fail(im, LLM_IMAGE_EINPUT, e, elen, "%s", e);
+    free(png);
+    if (rc != LLM_IMAGE_OK)
+        snprintf(err, errlen, "%s%s%s", rc == LLM_IMAGE_ETEX ? "" : name,
+                 rc == LLM_IMAGE_ETEX ? "" : ": ", e);
+    return rc;
+}
+
 int llm_images_attach(llm_images *im, llm_request *r, const void *data, size_t n,
                       const char *name, char *err, size_t errlen)
 {
@@ -739,13 +754,7 @@ int llm_images_attach(llm_images *im, llm_request *r, const void *data, size_t n
     unsigned char *png;
     size_t pn;
     int rc = llm_images_convert(im, data, n, name, &png, &pn, e, sizeof e);
-    if (rc == LLM_IMAGE_OK && llm_request_add_image(r, png, pn, e, sizeof e) != 0)
-        rc = fail(im, LLM_IMAGE_EINPUT, e, sizeof e, "%s", e);
-    free(png);
-    if (rc != LLM_IMAGE_OK)
-        snprintf(err, errlen, "%s%s%s", rc == LLM_IMAGE_ETEX ? "" : name,
-                 rc == LLM_IMAGE_ETEX ? "" : ": ", e);
-    return rc;
+    return attach_png(im, r, rc, png, pn, name, e, sizeof e, err, errlen);
 }
 
 int llm_images_attach_file(llm_images *im, llm_request *r, const char *path, char *err,
@@ -757,13 +766,7 @@ int llm_images_attach_file(llm_images *im, llm_request *r, const char *path, cha
     size_t pn;
     char e[1200];
     int rc = llm_images_convert_file(im, path, &png, &pn, e, sizeof e);
-    if (rc == LLM_IMAGE_OK && llm_request_add_image(r, png, pn, e, sizeof e) != 0)
-        rc = fail(im, LLM_IMAGE_EINPUT, e, sizeof e, "%s", e);
-    free(png);
-    if (rc != LLM_IMAGE_OK)
-        snprintf(err, errlen, "%s%s%s", rc == LLM_IMAGE_ETEX ? "" : path,
-                 rc == LLM_IMAGE_ETEX ? "" : ": ", e);
-    return rc;
+    return attach_png(im, r, rc, png, pn, path, e, sizeof e, err, errlen);
 }
 
 /* ---------------------------------------------------------- options */
