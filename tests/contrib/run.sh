@@ -89,6 +89,11 @@ rm "$tmp/src/zz-bad.tex"
 
 # ------------------------------------------------------- GNU parallel
 if command -v parallel >/dev/null 2>&1; then
+    # GNU parallel keeps state under \$HOME/.parallel and warns when HOME is
+    # unset (as in CI): give it one of its own
+    mkdir -p "$tmp/home"
+    HOME=$tmp/home
+    export HOME
     sh contrib/parallel/parallel.sh -j 2 -b "$bin" "$tmp/src" "$tmp/par" >"$tmp/log" 2>&1
     check "parallel.sh -S : exits 0: $(cat "$tmp/log")" [ $? = 0 ]
     check "  ... quietly" [ ! -s "$tmp/log" ]
@@ -121,7 +126,9 @@ done
 host=\${1#*@}; shift; [ "\$1" = -- ] && shift
 echo "\$host" >>"$tmp/remote/log"
 mkdir -p "$tmp/remote/\$host" && cd "$tmp/remote/\$host" || exit 255
-HOME=$tmp/remote/\$host exec sh -c "\$*"
+# as sshd does: the login's HOME and SHELL (GNU parallel's remote
+# wrapper runs the job with \$SHELL; CI's environment may have none)
+HOME=$tmp/remote/\$host SHELL=/bin/sh exec sh -c "\$*"
 EOF2
         chmod +x "$tmp/remote/ssh"
         cp -r "$tmp/src" "$tmp/local/src"
