@@ -9,8 +9,10 @@
 #   make agreement       the same kappa in-sample (flatters: the rules were tuned on it)
 #   make check-tex       tikz2ir's picture extents against what TeX draws (needs TeX)
 #   make pgfmanual       tikz2ir on the pgf manual's examples: clean rate per group,
+#                        TeX (pdflatex) as the oracle of what is an example,
 #                        crashes, hangs, top unparsed causes (texlive-pictures-doc,
-#                        fetched with apt-get download when not installed)
+#                        fetched with apt-get download when not installed);
+#                        PGFMANUAL_ARGS="--tex-sample 40" adds check-tex on a sample
 #   make check-render    ir2svg's pictures against what TeX draws: ink distance (needs TeX)
 #   make bench           speed figures (BENCH_BASE=DIR: side by side with the
 #                        tikz2ir and irlint in DIR, with the ratio)
@@ -218,7 +220,7 @@ check-tex: all
 	@sh tests/tex/check-tex-pairs.sh
 
 pgfmanual: all
-	@BUILD=$(BUILD) sh tests/tex/pgfmanual.sh
+	@BUILD=$(BUILD) sh tests/tex/pgfmanual.sh $(PGFMANUAL_ARGS)
 
 check-render: all $(RENDER_TOOLS)
 	@BUILD=$(BUILD) sh tests/render/check-render.sh
