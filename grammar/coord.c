@@ -208,8 +208,173 @@ static int coord_with_options(tikz *T, const char *s, size_t n, vec2 *out, int l
     return 0;
 }
 
+/* The key=value list of a coordinate system, body[0,bn): key k, its value
+ * (trimmed, enclosing braces stripped) in *v, *vn; 0 when absent. A key
+ * given twice: the last one, as \tikzset keeps it. */
+static int cs_key(const char *body, size_t bn, const char *k, const char **v, size_t *vn)
+{
+    int found = 0;
+    size_t i = 0;
+    while (i < bn) {
+        long comma = tk_find_top(body + i, bn - i, ',');
+        size_t len = comma < 0 ? bn - i : (size_t)comma;
+        const char *it = body + i;
+        size_t itn = len;
+        long eq = tk_find_top(it, itn, '=');
+        if (eq > 0) {
+            const char *key = it, *val = it + eq + 1;
+            size_t keyn = (size_t)eq, valn = itn - (size_t)eq - 1;
+            tk_trim(&key, &keyn);
+            tk_unbrace(&val, &valn);
+            if (tk_is(key, keyn, k)) { *v = val; *vn = valn; found = 1; }
+        }
+        i += len + 1;
+    }
+    return found;
+}
+
+/* a cs key's value as a number (*hu: it has a unit), dflt when absent */
+static int cs_num(tikz *T, const char *body, size_t bn, const char *k, double dflt,
+                  double *out, int *hu, int line)
+{
+    const char *v;
+    size_t vn;
+    if (hu) *hu = 0;
+    if (!cs_key(body, bn, k, &v, &vn)) { *out = dflt; return 0; }
+    return eval_num(T, v, vn, out, hu, line);
+}
+
+/* polar cs keys: angle=, radius= (or x radius=, y radius=); defaults 0 */
+static int cs_polar(tikz *T, const char *body, size_t bn, double *a, double *rx, double *ry,
+                    int *hux, int *huy, int line)
+{
+    double r;
+    int hu;
+    if (cs_num(T, body, bn, "angle", 0, a, NULL, line) ||
+        cs_num(T, body, bn, "radius", 0, &r, &hu, line))
+        return -1;
+    *rx = *ry = r;
+    *hux = *huy = hu;
+    const char *v;
+    size_t vn;
+    if (cs_key(body, bn, "x radius", &v, &vn) && eval_num(T, v, vn, rx, hux, line)) return -1;
+    if (cs_key(body, bn, "y radius", &v, &vn) && eval_num(T, v, vn, ry, huy, line)) return -1;
+    return 0;
+}
+
+static tk_node *cs_node(tikz *T, const char *nm, size_t nn, const char *cs, int line)
+{
+    tk_node *nd = tk_find_node(T, nm, nn);
+    if (!nd) tk_warn(T, line, "undefined node '%.*s' in %s cs", (int)(nn > 60 ? 60 : nn), nm, cs);
+    return nd;
+}
+
+/* (node cs:name=N, anchor=A | angle=X): the node's anchor, its border
+ * point at that angle, or (a name only) its center: as (N.A), (N.X), (N) */
+static int coord_node_cs(tikz *T, const char *body, size_t bn, vec2 *out, int line)
+{
+    const char *nm, *a = NULL;
+    size_t nn, an = 0;
+    if (!cs_key(body, bn, "name", &nm, &nn) || nn == 0) return -1;
+    if (!cs_key(body, bn, "anchor", &a, &an)) cs_key(body, bn, "angle", &a, &an);
+    tk_node *nd = cs_node(T, nm, nn, "node", line);
+    if (!nd) return -1;
+    vec2 c = nd->c;
+    if (a && an && !tk_is(a, an, "none")) {
+        char buf[64];
+        const char *ax = a;
+        size_t axn = an;
+        double v;
+        /* an angle is evaluated (angle=-90+10) before it names a border point */
+        if ((isdigit((unsigned char)a[0]) || a[0] == '-' || a[0] == '+' || a[0] == '.' || a[0] == '(') &&
+            tk_eval(T, a, an, &v, NULL) == 0) {
+            snprintf(buf, sizeof buf, "%.6g", v);
+            ax = buf;
+            axn = strlen(buf);
+        }
+        if (tk_node_anchor(T, nd, ax, axn, &c)) return -1;
+    }
+    *out = mat_inv_apply(GS(T)->ctm, c);
+    return 0;
+}
+
+/* (barycentric cs:A=1,B=2,...): the weighted mean of the nodes' centers */
+static int coord_barycentric(tikz *T, const char *body, size_t bn, vec2 *out, int line)
+{
+    vec2 acc = v2(0, 0);
+    double sum = 0;
+    size_t i = 0;
+    while (i < bn) {
+        long comma = tk_find_top(body + i, bn - i, ',');
+        size_t len = comma < 0 ? bn - i : (size_t)comma;
+        const char *it = body + i;
+        size_t itn = len;
+        i += len + 1;
+        tk_trim(&it, &itn);
+        if (itn == 0) continue;
+        long eq = tk_find_top(it, itn, '=');
+        if (eq <= 0) return -1;
+        const char *nm = it, *w = it + eq + 1;
+        size_t nn = (size_t)eq, wn = itn - (size_t)eq - 1;
+        tk_trim(&nm, &nn);
+        tk_node *nd = cs_node(T, nm, nn, "barycentric", line);
+        double wv;
+        if (!nd || eval_num(T, w, wn, &wv, NULL, line)) return -1;
+        acc = vadd(acc, vscale(nd->c, wv));
+        sum += wv;
+    }
+    if (fabs(sum) < 1e-12) {
+        tk_warn(T, line, "barycentric cs: the weights add up to 0");
+        return -1;
+    }
+    *out = mat_inv_apply(GS(T)->ctm, vscale(acc, 1 / sum));
+    return 0;
+}
+
+/* (tangent cs:node=C, point={P}, solution=1|2): where a line through P
+ * touches the circle of node C (its center, the radius to its east
+ * anchor), as the calc library computes it: the point of the circle at
+ * acos(r/|P-C|) from the direction of P, counterclockwise for solution 1,
+ * clockwise for 2 */
+static int coord_tangent_cs(tikz *T, const char *body, size_t bn, vec2 *out, int line)
+{
+    const char *nm, *pt, *sol;
+    size_t nn, pn, sn;
+    if (!cs_key(body, bn, "node", &nm, &nn) || !cs_key(body, bn, "point", &pt, &pn)) return -1;
+    tk_node *nd = cs_node(T, nm, nn, "tangent", line);
+    if (!nd) return -1;
+    tk_unbrace(&pt, &pn);
+    if (pn >= 2 && pt[0] == '(' && pt[pn - 1] == ')') { pt++; pn -= 2; }
+    vec2 pu, east;
+    if (T->perp_depth >= 16) return -1;
+    T->perp_depth++;
+    int bad = tk_coord_user(T, pt, pn, &pu, line);
+    T->perp_depth--;
+    if (bad || tk_node_anchor(T, nd, "east", 4, &east)) return -1;
+    int k = 1;
+    if (cs_key(body, bn, "solution", &sol, &sn)) {
+        double v;
+        if (eval_num(T, sol, sn, &v, NULL, line)) return -1;
+        k = v > 1.5 ? 2 : 1;
+    }
+    vec2 c = nd->c, d = vsub(mat_apply(GS(T)->ctm, pu), c);
+    double r = hypot(east.x - c.x, east.y - c.y), len = hypot(d.x, d.y);
+    if (!(len >= r) || len < 1e-9) {
+        tk_warn(T, line, "tangent cs: the point lies inside the circle of node '%.*s'",
+                (int)(nn > 60 ? 60 : nn), nm);
+        return -1;
+    }
+    double t = acos(r / len) * (k == 1 ? 1 : -1);
+    vec2 u = vscale(d, 1 / len);
+    vec2 q = v2(c.x + r * (u.x * cos(t) - u.y * sin(t)), c.y + r * (u.y * cos(t) + u.x * sin(t)));
+    *out = mat_inv_apply(GS(T)->ctm, q);
+    return 0;
+}
+
 /* (kind cs:body): axis cs (in a pgfplots axis), canvas cs and xyz cs
- * (x=..,y=..,z=..); cs points at the "cs:" */
+ * (x=..,y=..,z=..), canvas polar and xyz polar cs, node, barycentric and
+ * tangent cs, the 3d library's xyz cylindrical and xyz spherical cs; cs
+ * points at the "cs:" */
 static int coord_cs(tikz *T, const char *s, size_t n, const char *cs, vec2 *out, int line)
 {
     gstate *g = GS(T);
@@ -218,6 +383,57 @@ static int coord_cs(tikz *T, const char *s, size_t n, const char *cs, vec2 *out,
     const char *kind = s;
     size_t kn = (size_t)(cs - s);
     tk_trim(&kind, &kn);
+    if (tk_is(kind, kn, "node")) return coord_node_cs(T, body, bn, out, line);
+    if (tk_is(kind, kn, "barycentric")) return coord_barycentric(T, body, bn, out, line);
+    if (tk_is(kind, kn, "tangent")) return coord_tangent_cs(T, body, bn, out, line);
+    if (tk_is(kind, kn, "canvas polar") || tk_is(kind, kn, "xyz polar") || tk_is(kind, kn, "xy polar")) {
+        double a, rx, ry;
+        int hx, hy;
+        if (cs_polar(T, body, bn, &a, &rx, &ry, &hx, &hy, line)) return -1;
+        if (kind[0] == 'c') {
+            /* \pgfpointpolar: dimensions (a number is in pt) */
+            *out = v2(rx * cos(a * DEG), ry * sin(a * DEG));
+        } else {
+            /* \pgfpointpolarxy: along the x and y vectors (a dimension as is) */
+            vec2 px = hx ? v2(rx * cos(a * DEG), 0) : vscale(g->xv, rx * cos(a * DEG));
+            vec2 py = hy ? v2(0, ry * sin(a * DEG)) : vscale(g->yv, ry * sin(a * DEG));
+            *out = vadd(px, py);
+        }
+        return 0;
+    }
+    if (tk_is(kind, kn, "xyz cylindrical")) {
+        double a, rx, ry, z;
+        int hx, hy;
+        if (cs_polar(T, body, bn, &a, &rx, &ry, &hx, &hy, line) ||
+            cs_num(T, body, bn, "z", 0, &z, NULL, line))
+            return -1;
+        /* \pgfpointcylindrical{angle}{radius}{z} */
+        vec3 q = { rx * cos(a * DEG), rx * sin(a * DEG), z };
+        *out = xyz_point(g, q.x, q.y, q.z);
+        T->last3 = q;
+        T->last3_kind = 2;
+        T->any3d = 1;
+        return 0;
+    }
+    if (tk_is(kind, kn, "xyz spherical")) {
+        double a, rx, ry, lat;
+        int hx, hy;
+        const char *v;
+        size_t vn;
+        if (cs_polar(T, body, bn, &a, &rx, &ry, &hx, &hy, line) ||
+            cs_num(T, body, bn, "latitude", 0, &lat, NULL, line))
+            return -1;
+        if (cs_key(body, bn, "longitude", &v, &vn) && eval_num(T, v, vn, &a, NULL, line)) return -1;
+        /* \pgfpointspherical{longitude}{latitude}{radius}: r (cos(lat)
+         * (sin(lon) x + cos(lon) y) + sin(lat) z), as pgfcorepoints has it */
+        vec3 q = { rx * cos(lat * DEG) * sin(a * DEG), rx * cos(lat * DEG) * cos(a * DEG),
+                   rx * sin(lat * DEG) };
+        *out = xyz_point(g, q.x, q.y, q.z);
+        T->last3 = q;
+        T->last3_kind = 2;
+        T->any3d = 1;
+        return 0;
+    }
     if (tk_is(kind, kn, "axis") && T->axis.active) {
         long comma = tk_find_top(body, bn, ',');
         double x, y;
