@@ -2218,11 +2218,65 @@ static void emit_drawn_piece(tikz *T, const piece *pc, int draw, int fill)
         tk_set_nums(e, "vertex", (double[]){ pc->p[0].x, pc->p[0].y }, 2);
 }
 
+/* An animation of the animations library, ":attribute = {timeline}" after
+ * a node, a pic, a coordinate or at the start of a path, at the path's top
+ * level: its length from t[i] (the ':'), or 0. */
+static size_t anim_len(const char *t, size_t n, size_t i)
+{
+    size_t j = i + 1;
+    while (j < n && t[j] == ' ') j++;
+    size_t name = j;
+    while (j < n && (isalpha((unsigned char)t[j]) || t[j] == ' ')) j++;
+    if (j == name || j >= n || t[j] != '=') return 0;
+    j++;
+    while (j < n && (t[j] == ' ' || t[j] == '\n' || t[j] == '\t')) j++;
+    if (j >= n || t[j] != '{') return 0;
+    size_t e = fe_group_end(t, n, j);
+    return e ? e - i : 0;
+}
+
+/* The animations are left out: a PDF shows the picture as drawn without
+ * them (TikZ writes them for SVG output and snapshots); each becomes one
+ * space. NULL when the text has none. */
+static char *strip_animations(const char *t, size_t n, const int *lines, int line,
+                              int **lines_out, size_t *n_out)
+{
+    if (!memchr(t, ':', n)) return NULL;
+    struct fe_out o = { 0 };
+    int depth = 0, any = 0;
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = t[i];
+        if (c == '(' || c == '[' || c == '{') depth++;
+        else if ((c == ')' || c == ']' || c == '}') && depth > 0) depth--;
+        else if (c == ':' && depth == 0 && (i == 0 || strchr(" \t\n)]}", t[i - 1]))) {
+            size_t len = anim_len(t, n, i);
+            if (!len) continue;
+            fe_put(&o, t + from, i - from, lines ? lines + from : NULL, line, -1);
+            fe_put(&o, " ", 1, NULL, lines ? lines[i] : line, lines ? lines[i] : line);
+            i += len - 1;
+            from = i + 1;
+            any = 1;
+        }
+    }
+    if (!any) return NULL;
+    fe_put(&o, t + from, n - from, lines ? lines + from : NULL, line, -1);
+    *lines_out = o.l;
+    *n_out = o.n;
+    return o.s;
+}
+
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
 {
     char *let_text = NULL;
     int *let_lines = NULL;
     size_t text_n = strlen(text);
+    {
+        int *al = NULL;
+        size_t an = 0;
+        char *at = strip_animations(text, text_n, lines, line, &al, &an);
+        if (at) { text = let_text = at; lines = let_lines = al; text_n = an; }
+    }
     expand_lets(T, &text, &lines, &text_n, line, &let_text, &let_lines);
     expand_foreach(&text, &lines, &text_n, line, &let_text, &let_lines);
     struct tp_state st;
