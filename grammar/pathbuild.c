@@ -1530,6 +1530,63 @@ void tp_node_op(struct tp_state *st, const struct tp_str *text)
 
 void tp_node_flush(struct tp_state *st) { place_pending(st, 0); }
 
+/* name path= on a node: the node's border (its anchors at every
+ * degree, outer sep included) as a closed named path, for name
+ * intersections (the through library's circle through= nodes of the
+ * tutorials) */
+static void remember_node_path(tikz *T, const tk_node *nd, const char *name)
+{
+    if (T->npaths == T->cappaths) {
+        T->cappaths = T->cappaths ? T->cappaths * 2 : 8;
+        T->paths = xrealloc(T->paths, T->cappaths * sizeof *T->paths);
+    }
+    tk_namedpath *np = &T->paths[T->npaths];
+    np->n = 0;
+    np->pts = xrealloc(NULL, 362 * sizeof *np->pts);
+    for (int a = 0; a <= 360; a++) {
+        char buf[8];
+        vec2 p;
+        snprintf(buf, sizeof buf, "%d", a % 360);
+        if (tk_node_anchor(T, nd, buf, strlen(buf), &p)) { free(np->pts); return; }
+        np->pts[np->n++] = p;
+    }
+    np->pts[np->n++] = v2(NAN, NAN);
+    np->name = xstrdup(name);
+    T->npaths++;
+}
+
+/* circle through=P (the through library) among a node's options o: a
+ * circle about the node's position at (canvas) through P, with no inner
+ * and outer sep, as tikzlibrarythrough.code.tex sets it */
+static void circle_through(tikz *T, const char *o, vec2 at, tk_nodeopts *no, int line)
+{
+    size_t n = strlen(o), i = 0;
+    while (i < n) {
+        long comma = tk_find_top(o + i, n - i, ',');
+        size_t len = comma < 0 ? n - i : (size_t)comma;
+        const char *it = o + i;
+        size_t itn = len;
+        i += len + 1;
+        long eq = tk_find_top(it, itn, '=');
+        if (eq <= 0) continue;
+        const char *k = it, *v = it + eq + 1;
+        size_t kn = (size_t)eq, vn = itn - (size_t)eq - 1;
+        tk_trim(&k, &kn);
+        if (!tk_is(k, kn, "circle through")) continue;
+        tk_unbrace(&v, &vn);
+        if (vn >= 2 && v[0] == '(' && v[vn - 1] == ')') { v++; vn -= 2; }
+        vec2 p;
+        if (tk_coord(T, v, vn, &p, line)) {
+            tk_warn(T, line, "circle through: cannot evaluate '%.*s'", (int)(vn > 60 ? 60 : vn), v);
+            return;
+        }
+        char buf[128];
+        snprintf(buf, sizeof buf, "shape=circle,inner sep=0pt,outer sep=0pt,minimum size=%.6fpt",
+                 2 * hypot(p.x - at.x, p.y - at.y));
+        tk_apply_opts(T, buf, strlen(buf), no, 0);
+    }
+}
+
 static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
 {
     tikz *T = st->T;
@@ -1547,11 +1604,14 @@ static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
         }
         have_at = 1;
     }
+    /* a name path= among the node's own options names its border */
+    char *outer_np = GS(T)->name_path ? xstrdup(GS(T)->name_path) : NULL;
     tk_gs_push(T);
     gstate *g = GS(T);
     g->role[0] = 0;
     if (g->every_node) tk_apply_opts(T, g->every_node, strlen(g->every_node), &no, 0);
     if (pn->opts) tk_apply_opts(T, pn->opts, strlen(pn->opts), &no, 0);
+    if (pn->opts) circle_through(T, pn->opts, at, &no, pn->line);
     /* positioning (right=of A): the node is put at A's border, whatever
      * point the path is at; an explicit "at" comes later and wins */
     if (no.has_of && !have_at) {
@@ -1596,6 +1656,10 @@ static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
     }
     if (pn->name && !no.name) no.name = xstrndup(pn->name, strlen(pn->name));
     tk_place_node(T, &no, at, pn->text ? pn->text : "", pn->line, nseg ? seg : NULL, nseg);
+    g = GS(T);
+    if (g->name_path && (!outer_np || strcmp(outer_np, g->name_path)) && T->last_placed_ok)
+        remember_node_path(T, &T->last_placed, g->name_path);
+    free(outer_np);
     tk_gs_pop(T);
     tk_nodeopts_free(&no);
 }
