@@ -51,10 +51,22 @@ static int calc_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
         first = 0;
         double factor = 1;
         if (i < n && s[i] != '(') {
-            /* factor up to a top-level '*' */
-            long star = tk_find_top(s + i, n - i, '*');
+            /* factor up to the top-level '*' that a '(' follows (the calc
+             * library reads <factor>*(<coordinate>): cos(0)*sin(90)*(1,1)) */
+            long star = -1;
+            for (size_t j = i; j < n;) {
+                long k = tk_find_top(s + j, n - j, '*');
+                if (k < 0) break;
+                size_t e = j + (size_t)k + 1;
+                while (e < n && isspace((unsigned char)s[e])) e++;
+                if (e < n && s[e] == '(') { star = (long)(j - i) + k; break; }
+                j += (size_t)k + 1;
+            }
             if (star < 0) return -1;
-            if (eval_num(T, s + i, (size_t)star, &factor, NULL, line)) return -1;
+            const char *f = s + i;
+            size_t fn = (size_t)star;
+            tk_unbrace(&f, &fn);
+            if (eval_num(T, f, fn, &factor, NULL, line)) return -1;
             i += (size_t)star + 1;
             while (i < n && isspace((unsigned char)s[i])) i++;
         }
@@ -98,6 +110,7 @@ static int calc_coord(tikz *T, const char *s, size_t n, vec2 *out, int line)
             const char *sp = spec;
             size_t spn = sn;
             tk_trim(&sp, &spn);
+            if (spn && sp[0] == '{') tk_unbrace(&sp, &spn);   /* !{sin(60)*2}! */
             if (spn && sp[0] == '(') {
                 /* projection of a point onto line p-q */
                 vec2 c3;

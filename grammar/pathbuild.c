@@ -288,6 +288,9 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
             rel_vec = v2(0, 0);
         }
         if (rel == 2) st->relbase = p;
+    } else if (tk_is(c->s, (size_t)c->n, "current subpath start")) {
+        /* where the path's current subpath began (TikZ's special name) */
+        p = st->nsub || st->have_cur ? st->sub_start : v2(0, 0);
     } else {
         if (tk_coord(T, c->s, (size_t)c->n, &p, line)) {
             tk_unparsed(T, line, c->s, "cannot evaluate coordinate");
