@@ -83,8 +83,12 @@ void tl_clear(toklist *l) { l->n = 0; }
  * for one unless a brace follows it (\ifthenelse{...}). */
 enum {
     P_NONE, P_IF, P_IFCAT, P_IFX, P_IFNUM, P_IFDIM, P_IFODD, P_IFCASE, P_IFTRUE, P_IFFALSE,
-    P_IFDEFINED, P_IFOTHER, P_IFUNDEF, P_UNLESS, P_FI, P_ELSE, P_OR
+    P_IFDEFINED, P_IFOTHER, P_IFUNDEF, P_UNLESS, P_FI, P_ELSE, P_OR,
+    /* registers and the commands on them (not conditionals: after P_OR) */
+    P_REG, P_NEWCOUNT, P_NEWDIMEN, P_ADVANCE, P_MULTIPLY, P_DIVIDE, P_THE, P_PGFEXTRA,
+    P_ENDPGFEXTRA
 };
+#define IS_FI_ELSE_OR(p) ((p) >= P_FI && (p) <= P_OR)
 #define IS_IF(p) ((p) >= P_IF && (p) <= P_IFUNDEF)
 
 /* A piece of a macro body with arguments: tokens [start, start+len) of the
@@ -110,6 +114,8 @@ typedef struct macro {
     int prim;         /* a conditional primitive (P_IF...; P_NONE: a macro), also
                        * when \let to one (\newif's \iffoo) */
     int builtin;      /* the primitive's own definition (made by tex_new) */
+    int regkind;      /* prim P_REG: 1 a count register, 2 a dimen register */
+    long regval;      /* its value (a dimen in scaled points) */
 } macro;
 
 /* TeX's condition stack: one entry per conditional open (TeX's cond_ptr
@@ -721,6 +727,8 @@ void tex_let(tex_ctx *c, int name, tex_tok other, int global)
         m->has_opt = o->has_opt;
         tl_append(&m->optdef, &o->optdef);
         m->prim = o->prim;
+        m->regkind = o->regkind;
+        m->regval = o->regval;
     } else {
         tl_push(&m->body, other);
         m->let_tok = 1;
@@ -1348,6 +1356,7 @@ static int expand_macro(tex_ctx *c, const tex_tok *cs, macro *m)
 }
 
 static int expand_cond(tex_ctx *c, const tex_tok *t, int prim);
+static int expand_reg(tex_ctx *c, const tex_tok *t, const macro *m);
 
 static int next_x(tex_ctx *c, tex_tok *t)
 {
@@ -1357,6 +1366,17 @@ static int next_x(tex_ctx *c, tex_tok *t)
         if (t->type != T_CS) return 1;
         macro *m = get_macro(c, t->name);
         if (!m) return 1;
+        if (m->prim >= P_REG) {
+            if (++c->expansions > MAX_EXPANSIONS) {
+                tex_error(c, t->line, t->col, "more than %d macro expansions (a loop of \\%s?)",
+                          MAX_EXPANSIONS, tex_name(c, t->name));
+                return -1;
+            }
+            int r = expand_reg(c, t, m);
+            if (r < 0) return -1;
+            if (r == 2) return 1;
+            continue;
+        }
         if (m->prim) {
             /* (not counted: a conditional only takes tokens away; a
              * loop needs a macro, which is) */
@@ -1423,6 +1443,9 @@ static void define_prims(tex_ctx *c)
         { "ifabsnum", P_IFOTHER }, { "ifabsdim", P_IFOTHER }, { "ifpdfabsnum", P_IFOTHER },
         { "ifpdfabsdim", P_IFOTHER }, { "unless", P_UNLESS }, { "fi", P_FI },
         { "else", P_ELSE }, { "or", P_OR },
+        { "newcount", P_NEWCOUNT }, { "newdimen", P_NEWDIMEN }, { "advance", P_ADVANCE },
+        { "multiply", P_MULTIPLY }, { "divide", P_DIVIDE }, { "the", P_THE },
+        { "pgfextra", P_PGFEXTRA }, { "endpgfextra", P_ENDPGFEXTRA },
     };
     for (size_t i = 0; i < sizeof tab / sizeof *tab; i++) {
         macro *m = macro_new();
@@ -1544,7 +1567,7 @@ static int pass_text(tex_ctx *c, const cond *k, toklist *keep, size_t cap)
         if (p == P_NONE) continue;
         if (p == P_IFUNDEF) pending = 1;
         else if (IS_IF(p)) l++;
-        else if (p >= P_FI) {
+        else if (IS_FI_ELSE_OR(p)) {
             if (l == 0) return p;
             if (p == P_FI) l--;
         }
@@ -2247,6 +2270,206 @@ static int expand_cond(tex_ctx *c, const tex_tok *t, int p)
         return conditional(c, &u, q, 1);
     }
     return conditional(c, t, p, 0);
+}
+
+/* ---- registers ----------------------------------------------------------
+ * \newcount\x and \newdimen\x make \x a register (value 0); "\x = value"
+ * (outside a condition) assigns it; \advance\x by v, \multiply\x by n and
+ * \divide\x by n change it (locally to the group, as TeX does); elsewhere
+ * \x, and \the\x, give its value as \the prints it (5, 28.45274pt): tikz2ir
+ * reads a statement's text after expansion. \pgfextra{code} and
+ * \pgfextra code \endpgfextra inside a path run their code there: when
+ * it only assigns (registers, conditionals), nothing is left of it; any
+ * other token of it is left as \pgfextra{tokens} for the path reader to
+ * report. */
+
+#define MAX_PGFEXTRA_TOKENS 100000
+
+/* TeX's print_scaled: the shortest decimal that reads back as s sp */
+static void reg_text(const macro *m, char *buf, size_t n)
+{
+    if (m->regkind == 1) { snprintf(buf, n, "%ld", m->regval); return; }
+    long v = m->regval;
+    size_t k = 0;
+    if (v < 0) { buf[k++] = '-'; v = -v; }
+    k += (size_t)snprintf(buf + k, n - k, "%ld.", v / 65536);
+    long f = 10 * (v % 65536) + 5, delta = 10;
+    do {
+        if (delta > 65536) f = f + 0x8000 - 50000;
+        if (k + 4 < n) buf[k++] = (char)('0' + f / 65536);
+        f = 10 * (f % 65536);
+        delta *= 10;
+    } while (f > delta);
+    snprintf(buf + k, n - k, "pt");
+}
+
+static void push_reg_value(tex_ctx *c, const macro *m, const tex_tok *at)
+{
+    char buf[64];
+    toklist l = { 0 };
+    reg_text(m, buf, sizeof buf);
+    tex_tokenize(c, buf, strlen(buf), at->line, &l);
+    tex_push_list(c, &l);
+    tl_free(&l);
+}
+
+static void reg_set(tex_ctx *c, int name, int kind, long v, int global)
+{
+    macro *m = macro_new();
+    m->prim = P_REG;
+    m->regkind = kind;
+    m->regval = v;
+    set_macro(c, name, m, global);
+}
+
+/* the register named by the next token (not expanded), or NULL with the
+ * token put back */
+static const macro *next_reg(tex_ctx *c, tex_tok *r)
+{
+    if (!next_tok(c, r)) return NULL;
+    macro *m = r->type == T_CS ? get_macro(c, r->name) : NULL;
+    if (m && m->prim == P_REG) return m;
+    tex_push_tok(c, *r);
+    return NULL;
+}
+
+/* a value for a register of kind (a dimen: scan_dimen; a count: scan_int),
+ * 1 with *v; 0 when it is a quantity the expander does not know (the
+ * tokens read put back); -1 on an error */
+static int reg_value(tex_ctx *c, const tex_tok *t, int kind, long *v)
+{
+    cond k = { t->name, t->line, t->col, L_IF };
+    char why[160];
+    return kind == 2 ? scan_dimen(c, &k, v, why, sizeof why) : scan_int(c, &k, v, why, sizeof why);
+}
+
+/* \pgfextra's code, run: 1 when nothing but assignments was in it */
+static int run_pgfextra(tex_ctx *c, const tex_tok *t, toklist *code, toklist *left)
+{
+    tex_tok end = { T_OTHER, -2, -12345, t->line, t->col };
+    tl_push(code, end);
+    tex_push_list(c, code);
+    for (;;) {
+        tex_tok u;
+        int r = next_x(c, &u);
+        if (r < 0) return -1;
+        if (r == 0) return 0;
+        if (u.type == T_OTHER && u.ch == -2 && u.name == -12345) break;
+        if (u.type == T_OTHER && u.ch == -2) { tex_push_tok(c, u); return 0; }
+        if (u.type != T_SPACE) tl_push(left, u);
+    }
+    return left->n == 0;
+}
+
+static int expand_reg(tex_ctx *c, const tex_tok *t, const macro *m)
+{
+    tex_tok u;
+    const macro *r;
+    switch (m->prim) {
+    case P_REG: {
+        /* "\x = value" outside a condition: an assignment */
+        if (c->cond_eval == 0) {
+            int n = 0, got;
+            tex_tok sp[4];
+            while ((got = next_tok(c, &u)) && u.type == T_SPACE && n < 4) sp[n++] = u;
+            if (got && u.type == T_OTHER && u.ch == '=') {
+                long v;
+                int ok = reg_value(c, t, m->regkind, &v);
+                if (ok < 0) return -1;
+                if (ok > 0) { reg_set(c, t->name, m->regkind, v, 0); return 1; }
+                /* a value the expander does not know: left as it is */
+                tex_push_tok(c, u);
+                while (n > 0) tex_push_tok(c, sp[--n]);
+                return 2;
+            }
+            if (got) tex_push_tok(c, u);
+            while (n > 0) tex_push_tok(c, sp[--n]);
+        }
+        push_reg_value(c, m, t);
+        return 1;
+    }
+    case P_NEWCOUNT:
+    case P_NEWDIMEN:
+        if (!next_tok(c, &u) || u.type != T_CS) {
+            tex_error(c, t->line, t->col, "\\%s: a control sequence must follow", tex_name(c, t->name));
+            return -1;
+        }
+        reg_set(c, u.name, m->prim == P_NEWCOUNT ? 1 : 2, 0, 1);
+        return 1;
+    case P_ADVANCE:
+    case P_MULTIPLY:
+    case P_DIVIDE: {
+        tex_tok rt;
+        if (!(r = next_reg(c, &rt))) return 2;   /* \advance\count0 ...: read as it is */
+        if (scan_keyword(c, "by") < 0) return -1;
+        long v, x = r->regval;
+        int ok = reg_value(c, t, m->prim == P_ADVANCE ? r->regkind : 1, &v);
+        if (ok < 0) return -1;
+        if (ok == 0) { tex_push_tok(c, rt); return 2; }
+        if (m->prim == P_ADVANCE) x += v;
+        else if (m->prim == P_MULTIPLY) x *= v;
+        else if (v == 0) {
+            tex_error(c, t->line, t->col, "\\divide by zero");
+            return -1;
+        } else x /= v;   /* TeX truncates toward zero */
+        if (x > (r->regkind == 2 ? 1073741823L : TEX_INFINITY) ||
+            x < -(r->regkind == 2 ? 1073741823L : TEX_INFINITY)) {
+            tex_error(c, t->line, t->col, "arithmetic overflow in \\%s", tex_name(c, t->name));
+            return -1;
+        }
+        reg_set(c, rt.name, r->regkind, x, 0);
+        return 1;
+    }
+    case P_THE: {
+        tex_tok rt;
+        if (!(r = next_reg(c, &rt))) return 2;
+        push_reg_value(c, r, &rt);
+        return 1;
+    }
+    case P_ENDPGFEXTRA:
+        return 1;
+    case P_PGFEXTRA: {
+        toklist code = { 0 }, left = { 0 };
+        do if (!next_tok(c, &u)) { tex_push_tok(c, *t); return 2; }
+        while (u.type == T_SPACE);
+        if (u.type == T_BEGIN) {
+            tex_push_tok(c, u);
+            if (tex_read_arg(c, &code, 0) <= 0) { tl_free(&code); return c->failed ? -1 : 2; }
+        } else {
+            /* up to \endpgfextra, unexpanded */
+            for (;;) {
+                if (code.n > MAX_PGFEXTRA_TOKENS) {
+                    tex_error(c, t->line, t->col, "\\pgfextra without \\endpgfextra");
+                    tl_free(&code);
+                    return -1;
+                }
+                macro *e = u.type == T_CS ? get_macro(c, u.name) : NULL;
+                if (e && e->prim == P_ENDPGFEXTRA) break;
+                tl_push(&code, u);
+                if (!next_tok(c, &u)) {
+                    tex_error(c, t->line, t->col, "\\pgfextra without \\endpgfextra");
+                    tl_free(&code);
+                    return -1;
+                }
+            }
+        }
+        int ok = run_pgfextra(c, t, &code, &left);
+        tl_free(&code);
+        if (ok < 0) { tl_free(&left); return -1; }
+        if (!ok) {
+            /* what the code left for the path reader: \pgfextra{...} */
+            tex_tok b = { T_BEGIN, '{', 0, t->line, t->col }, e = { T_END, '}', 0, t->line, t->col };
+            tl_push(&left, e);
+            tex_push_list(c, &left);
+            tex_push_tok(c, b);
+            tl_free(&left);
+            return 2;
+        }
+        tl_free(&left);
+        return 1;
+    }
+    }
+    return 2;
 }
 
 int tex_newif(tex_ctx *c, const tex_tok *cmd, const tex_tok *name)
