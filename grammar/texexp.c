@@ -2286,10 +2286,9 @@ static int expand_cond(tex_ctx *c, const tex_tok *t, int p)
 #define MAX_PGFEXTRA_TOKENS 100000
 
 /* TeX's print_scaled: the shortest decimal that reads back as s sp */
-static void reg_text(const macro *m, char *buf, size_t n)
+static void reg_text(int kind, long v, char *buf, size_t n)
 {
-    if (m->regkind == 1) { snprintf(buf, n, "%ld", m->regval); return; }
-    long v = m->regval;
+    if (kind == 1) { snprintf(buf, n, "%ld", v); return; }
     size_t k = 0;
     if (v < 0) { buf[k++] = '-'; v = -v; }
     k += (size_t)snprintf(buf + k, n - k, "%ld.", v / 65536);
@@ -2303,11 +2302,11 @@ static void reg_text(const macro *m, char *buf, size_t n)
     snprintf(buf + k, n - k, "pt");
 }
 
-static void push_reg_value(tex_ctx *c, const macro *m, const tex_tok *at)
+static void push_reg_value(tex_ctx *c, int kind, long v, const tex_tok *at)
 {
     char buf[64];
     toklist l = { 0 };
-    reg_text(m, buf, sizeof buf);
+    reg_text(kind, v, buf, sizeof buf);
     tex_tokenize(c, buf, strlen(buf), at->line, &l);
     tex_push_list(c, &l);
     tl_free(&l);
@@ -2361,11 +2360,16 @@ static int run_pgfextra(tex_ctx *c, const tex_tok *t, toklist *code, toklist *le
     return left->n == 0;
 }
 
+/* (reading a value may assign the register and free its macro: what is
+ * needed of a macro is copied before) */
 static int expand_reg(tex_ctx *c, const tex_tok *t, const macro *m)
 {
     tex_tok u;
     const macro *r;
-    switch (m->prim) {
+    int kind = m->regkind, prim = m->prim;
+    long val = m->regval;
+    m = NULL;   /* (any expansion below may free it) */
+    switch (prim) {
     case P_REG: {
         /* "\x = value" outside a condition: an assignment */
         if (c->cond_eval == 0) {
@@ -2374,9 +2378,9 @@ static int expand_reg(tex_ctx *c, const tex_tok *t, const macro *m)
             while ((got = next_tok(c, &u)) && u.type == T_SPACE && n < 4) sp[n++] = u;
             if (got && u.type == T_OTHER && u.ch == '=') {
                 long v;
-                int ok = reg_value(c, t, m->regkind, &v);
+                int ok = reg_value(c, t, kind, &v);
                 if (ok < 0) return -1;
-                if (ok > 0) { reg_set(c, t->name, m->regkind, v, 0); return 1; }
+                if (ok > 0) { reg_set(c, t->name, kind, v, 0); return 1; }
                 /* a value the expander does not know: left as it is */
                 tex_push_tok(c, u);
                 while (n > 0) tex_push_tok(c, sp[--n]);
@@ -2385,7 +2389,7 @@ static int expand_reg(tex_ctx *c, const tex_tok *t, const macro *m)
             if (got) tex_push_tok(c, u);
             while (n > 0) tex_push_tok(c, sp[--n]);
         }
-        push_reg_value(c, m, t);
+        push_reg_value(c, kind, val, t);
         return 1;
     }
     case P_NEWCOUNT:
@@ -2394,36 +2398,41 @@ static int expand_reg(tex_ctx *c, const tex_tok *t, const macro *m)
             tex_error(c, t->line, t->col, "\\%s: a control sequence must follow", tex_name(c, t->name));
             return -1;
         }
-        reg_set(c, u.name, m->prim == P_NEWCOUNT ? 1 : 2, 0, 1);
+        reg_set(c, u.name, prim == P_NEWCOUNT ? 1 : 2, 0, 1);
         return 1;
     case P_ADVANCE:
     case P_MULTIPLY:
     case P_DIVIDE: {
         tex_tok rt;
         if (!(r = next_reg(c, &rt))) return 2;   /* \advance\count0 ...: read as it is */
+        int rk = r->regkind, p = prim;
+        r = NULL;
         if (scan_keyword(c, "by") < 0) return -1;
-        long v, x = r->regval;
-        int ok = reg_value(c, t, m->prim == P_ADVANCE ? r->regkind : 1, &v);
+        long v;
+        int ok = reg_value(c, t, p == P_ADVANCE ? rk : 1, &v);
         if (ok < 0) return -1;
         if (ok == 0) { tex_push_tok(c, rt); return 2; }
-        if (m->prim == P_ADVANCE) x += v;
-        else if (m->prim == P_MULTIPLY) x *= v;
+        /* the register's value now (the value read may have changed it) */
+        r = get_macro(c, rt.name);
+        if (!r || r->prim != P_REG || r->regkind != rk) return 1;
+        long x = r->regval;
+        if (p == P_ADVANCE) x += v;
+        else if (p == P_MULTIPLY) x *= v;
         else if (v == 0) {
             tex_error(c, t->line, t->col, "\\divide by zero");
             return -1;
         } else x /= v;   /* TeX truncates toward zero */
-        if (x > (r->regkind == 2 ? 1073741823L : TEX_INFINITY) ||
-            x < -(r->regkind == 2 ? 1073741823L : TEX_INFINITY)) {
+        if (x > (rk == 2 ? 1073741823L : TEX_INFINITY) || x < -(rk == 2 ? 1073741823L : TEX_INFINITY)) {
             tex_error(c, t->line, t->col, "arithmetic overflow in \\%s", tex_name(c, t->name));
             return -1;
         }
-        reg_set(c, rt.name, r->regkind, x, 0);
+        reg_set(c, rt.name, rk, x, 0);
         return 1;
     }
     case P_THE: {
         tex_tok rt;
         if (!(r = next_reg(c, &rt))) return 2;
-        push_reg_value(c, r, &rt);
+        push_reg_value(c, r->regkind, r->regval, &rt);
         return 1;
     }
     case P_ENDPGFEXTRA:
