@@ -291,7 +291,6 @@ typedef struct tikz {
 void tk_warn(tikz *T, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* An unparsed record of src in the picture, and a warning saying why */
 void tk_unparsed(tikz *T, int line, const char *src, const char *why);
-void tk_one_line(char *s);   /* control characters become spaces */
 
 /* textutil.c: text helpers */
 void tk_unbrace(const char **s, size_t *n);    /* trims, strips enclosing {...} */

@@ -2,6 +2,7 @@
  * executes LaTeX/TikZ commands, hands each path to the bison path grammar
  * (path.y) and builds IR with absolute coordinates in pt. */
 #include "grammar/tikz.h"
+#include "ir/cli.h"
 #include "grammar/pathgrammar.h"
 #include "grammar/interp.h"
 #include "grammar/texexp.h"
@@ -1665,7 +1666,7 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
         if (cfg->diag) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", tex_error_msg(T->tex));
-            tk_one_line(msg);
+            cli_one_line(msg);
             fprintf(cfg->diag, "%s:%d:%d: error: %s\n", cfg->fname, tex_error_line(T->tex),
                     tex_error_col(T->tex), msg);
         }
