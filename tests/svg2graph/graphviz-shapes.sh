@@ -196,7 +196,7 @@ while [ $i -le "$N" ]; do
     elif ! "$GA" --no-mean "$g.ir" "$g.gen.ir" > "$g.tsv" 2> "$g.err"; then
         ok=0 why="graphalign: $(head -1 "$g.err")"
     else
-        why=$(awk -F '\t' 'NR > 1 && $2 ~ /_f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$g.tsv")
+        why=$(awk -F '\t' 'NR > 1 && $2 ~ /-f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$g.tsv")
         [ -z "$why" ] || ok=0
         if [ $ok = 1 ]; then
             sort "$g.lab" > "$g.lab.s"
