@@ -1046,6 +1046,25 @@ static void join_chains(build *gb)
     free(key);
 }
 
+/* 1 when the ray from q along u meets box b */
+static int ray_hits_box(ir_pt q, ir_pt u, ir_box b)
+{
+    double t0 = 0, t1 = INFINITY;
+    double o[2] = { q.x, q.y }, d[2] = { u.x, u.y }, lo[2] = { b.x1, b.y1 }, hi[2] = { b.x2, b.y2 };
+    for (int k = 0; k < 2; k++) {
+        if (fabs(d[k]) < 1e-12) {
+            if (o[k] < lo[k] || o[k] > hi[k]) return 0;
+            continue;
+        }
+        double ta = (lo[k] - o[k]) / d[k], tb = (hi[k] - o[k]) / d[k];
+        if (ta > tb) { double t = ta; ta = tb; tb = t; }
+        t0 = fmax(t0, ta);
+        t1 = fmin(t1, tb);
+        if (t0 > t1) return 0;
+    }
+    return 1;
+}
+
 /* 8. attach free ends */
 static void attach_ends(build *gb)
 {
@@ -1114,6 +1133,22 @@ static void attach_ends(build *gb)
                     size_t c = gb->near[qq];
                     double d = ir_box_pt_dist(cd[c].box, q);
                     if (cd[c].shape >= 0 && d <= BOX_TOL && d < bb) { best = (long)c; bb = d; }
+                }
+            }
+            /* still none: a shape whose box the end points into, within
+             * attach_tol (Graphviz clips the edges of cds and of shapes
+             * it pads at the box, a few points off the drawn outline) */
+            if (best < 0 || cd[best].shape < 0) {
+                double bb = INFINITY;
+                ir_pt u = unitv(p->dir[e]);
+                for (size_t qq = 0; qq < nn; qq++) {
+                    size_t c = gb->near[qq];
+                    if (cd[c].shape < 0 || !cd[c].ntexts) continue;
+                    double d = ir_box_pt_dist(cd[c].box, q);
+                    if (d <= o->attach_tol && d < bb && ray_hits_box(q, u, ir_box_inset(cd[c].box, 1))) {
+                        best = (long)c;
+                        bb = d;
+                    }
                 }
             }
             p->node[e] = best;
