@@ -15,8 +15,15 @@ is ambiguous when
             node, or edges drawn on one line through it: twopi and neato
             put nodes on one ray), or an end of it (arrow tip or tail)
             lies inside such a node, at least DEPTH pt deep;
+  hidden    the nodes an edge joins overlap (a point of one's outline lies
+            at least DEPTH pt inside the other): the edge is drawn under
+            the nodes, at most a piece of it or its arrowhead shows;
   on-node   an edge label's centre lies inside a node's outline: the
             label reads as part of the node's text;
+  near-two  another edge's path comes as near an edge label's box as the
+            label's own edge does, and that edge's middle lies within one
+            font size of the box: neither the distance nor the middle of
+            the edge (where Graphviz puts a label) tells the two apart;
   on-text   two texts of different owners (node texts, edge labels) have
             boxes that overlap by at least DEPTH pt both ways: the words
             are written over each other.
@@ -120,6 +127,38 @@ def seg_hits_box(a, b, box):
     return True
 
 
+def box_dist(q, b):
+    return math.hypot(max(b[0] - q[0], 0, q[0] - b[2]), max(b[1] - q[1], 0, q[1] - b[3]))
+
+
+def seg_box_dist(a, b, box):
+    if seg_hits_box(a, b, box):
+        return 0
+    corners = [(box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3])]
+    return min([box_dist(a, box), box_dist(b, box)] +
+               [seg_dist(corners[i], a, b) for i in range(4)])
+
+
+def path_box_dist(paths, box):
+    return min((seg_box_dist(p[k - 1], p[k], box) for p in paths for k in range(1, len(p))), default=math.inf)
+
+
+def middle(paths):
+    """the point halfway along an edge's drawn path"""
+    pts = [q for p in paths for q in p]
+    if not pts:
+        return None
+    half = sum(math.dist(pts[k - 1], pts[k]) for k in range(1, len(pts))) / 2
+    run = 0
+    for k in range(1, len(pts)):
+        d = math.dist(pts[k - 1], pts[k])
+        if run + d >= half and d > 0:
+            t = (half - run) / d
+            return (pts[k - 1][0] + t * (pts[k][0] - pts[k - 1][0]), pts[k - 1][1] + t * (pts[k][1] - pts[k - 1][1]))
+        run += d
+    return pts[0]
+
+
 def classify(path):
     root = ET.parse(path).getroot()
     nodes = {}    # title -> list of outlines
@@ -152,11 +191,26 @@ def classify(path):
                         return 'ambiguous through: edge %s strikes through the text of node %s' % (title, name)
             if any(depth_in(q, o) >= DEPTH for q in tips for o in outs):
                 return 'ambiguous through: edge %s ends inside node %s' % (title, name)
+        if len(ends) == 2 and ends[0] in nodes and ends[1] in nodes and ends[0] != ends[1]:
+            oa, ob = nodes[ends[0]], nodes[ends[1]]
+            if any(depth_in(q, o2) >= DEPTH for o1 in oa for q in o1 for o2 in ob) or \
+               any(depth_in(q, o1) >= DEPTH for o2 in ob for q in o2 for o1 in oa):
+                return 'ambiguous hidden: the nodes of edge %s overlap' % title
         for b in labs:
             c = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
             for name, outs in nodes.items():
                 if any(depth_in(c, o) > 0 for o in outs):
                     return 'ambiguous on-node: the label of edge %s is on node %s' % (title, name)
+    for title, ends, paths, heads, labs in edges:
+        for b in labs:
+            own = path_box_dist(paths, b)
+            size = b[3] - b[1]
+            for t2, e2, p2, h2, l2 in edges:
+                if t2 == title or not p2:
+                    continue
+                m = middle(p2)
+                if path_box_dist(p2, b) <= own and box_dist(m, b) <= size:
+                    return 'ambiguous near-two: the label of edge %s is as near edge %s' % (title, t2)
     for i in range(len(texts)):
         for j in range(i + 1, len(texts)):
             (oa, a), (ob, b) = texts[i], texts[j]
