@@ -134,6 +134,7 @@ typedef struct {
     size_t shape;
     ir_pt end[2];        /* effective ends (arrow tips when there are heads) */
     ir_pt dir[2];        /* outward directions */
+    ir_pt base[2];       /* the back of an end's arrowhead (the end without one) */
     int head[2];
     int joined[2];
     long node[2];        /* attached candidate or -1 */
@@ -312,7 +313,7 @@ static void add_label(graph_edge *ed, size_t ned, const long *edge_comp, long co
     }
 }
 
-typedef struct { double d; size_t end, sh; ir_pt tip; } ahc;
+typedef struct { double d; size_t end, sh; ir_pt tip, base; } ahc;
 static int cmp_ahc(const void *a, const void *b)
 {
     const ahc *x = a, *y = b;
@@ -792,6 +793,8 @@ static void find_pieces(build *gb)
         p->shape = i;
         p->end[0] = s->pts[0];
         p->end[1] = s->pts[s->n - 1];
+        p->base[0] = p->end[0];
+        p->base[1] = p->end[1];
         p->dir[0] = s->dir_start;
         p->dir[1] = s->dir_end;
         p->node[0] = p->node[1] = -1;
@@ -863,6 +866,7 @@ static void closed_arrowheads(build *gb)
                 cs[ncs].end = 2 * pi + (size_t)e;
                 cs[ncs].sh = i;
                 cs[ncs].tip = ir_v_dot(vsub(f, q), u) > 0 ? f : q;
+                cs[ncs].base = bm;
                 ncs++;
             }
         }
@@ -875,6 +879,7 @@ static void closed_arrowheads(build *gb)
         if (p->head[e] || arrow_cand[cs[a].sh] != 1) continue;
         p->head[e] = 1;
         p->end[e] = cs[a].tip;
+        p->base[e] = cs[a].base;
         arrow_cand[cs[a].sh] = 2;
     }
     free(cs);
@@ -926,6 +931,7 @@ static void open_arrowheads(build *gb)
                     if (ir_v_dot(unitv(vsub(m, mid)), u) < 0.7) continue;
                     p->head[e] = 1;
                     if (ir_v_dot(vsub(m, q), u) > 0) p->end[e] = m;
+                    p->base[e] = mid;
                     v->dead = 1;
                     break;
                 }
@@ -1169,7 +1175,7 @@ static void chain_edges(build *gb, size_t comp)
     long *edge_comp = gb->edge_comp;
     long nodes[64];
     int heads[64];
-    ir_pt at[64];
+    ir_pt at[64], base[64];
     size_t na = 0;
     int line = sc->shapes[pc[comp].shape].line;
     const size_t *next = gb->chain_next;
@@ -1179,6 +1185,7 @@ static void chain_edges(build *gb, size_t comp)
             if (!pc[i].joined[e] && pc[i].node[e] >= 0 && na < 64) {
                 nodes[na] = pc[i].node[e];
                 at[na] = pc[i].end[e];
+                base[na] = pc[i].base[e];
                 heads[na++] = pc[i].head[e];
             }
     }
@@ -1203,15 +1210,20 @@ static void chain_edges(build *gb, size_t comp)
              * points into; its plain end is on or in the node it comes from */
             if (na != 2 || heads[0] == heads[1]) return;
             size_t t = heads[0] ? 1 : 0;
-            ir_pt q = at[t];
             long best = -1;
             double bd = INFINITY;
-            size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
-            for (size_t qq = 0; qq < nn; qq++) {
-                size_t c2 = gb->near[qq];
-                if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
-                double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
-                if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
+            /* from the plain end, or else from the back of the arrowhead
+             * (a stub shorter than its arrowhead: only the head shows,
+             * its back in the node it comes from) */
+            for (int from = 0; from < 2 && best < 0; from++) {
+                ir_pt q = from ? base[1 - t] : at[t];
+                size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
+                for (size_t qq = 0; qq < nn; qq++) {
+                    size_t c2 = gb->near[qq];
+                    if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
+                    double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
+                    if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
+                }
             }
             if (best < 0) return;
             nodes[t] = best;
@@ -1306,6 +1318,16 @@ static ir_pt piece_mid(const svg_shape *s)
     return s->pts[0];
 }
 
+/* 10. a text that may label a chain, and how well (lower is better) */
+typedef struct { double score; size_t cand; long comp; } lpair;
+static int cmp_lpair(const void *a, const void *b)
+{
+    const lpair *x = a, *y = b;
+    if (x->score != y->score) return x->score < y->score ? -1 : 1;
+    if (x->cand != y->cand) return x->cand < y->cand ? -1 : 1;
+    return (x->comp > y->comp) - (x->comp < y->comp);
+}
+
 /* 10. edge labels: unattached text near a connector of an edge */
 static void free_text_labels(build *gb)
 {
@@ -1328,16 +1350,20 @@ static void free_text_labels(build *gb)
         if (df <= 2 * cd[c].size && df < fdist[f]) { fdist[f] = df; ftitle[f] = (long)c; }
     }
     free(fdist);
+    /* every (text, chain) pair that may be a label and its edge, scored */
+    lpair *lp = NULL;
+    size_t nlp = 0, lpcap = 0;
     for (size_t c = 0; c < gb->ntextcand; c++) {
         cand *cn = &cd[c];
         if (cn->attached) continue;
         long frame = -1;
         for (size_t k = 0; k < cn->ntexts && frame < 0; k++) frame = gb->title[cn->texts[k]] - 1;
+        /* a frame's title: a node */
+        if (frame >= 0 && ftitle[frame] == (long)c) continue;
         double tol = o->label_k * cn->size;
-
         int crossed = 0;
-        double bestd = INFINITY, bests = INFINITY;
-        long bestcomp = -1, bestmid = -1;
+        double bestd = INFINITY;
+        size_t first = nlp;
         size_t nn = query(gb, &gb->conn_ix, ir_box_inset(cn->box, tol));
         for (size_t q = 0; q < nn; q++) {
             const piece *p = &pc[gb->near[q]];
@@ -1347,7 +1373,6 @@ static void free_text_labels(build *gb)
             double pd = INFINITY;
             for (size_t j = 1; j < s->n; j++) {
                 double d = ir_seg_box_dist(s->pts[j - 1], s->pts[j], cn->box);
-                if (d < bestd) { bestd = d; bestcomp = (long)p->comp; }
                 if (d < pd) pd = d;
                 /* crossed: the shape, filled and painted later, hides the
                  * connector where it passes (a label's backing box); a
@@ -1356,24 +1381,43 @@ static void free_text_labels(build *gb)
                     sc->shapes[cn->shape].seq > s->seq)
                     crossed = 1;
             }
+            if (pd < bestd) bestd = pd;
+            if (pd > tol) continue;
             /* free text beside two connectors: the one whose middle it is
-             * nearer (a label is placed at the middle of its edge) */
-            if (cn->shape < 0 && pd <= tol) {
-                double sc2 = pd + LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(cn->box));
-                if (sc2 < bests) { bests = sc2; bestmid = (long)p->comp; }
-            }
+             * nearer counts too (a label is placed at the middle of its
+             * edge) */
+            double score = pd;
+            if (cn->shape < 0) score += LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(cn->box));
+            if (nlp == lpcap) { lpcap = lpcap ? 2 * lpcap : 16; lp = xrealloc(lp, lpcap * sizeof *lp); }
+            lp[nlp++] = (lpair){ score, c, (long)p->comp };
         }
-        if (bestmid >= 0) bestcomp = bestmid;
-        if (bestcomp < 0 || bestd > tol) continue;
-        if (cn->shape >= 0 && !crossed) continue;
-        /* a frame's title: a node */
-        if (frame >= 0 && ftitle[frame] == (long)c) continue;
+        if (bestd > tol || (cn->shape >= 0 && !crossed)) nlp = first;
+    }
+    /* each label to one edge, each edge one label: the pairs best first
+     * (two labels beside two crossing connectors go one to each); a label
+     * whose every chain took another keeps its best */
+    qsort(lp, nlp, sizeof *lp, cmp_lpair);
+    long *got = xcalloc(gb->ntextcand + 1, sizeof *got);
+    unsigned char *taken = xcalloc(gb->npc + 1, 1);
+    for (size_t c = 0; c < gb->ntextcand; c++) got[c] = -1;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < nlp; k++) {
+            if (got[lp[k].cand] >= 0 || (pass == 0 && taken[lp[k].comp])) continue;
+            got[lp[k].cand] = lp[k].comp;
+            taken[lp[k].comp] = 1;
+        }
+    for (size_t c = 0; c < gb->ntextcand; c++) {
+        if (got[c] < 0) continue;
+        cand *cn = &cd[c];
         cn->label = 1;
         char *txt = join_texts(sc, cn->texts, cn->ntexts);
-        add_label(gb->ed, gb->ned, gb->edge_comp, bestcomp, txt);
+        add_label(gb->ed, gb->ned, gb->edge_comp, got[c], txt);
         free(txt);
         if (cn->shape >= 0) { si[cn->shape].role = GRAPH_SH_OTHER; gb->out->shape_role[cn->shape] = GRAPH_SH_OTHER; }
     }
+    free(got);
+    free(taken);
+    free(lp);
     free(ftitle);
 }
 
