@@ -1338,7 +1338,9 @@ static void free_text_labels(build *gb)
     const piece *pc = gb->pc;
     /* each frame's title: of the free text in it (a container, step 3),
      * the one nearest its top or bottom, within twice its font size (a
-     * group's or cluster's name sits there) */
+     * group's or cluster's name sits there); at the bottom, no nearer a
+     * connector of an edge than that side (an edge's label in an untitled
+     * frame: a title sits at the top unless placed otherwise; y is up) */
     long *ftitle = xcalloc(gb->ns + 1, sizeof *ftitle);
     double *fdist = xcalloc(gb->ns + 1, sizeof *fdist);
     for (size_t i = 0; i < gb->ns; i++) { ftitle[i] = -1; fdist[i] = INFINITY; }
@@ -1347,7 +1349,17 @@ static void free_text_labels(build *gb)
         if (f < 0) continue;
         ir_box fb = si[f].box, tb = cd[c].box;
         double df = fmin(fabs(fb.y2 - tb.y2), fabs(tb.y1 - fb.y1));
-        if (df <= 2 * cd[c].size && df < fdist[f]) { fdist[f] = df; ftitle[f] = (long)c; }
+        if (df > 2 * cd[c].size || df >= fdist[f]) continue;
+        int edge_near = 0;
+        size_t nn = fabs(tb.y1 - fb.y1) >= fabs(fb.y2 - tb.y2) ? 0 : query(gb, &gb->conn_ix, ir_box_inset(tb, df));
+        for (size_t q = 0; q < nn && !edge_near; q++) {
+            const piece *p = &pc[gb->near[q]];
+            if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
+            const svg_shape *s = &sc->shapes[p->shape];
+            for (size_t j = 1; j < s->n && !edge_near; j++)
+                edge_near = ir_seg_box_dist(s->pts[j - 1], s->pts[j], tb) < df;
+        }
+        if (!edge_near) { fdist[f] = df; ftitle[f] = (long)c; }
     }
     free(fdist);
     /* every (text, chain) pair that may be a label and its edge, scored */
