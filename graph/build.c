@@ -1337,21 +1337,24 @@ static void free_text_labels(build *gb)
     cand *cd = gb->cd;
     const piece *pc = gb->pc;
     /* each frame's title: of the free text in it (a container, step 3),
-     * the one nearest its top or bottom, within twice its font size (a
-     * group's or cluster's name sits there); at the bottom, no nearer a
-     * connector of an edge than that side (an edge's label in an untitled
-     * frame: a title sits at the top unless placed otherwise; y is up) */
+     * the one nearest its top, within twice its font size (a group's or
+     * cluster's name sits there); with none there, the one nearest its
+     * bottom, unless a connector of an edge passes nearer it than that
+     * side (an edge's label in an untitled frame). y is up. */
     long *ftitle = xcalloc(gb->ns + 1, sizeof *ftitle);
-    double *fdist = xcalloc(gb->ns + 1, sizeof *fdist);
-    for (size_t i = 0; i < gb->ns; i++) { ftitle[i] = -1; fdist[i] = INFINITY; }
+    long *fbot = xcalloc(gb->ns + 1, sizeof *fbot);
+    double *fdist = xcalloc(2 * gb->ns + 1, sizeof *fdist);
+    for (size_t i = 0; i < gb->ns; i++) { ftitle[i] = fbot[i] = -1; fdist[2 * i] = fdist[2 * i + 1] = INFINITY; }
     for (size_t c = 0; c < gb->ntextcand; c++) {
         long f = cd[c].ntexts ? gb->title[cd[c].texts[0]] - 1 : -1;
         if (f < 0) continue;
         ir_box fb = si[f].box, tb = cd[c].box;
-        double df = fmin(fabs(fb.y2 - tb.y2), fabs(tb.y1 - fb.y1));
-        if (df > 2 * cd[c].size || df >= fdist[f]) continue;
+        double dtop = fabs(fb.y2 - tb.y2), dbot = fabs(tb.y1 - fb.y1);
+        int bottom = dbot < dtop;
+        double df = bottom ? dbot : dtop;
+        if (df > 2 * cd[c].size || df >= fdist[2 * f + bottom]) continue;
         int edge_near = 0;
-        size_t nn = fabs(tb.y1 - fb.y1) >= fabs(fb.y2 - tb.y2) ? 0 : query(gb, &gb->conn_ix, ir_box_inset(tb, df));
+        size_t nn = bottom ? query(gb, &gb->conn_ix, ir_box_inset(tb, df)) : 0;
         for (size_t q = 0; q < nn && !edge_near; q++) {
             const piece *p = &pc[gb->near[q]];
             if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
@@ -1359,8 +1362,12 @@ static void free_text_labels(build *gb)
             for (size_t j = 1; j < s->n && !edge_near; j++)
                 edge_near = ir_seg_box_dist(s->pts[j - 1], s->pts[j], tb) < df;
         }
-        if (!edge_near) { fdist[f] = df; ftitle[f] = (long)c; }
+        if (edge_near) continue;
+        fdist[2 * f + bottom] = df;
+        if (bottom) fbot[f] = (long)c; else ftitle[f] = (long)c;
     }
+    for (size_t i = 0; i < gb->ns; i++) if (ftitle[i] < 0) ftitle[i] = fbot[i];
+    free(fbot);
     free(fdist);
     /* every (text, chain) pair that may be a label and its edge, scored */
     lpair *lp = NULL;

@@ -24,7 +24,8 @@ is ambiguous when
             label's own edge does, and that edge's middle lies within one
             font size of the box: neither the distance nor the middle of
             the edge (where Graphviz puts a label) tells the two apart;
-  on-text   two texts of different owners (node texts, edge labels) have
+  on-text   two texts of different owners (node texts, edge labels,
+            cluster titles) have
             boxes that overlap by at least DEPTH pt both ways: the words
             are written over each other.
 
@@ -173,6 +174,8 @@ def classify(path):
             nodes[title] = [o for o in (outline(el) for el in g) if o and len(o) >= 3]
             ntext[title] = [text_box(t) for t in g.findall(NS + 'text')]
             texts += [(title, b) for b in ntext[title]]
+        elif cls == 'cluster':
+            texts += [('cluster ' + title, text_box(t)) for t in g.findall(NS + 'text')]
         elif cls == 'edge':
             ends = re.split(r'->|--', title)
             paths = [bezier_points(el.get('d', '')) for el in g if el.tag == NS + 'path']
