@@ -807,6 +807,22 @@ static void find_pieces(build *gb)
     gb->npc = npc;
 }
 
+/* 1 when s is a triangle (closed or coming back to its start) with one
+ * side clearly the shortest, and the vertex across from it in *apex */
+static int tri_apex(const svg_shape *s, ir_pt *apex)
+{
+    size_t n = s->n;
+    if (n == 4 && ir_v_dist(s->pts[0], s->pts[3]) < 1e-6) n = 3;
+    if (n != 3) return 0;
+    double l[3];
+    for (int k = 0; k < 3; k++) l[k] = ir_v_dist(s->pts[k], s->pts[(k + 1) % 3]);
+    int m = l[0] < l[1] ? (l[0] < l[2] ? 0 : 2) : (l[1] < l[2] ? 1 : 2);
+    for (int k = 0; k < 3; k++)
+        if (k != m && l[m] > 0.85 * l[k]) return 0;
+    *apex = s->pts[(m + 2) % 3];
+    return 1;
+}
+
 /* 5. closed arrowheads: every (end, polygon) pair that fits, assigned one
  * to one, nearest first (ends of different edges meet at a node) */
 static void closed_arrowheads(build *gb)
@@ -852,6 +868,11 @@ static void closed_arrowheads(build *gb)
                     if (pr > bestp) { bestp = pr; f = s->pts[j]; }
                 }
                 if (ir_v_dot(unitv(vsub(f, c)), u) < 0.7) continue;
+                /* a triangle with a short base points its apex: the
+                 * piece goes on beyond the base, not from a side (a stub
+                 * shorter than its arrowhead has it at both ends) */
+                ir_pt apex;
+                if (tri_apex(s, &apex) && ir_v_dist(apex, f) > 1e-9) continue;
                 /* the end sits at the middle of the base (Graphviz) or at the tip */
                 ir_pt bm = { 0, 0 };
                 size_t nb = 0;
@@ -1194,6 +1215,16 @@ static void chain_edges(build *gb, size_t comp)
      * of its drawing: a self-loop is drawn outside the node */
     int self = 1;
     for (size_t a = 1; a < na && self; a++) self = nodes[a] == nodes[0];
+    int tiny = 0;
+    if (self) {
+        /* a stroke shorter than attach_tol between the two (nodes that
+         * nearly touch): no self-loop is drawn so small */
+        double len = 0;
+        for (size_t i = comp; i < npc; i = next[i])
+            if (!pc[i].dead && pc[i].comp == comp)
+                len += polyline_len(sc->shapes[pc[i].shape].pts, sc->shapes[pc[i].shape].n);
+        tiny = len <= gb->o->attach_tol;
+    }
     if (self) {
         const cand *c = &cd[nodes[0]];
         for (size_t i = comp; i < npc && self; i = next[i]) {
@@ -1204,7 +1235,7 @@ static void chain_edges(build *gb, size_t comp)
                 self = c->shape >= 0 ? shape_dist(&sc->shapes[c->shape], &gb->si[c->shape], s->pts[k]) <= DECOR_TOL
                                      : ir_box_pt_dist(c->box, s->pts[k]) <= DECOR_TOL;
         }
-        if (self) {
+        if (self || tiny) {
             /* nodes that overlap hide the connector: what is left of it (a
              * stub under its arrowhead) lies inside the node the arrow
              * points into; its plain end is on or in the node it comes from */
