@@ -28,7 +28,8 @@
 # which reads Graphviz's own node and edge groups, the oracle's side only)
 # are counted apart: per engine and overall, the rate over the clear
 # drawings and over the ambiguous ones, and each ambiguous failure's rule.
-# Exits 1 when the overall rate is below $GVSHAPES_FLOOR (default 0), 0
+# Exits 1 when the overall rate is below $GVSHAPES_FLOOR (default 0) or the
+# rate over clear drawings below $GVSHAPES_CLEAR_FLOOR (default 0), 0
 # otherwise; 0 with a note when Graphviz is not installed.
 #
 # The shapes are Graphviz's polygon-based shapes (shapes.html) less those
@@ -64,6 +65,7 @@ neng=$(echo $ENGINES | wc -w)
 N=${1:-${GVSHAPES_N:-$((nsh * neng * 2))}}
 SEED=${2:-${GVSHAPES_SEED:-1}}
 FLOOR=${GVSHAPES_FLOOR:-0}
+CFLOOR=${GVSHAPES_CLEAR_FLOOR:-0}
 case ${GVSHAPES_OVERLAP:-both} in
     both) OVERLAP= ;; removed|allowed) OVERLAP=$GVSHAPES_OVERLAP ;;
     *) echo "graphviz-shapes: GVSHAPES_OVERLAP is both, removed or allowed" >&2; exit 2 ;;
@@ -261,7 +263,10 @@ awk -F '\t' -v dir="$tmp/" '
         for (k in cr) printf "graphviz-shapes: ambiguous by rule %-9s %4d/%-4d exact\n", k, r[k], cr[k] | "sort"
         close("sort")
         printf "graphviz-shapes: clear drawings %s exact; ambiguous drawings %s exact\n", cnt("all clear"), cnt("all ambiguous")
+        printf "%.4f\n", cx["all clear"] ? x["all clear"] / cx["all clear"] : 1 > (dir "clear-rate")
     }' "$tmp/drawing" "$tmp/results"
 rate=$(awk -v p="$pass" -v t="$total" 'BEGIN { printf "%.4f", t ? p / t : 0 }')
 echo "graphviz-shapes: $pass of $total graphs exact (node, edge and path F1 = 1, edge labels on their edges): rate $rate (floor $FLOOR; $skipped Graphviz could not lay out)"
-awk -v r="$rate" -v f="$FLOOR" 'BEGIN { exit !(r + 0 >= f + 0) }'
+crate=$(cat "$tmp/clear-rate" 2>/dev/null || echo 1)
+[ "$CFLOOR" = 0 ] || echo "graphviz-shapes: clear drawings rate $crate (floor $CFLOOR)"
+awk -v r="$rate" -v f="$FLOOR" -v cr="$crate" -v cf="$CFLOOR" 'BEGIN { exit !(r + 0 >= f + 0 && cr + 0 >= cf + 0) }'
