@@ -1446,7 +1446,7 @@ static void free_text_labels(build *gb)
     /* each label to one edge, each edge one label: the pairs best first
      * (two labels beside two crossing connectors go one to each); a label
      * whose every chain took another keeps its best */
-    qsort(lp, nlp, sizeof *lp, cmp_lpair);
+    if (nlp) qsort(lp, nlp, sizeof *lp, cmp_lpair);
     long *got = xcalloc(gb->ntextcand + 1, sizeof *got);
     unsigned char *taken = xcalloc(gb->npc + 1, 1);
     for (size_t c = 0; c < gb->ntextcand; c++) got[c] = -1;
