@@ -1370,8 +1370,9 @@ static void free_text_labels(build *gb)
     /* each frame's title: of the free text in it (a container, step 3),
      * the one nearest its top, within twice its font size (a group's or
      * cluster's name sits there); with none there, the one nearest its
-     * bottom, unless a connector of an edge passes nearer it than that
-     * side (an edge's label in an untitled frame). y is up. */
+     * bottom. Not a text off the frame's middle that a connector of an
+     * edge passes nearer than that side, nor any such text at the bottom
+     * (an edge's label in an untitled frame). y is up. */
     long *ftitle = xcalloc(gb->ns + 1, sizeof *ftitle);
     long *fbot = xcalloc(gb->ns + 1, sizeof *fbot);
     double *fdist = xcalloc(2 * gb->ns + 1, sizeof *fdist);
@@ -1385,7 +1386,8 @@ static void free_text_labels(build *gb)
         double df = bottom ? dbot : dtop;
         if (df > 2 * cd[c].size || df >= fdist[2 * f + bottom]) continue;
         int edge_near = 0;
-        size_t nn = bottom ? query(gb, &gb->conn_ix, ir_box_inset(tb, df)) : 0;
+        int centred = fabs(ir_box_center(tb).x - ir_box_center(fb).x) <= 0.5 * cd[c].size;
+        size_t nn = bottom || !centred ? query(gb, &gb->conn_ix, ir_box_inset(tb, df)) : 0;
         for (size_t q = 0; q < nn && !edge_near; q++) {
             const piece *p = &pc[gb->near[q]];
             if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
