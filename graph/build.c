@@ -134,6 +134,7 @@ typedef struct {
     size_t shape;
     ir_pt end[2];        /* effective ends (arrow tips when there are heads) */
     ir_pt dir[2];        /* outward directions */
+    ir_pt base[2];       /* the back of an end's arrowhead (the end without one) */
     int head[2];
     int joined[2];
     long node[2];        /* attached candidate or -1 */
@@ -312,7 +313,7 @@ static void add_label(graph_edge *ed, size_t ned, const long *edge_comp, long co
     }
 }
 
-typedef struct { double d; size_t end, sh; ir_pt tip; } ahc;
+typedef struct { double d; size_t end, sh; ir_pt tip, base; } ahc;
 static int cmp_ahc(const void *a, const void *b)
 {
     const ahc *x = a, *y = b;
@@ -792,6 +793,8 @@ static void find_pieces(build *gb)
         p->shape = i;
         p->end[0] = s->pts[0];
         p->end[1] = s->pts[s->n - 1];
+        p->base[0] = p->end[0];
+        p->base[1] = p->end[1];
         p->dir[0] = s->dir_start;
         p->dir[1] = s->dir_end;
         p->node[0] = p->node[1] = -1;
@@ -802,6 +805,22 @@ static void find_pieces(build *gb)
     }
     gb->pc = pc;
     gb->npc = npc;
+}
+
+/* 1 when s is a triangle (closed or coming back to its start) with one
+ * side clearly the shortest, and the vertex across from it in *apex */
+static int tri_apex(const svg_shape *s, ir_pt *apex)
+{
+    size_t n = s->n;
+    if (n == 4 && ir_v_dist(s->pts[0], s->pts[3]) < 1e-6) n = 3;
+    if (n != 3) return 0;
+    double l[3];
+    for (int k = 0; k < 3; k++) l[k] = ir_v_dist(s->pts[k], s->pts[(k + 1) % 3]);
+    int m = l[0] < l[1] ? (l[0] < l[2] ? 0 : 2) : (l[1] < l[2] ? 1 : 2);
+    for (int k = 0; k < 3; k++)
+        if (k != m && l[m] > 0.85 * l[k]) return 0;
+    *apex = s->pts[(m + 2) % 3];
+    return 1;
 }
 
 /* 5. closed arrowheads: every (end, polygon) pair that fits, assigned one
@@ -849,6 +868,11 @@ static void closed_arrowheads(build *gb)
                     if (pr > bestp) { bestp = pr; f = s->pts[j]; }
                 }
                 if (ir_v_dot(unitv(vsub(f, c)), u) < 0.7) continue;
+                /* a triangle with a short base points its apex: the
+                 * piece goes on beyond the base, not from a side (a stub
+                 * shorter than its arrowhead has it at both ends) */
+                ir_pt apex;
+                if (tri_apex(s, &apex) && ir_v_dist(apex, f) > 1e-9) continue;
                 /* the end sits at the middle of the base (Graphviz) or at the tip */
                 ir_pt bm = { 0, 0 };
                 size_t nb = 0;
@@ -863,6 +887,7 @@ static void closed_arrowheads(build *gb)
                 cs[ncs].end = 2 * pi + (size_t)e;
                 cs[ncs].sh = i;
                 cs[ncs].tip = ir_v_dot(vsub(f, q), u) > 0 ? f : q;
+                cs[ncs].base = bm;
                 ncs++;
             }
         }
@@ -875,6 +900,7 @@ static void closed_arrowheads(build *gb)
         if (p->head[e] || arrow_cand[cs[a].sh] != 1) continue;
         p->head[e] = 1;
         p->end[e] = cs[a].tip;
+        p->base[e] = cs[a].base;
         arrow_cand[cs[a].sh] = 2;
     }
     free(cs);
@@ -926,6 +952,7 @@ static void open_arrowheads(build *gb)
                     if (ir_v_dot(unitv(vsub(m, mid)), u) < 0.7) continue;
                     p->head[e] = 1;
                     if (ir_v_dot(vsub(m, q), u) > 0) p->end[e] = m;
+                    p->base[e] = mid;
                     v->dead = 1;
                     break;
                 }
@@ -1046,6 +1073,25 @@ static void join_chains(build *gb)
     free(key);
 }
 
+/* 1 when the ray from q along u meets box b */
+static int ray_hits_box(ir_pt q, ir_pt u, ir_box b)
+{
+    double t0 = 0, t1 = INFINITY;
+    double o[2] = { q.x, q.y }, d[2] = { u.x, u.y }, lo[2] = { b.x1, b.y1 }, hi[2] = { b.x2, b.y2 };
+    for (int k = 0; k < 2; k++) {
+        if (fabs(d[k]) < 1e-12) {
+            if (o[k] < lo[k] || o[k] > hi[k]) return 0;
+            continue;
+        }
+        double ta = (lo[k] - o[k]) / d[k], tb = (hi[k] - o[k]) / d[k];
+        if (ta > tb) { double t = ta; ta = tb; tb = t; }
+        t0 = fmax(t0, ta);
+        t1 = fmin(t1, tb);
+        if (t0 > t1) return 0;
+    }
+    return 1;
+}
+
 /* 8. attach free ends */
 static void attach_ends(build *gb)
 {
@@ -1116,6 +1162,22 @@ static void attach_ends(build *gb)
                     if (cd[c].shape >= 0 && d <= BOX_TOL && d < bb) { best = (long)c; bb = d; }
                 }
             }
+            /* still none: a shape whose box the end points into, within
+             * attach_tol (Graphviz clips the edges of cds and of shapes
+             * it pads at the box, a few points off the drawn outline) */
+            if (best < 0 || cd[best].shape < 0) {
+                double bb = INFINITY;
+                ir_pt u = unitv(p->dir[e]);
+                for (size_t qq = 0; qq < nn; qq++) {
+                    size_t c = gb->near[qq];
+                    if (cd[c].shape < 0 || !cd[c].ntexts) continue;
+                    double d = ir_box_pt_dist(cd[c].box, q);
+                    if (d <= o->attach_tol && d < bb && ray_hits_box(q, u, ir_box_inset(cd[c].box, 1))) {
+                        best = (long)c;
+                        bb = d;
+                    }
+                }
+            }
             p->node[e] = best;
         }
     }
@@ -1134,7 +1196,7 @@ static void chain_edges(build *gb, size_t comp)
     long *edge_comp = gb->edge_comp;
     long nodes[64];
     int heads[64];
-    ir_pt at[64];
+    ir_pt at[64], base[64];
     size_t na = 0;
     int line = sc->shapes[pc[comp].shape].line;
     const size_t *next = gb->chain_next;
@@ -1144,6 +1206,7 @@ static void chain_edges(build *gb, size_t comp)
             if (!pc[i].joined[e] && pc[i].node[e] >= 0 && na < 64) {
                 nodes[na] = pc[i].node[e];
                 at[na] = pc[i].end[e];
+                base[na] = pc[i].base[e];
                 heads[na++] = pc[i].head[e];
             }
     }
@@ -1152,6 +1215,16 @@ static void chain_edges(build *gb, size_t comp)
      * of its drawing: a self-loop is drawn outside the node */
     int self = 1;
     for (size_t a = 1; a < na && self; a++) self = nodes[a] == nodes[0];
+    int tiny = 0;
+    if (self) {
+        /* a stroke shorter than attach_tol between the two (nodes that
+         * nearly touch): no self-loop is drawn so small */
+        double len = 0;
+        for (size_t i = comp; i < npc; i = next[i])
+            if (!pc[i].dead && pc[i].comp == comp)
+                len += polyline_len(sc->shapes[pc[i].shape].pts, sc->shapes[pc[i].shape].n);
+        tiny = len <= gb->o->attach_tol;
+    }
     if (self) {
         const cand *c = &cd[nodes[0]];
         for (size_t i = comp; i < npc && self; i = next[i]) {
@@ -1162,21 +1235,26 @@ static void chain_edges(build *gb, size_t comp)
                 self = c->shape >= 0 ? shape_dist(&sc->shapes[c->shape], &gb->si[c->shape], s->pts[k]) <= DECOR_TOL
                                      : ir_box_pt_dist(c->box, s->pts[k]) <= DECOR_TOL;
         }
-        if (self) {
+        if (self || tiny) {
             /* nodes that overlap hide the connector: what is left of it (a
              * stub under its arrowhead) lies inside the node the arrow
              * points into; its plain end is on or in the node it comes from */
             if (na != 2 || heads[0] == heads[1]) return;
             size_t t = heads[0] ? 1 : 0;
-            ir_pt q = at[t];
             long best = -1;
             double bd = INFINITY;
-            size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
-            for (size_t qq = 0; qq < nn; qq++) {
-                size_t c2 = gb->near[qq];
-                if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
-                double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
-                if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
+            /* from the plain end, or else from the back of the arrowhead
+             * (a stub shorter than its arrowhead: only the head shows,
+             * its back in the node it comes from) */
+            for (int from = 0; from < 2 && best < 0; from++) {
+                ir_pt q = from ? base[1 - t] : at[t];
+                size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
+                for (size_t qq = 0; qq < nn; qq++) {
+                    size_t c2 = gb->near[qq];
+                    if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
+                    double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
+                    if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
+                }
             }
             if (best < 0) return;
             nodes[t] = best;
@@ -1271,6 +1349,16 @@ static ir_pt piece_mid(const svg_shape *s)
     return s->pts[0];
 }
 
+/* 10. a text that may label a chain, and how well (lower is better) */
+typedef struct { double score; size_t cand; long comp; } lpair;
+static int cmp_lpair(const void *a, const void *b)
+{
+    const lpair *x = a, *y = b;
+    if (x->score != y->score) return x->score < y->score ? -1 : 1;
+    if (x->cand != y->cand) return x->cand < y->cand ? -1 : 1;
+    return (x->comp > y->comp) - (x->comp < y->comp);
+}
+
 /* 10. edge labels: unattached text near a connector of an edge */
 static void free_text_labels(build *gb)
 {
@@ -1280,29 +1368,54 @@ static void free_text_labels(build *gb)
     cand *cd = gb->cd;
     const piece *pc = gb->pc;
     /* each frame's title: of the free text in it (a container, step 3),
-     * the one nearest its top or bottom, within twice its font size (a
-     * group's or cluster's name sits there) */
+     * the one nearest its top, within twice its font size (a group's or
+     * cluster's name sits there); with none there, the one nearest its
+     * bottom. Not a text off the frame's middle that a connector of an
+     * edge passes nearer than that side, nor any such text at the bottom
+     * (an edge's label in an untitled frame). y is up. */
     long *ftitle = xcalloc(gb->ns + 1, sizeof *ftitle);
-    double *fdist = xcalloc(gb->ns + 1, sizeof *fdist);
-    for (size_t i = 0; i < gb->ns; i++) { ftitle[i] = -1; fdist[i] = INFINITY; }
+    long *fbot = xcalloc(gb->ns + 1, sizeof *fbot);
+    double *fdist = xcalloc(2 * gb->ns + 1, sizeof *fdist);
+    for (size_t i = 0; i < gb->ns; i++) { ftitle[i] = fbot[i] = -1; fdist[2 * i] = fdist[2 * i + 1] = INFINITY; }
     for (size_t c = 0; c < gb->ntextcand; c++) {
         long f = cd[c].ntexts ? gb->title[cd[c].texts[0]] - 1 : -1;
         if (f < 0) continue;
         ir_box fb = si[f].box, tb = cd[c].box;
-        double df = fmin(fabs(fb.y2 - tb.y2), fabs(tb.y1 - fb.y1));
-        if (df <= 2 * cd[c].size && df < fdist[f]) { fdist[f] = df; ftitle[f] = (long)c; }
+        double dtop = fabs(fb.y2 - tb.y2), dbot = fabs(tb.y1 - fb.y1);
+        int bottom = dbot < dtop;
+        double df = bottom ? dbot : dtop;
+        if (df > 2 * cd[c].size || df >= fdist[2 * f + bottom]) continue;
+        int edge_near = 0;
+        int centred = fabs(ir_box_center(tb).x - ir_box_center(fb).x) <= 0.5 * cd[c].size;
+        size_t nn = bottom || !centred ? query(gb, &gb->conn_ix, ir_box_inset(tb, df)) : 0;
+        for (size_t q = 0; q < nn && !edge_near; q++) {
+            const piece *p = &pc[gb->near[q]];
+            if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
+            const svg_shape *s = &sc->shapes[p->shape];
+            for (size_t j = 1; j < s->n && !edge_near; j++)
+                edge_near = ir_seg_box_dist(s->pts[j - 1], s->pts[j], tb) < df;
+        }
+        if (edge_near) continue;
+        fdist[2 * f + bottom] = df;
+        if (bottom) fbot[f] = (long)c; else ftitle[f] = (long)c;
     }
+    for (size_t i = 0; i < gb->ns; i++) if (ftitle[i] < 0) ftitle[i] = fbot[i];
+    free(fbot);
     free(fdist);
+    /* every (text, chain) pair that may be a label and its edge, scored */
+    lpair *lp = NULL;
+    size_t nlp = 0, lpcap = 0;
     for (size_t c = 0; c < gb->ntextcand; c++) {
         cand *cn = &cd[c];
         if (cn->attached) continue;
         long frame = -1;
         for (size_t k = 0; k < cn->ntexts && frame < 0; k++) frame = gb->title[cn->texts[k]] - 1;
+        /* a frame's title: a node */
+        if (frame >= 0 && ftitle[frame] == (long)c) continue;
         double tol = o->label_k * cn->size;
-
         int crossed = 0;
-        double bestd = INFINITY, bests = INFINITY;
-        long bestcomp = -1, bestmid = -1;
+        double bestd = INFINITY;
+        size_t first = nlp;
         size_t nn = query(gb, &gb->conn_ix, ir_box_inset(cn->box, tol));
         for (size_t q = 0; q < nn; q++) {
             const piece *p = &pc[gb->near[q]];
@@ -1312,7 +1425,6 @@ static void free_text_labels(build *gb)
             double pd = INFINITY;
             for (size_t j = 1; j < s->n; j++) {
                 double d = ir_seg_box_dist(s->pts[j - 1], s->pts[j], cn->box);
-                if (d < bestd) { bestd = d; bestcomp = (long)p->comp; }
                 if (d < pd) pd = d;
                 /* crossed: the shape, filled and painted later, hides the
                  * connector where it passes (a label's backing box); a
@@ -1321,24 +1433,43 @@ static void free_text_labels(build *gb)
                     sc->shapes[cn->shape].seq > s->seq)
                     crossed = 1;
             }
+            if (pd < bestd) bestd = pd;
+            if (pd > tol) continue;
             /* free text beside two connectors: the one whose middle it is
-             * nearer (a label is placed at the middle of its edge) */
-            if (cn->shape < 0 && pd <= tol) {
-                double sc2 = pd + LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(cn->box));
-                if (sc2 < bests) { bests = sc2; bestmid = (long)p->comp; }
-            }
+             * nearer counts too (a label is placed at the middle of its
+             * edge) */
+            double score = pd;
+            if (cn->shape < 0) score += LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(cn->box));
+            if (nlp == lpcap) { lpcap = lpcap ? 2 * lpcap : 16; lp = xrealloc(lp, lpcap * sizeof *lp); }
+            lp[nlp++] = (lpair){ score, c, (long)p->comp };
         }
-        if (bestmid >= 0) bestcomp = bestmid;
-        if (bestcomp < 0 || bestd > tol) continue;
-        if (cn->shape >= 0 && !crossed) continue;
-        /* a frame's title: a node */
-        if (frame >= 0 && ftitle[frame] == (long)c) continue;
+        if (bestd > tol || (cn->shape >= 0 && !crossed)) nlp = first;
+    }
+    /* each label to one edge, each edge one label: the pairs best first
+     * (two labels beside two crossing connectors go one to each); a label
+     * whose every chain took another keeps its best */
+    if (nlp) qsort(lp, nlp, sizeof *lp, cmp_lpair);
+    long *got = xcalloc(gb->ntextcand + 1, sizeof *got);
+    unsigned char *taken = xcalloc(gb->npc + 1, 1);
+    for (size_t c = 0; c < gb->ntextcand; c++) got[c] = -1;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < nlp; k++) {
+            if (got[lp[k].cand] >= 0 || (pass == 0 && taken[lp[k].comp])) continue;
+            got[lp[k].cand] = lp[k].comp;
+            taken[lp[k].comp] = 1;
+        }
+    for (size_t c = 0; c < gb->ntextcand; c++) {
+        if (got[c] < 0) continue;
+        cand *cn = &cd[c];
         cn->label = 1;
         char *txt = join_texts(sc, cn->texts, cn->ntexts);
-        add_label(gb->ed, gb->ned, gb->edge_comp, bestcomp, txt);
+        add_label(gb->ed, gb->ned, gb->edge_comp, got[c], txt);
         free(txt);
         if (cn->shape >= 0) { si[cn->shape].role = GRAPH_SH_OTHER; gb->out->shape_role[cn->shape] = GRAPH_SH_OTHER; }
     }
+    free(got);
+    free(taken);
+    free(lp);
     free(ftitle);
 }
 
