@@ -53,7 +53,11 @@ typedef struct {
     struct tp_buf enodes;     /* @edges node */
     struct tp_buf path;       /* name prefix (name=) */
     struct tp_buf sep;        /* name separator */
-    int typeset;              /* 0 text, 1 math, 2 empty */
+    struct tp_buf typeset;    /* typeset= code (\tikzgraphnodetext ...) */
+    int defop;                /* default edge operator (OP_...) */
+    int number;               /* number nodes: on */
+    struct tp_buf numsep;     /* number nodes sep */
+    struct tp_buf quotes;     /* every edge quotes (edge quotes=); "@AUTO@" for auto */
     int kind;                 /* default edge kind */
     char lanchor[32], ranchor[32];
     int place;                /* P_... */
@@ -102,6 +106,9 @@ typedef struct {
     long nedges;
     int depth;
     int anon;
+    long autonum;             /* number nodes: the next number */
+    struct { char *name, *body; } decl[32];   /* declare= */
+    int ndecl;
     gopt o;
     gcount c;
     double gdepth, gwidth;    /* \tikz@lib@graph@group@depth/width */
@@ -167,6 +174,12 @@ static void opt_copy(gopt *d, const gopt *s)
     memset(&d->enodes, 0, sizeof d->enodes);
     memset(&d->path, 0, sizeof d->path);
     memset(&d->sep, 0, sizeof d->sep);
+    memset(&d->typeset, 0, sizeof d->typeset);
+    memset(&d->numsep, 0, sizeof d->numsep);
+    memset(&d->quotes, 0, sizeof d->quotes);
+    tp_buf_add(&d->quotes, bs(&s->quotes), s->quotes.n);
+    tp_buf_add(&d->typeset, bs(&s->typeset), s->typeset.n);
+    tp_buf_add(&d->numsep, bs(&s->numsep), s->numsep.n);
     tp_buf_add(&d->nodes, bs(&s->nodes), s->nodes.n);
     tp_buf_add(&d->edges, bs(&s->edges), s->edges.n);
     tp_buf_add(&d->enodes, bs(&s->enodes), s->enodes.n);
@@ -183,6 +196,9 @@ static void opt_free(gopt *o)
     buf_free(&o->enodes);
     buf_free(&o->path);
     buf_free(&o->sep);
+    buf_free(&o->typeset);
+    buf_free(&o->numsep);
+    buf_free(&o->quotes);
     strv_free(o->V, o->nV);
     strv_free(o->W, o->nW);
     o->V = o->W = NULL;
@@ -377,16 +393,17 @@ static int unsupported_key(const char *k, size_t kn)
         "color class", "operator", "declare", "butterfly", "butterfly'", "induced independent set",
         "induced path", "induced cycle", "induced complete bipartite", "trie", "quick",
         "put node text on incoming edges", "put node text on outgoing edges", "use existing nodes",
-        "number nodes", "source edge style", "target edge style", "source edge node",
+        "source edge style", "target edge style", "source edge node",
         "target edge node", "source edge clear", "target edge clear", "parse", "level",
         "not source", "not target", "source", "target", "set", "new set", "clear >", "clear <",
-        "default edge operator", "typeset", "sibling distance", "level distance", NULL
+        "sibling distance", "level distance", NULL
     };
     for (int i = 0; no[i]; i++) if (tk_is(k, kn, no[i])) return 1;
     if (kn >= 6 && memcmp(k, "level ", 6) == 0) return 1;
     if (kn && (k[0] == '>' || k[0] == '<' || k[0] == '!')) return 1;
     if (kn > 8 && memcmp(k, "recolor ", 8) == 0) return 1;
     if (is_layout_key(k, kn)) return 1;
+    if (memchr(k, '/', kn)) return 1;   /* handlers, paths (placement/..., level 1/.style) */
     return 0;
 }
 
@@ -458,13 +475,51 @@ static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, 
     if (tk_is(k, kn, "edges") || tk_is(k, kn, "edge")) { buf_addc(&o->edges, ","); tp_buf_add(&o->edges, v, vn); return; }
     if (tk_is(k, kn, "edge node")) { buf_addc(&o->enodes, " "); tp_buf_add(&o->enodes, v, vn); return; }
     if (tk_is(k, kn, "edge label") || tk_is(k, kn, "edge label'")) {
-        buf_addc(&o->enodes, kn == 10 ? " node[auto]{" : " node[auto,swap]{");
+        buf_addc(&o->enodes, kn == 10 ? " node[@AUTOL@]{" : " node[@AUTOR@]{");
         tp_buf_add(&o->enodes, v, vn);
         buf_addc(&o->enodes, "}");
         return;
     }
-    if (tk_is(k, kn, "empty nodes")) { o->typeset = 2; return; }
-    if (tk_is(k, kn, "math nodes")) { o->typeset = 1; return; }
+    if (tk_is(k, kn, "empty nodes")) { o->typeset.n = 0; buf_addc(&o->typeset, ""); return; }
+    if (tk_is(k, kn, "math nodes")) { buf_set(&o->typeset, "$\\tikzgraphnodetext$", 20); return; }
+    if (tk_is(k, kn, "typeset")) { buf_set(&o->typeset, v, vn); return; }
+    if (tk_is(k, kn, "quick")) {
+        /* the quick syntax is a subset of the normal one; its nodes are
+         * not placed (no placement/place) */
+        o->place = P_NONE;
+        return;
+    }
+    if (tk_is(k, kn, "number nodes")) {
+        o->number = 1;
+        g->autonum = hasv ? (long)eval_num(g, v, vn, 1) : 1;
+        return;
+    }
+    if (tk_is(k, kn, "edge quotes")) { buf_set(&o->quotes, v, vn); return; }
+    if (tk_is(k, kn, "edge quotes center")) { buf_set(&o->quotes, "anchor=center", 13); return; }
+    if (tk_is(k, kn, "edge quotes mid")) { buf_set(&o->quotes, "anchor=mid", 10); return; }
+    if (tk_is(k, kn, "number nodes sep")) { buf_set(&o->numsep, v, vn); return; }
+    if (tk_is(k, kn, "default edge operator")) {
+        int op = tk_is(v, vn, "complete bipartite") ? OP_BIP : tk_is(v, vn, "matching") ? OP_MATCH :
+                 tk_is(v, vn, "matching and star") ? OP_MSTAR : tk_is(v, vn, "no edges") ? OP_NOEDGES : 0;
+        if (!op) { fail(g, "the default edge operator %s", v, vn); return; }
+        o->defop = op;
+        return;
+    }
+    if (tk_is(k, kn, "declare")) {
+        /* declare={name}{graph} */
+        size_t a = 0;
+        skip_sp(v, &a, vn);
+        size_t ae = a < vn && v[a] == '{' ? match_close(v, a, vn) : vn;
+        size_t b = ae + 1;
+        if (ae < vn) skip_sp(v, &b, vn);
+        size_t be = b < vn && v[b] == '{' ? match_close(v, b, vn) : vn;
+        if (ae >= vn || be >= vn) { fail(g, "a declare= I cannot read: %s", v, vn); return; }
+        if (g->ndecl >= 32) { fail(g, "more than 32 declared graphs%s", "", 0); return; }
+        g->decl[g->ndecl].name = xstrndup(v + a + 1, ae - a - 1);
+        g->decl[g->ndecl].body = xstrndup(v + b + 1, be - b - 1);
+        g->ndecl++;
+        return;
+    }
     if (tk_is(k, kn, "--")) { o->kind = K_UND; return; }
     if (tk_is(k, kn, "->")) { o->kind = K_FWD; return; }
     if (tk_is(k, kn, "<-")) { o->kind = K_BACK; return; }
@@ -651,7 +706,7 @@ static const char *pic_name(G *g, int id)
 
 /* the edge options, with the quotes syntax ("text" options) made edge
  * nodes (TikZ: node [every edge quotes (auto), options] {text}) */
-static void split_quotes(const char *opts, struct tp_buf *plain, struct tp_buf *nodes)
+static void split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain, struct tp_buf *nodes)
 {
     size_t n = strlen(opts), i = 0;
     while (i <= n) {
@@ -664,10 +719,31 @@ static void split_quotes(const char *opts, struct tp_buf *plain, struct tp_buf *
             while (q < in && it[q] != '"') q++;
             const char *rest = it + q + 1;
             size_t rn = q < in ? in - q - 1 : 0;
-            buf_addc(nodes, " node[auto");
+            tk_trim(&rest, &rn);
+            int swap = rn && rest[0] == '\'';
+            if (swap) { rest++; rn--; tk_trim(&rest, &rn); }
+            /* every edge quotes: auto, or what edge quotes= made it */
+            buf_addc(nodes, " node[");
+            if (!strcmp(qstyle, "@AUTO@")) buf_addc(nodes, swap ? "@AUTOR@" : "@AUTOL@");
+            else {
+                /* its auto as the anchor it stands for (emit_edge) */
+                size_t qn = strlen(qstyle), a = 0;
+                int first = 1;
+                while (a <= qn) {
+                    size_t z = scan_to(qstyle, a, qn, ",", 0);
+                    const char *w = qstyle + a;
+                    size_t wn = z - a;
+                    tk_trim(&w, &wn);
+                    if (wn) {
+                        if (!first) buf_addc(nodes, ",");
+                        first = 0;
+                        if (tk_is(w, wn, "auto")) buf_addc(nodes, swap ? "@AUTOR@" : "@AUTOL@");
+                        else tp_buf_add(nodes, w, wn);
+                    }
+                    a = z + 1;
+                }
+            }
             if (rn) {
-                tk_trim(&rest, &rn);
-                if (rn && rest[0] == '\'') { buf_addc(nodes, ",swap"); rest++; rn--; tk_trim(&rest, &rn); }
                 if (rn) { buf_addc(nodes, ","); tp_buf_add(nodes, rest, rn); }
             }
             buf_addc(nodes, "]{");
@@ -691,7 +767,7 @@ static void emit_edge(G *g, int from, int to, int kind, const char *opts, const 
     /* \path [->, every new ->] (a) edge [options] nodes (b): the edge is a
      * path of its own, drawn (every edge) with the options */
     struct tp_buf b = { 0 }, plain = { 0 }, qn = { 0 };
-    split_quotes(opts, &plain, &qn);
+    split_quotes(opts, bs(&g->o.quotes), &plain, &qn);
     buf_addc(&b, "[draw,");
     buf_addc(&b, arr[kind]);
     char every[16];
@@ -705,8 +781,41 @@ static void emit_edge(G *g, int from, int to, int kind, const char *opts, const 
     buf_addc(&b, ") to[");
     buf_addc(&b, plain.n ? plain.s + 1 : "");
     buf_addc(&b, "] ");
-    buf_addc(&b, enodes);
-    buf_addc(&b, bs(&qn));
+    {
+        /* auto (every edge quotes, edge label): the anchor TikZ's auto
+         * picks for a straight edge (\tikz@auto@anchor), from the
+         * direction between the nodes; a curved edge keeps auto */
+        struct tp_buf en = { 0 };
+        buf_addc(&en, enodes);
+        buf_addc(&en, bs(&qn));
+        const char *al = "auto", *ar = "auto,swap";
+        int curved = tk_memmem(bs(&plain), plain.n, "bend") || tk_memmem(bs(&plain), plain.n, "in=") ||
+                     tk_memmem(bs(&plain), plain.n, "out=") || tk_memmem(bs(&plain), plain.n, "loop");
+        tk_node *na = tk_find_node(g->T, pic_name(g, from), strlen(pic_name(g, from)));
+        vec2 pa = na ? na->c : v2(0, 0);
+        tk_node *nb = tk_find_node(g->T, pic_name(g, to), strlen(pic_name(g, to)));
+        if (!curved && na && nb) {
+            vec2 d = vsub(nb->c, pa);
+            double l = vlen(d);
+            if (l > 0) {
+                double x = d.x / l, y = d.y / l;
+                al = x > 0.05 ? (y > 0.05 ? "anchor=south east" : y < -0.05 ? "anchor=south west" : "anchor=south")
+                   : x < -0.05 ? (y > 0.05 ? "anchor=north east" : y < -0.05 ? "anchor=north west" : "anchor=north")
+                   : (y > 0 ? "anchor=east" : "anchor=west");
+                ar = x > 0.05 ? (y > 0.05 ? "anchor=north west" : y < -0.05 ? "anchor=north east" : "anchor=north")
+                   : x < -0.05 ? (y > 0.05 ? "anchor=south west" : y < -0.05 ? "anchor=south east" : "anchor=south")
+                   : (y > 0 ? "anchor=west" : "anchor=east");
+            }
+        }
+        for (const char *p = bs(&en); *p;) {
+            const char *q = strstr(p, "@AUTO");
+            if (!q || !q[5] || q[6] != '@') { buf_addc(&b, p); break; }
+            tp_buf_add(&b, p, (size_t)(q - p));
+            buf_addc(&b, q[5] == 'L' ? al : ar);
+            p = q + 7;
+        }
+        buf_free(&en);
+    }
     buf_addc(&b, " (");
     buf_addc(&b, pic_name(g, to));
     buf_addc(&b, g->o.ranchor);
@@ -843,12 +952,25 @@ static double logical(G *g, int id, int mode, double sep)
 }
 
 /* the options of a node: graph keys it may carry, the rest for TikZ */
-struct nodectx { struct tp_buf *tikz; const char *as; size_t asn; int has_as; struct tp_buf *at; };
+struct nodectx { struct tp_buf *tikz; const char *as; size_t asn; int has_as; struct tp_buf *at;
+                 unsigned add, del;      /* colors given (source, target, not ...) */
+                 const char *atv; size_t atn; };   /* at= */
 
 static void node_key(G *g, const char *k, size_t kn, const char *v, size_t vn, int hasv, void *vctx)
 {
     struct nodectx *cx = vctx;
     if (tk_is(k, kn, "as")) { cx->as = v; cx->asn = vn; cx->has_as = 1; return; }
+    if (tk_is(k, kn, "source")) { cx->add |= C_SRC; cx->del &= ~(unsigned)C_SRC; return; }
+    if (tk_is(k, kn, "target")) { cx->add |= C_TGT; cx->del &= ~(unsigned)C_TGT; return; }
+    if (tk_is(k, kn, "not source") || tk_is(k, kn, "!source")) { cx->del |= C_SRC; cx->add &= ~(unsigned)C_SRC; return; }
+    if (tk_is(k, kn, "not target") || tk_is(k, kn, "!target")) { cx->del |= C_TGT; cx->add &= ~(unsigned)C_TGT; return; }
+    if (tk_is(k, kn, "at")) {
+        /* at={(p)}: the node's position (written after the options) */
+        if (!hasv) { fail(g, "at without a value%s", "", 0); return; }
+        cx->atv = v;
+        cx->atn = vn;
+        return;
+    }
     if (tk_is(k, kn, "x") || tk_is(k, kn, "y")) {
         /* graphs/x, graphs/y: at=({x},{y}) */
         struct tp_buf *b = cx->at;
@@ -890,6 +1012,12 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
         buf_addc(&full, t);
     } else {
         tp_buf_add(&full, name, nn);
+        if (g->o.number && nn) {
+            char t[32];
+            snprintf(t, sizeof t, "%ld", g->autonum++);
+            buf_addc(&full, bs(&g->o.numsep));
+            buf_addc(&full, t);
+        }
     }
     if (!full.s) buf_addc(&full, "");
     int id = find_gnode(g, full.s);
@@ -898,12 +1026,13 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
         id = -1;
     }
     struct tp_buf tk = { 0 }, at = { 0 };
-    struct nodectx cx = { &tk, NULL, 0, 0, &at };
+    struct nodectx cx = { &tk, NULL, 0, 0, &at, 0, 0, NULL, 0 };
     each_kv(g, opts, on, node_key, &cx);
     if (id >= 0) {
         /* referenced: \node also with its options; source and target again */
         if (tk.n > 1) fail(g, "options on a node referenced again (\\node also)%s", "", 0);
         g->nodes[id].col |= C_SRC | C_TGT;
+        g->nodes[id].col = (g->nodes[id].col | cx.add) & ~cx.del;
         il_push(list, id);
         buf_free(&full); buf_free(&tk); buf_free(&at);
         return;
@@ -911,7 +1040,7 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
     if (g->why) { buf_free(&full); buf_free(&tk); buf_free(&at); return; }
     id = new_gnode(g, full.s);
     if (id < 0) { buf_free(&full); buf_free(&tk); buf_free(&at); return; }
-    g->nodes[id].col = C_SRC | C_TGT;
+    g->nodes[id].col = ((C_SRC | C_TGT) | cx.add) & ~cx.del;
     /* placement/place inside the node's group: its shift only */
     vec2 sh = compute_shift(g);
     if (!g->dry) {
@@ -943,12 +1072,42 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
             buf_addc(&b, "},{");
             buf_addc(&b, c + 1);
             buf_addc(&b, "})");
+        } else if (cx.atv) {
+            buf_addc(&b, " at ");
+            tp_buf_add(&b, cx.atv, cx.atn);
+        } else {
+            /* \node without at: the origin of the current coordinates */
+            buf_addc(&b, " at (0,0)");
         }
         buf_addc(&b, " {");
-        if (cx.has_as) tp_buf_add(&b, cx.as, cx.asn);
-        else if (g->o.typeset == 1) { buf_addc(&b, "$"); tp_buf_add(&b, text, tn); buf_addc(&b, "$"); }
-        else if (g->o.typeset == 0) tp_buf_add(&b, text, tn);
+        if (cx.has_as) {
+            tp_buf_add(&b, cx.as, cx.asn);
+        } else {
+            /* the typeset code with the node's text and names in place */
+            const char *ts = bs(&g->o.typeset);
+            static const char *const mac[] = { "\\tikzgraphnodetext", "\\tikzgraphnodefullname",
+                                               "\\tikzgraphnodename", "\\tikzgraphnodepath", NULL };
+            for (const char *p = ts; *p;) {
+                int m = -1;
+                for (int k = 0; mac[k]; k++) {
+                    size_t ml = strlen(mac[k]);
+                    if (!strncmp(p, mac[k], ml) && !isalpha((unsigned char)p[ml])) { m = k; break; }
+                }
+                if (m == 0) tp_buf_add(&b, text, tn);
+                else if (m == 1) buf_addc(&b, full.s);
+                else if (m == 2) buf_addc(&b, full.s + g->o.path.n);
+                else if (m == 3) buf_addc(&b, bs(&g->o.path));
+                if (m >= 0) { p += strlen(mac[m]); while (*p == ' ') p++; continue; }
+                tp_buf_add(&b, p, 1);
+                p++;
+            }
+        }
         buf_addc(&b, "};");
+        if (tk_memmem(b.s, b.n, "\\pgfkeys") || tk_memmem(b.s, b.n, "\\tikzgraph")) {
+            fail(g, "node text that reads the graph's keys: %s", b.s, b.n);
+            buf_free(&b); buf_free(&full); buf_free(&tk); buf_free(&at);
+            return;
+        }
         size_t before = g->T->nnodes;
         tk_run_path(g->T, CMD_NODE, b.s, NULL, g->line);
         buf_free(&b);
@@ -980,7 +1139,7 @@ static void do_reference(G *g, const char *s, size_t n, ilist *list)
             char *nm = xstrndup(it, in);
             int id = find_gnode(g, nm);
             if (id < 0) {
-                if (!tk_find_node(g->T, nm, in) && !g->dry) {
+                if (!tk_find_node(g->T, nm, in)) {
                     fail(g, "no node named '%s' in the picture", nm, in);
                 } else {
                     id = new_gnode(g, nm);
@@ -1036,6 +1195,28 @@ static int do_macro(G *g, const char *name, size_t nn, const char *opts, size_t 
     }
     norm[k] = 0;
     for (int i = 0; macros[i]; i++) if (!strcmp(norm, macros[i])) m = i;
+    for (int i = g->ndecl - 1; i >= 0 && m < 0; i--) {
+        if (strcmp(norm, g->decl[i].name)) continue;
+        /* a declared graph: its text as a group with the node's options */
+        if (++g->depth > G_MAX_DEPTH) { fail(g, "graph macros nested more than 64 deep%s", "", 0); g->depth--; return 1; }
+        char *body = xstrdup(g->decl[i].body);
+        gsave sv;
+        push(g, &sv);
+        g->c.LD = g->c.LW = 0;
+        g->o.nops = 0;
+        ilist inner = { 0 };
+        eval_group_body(g, body, strlen(body), &inner, opts, on);
+        double gd = g->gdepth, gw = g->gwidth;
+        pop(g, &sv);
+        g->depth--;
+        free(body);
+        for (int k = 0; k < inner.n; k++) il_push(list, inner.v[k]);
+        free(inner.v);
+        g->c.W += gw;
+        g->c.LW += gw;
+        if (gd > g->c.LD) g->c.LD = gd;
+        return 1;
+    }
     if (m < 0) {
         if (!strncmp(norm, "subgraph ", 9)) { fail(g, "the graph macro '%s'", norm, strlen(norm)); return 1; }
         return 0;
@@ -1302,7 +1483,7 @@ static void eval_chain(G *g, const char *s, size_t n, ilist *out)
             int op = 0;
             struct optctx cx = { NULL, &g->o.edges, 1, &op };
             each_kv(g, eo, eon, graph_key, &cx);
-            if (!g->why) run_op(g, op ? op : OP_MSTAR, &list);
+            if (!g->why) run_op(g, op ? op : g->o.defop ? g->o.defop : OP_MSTAR, &list);
             pop(g, &js);
             for (int k = 0; k < list.n; k++) g->nodes[list.v[k]].col &= ~(unsigned)(C_SRC1 | C_TGT1);
         }
@@ -1383,6 +1564,8 @@ static void graph_free(G *g)
     g->sedges = NULL;
     g->nsedges = g->capsedges = 0;
     opt_free(&g->o);
+    for (int i = 0; i < g->ndecl; i++) { free(g->decl[i].name); free(g->decl[i].body); }
+    g->ndecl = 0;
 }
 
 static void graph_run(G *g, const char *opts, const char *body)
@@ -1390,16 +1573,21 @@ static void graph_run(G *g, const char *opts, const char *body)
     memset(&g->o, 0, sizeof g->o);
     memset(&g->c, 0, sizeof g->c);
     buf_addc(&g->o.sep, " ");
+    buf_addc(&g->o.numsep, " ");
+    buf_addc(&g->o.quotes, "@AUTO@");
+    buf_addc(&g->o.typeset, "\\tikzgraphnodetext");
     g->o.kind = K_UND;
     g->o.place = P_CART;
     g->o.cs = eval_pt(g, "%s", "1,0", 3);
     g->o.gs = eval_pt(g, "%s", "0,-1", 4);
     g->o.cps = v2(0, 28.452756);
+    g->o.gps = v2(60, 0);
     g->o.radius = 28.452756;
     g->o.phase = 90;
     int placed = 0;
     struct tp_buf tk = { 0 };
     struct optctx cx = { &placed, &tk, 0, NULL };
+    if (g->T->graphsset) each_kv(g, g->T->graphsset, strlen(g->T->graphsset), graph_key, &cx);
     if (opts) each_kv(g, opts, strlen(opts), graph_key, &cx);
     if (g->why) { buf_free(&tk); return; }
     /* \scope[graphs/.cd, ..., options]: TikZ keys of the scope */

@@ -281,6 +281,7 @@ typedef struct tikz {
     int scoped_depth;         /* \scoped commands being run (tikz.c) */
     int pic_depth;            /* pics being run (pic.c) */
     int perp_depth;           /* (p |- q) inside (p |- q) (coord.c) */
+    char *graphsset;          /* \tikzgraphsset keys so far (graph.c; owned, NULL none) */
     struct tk_ufn *ufn;       /* pgfuser.c: declared pgfmath functions */
     size_t nufn, capufn;
 } tikz;
