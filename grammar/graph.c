@@ -831,8 +831,10 @@ static void emit_edge(G *g, int from, int to, int kind, const char *opts, const 
 static void new_edge(G *g, int from, int to)
 {
     const char *opts = bs(&g->o.edges), *en = bs(&g->o.enodes);
+    if (g->why) return;
     if (!g->simple) { emit_edge(g, from, to, g->o.kind, opts, en); return; }
     /* simple: the last edge between two nodes wins, either direction */
+    if (g->nsedges >= G_MAX_EDGES) { fail(g, "more than 20000 edges in one graph%s", "", 0); return; }
     for (int i = 0; i < g->nsedges; i++) {
         gedge *e = &g->sedges[i];
         if ((e->from == to && e->to == from) || (e->from == from && e->to == to)) {
@@ -1383,6 +1385,7 @@ static size_t do_element(G *g, const char *s, size_t i, size_t n, ilist *list, i
     if (nmn && nm[0] == '"') {
         size_t qe = 1;
         while (qe < nmn && nm[qe] != '"') qe++;
+        if (qe >= nmn) { fail(g, "a quoted node name not closed: %s", nm, nmn); return n; }
         name = nm + 1;
         namen = qe - 1;
         text = name;
@@ -1568,6 +1571,12 @@ static void graph_free(G *g)
     g->ndecl = 0;
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return x < y ? -1 : x > y;
+}
+
 static void graph_run(G *g, const char *opts, const char *body)
 {
     memset(&g->o, 0, sizeof g->o);
@@ -1602,13 +1611,26 @@ static void graph_run(G *g, const char *opts, const char *body)
     eval_group_body(g, body, strlen(body), &list, NULL, 0);
     for (int k = 0; k < nouter && !g->why; k++) run_op(g, outer_ops[k], &list);
     if (g->simple && !g->why) {
+        /* \tikz@lib@graph@simple@done: for each node of the packed list,
+         * its edges to the nodes of the list, in the list's order */
         ilist p = { 0 };
         pack(g, &list, &p);
-        for (int a = 0; a < p.n; a++)
-            for (int b = 0; b < p.n; b++)
-                for (int k = 0; k < g->nsedges; k++)
-                    if (g->sedges[k].from == p.v[a] && g->sedges[k].to == p.v[b])
-                        emit_edge(g, p.v[a], p.v[b], g->sedges[k].kind, g->sedges[k].opts, g->sedges[k].enodes);
+        int *pos = xmalloc(((size_t)g->nnodes + 1) * sizeof *pos);
+        for (int a = 0; a < g->nnodes; a++) pos[a] = -1;
+        for (int a = 0; a < p.n; a++) pos[p.v[a]] = a;
+        long long *key = xmalloc(((size_t)g->nsedges + 1) * sizeof *key);
+        int nk = 0;
+        for (int k = 0; k < g->nsedges; k++) {
+            int a = pos[g->sedges[k].from], b = pos[g->sedges[k].to];
+            if (a >= 0 && b >= 0) key[nk++] = ((long long)a * G_MAX_NODES + b) * (G_MAX_EDGES + 1LL) + k;
+        }
+        qsort(key, (size_t)nk, sizeof *key, cmp_long);
+        for (int i = 0; i < nk && !g->why; i++) {
+            gedge *e = &g->sedges[key[i] % (G_MAX_EDGES + 1LL)];
+            emit_edge(g, e->from, e->to, e->kind, e->opts, e->enodes);
+        }
+        free(key);
+        free(pos);
         free(p.v);
     }
     free(list.v);
