@@ -690,13 +690,17 @@ static void make_alias(G *g, int id)
     gnode *n = &g->nodes[id];
     int plain = n->full[0] != 0;
     for (const char *p = n->full; *p; p++)
-        if (!(isalnum((unsigned char)*p) || *p == ' ' || *p == '_')) plain = 0;
+        if (!(isalnum((unsigned char)*p) || *p == ' ' || *p == '_' || *p == '@')) plain = 0;
     if (plain) return;
     tk_node *nd = tk_find_node(g->T, n->full, strlen(n->full));
     if (!nd) return;
     tk_node copy = *nd;
     snprintf(n->alias, sizeof n->alias, "tikz@lg@%d", ++g->T->sentinel_id);
+    /* the alias is the path builder's only: no coord record of its own */
+    ir_diagram *d = g->T->d;
+    g->T->d = NULL;
     tk_add_node_geom(g->T, n->alias, &copy);
+    g->T->d = d;
 }
 
 static const char *pic_name(G *g, int id)
