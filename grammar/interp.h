@@ -281,6 +281,7 @@ typedef struct tikz {
     int scoped_depth;         /* \scoped commands being run (tikz.c) */
     int pic_depth;            /* pics being run (pic.c) */
     int perp_depth;           /* (p |- q) inside (p |- q) (coord.c) */
+    char *graphsset;          /* \tikzgraphsset keys so far (graph.c; owned, NULL none) */
     struct tk_ufn *ufn;       /* pgfuser.c: declared pgfmath functions */
     size_t nufn, capufn;
 } tikz;
@@ -417,7 +418,7 @@ int tk_named_point(tikz *T, const char *s, size_t n, vec2 *canvas);
 
 /* pathbuild.c: the path builder (path.y's actions, in pathgrammar.h) */
 enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
-       CMD_PIC, CMD_ADDPLOT };
+       CMD_PIC, CMD_ADDPLOT, CMD_GRAPH };
 /* Runs the path grammar over a path text (a command's arguments up to ';'). */
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line);
 void tk_path_scanner_free(tikz *T);      /* frees the scanner, the builder's buffers and the caches */
@@ -491,6 +492,11 @@ typedef struct {
  * em: the font size around the node (LaTeX's \emergencystretch=3em). */
 void tk_text_layout(const char *text, double fs, int bold, double W, int align, double em,
                     tk_textbox *out);
+
+/* graph.c: the graphs library's graph (\graph, or the path operation
+ * "graph [opts] {body}"; opts NULL when there are none): nodes and edges
+ * run as paths, or one unparsed record when out of reach */
+void tk_graph(tikz *T, const char *opts, const char *body, int line);
 
 /* tikzaxis.c */
 void tk_axis_begin(tikz *T, const char *opts, size_t n, int line);

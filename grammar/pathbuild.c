@@ -890,6 +890,13 @@ void tp_pic(struct tp_state *st, const struct tp_str *body)
     memset(pn, 0, sizeof *pn);
 }
 
+/* the graphs library's graph operation (graph.c) */
+void tp_graph(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body)
+{
+    st->line = off_line(st, body->off);
+    tk_graph(st->T, opts->s, body->s, st->line);
+}
+
 /* ---- trees ---------------------------------------------------------------------------
  * TikZ's child operation (tikz.code.tex, \tikz@children and \tikz@childnode):
  * the children of a node are read first, then placed in a group where the

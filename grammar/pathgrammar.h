@@ -69,6 +69,7 @@ void tp_coordinate_op(struct tp_state *st);
 void tp_plot_coordinates(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
 void tp_plot_expr(struct tp_state *st, const struct tp_str *opts, const struct tp_str *c);
 void tp_pic(struct tp_state *st, const struct tp_str *body);
+void tp_graph(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
 void tp_child(struct tp_state *st, const struct tp_str *opts, const struct tp_str *kw,
               const struct tp_str *var, const struct tp_str *in, const struct tp_str *list,
               const struct tp_str *body);
