@@ -24,6 +24,7 @@
  * nothing of it is drawn. To know that before drawing, a graph is run
  * twice: once dry (nothing emitted, every key checked), then for real. */
 #include "grammar/interp.h"
+#include "ir/cli.h"
 #include "ir/xalloc.h"
 
 #include <ctype.h>
@@ -147,7 +148,7 @@ static void fail(G *g, const char *fmt, const char *arg, size_t an)
     if (an > 60) an = 60;
     memcpy(a, arg ? arg : "", arg ? an : 0);
     a[arg ? an : 0] = 0;
-    tk_one_line(a);
+    cli_one_line(a);
     snprintf(g->whybuf, sizeof g->whybuf, fmt, a);
     g->why = g->whybuf;
 }
@@ -1661,7 +1662,7 @@ void tk_graph(tikz *T, const char *opts, const char *body, int line)
         buf_addc(&src, "{");
         buf_addc(&src, body);
         buf_addc(&src, "}");
-        tk_one_line(src.s);
+        cli_one_line(src.s);
         char msg[200];
         snprintf(msg, sizeof msg, "graph: %s", whybuf);
         tk_unparsed(T, line, src.s, msg);
