@@ -530,7 +530,126 @@ static double outline_gap(build *gb, const svg_shape *a, const svg_shape *b, dou
 #define LABEL_MID_W 0.25 /* a label's distance to its connector's middle counts a quarter */
 #define BOX_TOL 2.0      /* pt: an end attaches to a shape's box this close when to no outline */
 #define RING_GAP 6.0     /* pt: outlines this close all round are one node's rings */
+#define JOIN_AT_NODE 2.0  /* pt: piece ends meeting this near a node are at the node */
 #define DECOR_TOL 1.0    /* pt: a decoration may reach this far out of its outline */
+
+/* distance from q to the outline itself (inside or out) */
+static double outline_dist(const svg_shape *s, const shinfo *si, ir_pt q)
+{
+    if (s->axis_rect && si->region && ir_box_contains_pt(si->box, q))
+        return fmin(fmin(q.x - si->box.x1, si->box.x2 - q.x), fmin(q.y - si->box.y1, si->box.y2 - q.y));
+    double best = INFINITY;
+    for (size_t i = 0; i < s->n; i++) best = fmin(best, ir_pt_seg_dist(q, s->pts[i], s->pts[(i + 1) % s->n], NULL));
+    return best;
+}
+
+/* 3b. a frame's own strokes: open strokes inside a frame (a container)
+ * that meet one another end to end and whose other ends all lie on the
+ * frame's outline (the line under a folder's or package's tab, the front
+ * edges of a 3D box) are part of the frame's drawing, not connectors (a
+ * connector between nodes in the frame ends at those nodes). */
+static void frame_decorations(build *gb, ir_box_index *ix)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    size_t ns = gb->ns;
+    long *frame = xcalloc(ns + 1, sizeof *frame);
+    size_t *uf = xcalloc(ns + 1, sizeof *uf);
+    size_t *list = xcalloc(ns + 1, sizeof *list);
+    size_t nl = 0;
+    for (size_t i = 0; i < ns; i++) {
+        uf[i] = i;
+        frame[i] = -1;
+        const svg_shape *s = &sc->shapes[i];
+        if (si[i].role || si[i].region || si[i].decor >= 0 || !s->stroked || s->n < 2 || s->marker) continue;
+        size_t nn = query(gb, ix, si[i].box);
+        for (size_t q = 0; q < nn; q++) {
+            size_t r = gb->near[q];
+            if (!si[r].container || !ir_box_inside(si[i].box, si[r].box, DECOR_TOL)) continue;
+            if (frame[i] >= 0 && si[r].area >= si[frame[i]].area) continue;
+            if (!spend(gb, (unsigned long long)s->n * sc->shapes[r].n + 1)) break;
+            int inside = 1;
+            for (size_t k = 0; k < s->n && inside; k++) inside = shape_dist(&sc->shapes[r], &si[r], s->pts[k]) <= DECOR_TOL;
+            if (inside) frame[i] = (long)r;
+        }
+        if (frame[i] >= 0) list[nl++] = i;
+    }
+    /* strokes of one frame meeting end to end: one group */
+    for (size_t a = 0; a < nl; a++)
+        for (size_t b = a + 1; b < nl && spend(gb, 1); b++) {
+            size_t i = list[a], j = list[b];
+            if (frame[i] != frame[j]) continue;
+            const svg_shape *s = &sc->shapes[i], *t = &sc->shapes[j];
+            ir_pt e1[2] = { s->pts[0], s->pts[s->n - 1] }, e2[2] = { t->pts[0], t->pts[t->n - 1] };
+            for (int x = 0; x < 4; x++)
+                if (ir_v_dist(e1[x / 2], e2[x % 2]) <= gb->o->join_tol) uf_union(uf, i, j);
+        }
+    /* a group fails when an end meets no other stroke of it and is not on
+     * the frame's outline, or touches another closed outline */
+    int *bad = xcalloc(ns + 1, sizeof *bad);
+    for (size_t a = 0; a < nl; a++) {
+        size_t i = list[a];
+        const svg_shape *s = &sc->shapes[i];
+        for (int e = 0; e < 2; e++) {
+            ir_pt p = s->pts[e ? s->n - 1 : 0];
+            int met = 0;
+            for (size_t b = 0; b < nl && !met && spend(gb, 1); b++) {
+                size_t j = list[b];
+                if (j == i || uf_find(uf, j) != uf_find(uf, i)) continue;
+                const svg_shape *t = &sc->shapes[j];
+                met = ir_v_dist(p, t->pts[0]) <= gb->o->join_tol || ir_v_dist(p, t->pts[t->n - 1]) <= gb->o->join_tol;
+            }
+            if (!met && outline_dist(&sc->shapes[frame[i]], &si[frame[i]], p) > DECOR_TOL) bad[uf_find(uf, i)] = 1;
+            size_t nn = query(gb, ix, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), DECOR_TOL));
+            for (size_t q = 0; q < nn; q++) {
+                size_t r = gb->near[q];
+                if ((long)r == frame[i]) continue;
+                if (shape_dist(&sc->shapes[r], &si[r], p) <= DECOR_TOL) bad[uf_find(uf, i)] = 1;
+            }
+        }
+    }
+    for (size_t a = 0; a < nl; a++)
+        if (!bad[uf_find(uf, list[a])]) si[list[a]].decor = frame[list[a]];
+    free(bad);
+    free(frame);
+    free(uf);
+    free(list);
+}
+
+/* 3b. a node's tabs: a textless painted closed shape that straddles a
+ * home's outline (some corner inside it, some outside, none far from
+ * it) and that no arrowhead could be (a rectangle, an ellipse, more than
+ * 8 corners or larger than --arrow-max: UML's component tabs, a port
+ * drawn on a box's side) is part of the node's drawing: never a node of
+ * its own, and the ends that touch it attach to the node. */
+static void closed_decorations(build *gb, ir_box_index *ix)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    for (size_t i = 0; i < gb->ns; i++) {
+        const svg_shape *s = &sc->shapes[i];
+        if (si[i].role || !si[i].region || !si[i].visible || si[i].home || si[i].ring_of >= 0 || si[i].decor >= 0)
+            continue;
+        int arrowish = !s->ellipse && !s->axis_rect && s->n <= 8 &&
+                       hypot(ir_box_w(si[i].box), ir_box_h(si[i].box)) <= gb->o->arrow_max;
+        if (arrowish) continue;
+        long host = -1;
+        size_t nn = query(gb, ix, si[i].box);
+        for (size_t q = 0; q < nn; q++) {
+            size_t r = gb->near[q];
+            if (r == i || !si[r].home || si[r].container || si[r].area < 4 * si[i].area) continue;
+            if (!ir_box_inside(si[i].box, si[r].box, 0.5 * fmax(ir_box_w(si[i].box), ir_box_h(si[i].box)))) continue;
+            if (!spend(gb, (unsigned long long)s->n * sc->shapes[r].n + 1)) break;
+            int in = 0, out = 0;
+            for (size_t k = 0; k < s->n; k++) {
+                if (shape_contains(&sc->shapes[r], &si[r], s->pts[k])) in++;
+                else if (shape_dist(&sc->shapes[r], &si[r], s->pts[k]) > 0.5) out++;
+            }
+            if (in && out && (host < 0 || si[r].area < si[host].area)) host = (long)r;
+        }
+        if (host >= 0) si[i].decor = host;
+    }
+}
 
 /* 3b. one node, many strokes. Rings: a painted closed outline around a
  * home (a closed outline some text is in), within RING_GAP of it all round (and it of the outline), is that
@@ -609,6 +728,8 @@ static void node_outlines(build *gb)
         }
         if (!touches) si[i].decor = host;
     }
+    closed_decorations(gb, &ix);
+    frame_decorations(gb, &ix);
     ir_box_index_free(&ix);
 }
 
@@ -860,6 +981,11 @@ static void closed_arrowheads(build *gb)
                     cs = xrealloc(cs, cscap * sizeof *cs);
                 }
                 cs[ncs].d = d + fmin(ir_v_dist(q, bm), ir_v_dist(q, f));
+                /* an end at the tip itself (a line drawn up to it) comes
+                 * after an end the tip lies beyond: where an edge leaves a
+                 * node at the point another's arrow points to, the head
+                 * is the arriving edge's */
+                if (ir_v_dot(vsub(f, q), u) < 0.5) cs[ncs].d += 1;
                 cs[ncs].end = 2 * pi + (size_t)e;
                 cs[ncs].sh = i;
                 cs[ncs].tip = ir_v_dot(vsub(f, q), u) > 0 ? f : q;
@@ -944,6 +1070,47 @@ static void mark_arrowheads(build *gb)
         if (gb->pc[pi].dead) { gb->si[gb->pc[pi].shape].role = GRAPH_SH_ARROWHEAD; gb->out->shape_role[gb->pc[pi].shape] = GRAPH_SH_ARROWHEAD; }
 }
 
+/* 6. captions: free text centred just under or over a small textless
+ * shape (within its font size, its centre within a tenth of the wider
+ * of the two, or 2 pt, of the shape's; the shape at most four font
+ * sizes across) is that shape's name, as UML writes an interface's or
+ * an actor's: the shape takes the text and the text is no node of its
+ * own. A text has at most one such shape (the nearest), a shape one
+ * caption (the nearest). */
+static void attach_captions(build *gb)
+{
+    cand *cd = gb->cd;
+    for (size_t c = 0; c < gb->ntextcand; c++) {
+        cand *t = &cd[c];
+        if (t->shape >= 0 || !t->ntexts || gb->title[t->texts[0]]) continue;
+        double fs = t->size;
+        ir_pt tc = ir_box_center(t->box);
+        long best = -1;
+        double bd = INFINITY;
+        for (size_t k = gb->ntextcand; k < gb->ncd; k++) {
+            const cand *sh = &cd[k];
+            if (sh->ntexts || sh->shape < 0) continue;
+            if (fmax(ir_box_w(sh->box), ir_box_h(sh->box)) > 4 * fs) continue;
+            ir_pt sc2 = ir_box_center(sh->box);
+            if (fabs(sc2.x - tc.x) > fmax(2, 0.1 * fmax(ir_box_w(t->box), ir_box_w(sh->box)))) continue;
+            double gap = t->box.y2 <= sh->box.y1 + 0.5 ? sh->box.y1 - t->box.y2
+                       : t->box.y1 >= sh->box.y2 - 0.5 ? t->box.y1 - sh->box.y2 : -1;
+            if (gap < -0.5 || gap > fs || !spend(gb, 1)) continue;
+            if (gap < bd) { bd = gap; best = (long)k; }
+        }
+        if (best < 0) continue;
+        cand *sh = &cd[best];
+        /* the shape's nearest caption: no other free text nearer to it */
+        sh->texts = t->texts;
+        sh->ntexts = t->ntexts;
+        sh->size = t->size;
+        t->texts = NULL;
+        t->ntexts = 0;
+        t->box = ir_box_empty();
+        gb->group_cand[uf_find(gb->uf, sh->texts[0])] = best;
+    }
+}
+
 /* 6. textless shapes as candidates (vertices only when an edge attaches) */
 static void shape_candidates(build *gb)
 {
@@ -962,7 +1129,7 @@ static void shape_candidates(build *gb)
     ir_box_index_build(&ix, b, nt);
     free(b);
     for (size_t i = 0; i < ns; i++) {
-        if (si[i].role || !si[i].region || !si[i].visible || si[i].home) continue;
+        if (si[i].role || !si[i].region || !si[i].visible || si[i].home || si[i].decor >= 0) continue;
         if (hypot(ir_box_w(si[i].box), ir_box_h(si[i].box)) < 2) continue;
         int holds = 0;
         size_t nn = query(gb, &ix, si[i].box);
@@ -986,6 +1153,7 @@ static void shape_candidates(build *gb)
     gb->cd = cd;
     gb->ncd = ncd;
     gb->cdcap = cap;
+    attach_captions(gb);
     /* the candidates near a point (within attach_tol of their box), for
      * steps 7 and 8 */
     b = xcalloc(ncd + 1, sizeof *b);
@@ -1029,13 +1197,16 @@ static void join_chains(build *gb)
             piece *pb = &pc[eb / 2];
             ir_pt qb = pb->end[eb % 2];
             if (ir_v_dist(qa, qb) > o->join_tol) continue;
-            /* not at a node */
+            /* not at a node: on its outline or in it (JOIN_AT_NODE), where
+             * the ends of two edges may meet; a corner a few points off a
+             * node (a short stub out of it, then a turn), or at free text
+             * (an edge label written at the corner), still joins */
             int near = 0;
             size_t nn = query(gb, &gb->cand_ix, ir_box_make(qa.x, qa.y, qa.x, qa.y));
             for (size_t q = 0; q < nn && !near; q++) {
                 size_t c = gb->near[q];
-                if (ir_box_pt_dist(cd[c].box, qa) > o->attach_tol) continue;
-                near = cand_dist(sc, si, &cd[c], qa, o->attach_tol) <= o->attach_tol;
+                if (ir_box_pt_dist(cd[c].box, qa) > o->attach_tol || cd[c].shape < 0) continue;
+                near = cand_dist(sc, si, &cd[c], qa, o->attach_tol) <= fmin(o->attach_tol, JOIN_AT_NODE);
             }
             if (near) continue;
             pa->joined[ea % 2] = pb->joined[eb % 2] = 1;

@@ -973,8 +973,26 @@ static void render_text(rstate *r, const svg_node *n, const style_t *st, mat ctm
     double *mem[4] = { NULL, NULL, NULL, NULL };
     push_lists(&t, r, n, st, mem);
     t.nl = 1;
+    size_t before = r->sc->ntexts;
     layout_kids(&t, n, st, 0);
     chunk_end(&t);
+    /* textLength: the producer's own advance of the whole text, better
+     * than the estimate when the element is one text item */
+    double tl = 0;
+    if (r->sc->ntexts == before + 1 && svg_length(svg_attr(n, "textLength"), st->font_px, r->vp_w, &tl) &&
+        tl > 0 && isfinite(tl) && t.w > 0) {
+        svg_text *it = &r->sc->texts[before];
+        double x0 = t.x0 - (t.anchor == 1 ? tl / 2 : t.anchor == 2 ? tl : 0);
+        double base = t.y0 + t.base_shift * t.fs_px;
+        ir_pt c[4] = { { x0, base - 0.75 * t.fs_px }, { x0 + tl, base - 0.75 * t.fs_px },
+                       { x0 + tl, base + 0.25 * t.fs_px }, { x0, base + 0.25 * t.fs_px } };
+        it->box = ir_box_empty();
+        for (int i = 0; i < 4; i++) {
+            ir_pt p = apply(ctm, c[i]);
+            ir_box_add(&it->box, p.x, p.y);
+        }
+        it->baseline = apply(ctm, (ir_pt){ x0 + tl / 2, base }).y;
+    }
     for (int q = 0; q < 4; q++) free(mem[q]);
     free(t.buf);
 }

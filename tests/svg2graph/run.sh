@@ -24,6 +24,8 @@
 #    of graphviz-shapes.sh (every closed node shape, all five engines, with
 #    overlap removal): GVSHAPES_N graphs, default 100, seed 1, floor
 #    GVSHAPES_FLOOR, default 0.88 (93 of 100 exact with Graphviz 2.43).
+# PlantUML samples (plantuml/, made by plantuml-oracle.sh; no Java needed):
+# the graph asked for, every edge label on its edge.
 # Glyph outlines (dvisvgm --no-fonts) give a warning; dvisvgm's text, whole words.
 # Exit status: 0 all passed, 1 a test failed, 2 svg2graph is missing.
 LC_ALL=C
@@ -68,6 +70,26 @@ for svg in "$dir"/*.svg; do
         b=$(awk -F '\t' 'NR > 1 && $2 ~ /-f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$tmp/tsv")
         [ -z "$b" ] || bad "$name: against $name.truth.ir: $b"
     fi
+done
+
+# PlantUML samples (plantuml/README): each graph exactly the one asked for,
+# every edge label on its edge
+for svg in "$dir"/plantuml/p*.svg; do
+    [ -f "$svg" ] || continue
+    name=plantuml/$(basename "$svg" .svg)
+    if ! "$S2G" -g "$svg" > "$tmp/g.ir" 2> "$tmp/err" ||
+       ! "$GA" --no-mean "$dir/$name.truth.ir" "$tmp/g.ir" > "$tmp/tsv" 2>> "$tmp/err"; then
+        bad "$name: $(head -3 "$tmp/err")"; continue
+    fi
+    b=$(awk -F '\t' 'NR > 1 && $2 ~ /-f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$tmp/tsv")
+    [ -z "$b" ] || bad "$name: against $name.truth.ir: $b"
+    awk '$1 == "vertex" { s = $0; sub(/^[^"]*"/, "", s); sub(/".*$/, "", s); T[$2] = s }
+        $1 == "edge" { lab = ""; und = 0
+            for (i = 4; i <= NF; i++) { if ($i == "undirected") und = 1; if ($i ~ /^label=/) { lab = substr($i, 7); gsub(/"/, "", lab) } }
+            if (lab == "") next
+            a = T[$2]; b = T[$3]; if (und && b < a) { t = a; a = b; b = t }
+            printf "%s\t%s\t%s\n", a, b, lab }' "$tmp/g.ir" | sort > "$tmp/glab"
+    sort "$dir/$name.lab" | cmp -s - "$tmp/glab" || bad "$name: edge labels differ from $name.lab"
 done
 
 # expect_error NAME FILE ERE [stdin-file]: exit 2, an error line matching ERE,
