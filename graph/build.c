@@ -312,7 +312,21 @@ static void add_label(graph_edge *ed, size_t ned, const long *edge_comp, long co
     }
 }
 
-typedef struct { double d; size_t end, sh; ir_pt tip; } ahc;
+typedef struct { double d; size_t end, sh; ir_pt tip, f; int attip; } ahc;
+
+/* 1 when corner j of closed polygon p (n points, a repeated last point
+ * allowed) turns against the polygon's orientation: an inner corner, as
+ * the notch of a dart-shaped arrowhead */
+static int reflex_corner(const ir_pt *p, size_t n, size_t j)
+{
+    if (n >= 2 && p[0].x == p[n - 1].x && p[0].y == p[n - 1].y) n--;
+    if (n < 4 || j >= n) return 0;
+    double area = 0;
+    for (size_t i = 0; i < n; i++) area += p[i].x * p[(i + 1) % n].y - p[(i + 1) % n].x * p[i].y;
+    ir_pt a = p[(j + n - 1) % n], b = p[j], c = p[(j + 1) % n];
+    double cr = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
+    return area * cr < 0;
+}
 static int cmp_ahc(const void *a, const void *b)
 {
     const ahc *x = a, *y = b;
@@ -980,12 +994,15 @@ static void closed_arrowheads(build *gb)
                     cscap = cscap ? 2 * cscap : 16;
                     cs = xrealloc(cs, cscap * sizeof *cs);
                 }
-                cs[ncs].d = d + fmin(ir_v_dist(q, bm), ir_v_dist(q, f));
-                /* an end at the tip itself (a line drawn up to it) comes
-                 * after an end the tip lies beyond: where an edge leaves a
-                 * node at the point another's arrow points to, the head
-                 * is the arriving edge's */
-                if (ir_v_dot(vsub(f, q), u) < 0.5) cs[ncs].d += 1;
+                /* the end sits at the middle of the base (Graphviz), at an
+                 * inner corner of the head (a dart's notch) or at the tip */
+                double dbase = ir_v_dist(q, bm);
+                for (size_t j = 0; j < s->n; j++)   /* a notch: an inner (reflex) corner */
+                    if (reflex_corner(s->pts, s->n, j)) dbase = fmin(dbase, ir_v_dist(q, s->pts[j]));
+                double dtip = ir_v_dist(q, f);
+                cs[ncs].d = d + fmin(dbase, dtip);
+                cs[ncs].attip = dtip < dbase;
+                cs[ncs].f = f;
                 cs[ncs].end = 2 * pi + (size_t)e;
                 cs[ncs].sh = i;
                 cs[ncs].tip = ir_v_dot(vsub(f, q), u) > 0 ? f : q;
@@ -993,6 +1010,19 @@ static void closed_arrowheads(build *gb)
             }
         }
     ir_box_index_free(&ix);
+    /* an end nearer a polygon's tip than its base (a line drawn up to the
+     * tip) comes after an end at the base of the same polygon: where an
+     * edge leaves a node at the point another's arrow points to, the head
+     * is the arriving edge's */
+    /* (the same tip: an end that takes another corner for the tip points
+     * elsewhere) */
+    ir_pt *basetip = xcalloc(ns + 1, sizeof *basetip);
+    for (size_t a = 0; a < ncs; a++)
+        if (!cs[a].attip) { arrow_cand[cs[a].sh] |= 4; basetip[cs[a].sh] = cs[a].f; }
+    for (size_t a = 0; a < ncs; a++)
+        if (cs[a].attip && (arrow_cand[cs[a].sh] & 4) && ir_v_dist(basetip[cs[a].sh], cs[a].f) < 1e-9) cs[a].d += 1;
+    for (size_t i = 0; i < ns; i++) arrow_cand[i] &= 3;
+    free(basetip);
     /* nearest first; ties in document order */
     if (ncs) qsort(cs, ncs, sizeof *cs, cmp_ahc);
     for (size_t a = 0; a < ncs; a++) {
@@ -1197,7 +1227,7 @@ static void join_chains(build *gb)
             piece *pb = &pc[eb / 2];
             ir_pt qb = pb->end[eb % 2];
             if (ir_v_dist(qa, qb) > o->join_tol) continue;
-            /* not at a node: on its outline or in it (JOIN_AT_NODE), where
+            /* not at a node: on its outline or its box, or in it (JOIN_AT_NODE), where
              * the ends of two edges may meet; a corner a few points off a
              * node (a short stub out of it, then a turn), or at free text
              * (an edge label written at the corner), still joins */
@@ -1206,7 +1236,8 @@ static void join_chains(build *gb)
             for (size_t q = 0; q < nn && !near; q++) {
                 size_t c = gb->near[q];
                 if (ir_box_pt_dist(cd[c].box, qa) > o->attach_tol || cd[c].shape < 0) continue;
-                near = cand_dist(sc, si, &cd[c], qa, o->attach_tol) <= fmin(o->attach_tol, JOIN_AT_NODE);
+                near = cand_dist(sc, si, &cd[c], qa, o->attach_tol) <= fmin(o->attach_tol, JOIN_AT_NODE) ||
+                       ir_box_pt_dist(cd[c].box, qa) <= JOIN_AT_NODE;   /* edges clipped to the box */
             }
             if (near) continue;
             pa->joined[ea % 2] = pb->joined[eb % 2] = 1;
@@ -1466,7 +1497,7 @@ static void free_text_labels(build *gb)
     free(fdist);
     for (size_t c = 0; c < gb->ntextcand; c++) {
         cand *cn = &cd[c];
-        if (cn->attached) continue;
+        if (cn->attached || !cn->ntexts) continue;   /* no texts: a caption (step 6) */
         long frame = -1;
         for (size_t k = 0; k < cn->ntexts && frame < 0; k++) frame = gb->title[cn->texts[k]] - 1;
         double tol = o->label_k * cn->size;
