@@ -95,7 +95,7 @@ UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_SRCS = $(filter-out tests/fuzz/driver.c,$(wildcard tests/fuzz/*.c))
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: FORCE same-update all check check-fast check-san check-clang agreement agreement-cv check-tex pgfmanual check-render render-tools demo bench graphviz-shapes fuzz install deps clean
+.PHONY: FORCE same-update all check check-fast check-san check-clang agreement agreement-cv check-tex pgfmanual check-render render-tools demo bench graphviz-shapes plantuml-shapes fuzz install deps clean
 .SECONDARY:
 
 all: $(BINS)
@@ -232,6 +232,10 @@ bench: all
 # (about a minute; a fixed-seed sample runs in tests/svg2graph/run.sh).
 graphviz-shapes: all
 	@BUILD=$(BUILD) sh tests/svg2graph/graphviz-shapes.sh
+
+# needs plantuml (Java): not part of check
+plantuml-shapes: all
+	@BUILD=$(BUILD) sh tests/svg2graph/plantuml-oracle.sh
 
 FUZZ_SECONDS ?= 600
 fuzz:

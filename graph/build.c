@@ -313,7 +313,21 @@ static void add_label(graph_edge *ed, size_t ned, const long *edge_comp, long co
     }
 }
 
-typedef struct { double d; size_t end, sh; ir_pt tip, base; } ahc;
+typedef struct { double d; size_t end, sh; ir_pt tip, base, f; int attip; } ahc;
+
+/* 1 when corner j of closed polygon p (n points, a repeated last point
+ * allowed) turns against the polygon's orientation: an inner corner, as
+ * the notch of a dart-shaped arrowhead */
+static int reflex_corner(const ir_pt *p, size_t n, size_t j)
+{
+    if (n >= 2 && p[0].x == p[n - 1].x && p[0].y == p[n - 1].y) n--;
+    if (n < 4 || j >= n) return 0;
+    double area = 0;
+    for (size_t i = 0; i < n; i++) area += p[i].x * p[(i + 1) % n].y - p[(i + 1) % n].x * p[i].y;
+    ir_pt a = p[(j + n - 1) % n], b = p[j], c = p[(j + 1) % n];
+    double cr = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
+    return area * cr < 0;
+}
 static int cmp_ahc(const void *a, const void *b)
 {
     const ahc *x = a, *y = b;
@@ -531,7 +545,126 @@ static double outline_gap(build *gb, const svg_shape *a, const svg_shape *b, dou
 #define LABEL_MID_W 0.25 /* a label's distance to its connector's middle counts a quarter */
 #define BOX_TOL 2.0      /* pt: an end attaches to a shape's box this close when to no outline */
 #define RING_GAP 6.0     /* pt: outlines this close all round are one node's rings */
+#define JOIN_AT_NODE 2.0  /* pt: piece ends meeting this near a node are at the node */
 #define DECOR_TOL 1.0    /* pt: a decoration may reach this far out of its outline */
+
+/* distance from q to the outline itself (inside or out) */
+static double outline_dist(const svg_shape *s, const shinfo *si, ir_pt q)
+{
+    if (s->axis_rect && si->region && ir_box_contains_pt(si->box, q))
+        return fmin(fmin(q.x - si->box.x1, si->box.x2 - q.x), fmin(q.y - si->box.y1, si->box.y2 - q.y));
+    double best = INFINITY;
+    for (size_t i = 0; i < s->n; i++) best = fmin(best, ir_pt_seg_dist(q, s->pts[i], s->pts[(i + 1) % s->n], NULL));
+    return best;
+}
+
+/* 3b. a frame's own strokes: open strokes inside a frame (a container)
+ * that meet one another end to end and whose other ends all lie on the
+ * frame's outline (the line under a folder's or package's tab, the front
+ * edges of a 3D box) are part of the frame's drawing, not connectors (a
+ * connector between nodes in the frame ends at those nodes). */
+static void frame_decorations(build *gb, ir_box_index *ix)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    size_t ns = gb->ns;
+    long *frame = xcalloc(ns + 1, sizeof *frame);
+    size_t *uf = xcalloc(ns + 1, sizeof *uf);
+    size_t *list = xcalloc(ns + 1, sizeof *list);
+    size_t nl = 0;
+    for (size_t i = 0; i < ns; i++) {
+        uf[i] = i;
+        frame[i] = -1;
+        const svg_shape *s = &sc->shapes[i];
+        if (si[i].role || si[i].region || si[i].decor >= 0 || !s->stroked || s->n < 2 || s->marker) continue;
+        size_t nn = query(gb, ix, si[i].box);
+        for (size_t q = 0; q < nn; q++) {
+            size_t r = gb->near[q];
+            if (!si[r].container || !ir_box_inside(si[i].box, si[r].box, DECOR_TOL)) continue;
+            if (frame[i] >= 0 && si[r].area >= si[frame[i]].area) continue;
+            if (!spend(gb, (unsigned long long)s->n * sc->shapes[r].n + 1)) break;
+            int inside = 1;
+            for (size_t k = 0; k < s->n && inside; k++) inside = shape_dist(&sc->shapes[r], &si[r], s->pts[k]) <= DECOR_TOL;
+            if (inside) frame[i] = (long)r;
+        }
+        if (frame[i] >= 0) list[nl++] = i;
+    }
+    /* strokes of one frame meeting end to end: one group */
+    for (size_t a = 0; a < nl; a++)
+        for (size_t b = a + 1; b < nl && spend(gb, 1); b++) {
+            size_t i = list[a], j = list[b];
+            if (frame[i] != frame[j]) continue;
+            const svg_shape *s = &sc->shapes[i], *t = &sc->shapes[j];
+            ir_pt e1[2] = { s->pts[0], s->pts[s->n - 1] }, e2[2] = { t->pts[0], t->pts[t->n - 1] };
+            for (int x = 0; x < 4; x++)
+                if (ir_v_dist(e1[x / 2], e2[x % 2]) <= gb->o->join_tol) uf_union(uf, i, j);
+        }
+    /* a group fails when an end meets no other stroke of it and is not on
+     * the frame's outline, or touches another closed outline */
+    int *bad = xcalloc(ns + 1, sizeof *bad);
+    for (size_t a = 0; a < nl; a++) {
+        size_t i = list[a];
+        const svg_shape *s = &sc->shapes[i];
+        for (int e = 0; e < 2; e++) {
+            ir_pt p = s->pts[e ? s->n - 1 : 0];
+            int met = 0;
+            for (size_t b = 0; b < nl && !met && spend(gb, 1); b++) {
+                size_t j = list[b];
+                if (j == i || uf_find(uf, j) != uf_find(uf, i)) continue;
+                const svg_shape *t = &sc->shapes[j];
+                met = ir_v_dist(p, t->pts[0]) <= gb->o->join_tol || ir_v_dist(p, t->pts[t->n - 1]) <= gb->o->join_tol;
+            }
+            if (!met && outline_dist(&sc->shapes[frame[i]], &si[frame[i]], p) > DECOR_TOL) bad[uf_find(uf, i)] = 1;
+            size_t nn = query(gb, ix, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), DECOR_TOL));
+            for (size_t q = 0; q < nn; q++) {
+                size_t r = gb->near[q];
+                if ((long)r == frame[i]) continue;
+                if (shape_dist(&sc->shapes[r], &si[r], p) <= DECOR_TOL) bad[uf_find(uf, i)] = 1;
+            }
+        }
+    }
+    for (size_t a = 0; a < nl; a++)
+        if (!bad[uf_find(uf, list[a])]) si[list[a]].decor = frame[list[a]];
+    free(bad);
+    free(frame);
+    free(uf);
+    free(list);
+}
+
+/* 3b. a node's tabs: a textless painted closed shape that straddles a
+ * home's outline (some corner inside it, some outside, none far from
+ * it) and that no arrowhead could be (a rectangle, an ellipse, more than
+ * 8 corners or larger than --arrow-max: UML's component tabs, a port
+ * drawn on a box's side) is part of the node's drawing: never a node of
+ * its own, and the ends that touch it attach to the node. */
+static void closed_decorations(build *gb, ir_box_index *ix)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    for (size_t i = 0; i < gb->ns; i++) {
+        const svg_shape *s = &sc->shapes[i];
+        if (si[i].role || !si[i].region || !si[i].visible || si[i].home || si[i].ring_of >= 0 || si[i].decor >= 0)
+            continue;
+        int arrowish = !s->ellipse && !s->axis_rect && s->n <= 8 &&
+                       hypot(ir_box_w(si[i].box), ir_box_h(si[i].box)) <= gb->o->arrow_max;
+        if (arrowish) continue;
+        long host = -1;
+        size_t nn = query(gb, ix, si[i].box);
+        for (size_t q = 0; q < nn; q++) {
+            size_t r = gb->near[q];
+            if (r == i || !si[r].home || si[r].container || si[r].area < 4 * si[i].area) continue;
+            if (!ir_box_inside(si[i].box, si[r].box, 0.5 * fmax(ir_box_w(si[i].box), ir_box_h(si[i].box)))) continue;
+            if (!spend(gb, (unsigned long long)s->n * sc->shapes[r].n + 1)) break;
+            int in = 0, out = 0;
+            for (size_t k = 0; k < s->n; k++) {
+                if (shape_contains(&sc->shapes[r], &si[r], s->pts[k])) in++;
+                else if (shape_dist(&sc->shapes[r], &si[r], s->pts[k]) > 0.5) out++;
+            }
+            if (in && out && (host < 0 || si[r].area < si[host].area)) host = (long)r;
+        }
+        if (host >= 0) si[i].decor = host;
+    }
+}
 
 /* 3b. one node, many strokes. Rings: a painted closed outline around a
  * home (a closed outline some text is in), within RING_GAP of it all round (and it of the outline), is that
@@ -610,6 +743,8 @@ static void node_outlines(build *gb)
         }
         if (!touches) si[i].decor = host;
     }
+    closed_decorations(gb, &ix);
+    frame_decorations(gb, &ix);
     ir_box_index_free(&ix);
 }
 
@@ -873,7 +1008,6 @@ static void closed_arrowheads(build *gb)
                  * shorter than its arrowhead has it at both ends) */
                 ir_pt apex;
                 if (tri_apex(s, &apex) && ir_v_dist(apex, f) > 1e-9) continue;
-                /* the end sits at the middle of the base (Graphviz) or at the tip */
                 ir_pt bm = { 0, 0 };
                 size_t nb = 0;
                 for (size_t j = 0; j < s->n; j++)
@@ -883,7 +1017,15 @@ static void closed_arrowheads(build *gb)
                     cscap = cscap ? 2 * cscap : 16;
                     cs = xrealloc(cs, cscap * sizeof *cs);
                 }
-                cs[ncs].d = d + fmin(ir_v_dist(q, bm), ir_v_dist(q, f));
+                /* the end sits at the middle of the base (Graphviz), at an
+                 * inner corner of the head (a dart's notch) or at the tip */
+                double dbase = ir_v_dist(q, bm);
+                for (size_t j = 0; j < s->n; j++)   /* a notch: an inner (reflex) corner */
+                    if (reflex_corner(s->pts, s->n, j)) dbase = fmin(dbase, ir_v_dist(q, s->pts[j]));
+                double dtip = ir_v_dist(q, f);
+                cs[ncs].d = d + fmin(dbase, dtip);
+                cs[ncs].attip = dtip < dbase;
+                cs[ncs].f = f;
                 cs[ncs].end = 2 * pi + (size_t)e;
                 cs[ncs].sh = i;
                 cs[ncs].tip = ir_v_dot(vsub(f, q), u) > 0 ? f : q;
@@ -892,6 +1034,19 @@ static void closed_arrowheads(build *gb)
             }
         }
     ir_box_index_free(&ix);
+    /* an end nearer a polygon's tip than its base (a line drawn up to the
+     * tip) comes after an end at the base of the same polygon: where an
+     * edge leaves a node at the point another's arrow points to, the head
+     * is the arriving edge's */
+    /* (the same tip: an end that takes another corner for the tip points
+     * elsewhere) */
+    ir_pt *basetip = xcalloc(ns + 1, sizeof *basetip);
+    for (size_t a = 0; a < ncs; a++)
+        if (!cs[a].attip) { arrow_cand[cs[a].sh] |= 4; basetip[cs[a].sh] = cs[a].f; }
+    for (size_t a = 0; a < ncs; a++)
+        if (cs[a].attip && (arrow_cand[cs[a].sh] & 4) && ir_v_dist(basetip[cs[a].sh], cs[a].f) < 1e-9) cs[a].d += 1;
+    for (size_t i = 0; i < ns; i++) arrow_cand[i] &= 3;
+    free(basetip);
     /* nearest first; ties in document order */
     if (ncs) qsort(cs, ncs, sizeof *cs, cmp_ahc);
     for (size_t a = 0; a < ncs; a++) {
@@ -971,6 +1126,47 @@ static void mark_arrowheads(build *gb)
         if (gb->pc[pi].dead) { gb->si[gb->pc[pi].shape].role = GRAPH_SH_ARROWHEAD; gb->out->shape_role[gb->pc[pi].shape] = GRAPH_SH_ARROWHEAD; }
 }
 
+/* 6. captions: free text centred just under or over a small textless
+ * shape (within its font size, its centre within a tenth of the wider
+ * of the two, or 2 pt, of the shape's; the shape at most four font
+ * sizes across) is that shape's name, as UML writes an interface's or
+ * an actor's: the shape takes the text and the text is no node of its
+ * own. A text has at most one such shape (the nearest), a shape one
+ * caption (the nearest). */
+static void attach_captions(build *gb)
+{
+    cand *cd = gb->cd;
+    for (size_t c = 0; c < gb->ntextcand; c++) {
+        cand *t = &cd[c];
+        if (t->shape >= 0 || !t->ntexts || gb->title[t->texts[0]]) continue;
+        double fs = t->size;
+        ir_pt tc = ir_box_center(t->box);
+        long best = -1;
+        double bd = INFINITY;
+        for (size_t k = gb->ntextcand; k < gb->ncd; k++) {
+            const cand *sh = &cd[k];
+            if (sh->ntexts || sh->shape < 0) continue;
+            if (fmax(ir_box_w(sh->box), ir_box_h(sh->box)) > 4 * fs) continue;
+            ir_pt sc2 = ir_box_center(sh->box);
+            if (fabs(sc2.x - tc.x) > fmax(2, 0.1 * fmax(ir_box_w(t->box), ir_box_w(sh->box)))) continue;
+            double gap = t->box.y2 <= sh->box.y1 + 0.5 ? sh->box.y1 - t->box.y2
+                       : t->box.y1 >= sh->box.y2 - 0.5 ? t->box.y1 - sh->box.y2 : -1;
+            if (gap < -0.5 || gap > fs || !spend(gb, 1)) continue;
+            if (gap < bd) { bd = gap; best = (long)k; }
+        }
+        if (best < 0) continue;
+        cand *sh = &cd[best];
+        /* the shape's nearest caption: no other free text nearer to it */
+        sh->texts = t->texts;
+        sh->ntexts = t->ntexts;
+        sh->size = t->size;
+        t->texts = NULL;
+        t->ntexts = 0;
+        t->box = ir_box_empty();
+        gb->group_cand[uf_find(gb->uf, sh->texts[0])] = best;
+    }
+}
+
 /* 6. textless shapes as candidates (vertices only when an edge attaches) */
 static void shape_candidates(build *gb)
 {
@@ -989,7 +1185,7 @@ static void shape_candidates(build *gb)
     ir_box_index_build(&ix, b, nt);
     free(b);
     for (size_t i = 0; i < ns; i++) {
-        if (si[i].role || !si[i].region || !si[i].visible || si[i].home) continue;
+        if (si[i].role || !si[i].region || !si[i].visible || si[i].home || si[i].decor >= 0) continue;
         if (hypot(ir_box_w(si[i].box), ir_box_h(si[i].box)) < 2) continue;
         int holds = 0;
         size_t nn = query(gb, &ix, si[i].box);
@@ -1013,6 +1209,7 @@ static void shape_candidates(build *gb)
     gb->cd = cd;
     gb->ncd = ncd;
     gb->cdcap = cap;
+    attach_captions(gb);
     /* the candidates near a point (within attach_tol of their box), for
      * steps 7 and 8 */
     b = xcalloc(ncd + 1, sizeof *b);
@@ -1056,13 +1253,17 @@ static void join_chains(build *gb)
             piece *pb = &pc[eb / 2];
             ir_pt qb = pb->end[eb % 2];
             if (ir_v_dist(qa, qb) > o->join_tol) continue;
-            /* not at a node */
+            /* not at a node: on its outline or its box, or in it (JOIN_AT_NODE), where
+             * the ends of two edges may meet; a corner a few points off a
+             * node (a short stub out of it, then a turn), or at free text
+             * (an edge label written at the corner), still joins */
             int near = 0;
             size_t nn = query(gb, &gb->cand_ix, ir_box_make(qa.x, qa.y, qa.x, qa.y));
             for (size_t q = 0; q < nn && !near; q++) {
                 size_t c = gb->near[q];
-                if (ir_box_pt_dist(cd[c].box, qa) > o->attach_tol) continue;
-                near = cand_dist(sc, si, &cd[c], qa, o->attach_tol) <= o->attach_tol;
+                if (ir_box_pt_dist(cd[c].box, qa) > o->attach_tol || cd[c].shape < 0) continue;
+                near = cand_dist(sc, si, &cd[c], qa, o->attach_tol) <= fmin(o->attach_tol, JOIN_AT_NODE) ||
+                       ir_box_pt_dist(cd[c].box, qa) <= JOIN_AT_NODE;   /* edges clipped to the box */
             }
             if (near) continue;
             pa->joined[ea % 2] = pb->joined[eb % 2] = 1;
@@ -1387,7 +1588,10 @@ static void free_text_labels(build *gb)
         if (df > 2 * cd[c].size || df >= fdist[2 * f + bottom]) continue;
         int edge_near = 0;
         int centred = fabs(ir_box_center(tb).x - ir_box_center(fb).x) <= 0.5 * cd[c].size;
-        size_t nn = bottom || !centred ? query(gb, &gb->conn_ix, ir_box_inset(tb, df)) : 0;
+        /* a frame drawn with a tab (a folder, a UML package: no plain
+         * rectangle) shows where its title goes: the top text is it */
+        int plain = sc->shapes[f].axis_rect;
+        size_t nn = bottom || (!centred && plain) ? query(gb, &gb->conn_ix, ir_box_inset(tb, df)) : 0;
         for (size_t q = 0; q < nn && !edge_near; q++) {
             const piece *p = &pc[gb->near[q]];
             if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
@@ -1407,7 +1611,7 @@ static void free_text_labels(build *gb)
     size_t nlp = 0, lpcap = 0;
     for (size_t c = 0; c < gb->ntextcand; c++) {
         cand *cn = &cd[c];
-        if (cn->attached) continue;
+        if (cn->attached || !cn->ntexts) continue;   /* no texts: a caption (step 6) */
         long frame = -1;
         for (size_t k = 0; k < cn->ntexts && frame < 0; k++) frame = gb->title[cn->texts[k]] - 1;
         /* a frame's title: a node */
