@@ -214,7 +214,8 @@ agreement-cv: all
 check-tex: all
 	@BUILD=$(BUILD) sh tests/tex/check-tex.sh
 	@BUILD=$(BUILD) TEX_FLOOR=100 sh tests/tex/check-tex.sh tests/tikz2ir/cond-foreach.tex \
-	    tests/tikz2ir/cond-dims.tex tests/tikz2ir/metamorphic/*.tex
+	    tests/tikz2ir/cond-dims.tex tests/tikz2ir/matrix-cells.tex tests/tikz2ir/matrix-nodes.tex \
+	    tests/tikz2ir/metamorphic/*.tex
 	@sh tests/tex/check-tex-pairs.sh
 
 pgfmanual: all

@@ -283,6 +283,7 @@ typedef struct tikz {
     int perp_depth;           /* (p |- q) inside (p |- q) (coord.c) */
     struct tk_ufn *ufn;       /* pgfuser.c: declared pgfmath functions */
     size_t nufn, capufn;
+    struct tk_mxcell *mxcell; /* matrix.c: the matrix cell being run (NULL outside) */
 } tikz;
 
 #define GS(T) (&(T)->gs[(T)->ngs - 1])
@@ -378,6 +379,8 @@ typedef struct tk_nodeopts {
     double lw;
     double text_width;        /* text width= (pt; 0 none) */
     int align;                /* align= (TK_ALIGN_...) */
+    int has_box;              /* matrix.c: the text is a box of box_w x (box_h + box_d) */
+    double box_w, box_h, box_d;
 } tk_nodeopts;
 
 void tk_nodeopts_init(tikz *T, tk_nodeopts *no);
@@ -398,6 +401,10 @@ void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);
  * (nseg points) it sits on, for sloped and pos=. */
 void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
                    const vec2 *seg, int nseg);
+/* The same, the node's geometry (centre, half sizes with outer sep,
+ * baseline) in *geom (not NULL). */
+void tk_place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
+                        tk_node *geom);
 /* Places a label= (pin = 0) or pin= (pin = 1) option's node around main. */
 void tk_place_label(tikz *T, const char *spec, const tk_node *main, int line, int pin);
 
@@ -418,7 +425,7 @@ int tk_named_point(tikz *T, const char *s, size_t n, vec2 *canvas);
 
 /* pathbuild.c: the path builder (path.y's actions, in pathgrammar.h) */
 enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
-       CMD_PIC, CMD_ADDPLOT };
+       CMD_PIC, CMD_ADDPLOT, CMD_MATRIX };
 /* Runs the path grammar over a path text (a command's arguments up to ';'). */
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line);
 void tk_path_scanner_free(tikz *T);      /* frees the scanner, the builder's buffers and the caches */
@@ -492,6 +499,18 @@ typedef struct {
  * em: the font size around the node (LaTeX's \emergencystretch=3em). */
 void tk_text_layout(const char *text, double fs, int bold, double W, int align, double em,
                     tk_textbox *out);
+
+/* matrix.c: \matrix and node[matrix] (TikZ's matrix library and pgf's
+ * matrix module). tk_matrix_wanted: the node options opts (may be NULL)
+ * make the node a matrix. tk_matrix: places the matrix node of options no
+ * (applied) at the canvas point at, its cells the body text (body_lines:
+ * the line of each of its bytes, or NULL). tk_matrix_note_node: a node
+ * placed while a cell runs (node.c), for the cell's extent: its border
+ * (the outer sep inside), stroke: its line width when drawn, else 0. */
+int tk_matrix_wanted(tikz *T, const char *opts);
+void tk_matrix(tikz *T, tk_nodeopts *no, vec2 at, const char *opts, const char *body,
+               int line, const int *body_lines);
+void tk_matrix_note_node(tikz *T, const tk_node *sh, double outer_sep, double stroke);
 
 /* tikzaxis.c */
 void tk_axis_begin(tikz *T, const char *opts, size_t n, int line);

@@ -217,6 +217,15 @@ static int anchor_offset(const char *a, size_t an, const tk_node *nd, vec2 *off)
         *off = rot_deg(p, nd->rot);
         return 0;
     }
+    /* base west, base east, mid west, mid east: the west (east) border's
+     * x on the base (mid) line, as the shapes define them */
+    if (an >= 8 && (memcmp(a, "base ", 5) == 0 || memcmp(a, "mid ", 4) == 0)) {
+        const char *side = a + (a[0] == 'b' ? 5 : 4);
+        size_t sn = an - (size_t)(side - a);
+        if (!tk_is(side, sn, "west") && !tk_is(side, sn, "east")) return -1;
+        *off = rot_deg(v2(side[0] == 'w' ? -nd->hw : nd->hw, nd->by), nd->rot);
+        return 0;
+    }
     return -1;
 }
 
@@ -466,6 +475,12 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
     place_node_geom(T, no, at, text, line, seg, nseg, NULL);
 }
 
+void tk_place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
+                        tk_node *geom)
+{
+    place_node_geom(T, no, at, text, line, NULL, 0, geom);
+}
+
 /* Places a node; geom (when not NULL) receives its centre, shape and half
  * sizes including the outer sep. */
 /* A node's text and box in its own frame, as place_node_geom's steps
@@ -489,6 +504,17 @@ static void measure_node_text(tikz *T, const tk_nodeopts *no, const char *text, 
 {
     tm_extent ex;
     memset(&ex, 0, sizeof ex);
+    memset(&b->lay, 0, sizeof b->lay);
+    if (no->has_box) {
+        /* a matrix: its cells' box, no text of its own */
+        b->empty = 1;
+        b->w = no->box_w;
+        b->h = no->box_h;
+        b->dp = no->box_d;
+        b->tx0 = -b->w / 2;
+        b->tx1 = b->w / 2;
+        return;
+    }
     b->empty = is_blank(text);
     if (!b->empty) ex = tm_measure_tex(text, fs, no->bold);
     /* multi-line text: the base anchor sits on the last line's baseline;
@@ -716,6 +742,7 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     else { sh.hw = b.hw + os; sh.hh = b.hh + os; }
     vec2 c = vsub(vadd(at, v2(no->shift_x, no->shift_y)), off);
     sh.c = c;
+    if (T->mxcell) tk_matrix_note_node(T, &sh, os, no->draw ? no->lw : 0);
     if (T->d) {
         if (no->draw || no->fill) draw_node_outline(T, no, &sh, &b, c, line);
         if (!b.empty) emit_node_text(T, no, text, &b, c, at, fs, seg, nseg, line);

@@ -38,6 +38,7 @@ typedef struct {
     char *at;
     char *text;
     int line;
+    const int *text_lines;    /* the line of each byte of the text (NULL: line) */
 } pending_node;
 
 enum { SEG_NONE, SEG_LINE, SEG_CURVE, SEG_HV, SEG_ARC };
@@ -1513,6 +1514,7 @@ void tp_node_op(struct tp_state *st, const struct tp_str *text)
     pending_node *pn = &st->curnode;
     pn->text = xstrndup(text->s, strlen(text->s));
     if (pn->line == 0) pn->line = off_line(st, text->off);
+    pn->text_lines = st->lines && text->off >= 0 ? st->lines + text->off : NULL;
     if (st->npend < MAX_PENDING) {
         if (st->npend == st->cappend) {
             st->cappend = st->cappend ? st->cappend * 2 : 8;
@@ -1595,7 +1597,10 @@ static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
         no.has_pos = 0;
     }
     if (pn->name && !no.name) no.name = xstrndup(pn->name, strlen(pn->name));
-    tk_place_node(T, &no, at, pn->text ? pn->text : "", pn->line, nseg ? seg : NULL, nseg);
+    if (tk_matrix_wanted(T, pn->opts))
+        tk_matrix(T, &no, at, pn->opts, pn->text ? pn->text : "", pn->line, pn->text_lines);
+    else
+        tk_place_node(T, &no, at, pn->text ? pn->text : "", pn->line, nseg ? seg : NULL, nseg);
     tk_gs_pop(T);
     tk_nodeopts_free(&no);
 }
