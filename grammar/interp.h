@@ -176,6 +176,10 @@ typedef struct {
     int grow_swap, grow_special, tree_level, child_missing;
     char parent_anchor[24], child_anchor[24];
     char growth_anchor[24];   /* growth parent anchor= ("" for center) */
+    /* decorations (decorate.c): decoration= options as written, joined
+     * (interned as node_distance is), and the path's decorate option */
+    const char *decoration;
+    int decorate;
 } gstate;
 
 typedef struct {
@@ -511,6 +515,20 @@ int tk_matrix_wanted(tikz *T, const char *opts);
 void tk_matrix(tikz *T, tk_nodeopts *no, vec2 at, const char *opts, const char *body,
                int line, const int *body_lines);
 void tk_matrix_note_node(tikz *T, const tk_node *sh, double outer_sep, double stroke);
+
+/* decorate.c: decorations. tk_deco_key: decorate and decoration= (1 when
+ * k is one of them). tk_deco_get: the decoration the graphics state names
+ * (0; -1 when it names none, or one not drawn here: d->name says which).
+ * tk_decorate: the polyline p[0,n) decorated (*out malloc'd; the number of
+ * its points). */
+typedef struct {
+    char name[32];
+    double amp, seglen, aspect, raise, pre, post;
+    int mirror, pre_move, post_move;
+} tk_deco;
+int tk_deco_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v);
+int tk_deco_get(tikz *T, tk_deco *d);
+size_t tk_decorate(const tk_deco *d, const vec2 *p, size_t n, vec2 **out);
 
 /* tikzaxis.c */
 void tk_axis_begin(tikz *T, const char *opts, size_t n, int line);

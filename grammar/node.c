@@ -2,6 +2,7 @@
  * anchors), node options, and placing a node: its text box, shape and
  * outline, and its labels and pins. */
 #include "grammar/interp.h"
+#include "ir/geom_2d.h"
 #include "grammar/textmetrics.h"
 #include "ir/xalloc.h"
 
@@ -600,6 +601,41 @@ static void size_node_shape(const tk_nodeopts *no, double boxw, double boxh, dou
     if (no->shape == TK_SH_POLYGON) sh->hw = sh->hh = hw + os / cos(180.0 / sh->sides * DEG);
 }
 
+/* decorate in a node's options: its outline decorated (decorate.c), as
+ * pgf decorates the shape's path (counter-clockwise from its first
+ * point); a decoration not drawn here leaves the plain outline, with a
+ * warning */
+static void decorate_outline(tikz *T, ir_elem *e, int line)
+{
+    tk_deco d;
+    if (tk_deco_get(T, &d) != 0) {
+        tk_warn(T, line, "decoration '%s' of a node is not drawn; its plain outline is",
+                d.name[0] ? d.name : "(none)");
+        return;
+    }
+    ir_pt *fl = NULL;
+    int closed = 0;
+    size_t fn = ir_elem_flatten(e, &fl, &closed);
+    if (fn < 2) { free(fl); return; }
+    vec2 *p = xrealloc(NULL, (fn + 1) * sizeof *p);
+    for (size_t k = 0; k < fn; k++) p[k] = v2(fl[k].x, fl[k].y);
+    p[fn] = p[0];
+    free(fl);
+    vec2 *out = NULL;
+    size_t no = tk_decorate(&d, p, fn + 1, &out);
+    free(p);
+    if (no >= 3) {
+        if (vlen(vsub(out[0], out[no - 1])) < 1e-6) no--;
+        ir_pt *q = xrealloc(NULL, no * sizeof *q);
+        for (size_t k = 0; k < no; k++) { q[k].x = out[k].x; q[k].y = out[k].y; }
+        e->kind = IR_POLY;
+        e->closed = 1;
+        ir_elem_set_pts(e, q, no);
+        free(q);
+    }
+    free(out);
+}
+
 /* The node's outline (draw= or fill=) centred at c, with the node's
  * colours, line width and role standing in for the state's while its
  * attributes are written */
@@ -642,6 +678,7 @@ static void draw_node_outline(tikz *T, const tk_nodeopts *no, const tk_node *sh,
         ir_elem_set_pts(e, p, 2);
     }
     e->line = line;
+    if (g->decorate) decorate_outline(T, e, line);
     char saved_d[TK_COLOR], saved_f[TK_COLOR];
     strcpy(saved_d, g->drawc);
     strcpy(saved_f, g->fillc);

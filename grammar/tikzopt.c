@@ -85,7 +85,7 @@ struct tk_interned {
 static int intern_used(const tikz *T, const char *t)
 {
     for (size_t i = 0; i < T->ngs; i++)
-        if (T->gs[i].pin_edge == t || T->gs[i].node_distance == t) return 1;
+        if (T->gs[i].pin_edge == t || T->gs[i].node_distance == t || T->gs[i].decoration == t) return 1;
     return 0;
 }
 
@@ -1095,6 +1095,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
     }
     if (!key && tk_tree_key(T, k, kn, v, vn, has_v)) return;
     if (!has_v) {
+        if (!key && tk_deco_key(T, k, kn, NULL, 0, 0)) return;
         apply_key_alone(T, key, k, kn, no);
         return;
     }
@@ -1103,6 +1104,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                 apply_node_key(T, key, v, vn, no)))
         return;
     if (tk_apply_lib_key(T, k, kn, v, vn)) return;
+    if (tk_deco_key(T, k, kn, v, vn, has_v)) return;
     if (tk_is(k, kn, "opacity") || tk_is(k, kn, "draw opacity") || tk_is(k, kn, "fill opacity")) {
         /* not geometry, but what is seen: the IR carries it (opacity=,
          * draw-opacity=, fill-opacity=) */
