@@ -180,7 +180,22 @@ typedef struct {
      * (interned as node_distance is), and the path's decorate option */
     const char *decoration;
     int decorate;
+    /* plots (plot.c): the handler (TK_PLOT_...; plot_other: its index in
+     * plot.c's table), tension=, mark=, mark size= (pt; 0: 2pt),
+     * variable= ("" for \x), samples at= (interned, NULL: domain and samples) */
+    int plot_handler;
+    unsigned char plot_other;
+    double plot_tension;
+    char plot_mark[12];
+    double mark_size;
+    char plot_var[16];
+    const char *samples_at;
+    double bar_width, bar_shift;   /* ybar, xbar: bar width= (0: 10pt), bar shift= */
 } gstate;
+
+enum { TK_PLOT_SHARP, TK_PLOT_SMOOTH, TK_PLOT_SMOOTH_CYCLE, TK_PLOT_SHARP_CYCLE,
+       TK_PLOT_MARKS_ONLY, TK_PLOT_XCOMB, TK_PLOT_YCOMB, TK_PLOT_CONST, TK_PLOT_POLAR_COMB,
+       TK_PLOT_YBAR, TK_PLOT_XBAR, TK_PLOT_YBAR_INTERVAL, TK_PLOT_XBAR_INTERVAL, TK_PLOT_OTHER };
 
 typedef struct {
     char *name;
@@ -529,6 +544,19 @@ typedef struct {
 int tk_deco_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v);
 int tk_deco_get(tikz *T, tk_deco *d);
 size_t tk_decorate(const tk_deco *d, const vec2 *p, size_t n, vec2 **out);
+
+/* plot.c: plot options and handlers. tk_plot_key: 1 when k is a plot key
+ * (smooth, sharp plot, only marks, ycomb, ..., tension, mark, mark size,
+ * variable, samples at). tk_plot_handler_name: the handler's name (for a
+ * message). tk_plot_expr_points: the canvas points of plot (expr) over the
+ * samples (*out malloc'd). tk_plot_smooth: the curve pgf's smooth (and
+ * smooth cycle) handler draws through p[0,n), sampled (*out malloc'd).
+ * tk_plot_marks: the marks at the points, drawn as elements of T->d. */
+int tk_plot_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v);
+const char *tk_plot_handler_name(const tikz *T);
+size_t tk_plot_expr_points(tikz *T, const char *expr, vec2 **out, int line);
+size_t tk_plot_smooth(const vec2 *p, size_t n, double tension, int cycle, vec2 **out);
+void tk_plot_marks(tikz *T, const vec2 *p, size_t n, int line);
 
 /* tikzaxis.c */
 void tk_axis_begin(tikz *T, const char *opts, size_t n, int line);

@@ -96,6 +96,7 @@ items
     | items node                      { tp_node_flush(st); }
     | items TP_COORDINATE node_parts  { tp_coordinate_op(st); }
     | items TP_PLOT plot_args
+    | items TP_LINE TP_PLOT { tp_plot_join(st); } plot_args
     | items TP_DECORATE opt_opts TP_BRACE { tp_decorate(st, &$3, &$4); }
     | items TP_PIC node_parts TP_BRACE { tp_pic(st, &$4); }
     | items children                  { tp_tree(st); }

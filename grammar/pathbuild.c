@@ -77,6 +77,7 @@ struct tp_state {
     int single_control;
     int bad_coord;            /* a coordinate failed: the path's geometry is not drawn */
     int deco_depth;           /* decorate { ... } operations being run */
+    int plot_join;            /* "-- plot": the next plot goes on from the current point */
     struct tk_pathbufs b;     /* the pool of the pieces' points */
     struct dpic { char *opts, *body; vec2 at; int line; } *dpics;   /* pics, drawn after the path */
     int ndpics, capdpics;
@@ -787,14 +788,95 @@ void tp_coordinate_op(struct tp_state *st)
     memset(pn, 0, sizeof *pn);
 }
 
+/* A plot's points through its handler (plot.c): a polyline (sharp, smooth
+ * curves sampled), closed (cycles), combs, steps or nothing (only marks);
+ * then its marks. The current point is the last point. */
 static void plot_points(struct tp_state *st, vec2 *p, size_t n)
 {
+    tikz *T = st->T;
+    gstate *g = GS(T);
     if (n == 0) return;
-    flush_sub(st, 0);
-    for (size_t i = 0; i < n; i++) sub_add(st, p[i]);
+    int h = g->plot_handler;
+    if (h == TK_PLOT_OTHER) {
+        if (!st->err) {
+            char buf[300], why[120];
+            snprintf(buf, sizeof buf, "%s", st->text);
+            snprintf(why, sizeof why, "plot handler '%s' is not drawn", tk_plot_handler_name(T));
+            tk_unparsed(T, st->line, buf, why);
+        }
+        st->err = st->bad_coord = 1;
+        return;
+    }
+    int join = st->plot_join && st->have_cur && h != TK_PLOT_MARKS_ONLY && h != TK_PLOT_XCOMB &&
+               h != TK_PLOT_YCOMB && h != TK_PLOT_POLAR_COMB && h != TK_PLOT_YBAR && h != TK_PLOT_XBAR &&
+               h != TK_PLOT_YBAR_INTERVAL && h != TK_PLOT_XBAR_INTERVAL;
+    st->plot_join = 0;
+    if (join && st->nsub == 0) sub_add(st, st->cur);
+    if (!join) flush_sub(st, 0);
+    if (h == TK_PLOT_SMOOTH || h == TK_PLOT_SMOOTH_CYCLE) {
+        vec2 *q = NULL;
+        size_t m = tk_plot_smooth(p, n, g->plot_tension, h == TK_PLOT_SMOOTH_CYCLE, &q);
+        for (size_t i = 0; i < m; i++) sub_add(st, q[i]);
+        free(q);
+        if (h == TK_PLOT_SMOOTH_CYCLE) flush_sub(st, 1);
+    } else if (h == TK_PLOT_XCOMB || h == TK_PLOT_YCOMB) {
+        /* from the axis (x = 0 or y = 0 of the coordinate system) to each point */
+        vec2 o = mat_apply(g->ctm, v2(0, 0));
+        for (size_t i = 0; i < n; i++) {
+            sub_add(st, h == TK_PLOT_YCOMB ? v2(p[i].x, o.y) : v2(o.x, p[i].y));
+            sub_add(st, p[i]);
+            flush_sub(st, 0);
+        }
+    } else if (h == TK_PLOT_POLAR_COMB) {
+        vec2 o = mat_apply(g->ctm, v2(0, 0));
+        for (size_t i = 0; i < n; i++) {
+            sub_add(st, o);
+            sub_add(st, p[i]);
+            flush_sub(st, 0);
+        }
+    } else if (h == TK_PLOT_YBAR || h == TK_PLOT_XBAR) {
+        /* a bar from the axis to each point, bar width wide, moved by bar shift */
+        vec2 o = mat_apply(g->ctm, v2(0, 0));
+        double bw = g->bar_width > 0 ? g->bar_width : 10, sh = g->bar_shift;
+        for (size_t i = 0; i < n; i++) {
+            double a = (h == TK_PLOT_YBAR ? p[i].x : p[i].y) - bw / 2 + sh, b = a + bw;
+            vec2 q[4];
+            if (h == TK_PLOT_YBAR) {
+                q[0] = v2(a, o.y); q[1] = v2(b, o.y); q[2] = v2(b, p[i].y); q[3] = v2(a, p[i].y);
+            } else {
+                q[0] = v2(o.x, a); q[1] = v2(p[i].x, a); q[2] = v2(p[i].x, b); q[3] = v2(o.x, b);
+            }
+            for (int k = 0; k < 4; k++) sub_add(st, q[k]);
+            flush_sub(st, 1);
+        }
+    } else if (h == TK_PLOT_YBAR_INTERVAL || h == TK_PLOT_XBAR_INTERVAL) {
+        /* from each point to the next, as high (wide) as the first */
+        vec2 o = mat_apply(g->ctm, v2(0, 0));
+        for (size_t i = 0; i + 1 < n; i++) {
+            vec2 q[4];
+            if (h == TK_PLOT_YBAR_INTERVAL) {
+                q[0] = v2(p[i].x, o.y); q[1] = v2(p[i + 1].x, o.y);
+                q[2] = v2(p[i + 1].x, p[i].y); q[3] = v2(p[i].x, p[i].y);
+            } else {
+                q[0] = v2(o.x, p[i].y); q[1] = v2(p[i].x, p[i].y);
+                q[2] = v2(p[i].x, p[i + 1].y); q[3] = v2(o.x, p[i + 1].y);
+            }
+            for (int k = 0; k < 4; k++) sub_add(st, q[k]);
+            flush_sub(st, 1);
+        }
+    } else if (h == TK_PLOT_CONST) {
+        for (size_t i = 0; i < n; i++) {
+            if (i) sub_add(st, v2(p[i].x, p[i - 1].y));
+            sub_add(st, p[i]);
+        }
+    } else if (h != TK_PLOT_MARKS_ONLY) {
+        for (size_t i = 0; i < n; i++) sub_add(st, p[i]);
+        if (h == TK_PLOT_SHARP_CYCLE) flush_sub(st, 1);
+    }
     st->sub_start = p[0];
     st->cur = p[n - 1];
     st->relbase = st->cur;
+    tk_plot_marks(T, p, n, st->line);
 }
 
 void tp_plot_coordinates(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body)
@@ -822,45 +904,17 @@ void tp_plot_coordinates(struct tp_state *st, const struct tp_str *opts, const s
     free(pts);
 }
 
-/* replaces \x by a number in an expression */
-static char *subst_var(const char *s, const char *var, double v)
-{
-    char num[40];
-    snprintf(num, sizeof num, "(%.10g)", v);
-    size_t vl = strlen(var), nl = strlen(num);
-    struct tp_buf b = { 0 };
-    tp_buf_add(&b, "", 0);
-    for (size_t i = 0; s[i];) {
-        if (strncmp(s + i, var, vl) == 0 && !isalpha((unsigned char)s[i + vl])) {
-            tp_buf_add(&b, num, nl);
-            i += vl;
-        } else {
-            tp_buf_add(&b, s + i, 1);
-            i++;
-        }
-    }
-    return b.s;
-}
-
 void tp_plot_expr(struct tp_state *st, const struct tp_str *opts, const struct tp_str *c)
 {
     tikz *T = st->T;
-    gstate *g = GS(T);
     if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
-    int ns = g->samples;
-    vec2 *pts = xrealloc(NULL, (size_t)ns * sizeof *pts);
-    size_t np = 0;
-    for (int k = 0; k < ns; k++) {
-        double x = g->dom0 + (g->dom1 - g->dom0) * k / (ns - 1);
-        char *e = subst_var(c->s, "\\x", x);
-        vec2 p;
-        if (tk_coord(T, e, strlen(e), &p, st->line) == 0) pts[np++] = p;
-        free(e);
-    }
+    vec2 *pts = NULL;
+    size_t np = tk_plot_expr_points(T, c->s, &pts, st->line);
     plot_points(st, pts, np);
     free(pts);
 }
 
+void tp_plot_join(struct tp_state *st) { st->plot_join = 1; }
 
 void tp_plot_other(struct tp_state *st, const struct tp_str *opts, const struct tp_str *kw,
                    const struct tp_str *body)
