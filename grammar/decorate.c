@@ -86,6 +86,7 @@ int tk_deco_get(tikz *T, tk_deco *d)
     d->mirror = 0;
     d->pre = d->post = 0;
     d->pre_move = d->post_move = 0;
+    d->truncated = 0;
     const char *s = GS(T)->decoration;
     if (!s) return -1;
     size_t n = strlen(s), i = 0;
@@ -372,8 +373,9 @@ static void run_automaton(deco_run *r, double s0, double len)
     }
 }
 
-size_t tk_decorate(const tk_deco *d, const vec2 *p, size_t n, vec2 **out)
+size_t tk_decorate(tk_deco *d, const vec2 *p, size_t n, vec2 **out)
 {
+    d->truncated = 0;
     *out = NULL;
     if (n < 2) return 0;
     double *cum = xrealloc(NULL, n * sizeof *cum);
@@ -408,6 +410,7 @@ size_t tk_decorate(const tk_deco *d, const vec2 *p, size_t n, vec2 **out)
             for (i = 0; i < n; i++) if (cum[i] > se) put(&r, p[i]);
     }
     free(cum);
+    d->truncated = r.full;
     *out = r.out;
     return r.nout;
 }

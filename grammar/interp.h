@@ -535,15 +535,16 @@ void tk_matrix_note_node(tikz *T, const tk_node *sh, double outer_sep, double st
  * k is one of them). tk_deco_get: the decoration the graphics state names
  * (0; -1 when it names none, or one not drawn here: d->name says which).
  * tk_decorate: the polyline p[0,n) decorated (*out malloc'd; the number of
- * its points). */
+ * its points; d->truncated set when it stopped at 200000 points). */
 typedef struct {
     char name[32];
     double amp, seglen, aspect, raise, pre, post;
     int mirror, pre_move, post_move;
+    int truncated;            /* out: tk_decorate stopped at its point limit */
 } tk_deco;
 int tk_deco_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v);
 int tk_deco_get(tikz *T, tk_deco *d);
-size_t tk_decorate(const tk_deco *d, const vec2 *p, size_t n, vec2 **out);
+size_t tk_decorate(tk_deco *d, const vec2 *p, size_t n, vec2 **out);
 
 /* plot.c: plot options and handlers. tk_plot_key: 1 when k is a plot key
  * (smooth, sharp plot, only marks, ycomb, ..., tension, mark, mark size,

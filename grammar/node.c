@@ -623,6 +623,8 @@ static void decorate_outline(tikz *T, ir_elem *e, int line)
     free(fl);
     vec2 *out = NULL;
     size_t no = tk_decorate(&d, p, fn + 1, &out);
+    if (d.truncated)
+        tk_warn(T, line, "decoration %s: more than 200000 points; the rest of the outline left out", d.name);
     free(p);
     if (no >= 3) {
         if (vlen(vsub(out[0], out[no - 1])) < 1e-6) no--;

@@ -937,7 +937,7 @@ void tp_plot_other(struct tp_state *st, const struct tp_str *opts, const struct 
 
 /* The pieces from k0 on, joined where one ends where the next begins,
  * each chain decorated into one polyline piece */
-static void decorate_pieces(struct tp_state *st, size_t k0, const tk_deco *d)
+static void decorate_pieces(struct tp_state *st, size_t k0, tk_deco *d)
 {
     piece *pcs = st->b.pieces;
     size_t n = st->npieces < MAX_PIECES ? st->npieces : MAX_PIECES;
@@ -988,6 +988,9 @@ static void decorate_pieces(struct tp_state *st, size_t k0, const tk_deco *d)
         if (j == i) j = i + 1;
         vec2 *out = NULL;
         size_t no = np >= 2 ? tk_decorate(d, pts, np, &out) : 0;
+        if (d->truncated)
+            tk_warn(st->T, line, "decoration %s: more than 200000 points; the rest of the path left out",
+                    d->name);
         free(pts);
         for (size_t k = i; k < j; k++) piece_free(&pcs[k]);
         if (no >= 2) {
