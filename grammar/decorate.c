@@ -114,24 +114,27 @@ int tk_deco_get(tikz *T, tk_deco *d)
         }
         if (kn == 0) continue;
         double x;
+        /* a dimension past TeX's largest is TeX's error; here the key is
+         * ignored (the 200000-point limit bounds the rest) */
+#define DIM_OK(v, vn) (tk_eval(T, v, vn, &x, NULL) == 0 && isfinite(x) && fabs(x) <= TK_MAX_DIMEN_PT)
         if (v && tk_is(k, kn, "name")) {
             snprintf(d->name, sizeof d->name, "%.*s", (int)(vn < sizeof d->name ? vn : sizeof d->name - 1), v);
         } else if (v && tk_is(k, kn, "amplitude")) {
-            if (tk_eval(T, v, vn, &x, NULL) == 0 && isfinite(x)) d->amp = x;
+            if (DIM_OK(v, vn)) d->amp = x;
         } else if (v && tk_is(k, kn, "segment length")) {
-            if (tk_eval(T, v, vn, &x, NULL) == 0 && isfinite(x)) d->seglen = x;
+            if (DIM_OK(v, vn)) d->seglen = x;
         } else if (v && tk_is(k, kn, "aspect")) {
-            if (tk_eval(T, v, vn, &x, NULL) == 0 && isfinite(x)) d->aspect = x;
+            if (DIM_OK(v, vn)) d->aspect = x;
         } else if (v && tk_is(k, kn, "raise")) {
-            if (tk_eval(T, v, vn, &x, NULL) == 0 && isfinite(x)) d->raise = x;
+            if (DIM_OK(v, vn)) d->raise = x;
         } else if (v && tk_is(k, kn, "pre length")) {
-            if (tk_eval(T, v, vn, &x, NULL) == 0 && isfinite(x)) d->pre = x;
+            if (DIM_OK(v, vn)) d->pre = x;
         } else if (v && (tk_is(k, kn, "pre") || tk_is(k, kn, "post"))) {
             /* what the undecorated stretch is: lineto (drawn) or moveto (not) */
             int mv = tk_is(v, vn, "moveto");
             if (kn == 3) d->pre_move = mv; else d->post_move = mv;
         } else if (v && tk_is(k, kn, "post length")) {
-            if (tk_eval(T, v, vn, &x, NULL) == 0 && isfinite(x)) d->post = x;
+            if (DIM_OK(v, vn)) d->post = x;
         } else if (tk_is(k, kn, "mirror")) {
             d->mirror = !(v && tk_is(v, vn, "false"));
         } else if (!v) {
@@ -139,6 +142,7 @@ int tk_deco_get(tikz *T, tk_deco *d)
             snprintf(d->name, sizeof d->name, "%.*s", (int)(kn < sizeof d->name ? kn : sizeof d->name - 1), k);
         }
     }
+#undef DIM_OK
     if (!d->name[0]) return -1;
     for (int j = 0; deco_names[j]; j++) if (strcmp(d->name, deco_names[j]) == 0) return 0;
     (void)other_names;

@@ -55,7 +55,7 @@ int tk_plot_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int
     tk_unbrace(&w, &wn);
     double d;
     if (tk_is(k, kn, "tension")) {
-        if (tk_eval(T, w, wn, &d, NULL) == 0 && isfinite(d)) g->plot_tension = d;
+        if (tk_eval(T, w, wn, &d, NULL) == 0 && isfinite(d) && fabs(d) <= 1000) g->plot_tension = d;
         return 1;
     }
     if (tk_is(k, kn, "mark")) {
