@@ -16,8 +16,12 @@
  *                    hold options (([xshift=1cm]A)) and name nodes; nodes
  *                    apply their options
  *   let.c, pic.c     the let operation, the angles library's pics
+ *   decorate.c       decorations (pgf's decoration automata on a polyline)
+ *   plot.c           the plot operation's options, handlers and marks
  *   path.l, path.y   the path grammar (pathgrammar.h), whose actions are
  *   pathbuild.c      the path builder, which runs a path (tk_run_path)
+ *   matrix.c         \matrix and node[matrix]: cells run as code, laid out
+ *                    as pgf's matrix module does (placed by pathbuild.c)
  *   tikzaxis.c       pgfplots axes and \addplot
  *   tikz.c           the commands: \draw, \def, \foreach, environments,
  *                    tikz_convert */
