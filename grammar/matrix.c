@@ -50,6 +50,7 @@ typedef struct {
     int empty_nodes;          /* nodes in empty cells */
     char *rowsep, *colsep, *manchor, *amp, *cells;
     char *cbegin, *cend, *cempty;   /* execute at begin / end / empty cell */
+    int delimiters;           /* left/right/above/below delimiter= given (not drawn) */
 } mxopts;
 
 static void mx_free(mxopts *m)
@@ -169,6 +170,9 @@ static void mx_walk(tikz *T, const char *s, size_t n, mxopts *m, int depth)
         else if (tk_is(k, kn, "execute at begin cell")) set_text(&m->cbegin, v, vn);
         else if (tk_is(k, kn, "execute at end cell")) set_text(&m->cend, v, vn);
         else if (tk_is(k, kn, "execute at empty cell")) set_text(&m->cempty, v, vn);
+        else if (tk_is(k, kn, "left delimiter") || tk_is(k, kn, "right delimiter") ||
+                 tk_is(k, kn, "above delimiter") || tk_is(k, kn, "below delimiter"))
+            m->delimiters = 1;
         else if (tk_is(k, kn, "cells")) {
             const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
             add_cells(m, w, wn);
@@ -620,6 +624,7 @@ void tk_matrix(tikz *T, tk_nodeopts *no, vec2 at, const char *opts, const char *
     }
     if (opts) mx_walk(T, opts, strlen(opts), &m, 0);
     const char *mname = no->name;
+    if (m.delimiters) tk_warn(T, line, "matrix: its delimiters are not drawn");
 
     mxcell *cells;
     mxrow *rows;
