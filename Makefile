@@ -214,7 +214,9 @@ agreement-cv: all
 check-tex: all
 	@BUILD=$(BUILD) sh tests/tex/check-tex.sh
 	@BUILD=$(BUILD) TEX_FLOOR=100 sh tests/tex/check-tex.sh tests/tikz2ir/cond-foreach.tex \
-	    tests/tikz2ir/cond-dims.tex tests/tikz2ir/metamorphic/*.tex \
+	    tests/tikz2ir/cond-dims.tex tests/tikz2ir/matrix-cells.tex tests/tikz2ir/matrix-nodes.tex \
+	    tests/tikz2ir/decorations.tex tests/tikz2ir/plot-handlers.tex \
+	    tests/tikz2ir/metamorphic/*.tex \
 	    tests/tikz2ir/graph-[a-t]*.tex tests/tikz2ir/graph-meta/*.tex
 	@sh tests/tex/check-tex-pairs.sh
 

@@ -24,7 +24,7 @@
 enum {
     K_UNKNOWN = 1, K_IGNORED, K_BEGIN, K_END, K_DEF, K_GDEF, K_EDEF, K_XDEF, K_NEWCOMMAND,
     K_PROVIDECOMMAND, K_LET, K_SETMACRO, K_TRUNCATEMACRO, K_PARSE, K_SETLENGTHMACRO,
-    K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC,
+    K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC, K_MATRIX,
     K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH, K_NEWIF,
     K_SETSEED, K_RANDLIST, K_RANDITEM, K_RANDINT, K_DECLFUNC, K_TIKZ,
     K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE, K_SCOPED, K_GRAPH, K_GRAPHSSET
@@ -685,7 +685,8 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
         return;
     }
     const char *prefix = kind == CMD_NODE ? "node " : kind == CMD_COORDINATE ? "coordinate " :
-                         kind == CMD_PIC ? "pic " : kind == CMD_GRAPH ? "graph " : "";
+                         kind == CMD_PIC ? "pic " : kind == CMD_GRAPH ? "graph " :
+                         kind == CMD_MATRIX ? "node[matrix] " : "";
     /* the statement's text: up to ';' at brace depth 0, or to a '}', \begin,
      * \end or the end of a \foreach body (not ended); the buffers are the
      * expander's (reused, not freed here) */
@@ -703,7 +704,7 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
     } else if (kind == CMD_ADDPLOT) {
         tk_addplot(T, text, cmd->line);
     } else {
-        tk_run_path(T, kind == CMD_GRAPH ? CMD_PATH : kind, text, lines, cmd->line);
+        tk_run_path(T, kind == CMD_GRAPH || kind == CMD_MATRIX ? CMD_PATH : kind, text, lines, cmd->line);
     }
 }
 
@@ -1382,6 +1383,7 @@ static int classify_cs(const char *nm)
          * ink extent (diagramir(5)), which it does not change: as \path */
         { "useasboundingbox", K_PATH },
         { "clip", K_CLIP }, { "node", K_NODE }, { "coordinate", K_COORDINATE }, { "pic", K_PIC }, { "graph", K_GRAPH }, { "tikzgraphsset", K_GRAPHSSET },
+        { "matrix", K_MATRIX },
         { "addplot", K_ADDPLOT }, { "addplot3", K_ADDPLOT }, { "tikzset", K_TIKZSET },
         { "pgfplotsset", K_TIKZSET }, { "tikzstyle", K_TIKZSTYLE },
         { "documentclass", K_SKIP11 }, { "usepackage", K_SKIP11 },
@@ -1495,6 +1497,7 @@ static int run(tikz *T, int sentinel)
             tl_free(&a);
             break;
         }
+        case K_MATRIX: do_path(T, &t, CMD_MATRIX); break;
         case K_ADDPLOT: do_path(T, &t, CMD_ADDPLOT); break;
         case K_TIKZSET: do_tikzset(T); break;
         case K_TIKZSTYLE: do_tikzstyle(T, &t); break;

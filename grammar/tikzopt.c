@@ -54,6 +54,7 @@ void tk_gs_init(gstate *g)
     g->inner_sep = 3.3333;                 /* .3333em at 10pt in pgf's default */
     g->outer_sep = -1;                     /* .5\pgflinewidth */
     g->samples = 25;
+    g->plot_tension = 0.5;
     g->dom0 = -5;
     g->dom1 = 5;
     g->ra_quadrant = 1;
@@ -85,7 +86,9 @@ struct tk_interned {
 static int intern_used(const tikz *T, const char *t)
 {
     for (size_t i = 0; i < T->ngs; i++)
-        if (T->gs[i].pin_edge == t || T->gs[i].node_distance == t) return 1;
+        if (T->gs[i].pin_edge == t || T->gs[i].node_distance == t || T->gs[i].decoration == t ||
+            T->gs[i].samples_at == t)
+            return 1;
     return 0;
 }
 
@@ -1093,8 +1096,10 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
             return;
         }
     }
+    if (tk_plot_key(T, k, kn, v, vn, has_v)) return;
     if (!key && tk_tree_key(T, k, kn, v, vn, has_v)) return;
     if (!has_v) {
+        if (!key && tk_deco_key(T, k, kn, NULL, 0, 0)) return;
         apply_key_alone(T, key, k, kn, no);
         return;
     }
@@ -1103,6 +1108,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                 apply_node_key(T, key, v, vn, no)))
         return;
     if (tk_apply_lib_key(T, k, kn, v, vn)) return;
+    if (tk_deco_key(T, k, kn, v, vn, has_v)) return;
     if (tk_is(k, kn, "opacity") || tk_is(k, kn, "draw opacity") || tk_is(k, kn, "fill opacity")) {
         /* not geometry, but what is seen: the IR carries it (opacity=,
          * draw-opacity=, fill-opacity=) */
