@@ -1556,12 +1556,15 @@ static void tree_child(struct tp_state *st, const struct tkid *kid, int i, int n
                 pn.opts = o;
             }
             vec2 cur = st->cur;
+            int had_cur = st->have_cur;
             st->cur = pos;
+            st->have_cur = 1;
             int kind = st->seg_kind;
             st->seg_kind = SEG_NONE;
             T->last_placed_ok = 0;
             place_one(st, &pn, 0);
             st->cur = cur;
+            st->have_cur = had_cur;
             st->seg_kind = kind;
             if (T->last_placed_ok) {
                 child = T->last_placed;
@@ -1783,7 +1786,9 @@ static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
     tk_nodeopts_init(T, &no);
     gstate *outer = GS(T);
     mat outer_ctm = outer->ctm;
-    vec2 at = st->cur;
+    /* no current point (\node without at): the origin of the coordinate
+     * system, as for a pic (a shifted scope moves the node) */
+    vec2 at = st->have_cur ? st->cur : mat_apply(outer_ctm, v2(0, 0));
     int have_at = 0;
     if (pn->at) {
         if (tk_coord(T, pn->at, strlen(pn->at), &at, pn->line)) {
