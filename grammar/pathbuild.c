@@ -226,6 +226,7 @@ static vec2 seg_point(struct tp_state *st, double t, vec2 *dir)
 
 static void place_pending(struct tp_state *st, int on_segment);
 static void place_one(struct tp_state *st, pending_node *pn, int on_segment);
+static void apply_style_if(tikz *T, const char *name);
 
 static vec2 pop_pt(struct tp_state *st)
 {
@@ -594,20 +595,38 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
     double in_a = g->has_in ? g->in_a : ang + 180 - bend;
     tk_gs_pop(T);
     if (edge) {
-        /* an edge is a separate path from the current point */
+        /* an edge is a path of its own from the current point (which does
+         * not move), drawn whatever the main path does: with the main
+         * path's options, "every edge" (draw) and its own options
+         * (tikz.code.tex, \tikz@edge) */
         vec2 saved_cur = st->cur;
-        flush_sub(st, 0);
+        tk_gs_push(T);
+        GS(T)->bend = 0;
+        GS(T)->has_in = GS(T)->has_out = 0;
+        apply_style_if(T, "every edge");
+        if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
         if (curved) {
             vec2 c1 = vadd(from, vscale(v2(cos(out_a * DEG), sin(out_a * DEG)), 0.3915 * L));
             vec2 c2 = vadd(to, vscale(v2(cos(in_a * DEG), sin(in_a * DEG)), 0.3915 * L));
-            curve_to(st, c1, c2, to);
+            vec2 p[4] = { from, c1, c2, to };
+            st->seg_kind = SEG_CURVE;
+            memcpy(st->seg, p, sizeof p);
         } else {
-            vec2 p[2] = { from, to };
-            add_piece(st, IR_POLY, 0, p, 2, 0, 0, NULL);
             st->seg_kind = SEG_LINE;
             st->seg[0] = from;
             st->seg[1] = to;
         }
+        if (T->d) {
+            ir_elem *e = ir_add(T->d, curved ? IR_CURVE : IR_POLY);
+            ir_pt p[4];
+            int n = curved ? 4 : 2;
+            for (int i = 0; i < n; i++) p[i] = (ir_pt){ st->seg[i].x, st->seg[i].y };
+            ir_elem_set_pts(e, p, (size_t)n);
+            e->closed = 0;
+            e->line = st->line;
+            tk_emit_attrs(T, e, 1, 0);
+        }
+        tk_gs_pop(T);
         place_pending(st, 1);
         st->cur = saved_cur;
         return;
