@@ -125,6 +125,7 @@ typedef struct {
     double label_distance;
     double inner_sep, outer_sep;
     double min_w, min_h;
+    int node_shape;           /* shape= of a scope: a TK_SH_ value + 1 (0: unset) */
     int poly_sides;           /* regular polygon sides= of a scope (0: unset) */
     double aspect;            /* aspect= of a scope (0: unset) */
     double border_rotate;     /* shape border rotate= of a scope */

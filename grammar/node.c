@@ -248,7 +248,7 @@ void tk_nodeopts_init(tikz *T, tk_nodeopts *no)
 {
     gstate *g = GS(T);
     memset(no, 0, sizeof *no);
-    no->shape = 1;
+    no->shape = g->node_shape ? g->node_shape - 1 : TK_SH_RECT;
     no->inner_sep_x = no->inner_sep_y = -1;
     no->outer_sep = -1;
     no->font_size = g->font_size;
@@ -779,6 +779,14 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     }
     if (newshape) sh.rot = no->rotate;
     else { sh.hw = b.hw + os; sh.hh = b.hh + os; }
+    if (no->shape == TK_SH_COORD) {
+        /* shape=coordinate: a point; no text, no outline */
+        sh.shape = TK_SH_COORD;
+        sh.hw = sh.hh = sh.by = 0;
+        off = v2(0, 0);
+        b.empty = 1;
+        no->draw = no->fill = 0;
+    }
     vec2 c = vsub(vadd(at, v2(no->shift_x, no->shift_y)), off);
     sh.c = c;
     if (T->mxcell) tk_matrix_note_node(T, &sh, os, no->draw ? no->lw : 0);

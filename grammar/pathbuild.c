@@ -768,7 +768,8 @@ void tp_coordinate_op(struct tp_state *st)
 {
     tikz *T = st->T;
     pending_node *pn = &st->curnode;
-    vec2 p = st->cur;
+    /* no current point: the origin of the coordinate system */
+    vec2 p = st->have_cur ? st->cur : mat_apply(GS(T)->ctm, v2(0, 0));
     T->cur3_ok = 0;
     if (pn->at) {
         if (tk_coord(T, pn->at, strlen(pn->at), &p, st->line)) {

@@ -536,7 +536,8 @@ static int shape_key(tikz *T, const char *k, size_t kn, tk_nodeopts *no)
 {
     static const struct { const char *k; int shape; } shapes[] = {
         { "rectangle", TK_SH_RECT }, { "circle", TK_SH_CIRCLE }, { "ellipse", TK_SH_ELLIPSE },
-        { "diamond", TK_SH_DIAMOND }, { "regular polygon", TK_SH_POLYGON }, { NULL, 0 }
+        { "diamond", TK_SH_DIAMOND }, { "regular polygon", TK_SH_POLYGON },
+        { "coordinate", TK_SH_COORD }, { NULL, 0 }
     };
     static const char *const other[] = {
         "star", "trapezium", "semicircle", "isosceles triangle", "kite", "dart",
@@ -546,7 +547,12 @@ static int shape_key(tikz *T, const char *k, size_t kn, tk_nodeopts *no)
         "circle cross split", "magnifying glass", "correct forbidden sign", NULL
     };
     for (int i = 0; shapes[i].k; i++)
-        if (tk_is(k, kn, shapes[i].k)) { if (no) no->shape = shapes[i].shape; return 1; }
+        if (tk_is(k, kn, shapes[i].k)) {
+            /* on a scope or path: the shape of the nodes in it */
+            if (no) no->shape = shapes[i].shape;
+            else GS(T)->node_shape = shapes[i].shape + 1;
+            return 1;
+        }
     for (int i = 0; other[i]; i++)
         if (tk_is(k, kn, other[i])) {
             if (no) {
