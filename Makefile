@@ -97,7 +97,7 @@ UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_SRCS = $(filter-out tests/fuzz/driver.c,$(wildcard tests/fuzz/*.c))
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: FORCE same-update all check check-fast check-san check-clang agreement agreement-cv check-tex pgfmanual check-render render-tools demo bench graphviz-shapes fuzz install deps clean
+.PHONY: FORCE same-update all check check-fast check-san check-clang agreement agreement-cv check-tex pgfmanual check-render render-tools demo bench graphviz-shapes plantuml-shapes fuzz install deps clean
 .SECONDARY:
 
 all: $(BINS)
@@ -216,7 +216,10 @@ agreement-cv: all
 check-tex: all
 	@BUILD=$(BUILD) sh tests/tex/check-tex.sh
 	@BUILD=$(BUILD) TEX_FLOOR=100 sh tests/tex/check-tex.sh tests/tikz2ir/cond-foreach.tex \
-	    tests/tikz2ir/cond-dims.tex tests/tikz2ir/metamorphic/*.tex
+	    tests/tikz2ir/cond-dims.tex tests/tikz2ir/matrix-cells.tex tests/tikz2ir/matrix-nodes.tex \
+	    tests/tikz2ir/decorations.tex tests/tikz2ir/plot-handlers.tex \
+	    tests/tikz2ir/edges.tex tests/tikz2ir/node-scope-shape.tex tests/tikz2ir/metamorphic/*.tex \
+	    tests/tikz2ir/graph-[a-t]*.tex tests/tikz2ir/graph-meta/*.tex
 	@sh tests/tex/check-tex-pairs.sh
 
 pgfmanual: all
@@ -233,6 +236,10 @@ bench: all
 # (about a minute; a fixed-seed sample runs in tests/svg2graph/run.sh).
 graphviz-shapes: all
 	@BUILD=$(BUILD) sh tests/svg2graph/graphviz-shapes.sh
+
+# needs plantuml (Java): not part of check
+plantuml-shapes: all
+	@BUILD=$(BUILD) sh tests/svg2graph/plantuml-oracle.sh
 
 FUZZ_SECONDS ?= 600
 fuzz:

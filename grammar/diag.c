@@ -2,6 +2,7 @@
  * line each, at most MAX_WARNINGS shown) and unparsed records (a construct
  * the front end cannot evaluate, kept in the IR with a warning). */
 #include "grammar/interp.h"
+#include "ir/cli.h"
 #include "ir/xalloc.h"
 
 #include <stdarg.h>
@@ -10,13 +11,6 @@
 
 #define MAX_WARNINGS 50             /* printed per document; the rest are counted */
 #define MAX_UNPARSED 1000           /* unparsed constructs per document */
-
-/* one line per diagnostic: control characters become spaces */
-void tk_one_line(char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 32 || *s == 127) *s = ' ';
-}
 
 void tk_warn(tikz *T, int line, const char *fmt, ...)
 {
@@ -35,7 +29,7 @@ void tk_warn(tikz *T, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    tk_one_line(msg);
+    cli_one_line(msg);
     fprintf(T->cfg->diag, "%s:%d:%d: warning: %s\n", T->cfg->fname, line, col, msg);
 }
 

@@ -16,8 +16,12 @@
  *                    hold options (([xshift=1cm]A)) and name nodes; nodes
  *                    apply their options
  *   let.c, pic.c     the let operation, the angles library's pics
+ *   decorate.c       decorations (pgf's decoration automata on a polyline)
+ *   plot.c           the plot operation's options, handlers and marks
  *   path.l, path.y   the path grammar (pathgrammar.h), whose actions are
  *   pathbuild.c      the path builder, which runs a path (tk_run_path)
+ *   matrix.c         \matrix and node[matrix]: cells run as code, laid out
+ *                    as pgf's matrix module does (placed by pathbuild.c)
  *   tikzaxis.c       pgfplots axes and \addplot
  *   tikz.c           the commands: \draw, \def, \foreach, environments,
  *                    tikz_convert */
@@ -121,6 +125,7 @@ typedef struct {
     double label_distance;
     double inner_sep, outer_sep;
     double min_w, min_h;
+    int node_shape;           /* shape= of a scope: a TK_SH_ value + 1 (0: unset) */
     int poly_sides;           /* regular polygon sides= of a scope (0: unset) */
     double aspect;            /* aspect= of a scope (0: unset) */
     double border_rotate;     /* shape border rotate= of a scope */
@@ -176,7 +181,26 @@ typedef struct {
     int grow_swap, grow_special, tree_level, child_missing;
     char parent_anchor[24], child_anchor[24];
     char growth_anchor[24];   /* growth parent anchor= ("" for center) */
+    /* decorations (decorate.c): decoration= options as written, joined
+     * (interned as node_distance is), and the path's decorate option */
+    const char *decoration;
+    int decorate;
+    /* plots (plot.c): the handler (TK_PLOT_...; plot_other: its index in
+     * plot.c's table), tension=, mark=, mark size= (pt; 0: 2pt),
+     * variable= ("" for \x), samples at= (interned, NULL: domain and samples) */
+    int plot_handler;
+    unsigned char plot_other;
+    double plot_tension;
+    char plot_mark[12];
+    double mark_size;
+    char plot_var[16];
+    const char *samples_at;
+    double bar_width, bar_shift;   /* ybar, xbar: bar width= (0: 10pt), bar shift= */
 } gstate;
+
+enum { TK_PLOT_SHARP, TK_PLOT_SMOOTH, TK_PLOT_SMOOTH_CYCLE, TK_PLOT_SHARP_CYCLE,
+       TK_PLOT_MARKS_ONLY, TK_PLOT_XCOMB, TK_PLOT_YCOMB, TK_PLOT_CONST, TK_PLOT_POLAR_COMB,
+       TK_PLOT_YBAR, TK_PLOT_XBAR, TK_PLOT_YBAR_INTERVAL, TK_PLOT_XBAR_INTERVAL, TK_PLOT_OTHER };
 
 typedef struct {
     char *name;
@@ -281,8 +305,10 @@ typedef struct tikz {
     int scoped_depth;         /* \scoped commands being run (tikz.c) */
     int pic_depth;            /* pics being run (pic.c) */
     int perp_depth;           /* (p |- q) inside (p |- q) (coord.c) */
+    char *graphsset;          /* \tikzgraphsset keys so far (graph.c; owned, NULL none) */
     struct tk_ufn *ufn;       /* pgfuser.c: declared pgfmath functions */
     size_t nufn, capufn;
+    struct tk_mxcell *mxcell; /* matrix.c: the matrix cell being run (NULL outside) */
 } tikz;
 
 #define GS(T) (&(T)->gs[(T)->ngs - 1])
@@ -291,7 +317,6 @@ typedef struct tikz {
 void tk_warn(tikz *T, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* An unparsed record of src in the picture, and a warning saying why */
 void tk_unparsed(tikz *T, int line, const char *src, const char *why);
-void tk_one_line(char *s);   /* control characters become spaces */
 
 /* textutil.c: text helpers */
 void tk_unbrace(const char **s, size_t *n);    /* trims, strips enclosing {...} */
@@ -378,6 +403,8 @@ typedef struct tk_nodeopts {
     double lw;
     double text_width;        /* text width= (pt; 0 none) */
     int align;                /* align= (TK_ALIGN_...) */
+    int has_box;              /* matrix.c: the text is a box of box_w x (box_h + box_d) */
+    double box_w, box_h, box_d;
 } tk_nodeopts;
 
 void tk_nodeopts_init(tikz *T, tk_nodeopts *no);
@@ -398,6 +425,10 @@ void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);
  * (nseg points) it sits on, for sloped and pos=. */
 void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
                    const vec2 *seg, int nseg);
+/* The same, the node's geometry (centre, half sizes with outer sep,
+ * baseline) in *geom (not NULL). */
+void tk_place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
+                        tk_node *geom);
 /* Places a label= (pin = 0) or pin= (pin = 1) option's node around main. */
 void tk_place_label(tikz *T, const char *spec, const tk_node *main, int line, int pin);
 
@@ -418,7 +449,7 @@ int tk_named_point(tikz *T, const char *s, size_t n, vec2 *canvas);
 
 /* pathbuild.c: the path builder (path.y's actions, in pathgrammar.h) */
 enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
-       CMD_PIC, CMD_ADDPLOT };
+       CMD_PIC, CMD_ADDPLOT, CMD_GRAPH, CMD_MATRIX };
 /* Runs the path grammar over a path text (a command's arguments up to ';'). */
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line);
 void tk_path_scanner_free(tikz *T);      /* frees the scanner, the builder's buffers and the caches */
@@ -492,6 +523,51 @@ typedef struct {
  * em: the font size around the node (LaTeX's \emergencystretch=3em). */
 void tk_text_layout(const char *text, double fs, int bold, double W, int align, double em,
                     tk_textbox *out);
+
+/* graph.c: the graphs library's graph (\graph, or the path operation
+ * "graph [opts] {body}"; opts NULL when there are none): nodes and edges
+ * run as paths, or one unparsed record when out of reach */
+void tk_graph(tikz *T, const char *opts, const char *body, int line);
+
+/* matrix.c: \matrix and node[matrix] (TikZ's matrix library and pgf's
+ * matrix module). tk_matrix_wanted: the node options opts (may be NULL)
+ * make the node a matrix. tk_matrix: places the matrix node of options no
+ * (applied) at the canvas point at, its cells the body text (body_lines:
+ * the line of each of its bytes, or NULL). tk_matrix_note_node: a node
+ * placed while a cell runs (node.c), for the cell's extent: its border
+ * (the outer sep inside), stroke: its line width when drawn, else 0. */
+int tk_matrix_wanted(tikz *T, const char *opts);
+void tk_matrix(tikz *T, tk_nodeopts *no, vec2 at, const char *opts, const char *body,
+               int line, const int *body_lines);
+void tk_matrix_note_node(tikz *T, const tk_node *sh, double outer_sep, double stroke);
+
+/* decorate.c: decorations. tk_deco_key: decorate and decoration= (1 when
+ * k is one of them). tk_deco_get: the decoration the graphics state names
+ * (0; -1 when it names none, or one not drawn here: d->name says which).
+ * tk_decorate: the polyline p[0,n) decorated (*out malloc'd; the number of
+ * its points; d->truncated set when it stopped at 200000 points). */
+typedef struct {
+    char name[32];
+    double amp, seglen, aspect, raise, pre, post;
+    int mirror, pre_move, post_move;
+    int truncated;            /* out: tk_decorate stopped at its point limit */
+} tk_deco;
+int tk_deco_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v);
+int tk_deco_get(tikz *T, tk_deco *d);
+size_t tk_decorate(tk_deco *d, const vec2 *p, size_t n, vec2 **out);
+
+/* plot.c: plot options and handlers. tk_plot_key: 1 when k is a plot key
+ * (smooth, sharp plot, only marks, ycomb, ..., tension, mark, mark size,
+ * variable, samples at). tk_plot_handler_name: the handler's name (for a
+ * message). tk_plot_expr_points: the canvas points of plot (expr) over the
+ * samples (*out malloc'd). tk_plot_smooth: the curve pgf's smooth (and
+ * smooth cycle) handler draws through p[0,n), sampled (*out malloc'd).
+ * tk_plot_marks: the marks at the points, drawn as elements of T->d. */
+int tk_plot_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v);
+const char *tk_plot_handler_name(const tikz *T);
+size_t tk_plot_expr_points(tikz *T, const char *expr, vec2 **out, int line);
+size_t tk_plot_smooth(const vec2 *p, size_t n, double tension, int cycle, vec2 **out);
+void tk_plot_marks(tikz *T, const vec2 *p, size_t n, int line);
 
 /* tikzaxis.c */
 void tk_axis_begin(tikz *T, const char *opts, size_t n, int line);

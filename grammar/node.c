@@ -2,6 +2,7 @@
  * anchors), node options, and placing a node: its text box, shape and
  * outline, and its labels and pins. */
 #include "grammar/interp.h"
+#include "ir/geom_2d.h"
 #include "grammar/textmetrics.h"
 #include "ir/xalloc.h"
 
@@ -217,6 +218,15 @@ static int anchor_offset(const char *a, size_t an, const tk_node *nd, vec2 *off)
         *off = rot_deg(p, nd->rot);
         return 0;
     }
+    /* base west, base east, mid west, mid east: the west (east) border's
+     * x on the base (mid) line, as the shapes define them */
+    if (an >= 8 && (memcmp(a, "base ", 5) == 0 || memcmp(a, "mid ", 4) == 0)) {
+        const char *side = a + (a[0] == 'b' ? 5 : 4);
+        size_t sn = an - (size_t)(side - a);
+        if (!tk_is(side, sn, "west") && !tk_is(side, sn, "east")) return -1;
+        *off = rot_deg(v2(side[0] == 'w' ? -nd->hw : nd->hw, nd->by), nd->rot);
+        return 0;
+    }
     return -1;
 }
 
@@ -238,7 +248,7 @@ void tk_nodeopts_init(tikz *T, tk_nodeopts *no)
 {
     gstate *g = GS(T);
     memset(no, 0, sizeof *no);
-    no->shape = 1;
+    no->shape = g->node_shape ? g->node_shape - 1 : TK_SH_RECT;
     no->inner_sep_x = no->inner_sep_y = -1;
     no->outer_sep = -1;
     no->font_size = g->font_size;
@@ -466,6 +476,12 @@ void tk_place_node(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line
     place_node_geom(T, no, at, text, line, seg, nseg, NULL);
 }
 
+void tk_place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text, int line,
+                        tk_node *geom)
+{
+    place_node_geom(T, no, at, text, line, NULL, 0, geom);
+}
+
 /* Places a node; geom (when not NULL) receives its centre, shape and half
  * sizes including the outer sep. */
 /* A node's text and box in its own frame, as place_node_geom's steps
@@ -489,6 +505,17 @@ static void measure_node_text(tikz *T, const tk_nodeopts *no, const char *text, 
 {
     tm_extent ex;
     memset(&ex, 0, sizeof ex);
+    memset(&b->lay, 0, sizeof b->lay);
+    if (no->has_box) {
+        /* a matrix: its cells' box, no text of its own */
+        b->empty = 1;
+        b->w = no->box_w;
+        b->h = no->box_h;
+        b->dp = no->box_d;
+        b->tx0 = -b->w / 2;
+        b->tx1 = b->w / 2;
+        return;
+    }
     b->empty = is_blank(text);
     if (!b->empty) ex = tm_measure_tex(text, fs, no->bold);
     /* multi-line text: the base anchor sits on the last line's baseline;
@@ -574,6 +601,43 @@ static void size_node_shape(const tk_nodeopts *no, double boxw, double boxh, dou
     if (no->shape == TK_SH_POLYGON) sh->hw = sh->hh = hw + os / cos(180.0 / sh->sides * DEG);
 }
 
+/* decorate in a node's options: its outline decorated (decorate.c), as
+ * pgf decorates the shape's path (counter-clockwise from its first
+ * point); a decoration not drawn here leaves the plain outline, with a
+ * warning */
+static void decorate_outline(tikz *T, ir_elem *e, int line)
+{
+    tk_deco d;
+    if (tk_deco_get(T, &d) != 0) {
+        tk_warn(T, line, "decoration '%s' of a node is not drawn; its plain outline is",
+                d.name[0] ? d.name : "(none)");
+        return;
+    }
+    ir_pt *fl = NULL;
+    int closed = 0;
+    size_t fn = ir_elem_flatten(e, &fl, &closed);
+    if (fn < 2) { free(fl); return; }
+    vec2 *p = xrealloc(NULL, (fn + 1) * sizeof *p);
+    for (size_t k = 0; k < fn; k++) p[k] = v2(fl[k].x, fl[k].y);
+    p[fn] = p[0];
+    free(fl);
+    vec2 *out = NULL;
+    size_t no = tk_decorate(&d, p, fn + 1, &out);
+    if (d.truncated)
+        tk_warn(T, line, "decoration %s: more than 200000 points; the rest of the outline left out", d.name);
+    free(p);
+    if (no >= 3) {
+        if (vlen(vsub(out[0], out[no - 1])) < 1e-6) no--;
+        ir_pt *q = xrealloc(NULL, no * sizeof *q);
+        for (size_t k = 0; k < no; k++) { q[k].x = out[k].x; q[k].y = out[k].y; }
+        e->kind = IR_POLY;
+        e->closed = 1;
+        ir_elem_set_pts(e, q, no);
+        free(q);
+    }
+    free(out);
+}
+
 /* The node's outline (draw= or fill=) centred at c, with the node's
  * colours, line width and role standing in for the state's while its
  * attributes are written */
@@ -616,6 +680,7 @@ static void draw_node_outline(tikz *T, const tk_nodeopts *no, const tk_node *sh,
         ir_elem_set_pts(e, p, 2);
     }
     e->line = line;
+    if (g->decorate) decorate_outline(T, e, line);
     char saved_d[TK_COLOR], saved_f[TK_COLOR];
     strcpy(saved_d, g->drawc);
     strcpy(saved_f, g->fillc);
@@ -714,8 +779,17 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     }
     if (newshape) sh.rot = no->rotate;
     else { sh.hw = b.hw + os; sh.hh = b.hh + os; }
+    if (no->shape == TK_SH_COORD) {
+        /* shape=coordinate: a point; no text, no outline */
+        sh.shape = TK_SH_COORD;
+        sh.hw = sh.hh = sh.by = 0;
+        off = v2(0, 0);
+        b.empty = 1;
+        no->draw = no->fill = 0;
+    }
     vec2 c = vsub(vadd(at, v2(no->shift_x, no->shift_y)), off);
     sh.c = c;
+    if (T->mxcell) tk_matrix_note_node(T, &sh, os, no->draw ? no->lw : 0);
     if (T->d) {
         if (no->draw || no->fill) draw_node_outline(T, no, &sh, &b, c, line);
         if (!b.empty) emit_node_text(T, no, text, &b, c, at, fs, seg, nseg, line);

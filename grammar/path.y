@@ -34,7 +34,7 @@ static void tperror(void *scanner, struct tp_state *st, const char *msg)
 %token TP_LINE TP_HV TP_VH TP_DOTS TP_PLUS TP_PLUSPLUS TP_SEMI
 %token TP_NODE TP_COORDINATE TP_AT TP_CYCLE TP_RECTANGLE TP_CIRCLE TP_ELLIPSE
 %token TP_ARC TP_GRID TP_TO TP_EDGE TP_CONTROLS TP_AND TP_PLOT TP_PIC TP_COORDINATES
-%token TP_SIN TP_COS TP_PARABOLA TP_BEND TP_CHILD
+%token TP_SIN TP_COS TP_PARABOLA TP_BEND TP_CHILD TP_GRAPH TP_DECORATE
 %token TP_ERROR_TOKEN
 %token <str> TP_COORD TP_OPTS TP_BRACE TP_WORD TP_JUNK
 /* "--" and a coordinate, one token (path.l): where TP_LINE TP_COORD would
@@ -96,7 +96,10 @@ items
     | items node                      { tp_node_flush(st); }
     | items TP_COORDINATE node_parts  { tp_coordinate_op(st); }
     | items TP_PLOT plot_args
+    | items TP_LINE TP_PLOT { tp_plot_join(st); } plot_args
+    | items TP_DECORATE opt_opts TP_BRACE { tp_decorate(st, &$3, &$4); }
     | items TP_PIC node_parts TP_BRACE { tp_pic(st, &$4); }
+    | items TP_GRAPH opt_opts TP_BRACE { tp_graph(st, &$3, &$4); }
     | items children                  { tp_tree(st); }
     | items TP_WORD                   { tp_unknown(st, &$2); }
     | items TP_JUNK                   { tp_unknown(st, &$2); }
@@ -159,6 +162,7 @@ arc_args
 plot_args
     : opt_opts TP_COORDINATES TP_BRACE { tp_plot_coordinates(st, &$1, &$3); }
     | opt_opts TP_COORD                { tp_plot_expr(st, &$1, &$2); }
+    | opt_opts TP_WORD TP_BRACE        { tp_plot_other(st, &$1, &$2, &$3); }
     ;
 
 /* nodes written inside an operation: placed on the segment it makes */

@@ -38,6 +38,7 @@ typedef struct {
     char *at;
     char *text;
     int line;
+    const int *text_lines;    /* the line of each byte of the text (NULL: line) */
 } pending_node;
 
 enum { SEG_NONE, SEG_LINE, SEG_CURVE, SEG_HV, SEG_ARC };
@@ -75,6 +76,8 @@ struct tp_state {
     int cur3ok;
     int single_control;
     int bad_coord;            /* a coordinate failed: the path's geometry is not drawn */
+    int deco_depth;           /* decorate { ... } operations being run */
+    int plot_join;            /* "-- plot": the next plot goes on from the current point */
     struct tk_pathbufs b;     /* the pool of the pieces' points */
     struct dpic { char *opts, *body; vec2 at; int line; } *dpics;   /* pics, drawn after the path */
     int ndpics, capdpics;
@@ -223,6 +226,7 @@ static vec2 seg_point(struct tp_state *st, double t, vec2 *dir)
 
 static void place_pending(struct tp_state *st, int on_segment);
 static void place_one(struct tp_state *st, pending_node *pn, int on_segment);
+static void apply_style_if(tikz *T, const char *name);
 
 static vec2 pop_pt(struct tp_state *st)
 {
@@ -594,20 +598,38 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
     double in_a = g->has_in ? g->in_a : ang + 180 - bend;
     tk_gs_pop(T);
     if (edge) {
-        /* an edge is a separate path from the current point */
+        /* an edge is a path of its own from the current point (which does
+         * not move), drawn whatever the main path does: with the main
+         * path's options, "every edge" (draw) and its own options
+         * (tikz.code.tex, \tikz@edge) */
         vec2 saved_cur = st->cur;
-        flush_sub(st, 0);
+        tk_gs_push(T);
+        GS(T)->bend = 0;
+        GS(T)->has_in = GS(T)->has_out = 0;
+        apply_style_if(T, "every edge");
+        if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
         if (curved) {
             vec2 c1 = vadd(from, vscale(v2(cos(out_a * DEG), sin(out_a * DEG)), 0.3915 * L));
             vec2 c2 = vadd(to, vscale(v2(cos(in_a * DEG), sin(in_a * DEG)), 0.3915 * L));
-            curve_to(st, c1, c2, to);
+            vec2 p[4] = { from, c1, c2, to };
+            st->seg_kind = SEG_CURVE;
+            memcpy(st->seg, p, sizeof p);
         } else {
-            vec2 p[2] = { from, to };
-            add_piece(st, IR_POLY, 0, p, 2, 0, 0, NULL);
             st->seg_kind = SEG_LINE;
             st->seg[0] = from;
             st->seg[1] = to;
         }
+        if (T->d) {
+            ir_elem *e = ir_add(T->d, curved ? IR_CURVE : IR_POLY);
+            ir_pt p[4];
+            int n = curved ? 4 : 2;
+            for (int i = 0; i < n; i++) p[i] = (ir_pt){ st->seg[i].x, st->seg[i].y };
+            ir_elem_set_pts(e, p, (size_t)n);
+            e->closed = 0;
+            e->line = st->line;
+            tk_emit_attrs(T, e, 1, 0);
+        }
+        tk_gs_pop(T);
         place_pending(st, 1);
         st->cur = saved_cur;
         return;
@@ -749,7 +771,8 @@ void tp_coordinate_op(struct tp_state *st)
 {
     tikz *T = st->T;
     pending_node *pn = &st->curnode;
-    vec2 p = st->cur;
+    /* no current point: the origin of the coordinate system */
+    vec2 p = st->have_cur ? st->cur : mat_apply(GS(T)->ctm, v2(0, 0));
     T->cur3_ok = 0;
     if (pn->at) {
         if (tk_coord(T, pn->at, strlen(pn->at), &p, st->line)) {
@@ -788,14 +811,95 @@ void tp_coordinate_op(struct tp_state *st)
     memset(pn, 0, sizeof *pn);
 }
 
+/* A plot's points through its handler (plot.c): a polyline (sharp, smooth
+ * curves sampled), closed (cycles), combs, steps or nothing (only marks);
+ * then its marks. The current point is the last point. */
 static void plot_points(struct tp_state *st, vec2 *p, size_t n)
 {
+    tikz *T = st->T;
+    gstate *g = GS(T);
     if (n == 0) return;
-    flush_sub(st, 0);
-    for (size_t i = 0; i < n; i++) sub_add(st, p[i]);
+    int h = g->plot_handler;
+    if (h == TK_PLOT_OTHER) {
+        if (!st->err) {
+            char buf[300], why[120];
+            snprintf(buf, sizeof buf, "%s", st->text);
+            snprintf(why, sizeof why, "plot handler '%s' is not drawn", tk_plot_handler_name(T));
+            tk_unparsed(T, st->line, buf, why);
+        }
+        st->err = st->bad_coord = 1;
+        return;
+    }
+    int join = st->plot_join && st->have_cur && h != TK_PLOT_MARKS_ONLY && h != TK_PLOT_XCOMB &&
+               h != TK_PLOT_YCOMB && h != TK_PLOT_POLAR_COMB && h != TK_PLOT_YBAR && h != TK_PLOT_XBAR &&
+               h != TK_PLOT_YBAR_INTERVAL && h != TK_PLOT_XBAR_INTERVAL;
+    st->plot_join = 0;
+    if (join && st->nsub == 0) sub_add(st, st->cur);
+    if (!join) flush_sub(st, 0);
+    if (h == TK_PLOT_SMOOTH || h == TK_PLOT_SMOOTH_CYCLE) {
+        vec2 *q = NULL;
+        size_t m = tk_plot_smooth(p, n, g->plot_tension, h == TK_PLOT_SMOOTH_CYCLE, &q);
+        for (size_t i = 0; i < m; i++) sub_add(st, q[i]);
+        free(q);
+        if (h == TK_PLOT_SMOOTH_CYCLE) flush_sub(st, 1);
+    } else if (h == TK_PLOT_XCOMB || h == TK_PLOT_YCOMB) {
+        /* from the axis (x = 0 or y = 0 of the coordinate system) to each point */
+        vec2 o = mat_apply(g->ctm, v2(0, 0));
+        for (size_t i = 0; i < n; i++) {
+            sub_add(st, h == TK_PLOT_YCOMB ? v2(p[i].x, o.y) : v2(o.x, p[i].y));
+            sub_add(st, p[i]);
+            flush_sub(st, 0);
+        }
+    } else if (h == TK_PLOT_POLAR_COMB) {
+        vec2 o = mat_apply(g->ctm, v2(0, 0));
+        for (size_t i = 0; i < n; i++) {
+            sub_add(st, o);
+            sub_add(st, p[i]);
+            flush_sub(st, 0);
+        }
+    } else if (h == TK_PLOT_YBAR || h == TK_PLOT_XBAR) {
+        /* a bar from the axis to each point, bar width wide, moved by bar shift */
+        vec2 o = mat_apply(g->ctm, v2(0, 0));
+        double bw = g->bar_width > 0 ? g->bar_width : 10, sh = g->bar_shift;
+        for (size_t i = 0; i < n; i++) {
+            double a = (h == TK_PLOT_YBAR ? p[i].x : p[i].y) - bw / 2 + sh, b = a + bw;
+            vec2 q[4];
+            if (h == TK_PLOT_YBAR) {
+                q[0] = v2(a, o.y); q[1] = v2(b, o.y); q[2] = v2(b, p[i].y); q[3] = v2(a, p[i].y);
+            } else {
+                q[0] = v2(o.x, a); q[1] = v2(p[i].x, a); q[2] = v2(p[i].x, b); q[3] = v2(o.x, b);
+            }
+            for (int k = 0; k < 4; k++) sub_add(st, q[k]);
+            flush_sub(st, 1);
+        }
+    } else if (h == TK_PLOT_YBAR_INTERVAL || h == TK_PLOT_XBAR_INTERVAL) {
+        /* from each point to the next, as high (wide) as the first */
+        vec2 o = mat_apply(g->ctm, v2(0, 0));
+        for (size_t i = 0; i + 1 < n; i++) {
+            vec2 q[4];
+            if (h == TK_PLOT_YBAR_INTERVAL) {
+                q[0] = v2(p[i].x, o.y); q[1] = v2(p[i + 1].x, o.y);
+                q[2] = v2(p[i + 1].x, p[i].y); q[3] = v2(p[i].x, p[i].y);
+            } else {
+                q[0] = v2(o.x, p[i].y); q[1] = v2(p[i].x, p[i].y);
+                q[2] = v2(p[i].x, p[i + 1].y); q[3] = v2(o.x, p[i + 1].y);
+            }
+            for (int k = 0; k < 4; k++) sub_add(st, q[k]);
+            flush_sub(st, 1);
+        }
+    } else if (h == TK_PLOT_CONST) {
+        for (size_t i = 0; i < n; i++) {
+            if (i) sub_add(st, v2(p[i].x, p[i - 1].y));
+            sub_add(st, p[i]);
+        }
+    } else if (h != TK_PLOT_MARKS_ONLY) {
+        for (size_t i = 0; i < n; i++) sub_add(st, p[i]);
+        if (h == TK_PLOT_SHARP_CYCLE) flush_sub(st, 1);
+    }
     st->sub_start = p[0];
     st->cur = p[n - 1];
     st->relbase = st->cur;
+    tk_plot_marks(T, p, n, st->line);
 }
 
 void tp_plot_coordinates(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body)
@@ -823,45 +927,199 @@ void tp_plot_coordinates(struct tp_state *st, const struct tp_str *opts, const s
     free(pts);
 }
 
-/* replaces \x by a number in an expression */
-static char *subst_var(const char *s, const char *var, double v)
-{
-    char num[40];
-    snprintf(num, sizeof num, "(%.10g)", v);
-    size_t vl = strlen(var), nl = strlen(num);
-    struct tp_buf b = { 0 };
-    tp_buf_add(&b, "", 0);
-    for (size_t i = 0; s[i];) {
-        if (strncmp(s + i, var, vl) == 0 && !isalpha((unsigned char)s[i + vl])) {
-            tp_buf_add(&b, num, nl);
-            i += vl;
-        } else {
-            tp_buf_add(&b, s + i, 1);
-            i++;
-        }
-    }
-    return b.s;
-}
-
 void tp_plot_expr(struct tp_state *st, const struct tp_str *opts, const struct tp_str *c)
 {
     tikz *T = st->T;
-    gstate *g = GS(T);
     if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
-    int ns = g->samples;
-    vec2 *pts = xrealloc(NULL, (size_t)ns * sizeof *pts);
-    size_t np = 0;
-    for (int k = 0; k < ns; k++) {
-        double x = g->dom0 + (g->dom1 - g->dom0) * k / (ns - 1);
-        char *e = subst_var(c->s, "\\x", x);
-        vec2 p;
-        if (tk_coord(T, e, strlen(e), &p, st->line) == 0) pts[np++] = p;
-        free(e);
-    }
+    vec2 *pts = NULL;
+    size_t np = tk_plot_expr_points(T, c->s, &pts, st->line);
     plot_points(st, pts, np);
     free(pts);
 }
 
+void tp_plot_join(struct tp_state *st) { st->plot_join = 1; }
+
+void tp_plot_other(struct tp_state *st, const struct tp_str *opts, const struct tp_str *kw,
+                   const struct tp_str *body)
+{
+    (void)opts;
+    (void)body;
+    if (st->err) return;
+    st->err = 1;
+    st->bad_coord = 1;
+    char buf[300], why[160];
+    snprintf(buf, sizeof buf, "%s", st->text);
+    if (tk_is(kw->s, (size_t)kw->n, "file"))
+        snprintf(why, sizeof why, "plot file: the data file is not read");
+    else if (tk_is(kw->s, (size_t)kw->n, "function"))
+        snprintf(why, sizeof why, "plot function: the function is for gnuplot, which is not run");
+    else
+        snprintf(why, sizeof why, "unsupported plot '%.40s'", kw->s);
+    tk_unparsed(st->T, off_line(st, kw->off), buf, why);
+}
+
+/* The pieces from k0 on, joined where one ends where the next begins,
+ * each chain decorated into one polyline piece */
+static void decorate_pieces(struct tp_state *st, size_t k0, tk_deco *d)
+{
+    piece *pcs = st->b.pieces;
+    size_t n = st->npieces < MAX_PIECES ? st->npieces : MAX_PIECES;
+    size_t w = k0;
+    for (size_t i = k0; i < n;) {
+        vec2 *pts = NULL;
+        size_t np = 0, cap = 0;
+        int closed = 0;
+        size_t j = i;
+        const char *role = pcs[i].role;
+        int line = pcs[i].line;
+        for (; j < n; j++) {
+            const piece *pc = &pcs[j];
+            ir_pt *fl = NULL;
+            size_t fn;
+            int cl = 0;
+            if (pc->kind == IR_POLY) {
+                fn = pc->n;
+                fl = xrealloc(NULL, (fn ? fn : 1) * sizeof *fl);
+                for (size_t k = 0; k < fn; k++) { fl[k].x = pc->p[k].x; fl[k].y = pc->p[k].y; }
+                cl = pc->closed;
+            } else {
+                ir_elem tmp;
+                memset(&tmp, 0, sizeof tmp);
+                tmp.kind = pc->kind;
+                tmp.closed = pc->closed;
+                tmp.t1 = pc->t1;
+                tmp.t2 = pc->t2;
+                ir_pt q[4];
+                size_t qn = pc->n < 4 ? pc->n : 4;
+                for (size_t k = 0; k < qn; k++) { q[k].x = pc->p[k].x; q[k].y = pc->p[k].y; }
+                tmp.pts = q;
+                tmp.npts = qn;
+                fn = ir_elem_flatten(&tmp, &fl, &cl);
+            }
+            if (fn == 0) { free(fl); continue; }
+            /* a piece joins the chain when it starts where the chain ends */
+            if (np && (closed || cl || fabs(fl[0].x - pts[np - 1].x) > 1e-6 ||
+                       fabs(fl[0].y - pts[np - 1].y) > 1e-6)) { free(fl); break; }
+            if (np + fn + 1 > cap) {
+                cap = (np + fn + 1) * 2;
+                pts = xrealloc(pts, cap * sizeof *pts);
+            }
+            for (size_t k = np ? 1 : 0; k < fn; k++) pts[np++] = v2(fl[k].x, fl[k].y);
+            if (cl) { pts[np++] = v2(fl[0].x, fl[0].y); closed = 1; }
+            free(fl);
+        }
+        if (j == i) j = i + 1;
+        vec2 *out = NULL;
+        size_t no = np >= 2 ? tk_decorate(d, pts, np, &out) : 0;
+        if (d->truncated)
+            tk_warn(st->T, line, "decoration %s: more than 200000 points; the rest of the path left out",
+                    d->name);
+        free(pts);
+        for (size_t k = i; k < j; k++) piece_free(&pcs[k]);
+        if (no >= 2) {
+            piece *pc = &pcs[w++];
+            memset(pc, 0, sizeof *pc);
+            pc->kind = IR_POLY;
+            if (closed && no > 2 && fabs(out[0].x - out[no - 1].x) < 1e-6 &&
+                fabs(out[0].y - out[no - 1].y) < 1e-6) {
+                no--;
+                pc->closed = 1;
+            }
+            pc->p = out;
+            pc->own_p = 1;
+            pc->n = no;
+            pc->line = line;
+            pc->role = role;
+        } else {
+            free(out);
+        }
+        i = j;
+    }
+    st->npieces = w;
+}
+
+/* The decoration of the graphics state, or an unparsed path saying why not */
+static int deco_or_unparsed(struct tp_state *st, tk_deco *d, int line)
+{
+    if (tk_deco_get(st->T, d) == 0) {
+        if (!strcmp(d->name, "random steps"))
+            tk_warn(st->T, line, "decoration random steps: its random numbers are tikz2ir's, not pgf's");
+        return 0;
+    }
+    if (!st->err) {
+        char buf[300], why[120];
+        snprintf(buf, sizeof buf, "%s", st->text);
+        if (d->name[0]) snprintf(why, sizeof why, "decoration '%s' is not drawn", d->name);
+        else snprintf(why, sizeof why, "decorate without a decoration");
+        tk_unparsed(st->T, line, buf, why);
+    }
+    st->err = 1;
+    st->bad_coord = 1;
+    return -1;
+}
+
+void tp_decorate(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body)
+{
+    tikz *T = st->T;
+    if (st->err || st->bad_coord) return;
+    int line = off_line(st, body->off);
+    if (st->deco_depth >= 4) {
+        tk_unparsed(T, line, st->text, "decorate nested more than 4 deep");
+        st->err = st->bad_coord = 1;
+        return;
+    }
+    place_pending(st, 0);
+    size_t kpre = st->npieces;
+    flush_sub(st, 0);
+    int prefix = st->npieces == kpre + 1;   /* the subpath so far, now a piece */
+    size_t k0 = st->npieces;
+    tk_gs_push(T);
+    if (opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    tk_deco d;
+    int ok = deco_or_unparsed(st, &d, line);
+    if (ok == 0) {
+        /* the subpath from the current point, read by a scanner of its own */
+        const char *otext = st->text;
+        const int *olines = st->lines;
+        st->text = body->s;
+        st->lines = olines && body->off >= 0 ? olines + body->off : NULL;
+        if (st->have_cur) sub_add(st, st->cur);
+        struct tp_extra x;
+        void *sc = tp_scanner_new(&x);
+        st->deco_depth++;
+        tp_parse_path(sc, body->s, strlen(body->s), st);
+        st->deco_depth--;
+        tp_scanner_free(sc);
+        place_pending(st, 0);
+        flush_sub(st, 0);
+        st->text = otext;
+        st->lines = olines;
+    }
+    tk_gs_pop(T);
+    if (ok != 0 || st->bad_coord) return;
+    decorate_pieces(st, k0, &d);
+    /* one open polyline decorated: the subpath goes on through it, after
+     * the subpath before it when that ends where it begins (a path such as
+     * (0,0) decorate {-- (1,0)} -- (1,1) -- cycle stays one path) */
+    piece *pcs = st->b.pieces;
+    if (st->npieces == k0 + 1 && k0 < MAX_PIECES && pcs[k0].kind == IR_POLY && !pcs[k0].closed) {
+        size_t first = k0;
+        if (prefix && k0 >= 1 && pcs[k0 - 1].kind == IR_POLY && !pcs[k0 - 1].closed &&
+            pcs[k0 - 1].n >= 1 &&
+            vlen(vsub(pcs[k0 - 1].p[pcs[k0 - 1].n - 1], pcs[k0].p[0])) < 1e-6)
+            first = k0 - 1;
+        int line2 = pcs[first].line;
+        st->nsub = 0;
+        for (size_t k = first; k <= k0; k++) {
+            for (size_t q = (k > first ? 1 : 0); q < pcs[k].n; q++) sub_add(st, pcs[k].p[q]);
+            piece_free(&pcs[k]);
+        }
+        st->sub_line = line2;
+        st->npieces = first;
+        return;
+    }
+    if (st->have_cur) sub_add(st, st->cur);
+}
 
 void tp_pic(struct tp_state *st, const struct tp_str *body)
 {
@@ -891,6 +1149,13 @@ void tp_pic(struct tp_state *st, const struct tp_str *body)
     }
     free(pn->opts); free(pn->name); free(pn->at); free(pn->text);
     memset(pn, 0, sizeof *pn);
+}
+
+/* the graphs library's graph operation (graph.c) */
+void tp_graph(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body)
+{
+    st->line = off_line(st, body->off);
+    tk_graph(st->T, opts->s, body->s, st->line);
 }
 
 /* ---- trees ---------------------------------------------------------------------------
@@ -1314,12 +1579,15 @@ static void tree_child(struct tp_state *st, const struct tkid *kid, int i, int n
                 pn.opts = o;
             }
             vec2 cur = st->cur;
+            int had_cur = st->have_cur;
             st->cur = pos;
+            st->have_cur = 1;
             int kind = st->seg_kind;
             st->seg_kind = SEG_NONE;
             T->last_placed_ok = 0;
             place_one(st, &pn, 0);
             st->cur = cur;
+            st->have_cur = had_cur;
             st->seg_kind = kind;
             if (T->last_placed_ok) {
                 child = T->last_placed;
@@ -1516,6 +1784,7 @@ void tp_node_op(struct tp_state *st, const struct tp_str *text)
     pending_node *pn = &st->curnode;
     pn->text = xstrndup(text->s, strlen(text->s));
     if (pn->line == 0) pn->line = off_line(st, text->off);
+    pn->text_lines = st->lines && text->off >= 0 ? st->lines + text->off : NULL;
     if (st->npend < MAX_PENDING) {
         if (st->npend == st->cappend) {
             st->cappend = st->cappend ? st->cappend * 2 : 8;
@@ -1597,7 +1866,9 @@ static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
     tk_nodeopts_init(T, &no);
     gstate *outer = GS(T);
     mat outer_ctm = outer->ctm;
-    vec2 at = st->cur;
+    /* no current point (\node without at): the origin of the coordinate
+     * system, as for a pic (a shifted scope moves the node) */
+    vec2 at = st->have_cur ? st->cur : mat_apply(outer_ctm, v2(0, 0));
     int have_at = 0;
     if (pn->at) {
         if (tk_coord(T, pn->at, strlen(pn->at), &at, pn->line)) {
@@ -1612,6 +1883,7 @@ static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
     tk_gs_push(T);
     gstate *g = GS(T);
     g->role[0] = 0;
+    g->decorate = 0;          /* the path's decorate is not the node's */
     if (g->every_node) tk_apply_opts(T, g->every_node, strlen(g->every_node), &no, 0);
     if (pn->opts) tk_apply_opts(T, pn->opts, strlen(pn->opts), &no, 0);
     if (pn->opts) circle_through(T, pn->opts, at, &no, pn->line);
@@ -1658,7 +1930,10 @@ static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
         no.has_pos = 0;
     }
     if (pn->name && !no.name) no.name = xstrndup(pn->name, strlen(pn->name));
-    tk_place_node(T, &no, at, pn->text ? pn->text : "", pn->line, nseg ? seg : NULL, nseg);
+    if (tk_matrix_wanted(T, pn->opts))
+        tk_matrix(T, &no, at, pn->opts, pn->text ? pn->text : "", pn->line, pn->text_lines);
+    else
+        tk_place_node(T, &no, at, pn->text ? pn->text : "", pn->line, nseg ? seg : NULL, nseg);
     g = GS(T);
     if (g->name_path && (!outer_np || strcmp(outer_np, g->name_path)) && T->last_placed_ok)
         remember_node_path(T, &T->last_placed, g->name_path);
@@ -2362,9 +2637,14 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     g->drawc[0] = g->fillc[0] = 0;
     g->has_radius = g->has_start = g->has_end = g->has_delta = 0;
     g->arrows[0] = 0;
+    g->decorate = 0;
     T->last_placed_ok = 0;
     parse_path(T, &st, text, text_n);
     g = GS(T);
+    if (g->decorate && !st.bad_coord && st.npieces) {
+        tk_deco d;
+        if (deco_or_unparsed(&st, &d, line) == 0) decorate_pieces(&st, 0, &d);
+    }
     if (g->name_path && st.npieces) remember_named_path(T, &st, g->name_path);
     piece *pieces = st.b.pieces;
     size_t npieces = st.npieces < MAX_PIECES ? st.npieces : MAX_PIECES;

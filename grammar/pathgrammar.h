@@ -68,7 +68,15 @@ void tp_parabola(struct tp_state *st, const struct tp_str *opts, int has_bend);
 void tp_coordinate_op(struct tp_state *st);
 void tp_plot_coordinates(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
 void tp_plot_expr(struct tp_state *st, const struct tp_str *opts, const struct tp_str *c);
+/* "-- plot": the plot's first point is joined to the path by a line */
+void tp_plot_join(struct tp_state *st);
+/* plot file {...}, plot function {...}: unparsed, named */
+void tp_plot_other(struct tp_state *st, const struct tp_str *opts, const struct tp_str *kw,
+                   const struct tp_str *body);
+/* decorate [options] {subpath}: the subpath decorated (decorate.c) */
+void tp_decorate(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
 void tp_pic(struct tp_state *st, const struct tp_str *body);
+void tp_graph(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
 void tp_child(struct tp_state *st, const struct tp_str *opts, const struct tp_str *kw,
               const struct tp_str *var, const struct tp_str *in, const struct tp_str *list,
               const struct tp_str *body);

@@ -2,6 +2,7 @@
  * executes LaTeX/TikZ commands, hands each path to the bison path grammar
  * (path.y) and builds IR with absolute coordinates in pt. */
 #include "grammar/tikz.h"
+#include "ir/cli.h"
 #include "grammar/pathgrammar.h"
 #include "grammar/interp.h"
 #include "grammar/texexp.h"
@@ -23,10 +24,10 @@
 enum {
     K_UNKNOWN = 1, K_IGNORED, K_BEGIN, K_END, K_DEF, K_GDEF, K_EDEF, K_XDEF, K_NEWCOMMAND,
     K_PROVIDECOMMAND, K_LET, K_SETMACRO, K_TRUNCATEMACRO, K_PARSE, K_SETLENGTHMACRO,
-    K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC,
+    K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC, K_MATRIX,
     K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH, K_NEWIF,
     K_SETSEED, K_RANDLIST, K_RANDITEM, K_RANDINT, K_DECLFUNC, K_TIKZ,
-    K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE, K_SCOPED
+    K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE, K_SCOPED, K_GRAPH, K_GRAPHSSET
 };
 
 /* ---- small utilities ---------------------------------------------------- */
@@ -684,7 +685,8 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
         return;
     }
     const char *prefix = kind == CMD_NODE ? "node " : kind == CMD_COORDINATE ? "coordinate " :
-                         kind == CMD_PIC ? "pic " : "";
+                         kind == CMD_PIC ? "pic " : kind == CMD_GRAPH ? "graph " :
+                         kind == CMD_MATRIX ? "node[matrix] " : "";
     /* the statement's text: up to ';' at brace depth 0, or to a '}', \begin,
      * \end or the end of a \foreach body (not ended); the buffers are the
      * expander's (reused, not freed here) */
@@ -702,7 +704,7 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
     } else if (kind == CMD_ADDPLOT) {
         tk_addplot(T, text, cmd->line);
     } else {
-        tk_run_path(T, kind, text, lines, cmd->line);
+        tk_run_path(T, kind == CMD_GRAPH || kind == CMD_MATRIX ? CMD_PATH : kind, text, lines, cmd->line);
     }
 }
 
@@ -1380,7 +1382,8 @@ static int classify_cs(const char *nm)
         /* a path not drawn that sets pgf's picture box: the IR's bbox is the
          * ink extent (diagramir(5)), which it does not change: as \path */
         { "useasboundingbox", K_PATH },
-        { "clip", K_CLIP }, { "node", K_NODE }, { "coordinate", K_COORDINATE }, { "pic", K_PIC },
+        { "clip", K_CLIP }, { "node", K_NODE }, { "coordinate", K_COORDINATE }, { "pic", K_PIC }, { "graph", K_GRAPH }, { "tikzgraphsset", K_GRAPHSSET },
+        { "matrix", K_MATRIX },
         { "addplot", K_ADDPLOT }, { "addplot3", K_ADDPLOT }, { "tikzset", K_TIKZSET },
         { "pgfplotsset", K_TIKZSET }, { "tikzstyle", K_TIKZSTYLE },
         { "documentclass", K_SKIP11 }, { "usepackage", K_SKIP11 },
@@ -1478,6 +1481,23 @@ static int run(tikz *T, int sentinel)
         case K_NODE: do_path(T, &t, CMD_NODE); break;
         case K_COORDINATE: do_path(T, &t, CMD_COORDINATE); break;
         case K_PIC: do_path(T, &t, CMD_PIC); break;
+        case K_GRAPH: do_path(T, &t, CMD_GRAPH); break;
+        case K_GRAPHSSET: {
+            /* the graphs library's keys: kept for the graphs that follow
+             * (graph.c reads them before a graph's own options) */
+            toklist a = { 0 };
+            if (tex_read_arg(T->tex, &a, 0) > 0) {
+                char *s = toks_text(T, &a, NULL);
+                size_t o = T->graphsset ? strlen(T->graphsset) : 0, n = strlen(s);
+                T->graphsset = xrealloc(T->graphsset, o + n + 2);
+                if (o) T->graphsset[o++] = ',';
+                memcpy(T->graphsset + o, s, n + 1);
+                free(s);
+            }
+            tl_free(&a);
+            break;
+        }
+        case K_MATRIX: do_path(T, &t, CMD_MATRIX); break;
         case K_ADDPLOT: do_path(T, &t, CMD_ADDPLOT); break;
         case K_TIKZSET: do_tikzset(T); break;
         case K_TIKZSTYLE: do_tikzstyle(T, &t); break;
@@ -1576,6 +1596,7 @@ static void tikz_fini(tikz *T)
 {
     free(T->gk);
     free(T->cskind);
+    free(T->graphsset);
     tk_path_scanner_free(T);
     while (T->ngs) tk_gs_pop(T);
     free(T->gs);
@@ -1665,7 +1686,7 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
         if (cfg->diag) {
             char msg[512];
             snprintf(msg, sizeof msg, "%s", tex_error_msg(T->tex));
-            tk_one_line(msg);
+            cli_one_line(msg);
             fprintf(cfg->diag, "%s:%d:%d: error: %s\n", cfg->fname, tex_error_line(T->tex),
                     tex_error_col(T->tex), msg);
         }
@@ -1724,6 +1745,8 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
         free(T->styles[T->nstyles].name);
         free(T->styles[T->nstyles].val);
     }
+    free(T->graphsset);
+    T->graphsset = NULL;
     T->npictures = 0;
     T->iterations = 0;
     T->statements = 0;

@@ -54,6 +54,7 @@ void tk_gs_init(gstate *g)
     g->inner_sep = 3.3333;                 /* .3333em at 10pt in pgf's default */
     g->outer_sep = -1;                     /* .5\pgflinewidth */
     g->samples = 25;
+    g->plot_tension = 0.5;
     g->dom0 = -5;
     g->dom1 = 5;
     g->ra_quadrant = 1;
@@ -85,7 +86,9 @@ struct tk_interned {
 static int intern_used(const tikz *T, const char *t)
 {
     for (size_t i = 0; i < T->ngs; i++)
-        if (T->gs[i].pin_edge == t || T->gs[i].node_distance == t) return 1;
+        if (T->gs[i].pin_edge == t || T->gs[i].node_distance == t || T->gs[i].decoration == t ||
+            T->gs[i].samples_at == t)
+            return 1;
     return 0;
 }
 
@@ -533,7 +536,8 @@ static int shape_key(tikz *T, const char *k, size_t kn, tk_nodeopts *no)
 {
     static const struct { const char *k; int shape; } shapes[] = {
         { "rectangle", TK_SH_RECT }, { "circle", TK_SH_CIRCLE }, { "ellipse", TK_SH_ELLIPSE },
-        { "diamond", TK_SH_DIAMOND }, { "regular polygon", TK_SH_POLYGON }, { NULL, 0 }
+        { "diamond", TK_SH_DIAMOND }, { "regular polygon", TK_SH_POLYGON },
+        { "coordinate", TK_SH_COORD }, { NULL, 0 }
     };
     static const char *const other[] = {
         "star", "trapezium", "semicircle", "isosceles triangle", "kite", "dart",
@@ -543,7 +547,12 @@ static int shape_key(tikz *T, const char *k, size_t kn, tk_nodeopts *no)
         "circle cross split", "magnifying glass", "correct forbidden sign", NULL
     };
     for (int i = 0; shapes[i].k; i++)
-        if (tk_is(k, kn, shapes[i].k)) { if (no) no->shape = shapes[i].shape; return 1; }
+        if (tk_is(k, kn, shapes[i].k)) {
+            /* on a scope or path: the shape of the nodes in it */
+            if (no) no->shape = shapes[i].shape;
+            else GS(T)->node_shape = shapes[i].shape + 1;
+            return 1;
+        }
     for (int i = 0; other[i]; i++)
         if (tk_is(k, kn, other[i])) {
             if (no) {
@@ -1093,8 +1102,10 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
             return;
         }
     }
+    if (tk_plot_key(T, k, kn, v, vn, has_v)) return;
     if (!key && tk_tree_key(T, k, kn, v, vn, has_v)) return;
     if (!has_v) {
+        if (!key && tk_deco_key(T, k, kn, NULL, 0, 0)) return;
         apply_key_alone(T, key, k, kn, no);
         return;
     }
@@ -1103,6 +1114,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                 apply_node_key(T, key, v, vn, no)))
         return;
     if (tk_apply_lib_key(T, k, kn, v, vn)) return;
+    if (tk_deco_key(T, k, kn, v, vn, has_v)) return;
     if (tk_is(k, kn, "opacity") || tk_is(k, kn, "draw opacity") || tk_is(k, kn, "fill opacity")) {
         /* not geometry, but what is seen: the IR carries it (opacity=,
          * draw-opacity=, fill-opacity=) */

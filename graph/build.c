@@ -134,6 +134,7 @@ typedef struct {
     size_t shape;
     ir_pt end[2];        /* effective ends (arrow tips when there are heads) */
     ir_pt dir[2];        /* outward directions */
+    ir_pt base[2];       /* the back of an end's arrowhead (the end without one) */
     int head[2];
     int joined[2];
     long node[2];        /* attached candidate or -1 */
@@ -312,7 +313,21 @@ static void add_label(graph_edge *ed, size_t ned, const long *edge_comp, long co
     }
 }
 
-typedef struct { double d; size_t end, sh; ir_pt tip; } ahc;
+typedef struct { double d; size_t end, sh; ir_pt tip, base, f; int attip; } ahc;
+
+/* 1 when corner j of closed polygon p (n points, a repeated last point
+ * allowed) turns against the polygon's orientation: an inner corner, as
+ * the notch of a dart-shaped arrowhead */
+static int reflex_corner(const ir_pt *p, size_t n, size_t j)
+{
+    if (n >= 2 && p[0].x == p[n - 1].x && p[0].y == p[n - 1].y) n--;
+    if (n < 4 || j >= n) return 0;
+    double area = 0;
+    for (size_t i = 0; i < n; i++) area += p[i].x * p[(i + 1) % n].y - p[(i + 1) % n].x * p[i].y;
+    ir_pt a = p[(j + n - 1) % n], b = p[j], c = p[(j + 1) % n];
+    double cr = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
+    return area * cr < 0;
+}
 static int cmp_ahc(const void *a, const void *b)
 {
     const ahc *x = a, *y = b;
@@ -530,7 +545,126 @@ static double outline_gap(build *gb, const svg_shape *a, const svg_shape *b, dou
 #define LABEL_MID_W 0.25 /* a label's distance to its connector's middle counts a quarter */
 #define BOX_TOL 2.0      /* pt: an end attaches to a shape's box this close when to no outline */
 #define RING_GAP 6.0     /* pt: outlines this close all round are one node's rings */
+#define JOIN_AT_NODE 2.0  /* pt: piece ends meeting this near a node are at the node */
 #define DECOR_TOL 1.0    /* pt: a decoration may reach this far out of its outline */
+
+/* distance from q to the outline itself (inside or out) */
+static double outline_dist(const svg_shape *s, const shinfo *si, ir_pt q)
+{
+    if (s->axis_rect && si->region && ir_box_contains_pt(si->box, q))
+        return fmin(fmin(q.x - si->box.x1, si->box.x2 - q.x), fmin(q.y - si->box.y1, si->box.y2 - q.y));
+    double best = INFINITY;
+    for (size_t i = 0; i < s->n; i++) best = fmin(best, ir_pt_seg_dist(q, s->pts[i], s->pts[(i + 1) % s->n], NULL));
+    return best;
+}
+
+/* 3b. a frame's own strokes: open strokes inside a frame (a container)
+ * that meet one another end to end and whose other ends all lie on the
+ * frame's outline (the line under a folder's or package's tab, the front
+ * edges of a 3D box) are part of the frame's drawing, not connectors (a
+ * connector between nodes in the frame ends at those nodes). */
+static void frame_decorations(build *gb, ir_box_index *ix)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    size_t ns = gb->ns;
+    long *frame = xcalloc(ns + 1, sizeof *frame);
+    size_t *uf = xcalloc(ns + 1, sizeof *uf);
+    size_t *list = xcalloc(ns + 1, sizeof *list);
+    size_t nl = 0;
+    for (size_t i = 0; i < ns; i++) {
+        uf[i] = i;
+        frame[i] = -1;
+        const svg_shape *s = &sc->shapes[i];
+        if (si[i].role || si[i].region || si[i].decor >= 0 || !s->stroked || s->n < 2 || s->marker) continue;
+        size_t nn = query(gb, ix, si[i].box);
+        for (size_t q = 0; q < nn; q++) {
+            size_t r = gb->near[q];
+            if (!si[r].container || !ir_box_inside(si[i].box, si[r].box, DECOR_TOL)) continue;
+            if (frame[i] >= 0 && si[r].area >= si[frame[i]].area) continue;
+            if (!spend(gb, (unsigned long long)s->n * sc->shapes[r].n + 1)) break;
+            int inside = 1;
+            for (size_t k = 0; k < s->n && inside; k++) inside = shape_dist(&sc->shapes[r], &si[r], s->pts[k]) <= DECOR_TOL;
+            if (inside) frame[i] = (long)r;
+        }
+        if (frame[i] >= 0) list[nl++] = i;
+    }
+    /* strokes of one frame meeting end to end: one group */
+    for (size_t a = 0; a < nl; a++)
+        for (size_t b = a + 1; b < nl && spend(gb, 1); b++) {
+            size_t i = list[a], j = list[b];
+            if (frame[i] != frame[j]) continue;
+            const svg_shape *s = &sc->shapes[i], *t = &sc->shapes[j];
+            ir_pt e1[2] = { s->pts[0], s->pts[s->n - 1] }, e2[2] = { t->pts[0], t->pts[t->n - 1] };
+            for (int x = 0; x < 4; x++)
+                if (ir_v_dist(e1[x / 2], e2[x % 2]) <= gb->o->join_tol) uf_union(uf, i, j);
+        }
+    /* a group fails when an end meets no other stroke of it and is not on
+     * the frame's outline, or touches another closed outline */
+    int *bad = xcalloc(ns + 1, sizeof *bad);
+    for (size_t a = 0; a < nl; a++) {
+        size_t i = list[a];
+        const svg_shape *s = &sc->shapes[i];
+        for (int e = 0; e < 2; e++) {
+            ir_pt p = s->pts[e ? s->n - 1 : 0];
+            int met = 0;
+            for (size_t b = 0; b < nl && !met && spend(gb, 1); b++) {
+                size_t j = list[b];
+                if (j == i || uf_find(uf, j) != uf_find(uf, i)) continue;
+                const svg_shape *t = &sc->shapes[j];
+                met = ir_v_dist(p, t->pts[0]) <= gb->o->join_tol || ir_v_dist(p, t->pts[t->n - 1]) <= gb->o->join_tol;
+            }
+            if (!met && outline_dist(&sc->shapes[frame[i]], &si[frame[i]], p) > DECOR_TOL) bad[uf_find(uf, i)] = 1;
+            size_t nn = query(gb, ix, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), DECOR_TOL));
+            for (size_t q = 0; q < nn; q++) {
+                size_t r = gb->near[q];
+                if ((long)r == frame[i]) continue;
+                if (shape_dist(&sc->shapes[r], &si[r], p) <= DECOR_TOL) bad[uf_find(uf, i)] = 1;
+            }
+        }
+    }
+    for (size_t a = 0; a < nl; a++)
+        if (!bad[uf_find(uf, list[a])]) si[list[a]].decor = frame[list[a]];
+    free(bad);
+    free(frame);
+    free(uf);
+    free(list);
+}
+
+/* 3b. a node's tabs: a textless painted closed shape that straddles a
+ * home's outline (some corner inside it, some outside, none far from
+ * it) and that no arrowhead could be (a rectangle, an ellipse, more than
+ * 8 corners or larger than --arrow-max: UML's component tabs, a port
+ * drawn on a box's side) is part of the node's drawing: never a node of
+ * its own, and the ends that touch it attach to the node. */
+static void closed_decorations(build *gb, ir_box_index *ix)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    for (size_t i = 0; i < gb->ns; i++) {
+        const svg_shape *s = &sc->shapes[i];
+        if (si[i].role || !si[i].region || !si[i].visible || si[i].home || si[i].ring_of >= 0 || si[i].decor >= 0)
+            continue;
+        int arrowish = !s->ellipse && !s->axis_rect && s->n <= 8 &&
+                       hypot(ir_box_w(si[i].box), ir_box_h(si[i].box)) <= gb->o->arrow_max;
+        if (arrowish) continue;
+        long host = -1;
+        size_t nn = query(gb, ix, si[i].box);
+        for (size_t q = 0; q < nn; q++) {
+            size_t r = gb->near[q];
+            if (r == i || !si[r].home || si[r].container || si[r].area < 4 * si[i].area) continue;
+            if (!ir_box_inside(si[i].box, si[r].box, 0.5 * fmax(ir_box_w(si[i].box), ir_box_h(si[i].box)))) continue;
+            if (!spend(gb, (unsigned long long)s->n * sc->shapes[r].n + 1)) break;
+            int in = 0, out = 0;
+            for (size_t k = 0; k < s->n; k++) {
+                if (shape_contains(&sc->shapes[r], &si[r], s->pts[k])) in++;
+                else if (shape_dist(&sc->shapes[r], &si[r], s->pts[k]) > 0.5) out++;
+            }
+            if (in && out && (host < 0 || si[r].area < si[host].area)) host = (long)r;
+        }
+        if (host >= 0) si[i].decor = host;
+    }
+}
 
 /* 3b. one node, many strokes. Rings: a painted closed outline around a
  * home (a closed outline some text is in), within RING_GAP of it all round (and it of the outline), is that
@@ -609,6 +743,8 @@ static void node_outlines(build *gb)
         }
         if (!touches) si[i].decor = host;
     }
+    closed_decorations(gb, &ix);
+    frame_decorations(gb, &ix);
     ir_box_index_free(&ix);
 }
 
@@ -792,6 +928,8 @@ static void find_pieces(build *gb)
         p->shape = i;
         p->end[0] = s->pts[0];
         p->end[1] = s->pts[s->n - 1];
+        p->base[0] = p->end[0];
+        p->base[1] = p->end[1];
         p->dir[0] = s->dir_start;
         p->dir[1] = s->dir_end;
         p->node[0] = p->node[1] = -1;
@@ -802,6 +940,22 @@ static void find_pieces(build *gb)
     }
     gb->pc = pc;
     gb->npc = npc;
+}
+
+/* 1 when s is a triangle (closed or coming back to its start) with one
+ * side clearly the shortest, and the vertex across from it in *apex */
+static int tri_apex(const svg_shape *s, ir_pt *apex)
+{
+    size_t n = s->n;
+    if (n == 4 && ir_v_dist(s->pts[0], s->pts[3]) < 1e-6) n = 3;
+    if (n != 3) return 0;
+    double l[3];
+    for (int k = 0; k < 3; k++) l[k] = ir_v_dist(s->pts[k], s->pts[(k + 1) % 3]);
+    int m = l[0] < l[1] ? (l[0] < l[2] ? 0 : 2) : (l[1] < l[2] ? 1 : 2);
+    for (int k = 0; k < 3; k++)
+        if (k != m && l[m] > 0.85 * l[k]) return 0;
+    *apex = s->pts[(m + 2) % 3];
+    return 1;
 }
 
 /* 5. closed arrowheads: every (end, polygon) pair that fits, assigned one
@@ -849,7 +1003,11 @@ static void closed_arrowheads(build *gb)
                     if (pr > bestp) { bestp = pr; f = s->pts[j]; }
                 }
                 if (ir_v_dot(unitv(vsub(f, c)), u) < 0.7) continue;
-                /* the end sits at the middle of the base (Graphviz) or at the tip */
+                /* a triangle with a short base points its apex: the
+                 * piece goes on beyond the base, not from a side (a stub
+                 * shorter than its arrowhead has it at both ends) */
+                ir_pt apex;
+                if (tri_apex(s, &apex) && ir_v_dist(apex, f) > 1e-9) continue;
                 ir_pt bm = { 0, 0 };
                 size_t nb = 0;
                 for (size_t j = 0; j < s->n; j++)
@@ -859,14 +1017,36 @@ static void closed_arrowheads(build *gb)
                     cscap = cscap ? 2 * cscap : 16;
                     cs = xrealloc(cs, cscap * sizeof *cs);
                 }
-                cs[ncs].d = d + fmin(ir_v_dist(q, bm), ir_v_dist(q, f));
+                /* the end sits at the middle of the base (Graphviz), at an
+                 * inner corner of the head (a dart's notch) or at the tip */
+                double dbase = ir_v_dist(q, bm);
+                for (size_t j = 0; j < s->n; j++)   /* a notch: an inner (reflex) corner */
+                    if (reflex_corner(s->pts, s->n, j)) dbase = fmin(dbase, ir_v_dist(q, s->pts[j]));
+                double dtip = ir_v_dist(q, f);
+                cs[ncs].d = d + fmin(dbase, dtip);
+                cs[ncs].attip = dtip < dbase;
+                cs[ncs].f = f;
                 cs[ncs].end = 2 * pi + (size_t)e;
                 cs[ncs].sh = i;
                 cs[ncs].tip = ir_v_dot(vsub(f, q), u) > 0 ? f : q;
+                cs[ncs].base = bm;
                 ncs++;
             }
         }
     ir_box_index_free(&ix);
+    /* an end nearer a polygon's tip than its base (a line drawn up to the
+     * tip) comes after an end at the base of the same polygon: where an
+     * edge leaves a node at the point another's arrow points to, the head
+     * is the arriving edge's */
+    /* (the same tip: an end that takes another corner for the tip points
+     * elsewhere) */
+    ir_pt *basetip = xcalloc(ns + 1, sizeof *basetip);
+    for (size_t a = 0; a < ncs; a++)
+        if (!cs[a].attip) { arrow_cand[cs[a].sh] |= 4; basetip[cs[a].sh] = cs[a].f; }
+    for (size_t a = 0; a < ncs; a++)
+        if (cs[a].attip && (arrow_cand[cs[a].sh] & 4) && ir_v_dist(basetip[cs[a].sh], cs[a].f) < 1e-9) cs[a].d += 1;
+    for (size_t i = 0; i < ns; i++) arrow_cand[i] &= 3;
+    free(basetip);
     /* nearest first; ties in document order */
     if (ncs) qsort(cs, ncs, sizeof *cs, cmp_ahc);
     for (size_t a = 0; a < ncs; a++) {
@@ -875,6 +1055,7 @@ static void closed_arrowheads(build *gb)
         if (p->head[e] || arrow_cand[cs[a].sh] != 1) continue;
         p->head[e] = 1;
         p->end[e] = cs[a].tip;
+        p->base[e] = cs[a].base;
         arrow_cand[cs[a].sh] = 2;
     }
     free(cs);
@@ -926,6 +1107,7 @@ static void open_arrowheads(build *gb)
                     if (ir_v_dot(unitv(vsub(m, mid)), u) < 0.7) continue;
                     p->head[e] = 1;
                     if (ir_v_dot(vsub(m, q), u) > 0) p->end[e] = m;
+                    p->base[e] = mid;
                     v->dead = 1;
                     break;
                 }
@@ -942,6 +1124,47 @@ static void mark_arrowheads(build *gb)
         if (gb->arrow_cand[i] == 2) { gb->si[i].role = GRAPH_SH_ARROWHEAD; gb->out->shape_role[i] = GRAPH_SH_ARROWHEAD; }
     for (size_t pi = 0; pi < gb->npc; pi++)
         if (gb->pc[pi].dead) { gb->si[gb->pc[pi].shape].role = GRAPH_SH_ARROWHEAD; gb->out->shape_role[gb->pc[pi].shape] = GRAPH_SH_ARROWHEAD; }
+}
+
+/* 6. captions: free text centred just under or over a small textless
+ * shape (within its font size, its centre within a tenth of the wider
+ * of the two, or 2 pt, of the shape's; the shape at most four font
+ * sizes across) is that shape's name, as UML writes an interface's or
+ * an actor's: the shape takes the text and the text is no node of its
+ * own. A text has at most one such shape (the nearest), a shape one
+ * caption (the nearest). */
+static void attach_captions(build *gb)
+{
+    cand *cd = gb->cd;
+    for (size_t c = 0; c < gb->ntextcand; c++) {
+        cand *t = &cd[c];
+        if (t->shape >= 0 || !t->ntexts || gb->title[t->texts[0]]) continue;
+        double fs = t->size;
+        ir_pt tc = ir_box_center(t->box);
+        long best = -1;
+        double bd = INFINITY;
+        for (size_t k = gb->ntextcand; k < gb->ncd; k++) {
+            const cand *sh = &cd[k];
+            if (sh->ntexts || sh->shape < 0) continue;
+            if (fmax(ir_box_w(sh->box), ir_box_h(sh->box)) > 4 * fs) continue;
+            ir_pt sc2 = ir_box_center(sh->box);
+            if (fabs(sc2.x - tc.x) > fmax(2, 0.1 * fmax(ir_box_w(t->box), ir_box_w(sh->box)))) continue;
+            double gap = t->box.y2 <= sh->box.y1 + 0.5 ? sh->box.y1 - t->box.y2
+                       : t->box.y1 >= sh->box.y2 - 0.5 ? t->box.y1 - sh->box.y2 : -1;
+            if (gap < -0.5 || gap > fs || !spend(gb, 1)) continue;
+            if (gap < bd) { bd = gap; best = (long)k; }
+        }
+        if (best < 0) continue;
+        cand *sh = &cd[best];
+        /* the shape's nearest caption: no other free text nearer to it */
+        sh->texts = t->texts;
+        sh->ntexts = t->ntexts;
+        sh->size = t->size;
+        t->texts = NULL;
+        t->ntexts = 0;
+        t->box = ir_box_empty();
+        gb->group_cand[uf_find(gb->uf, sh->texts[0])] = best;
+    }
 }
 
 /* 6. textless shapes as candidates (vertices only when an edge attaches) */
@@ -962,7 +1185,7 @@ static void shape_candidates(build *gb)
     ir_box_index_build(&ix, b, nt);
     free(b);
     for (size_t i = 0; i < ns; i++) {
-        if (si[i].role || !si[i].region || !si[i].visible || si[i].home) continue;
+        if (si[i].role || !si[i].region || !si[i].visible || si[i].home || si[i].decor >= 0) continue;
         if (hypot(ir_box_w(si[i].box), ir_box_h(si[i].box)) < 2) continue;
         int holds = 0;
         size_t nn = query(gb, &ix, si[i].box);
@@ -986,6 +1209,7 @@ static void shape_candidates(build *gb)
     gb->cd = cd;
     gb->ncd = ncd;
     gb->cdcap = cap;
+    attach_captions(gb);
     /* the candidates near a point (within attach_tol of their box), for
      * steps 7 and 8 */
     b = xcalloc(ncd + 1, sizeof *b);
@@ -1029,13 +1253,17 @@ static void join_chains(build *gb)
             piece *pb = &pc[eb / 2];
             ir_pt qb = pb->end[eb % 2];
             if (ir_v_dist(qa, qb) > o->join_tol) continue;
-            /* not at a node */
+            /* not at a node: on its outline or its box, or in it (JOIN_AT_NODE), where
+             * the ends of two edges may meet; a corner a few points off a
+             * node (a short stub out of it, then a turn), or at free text
+             * (an edge label written at the corner), still joins */
             int near = 0;
             size_t nn = query(gb, &gb->cand_ix, ir_box_make(qa.x, qa.y, qa.x, qa.y));
             for (size_t q = 0; q < nn && !near; q++) {
                 size_t c = gb->near[q];
-                if (ir_box_pt_dist(cd[c].box, qa) > o->attach_tol) continue;
-                near = cand_dist(sc, si, &cd[c], qa, o->attach_tol) <= o->attach_tol;
+                if (ir_box_pt_dist(cd[c].box, qa) > o->attach_tol || cd[c].shape < 0) continue;
+                near = cand_dist(sc, si, &cd[c], qa, o->attach_tol) <= fmin(o->attach_tol, JOIN_AT_NODE) ||
+                       ir_box_pt_dist(cd[c].box, qa) <= JOIN_AT_NODE;   /* edges clipped to the box */
             }
             if (near) continue;
             pa->joined[ea % 2] = pb->joined[eb % 2] = 1;
@@ -1044,6 +1272,25 @@ static void join_chains(build *gb)
     }
     free(ends);
     free(key);
+}
+
+/* 1 when the ray from q along u meets box b */
+static int ray_hits_box(ir_pt q, ir_pt u, ir_box b)
+{
+    double t0 = 0, t1 = INFINITY;
+    double o[2] = { q.x, q.y }, d[2] = { u.x, u.y }, lo[2] = { b.x1, b.y1 }, hi[2] = { b.x2, b.y2 };
+    for (int k = 0; k < 2; k++) {
+        if (fabs(d[k]) < 1e-12) {
+            if (o[k] < lo[k] || o[k] > hi[k]) return 0;
+            continue;
+        }
+        double ta = (lo[k] - o[k]) / d[k], tb = (hi[k] - o[k]) / d[k];
+        if (ta > tb) { double t = ta; ta = tb; tb = t; }
+        t0 = fmax(t0, ta);
+        t1 = fmin(t1, tb);
+        if (t0 > t1) return 0;
+    }
+    return 1;
 }
 
 /* 8. attach free ends */
@@ -1116,6 +1363,22 @@ static void attach_ends(build *gb)
                     if (cd[c].shape >= 0 && d <= BOX_TOL && d < bb) { best = (long)c; bb = d; }
                 }
             }
+            /* still none: a shape whose box the end points into, within
+             * attach_tol (Graphviz clips the edges of cds and of shapes
+             * it pads at the box, a few points off the drawn outline) */
+            if (best < 0 || cd[best].shape < 0) {
+                double bb = INFINITY;
+                ir_pt u = unitv(p->dir[e]);
+                for (size_t qq = 0; qq < nn; qq++) {
+                    size_t c = gb->near[qq];
+                    if (cd[c].shape < 0 || !cd[c].ntexts) continue;
+                    double d = ir_box_pt_dist(cd[c].box, q);
+                    if (d <= o->attach_tol && d < bb && ray_hits_box(q, u, ir_box_inset(cd[c].box, 1))) {
+                        best = (long)c;
+                        bb = d;
+                    }
+                }
+            }
             p->node[e] = best;
         }
     }
@@ -1134,7 +1397,7 @@ static void chain_edges(build *gb, size_t comp)
     long *edge_comp = gb->edge_comp;
     long nodes[64];
     int heads[64];
-    ir_pt at[64];
+    ir_pt at[64], base[64];
     size_t na = 0;
     int line = sc->shapes[pc[comp].shape].line;
     const size_t *next = gb->chain_next;
@@ -1144,6 +1407,7 @@ static void chain_edges(build *gb, size_t comp)
             if (!pc[i].joined[e] && pc[i].node[e] >= 0 && na < 64) {
                 nodes[na] = pc[i].node[e];
                 at[na] = pc[i].end[e];
+                base[na] = pc[i].base[e];
                 heads[na++] = pc[i].head[e];
             }
     }
@@ -1152,6 +1416,16 @@ static void chain_edges(build *gb, size_t comp)
      * of its drawing: a self-loop is drawn outside the node */
     int self = 1;
     for (size_t a = 1; a < na && self; a++) self = nodes[a] == nodes[0];
+    int tiny = 0;
+    if (self) {
+        /* a stroke shorter than attach_tol between the two (nodes that
+         * nearly touch): no self-loop is drawn so small */
+        double len = 0;
+        for (size_t i = comp; i < npc; i = next[i])
+            if (!pc[i].dead && pc[i].comp == comp)
+                len += polyline_len(sc->shapes[pc[i].shape].pts, sc->shapes[pc[i].shape].n);
+        tiny = len <= gb->o->attach_tol;
+    }
     if (self) {
         const cand *c = &cd[nodes[0]];
         for (size_t i = comp; i < npc && self; i = next[i]) {
@@ -1162,21 +1436,26 @@ static void chain_edges(build *gb, size_t comp)
                 self = c->shape >= 0 ? shape_dist(&sc->shapes[c->shape], &gb->si[c->shape], s->pts[k]) <= DECOR_TOL
                                      : ir_box_pt_dist(c->box, s->pts[k]) <= DECOR_TOL;
         }
-        if (self) {
+        if (self || tiny) {
             /* nodes that overlap hide the connector: what is left of it (a
              * stub under its arrowhead) lies inside the node the arrow
              * points into; its plain end is on or in the node it comes from */
             if (na != 2 || heads[0] == heads[1]) return;
             size_t t = heads[0] ? 1 : 0;
-            ir_pt q = at[t];
             long best = -1;
             double bd = INFINITY;
-            size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
-            for (size_t qq = 0; qq < nn; qq++) {
-                size_t c2 = gb->near[qq];
-                if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
-                double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
-                if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
+            /* from the plain end, or else from the back of the arrowhead
+             * (a stub shorter than its arrowhead: only the head shows,
+             * its back in the node it comes from) */
+            for (int from = 0; from < 2 && best < 0; from++) {
+                ir_pt q = from ? base[1 - t] : at[t];
+                size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
+                for (size_t qq = 0; qq < nn; qq++) {
+                    size_t c2 = gb->near[qq];
+                    if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
+                    double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
+                    if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
+                }
             }
             if (best < 0) return;
             nodes[t] = best;
@@ -1271,6 +1550,16 @@ static ir_pt piece_mid(const svg_shape *s)
     return s->pts[0];
 }
 
+/* 10. a text that may label a chain, and how well (lower is better) */
+typedef struct { double score; size_t cand; long comp; } lpair;
+static int cmp_lpair(const void *a, const void *b)
+{
+    const lpair *x = a, *y = b;
+    if (x->score != y->score) return x->score < y->score ? -1 : 1;
+    if (x->cand != y->cand) return x->cand < y->cand ? -1 : 1;
+    return (x->comp > y->comp) - (x->comp < y->comp);
+}
+
 /* 10. edge labels: unattached text near a connector of an edge */
 static void free_text_labels(build *gb)
 {
@@ -1280,29 +1569,57 @@ static void free_text_labels(build *gb)
     cand *cd = gb->cd;
     const piece *pc = gb->pc;
     /* each frame's title: of the free text in it (a container, step 3),
-     * the one nearest its top or bottom, within twice its font size (a
-     * group's or cluster's name sits there) */
+     * the one nearest its top, within twice its font size (a group's or
+     * cluster's name sits there); with none there, the one nearest its
+     * bottom. Not a text off the frame's middle that a connector of an
+     * edge passes nearer than that side, nor any such text at the bottom
+     * (an edge's label in an untitled frame). y is up. */
     long *ftitle = xcalloc(gb->ns + 1, sizeof *ftitle);
-    double *fdist = xcalloc(gb->ns + 1, sizeof *fdist);
-    for (size_t i = 0; i < gb->ns; i++) { ftitle[i] = -1; fdist[i] = INFINITY; }
+    long *fbot = xcalloc(gb->ns + 1, sizeof *fbot);
+    double *fdist = xcalloc(2 * gb->ns + 1, sizeof *fdist);
+    for (size_t i = 0; i < gb->ns; i++) { ftitle[i] = fbot[i] = -1; fdist[2 * i] = fdist[2 * i + 1] = INFINITY; }
     for (size_t c = 0; c < gb->ntextcand; c++) {
         long f = cd[c].ntexts ? gb->title[cd[c].texts[0]] - 1 : -1;
         if (f < 0) continue;
         ir_box fb = si[f].box, tb = cd[c].box;
-        double df = fmin(fabs(fb.y2 - tb.y2), fabs(tb.y1 - fb.y1));
-        if (df <= 2 * cd[c].size && df < fdist[f]) { fdist[f] = df; ftitle[f] = (long)c; }
+        double dtop = fabs(fb.y2 - tb.y2), dbot = fabs(tb.y1 - fb.y1);
+        int bottom = dbot < dtop;
+        double df = bottom ? dbot : dtop;
+        if (df > 2 * cd[c].size || df >= fdist[2 * f + bottom]) continue;
+        int edge_near = 0;
+        int centred = fabs(ir_box_center(tb).x - ir_box_center(fb).x) <= 0.5 * cd[c].size;
+        /* a frame drawn with a tab (a folder, a UML package: no plain
+         * rectangle) shows where its title goes: the top text is it */
+        int plain = sc->shapes[f].axis_rect;
+        size_t nn = bottom || (!centred && plain) ? query(gb, &gb->conn_ix, ir_box_inset(tb, df)) : 0;
+        for (size_t q = 0; q < nn && !edge_near; q++) {
+            const piece *p = &pc[gb->near[q]];
+            if (p->dead || si[p->shape].role != GRAPH_SH_CONNECTOR) continue;
+            const svg_shape *s = &sc->shapes[p->shape];
+            for (size_t j = 1; j < s->n && !edge_near; j++)
+                edge_near = ir_seg_box_dist(s->pts[j - 1], s->pts[j], tb) < df;
+        }
+        if (edge_near) continue;
+        fdist[2 * f + bottom] = df;
+        if (bottom) fbot[f] = (long)c; else ftitle[f] = (long)c;
     }
+    for (size_t i = 0; i < gb->ns; i++) if (ftitle[i] < 0) ftitle[i] = fbot[i];
+    free(fbot);
     free(fdist);
+    /* every (text, chain) pair that may be a label and its edge, scored */
+    lpair *lp = NULL;
+    size_t nlp = 0, lpcap = 0;
     for (size_t c = 0; c < gb->ntextcand; c++) {
         cand *cn = &cd[c];
-        if (cn->attached) continue;
+        if (cn->attached || !cn->ntexts) continue;   /* no texts: a caption (step 6) */
         long frame = -1;
         for (size_t k = 0; k < cn->ntexts && frame < 0; k++) frame = gb->title[cn->texts[k]] - 1;
+        /* a frame's title: a node */
+        if (frame >= 0 && ftitle[frame] == (long)c) continue;
         double tol = o->label_k * cn->size;
-
         int crossed = 0;
-        double bestd = INFINITY, bests = INFINITY;
-        long bestcomp = -1, bestmid = -1;
+        double bestd = INFINITY;
+        size_t first = nlp;
         size_t nn = query(gb, &gb->conn_ix, ir_box_inset(cn->box, tol));
         for (size_t q = 0; q < nn; q++) {
             const piece *p = &pc[gb->near[q]];
@@ -1312,7 +1629,6 @@ static void free_text_labels(build *gb)
             double pd = INFINITY;
             for (size_t j = 1; j < s->n; j++) {
                 double d = ir_seg_box_dist(s->pts[j - 1], s->pts[j], cn->box);
-                if (d < bestd) { bestd = d; bestcomp = (long)p->comp; }
                 if (d < pd) pd = d;
                 /* crossed: the shape, filled and painted later, hides the
                  * connector where it passes (a label's backing box); a
@@ -1321,24 +1637,43 @@ static void free_text_labels(build *gb)
                     sc->shapes[cn->shape].seq > s->seq)
                     crossed = 1;
             }
+            if (pd < bestd) bestd = pd;
+            if (pd > tol) continue;
             /* free text beside two connectors: the one whose middle it is
-             * nearer (a label is placed at the middle of its edge) */
-            if (cn->shape < 0 && pd <= tol) {
-                double sc2 = pd + LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(cn->box));
-                if (sc2 < bests) { bests = sc2; bestmid = (long)p->comp; }
-            }
+             * nearer counts too (a label is placed at the middle of its
+             * edge) */
+            double score = pd;
+            if (cn->shape < 0) score += LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(cn->box));
+            if (nlp == lpcap) { lpcap = lpcap ? 2 * lpcap : 16; lp = xrealloc(lp, lpcap * sizeof *lp); }
+            lp[nlp++] = (lpair){ score, c, (long)p->comp };
         }
-        if (bestmid >= 0) bestcomp = bestmid;
-        if (bestcomp < 0 || bestd > tol) continue;
-        if (cn->shape >= 0 && !crossed) continue;
-        /* a frame's title: a node */
-        if (frame >= 0 && ftitle[frame] == (long)c) continue;
+        if (bestd > tol || (cn->shape >= 0 && !crossed)) nlp = first;
+    }
+    /* each label to one edge, each edge one label: the pairs best first
+     * (two labels beside two crossing connectors go one to each); a label
+     * whose every chain took another keeps its best */
+    if (nlp) qsort(lp, nlp, sizeof *lp, cmp_lpair);
+    long *got = xcalloc(gb->ntextcand + 1, sizeof *got);
+    unsigned char *taken = xcalloc(gb->npc + 1, 1);
+    for (size_t c = 0; c < gb->ntextcand; c++) got[c] = -1;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t k = 0; k < nlp; k++) {
+            if (got[lp[k].cand] >= 0 || (pass == 0 && taken[lp[k].comp])) continue;
+            got[lp[k].cand] = lp[k].comp;
+            taken[lp[k].comp] = 1;
+        }
+    for (size_t c = 0; c < gb->ntextcand; c++) {
+        if (got[c] < 0) continue;
+        cand *cn = &cd[c];
         cn->label = 1;
         char *txt = join_texts(sc, cn->texts, cn->ntexts);
-        add_label(gb->ed, gb->ned, gb->edge_comp, bestcomp, txt);
+        add_label(gb->ed, gb->ned, gb->edge_comp, got[c], txt);
         free(txt);
         if (cn->shape >= 0) { si[cn->shape].role = GRAPH_SH_OTHER; gb->out->shape_role[cn->shape] = GRAPH_SH_OTHER; }
     }
+    free(got);
+    free(taken);
+    free(lp);
     free(ftitle);
 }
 

@@ -301,3 +301,9 @@ int cli_exit(int rc)
     if (rc == 1 && exit_zero) rc = 0;
     return rc;
 }
+
+void cli_one_line(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = ' ';
+}

@@ -102,4 +102,8 @@ int cli_exit_zero(void);
 /* Whether diagnostics are colored (tests). */
 int cli_color(void);
 
+/* Control characters in S (a newline in a name read from input or made up
+ * by a model) become spaces, in place: a diagnostic stays one line. */
+void cli_one_line(char *s);
+
 #endif

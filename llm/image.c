@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "draw/draw.h"
+#include "ir/xalloc.h"
 #include "llm/opts.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -509,13 +510,28 @@ static int convert_tex(llm_images *im, const unsigned char *src, size_t n, const
     }
     char script[4200], tmo[64], dpi[64];
     snprintf(script, sizeof script, "%s/render.sh", im->texdir);
-    snprintf(tmo, sizeof tmo, "%g", im->o.tex_timeout);
-    snprintf(dpi, sizeof dpi, "%g", im->o.dpi);
+    snprintf(tmo, sizeof tmo, "TEX_TIMEOUT=%g", im->o.tex_timeout);
+    snprintf(dpi, sizeof dpi, "RENDER_DPI=%g", im->o.dpi);
+    /* the child's environment, made before fork: after the memory limit the
+     * child may not allocate (an ASan build's allocator aborts when it needs
+     * a new mapping over RLIMIT_AS) */
+    extern char **environ;
+    size_t ne = 0;
+    while (environ[ne]) ne++;
+    char **envp = xmalloc((ne + 3) * sizeof *envp), **ep = envp;
+    for (size_t i = 0; i < ne; i++)
+        if (strncmp(environ[i], "TEX_TIMEOUT=", 12) != 0 && strncmp(environ[i], "RENDER_DPI=", 11) != 0)
+            *ep++ = environ[i];
+    *ep++ = tmo;
+    *ep++ = dpi;
+    *ep = NULL;
+    char *argv[] = {"sh", script, tex, png, NULL};
     fflush(stdout);
     fflush(stderr);
     double t0 = now();
     pid_t pid = fork();
     if (pid < 0) {
+        free(envp);
         close(pfd[0]);
         close(pfd[1]);
         rc = fail(im, LLM_IMAGE_EINPUT, err, errlen, "fork: %s", strerror(errno));
@@ -532,11 +548,10 @@ static int convert_tex(llm_images *im, const unsigned char *src, size_t n, const
         limit(RLIMIT_AS, im->o.mem_mb * 1048576.0);
         /* each process (pdftoppm too) at most twice TeX's time of CPU */
         limit(RLIMIT_CPU, ceil(2 * im->o.tex_timeout) + 10);
-        setenv("TEX_TIMEOUT", tmo, 1);
-        setenv("RENDER_DPI", dpi, 1);
-        execl("/bin/sh", "sh", script, tex, png, (char *)NULL);
+        execve("/bin/sh", argv, envp);
         _exit(127);
     }
+    free(envp);
     close(pfd[1]);
     char msg[1024];
     int st = wait_child(pid, pfd[0], msg, sizeof msg);

@@ -1,6 +1,7 @@
 /* svg/render.c — SVG element tree into absolute primitives. See svg/render.h. */
 #include "svg/render.h"
 #include "svg/path.h"
+#include "svg/glyphs.h"
 #include "ir/xalloc.h"
 #include "ir/geom_2d.h"
 
@@ -117,17 +118,17 @@ int svg_length(const char *s, double font_px, double pct_base, double *out)
 enum {
     P_FILL, P_STROKE, P_STROKE_WIDTH, P_FONT_SIZE, P_TEXT_ANCHOR, P_MARKER_START, P_MARKER_END,
     P_MARKER, P_DISPLAY, P_VISIBILITY, P_OPACITY, P_DASH, P_DOMBASE, P_FILL_OP, P_STROKE_OP,
-    P_FONT_WEIGHT, P_FONT, NPROPS
+    P_FONT_WEIGHT, P_FONT_FAMILY, P_FONT, NPROPS
 };
 static const char *const PROPNAMES[NPROPS] = {
     "fill", "stroke", "stroke-width", "font-size", "text-anchor", "marker-start", "marker-end",
     "marker", "display", "visibility", "opacity", "stroke-dasharray", "dominant-baseline",
-    "fill-opacity", "stroke-opacity", "font-weight", "font"
+    "fill-opacity", "stroke-opacity", "font-weight", "font-family", "font"
 };
 
 typedef struct {
     const char *fill, *stroke, *stroke_width, *anchor, *marker_start, *marker_end;
-    const char *visibility, *dash, *dombase, *weight;
+    const char *visibility, *dash, *dombase, *weight, *family;
     double font_px;
     int fill_op0, stroke_op0;   /* fill-/stroke-opacity 0 */
 } style_t;
@@ -149,8 +150,15 @@ typedef struct {
     double vp_w, vp_h;       /* current viewport, user units (for %) */
     int in_marker;
     int in_glyph;            /* rendering the <path> target of a <use> */
-    size_t nglyphs;          /* glyph outlines drawn */
-    const svg_node *first_glyph, *glyph_use;
+    unsigned glyph_inst;     /* glyphs drawn (svg_shape.glyph) */
+    unsigned glyph_cp;       /* the current glyph's character, 0 unknown */
+    ir_pt glyph_org;         /* the current glyph's origin */
+    unsigned label_group;    /* in a group labelled with its text: 1 + its index in labels */
+    const svg_node *glyph_el;   /* the path element of the last labelled-group glyph */
+    const svg_node *glyph_use;  /* the <use> drawing the current glyph */
+    const char **labels;     /* the labelled groups' texts */
+    size_t nlabels, caplabels;
+    svg_fonts *fonts;        /* the document's SVG fonts (advances), or NULL */
     const svg_node *cur_el;  /* element being rendered, for positions */
 } rstate;
 
@@ -283,6 +291,7 @@ static int compute_style(rstate *r, const svg_node *n, const style_t *parent, st
     INH(dash, P_DASH);
     INH(dombase, P_DOMBASE);
     INH(weight, P_FONT_WEIGHT);
+    INH(family, P_FONT_FAMILY);
 #undef INH
     if (v[P_FILL_OP] && !is_inherit(v[P_FILL_OP])) out->fill_op0 = opacity_val(v[P_FILL_OP]) <= 0;
     if (v[P_STROKE_OP] && !is_inherit(v[P_STROKE_OP])) out->stroke_op0 = opacity_val(v[P_STROKE_OP]) <= 0;
@@ -418,11 +427,19 @@ static svg_shape *new_shape(rstate *r, const svg_node *n, svg_shape_kind kind, c
     s->n = 0;
     s->marker = r->in_marker;
     if (r->in_glyph && s->filled && !s->stroked) {
-        s->glyph = 1;
-        if (!r->nglyphs++) r->first_glyph = r->glyph_use;
+        s->glyph = (int)r->glyph_inst;
+        s->glyph_cp = r->glyph_cp;
+        s->glyph_org = r->glyph_org;
+    } else if (r->label_group && !r->in_glyph && !r->in_marker && kind == SVG_SH_PATH && s->filled && !s->stroked) {
+        /* a letter of a text converted to paths: one glyph per element */
+        if (n != r->glyph_el) { r->glyph_el = n; r->glyph_inst++; }
+        s->glyph = (int)r->glyph_inst;
+        s->glyph_group = r->label_group;
+        s->glyph_org = apply(ctm, (ir_pt){ 0, 0 });
     }
     s->line = n->line;
     s->col = n->col;
+    if (s->glyph && r->in_glyph && r->glyph_use) { s->line = r->glyph_use->line; s->col = r->glyph_use->col; }
     s->seq = r->seq++;
     sc->npts += npts;
     return s;
@@ -746,6 +763,7 @@ typedef struct {
     long g;                  /* index of the next addressable character */
     int last_space;
     int glue;                /* the open chunk continues the word of the one before */
+    int exact;               /* the open chunk's advances all from an SVG font */
     poslist lx[48], ly[48], ldx[48], ldy[48];
     int nl;
     int line, col;
@@ -839,6 +857,9 @@ static void put_char(tlayout *t, const char *c, size_t clen, unsigned cp, const 
          * the same line: the next chunk goes on with the word */
         glue = t->open && t->len && t->buf[t->len - 1] != ' ' && cp != ' ' &&
                (!hy || y == t->cy) && !(hdy && dy != 0);
+        /* with the font's true advances, a jump forward of more than a
+         * fifth of an em is a word space (dvisvgm drops the blank) */
+        if (glue && hx && t->exact && x - t->cx > 0.2 * st->font_px) glue = 0;
         chunk_end(t);
         if (hx) t->cx = x;
         if (hy) t->cy = y;
@@ -846,7 +867,10 @@ static void put_char(tlayout *t, const char *c, size_t clen, unsigned cp, const 
     if (hdx) t->cx += dx;
     if (hdy) t->cy += dy;
     t->g++;
-    double adv = char_em(cp) * st->font_px * (st->weight && (strstr(st->weight, "bold") || atoi(st->weight) >= 600) ? 1.08 : 1);
+    double em = svg_fonts_advance(t->r->fonts, st->family, cp);
+    int exact = em >= 0;
+    if (!exact) em = char_em(cp) * (st->weight && (strstr(st->weight, "bold") || atoi(st->weight) >= 600) ? 1.08 : 1);
+    double adv = em * st->font_px;
     if (!t->open) {
         if (cp == ' ') { t->cx += adv; return; }
         t->open = 1;
@@ -860,6 +884,7 @@ static void put_char(tlayout *t, const char *c, size_t clen, unsigned cp, const 
         t->line = src->line;
         t->col = src->col;
         t->glue = glue;
+        t->exact = 1;
     } else if (hdx && dx != 0) {
         t->w += dx;
     }
@@ -870,6 +895,7 @@ static void put_char(tlayout *t, const char *c, size_t clen, unsigned cp, const 
     }
     memcpy(t->buf + t->len, c, clen);
     t->len += clen;
+    if (!exact) t->exact = 0;
     t->w += adv;
     t->cx += adv;
 }
@@ -973,8 +999,26 @@ static void render_text(rstate *r, const svg_node *n, const style_t *st, mat ctm
     double *mem[4] = { NULL, NULL, NULL, NULL };
     push_lists(&t, r, n, st, mem);
     t.nl = 1;
+    size_t before = r->sc->ntexts;
     layout_kids(&t, n, st, 0);
     chunk_end(&t);
+    /* textLength: the producer's own advance of the whole text, better
+     * than the estimate when the element is one text item */
+    double tl = 0;
+    if (r->sc->ntexts == before + 1 && svg_length(svg_attr(n, "textLength"), st->font_px, r->vp_w, &tl) &&
+        tl > 0 && isfinite(tl) && t.w > 0) {
+        svg_text *it = &r->sc->texts[before];
+        double x0 = t.x0 - (t.anchor == 1 ? tl / 2 : t.anchor == 2 ? tl : 0);
+        double base = t.y0 + t.base_shift * t.fs_px;
+        ir_pt c[4] = { { x0, base - 0.75 * t.fs_px }, { x0 + tl, base - 0.75 * t.fs_px },
+                       { x0 + tl, base + 0.25 * t.fs_px }, { x0, base + 0.25 * t.fs_px } };
+        it->box = ir_box_empty();
+        for (int i = 0; i < 4; i++) {
+            ir_pt p = apply(ctm, c[i]);
+            ir_box_add(&it->box, p.x, p.y);
+        }
+        it->baseline = apply(ctm, (ir_pt){ x0 + tl / 2, base }).y;
+    }
     for (int q = 0; q < 4; q++) free(mem[q]);
     free(t.buf);
 }
@@ -1088,14 +1132,25 @@ static void render_use(rstate *r, const svg_node *n, const style_t *st, mat ctm,
             int ok = 0;
             mat vb = M(1, 0, 0, 1, 0, 0);
             if (w > 0 && h > 0) vb = viewbox_mat(svg_attr(tg, "viewBox"), svg_attr(tg, "preserveAspectRatio"), w, h, &ok);
+            /* a symbol that names its character is a glyph */
+            int g = r->in_glyph;
+            unsigned cp = g ? 0 : svg_glyph_char(n, tg);
+            if (cp) { r->in_glyph = 1; r->glyph_inst++; r->glyph_cp = cp; r->glyph_org = apply(m, (ir_pt){ 0, 0 }); r->glyph_use = n; }
             m = mul(m, vb);
             for (size_t i = 0; i < tg->nkids && !r->failed; i++) render_node(r, tg->kids[i], m, &ss, depth + 1);
+            r->in_glyph = g;
         }
     } else {
         /* a <use> of a bare <path>: how dvisvgm (--no-fonts) and MathJax
          * draw letters; filled and unstroked, it is a glyph */
         int g = r->in_glyph;
-        if (!strcmp(tg->name, "path") && !g) { r->in_glyph = 1; r->glyph_use = n; }
+        if (!strcmp(tg->name, "path") && !g) {
+            r->in_glyph = 1;
+            r->glyph_inst++;
+            r->glyph_cp = svg_glyph_char(n, tg);
+            r->glyph_org = apply(m, (ir_pt){ 0, 0 });
+            r->glyph_use = n;
+        }
         render_node(r, tg, m, st, depth + 1);
         r->in_glyph = g;
     }
@@ -1127,7 +1182,37 @@ static void render_node(rstate *r, const svg_node *n, mat ctm, const style_t *ps
     }
     int hidden = st.visibility && (!strcmp(st.visibility, "hidden") || !strcmp(st.visibility, "collapse"));
     if (!strcmp(nm, "g") || !strcmp(nm, "a") || !strcmp(nm, "switch")) {
-        render_kids(r, n, ctm, &st, depth);
+        /* a group of paths only, labelled with a text: the text converted
+         * to paths (Inkscape keeps it in aria-label) */
+        const char *lab = svg_attr(n, "aria-label");
+        int paths = !r->label_group && !r->in_glyph && !r->in_marker;
+        size_t np = 0;
+        for (size_t i = 0; i < n->nkids && paths; i++) {
+            if (n->kids[i]->text) continue;
+            paths = !strcmp(n->kids[i]->name, "path");
+            np++;
+        }
+        /* without a label, a group of 3 or more paths that draws one line
+         * of letters (svg_glyph_group_is_text) is text whose characters
+         * are lost: counted for the warning, and no shapes of a diagram */
+        if (paths && (lab && *lab ? np > 0 : np >= 3)) {
+            if (r->nlabels == r->caplabels) {
+                r->caplabels = r->caplabels ? 2 * r->caplabels : 16;
+                r->labels = xrealloc(r->labels, r->caplabels * sizeof *r->labels);
+            }
+            r->labels[r->nlabels++] = lab && *lab ? lab : NULL;
+            r->label_group = (unsigned)r->nlabels;
+            size_t from = r->sc->nshapes;
+            render_kids(r, n, ctm, &st, depth);
+            r->label_group = 0;
+            if (!(lab && *lab) && !svg_glyph_group_is_text(r->sc->shapes + from, r->sc->nshapes - from))
+                for (size_t i = from; i < r->sc->nshapes; i++) {
+                    svg_shape *s = &r->sc->shapes[i];
+                    if (s->glyph_group) { s->glyph = 0; s->glyph_group = 0; }
+                }
+        } else {
+            render_kids(r, n, ctm, &st, depth);
+        }
     } else if (!strcmp(nm, "svg")) {
         /* nested viewport */
         double x = attr_len(r, n, "x", &st, r->vp_w, 0), y = attr_len(r, n, "y", &st, r->vp_h, 0);
@@ -1173,6 +1258,7 @@ int svg_render(const svg_doc *d, const char *fname, const svg_render_limits *lim
     r.warn = warn;
     r.max_points = lim && lim->max_points ? lim->max_points : 4000000;
     r.max_items = lim && lim->max_items ? lim->max_items : 1000000;
+    r.fonts = svg_fonts_read(d);
     const svg_node *root = d->root;
     style_t st0 = root_style();
     style_t st;
@@ -1209,12 +1295,27 @@ int svg_render(const svg_doc *d, const char *fname, const svg_render_limits *lim
         if (tf && parse_transform(tf, &t)) ctm = mul(ctm, t);
         render_kids(&r, root, ctm, &st, 0);
     }
-    /* letters drawn as outlines: the words are not in the file */
-    if (!r.failed && warn && r.nglyphs >= 3 && r.nglyphs > sc->ntexts)
-        fprintf(warn, "%s:%d:%d: warning: text drawn as glyph outlines (%zu <use> of <path> glyphs, "
-                      "%zu text items): the characters are not in the SVG, so nodes have no text "
-                      "(dvisvgm: convert without --no-fonts)\n",
-                fname, r.first_glyph->line, r.first_glyph->col, r.nglyphs, sc->ntexts);
+    /* letters drawn as outlines: texts read back where the SVG names the
+     * characters, and a warning either way */
+    if (!r.failed) {
+        svg_glyph_stats gs;
+        svg_glyph_texts(sc, r.labels, r.nlabels, &gs);
+        if (warn && gs.ntexts && (gs.nglyphs >= 3 || gs.nrecovered)) {
+            const char *hint = "(dvisvgm: convert without --no-fonts; an editor: keep text as text)";
+            fprintf(warn, "%s:%d:%d: warning: %zu text%s drawn as glyph outlines (%zu glyphs): ", fname, gs.line,
+                    gs.col, gs.ntexts, gs.ntexts == 1 ? "" : "s", gs.nglyphs);
+            if (gs.nrecovered == gs.ntexts)
+                fprintf(warn, "read back from the glyphs' names or labels\n");
+            else if (!gs.nrecovered)
+                fprintf(warn, "the characters are not in the SVG, so their nodes have no text %s\n", hint);
+            else
+                fprintf(warn, "%zu read back from the glyphs' names or labels; the characters of the other %zu are "
+                              "not in the SVG, so their nodes have no text %s\n",
+                        gs.nrecovered, gs.ntexts - gs.nrecovered, hint);
+        }
+    }
+    free(r.labels);
+    svg_fonts_free(r.fonts);
     for (size_t i = 0; i < r.nowned; i++) free(r.owned[i]);
     free(r.owned);
     return r.failed ? -1 : 0;

@@ -36,9 +36,15 @@ typedef struct {
     int ellipse;             /* circle/ellipse: ec + ea cos t + eb sin t */
     ir_pt ec, ea, eb;
     int marker;              /* geometry of a marker instance (never a node or a connector) */
-    int glyph;               /* a <use> of a filled, unstroked <path>: a letter drawn as a
-                              * glyph outline (dvisvgm --no-fonts, MathJax): never a node,
-                              * a connector or an arrowhead */
+    int glyph;               /* a letter drawn as a glyph outline (svg/glyphs.h): a <use> of a
+                              * filled, unstroked <path> (dvisvgm --no-fonts, MathJax) or of a
+                              * <symbol> that names its character, or a filled path in a group
+                              * labelled with its text (aria-label): never a node, a connector
+                              * or an arrowhead. 0, or the glyph's number (1, 2, ...: the
+                              * subpaths of one glyph share it) */
+    unsigned glyph_cp;       /* the character it stands for, 0 unknown (svg_glyph_char) */
+    ir_pt glyph_org;         /* the glyph's origin (on the baseline), IR */
+    unsigned glyph_group;    /* 1 + the labelled group it is in, or 0 */
     int arrow_start, arrow_end;  /* an arrow-like marker sits at that end */
     int tip_start_set, tip_end_set;
     ir_pt tip_start, tip_end;    /* the marker's farthest point out from that end */

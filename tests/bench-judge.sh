@@ -37,6 +37,7 @@ unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-judge.XXXXXX") || exit 2
 srv_pid=
+. tests/judge/fakellm.sh
 cleanup() {
     [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null
     rm -rf "$tmp"
@@ -45,8 +46,11 @@ trap cleanup EXIT
 trap 'exit 2' HUP INT TERM
 
 # N distinct items (distinct questions, so distinct requests)
+# the code file beside the manifest (a manifest names files under its own
+# directory)
+cp tests/judge/data/tri.tex "$tmp/tri.tex" || exit 2
 printf 'item\tcode\tquestion\n' >"$tmp/m.tsv"
-awk -v n="$N" -v f="$root/tests/judge/data/tri.tex" \
+awk -v n="$N" -v f="$tmp/tri.tex" \
     'BEGIN { for (i = 1; i <= n; i++) printf "b%d\t%s\tquestion %d\n", i, f, i }' >>"$tmp/m.tsv"
 
 # the canned answer: a valid geom verdict for every criterion
@@ -69,15 +73,7 @@ start_server() {  # start_server fast|python
         python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" &
     fi
     srv_pid=$!
-    i=0
-    while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-    [ -s "$tmp/port" ] || { echo "bench-judge: the fake server did not start" >&2; exit 2; }
-    url=http://127.0.0.1:$(cat "$tmp/port")/v1
-}
-stop_server() {
-    kill "$srv_pid" 2>/dev/null
-    wait "$srv_pid" 2>/dev/null
-    srv_pid=
+    fakellm_wait bench-judge 2
 }
 now() { date +%s.%N; }
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
@@ -102,7 +98,7 @@ one_run() {
         sed -n 2p "$tmp/times" | awk '{ gsub(/m/, " "); gsub(/s/, ""); print $1 * 60 + $2, $3 * 60 + $4 }' >"$tmp/t"
     fi
     e=$(now)
-    stop_server
+    fakellm_stop
     rows=$(grep -c '	fake-1	yes	' "$tmp/out")
     if [ "$1" = fast ]; then
         nreq=$(awk '$1 == "requests" { print $2 }' "$tmp/stats")

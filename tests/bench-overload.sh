@@ -47,6 +47,7 @@ unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-overload.XXXXXX") || exit 2
 srv_pid=
+. tests/judge/fakellm.sh
 cleanup() {
     [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null
     rm -rf "$tmp"
@@ -64,15 +65,7 @@ start_server() {  # start_server [fakellm options]
     python3 tests/judge/fakellm.py --port-file "$tmp/port" --log "$tmp/req.log" \
         --answers "$tmp/answers" "$@" &
     srv_pid=$!
-    i=0
-    while [ ! -s "$tmp/port" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-    [ -s "$tmp/port" ] || { echo "bench-overload: the fake server did not start" >&2; exit 2; }
-    url=http://127.0.0.1:$(cat "$tmp/port")/v1
-}
-stop_server() {
-    kill "$srv_pid" 2>/dev/null
-    wait "$srv_pid" 2>/dev/null
-    srv_pid=
+    fakellm_wait bench-overload 2
 }
 
 # one_case N "JUDGE OPTIONS" [fakellm options]: one row of the table
@@ -88,7 +81,7 @@ one_case() {
     st=$?
     e=$(date +%s.%N)
     if [ $st -gt 1 ]; then   # (an older judge without --grace, say)
-        stop_server
+        fakellm_stop
         printf '%-22s judge exited %s: %s\n' "$opts" "$st" "$(sed -n 1p "$tmp/err")"
         return
     fi
@@ -97,7 +90,7 @@ one_case() {
     touch "$tmp/answers"
     prev=-1
     while sleep 6 && [ "$(wc -l <"$tmp/answers")" != "$prev" ]; do prev=$(wc -l <"$tmp/answers"); done
-    stop_server
+    fakellm_stop
     nreq=$(wc -l <"$tmp/req.log" | tr -d ' ')
     nans=$(wc -l <"$tmp/answers" | tr -d ' ')
     twice=$(cut -f1 "$tmp/answers" | sort | uniq -d | wc -l | tr -d ' ')

@@ -1,6 +1,7 @@
 /* request_llm.c — a language model reads what the request parser cannot
  * (request_llm.h). */
 #include "checks/geom/request_llm.h"
+#include "ir/cli.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -128,20 +129,12 @@ static void merge(geom_request *r, const geom_request *m)
     if (r->ncubes) r->props |= RQ_UNIT_CUBES, r->kinds |= RQ_CUBE;
 }
 
-/* Control characters (a newline in a field name the model made up) become
- * spaces: a warning stays one line. */
-static void flatten(char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f) *s = ' ';
-}
-
 static int merge_json(geom_request *r, const char *json, size_t n, char *err, size_t errlen);
 
 int geom_request_merge_json(geom_request *r, const char *json, size_t n, char *err, size_t errlen)
 {
     int rc = merge_json(r, json, n, err, errlen);
-    if (rc != 0 && errlen) flatten(err);
+    if (rc != 0 && errlen) cli_one_line(err);
     return rc;
 }
 
@@ -323,7 +316,7 @@ static const memo *ask(const char *text, const geom_request *parsed)
         if (fb.diag) {
             char head[61];
             snprintf(head, sizeof head, "%s", text);
-            flatten(head);
+            cli_one_line(head);
             fprintf(fb.diag, "irlint: warning: --request-llm: %s; the request \"%s%s\" is read "
                              "by the parser alone\n",
                     err, head, strlen(text) > 60 ? "..." : "");

@@ -17,7 +17,11 @@
 # branch (legal), conditions 10,000 deep in conditions, recursion through
 # conditionals, a number of a million digits; \pgfmathsetseed in a 10^9
 # loop, a random list of 200,000 items, declared functions and pics that
-# call themselves, 10,000 nested \scoped and \tikz{, a \tikz never ended.
+# call themselves, 10,000 nested \scoped and \tikz{, a \tikz never ended;
+# a decoration of 10^7 segments, decoration dimensions past TeX's largest,
+# 1000 nested decorate operations, a matrix row of 100,000 cells, 40,000
+# empty cells and rows, a matrix in a matrix, a plot sampled at 10^9
+# points.
 # For each, tikz2ir must
 #   - finish within HOSTILE_LIMIT seconds of CPU time (default 1; CPU time,
 #     user + system, so that a busy machine does not fail the test; killed by
@@ -331,6 +335,22 @@ run_case "10000 nested \\scoped" "0|2" "$tmp/scoped-nest.tex"
 run_case "\\tikz without its ;" 2 "$tmp/tikz-open.tex"
 { rep '\tikz{' 10000; printf '\\draw (0,0) -- (1,1);\n'; } >"$tmp/tikz-nest.tex"
 run_case "10000 nested \\tikz{" 2 "$tmp/tikz-nest.tex"
+
+# ---- matrices, decorations, plots (issue #17) ----
+{ pic; printf '\\draw[decorate, decoration={zigzag, segment length=0.001pt}] (0,0) -- (10,0);\n'; endpic; } >"$tmp/deco-limit.tex"
+run_case "a decoration of 10^7 segments (its point limit)" 0 "$tmp/deco-limit.tex"
+{ pic; printf '\\draw[decorate, decoration={coil, amplitude=1e300pt, raise=1e308pt, segment length=1e-300pt}] (0,0) -- (1,0);\n'; endpic; } >"$tmp/deco-huge.tex"
+run_case "decoration dimensions past TeX's largest" 0 "$tmp/deco-huge.tex"
+{ pic; printf '\\draw (0,0) '; rep 'decorate[decoration=zigzag]{ -- (1,0) ' 1000; rep '}' 1000; printf ';\n'; endpic; } >"$tmp/deco-nest.tex"
+run_case "1000 nested decorate operations" "0|2" "$tmp/deco-nest.tex"
+{ pic; printf '\\matrix[matrix of nodes]{'; rep 'a & ' 100000; printf '\\\\};\n'; endpic; } >"$tmp/matrix-wide.tex"
+run_case "a matrix row of 100000 cells" "0|2" "$tmp/matrix-wide.tex"
+{ pic; printf '\\matrix{'; rep '& ' 20000; printf '\\\\'; rep '\\\\ ' 20000; printf '};\n'; endpic; } >"$tmp/matrix-empty.tex"
+run_case "a matrix of 40000 empty cells and rows" "0|2" "$tmp/matrix-empty.tex"
+{ pic; printf '\\matrix{\\matrix{\\node{a};\\\\};\\\\};\n'; endpic; } >"$tmp/matrix-nest.tex"
+run_case "a matrix inside a matrix" 0 "$tmp/matrix-nest.tex"
+{ pic; printf '\\draw plot[samples at={1,...,1000000000}, smooth, mark=*] (\\x,{\\x*\\x});\n\\draw plot[tension=1e300, smooth] coordinates {(0,0) (1,1) (2,0)};\n'; endpic; } >"$tmp/plot-samples.tex"
+run_case "plot samples at 10^9 points, tension 1e300" 0 "$tmp/plot-samples.tex"
 
 printf 'hostile: %d passed, %d failed (CPU time limit %s s)\n' $pass $fail "$limit"
 [ $fail = 0 ]

@@ -49,11 +49,6 @@ start_server() {
     rm -f "$tmp/stats"
     fakellm_start judge --stats "$tmp/stats" "$@"
 }
-stop_server() {  # writes the max concurrency seen to $tmp/stats
-    kill "$srv_pid" 2>/dev/null
-    wait "$srv_pid" 2>/dev/null
-    srv_pid=
-}
 nreq() { wc -l <"$tmp/req.log" | tr -d ' '; }
 
 J() { "$judge" --base-url "$url" --model fake-1 --cache-dir "$tmp/cache" -q "$@"; }
@@ -776,7 +771,7 @@ OPENAI_API_KEY=sk-env-SECRET-42 "$judge" --base-url "$url" --model fake-1 --no-c
 check "env key not in output" [ "$(cat "$tmp/out" "$tmp/err" | grep -c SECRET)" = 0 ]
 
 # connection refused: retried up to the cap, then recorded
-stop_server
+fakellm_stop  # writes the max concurrency seen to $tmp/stats
 "$judge" --base-url "$url" --model fake-1 --no-cache -q --backoff 0.01 --retries 2 \
     --mode code "$tmp/f4.tsv" >"$tmp/out" 2>/dev/null
 check "connection refused: recorded" [ "$(grep -c '^# failed	k[12]	fake-1	.*gave up after 2 attempts' "$tmp/out")" = 2 ]
@@ -816,7 +811,7 @@ start_server --fault-rate 0.3 --seed 7
 "$judge" --base-url "$url" --model fake-1 --cache-dir "$tmp/bcache" -q --mode code -j 32 \
     --backoff 0.01 --timeout 1 --retries 3 --log "$tmp/big.jsonl" \
     "$tmp/big.tsv" >"$tmp/out" 2>"$tmp/err"; st=$?
-stop_server
+fakellm_stop
 n=$(nreq)
 nfault=$(awk -F'\t' '$3 != "ok"' "$tmp/req.log" | wc -l | tr -d ' ')
 maxatt=$(awk -F'\t' '$2 > m { m = $2 } END { print m + 0 }' "$tmp/req.log")
@@ -851,7 +846,7 @@ check "  ... judge's log counts the server's requests ($lsum = $n)" [ "$lsum" = 
 gen "$tmp/conc.tsv" 200 c
 start_server --delay 0.01
 J --mode code -j 32 --no-cache "$tmp/conc.tsv" >/dev/null 2>&1; st=$?
-stop_server
+fakellm_stop
 m=$(cat "$tmp/stats")
 check "-j 32: exit 0" [ $st = 0 ]
 check "-j 32: 200 requests" [ "$(nreq)" = 200 ]
@@ -875,7 +870,7 @@ while sleep 0.3 && [ "$(nreq)" != "$first" ] && [ $i -lt 20 ]; do first=$(nreq);
 "$judge" --base-url "$url" --model fake-1 --cache-dir "$tmp/killcache" -q --mode code -j 32 \
     --backoff 0.01 --timeout 1 --retries 3 --log "$tmp/k2.jsonl" "$tmp/kill.tsv" >"$tmp/out" 2>/dev/null
 st=$?
-stop_server
+fakellm_stop
 total=$(nreq)
 jlog "$tmp/k1.jsonl" | awk '$2 == "ok" { print $1 }' | sort >"$tmp/k1.ok"
 jlog "$tmp/k2.jsonl" >"$tmp/k2.calls"
@@ -915,7 +910,7 @@ J --mode code --no-cache --rpm 120 -j 4 "$tmp/rpm.tsv" >/dev/null; st=$?
 t1=$(date +%s.%N 2>/dev/null || date +%s)
 check "rpm: exit 0" [ $st = 0 ]
 check "rpm: took >= 1.4 s" awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a >= 1.4) }'
-stop_server
+fakellm_stop
 
 printf '%d passed, %d failed\n' "$pass" "$fail"
 [ "$fail" = 0 ]
