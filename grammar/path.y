@@ -88,13 +88,14 @@ items
     | items TP_GRID opt_opts coord    { tp_grid(st, &$3); }
     | items TP_TO opt_opts nodes target { tp_to(st, &$3); }
     | items TP_EDGE opt_opts nodes coord { tp_edge(st, &$3); }
-    | items TP_DOTS TP_CONTROLS coord controls_and TP_DOTS coord { tp_controls(st); }
+    | items TP_DOTS TP_CONTROLS coord controls_and TP_DOTS nodes coord { tp_controls(st); }
     | items TP_SIN coord              { tp_sine(st, 0); }
     | items TP_COS coord              { tp_sine(st, 1); }
     | items TP_PARABOLA opt_opts coord { tp_parabola(st, &$3, 0); }
     | items TP_PARABOLA opt_opts TP_BEND coord coord { tp_parabola(st, &$3, 1); }
     | items node                      { tp_node_flush(st); }
     | items TP_COORDINATE node_parts  { tp_coordinate_op(st); }
+    | items TP_COORDINATE node_parts TP_BRACE { tp_coordinate_op(st); }
     | items TP_PLOT plot_args
     | items TP_LINE TP_PLOT { tp_plot_join(st); } plot_args
     | items TP_DECORATE opt_opts TP_BRACE { tp_decorate(st, &$3, &$4); }
