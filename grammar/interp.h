@@ -321,6 +321,10 @@ void tk_unparsed(tikz *T, int line, const char *src, const char *why);
 /* textutil.c: text helpers */
 void tk_unbrace(const char **s, size_t *n);    /* trims, strips enclosing {...} */
 long tk_find_top(const char *s, size_t n, char ch);  /* first ch outside (), {}, [] */
+/* The next sep-separated item of s[0..n) from *i on, a sep inside (), {} or
+ * [] not counting: sets *it and *in to it, trimmed (possibly empty), moves
+ * *i past its sep; 0 when there is none left. */
+int tk_next_item(const char *s, size_t n, char sep, size_t *i, const char **it, size_t *in);
 /* Expands the macros in a text (a style body, say), malloc'd. */
 char *tk_expand_text(tikz *T, const char *s, size_t n);
 

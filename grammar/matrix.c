@@ -254,19 +254,9 @@ static void sep_add(tikz *T, const char *s, size_t n, double *x, int *fixed)
 {
     if (!s) return;
     tk_unbrace(&s, &n);
-    size_t i = 0;
-    while (i <= n) {
-        size_t st = i;
-        int d = 0;
-        while (i < n && !(d == 0 && s[i] == ',')) {
-            if (s[i] == '{' || s[i] == '(') d++;
-            else if ((s[i] == '}' || s[i] == ')') && d) d--;
-            i++;
-        }
-        const char *it = s + st;
-        size_t in = i - st;
-        i++;
-        tk_trim(&it, &in);
+    size_t i = 0, in;
+    const char *it;
+    while (tk_next_item(s, n, ',', &i, &it, &in)) {
         if (in == 0) continue;
         if (tk_is(it, in, "between origins")) *fixed = 1;
         else if (tk_is(it, in, "between borders")) *fixed = 0;

@@ -100,18 +100,9 @@ int tk_ufn_declare_key(tikz *T, const char *v, size_t vn)
     tk_unbrace(&v, &vn);
     size_t i = 0;
     int bad = 0;
-    while (i < vn) {
-        size_t st = i;
-        int d = 0;
-        while (i < vn && !(v[i] == ';' && d == 0)) {
-            if (v[i] == '{' || v[i] == '(') d++;
-            else if ((v[i] == '}' || v[i] == ')') && d > 0) d--;
-            i++;
-        }
-        const char *it = v + st;
-        size_t in = i - st;
-        i++;
-        tk_trim(&it, &in);
+    const char *it;
+    size_t in;
+    while (tk_next_item(v, vn, ';', &i, &it, &in)) {
         if (in == 0) continue;
         long eq = tk_find_top(it, in, '=');
         if (eq <= 0) { bad = 1; continue; }

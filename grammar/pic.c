@@ -11,27 +11,6 @@
 
 #define ANGLE_RADIUS_PT 14.226378   /* angles library: angle radius=5mm */
 
-/* The next comma-separated item of s[0..n) from *i on, commas inside (), {}
- * or [] not counting: sets *it and *in to it, trimmed (possibly empty), moves
- * *i past its comma; 0 when there is none left. */
-static int next_item(const char *s, size_t n, size_t *i, const char **it, size_t *in)
-{
-    if (*i >= n) return 0;
-    size_t st = *i, j = *i;
-    int depth = 0;
-    for (; j < n; j++) {
-        char c = s[j];
-        if (c == '{' || c == '(' || c == '[') depth++;
-        else if ((c == '}' || c == ')' || c == ']') && depth > 0) depth--;
-        else if (c == ',' && depth == 0) break;
-    }
-    *it = s + st;
-    *in = j - st;
-    *i = j + 1;
-    tk_trim(it, in);
-    return 1;
-}
-
 /* The options of an angle pic: "text"opts (quotes), pic text=, pic text
  * options= are taken out; the rest are the pic's actions (draw, fill, ->,
  * angle radius=, ...). */
@@ -39,7 +18,7 @@ static void pic_options(const char *s, struct tp_buf *actions, char **text, char
 {
     size_t n = s ? strlen(s) : 0, i = 0, in;
     const char *it;
-    while (next_item(s, n, &i, &it, &in)) {
+    while (tk_next_item(s, n, ',', &i, &it, &in)) {
         if (in == 0) continue;
         if (it[0] == '"') {
             const char *q = memchr(it + 1, '"', in - 1);
@@ -82,7 +61,7 @@ static void pic_style_split(const char *s, size_t n, struct tp_buf *code, struct
     const char *bg = NULL, *fg = NULL, *cd = NULL;
     size_t bgn = 0, fgn = 0, cdn = 0, i = 0, in;
     const char *it;
-    while (next_item(s, n, &i, &it, &in)) {
+    while (tk_next_item(s, n, ',', &i, &it, &in)) {
         if (in == 0) continue;
         long eq = tk_find_top(it, in, '=');
         if (eq > 0) {

@@ -100,18 +100,9 @@ static size_t samples_at(tikz *T, const char *s, double **out, int line)
     double *v = NULL;
     double prev2 = NAN, prev = NAN;
     int dots = 0;
-    while (i <= n && nv < TK_MAX_SAMPLES) {
-        size_t st = i;
-        int d = 0;
-        while (i < n && !(d == 0 && s[i] == ',')) {
-            if (s[i] == '(' || s[i] == '{') d++;
-            else if ((s[i] == ')' || s[i] == '}') && d) d--;
-            i++;
-        }
-        const char *it = s + st;
-        size_t in = i - st;
-        i++;
-        tk_trim(&it, &in);
+    const char *it;
+    size_t in;
+    while (nv < TK_MAX_SAMPLES && tk_next_item(s, n, ',', &i, &it, &in)) {
         if (in == 0) continue;
         if (tk_is(it, in, "...")) { dots = 1; continue; }
         double x;

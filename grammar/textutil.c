@@ -26,6 +26,24 @@ void tk_unbrace(const char **s, size_t *n)
     }
 }
 
+int tk_next_item(const char *s, size_t n, char sep, size_t *i, const char **it, size_t *in)
+{
+    if (*i >= n) return 0;
+    size_t st = *i, j = *i;
+    int depth = 0;
+    for (; j < n; j++) {
+        char c = s[j];
+        if (c == '{' || c == '(' || c == '[') depth++;
+        else if ((c == '}' || c == ')' || c == ']') && depth > 0) depth--;
+        else if (c == sep && depth == 0) break;
+    }
+    *it = s + st;
+    *in = j - st;
+    *i = j + 1;
+    tk_trim(it, in);
+    return 1;
+}
+
 long tk_find_top(const char *s, size_t n, char ch)
 {
     int d = 0;
