@@ -236,21 +236,7 @@ if ! plantuml -tsvg -charset UTF-8 "$tmp"/p*.puml > "$tmp/plantuml.log" 2>&1; th
 fi
 
 # the labelled edges of a graph svg2graph wrote, by their ends' texts
-gen_labels() {
-    awk '
-    $1 == "vertex" { id = $2; s = $0; sub(/^[^"]*"/, "", s); sub(/".*$/, "", s); T[id] = s }
-    $1 == "edge" {
-        lab = ""; und = 0
-        for (i = 4; i <= NF; i++) {
-            if ($i == "undirected") und = 1
-            if ($i ~ /^label=/) { lab = substr($i, 7); gsub(/"/, "", lab) }
-        }
-        if (lab == "") next
-        a = T[$2]; b = T[$3]
-        if (und && b < a) { t = a; a = b; b = t }
-        printf "%s\t%s\t%s\n", a, b, lab
-    }' "$1"
-}
+gen_labels() { awk -f "$root/tests/svg2graph/edge-labels.awk" "$1"; }
 
 pass=0 total=0 skipped=0
 : > "$tmp/results"

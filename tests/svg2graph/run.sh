@@ -85,12 +85,7 @@ for svg in "$dir"/plantuml/p*.svg; do
     fi
     b=$(awk -F '\t' 'NR > 1 && $2 ~ /-f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$tmp/tsv")
     [ -z "$b" ] || bad "$name: against $name.truth.ir: $b"
-    awk '$1 == "vertex" { s = $0; sub(/^[^"]*"/, "", s); sub(/".*$/, "", s); T[$2] = s }
-        $1 == "edge" { lab = ""; und = 0
-            for (i = 4; i <= NF; i++) { if ($i == "undirected") und = 1; if ($i ~ /^label=/) { lab = substr($i, 7); gsub(/"/, "", lab) } }
-            if (lab == "") next
-            a = T[$2]; b = T[$3]; if (und && b < a) { t = a; a = b; b = t }
-            printf "%s\t%s\t%s\n", a, b, lab }' "$tmp/g.ir" | sort > "$tmp/glab"
+    awk -f "$dir/edge-labels.awk" "$tmp/g.ir" | sort > "$tmp/glab"
     sort "$dir/$name.lab" | cmp -s - "$tmp/glab" || bad "$name: edge labels differ from $name.lab"
 done
 
