@@ -22,7 +22,7 @@
 # invisible (every node/.append style={text opacity=0}: node texts,
 # label= and pin= texts, pgfplots tick and axis labels).  dvisvgm --pdf
 # turns each PDF page into SVG, cached by content hash (item, class,
-# method) in ${XDG_CACHE_HOME:-$HOME/.cache}/diagramir-render.
+# method) in ${XDG_CACHE_HOME:-$HOME/.cache}/diagramir-render (with no HOME, under build/).
 #
 # Our side.  `tikz2ir ITEM | ir2svg --png --dpi D --margin 0 --no-findings',
 # as is and without the IR's text records.
@@ -69,7 +69,8 @@ METHOD=4
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cls=$root/contrib/tex/IM.cls
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/diagramir-render
+# without HOME (as in CI), under the build tree
+cache=${XDG_CACHE_HOME:-${HOME:-$root/build}/.cache}/diagramir-render
 timeout=${TEX_TIMEOUT:-120}
 dpi=${RENDER_DPI:-288}
 pad=${RENDER_PAD:-18}

@@ -60,7 +60,8 @@ METHOD=1
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cls=$root/contrib/tex/IM.cls
-cache=${XDG_CACHE_HOME:-$HOME/.cache}/diagramir-tex
+# without HOME (as in CI), under the build tree
+cache=${XDG_CACHE_HOME:-${HOME:-$root/build}/.cache}/diagramir-tex
 timeout=${TEX_TIMEOUT:-120}
 
 hash() {

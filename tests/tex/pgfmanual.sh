@@ -88,7 +88,7 @@
 # --keep DIR: keep the example files in DIR.
 #
 # Environment: BUILD (build), PGF_DOC, PGF_CACHE
-# (${XDG_CACHE_HOME:-$HOME/.cache}/diagramir-pgfdoc), PGF_TIMEOUT (10),
+# (${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/diagramir-pgfdoc), PGF_TIMEOUT (10),
 # PGF_TEX_TIMEOUT (60), PGF_JOBS (processors), PGF_FLOOR_TUT,
 # PGF_FLOOR_TIKZ, PGF_SEED, PGF_NOTEX=1 (no TeX verdicts).
 set -u
