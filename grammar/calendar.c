@@ -488,8 +488,9 @@ void tk_calendar(tikz *T, const char *text, int line)
                 cb_puts(&code, " ");
             }
         }
-        cb_puts(&code, "\\node[anchor=base east");
-        if (every_day) cb_puts(&code, ",every day");
+        /* every day's default style is anchor=base east; a document's
+         * every day/.style replaces it (days= appends to either) */
+        cb_puts(&code, every_day ? "\\node[every day" : "\\node[anchor=base east");
         if (C.days.n) { cb_puts(&code, ","); cb_put(&code, C.days.s, C.days.n); }
         if (C.name && *C.name) cb_printf(&code, ",name={%s-%04ld-%02ld-%02ld}", C.name, yy, mm, dd);
         cb_puts(&code, "]{");
