@@ -8,7 +8,7 @@
  * equals=, day of month=, end of month=, at least=, at most=, between=),
  * and the day's node, named cal-YYYY-MM-DD after the calendar's name, with
  * the day text (the shorthands \%d- \%d= \%d0 \%m- \%m= \%m0 \%y- \%y= \%y0
- * \%w. \%wt \%m. \%mt). Keys it does not build (day code, month labels,
+ * \%w. \%wt \%m. \%mt), the month labels. Keys it does not build (day code, month code,
  * execute ... day scope, ...) make the calendar one unparsed record. */
 #include "grammar/interp.h"
 #include "ir/xalloc.h"
@@ -189,6 +189,7 @@ typedef struct {
     char *xs, *ys, *mxs, *mys;        /* day/month x/yshift texts */
     char *daytext, *monthtext, *yeartext;
     int arr;
+    int label;                        /* month label ...: 1 + its index in labels[], 0 none */
     cal_if *ifs;
     size_t nifs;
     const char *why;                  /* set: out of reach */
@@ -227,6 +228,26 @@ static long group_end(const char *s, size_t n, size_t i)
     return -1;
 }
 
+/* the month labels: where the month's node goes (in multiples of the day
+ * xshift w = (width - 1) * day xshift, of 1.25 day yshift, plus a fixed
+ * xshift) and its every month options, as tikzlibrarycalendar.code.tex */
+static const struct {
+    const char *k;
+    double wf, yf;            /* x += wf * w; y += yf * day yshift */
+    const char *dx;           /* then x += this (NULL: none) */
+    const char *opts;
+} labels[] = {
+    { "month label left", 0, 0, NULL, "anchor=base east,xshift=-3.5ex" },
+    { "month label left vertical", 0, 0, NULL, "anchor=base east,xshift=-4.5ex,yshift=2.25ex,rotate=90" },
+    { "month label right", 1, 0, NULL, "anchor=base west,xshift=1ex" },
+    { "month label right vertical", 1, 0, NULL, "anchor=base west,xshift=2ex,yshift=2.25ex,rotate=-90" },
+    { "month label above centered", 0.5, 1.25, "-1.5ex", "anchor=base" },
+    { "month label above left", 0, 1.25, "-3.25ex", "anchor=base west" },
+    { "month label above right", 1, 1.25, NULL, "anchor=base east" },
+    { "month label below centered", 0.5, -1.25, "-1.5ex", "anchor=base" },
+    { "month label below left", 0, -1.25, "-3.25ex", "anchor=base west" },
+};
+
 static void cal_option(cal *C, const char *it, size_t in)
 {
     long eq = (long)tk_find_top(it, in, '=');
@@ -247,6 +268,8 @@ static void cal_option(cal *C, const char *it, size_t in)
     };
     for (size_t a = 0; a < sizeof arrs / sizeof *arrs; a++)
         if (eq < 0 && tk_is(k, kn, arrs[a].k)) { C->arr = arrs[a].arr; return; }
+    for (size_t a = 0; a < sizeof labels / sizeof *labels; a++)
+        if (eq < 0 && tk_is(k, kn, labels[a].k)) { C->label = (int)a + 1; return; }
     if (tk_is(k, kn, "dates")) set_str(&C->dates, v, vn);
     else if (tk_is(k, kn, "name")) set_str(&C->name, v, vn);
     else if (tk_is(k, kn, "at")) set_str(&C->at, v, vn);
@@ -261,9 +284,9 @@ static void cal_option(cal *C, const char *it, size_t in)
         if (C->days.n) cb_puts(&C->days, ",");
         cb_put(&C->days, v, vn);
     } else if (tk_is(k, kn, "day code") || tk_is(k, kn, "month code") || tk_is(k, kn, "year code") ||
-               tk_is(k, kn, "if") || (kn > 12 && memcmp(k, "month label ", 12) == 0) ||
+               tk_is(k, kn, "if") || (kn > 12 && memcmp(k, "month label ", 12) == 0) ||  /* one not listed */
                (kn > 8 && memcmp(k, "execute ", 8) == 0)) {
-        C->why = "a calendar key not built here (day code, month labels, execute ... day scope, if=)";
+        C->why = "a calendar key not built here (day code, month code, execute ... day scope, if=)";
     } else {
         if (C->pass.n) cb_puts(&C->pass, ",");
         cb_put(&C->pass, it, in);
@@ -450,6 +473,10 @@ void tk_calendar(tikz *T, const char *text, int line)
     double xs = dim(&C, C.xs, "3.5ex", line), ys = dim(&C, C.ys, "3ex", line);
     double mxs = dim(&C, C.mxs, "9ex", line), mys = dim(&C, C.mys, "9ex", line);
     int every_day = tk_find_style(T, "every day", 9) != NULL;
+    int every_month = tk_find_style(T, "every month", 11) != NULL;
+    /* the arrangement's width in days (tikz@lib@cal@width) */
+    double width = C.arr == ARR_RIGHT || C.arr == ARR_LEFT ? 30 : C.arr == ARR_WEEK ? 7 :
+                   C.arr == ARR_MONTH ? 37 : 1;
     cbuf code = { 0 };
     cb_puts(&code, "\\begin{scope}[");
     if (C.pass.n) { cb_put(&code, C.pass.s, C.pass.n); cb_puts(&code, ","); }
@@ -466,6 +493,16 @@ void tk_calendar(tikz *T, const char *text, int line)
             else if (C.arr == ARR_UP) y += mys;
             else if (C.arr == ARR_RIGHT) x += mxs;
             else if (C.arr == ARR_LEFT) x -= mxs;
+        }
+        if (C.label && dd == 1) {
+            /* the month's label, \node[every month]{\tikzmonthtext} */
+            int a = C.label - 1;
+            double lx = x + labels[a].wf * (width - 1) * xs, ly = y + labels[a].yf * ys;
+            if (labels[a].dx) lx += dim(&C, labels[a].dx, "0pt", line);
+            cb_printf(&code, "\\begin{scope}[xshift=%.5fpt,yshift=%.5fpt] \\node[%s%s]{", lx, ly,
+                      labels[a].opts, every_month ? ",every month" : "");
+            shorthands(&code, C.monthtext ? C.monthtext : "\\%mt", j);
+            cb_puts(&code, "}; \\end{scope} ");
         }
         if (C.arr == ARR_MONTH) {
             if (dd == 1) month_start = wd;
