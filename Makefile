@@ -219,7 +219,7 @@ check-tex: all
 	    tests/tikz2ir/cond-dims.tex tests/tikz2ir/matrix-cells.tex tests/tikz2ir/matrix-nodes.tex \
 	    tests/tikz2ir/decorations.tex tests/tikz2ir/plot-handlers.tex \
 	    tests/tikz2ir/edges.tex tests/tikz2ir/node-scope-shape.tex tests/tikz2ir/path-forms.tex tests/tikz2ir/metamorphic/*.tex \
-	    tests/tikz2ir/graph-[a-t]*.tex tests/tikz2ir/graph-meta/*.tex
+	    tests/tikz2ir/graph-[a-t]*.tex tests/tikz2ir/graph-meta/*.tex tests/tikz2ir/calendar-[lmw]*.tex
 	@sh tests/tex/check-tex-pairs.sh
 
 pgfmanual: all

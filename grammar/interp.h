@@ -453,7 +453,7 @@ int tk_named_point(tikz *T, const char *s, size_t n, vec2 *canvas);
 
 /* pathbuild.c: the path builder (path.y's actions, in pathgrammar.h) */
 enum { CMD_DRAW, CMD_FILL, CMD_FILLDRAW, CMD_PATH, CMD_CLIP, CMD_NODE, CMD_COORDINATE,
-       CMD_PIC, CMD_ADDPLOT, CMD_GRAPH, CMD_MATRIX };
+       CMD_PIC, CMD_ADDPLOT, CMD_GRAPH, CMD_MATRIX, CMD_CALENDAR };
 /* Runs the path grammar over a path text (a command's arguments up to ';'). */
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line);
 void tk_path_scanner_free(tikz *T);      /* frees the scanner, the builder's buffers and the caches */
@@ -532,6 +532,10 @@ void tk_text_layout(const char *text, double fs, int bold, double W, int align, 
  * "graph [opts] {body}"; opts NULL when there are none): nodes and edges
  * run as paths, or one unparsed record when out of reach */
 void tk_graph(tikz *T, const char *opts, const char *body, int line);
+
+/* calendar.c: the calendar library's \calendar: text, the statement after
+ * \calendar (up to its ';'); the days run as TikZ code, or one unparsed record */
+void tk_calendar(tikz *T, const char *text, int line);
 
 /* matrix.c: \matrix and node[matrix] (TikZ's matrix library and pgf's
  * matrix module). tk_matrix_wanted: the node options opts (may be NULL)

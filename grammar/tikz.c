@@ -27,7 +27,7 @@ enum {
     K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC, K_MATRIX,
     K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH, K_NEWIF,
     K_SETSEED, K_RANDLIST, K_RANDITEM, K_RANDINT, K_DECLFUNC, K_TIKZ,
-    K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE, K_SCOPED, K_GRAPH, K_GRAPHSSET
+    K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE, K_SCOPED, K_GRAPH, K_GRAPHSSET, K_CALENDAR
 };
 
 /* ---- small utilities ---------------------------------------------------- */
@@ -703,6 +703,8 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
         /* outside a picture: nothing to draw */
     } else if (kind == CMD_ADDPLOT) {
         tk_addplot(T, text, cmd->line);
+    } else if (kind == CMD_CALENDAR) {
+        tk_calendar(T, text, cmd->line);
     } else {
         tk_run_path(T, kind == CMD_GRAPH || kind == CMD_MATRIX ? CMD_PATH : kind, text, lines, cmd->line);
     }
@@ -1383,7 +1385,7 @@ static int classify_cs(const char *nm)
          * ink extent (diagramir(5)), which it does not change: as \path */
         { "useasboundingbox", K_PATH },
         { "clip", K_CLIP }, { "node", K_NODE }, { "coordinate", K_COORDINATE }, { "pic", K_PIC }, { "graph", K_GRAPH }, { "tikzgraphsset", K_GRAPHSSET },
-        { "matrix", K_MATRIX },
+        { "matrix", K_MATRIX }, { "calendar", K_CALENDAR },
         { "addplot", K_ADDPLOT }, { "addplot3", K_ADDPLOT }, { "tikzset", K_TIKZSET },
         { "pgfplotsset", K_TIKZSET }, { "tikzstyle", K_TIKZSTYLE },
         { "documentclass", K_SKIP11 }, { "usepackage", K_SKIP11 },
@@ -1498,6 +1500,7 @@ static int run(tikz *T, int sentinel)
             break;
         }
         case K_MATRIX: do_path(T, &t, CMD_MATRIX); break;
+        case K_CALENDAR: do_path(T, &t, CMD_CALENDAR); break;
         case K_ADDPLOT: do_path(T, &t, CMD_ADDPLOT); break;
         case K_TIKZSET: do_tikzset(T); break;
         case K_TIKZSTYLE: do_tikzstyle(T, &t); break;
