@@ -76,7 +76,8 @@ struct tp_state {
     int cur3ok;
     int single_control;
     int bad_coord;            /* a coordinate failed: the path's geometry is not drawn */
-    int deco_depth;           /* decorate { ... } operations being run */
+    int deco_depth;           /* decorate { ... } operations and path scopes being run */
+    int cp_local;             /* "current point is local" in the path scope being read */
     int plot_join;            /* "-- plot": the next plot goes on from the current point */
     struct tk_pathbufs b;     /* the pool of the pieces' points */
     struct dpic { char *opts, *body; vec2 at; int line; } *dpics;   /* pics, drawn after the path */
@@ -344,6 +345,23 @@ static void line_to(struct tp_state *st, vec2 p) { line_to3(st, p, NULL); }
 
 void tp_cycle_target(struct tp_state *st) { st->cycle = 1; }
 
+/* "cycle" as the target of an operation other than "--" and "to" (-|, |-,
+ * .. controls .., parabola): the start of the current subpath, pushed as
+ * the operation's last point (TikZ 3.1: cycle is a coordinate there) */
+void tp_cycle_point(struct tp_state *st)
+{
+    vec2 p = st->nsub || st->have_cur ? st->sub_start : v2(0, 0);
+    st->cycle = 0;
+    if (st->npts < 8) {
+        st->pts_rel[st->npts] = 0;
+        st->pts_vec[st->npts] = v2(0, 0);
+        st->pts3ok[st->npts] = 0;
+        st->pts3[st->npts] = st->T->cur3;
+        st->pts[st->npts++] = p;
+    }
+    st->relbase = p;
+}
+
 void tp_line(struct tp_state *st, int kind)
 {
     vec2 from = st->cur, to;
@@ -366,6 +384,15 @@ void tp_line(struct tp_state *st, int kind)
         st->npts = 0;
         return;
     }
+    int closing = 0;
+    if (st->cycle) {
+        /* "-| cycle", "|- cycle": the corner, then back to the subpath's
+         * start, closing it (tikz.code.tex: cycle is the start) */
+        st->cycle = 0;
+        st->npts = 0;
+        tp_cycle_point(st);
+        closing = 1;
+    }
     int k = st->npts - 1;
     to = pop_pt(st);
     st->npts = 0;
@@ -383,6 +410,11 @@ void tp_line(struct tp_state *st, int kind)
         st->seg[0] = from;
         st->seg[1] = corner;
         st->seg[2] = to;
+        if (closing && st->nsub >= 3 && st->b.sub[st->nsub - 1].x == st->b.sub[0].x &&
+            st->b.sub[st->nsub - 1].y == st->b.sub[0].y) {
+            st->nsub--;
+            flush_sub(st, 1);
+        }
     }
     place_pending(st, 1);
 }
@@ -670,6 +702,7 @@ void tp_controls_single(struct tp_state *st)
 
 void tp_controls(struct tp_state *st)
 {
+    if (st->cycle) tp_cycle_point(st);
     if (st->npts < 3) { st->npts = 0; return; }
     vec2 to = st->pts[st->npts - 1], c2 = st->pts[st->npts - 2], c1 = st->pts[st->npts - 3];
     /* TikZ: a relative second control point is relative to the end point */
@@ -721,6 +754,7 @@ void tp_sine(struct tp_state *st, int cosine)
 void tp_parabola(struct tp_state *st, const struct tp_str *opts, int has_bend)
 {
     tikz *T = st->T;
+    if (st->cycle) tp_cycle_point(st);
     if (st->npts < 1 + has_bend) { st->npts = 0; return; }
     vec2 start = st->cur, end = st->pts[st->npts - 1];
     vec2 bend_given = has_bend ? st->pts[st->npts - 2] : v2(0, 0);
@@ -1119,6 +1153,46 @@ void tp_decorate(struct tp_state *st, const struct tp_str *opts, const struct tp
         return;
     }
     if (st->have_cur) sub_add(st, st->cur);
+}
+
+/* "{ ... }" on a path: a scope (tikz.code.tex \tikz@beginscope,
+ * \tikz@@endscope): its options hold up to the "}" and the path goes on
+ * through it; at the "}" the base of relative coordinates reverts to the
+ * one at the "{" when "current point is local" is set then. Options that
+ * change how segments are built apply to the whole path in the IR (one
+ * "rounded" per element), so "[rounded corners]" inside the braces rounds
+ * no corner (the outer path's setting holds). */
+void tp_scope(struct tp_state *st, const struct tp_str *body)
+{
+    tikz *T = st->T;
+    if (st->err || st->bad_coord) return;
+    int line = off_line(st, body->off);
+    if (st->deco_depth >= 4) {
+        tk_unparsed(T, line, st->text, "path scopes or decorate nested more than 4 deep");
+        st->err = st->bad_coord = 1;
+        return;
+    }
+    place_pending(st, 0);
+    vec2 relbase = st->relbase;
+    const char *otext = st->text;
+    const int *olines = st->lines;
+    st->text = body->s;
+    st->lines = olines && body->off >= 0 ? olines + body->off : NULL;
+    int oloc = st->cp_local;
+    st->cp_local = 0;
+    tk_gs_push(T);
+    struct tp_extra x;
+    void *sc = tp_scanner_new(&x);
+    st->deco_depth++;
+    tp_parse_path(sc, body->s, strlen(body->s), st);
+    st->deco_depth--;
+    tp_scanner_free(sc);
+    place_pending(st, 0);
+    tk_gs_pop(T);
+    if (st->cp_local) st->relbase = relbase;
+    st->cp_local = oloc;
+    st->text = otext;
+    st->lines = olines;
 }
 
 void tp_pic(struct tp_state *st, const struct tp_str *body)
@@ -2007,6 +2081,18 @@ void tp_options(struct tp_state *st, const struct tp_str *opts)
 {
     tikz *T = st->T;
     tk_apply_opts(T, opts->s, (size_t)opts->n, NULL, 0);
+    const char *cpl = strstr(opts->s, "current point is local");
+    if (cpl) {
+        /* a key of path scopes (tp_scope): true, or =true / =false */
+        const char *v = cpl + 22;
+        while (*v == ' ') v++;
+        st->cp_local = 1;
+        if (*v == '=') {
+            v++;
+            while (*v == ' ' || *v == '{') v++;
+            st->cp_local = strncmp(v, "false", 5) != 0;
+        }
+    }
     const char *ra = strstr(opts->s, "right angle symbol");
     if (ra) {
         const char *eq = strchr(ra, '=');
