@@ -1755,8 +1755,20 @@ int tk_tree_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int
     const char *w = v;
     size_t wn = vn;
     tk_unbrace(&w, &wn);
-    if (tk_is(k, kn, "level distance")) { g->level_dist = tk_eval_dim(T, w, wn, g->level_dist); return 1; }
-    if (tk_is(k, kn, "sibling distance")) { g->sib_dist = tk_eval_dim(T, w, wn, g->sib_dist); return 1; }
+    if (tk_is(k, kn, "level distance") || tk_is(k, kn, "sibling distance")) {
+        /* also TikZ's dimen registers \tikzleveldistance and
+         * \tikzsiblingdistance (tikz.code.tex: \pgfmathsetlength of them),
+         * here macros of the length in pt, for the coordinates after it */
+        int level = kn == 14;
+        double *d = level ? &g->level_dist : &g->sib_dist;
+        *d = tk_eval_dim(T, w, wn, *d);
+        if (T->tex) {
+            char len[48];
+            snprintf(len, sizeof len, "%.5fpt", *d);
+            tex_define_text(T->tex, level ? "tikzleveldistance" : "tikzsiblingdistance", len, 0);
+        }
+        return 1;
+    }
     if (tk_is(k, kn, "missing")) { g->child_missing = tk_is(w, wn, "true"); return 1; }
     if (tk_is(k, kn, "grow") || tk_is(k, kn, "grow'")) {
         static const struct { const char *n; double a; } dirs[] = {
