@@ -34,7 +34,7 @@ static void tperror(void *scanner, struct tp_state *st, const char *msg)
 %token TP_LINE TP_HV TP_VH TP_DOTS TP_PLUS TP_PLUSPLUS TP_SEMI
 %token TP_NODE TP_COORDINATE TP_AT TP_CYCLE TP_RECTANGLE TP_CIRCLE TP_ELLIPSE
 %token TP_ARC TP_GRID TP_TO TP_EDGE TP_CONTROLS TP_AND TP_PLOT TP_PIC TP_COORDINATES
-%token TP_SIN TP_COS TP_PARABOLA TP_BEND TP_CHILD TP_GRAPH TP_DECORATE
+%token TP_SIN TP_COS TP_PARABOLA TP_BEND TP_CHILD TP_GRAPH TP_DECORATE TP_SVG
 %token TP_ERROR_TOKEN
 %token <str> TP_COORD TP_OPTS TP_BRACE TP_WORD TP_JUNK
 /* "--" and a coordinate, one token (path.l): where TP_LINE TP_COORD would
@@ -105,6 +105,7 @@ items
     | items TP_PIC node_parts TP_BRACE { tp_pic(st, &$4); }
     | items TP_GRAPH opt_opts TP_BRACE { tp_graph(st, &$3, &$4); }
     | items TP_BRACE                  { tp_scope(st, &$2); }
+    | items TP_SVG opt_opts TP_BRACE  { tp_svg(st, &$3, &$4); }
     | items children                  { tp_tree(st); }
     | items TP_WORD                   { tp_unknown(st, &$2); }
     | items TP_JUNK                   { tp_unknown(st, &$2); }

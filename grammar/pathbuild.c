@@ -1195,6 +1195,155 @@ void tp_scope(struct tp_state *st, const struct tp_str *body)
     st->lines = olines;
 }
 
+/* svg [options] {path data}: SVG 1.1 path data (M L H V C S Q T A Z, and
+ * their relative forms) added to the path, in pt, through the options'
+ * transformation and the picture's (tikz.code.tex \tikz@svg, pgf's
+ * svg.path library); without a first moveto it starts at the current
+ * point. Data it cannot read leaves the path unparsed. */
+static int svg_num(const char **p, double *v)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == ',' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+    char *end;
+    if (!(*s == '-' || *s == '+' || *s == '.' || isdigit((unsigned char)*s))) return 0;
+    *v = strtod(s, &end);
+    if (end == s || !isfinite(*v) || fabs(*v) > 16383) return 0;
+    *p = end;
+    return 1;
+}
+
+/* an elliptical arc (SVG's endpoint form, F.6.5) as up to four Beziers, in
+ * the SVG's own coordinates, each mapped by m */
+static void svg_arc(struct tp_state *st, mat m, vec2 a, double rx, double ry, double phi,
+                    int large, int sweep, vec2 b)
+{
+    rx = fabs(rx); ry = fabs(ry);
+    if ((a.x == b.x && a.y == b.y)) return;
+    if (rx == 0 || ry == 0) { curve_to(st, mat_apply(m, a), mat_apply(m, b), mat_apply(m, b)); return; }
+    double c = cos(phi * DEG), s = sin(phi * DEG);
+    double dx = (a.x - b.x) / 2, dy = (a.y - b.y) / 2;
+    double x1 = c * dx + s * dy, y1 = -s * dx + c * dy;
+    double lam = x1 * x1 / (rx * rx) + y1 * y1 / (ry * ry);
+    if (lam > 1) { rx *= sqrt(lam); ry *= sqrt(lam); }
+    double num = rx * rx * ry * ry - rx * rx * y1 * y1 - ry * ry * x1 * x1;
+    double den = rx * rx * y1 * y1 + ry * ry * x1 * x1;
+    double k = den > 0 && num > 0 ? sqrt(num / den) : 0;
+    if (large == sweep) k = -k;
+    double cx1 = k * rx * y1 / ry, cy1 = -k * ry * x1 / rx;
+    double cx = c * cx1 - s * cy1 + (a.x + b.x) / 2, cy = s * cx1 + c * cy1 + (a.y + b.y) / 2;
+    double t1 = atan2((y1 - cy1) / ry, (x1 - cx1) / rx);
+    double t2 = atan2((-y1 - cy1) / ry, (-x1 - cx1) / rx);
+    double dt = t2 - t1;
+    if (sweep && dt < 0) dt += 2 * M_PI;
+    else if (!sweep && dt > 0) dt -= 2 * M_PI;
+    int n = (int)ceil(fabs(dt) / (M_PI / 2) - 1e-9);
+    if (n < 1) n = 1;
+    double h = dt / n, kk = 4.0 / 3 * tan(h / 4);
+    for (int i = 0; i < n; i++) {
+        double u0 = t1 + i * h, u1 = u0 + h;
+        vec2 e0 = v2(cos(u0), sin(u0)), e1 = v2(cos(u1), sin(u1));
+        vec2 q[4] = { e0, v2(e0.x - kk * e0.y, e0.y + kk * e0.x),
+                      v2(e1.x + kk * e1.y, e1.y - kk * e1.x), e1 };
+        for (int j = 1; j < 4; j++) {
+            double px = rx * q[j].x, py = ry * q[j].y;
+            q[j] = mat_apply(m, v2(c * px - s * py + cx, s * px + c * py + cy));
+        }
+        curve_to(st, q[1], q[2], q[3]);
+    }
+}
+
+void tp_svg(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body)
+{
+    tikz *T = st->T;
+    if (st->err || st->bad_coord) return;
+    int line = off_line(st, body->off);
+    place_pending(st, 0);
+    tk_gs_push(T);
+    if (opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    mat m = GS(T)->ctm;
+    tk_gs_pop(T);
+    /* the SVG's current point, in its own coordinates */
+    vec2 cur = st->have_cur ? mat_inv_apply(m, st->cur) : v2(0, 0), start = cur;
+    vec2 lastc = cur;          /* the last control point (S, T) */
+    char prev = 0, cmd = 0;
+    const char *p = body->s;
+    for (;;) {
+        while (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+        if (!*p) break;
+        if (isalpha((unsigned char)*p)) cmd = *p++;
+        else if (!cmd) goto bad;
+        else if (cmd == 'M') cmd = 'L';
+        else if (cmd == 'm') cmd = 'l';
+        int rel = islower((unsigned char)cmd);
+        char U = (char)toupper((unsigned char)cmd);
+        vec2 o = rel ? cur : v2(0, 0);
+        double v[7];
+        static const char arity[] = "M2L2H1V1C6S4Q4T2A7Z0";
+        const char *ar = strchr(arity, U);
+        if (!ar || !isupper((unsigned char)U)) goto bad;
+        int na = ar[1] - '0';
+        for (int i = 0; i < na; i++) if (!svg_num(&p, &v[i])) goto bad;
+        vec2 c1, c2, to;
+        switch (U) {
+        case 'M':
+            cur = start = vadd(o, v2(v[0], v[1]));
+            st->npts = 0;
+            flush_sub(st, 0);
+            st->cur = st->sub_start = mat_apply(m, cur);
+            st->have_cur = 1;
+            break;
+        case 'Z':
+            if (!st->have_cur) goto bad;
+            line_to(st, mat_apply(m, start));
+            flush_sub(st, 1);
+            cur = start;
+            break;
+        case 'L': case 'H': case 'V':
+            to = U == 'L' ? vadd(o, v2(v[0], v[1])) :
+                 U == 'H' ? v2((rel ? cur.x : 0) + v[0], cur.y) : v2(cur.x, (rel ? cur.y : 0) + v[0]);
+            if (!st->have_cur) { st->cur = st->sub_start = mat_apply(m, cur); st->have_cur = 1; }
+            line_to(st, mat_apply(m, to));
+            cur = to;
+            break;
+        case 'C': case 'S': case 'Q': case 'T':
+            if (U == 'C') { c1 = vadd(o, v2(v[0], v[1])); c2 = vadd(o, v2(v[2], v[3])); to = vadd(o, v2(v[4], v[5])); }
+            else if (U == 'S') {
+                c1 = strchr("CcSs", prev) ? vsub(vscale(cur, 2), lastc) : cur;
+                c2 = vadd(o, v2(v[0], v[1])); to = vadd(o, v2(v[2], v[3]));
+            } else {
+                vec2 q = U == 'Q' ? vadd(o, v2(v[0], v[1])) :
+                         strchr("QqTt", prev) ? vsub(vscale(cur, 2), lastc) : cur;
+                to = U == 'Q' ? vadd(o, v2(v[2], v[3])) : vadd(o, v2(v[0], v[1]));
+                c1 = vadd(cur, vscale(vsub(q, cur), 2.0 / 3));
+                c2 = vadd(to, vscale(vsub(q, to), 2.0 / 3));
+                lastc = q;
+            }
+            if (!st->have_cur) { st->cur = st->sub_start = mat_apply(m, cur); st->have_cur = 1; }
+            curve_to(st, mat_apply(m, c1), mat_apply(m, c2), mat_apply(m, to));
+            if (U == 'C' || U == 'S') lastc = c2;
+            cur = to;
+            break;
+        case 'A':
+            to = vadd(o, v2(v[5], v[6]));
+            if (!st->have_cur) { st->cur = st->sub_start = mat_apply(m, cur); st->have_cur = 1; }
+            /* pgf draws the sweep flag's arc as it looks in SVG (whose y
+             * axis points down): the other turning sense in its y-up
+             * coordinates (pgf's picture of its own example) */
+            svg_arc(st, m, cur, v[0], v[1], v[2], v[3] != 0, v[4] == 0, to);
+            st->cur = mat_apply(m, to);
+            cur = to;
+            break;
+        }
+        prev = cmd;
+    }
+    st->relbase = st->cur;
+    st->npts = 0;
+    return;
+bad:
+    tk_unparsed(T, line, st->text, "svg path data it cannot read");
+    st->err = st->bad_coord = 1;
+}
+
 void tp_pic(struct tp_state *st, const struct tp_str *body)
 {
     pending_node *pn = &st->curnode;

@@ -78,6 +78,7 @@ void tp_decorate(struct tp_state *st, const struct tp_str *opts, const struct tp
 void tp_pic(struct tp_state *st, const struct tp_str *body);
 void tp_cycle_point(struct tp_state *st);
 void tp_scope(struct tp_state *st, const struct tp_str *body);
+void tp_svg(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
 void tp_graph(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
 void tp_child(struct tp_state *st, const struct tp_str *opts, const struct tp_str *kw,
               const struct tp_str *var, const struct tp_str *in, const struct tp_str *list,
