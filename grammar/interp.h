@@ -133,6 +133,7 @@ typedef struct {
      * copies it for every path and scope): interned by tk_intern, never
      * written through, shared by every state that has them. */
     const char *node_distance;   /* positioning: node distance= (as written, at most 63 bytes) */
+    const char *mx_amp;          /* ampersand replacement= set outside a matrix (matrix.c) */
     int on_grid;              /* positioning: on grid */
     char *every_node;         /* option text applied to every node (owned) */
     char *every_label;
@@ -548,6 +549,10 @@ int tk_matrix_wanted(tikz *T, const char *opts);
 void tk_matrix(tikz *T, tk_nodeopts *no, vec2 at, const char *opts, const char *body,
                int line, const int *body_lines);
 void tk_matrix_note_node(tikz *T, const tk_node *sh, double outer_sep, double stroke);
+/* tk_matrix_key: a matrix key given outside a matrix's own options
+ * (\tikzset, a scope, a style; tikzopt.c): ampersand replacement= holds for
+ * the matrices of the scope (the graphics state's mx_amp); 1 when taken */
+int tk_matrix_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn);
 
 /* decorate.c: decorations. tk_deco_key: decorate and decoration= (1 when
  * k is one of them). tk_deco_get: the decoration the graphics state names

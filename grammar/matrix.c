@@ -180,6 +180,17 @@ static void mx_walk(tikz *T, const char *s, size_t n, mxopts *m, int depth)
     }
 }
 
+int tk_matrix_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn)
+{
+    if (!tk_is(k, kn, "ampersand replacement")) return 0;
+    /* \tikzset{ampersand replacement=\&}: TikZ keeps it in the scope, for
+     * every matrix after it (the graphics state, scoped as TeX's group);
+     * a matrix's own options come after it (tk_matrix) */
+    tk_unbrace(&v, &vn);
+    GS(T)->mx_amp = tk_intern(T, v, vn);
+    return 1;
+}
+
 int tk_matrix_wanted(tikz *T, const char *opts)
 {
     /* every node with options comes here: only a list that names a
@@ -606,6 +617,7 @@ void tk_matrix(tikz *T, tk_nodeopts *no, vec2 at, const char *opts, const char *
     }
     mxopts m;
     memset(&m, 0, sizeof m);
+    if (GS(T)->mx_amp) m.amp = xstrndup(GS(T)->mx_amp, strlen(GS(T)->mx_amp));
     const char *em = tk_find_style(T, "every matrix", 12);
     char *emc = em ? xstrndup(em, strlen(em)) : NULL;
     if (emc) {

@@ -34,7 +34,7 @@ static void tperror(void *scanner, struct tp_state *st, const char *msg)
 %token TP_LINE TP_HV TP_VH TP_DOTS TP_PLUS TP_PLUSPLUS TP_SEMI
 %token TP_NODE TP_COORDINATE TP_AT TP_CYCLE TP_RECTANGLE TP_CIRCLE TP_ELLIPSE
 %token TP_ARC TP_GRID TP_TO TP_EDGE TP_CONTROLS TP_AND TP_PLOT TP_PIC TP_COORDINATES
-%token TP_SIN TP_COS TP_PARABOLA TP_BEND TP_CHILD TP_GRAPH TP_DECORATE
+%token TP_SIN TP_COS TP_PARABOLA TP_BEND TP_CHILD TP_GRAPH TP_DECORATE TP_SVG
 %token TP_ERROR_TOKEN
 %token <str> TP_COORD TP_OPTS TP_BRACE TP_WORD TP_JUNK
 /* "--" and a coordinate, one token (path.l): where TP_LINE TP_COORD would
@@ -48,7 +48,10 @@ static void tperror(void *scanner, struct tp_state *st, const char *msg)
 
 /* circle/ellipse/arc/grid/to/plot take an optional [options] right after
  * the keyword: the shift binds it to the operation, as TikZ does. */
-%expect 10
+%expect 12
+/* and two of a path-local scope "{...}" after an item that may take a
+ * text or body in braces: "\coordinate (a) {...}" and "child {...}" keep
+ * the braces as their text/body (the shift), as TikZ reads them; */
 /* and three of trees, each resolved by the shift as TikZ reads it: "child"
  * takes the [options] right after it, and the children of a node are all
  * the "child" operations that follow it (two states) */
@@ -79,8 +82,8 @@ items
     | items TP_LINE nodes1 rel_coord  { tp_line(st, 0); }
     | items TP_LINE TP_CYCLE          { tp_cycle_target(st); tp_line(st, 0); }
     | items TP_LINE nodes1 TP_CYCLE   { tp_cycle_target(st); tp_line(st, 0); }
-    | items TP_HV nodes coord         { tp_line(st, 1); }
-    | items TP_VH nodes coord         { tp_line(st, 2); }
+    | items TP_HV nodes target        { tp_line(st, 1); }
+    | items TP_VH nodes target        { tp_line(st, 2); }
     | items TP_RECTANGLE nodes coord  { tp_rectangle(st); }
     | items TP_CIRCLE circle_args     { tp_circle(st, 0); }
     | items TP_ELLIPSE circle_args    { tp_circle(st, 1); }
@@ -88,11 +91,11 @@ items
     | items TP_GRID opt_opts coord    { tp_grid(st, &$3); }
     | items TP_TO opt_opts nodes target { tp_to(st, &$3); }
     | items TP_EDGE opt_opts nodes coord { tp_edge(st, &$3); }
-    | items TP_DOTS TP_CONTROLS coord controls_and TP_DOTS nodes coord { tp_controls(st); }
+    | items TP_DOTS TP_CONTROLS coord controls_and TP_DOTS nodes target { tp_controls(st); }
     | items TP_SIN coord              { tp_sine(st, 0); }
     | items TP_COS coord              { tp_sine(st, 1); }
-    | items TP_PARABOLA opt_opts coord { tp_parabola(st, &$3, 0); }
-    | items TP_PARABOLA opt_opts TP_BEND coord coord { tp_parabola(st, &$3, 1); }
+    | items TP_PARABOLA opt_opts target { tp_parabola(st, &$3, 0); }
+    | items TP_PARABOLA opt_opts TP_BEND coord target { tp_parabola(st, &$3, 1); }
     | items node                      { tp_node_flush(st); }
     | items TP_COORDINATE node_parts  { tp_coordinate_op(st); }
     | items TP_COORDINATE node_parts TP_BRACE { tp_coordinate_op(st); }
@@ -101,6 +104,8 @@ items
     | items TP_DECORATE opt_opts TP_BRACE { tp_decorate(st, &$3, &$4); }
     | items TP_PIC node_parts TP_BRACE { tp_pic(st, &$4); }
     | items TP_GRAPH opt_opts TP_BRACE { tp_graph(st, &$3, &$4); }
+    | items TP_BRACE                  { tp_scope(st, &$2); }
+    | items TP_SVG opt_opts TP_BRACE  { tp_svg(st, &$3, &$4); }
     | items children                  { tp_tree(st); }
     | items TP_WORD                   { tp_unknown(st, &$2); }
     | items TP_JUNK                   { tp_unknown(st, &$2); }

@@ -76,7 +76,8 @@ struct tp_state {
     int cur3ok;
     int single_control;
     int bad_coord;            /* a coordinate failed: the path's geometry is not drawn */
-    int deco_depth;           /* decorate { ... } operations being run */
+    int deco_depth;           /* decorate { ... } operations and path scopes being run */
+    int cp_local;             /* "current point is local" in the path scope being read */
     int plot_join;            /* "-- plot": the next plot goes on from the current point */
     struct tk_pathbufs b;     /* the pool of the pieces' points */
     struct dpic { char *opts, *body; vec2 at; int line; } *dpics;   /* pics, drawn after the path */
@@ -344,6 +345,23 @@ static void line_to(struct tp_state *st, vec2 p) { line_to3(st, p, NULL); }
 
 void tp_cycle_target(struct tp_state *st) { st->cycle = 1; }
 
+/* "cycle" as the target of an operation other than "--" and "to" (-|, |-,
+ * .. controls .., parabola): the start of the current subpath, pushed as
+ * the operation's last point (TikZ 3.1: cycle is a coordinate there) */
+void tp_cycle_point(struct tp_state *st)
+{
+    vec2 p = st->nsub || st->have_cur ? st->sub_start : v2(0, 0);
+    st->cycle = 0;
+    if (st->npts < 8) {
+        st->pts_rel[st->npts] = 0;
+        st->pts_vec[st->npts] = v2(0, 0);
+        st->pts3ok[st->npts] = 0;
+        st->pts3[st->npts] = st->T->cur3;
+        st->pts[st->npts++] = p;
+    }
+    st->relbase = p;
+}
+
 void tp_line(struct tp_state *st, int kind)
 {
     vec2 from = st->cur, to;
@@ -366,6 +384,15 @@ void tp_line(struct tp_state *st, int kind)
         st->npts = 0;
         return;
     }
+    int closing = 0;
+    if (st->cycle) {
+        /* "-| cycle", "|- cycle": the corner, then back to the subpath's
+         * start, closing it (tikz.code.tex: cycle is the start) */
+        st->cycle = 0;
+        st->npts = 0;
+        tp_cycle_point(st);
+        closing = 1;
+    }
     int k = st->npts - 1;
     to = pop_pt(st);
     st->npts = 0;
@@ -383,6 +410,11 @@ void tp_line(struct tp_state *st, int kind)
         st->seg[0] = from;
         st->seg[1] = corner;
         st->seg[2] = to;
+        if (closing && st->nsub >= 3 && st->b.sub[st->nsub - 1].x == st->b.sub[0].x &&
+            st->b.sub[st->nsub - 1].y == st->b.sub[0].y) {
+            st->nsub--;
+            flush_sub(st, 1);
+        }
     }
     place_pending(st, 1);
 }
@@ -670,6 +702,7 @@ void tp_controls_single(struct tp_state *st)
 
 void tp_controls(struct tp_state *st)
 {
+    if (st->cycle) tp_cycle_point(st);
     if (st->npts < 3) { st->npts = 0; return; }
     vec2 to = st->pts[st->npts - 1], c2 = st->pts[st->npts - 2], c1 = st->pts[st->npts - 3];
     /* TikZ: a relative second control point is relative to the end point */
@@ -721,6 +754,7 @@ void tp_sine(struct tp_state *st, int cosine)
 void tp_parabola(struct tp_state *st, const struct tp_str *opts, int has_bend)
 {
     tikz *T = st->T;
+    if (st->cycle) tp_cycle_point(st);
     if (st->npts < 1 + has_bend) { st->npts = 0; return; }
     vec2 start = st->cur, end = st->pts[st->npts - 1];
     vec2 bend_given = has_bend ? st->pts[st->npts - 2] : v2(0, 0);
@@ -1119,6 +1153,195 @@ void tp_decorate(struct tp_state *st, const struct tp_str *opts, const struct tp
         return;
     }
     if (st->have_cur) sub_add(st, st->cur);
+}
+
+/* "{ ... }" on a path: a scope (tikz.code.tex \tikz@beginscope,
+ * \tikz@@endscope): its options hold up to the "}" and the path goes on
+ * through it; at the "}" the base of relative coordinates reverts to the
+ * one at the "{" when "current point is local" is set then. Options that
+ * change how segments are built apply to the whole path in the IR (one
+ * "rounded" per element), so "[rounded corners]" inside the braces rounds
+ * no corner (the outer path's setting holds). */
+void tp_scope(struct tp_state *st, const struct tp_str *body)
+{
+    tikz *T = st->T;
+    if (st->err || st->bad_coord) return;
+    int line = off_line(st, body->off);
+    if (st->deco_depth >= 4) {
+        tk_unparsed(T, line, st->text, "path scopes or decorate nested more than 4 deep");
+        st->err = st->bad_coord = 1;
+        return;
+    }
+    place_pending(st, 0);
+    vec2 relbase = st->relbase;
+    const char *otext = st->text;
+    const int *olines = st->lines;
+    st->text = body->s;
+    st->lines = olines && body->off >= 0 ? olines + body->off : NULL;
+    int oloc = st->cp_local;
+    st->cp_local = 0;
+    tk_gs_push(T);
+    struct tp_extra x;
+    void *sc = tp_scanner_new(&x);
+    st->deco_depth++;
+    tp_parse_path(sc, body->s, strlen(body->s), st);
+    st->deco_depth--;
+    tp_scanner_free(sc);
+    place_pending(st, 0);
+    tk_gs_pop(T);
+    if (st->cp_local) st->relbase = relbase;
+    st->cp_local = oloc;
+    st->text = otext;
+    st->lines = olines;
+}
+
+/* svg [options] {path data}: SVG 1.1 path data (M L H V C S Q T A Z, and
+ * their relative forms) added to the path, in pt, through the options'
+ * transformation and the picture's (tikz.code.tex \tikz@svg, pgf's
+ * svg.path library); without a first moveto it starts at the current
+ * point. Data it cannot read leaves the path unparsed. */
+static int svg_num(const char **p, double *v)
+{
+    const char *s = *p;
+    while (*s == ' ' || *s == ',' || *s == '\t' || *s == '\n' || *s == '\r') s++;
+    char *end;
+    if (!(*s == '-' || *s == '+' || *s == '.' || isdigit((unsigned char)*s))) return 0;
+    *v = strtod(s, &end);
+    if (end == s || !isfinite(*v) || fabs(*v) > 16383) return 0;
+    *p = end;
+    return 1;
+}
+
+/* an elliptical arc (SVG's endpoint form, F.6.5) as up to four Beziers, in
+ * the SVG's own coordinates, each mapped by m */
+static void svg_arc(struct tp_state *st, mat m, vec2 a, double rx, double ry, double phi,
+                    int large, int sweep, vec2 b)
+{
+    rx = fabs(rx); ry = fabs(ry);
+    if ((a.x == b.x && a.y == b.y)) return;
+    if (rx == 0 || ry == 0) { curve_to(st, mat_apply(m, a), mat_apply(m, b), mat_apply(m, b)); return; }
+    double c = cos(phi * DEG), s = sin(phi * DEG);
+    double dx = (a.x - b.x) / 2, dy = (a.y - b.y) / 2;
+    double x1 = c * dx + s * dy, y1 = -s * dx + c * dy;
+    double lam = x1 * x1 / (rx * rx) + y1 * y1 / (ry * ry);
+    if (lam > 1) { rx *= sqrt(lam); ry *= sqrt(lam); }
+    double num = rx * rx * ry * ry - rx * rx * y1 * y1 - ry * ry * x1 * x1;
+    double den = rx * rx * y1 * y1 + ry * ry * x1 * x1;
+    double k = den > 0 && num > 0 ? sqrt(num / den) : 0;
+    if (large == sweep) k = -k;
+    double cx1 = k * rx * y1 / ry, cy1 = -k * ry * x1 / rx;
+    double cx = c * cx1 - s * cy1 + (a.x + b.x) / 2, cy = s * cx1 + c * cy1 + (a.y + b.y) / 2;
+    double t1 = atan2((y1 - cy1) / ry, (x1 - cx1) / rx);
+    double t2 = atan2((-y1 - cy1) / ry, (-x1 - cx1) / rx);
+    double dt = t2 - t1;
+    if (sweep && dt < 0) dt += 2 * M_PI;
+    else if (!sweep && dt > 0) dt -= 2 * M_PI;
+    int n = (int)ceil(fabs(dt) / (M_PI / 2) - 1e-9);
+    if (n < 1) n = 1;
+    double h = dt / n, kk = 4.0 / 3 * tan(h / 4);
+    for (int i = 0; i < n; i++) {
+        double u0 = t1 + i * h, u1 = u0 + h;
+        vec2 e0 = v2(cos(u0), sin(u0)), e1 = v2(cos(u1), sin(u1));
+        vec2 q[4] = { e0, v2(e0.x - kk * e0.y, e0.y + kk * e0.x),
+                      v2(e1.x + kk * e1.y, e1.y - kk * e1.x), e1 };
+        for (int j = 1; j < 4; j++) {
+            double px = rx * q[j].x, py = ry * q[j].y;
+            q[j] = mat_apply(m, v2(c * px - s * py + cx, s * px + c * py + cy));
+        }
+        curve_to(st, q[1], q[2], q[3]);
+    }
+}
+
+void tp_svg(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body)
+{
+    tikz *T = st->T;
+    if (st->err || st->bad_coord) return;
+    int line = off_line(st, body->off);
+    place_pending(st, 0);
+    tk_gs_push(T);
+    if (opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    mat m = GS(T)->ctm;
+    tk_gs_pop(T);
+    /* the SVG's current point, in its own coordinates */
+    vec2 cur = st->have_cur ? mat_inv_apply(m, st->cur) : v2(0, 0), start = cur;
+    vec2 lastc = cur;          /* the last control point (S, T) */
+    char prev = 0, cmd = 0;
+    const char *p = body->s;
+    for (;;) {
+        while (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+        if (!*p) break;
+        if (isalpha((unsigned char)*p)) cmd = *p++;
+        else if (!cmd) goto bad;
+        else if (cmd == 'M') cmd = 'L';
+        else if (cmd == 'm') cmd = 'l';
+        int rel = islower((unsigned char)cmd);
+        char U = (char)toupper((unsigned char)cmd);
+        vec2 o = rel ? cur : v2(0, 0);
+        double v[7];
+        static const char arity[] = "M2L2H1V1C6S4Q4T2A7Z0";
+        const char *ar = strchr(arity, U);
+        if (!ar || !isupper((unsigned char)U)) goto bad;
+        int na = ar[1] - '0';
+        for (int i = 0; i < na; i++) if (!svg_num(&p, &v[i])) goto bad;
+        vec2 c1, c2, to;
+        switch (U) {
+        case 'M':
+            cur = start = vadd(o, v2(v[0], v[1]));
+            st->npts = 0;
+            flush_sub(st, 0);
+            st->cur = st->sub_start = mat_apply(m, cur);
+            st->have_cur = 1;
+            break;
+        case 'Z':
+            if (!st->have_cur) goto bad;
+            line_to(st, mat_apply(m, start));
+            flush_sub(st, 1);
+            cur = start;
+            break;
+        case 'L': case 'H': case 'V':
+            to = U == 'L' ? vadd(o, v2(v[0], v[1])) :
+                 U == 'H' ? v2((rel ? cur.x : 0) + v[0], cur.y) : v2(cur.x, (rel ? cur.y : 0) + v[0]);
+            if (!st->have_cur) { st->cur = st->sub_start = mat_apply(m, cur); st->have_cur = 1; }
+            line_to(st, mat_apply(m, to));
+            cur = to;
+            break;
+        case 'C': case 'S': case 'Q': case 'T':
+            if (U == 'C') { c1 = vadd(o, v2(v[0], v[1])); c2 = vadd(o, v2(v[2], v[3])); to = vadd(o, v2(v[4], v[5])); }
+            else if (U == 'S') {
+                c1 = strchr("CcSs", prev) ? vsub(vscale(cur, 2), lastc) : cur;
+                c2 = vadd(o, v2(v[0], v[1])); to = vadd(o, v2(v[2], v[3]));
+            } else {
+                vec2 q = U == 'Q' ? vadd(o, v2(v[0], v[1])) :
+                         strchr("QqTt", prev) ? vsub(vscale(cur, 2), lastc) : cur;
+                to = U == 'Q' ? vadd(o, v2(v[2], v[3])) : vadd(o, v2(v[0], v[1]));
+                c1 = vadd(cur, vscale(vsub(q, cur), 2.0 / 3));
+                c2 = vadd(to, vscale(vsub(q, to), 2.0 / 3));
+                lastc = q;
+            }
+            if (!st->have_cur) { st->cur = st->sub_start = mat_apply(m, cur); st->have_cur = 1; }
+            curve_to(st, mat_apply(m, c1), mat_apply(m, c2), mat_apply(m, to));
+            if (U == 'C' || U == 'S') lastc = c2;
+            cur = to;
+            break;
+        case 'A':
+            to = vadd(o, v2(v[5], v[6]));
+            if (!st->have_cur) { st->cur = st->sub_start = mat_apply(m, cur); st->have_cur = 1; }
+            /* pgf draws the sweep flag's arc as it looks in SVG (whose y
+             * axis points down): the other turning sense in its y-up
+             * coordinates (pgf's picture of its own example) */
+            svg_arc(st, m, cur, v[0], v[1], v[2], v[3] != 0, v[4] == 0, to);
+            st->cur = mat_apply(m, to);
+            cur = to;
+            break;
+        }
+        prev = cmd;
+    }
+    st->relbase = st->cur;
+    st->npts = 0;
+    return;
+bad:
+    tk_unparsed(T, line, st->text, "svg path data it cannot read");
+    st->err = st->bad_coord = 1;
 }
 
 void tp_pic(struct tp_state *st, const struct tp_str *body)
@@ -1681,8 +1904,20 @@ int tk_tree_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int
     const char *w = v;
     size_t wn = vn;
     tk_unbrace(&w, &wn);
-    if (tk_is(k, kn, "level distance")) { g->level_dist = tk_eval_dim(T, w, wn, g->level_dist); return 1; }
-    if (tk_is(k, kn, "sibling distance")) { g->sib_dist = tk_eval_dim(T, w, wn, g->sib_dist); return 1; }
+    if (tk_is(k, kn, "level distance") || tk_is(k, kn, "sibling distance")) {
+        /* also TikZ's dimen registers \tikzleveldistance and
+         * \tikzsiblingdistance (tikz.code.tex: \pgfmathsetlength of them),
+         * here macros of the length in pt, for the coordinates after it */
+        int level = kn == 14;
+        double *d = level ? &g->level_dist : &g->sib_dist;
+        *d = tk_eval_dim(T, w, wn, *d);
+        if (T->tex) {
+            char len[48];
+            snprintf(len, sizeof len, "%.5fpt", *d);
+            tex_define_text(T->tex, level ? "tikzleveldistance" : "tikzsiblingdistance", len, 0);
+        }
+        return 1;
+    }
     if (tk_is(k, kn, "missing")) { g->child_missing = tk_is(w, wn, "true"); return 1; }
     if (tk_is(k, kn, "grow") || tk_is(k, kn, "grow'")) {
         static const struct { const char *n; double a; } dirs[] = {
@@ -2007,6 +2242,18 @@ void tp_options(struct tp_state *st, const struct tp_str *opts)
 {
     tikz *T = st->T;
     tk_apply_opts(T, opts->s, (size_t)opts->n, NULL, 0);
+    const char *cpl = strstr(opts->s, "current point is local");
+    if (cpl) {
+        /* a key of path scopes (tp_scope): true, or =true / =false */
+        const char *v = cpl + 22;
+        while (*v == ' ') v++;
+        st->cp_local = 1;
+        if (*v == '=') {
+            v++;
+            while (*v == ' ' || *v == '{') v++;
+            st->cp_local = strncmp(v, "false", 5) != 0;
+        }
+    }
     const char *ra = strstr(opts->s, "right angle symbol");
     if (ra) {
         const char *eq = strchr(ra, '=');

@@ -76,6 +76,9 @@ void tp_plot_other(struct tp_state *st, const struct tp_str *opts, const struct 
 /* decorate [options] {subpath}: the subpath decorated (decorate.c) */
 void tp_decorate(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
 void tp_pic(struct tp_state *st, const struct tp_str *body);
+void tp_cycle_point(struct tp_state *st);
+void tp_scope(struct tp_state *st, const struct tp_str *body);
+void tp_svg(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
 void tp_graph(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body);
 void tp_child(struct tp_state *st, const struct tp_str *opts, const struct tp_str *kw,
               const struct tp_str *var, const struct tp_str *in, const struct tp_str *list,

@@ -82,7 +82,9 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
      * from an enclosing state (a picture inside a node, or an unclosed one) */
     free(g->every_node);
     free(g->every_label);
+    const char *mx_amp = g->mx_amp;   /* \tikzset{ampersand replacement=} holds on */
     tk_gs_init(g);
+    g->mx_amp = mx_amp;
     /* IM: every picture has line width=1pt, line join=round, label distance=-0.1cm */
     g->lw = 1;
     g->label_distance = -0.1 * 28.452756;

@@ -87,7 +87,7 @@ static int intern_used(const tikz *T, const char *t)
 {
     for (size_t i = 0; i < T->ngs; i++)
         if (T->gs[i].pin_edge == t || T->gs[i].node_distance == t || T->gs[i].decoration == t ||
-            T->gs[i].samples_at == t)
+            T->gs[i].samples_at == t || T->gs[i].mx_amp == t)
             return 1;
     return 0;
 }
@@ -1102,6 +1102,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
             return;
         }
     }
+    if (!no && has_v && tk_matrix_key(T, k, kn, v, vn)) return;
     if (tk_plot_key(T, k, kn, v, vn, has_v)) return;
     if (!key && tk_tree_key(T, k, kn, v, vn, has_v)) return;
     if (!has_v) {
