@@ -86,6 +86,9 @@ typedef struct {
     char alias[32];           /* the picture's name for edges ("" when it is the full name) */
     unsigned col;
     int ok;                   /* exists in the picture */
+    /* edge annotations (\tikz@lgca@@ / \tikz@lgcb@@ of the name): the
+     * style and the nodes an edge from it (a) or to it (b) gets */
+    struct tp_buf ast, anode, bst, bnode;
 } gnode;
 
 typedef struct {
@@ -835,11 +838,26 @@ static void emit_edge(G *g, int from, int to, int kind, const char *opts, const 
  * edges styling in force */
 static void new_edge(G *g, int from, int to)
 {
-    const char *opts = bs(&g->o.edges), *en = bs(&g->o.enodes);
     if (g->why) return;
-    if (!g->simple) { emit_edge(g, from, to, g->o.kind, opts, en); return; }
+    /* \tikz@lib@graph@add@edge@annotations: the source's (a) then the
+     * target's (b) style after the edges styling, their nodes after the
+     * edges' nodes */
+    struct tp_buf ob = { 0 }, eb = { 0 };
+    gnode *na = &g->nodes[from], *nb = &g->nodes[to];
+    buf_addc(&ob, bs(&g->o.edges));
+    buf_addc(&eb, bs(&g->o.enodes));
+    if (na->ast.n) { buf_addc(&ob, ","); buf_addc(&ob, bs(&na->ast)); }
+    if (nb->bst.n) { buf_addc(&ob, ","); buf_addc(&ob, bs(&nb->bst)); }
+    buf_addc(&eb, bs(&na->anode));
+    buf_addc(&eb, bs(&nb->bnode));
+    const char *opts = bs(&ob), *en = bs(&eb);
+    if (!g->simple) { emit_edge(g, from, to, g->o.kind, opts, en); buf_free(&ob); buf_free(&eb); return; }
     /* simple: the last edge between two nodes wins, either direction */
-    if (g->nsedges >= G_MAX_EDGES) { fail(g, "more than 20000 edges in one graph%s", "", 0); return; }
+    if (g->nsedges >= G_MAX_EDGES) {
+        fail(g, "more than 20000 edges in one graph%s", "", 0);
+        buf_free(&ob); buf_free(&eb);
+        return;
+    }
     for (int i = 0; i < g->nsedges; i++) {
         gedge *e = &g->sedges[i];
         if ((e->from == to && e->to == from) || (e->from == from && e->to == to)) {
@@ -855,6 +873,8 @@ static void new_edge(G *g, int from, int to)
     gedge *e = &g->sedges[g->nsedges++];
     e->from = from; e->to = to; e->kind = g->o.kind;
     e->opts = xstrdup(opts); e->enodes = xstrdup(en);
+    buf_free(&ob);
+    buf_free(&eb);
 }
 
 /* the packed node list (each node once, first occurrence) */
@@ -963,9 +983,52 @@ struct nodectx { struct tp_buf *tikz; const char *as; size_t asn; int has_as; st
                  unsigned add, del;      /* colors given (source, target, not ...) */
                  const char *atv; size_t atn; };   /* at= */
 
+/* the edge annotation keys of a node (source/target edge style, node,
+ * clear; the first-char syntax > and <, with quotes as edge nodes):
+ * 1 and the side (a, b) and what (0 style, 1 node, 2 clear) when k is one */
+static int ann_kind(const char *k, size_t kn, int *side, int *what)
+{
+    static const char *const names[] = { "source edge style", "source edge node", "source edge clear",
+                                         "target edge style", "target edge node", "target edge clear", NULL };
+    for (int i = 0; names[i]; i++)
+        if (tk_is(k, kn, names[i])) { *side = i / 3; *what = i % 3; return 1; }
+    if (tk_is(k, kn, "clear >")) { *side = 1; *what = 2; return 1; }
+    if (tk_is(k, kn, "clear <")) { *side = 0; *what = 2; return 1; }
+    if (kn && (k[0] == '>' || k[0] == '<')) { *side = k[0] == '>'; *what = 3; return 1; }
+    return 0;
+}
+
+static void ann_key(G *g, const char *k, size_t kn, const char *v, size_t vn, int hasv, void *vctx)
+{
+    int side, what;
+    if (!ann_kind(k, kn, &side, &what)) return;
+    gnode *n = &g->nodes[*(int *)vctx];
+    struct tp_buf *st = side ? &n->bst : &n->ast, *nd = side ? &n->bnode : &n->anode;
+    if (what == 2) { st->n = 0; nd->n = 0; if (st->s) st->s[0] = 0; if (nd->s) nd->s[0] = 0; return; }
+    if (what == 1) { if (hasv) tp_buf_add(nd, v, vn); buf_addc(nd, " "); return; }
+    /* style: "text"' options are edge quotes (node quotes mean= target
+     * edge node={node [every edge quotes, ...]{text}}): kept in the
+     * style, where the edge's quotes become its nodes */
+    const char *t = k, *end = hasv ? v + vn : k + kn;
+    size_t tn = (size_t)(end - k);
+    if (what == 3) { t++; tn--; }
+    else { t = v; tn = hasv ? vn : 0; }
+    if (what == 3 && hasv) {
+        /* >key=value: the item as written after the mark */
+        tn = (size_t)(end - t);
+        if (end[0] == '}') tn++;
+    }
+    tk_trim(&t, &tn);
+    if (!tn) return;
+    if (st->n) buf_addc(st, ",");
+    tp_buf_add(st, t, tn);
+}
+
 static void node_key(G *g, const char *k, size_t kn, const char *v, size_t vn, int hasv, void *vctx)
 {
     struct nodectx *cx = vctx;
+    int side, what;
+    if (ann_kind(k, kn, &side, &what)) return;   /* ann_key, once the node is known */
     if (tk_is(k, kn, "as")) { cx->as = v; cx->asn = vn; cx->has_as = 1; return; }
     if (tk_is(k, kn, "source")) { cx->add |= C_SRC; cx->del &= ~(unsigned)C_SRC; return; }
     if (tk_is(k, kn, "target")) { cx->add |= C_TGT; cx->del &= ~(unsigned)C_TGT; return; }
@@ -1040,6 +1103,7 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
         if (tk.n > 1) fail(g, "options on a node referenced again (\\node also)%s", "", 0);
         g->nodes[id].col |= C_SRC | C_TGT;
         g->nodes[id].col = (g->nodes[id].col | cx.add) & ~cx.del;
+        each_kv(g, opts, on, ann_key, &id);
         il_push(list, id);
         buf_free(&full); buf_free(&tk); buf_free(&at);
         return;
@@ -1048,6 +1112,7 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
     id = new_gnode(g, full.s);
     if (id < 0) { buf_free(&full); buf_free(&tk); buf_free(&at); return; }
     g->nodes[id].col = ((C_SRC | C_TGT) | cx.add) & ~cx.del;
+    each_kv(g, opts, on, ann_key, &id);
     /* placement/place inside the node's group: its shift only */
     vec2 sh = compute_shift(g);
     if (!g->dry) {
@@ -1563,7 +1628,11 @@ static void eval_group_body(G *g, const char *s, size_t n, ilist *list, const ch
 
 static void graph_free(G *g)
 {
-    for (int i = 0; i < g->nnodes; i++) free(g->nodes[i].full);
+    for (int i = 0; i < g->nnodes; i++) {
+        gnode *n = &g->nodes[i];
+        free(n->full);
+        buf_free(&n->ast); buf_free(&n->anode); buf_free(&n->bst); buf_free(&n->bnode);
+    }
     free(g->nodes);
     g->nodes = NULL;
     g->nnodes = g->capnodes = 0;
