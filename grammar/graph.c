@@ -41,8 +41,11 @@
 enum { C_SRC = 1, C_TGT = 2, C_SRC1 = 4, C_SRC2 = 8, C_TGT1 = 16 };
 enum { K_UND, K_FWD, K_BACK, K_BI, K_NONE };   /* -- -> <- <-> -!- */
 enum { P_CART, P_NONE, P_CIRC, P_GRID };
+#define C_ALL 0xffffffffu      /* the class all: every node */
+#define C_USER0 5              /* color class=: bits 5..31 */
+#define G_MAX_CLASSES 27
 enum { OP_NONE, OP_CLIQUE, OP_PATH, OP_CYCLE, OP_GRID, OP_BIP, OP_MATCH, OP_MSTAR, OP_NOEDGES,
-       OP_SIMPLE_DONE };
+       OP_SIMPLE_DONE, OP_COLOR, OP_UNCOLOR, OP_RECOLOR };
 
 typedef struct { int *v; int n, cap; } ilist;
 
@@ -75,6 +78,7 @@ typedef struct {
     int shoreV, shoreW;       /* name shore V/W mean name=V/W (n=, m=) */
     int fresh;
     int ops[8], nops;         /* @operators of the current group */
+    unsigned opa[8], opb[8];  /* their color classes (#1, #2) */
 } gopt;
 
 typedef struct {
@@ -112,6 +116,8 @@ typedef struct {
     int anon;
     long autonum;             /* number nodes: the next number */
     struct { char *name, *body; } decl[32];   /* declare= */
+    char *cls[G_MAX_CLASSES]; /* color class= names (bit C_USER0 + i) */
+    int ncls;
     int ndecl;
     gopt o;
     gcount c;
@@ -394,7 +400,7 @@ static int is_layout_key(const char *k, size_t kn)
 static int unsupported_key(const char *k, size_t kn)
 {
     static const char *const no[] = {
-        "color class", "operator", "declare", "butterfly", "butterfly'", "induced independent set",
+        "operator", "declare", "butterfly", "butterfly'", "induced independent set",
         "induced path", "induced cycle", "induced complete bipartite", "trie", "quick",
         "put node text on incoming edges", "put node text on outgoing edges", "use existing nodes",
         "source edge style", "target edge style", "source edge node",
@@ -466,6 +472,76 @@ static void auto_anchor(G *g, int horiz, const char *a)
 }
 
 struct optctx { int *placed; struct tp_buf *tikz; int edge; int *op; };
+
+/* the bit of a color class (built-in or color class=); 0 if none (with
+ * user only: the classes of color class= alone) */
+static unsigned class_bit(G *g, const char *n, size_t nn, int builtin)
+{
+    tk_trim(&n, &nn);
+    tk_unbrace(&n, &nn);
+    tk_trim(&n, &nn);
+    for (int i = 0; i < g->ncls; i++)
+        if (tk_is(n, nn, g->cls[i])) return 1u << (C_USER0 + i);
+    if (!builtin) return 0;
+    if (tk_is(n, nn, "all")) return C_ALL;
+    if (tk_is(n, nn, "source")) return C_SRC;
+    if (tk_is(n, nn, "source'")) return C_SRC1;
+    if (tk_is(n, nn, "source''")) return C_SRC2;
+    if (tk_is(n, nn, "target")) return C_TGT;
+    if (tk_is(n, nn, "target'")) return C_TGT1;
+    return 0;
+}
+
+static int new_class(G *g, const char *n, size_t nn)
+{
+    tk_trim(&n, &nn);
+    tk_unbrace(&n, &nn);
+    if (g->ncls >= G_MAX_CLASSES) { fail(g, "more than 27 color classes%s", "", 0); return 0; }
+    g->cls[g->ncls++] = xstrndup(n, nn);
+    return 1;
+}
+
+static void add_op(G *g, int op, unsigned c1, unsigned c2)
+{
+    if (g->o.nops >= 8) { fail(g, "more than 8 operators in one group%s", "", 0); return; }
+    g->o.ops[g->o.nops] = op;
+    g->o.opa[g->o.nops] = c1;
+    g->o.opb[g->o.nops++] = c2;
+}
+
+/* an operator's classes: one (clique=red) or two ({red}{green}) */
+static int op_classes(G *g, const char *v, size_t vn, int two, unsigned *c1, unsigned *c2)
+{
+    tk_trim(&v, &vn);
+    if (!two) return (*c1 = class_bit(g, v, vn, 1)) != 0;
+    if (!vn || v[0] != '{') return 0;
+    size_t e = match_close(v, 0, vn);
+    if (e >= vn) return 0;
+    *c1 = class_bit(g, v + 1, e - 1, 1);
+    const char *r = v + e + 1;
+    size_t rn = vn - e - 1;
+    tk_trim(&r, &rn);
+    *c2 = rn ? class_bit(g, r, rn, 1) : C_SRC1;
+    return *c1 && *c2 && *c1 != C_ALL && *c2 != C_ALL;
+}
+
+/* NAME, not NAME, !NAME, recolor NAME by=X of a class of color class= */
+static int class_key(G *g, const char *k, size_t kn, const char *v, size_t vn, int hasv,
+                     int *op, unsigned *c1, unsigned *c2)
+{
+    *c2 = 0;
+    if (kn > 11 && memcmp(k, "recolor ", 8) == 0 && memcmp(k + kn - 3, " by", 3) == 0) {
+        if (!(*c1 = class_bit(g, k + 8, kn - 11, 0)) || !hasv || !(*c2 = class_bit(g, v, vn, 0))) return 0;
+        *op = OP_RECOLOR;
+        return 1;
+    }
+    if (hasv) return 0;
+    if (kn > 4 && memcmp(k, "not ", 4) == 0) { *op = OP_UNCOLOR; return (*c1 = class_bit(g, k + 4, kn - 4, 0)) != 0; }
+    if (kn > 1 && k[0] == '!') { *op = OP_UNCOLOR; return (*c1 = class_bit(g, k + 1, kn - 1, 0)) != 0; }
+    *op = OP_COLOR;
+    return (*c1 = class_bit(g, k, kn, 0)) != 0;
+}
+
 
 /* a graph key (scope options of \graph, a group's or an edge's); unknown
  * keys go to ctx->tikz (TikZ options of the scope, or the edges styling) */
@@ -639,19 +715,36 @@ static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, 
              tk_is(k, kn, "matching and star") ? OP_MSTAR : tk_is(k, kn, "no edges") ? OP_NOEDGES : 0;
     if (op) {
         int joining = op == OP_BIP || op == OP_MATCH || op == OP_MSTAR;
+        unsigned c1 = joining ? C_TGT1 : C_ALL, c2 = C_SRC1;
         if (hasv && !(tk_is(v, vn, "all") && !joining) &&
             !(joining && (tk_is(v, vn, "{target'}{source'}")))) {
-            fail(g, "a graph operator on color classes (%s)", k, kn);
-            return;
+            /* on color classes: cycle=red, complete bipartite={red}{green} */
+            if (cx->edge || op == OP_GRID || op == OP_NOEDGES ||
+                !op_classes(g, v, vn, joining, &c1, &c2)) {
+                fail(g, "a graph operator on color classes (%s)", k, kn);
+                return;
+            }
         }
         if (cx->edge) {
             if (!joining && op != OP_NOEDGES) { fail(g, "a group operator on an edge (%s)", k, kn); return; }
             *cx->op = op;
             return;
         }
-        if (joining) { fail(g, "a joining operator on a group (%s)", k, kn); return; }
-        if (o->nops < 8) o->ops[o->nops++] = op;
+        if (joining && !hasv) { fail(g, "a joining operator on a group (%s)", k, kn); return; }
+        add_op(g, op, c1, c2);
         return;
+    }
+    /* color class=NAME; NAME, not NAME, !NAME, recolor NAME by=X: operators
+     * coloring the group's nodes */
+    if (tk_is(k, kn, "color class")) {
+        if (!hasv || !vn) { fail(g, "color class without a name%s", "", 0); return; }
+        if (!class_bit(g, v, vn, 0) && !new_class(g, v, vn)) return;
+        return;
+    }
+    {
+        int cop;
+        unsigned c1, c2;
+        if (!cx->edge && class_key(g, k, kn, v, vn, hasv, &cop, &c1, &c2)) { add_op(g, cop, c1, c2); return; }
     }
     if (unsupported_key(k, kn)) {
         if (is_layout_key(k, kn)) fail(g, "a graph drawing layout (%s) of the graphdrawing library", k, kn);
@@ -890,7 +983,7 @@ static void colored(G *g, const ilist *l, unsigned col, ilist *out)
 {
     ilist p = { 0 };
     pack(g, l, &p);
-    for (int i = 0; i < p.n; i++) if (g->nodes[p.v[i]].col & col) il_push(out, p.v[i]);
+    for (int i = 0; i < p.n; i++) if (col == C_ALL || (g->nodes[p.v[i]].col & col)) il_push(out, p.v[i]);
     free(p.v);
 }
 
@@ -902,17 +995,25 @@ static void recolor(G *g, const ilist *l, unsigned from, unsigned to)
     }
 }
 
-static void run_op(G *g, int op, const ilist *list)
+static void run_op(G *g, int op, unsigned c1, unsigned c2, const ilist *list)
 {
     ilist a = { 0 }, b = { 0 };
     switch (op) {
+    case OP_COLOR: case OP_UNCOLOR: case OP_RECOLOR:
+        /* \tikz@lg@colorize, \tikz@lg@change@color: every node of the list */
+        for (int i = 0; i < list->n; i++) {
+            gnode *n = &g->nodes[list->v[i]];
+            if (op == OP_COLOR) n->col |= c1;
+            else if (n->col & c1) { n->col &= ~c1; if (op == OP_RECOLOR) n->col |= c2; }
+        }
+        break;
     case OP_CLIQUE:
-        pack(g, list, &a);
+        colored(g, list, c1, &a);
         for (int i = a.n; i >= 1; i--)
             for (int j = i - 1; j >= 1; j--) new_edge(g, a.v[j - 1], a.v[i - 1]);
         break;
     case OP_PATH: case OP_CYCLE:
-        pack(g, list, &a);
+        colored(g, list, c1, &a);
         for (int i = 1; i < a.n; i++) new_edge(g, a.v[i - 1], a.v[i]);
         if (op == OP_CYCLE && a.n > 0) new_edge(g, a.v[a.n - 1], a.v[0]);
         break;
@@ -928,19 +1029,19 @@ static void run_op(G *g, int op, const ilist *list)
         break;
     }
     case OP_BIP:
-        colored(g, list, C_TGT1, &a);
-        colored(g, list, C_SRC1, &b);
+        colored(g, list, c1, &a);
+        colored(g, list, c2, &b);
         for (int i = 0; i < a.n; i++)
             for (int j = 0; j < b.n; j++) if (a.v[i] != b.v[j]) new_edge(g, a.v[i], b.v[j]);
         break;
     case OP_MATCH:
-        colored(g, list, C_TGT1, &a);
-        colored(g, list, C_SRC1, &b);
+        colored(g, list, c1, &a);
+        colored(g, list, c2, &b);
         for (int j = 0; j < b.n && j < a.n; j++) new_edge(g, a.v[j], b.v[j]);
         break;
     case OP_MSTAR: {
-        colored(g, list, C_TGT1, &a);
-        colored(g, list, C_SRC1, &b);
+        colored(g, list, c1, &a);
+        colored(g, list, c2, &b);
         int cb = 0, prev = -1;
         for (int j = 0; j < b.n; j++) {
             if (++cb > a.n) cb = a.n;
@@ -981,6 +1082,7 @@ static double logical(G *g, int id, int mode, double sep)
 /* the options of a node: graph keys it may carry, the rest for TikZ */
 struct nodectx { struct tp_buf *tikz; const char *as; size_t asn; int has_as; struct tp_buf *at;
                  unsigned add, del;      /* colors given (source, target, not ...) */
+                 unsigned rfrom[4], rto[4]; int nrec;   /* recolor X by=Y, after them */
                  const char *atv; size_t atn; };   /* at= */
 
 /* the edge annotation keys of a node (source/target edge style, node,
@@ -1034,6 +1136,17 @@ static void node_key(G *g, const char *k, size_t kn, const char *v, size_t vn, i
     if (tk_is(k, kn, "target")) { cx->add |= C_TGT; cx->del &= ~(unsigned)C_TGT; return; }
     if (tk_is(k, kn, "not source") || tk_is(k, kn, "!source")) { cx->del |= C_SRC; cx->add &= ~(unsigned)C_SRC; return; }
     if (tk_is(k, kn, "not target") || tk_is(k, kn, "!target")) { cx->del |= C_TGT; cx->add &= ~(unsigned)C_TGT; return; }
+    {
+        int cop;
+        unsigned c1, c2;
+        if (class_key(g, k, kn, v, vn, hasv, &cop, &c1, &c2)) {
+            if (cop == OP_COLOR) { cx->add |= c1; cx->del &= ~c1; }
+            else if (cop == OP_UNCOLOR) { cx->del |= c1; cx->add &= ~c1; }
+            else if (cx->nrec < 4) { cx->rfrom[cx->nrec] = c1; cx->rto[cx->nrec++] = c2; }
+            else fail(g, "more than 4 recolor keys on a node%s", "", 0);
+            return;
+        }
+    }
     if (tk_is(k, kn, "at")) {
         /* at={(p)}: the node's position (written after the options) */
         if (!hasv) { fail(g, "at without a value%s", "", 0); return; }
@@ -1070,6 +1183,12 @@ static void node_key(G *g, const char *k, size_t kn, const char *v, size_t vn, i
     if (hasv) { buf_addc(cx->tikz, "={"); tp_buf_add(cx->tikz, v, vn); buf_addc(cx->tikz, "}"); }
 }
 
+static void node_recolor(gnode *n, const struct nodectx *cx)
+{
+    for (int i = 0; i < cx->nrec; i++)
+        if (n->col & cx->rfrom[i]) { n->col &= ~cx->rfrom[i]; n->col |= cx->rto[i]; }
+}
+
 /* \tikz@lib@graph@node@opt@normal for a fresh node, or a referenced one */
 static void do_node(G *g, const char *name, size_t nn, const char *text, size_t tn, int has_text,
                     const char *opts, size_t on, ilist *list)
@@ -1096,13 +1215,14 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
         id = -1;
     }
     struct tp_buf tk = { 0 }, at = { 0 };
-    struct nodectx cx = { &tk, NULL, 0, 0, &at, 0, 0, NULL, 0 };
+    struct nodectx cx = { .tikz = &tk, .at = &at };
     each_kv(g, opts, on, node_key, &cx);
     if (id >= 0) {
         /* referenced: \node also with its options; source and target again */
         if (tk.n > 1) fail(g, "options on a node referenced again (\\node also)%s", "", 0);
         g->nodes[id].col |= C_SRC | C_TGT;
         g->nodes[id].col = (g->nodes[id].col | cx.add) & ~cx.del;
+        node_recolor(&g->nodes[id], &cx);
         each_kv(g, opts, on, ann_key, &id);
         il_push(list, id);
         buf_free(&full); buf_free(&tk); buf_free(&at);
@@ -1112,6 +1232,7 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
     id = new_gnode(g, full.s);
     if (id < 0) { buf_free(&full); buf_free(&tk); buf_free(&at); return; }
     g->nodes[id].col = ((C_SRC | C_TGT) | cx.add) & ~cx.del;
+    node_recolor(&g->nodes[id], &cx);
     each_kv(g, opts, on, ann_key, &id);
     /* placement/place inside the node's group: its shift only */
     vec2 sh = compute_shift(g);
@@ -1374,13 +1495,20 @@ static size_t do_element(G *g, const char *s, size_t i, size_t n, ilist *list, i
             if (++g->depth > G_MAX_DEPTH) { fail(g, "\\foreach nested more than 64 deep%s", "", 0); g->depth--; }
             else {
                 /* \tikz@lib@graph@parse@group: no group of its own */
-                int saved_nops = g->o.nops;
+                int saved_nops = g->o.nops, saved_ops[8];
+                unsigned saved_a[8], saved_b[8];
+                memcpy(saved_ops, g->o.ops, sizeof saved_ops);
+                memcpy(saved_a, g->o.opa, sizeof saved_a);
+                memcpy(saved_b, g->o.opb, sizeof saved_b);
                 g->o.nops = 0;
                 ilist inner = { 0 };
                 eval_group_body(g, bs(&body), body.n, &inner, NULL, 0);
                 for (int t = 0; t < inner.n; t++) il_push(list, inner.v[t]);
                 free(inner.v);
                 g->o.nops = saved_nops;
+                memcpy(g->o.ops, saved_ops, sizeof saved_ops);
+                memcpy(g->o.opa, saved_a, sizeof saved_a);
+                memcpy(g->o.opb, saved_b, sizeof saved_b);
                 g->depth--;
             }
             buf_free(&body);
@@ -1556,7 +1684,7 @@ static void eval_chain(G *g, const char *s, size_t n, ilist *out)
             int op = 0;
             struct optctx cx = { NULL, &g->o.edges, 1, &op };
             each_kv(g, eo, eon, graph_key, &cx);
-            if (!g->why) run_op(g, op ? op : g->o.defop ? g->o.defop : OP_MSTAR, &list);
+            if (!g->why) run_op(g, op ? op : g->o.defop ? g->o.defop : OP_MSTAR, C_TGT1, C_SRC1, &list);
             pop(g, &js);
             for (int k = 0; k < list.n; k++) g->nodes[list.v[k]].col &= ~(unsigned)(C_SRC1 | C_TGT1);
         }
@@ -1619,7 +1747,7 @@ static void eval_group_body(G *g, const char *s, size_t n, ilist *list, const ch
                 for (int b = nv; b < p.n; b++) new_edge(g, p.v[a], p.v[b]);
             free(p.v);
         } else {
-            run_op(g, g->o.ops[k], list);
+            run_op(g, g->o.ops[k], g->o.opa[k], g->o.opb[k], list);
         }
     }
     g->gdepth = placed ? 0 : g->c.LD;
@@ -1643,6 +1771,8 @@ static void graph_free(G *g)
     opt_free(&g->o);
     for (int i = 0; i < g->ndecl; i++) { free(g->decl[i].name); free(g->decl[i].body); }
     g->ndecl = 0;
+    for (int i = 0; i < g->ncls; i++) free(g->cls[i]);
+    g->ncls = 0;
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -1678,12 +1808,15 @@ static void graph_run(G *g, const char *opts, const char *body)
     if (tk.n > 1 && !g->dry) tk_apply_opts(g->T, tk.s + 1, tk.n - 1, NULL, 0);
     buf_free(&tk);
     int outer_ops[8], nouter = g->o.nops;
+    unsigned outer_a[8], outer_b[8];
     memcpy(outer_ops, g->o.ops, sizeof outer_ops);
+    memcpy(outer_a, g->o.opa, sizeof outer_a);
+    memcpy(outer_b, g->o.opb, sizeof outer_b);
     g->o.nops = 0;
     g->c.W = g->c.D = g->c.LD = g->c.LW = 0;
     ilist list = { 0 };
     eval_group_body(g, body, strlen(body), &list, NULL, 0);
-    for (int k = 0; k < nouter && !g->why; k++) run_op(g, outer_ops[k], &list);
+    for (int k = 0; k < nouter && !g->why; k++) run_op(g, outer_ops[k], outer_a[k], outer_b[k], &list);
     if (g->simple && !g->why) {
         /* \tikz@lib@graph@simple@done: for each node of the packed list,
          * its edges to the nodes of the list, in the list's order */
