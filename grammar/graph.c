@@ -45,7 +45,7 @@ enum { P_CART, P_NONE, P_CIRC, P_GRID };
 #define C_USER0 5              /* color class=: bits 5..31 */
 #define G_MAX_CLASSES 27
 enum { OP_NONE, OP_CLIQUE, OP_PATH, OP_CYCLE, OP_GRID, OP_BIP, OP_MATCH, OP_MSTAR, OP_NOEDGES,
-       OP_SIMPLE_DONE, OP_COLOR, OP_UNCOLOR, OP_RECOLOR };
+       OP_SIMPLE_DONE, OP_COLOR, OP_UNCOLOR, OP_RECOLOR, OP_INDEP };
 
 typedef struct { int *v; int n, cap; } ilist;
 
@@ -400,8 +400,7 @@ static int is_layout_key(const char *k, size_t kn)
 static int unsupported_key(const char *k, size_t kn)
 {
     static const char *const no[] = {
-        "operator", "declare", "butterfly", "butterfly'", "induced independent set",
-        "induced path", "induced cycle", "induced complete bipartite", "trie", "quick",
+        "operator", "declare", "butterfly", "butterfly'", "trie", "quick",
         "put node text on incoming edges", "put node text on outgoing edges", "use existing nodes",
         "source edge style", "target edge style", "source edge node",
         "target edge node", "source edge clear", "target edge clear", "parse", "level",
@@ -734,6 +733,26 @@ static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, 
         add_op(g, op, c1, c2);
         return;
     }
+    /* induced independent set, path, cycle={class}; induced complete
+     * bipartite={a}{b}: the independent sets first, then the operator */
+    {
+        int ind = tk_is(k, kn, "induced independent set") ? 1 : tk_is(k, kn, "induced path") ? 2 :
+                  tk_is(k, kn, "induced cycle") ? 3 : tk_is(k, kn, "induced complete bipartite") ? 4 : 0;
+        if (ind) {
+            unsigned c1 = ind == 4 ? C_TGT1 : C_ALL, c2 = C_SRC1;
+            if (hasv && !op_classes(g, v, vn, ind == 4, &c1, &c2)) {
+                fail(g, "an unknown color class in %s", k, kn);
+                return;
+            }
+            if (cx->edge && ind != 4) { fail(g, "a group operator on an edge (%s)", k, kn); return; }
+            if (!cx->edge && ind == 4 && !hasv) { fail(g, "a joining operator on a group (%s)", k, kn); return; }
+            if (cx->edge) { *cx->op = -2; o->nops = 0; }
+            add_op(g, OP_INDEP, c1, 0);
+            if (ind == 4) add_op(g, OP_INDEP, c2, 0);
+            if (ind > 1) add_op(g, ind == 2 ? OP_PATH : ind == 3 ? OP_CYCLE : OP_BIP, c1, c2);
+            return;
+        }
+    }
     /* color class=NAME; NAME, not NAME, !NAME, recolor NAME by=X: operators
      * coloring the group's nodes */
     if (tk_is(k, kn, "color class")) {
@@ -1007,6 +1026,17 @@ static void run_op(G *g, int op, unsigned c1, unsigned c2, const ilist *list)
             else if (n->col & c1) { n->col &= ~c1; if (op == OP_RECOLOR) n->col |= c2; }
         }
         break;
+    case OP_INDEP: {
+        /* \tikz@lg@indep@loop: -!- between each two nodes of the class
+         * (simple graphs: removes their edge) */
+        colored(g, list, c1, &a);
+        int kind = g->o.kind;
+        g->o.kind = K_NONE;
+        for (int i = a.n; i >= 1; i--)
+            for (int j = i - 1; j >= 1; j--) new_edge(g, a.v[i - 1], a.v[j - 1]);
+        g->o.kind = kind;
+        break;
+    }
     case OP_CLIQUE:
         colored(g, list, c1, &a);
         for (int i = a.n; i >= 1; i--)
@@ -1684,7 +1714,10 @@ static void eval_chain(G *g, const char *s, size_t n, ilist *out)
             int op = 0;
             struct optctx cx = { NULL, &g->o.edges, 1, &op };
             each_kv(g, eo, eon, graph_key, &cx);
-            if (!g->why) run_op(g, op ? op : g->o.defop ? g->o.defop : OP_MSTAR, C_TGT1, C_SRC1, &list);
+            if (op == -2)   /* several (induced complete bipartite) */
+                for (int k = 0; k < g->o.nops && !g->why; k++)
+                    run_op(g, g->o.ops[k], g->o.opa[k], g->o.opb[k], &list);
+            else if (!g->why) run_op(g, op ? op : g->o.defop ? g->o.defop : OP_MSTAR, C_TGT1, C_SRC1, &list);
             pop(g, &js);
             for (int k = 0; k < list.n; k++) g->nodes[list.v[k]].col &= ~(unsigned)(C_SRC1 | C_TGT1);
         }
