@@ -77,6 +77,9 @@ typedef struct {
     int nV, nW;
     int shoreV, shoreW;       /* name shore V/W mean name=V/W (n=, m=) */
     int fresh;
+    int trie;                 /* trie: a node's name becomes part of the path */
+    int putnt;                /* put node text on incoming (1) / outgoing (2) edges */
+    struct tp_buf putopt;     /* its options */
     int ops[8], nops;         /* @operators of the current group */
     unsigned opa[8], opb[8];  /* their color classes (#1, #2) */
 } gopt;
@@ -187,6 +190,8 @@ static void opt_copy(gopt *d, const gopt *s)
     memset(&d->typeset, 0, sizeof d->typeset);
     memset(&d->numsep, 0, sizeof d->numsep);
     memset(&d->quotes, 0, sizeof d->quotes);
+    memset(&d->putopt, 0, sizeof d->putopt);
+    tp_buf_add(&d->putopt, bs(&s->putopt), s->putopt.n);
     tp_buf_add(&d->quotes, bs(&s->quotes), s->quotes.n);
     tp_buf_add(&d->typeset, bs(&s->typeset), s->typeset.n);
     tp_buf_add(&d->numsep, bs(&s->numsep), s->numsep.n);
@@ -209,6 +214,7 @@ static void opt_free(gopt *o)
     buf_free(&o->typeset);
     buf_free(&o->numsep);
     buf_free(&o->quotes);
+    buf_free(&o->putopt);
     strv_free(o->V, o->nV);
     strv_free(o->W, o->nW);
     o->V = o->W = NULL;
@@ -401,7 +407,7 @@ static int unsupported_key(const char *k, size_t kn)
 {
     static const char *const no[] = {
         "operator", "declare", "butterfly", "butterfly'", "trie", "quick",
-        "put node text on incoming edges", "put node text on outgoing edges", "use existing nodes",
+        "use existing nodes",
         "source edge style", "target edge style", "source edge node",
         "target edge node", "source edge clear", "target edge clear", "parse", "level",
         "not source", "not target", "source", "target", "set", "new set", "clear >", "clear <",
@@ -627,6 +633,14 @@ static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, 
     }
     if (tk_is(k, kn, "multi")) return;
     if (tk_is(k, kn, "fresh nodes")) { o->fresh = !hasv || tk_is(v, vn, "true"); return; }
+    if (tk_is(k, kn, "trie")) { o->trie = !hasv || tk_is(v, vn, "true"); return; }
+    if (tk_is(k, kn, "put node text on incoming edges") || tk_is(k, kn, "put node text on outgoing edges")) {
+        o->putnt = k[17] == 'i' ? 1 : 2;
+        o->putopt.n = 0;
+        if (o->putopt.s) o->putopt.s[0] = 0;
+        if (hasv) tp_buf_add(&o->putopt, v, vn);
+        return;
+    }
     if (tk_is(k, kn, "n")) { char t[80];
         snprintf(t, sizeof t, "1,...,%.*s", (int)(vn > 60 ? 60 : vn), v);
         set_list(g, &o->V, &o->nV, t, strlen(t)); o->shoreV = 1; return; }
@@ -1219,6 +1233,18 @@ static void node_recolor(gnode *n, const struct nodectx *cx)
         if (n->col & cx->rfrom[i]) { n->col &= ~cx->rfrom[i]; n->col |= cx->rto[i]; }
 }
 
+/* trie: name=<the node's name> after each node (the path grows in the
+ * current scope) */
+static void trie_step(G *g, const char *full)
+{
+    if (!g->o.trie) return;
+    size_t pn = g->o.path.n;
+    char *only = xstrdup(full + pn);
+    buf_addc(&g->o.path, only);
+    buf_addc(&g->o.path, bs(&g->o.sep));
+    free(only);
+}
+
 /* \tikz@lib@graph@node@opt@normal for a fresh node, or a referenced one */
 static void do_node(G *g, const char *name, size_t nn, const char *text, size_t tn, int has_text,
                     const char *opts, size_t on, ilist *list)
@@ -1255,6 +1281,7 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
         node_recolor(&g->nodes[id], &cx);
         each_kv(g, opts, on, ann_key, &id);
         il_push(list, id);
+        trie_step(g, full.s);
         buf_free(&full); buf_free(&tk); buf_free(&at);
         return;
     }
@@ -1263,6 +1290,18 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
     if (id < 0) { buf_free(&full); buf_free(&tk); buf_free(&at); return; }
     g->nodes[id].col = ((C_SRC | C_TGT) | cx.add) & ~cx.del;
     node_recolor(&g->nodes[id], &cx);
+    if (g->o.putnt) {
+        /* \tikz@lg@make@edge@node (nodes styling, before the node's own
+         * options): the text as a node of its incoming or outgoing edges,
+         * the node itself empty unless its as= says otherwise */
+        struct tp_buf *nd = g->o.putnt == 1 ? &g->nodes[id].bnode : &g->nodes[id].anode;
+        buf_addc(nd, "node[");
+        buf_addc(nd, bs(&g->o.putopt));
+        buf_addc(nd, "]{");
+        tp_buf_add(nd, text ? text : "", text ? tn : 0);
+        buf_addc(nd, "} ");
+        if (!cx.has_as) { cx.has_as = 1; cx.as = ""; cx.asn = 0; }
+    }
     each_kv(g, opts, on, ann_key, &id);
     /* placement/place inside the node's group: its shift only */
     vec2 sh = compute_shift(g);
@@ -1345,6 +1384,7 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
     g->c.LW += w;
     if (d > g->c.LD) g->c.LD = d;
     il_push(list, id);
+    trie_step(g, full.s);
     buf_free(&full); buf_free(&tk); buf_free(&at);
 }
 
