@@ -44,6 +44,7 @@ enum { P_CART, P_NONE, P_CIRC, P_GRID };
 #define C_ALL 0xffffffffu      /* the class all: every node */
 #define C_USER0 5              /* color class=: bits 5..31 */
 #define G_MAX_CLASSES 27
+#define G_MAX_LEVELS 32
 enum { OP_NONE, OP_CLIQUE, OP_PATH, OP_CYCLE, OP_GRID, OP_BIP, OP_MATCH, OP_MSTAR, OP_NOEDGES,
        OP_SIMPLE_DONE, OP_COLOR, OP_UNCOLOR, OP_RECOLOR, OP_INDEP };
 
@@ -78,6 +79,9 @@ typedef struct {
     int shoreV, shoreW;       /* name shore V/W mean name=V/W (n=, m=) */
     int fresh;
     int trie;                 /* trie: a node's name becomes part of the path */
+    int level;                /* placement/level: nodes so far in the chain */
+    int gat;                  /* graphs/x, graphs/y given: at=({gx},{gy}) for the nodes */
+    char gx[64], gy[64];
     int putnt;                /* put node text on incoming (1) / outgoing (2) edges */
     struct tp_buf putopt;     /* its options */
     int ops[8], nops;         /* @operators of the current group */
@@ -121,6 +125,7 @@ typedef struct {
     struct { char *name, *body; } decl[32];   /* declare= */
     char *cls[G_MAX_CLASSES]; /* color class= names (bit C_USER0 + i) */
     int ncls;
+    char *lev[G_MAX_LEVELS];  /* level N/.style= (graphs keys) */
     int ndecl;
     gopt o;
     gcount c;
@@ -566,6 +571,17 @@ static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, 
         return;
     }
     if (tk_is(k, kn, "empty nodes")) { o->typeset.n = 0; buf_addc(&o->typeset, ""); return; }
+    if ((tk_is(k, kn, "x") || tk_is(k, kn, "y")) && !cx->edge) {
+        /* graphs/x, graphs/y (\tikz@lib@graphs@check@at): the nodes of the
+         * scope at ({x},{y}), the other coordinate 0 until given */
+        if (!hasv || vn >= sizeof o->gx) { fail(g, "graphs key %s without a short value", k, kn); return; }
+        if (!o->gat) { strcpy(o->gx, "0"); strcpy(o->gy, "0"); }
+        o->gat = 1;
+        char *d = k[0] == 'x' ? o->gx : o->gy;
+        memcpy(d, v, vn);
+        d[vn] = 0;
+        return;
+    }
     if (tk_is(k, kn, "math nodes")) { buf_set(&o->typeset, "$\\tikzgraphnodetext$", 20); return; }
     if (tk_is(k, kn, "typeset")) { buf_set(&o->typeset, v, vn); return; }
     if (tk_is(k, kn, "quick")) {
@@ -766,6 +782,17 @@ static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, 
             if (ind > 1) add_op(g, ind == 2 ? OP_PATH : ind == 3 ? OP_CYCLE : OP_BIP, c1, c2);
             return;
         }
+    }
+    /* level N/.style={graphs keys}: applied before the N-th node of a chain */
+    if (kn > 13 && memcmp(k, "level ", 6) == 0 && memcmp(k + kn - 7, "/.style", 7) == 0) {
+        int lv = 0;
+        size_t p = 6;
+        while (p < kn - 7 && isdigit((unsigned char)k[p]) && lv < 1000) lv = lv * 10 + (k[p++] - '0');
+        if (p != kn - 7 || p == 6) { fail(g, "the graphs key '%s'", k, kn); return; }
+        if (lv >= G_MAX_LEVELS) return;   /* never reached: a chain that long fails first */
+        free(g->lev[lv]);
+        g->lev[lv] = xstrndup(hasv ? v : "", hasv ? vn : 0);
+        return;
     }
     /* color class=NAME; NAME, not NAME, !NAME, recolor NAME by=X: operators
      * coloring the group's nodes */
@@ -1249,6 +1276,17 @@ static void trie_step(G *g, const char *full)
 static void do_node(G *g, const char *name, size_t nn, const char *text, size_t tn, int has_text,
                     const char *opts, size_t on, ilist *list)
 {
+    /* placement/level + 1, then level N/.try in the chain's scope */
+    if (++g->o.level < G_MAX_LEVELS && g->lev[g->o.level]) {
+        int placed = 0;
+        struct tp_buf tk = { 0 };
+        struct optctx lcx = { &placed, &tk, 0, NULL };
+        const char *st = g->lev[g->o.level];
+        each_kv(g, st, strlen(st), graph_key, &lcx);
+        if (tk.n && !g->why) fail(g, "TikZ options in a level style (%s)", tk.s + 1, tk.n - 1);
+        buf_free(&tk);
+        if (g->why) return;
+    }
     struct tp_buf full = { 0 };
     tp_buf_add(&full, bs(&g->o.path), g->o.path.n);
     if (!nn && has_text) {
@@ -1272,6 +1310,7 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
     }
     struct tp_buf tk = { 0 }, at = { 0 };
     struct nodectx cx = { .tikz = &tk, .at = &at };
+    if (g->o.gat) { buf_addc(&at, g->o.gx); buf_addc(&at, "\t"); buf_addc(&at, g->o.gy); }
     each_kv(g, opts, on, node_key, &cx);
     if (id >= 0) {
         /* referenced: \node also with its options; source and target again */
@@ -1846,6 +1885,7 @@ static void graph_free(G *g)
     g->ndecl = 0;
     for (int i = 0; i < g->ncls; i++) free(g->cls[i]);
     g->ncls = 0;
+    for (int i = 0; i < G_MAX_LEVELS; i++) { free(g->lev[i]); g->lev[i] = NULL; }
 }
 
 static int cmp_long(const void *a, const void *b)
