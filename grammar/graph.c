@@ -46,7 +46,7 @@ enum { P_CART, P_NONE, P_CIRC, P_GRID };
 #define G_MAX_CLASSES 27
 #define G_MAX_LEVELS 32
 enum { OP_NONE, OP_CLIQUE, OP_PATH, OP_CYCLE, OP_GRID, OP_BIP, OP_MATCH, OP_MSTAR, OP_NOEDGES,
-       OP_SIMPLE_DONE, OP_COLOR, OP_UNCOLOR, OP_RECOLOR, OP_INDEP };
+       OP_SIMPLE_DONE, OP_COLOR, OP_UNCOLOR, OP_RECOLOR, OP_INDEP, OP_BFLY };
 
 typedef struct { int *v; int n, cap; } ilist;
 
@@ -86,6 +86,7 @@ typedef struct {
     struct tp_buf putopt;     /* its options */
     int ops[8], nops;         /* @operators of the current group */
     unsigned opa[8], opb[8];  /* their color classes (#1, #2) */
+    int opl[8];               /* butterfly: its level */
 } gopt;
 
 typedef struct {
@@ -125,6 +126,7 @@ typedef struct {
     struct { char *name, *body; } decl[32];   /* declare= */
     char *cls[G_MAX_CLASSES]; /* color class= names (bit C_USER0 + i) */
     int ncls;
+    int bfly_level;           /* the level of the butterfly being run */
     char *lev[G_MAX_LEVELS];  /* level N/.style= (graphs keys) */
     int ndecl;
     gopt o;
@@ -411,7 +413,7 @@ static int is_layout_key(const char *k, size_t kn)
 static int unsupported_key(const char *k, size_t kn)
 {
     static const char *const no[] = {
-        "operator", "declare", "butterfly", "butterfly'", "trie", "quick",
+        "operator", "declare", "butterfly", "butterfly'", "quick",
         "use existing nodes",
         "source edge style", "target edge style", "source edge node",
         "target edge node", "source edge clear", "target edge clear", "parse", "level",
@@ -515,6 +517,7 @@ static void add_op(G *g, int op, unsigned c1, unsigned c2)
 {
     if (g->o.nops >= 8) { fail(g, "more than 8 operators in one group%s", "", 0); return; }
     g->o.ops[g->o.nops] = op;
+    g->o.opl[g->o.nops] = 0;
     g->o.opa[g->o.nops] = c1;
     g->o.opb[g->o.nops++] = c2;
 }
@@ -792,6 +795,43 @@ static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, 
         if (lv >= G_MAX_LEVELS) return;   /* never reached: a chain that long fails first */
         free(g->lev[lv]);
         g->lev[lv] = xstrndup(hasv ? v : "", hasv ? vn : 0);
+        return;
+    }
+    /* butterfly[={level=, from=, to=}] (butterfly' is an error in pgf 3.1:
+     * its \pgfkeysalso{butterfly=} looks for /butterfly) */
+    if (tk_is(k, kn, "butterfly") && cx->edge) {
+        struct { long level; unsigned from, to; } bf = { 1, C_TGT1, C_SRC1 };
+        size_t i = 0;
+        while (hasv && i <= vn && !g->why) {
+            size_t j = scan_to(v, i, vn, ",", 0);
+            const char *it = v + i;
+            size_t in = j - i;
+            tk_trim(&it, &in);
+            size_t e = in ? scan_to(it, 0, in, "=", 0) : 0;
+            if (in && e < in) {
+                const char *bk = it, *bv = it + e + 1;
+                size_t bkn = e, bvn = in - e - 1;
+                tk_trim(&bk, &bkn);
+                tk_trim(&bv, &bvn);
+                if (tk_is(bk, bkn, "level")) {
+                    double d = eval_num(g, bv, bvn, -1);
+                    if (d < 0 || d > 1e6 || d != floor(d)) { fail(g, "a butterfly level that is no count (%s)", bv, bvn); return; }
+                    bf.level = (long)d;
+                } else if (tk_is(bk, bkn, "from") || tk_is(bk, bkn, "to")) {
+                    unsigned c = class_bit(g, bv, bvn, 1);
+                    if (!c || c == C_ALL) { fail(g, "an unknown color class in butterfly (%s)", bv, bvn); return; }
+                    if (bk[0] == 'f') bf.from = c; else bf.to = c;
+                } else { fail(g, "the butterfly key '%s'", bk, bkn); return; }
+            } else if (in) { fail(g, "the butterfly key '%s'", it, in); return; }
+            i = j + 1;
+        }
+        *cx->op = -2;
+        o->nops = 0;
+        if (bf.level > 0) {
+            add_op(g, OP_BFLY, bf.from, bf.to);
+            if (o->nops) o->opl[o->nops - 1] = (int)bf.level;
+        }
+        add_op(g, OP_MSTAR, bf.from, bf.to);
         return;
     }
     /* color class=NAME; NAME, not NAME, !NAME, recolor NAME by=X: operators
@@ -1076,6 +1116,21 @@ static void run_op(G *g, int op, unsigned c1, unsigned c2, const ilist *list)
         for (int i = a.n; i >= 1; i--)
             for (int j = i - 1; j >= 1; j--) new_edge(g, a.v[i - 1], a.v[j - 1]);
         g->o.kind = kind;
+        break;
+    }
+    case OP_BFLY: {
+        /* \tikz@lib@graph@butterfly@do: the j-th node of the second class
+         * from the node of the first at j-1 +- level (as j-1 mod 2 level is
+         * below level or not), the last one at most */
+        colored(g, list, c1, &a);
+        colored(g, list, c2, &b);
+        long L = g->bfly_level;
+        for (int j = 1; j <= b.n && a.n > 0; j++) {
+            long k = j - 1, m = k % (2 * L);
+            long c = (m < L ? k + L : k - L) + 1;
+            if (c > a.n) c = a.n;
+            if (c >= 1) new_edge(g, a.v[c - 1], b.v[j - 1]);
+        }
         break;
     }
     case OP_CLIQUE:
@@ -1794,8 +1849,10 @@ static void eval_chain(G *g, const char *s, size_t n, ilist *out)
             struct optctx cx = { NULL, &g->o.edges, 1, &op };
             each_kv(g, eo, eon, graph_key, &cx);
             if (op == -2)   /* several (induced complete bipartite) */
-                for (int k = 0; k < g->o.nops && !g->why; k++)
+                for (int k = 0; k < g->o.nops && !g->why; k++) {
+                    g->bfly_level = g->o.opl[k];
                     run_op(g, g->o.ops[k], g->o.opa[k], g->o.opb[k], &list);
+                }
             else if (!g->why) run_op(g, op ? op : g->o.defop ? g->o.defop : OP_MSTAR, C_TGT1, C_SRC1, &list);
             pop(g, &js);
             for (int k = 0; k < list.n; k++) g->nodes[list.v[k]].col &= ~(unsigned)(C_SRC1 | C_TGT1);
