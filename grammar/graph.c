@@ -41,8 +41,12 @@
 enum { C_SRC = 1, C_TGT = 2, C_SRC1 = 4, C_SRC2 = 8, C_TGT1 = 16 };
 enum { K_UND, K_FWD, K_BACK, K_BI, K_NONE };   /* -- -> <- <-> -!- */
 enum { P_CART, P_NONE, P_CIRC, P_GRID };
+#define C_ALL 0xffffffffu      /* the class all: every node */
+#define C_USER0 5              /* color class=: bits 5..31 */
+#define G_MAX_CLASSES 27
+#define G_MAX_LEVELS 32
 enum { OP_NONE, OP_CLIQUE, OP_PATH, OP_CYCLE, OP_GRID, OP_BIP, OP_MATCH, OP_MSTAR, OP_NOEDGES,
-       OP_SIMPLE_DONE };
+       OP_SIMPLE_DONE, OP_COLOR, OP_UNCOLOR, OP_RECOLOR, OP_INDEP, OP_BFLY };
 
 typedef struct { int *v; int n, cap; } ilist;
 
@@ -74,7 +78,15 @@ typedef struct {
     int nV, nW;
     int shoreV, shoreW;       /* name shore V/W mean name=V/W (n=, m=) */
     int fresh;
+    int trie;                 /* trie: a node's name becomes part of the path */
+    int level;                /* placement/level: nodes so far in the chain */
+    int gat;                  /* graphs/x, graphs/y given: at=({gx},{gy}) for the nodes */
+    char gx[64], gy[64];
+    int putnt;                /* put node text on incoming (1) / outgoing (2) edges */
+    struct tp_buf putopt;     /* its options */
     int ops[8], nops;         /* @operators of the current group */
+    unsigned opa[8], opb[8];  /* their color classes (#1, #2) */
+    int opl[8];               /* butterfly: its level */
 } gopt;
 
 typedef struct {
@@ -86,6 +98,9 @@ typedef struct {
     char alias[32];           /* the picture's name for edges ("" when it is the full name) */
     unsigned col;
     int ok;                   /* exists in the picture */
+    /* edge annotations (\tikz@lgca@@ / \tikz@lgcb@@ of the name): the
+     * style and the nodes an edge from it (a) or to it (b) gets */
+    struct tp_buf ast, anode, bst, bnode;
 } gnode;
 
 typedef struct {
@@ -109,6 +124,10 @@ typedef struct {
     int anon;
     long autonum;             /* number nodes: the next number */
     struct { char *name, *body; } decl[32];   /* declare= */
+    char *cls[G_MAX_CLASSES]; /* color class= names (bit C_USER0 + i) */
+    int ncls;
+    int bfly_level;           /* the level of the butterfly being run */
+    char *lev[G_MAX_LEVELS];  /* level N/.style= (graphs keys) */
     int ndecl;
     gopt o;
     gcount c;
@@ -178,6 +197,8 @@ static void opt_copy(gopt *d, const gopt *s)
     memset(&d->typeset, 0, sizeof d->typeset);
     memset(&d->numsep, 0, sizeof d->numsep);
     memset(&d->quotes, 0, sizeof d->quotes);
+    memset(&d->putopt, 0, sizeof d->putopt);
+    tp_buf_add(&d->putopt, bs(&s->putopt), s->putopt.n);
     tp_buf_add(&d->quotes, bs(&s->quotes), s->quotes.n);
     tp_buf_add(&d->typeset, bs(&s->typeset), s->typeset.n);
     tp_buf_add(&d->numsep, bs(&s->numsep), s->numsep.n);
@@ -200,6 +221,7 @@ static void opt_free(gopt *o)
     buf_free(&o->typeset);
     buf_free(&o->numsep);
     buf_free(&o->quotes);
+    buf_free(&o->putopt);
     strv_free(o->V, o->nV);
     strv_free(o->W, o->nW);
     o->V = o->W = NULL;
@@ -391,9 +413,8 @@ static int is_layout_key(const char *k, size_t kn)
 static int unsupported_key(const char *k, size_t kn)
 {
     static const char *const no[] = {
-        "color class", "operator", "declare", "butterfly", "butterfly'", "induced independent set",
-        "induced path", "induced cycle", "induced complete bipartite", "trie", "quick",
-        "put node text on incoming edges", "put node text on outgoing edges", "use existing nodes",
+        "operator", "declare", "butterfly", "butterfly'", "quick",
+        "use existing nodes",
         "source edge style", "target edge style", "source edge node",
         "target edge node", "source edge clear", "target edge clear", "parse", "level",
         "not source", "not target", "source", "target", "set", "new set", "clear >", "clear <",
@@ -464,6 +485,77 @@ static void auto_anchor(G *g, int horiz, const char *a)
 
 struct optctx { int *placed; struct tp_buf *tikz; int edge; int *op; };
 
+/* the bit of a color class (built-in or color class=); 0 if none (with
+ * user only: the classes of color class= alone) */
+static unsigned class_bit(G *g, const char *n, size_t nn, int builtin)
+{
+    tk_trim(&n, &nn);
+    tk_unbrace(&n, &nn);
+    tk_trim(&n, &nn);
+    for (int i = 0; i < g->ncls; i++)
+        if (tk_is(n, nn, g->cls[i])) return 1u << (C_USER0 + i);
+    if (!builtin) return 0;
+    if (tk_is(n, nn, "all")) return C_ALL;
+    if (tk_is(n, nn, "source")) return C_SRC;
+    if (tk_is(n, nn, "source'")) return C_SRC1;
+    if (tk_is(n, nn, "source''")) return C_SRC2;
+    if (tk_is(n, nn, "target")) return C_TGT;
+    if (tk_is(n, nn, "target'")) return C_TGT1;
+    return 0;
+}
+
+static int new_class(G *g, const char *n, size_t nn)
+{
+    tk_trim(&n, &nn);
+    tk_unbrace(&n, &nn);
+    if (g->ncls >= G_MAX_CLASSES) { fail(g, "more than 27 color classes%s", "", 0); return 0; }
+    g->cls[g->ncls++] = xstrndup(n, nn);
+    return 1;
+}
+
+static void add_op(G *g, int op, unsigned c1, unsigned c2)
+{
+    if (g->o.nops >= 8) { fail(g, "more than 8 operators in one group%s", "", 0); return; }
+    g->o.ops[g->o.nops] = op;
+    g->o.opl[g->o.nops] = 0;
+    g->o.opa[g->o.nops] = c1;
+    g->o.opb[g->o.nops++] = c2;
+}
+
+/* an operator's classes: one (clique=red) or two ({red}{green}) */
+static int op_classes(G *g, const char *v, size_t vn, int two, unsigned *c1, unsigned *c2)
+{
+    tk_trim(&v, &vn);
+    if (!two) return (*c1 = class_bit(g, v, vn, 1)) != 0;
+    if (!vn || v[0] != '{') return 0;
+    size_t e = match_close(v, 0, vn);
+    if (e >= vn) return 0;
+    *c1 = class_bit(g, v + 1, e - 1, 1);
+    const char *r = v + e + 1;
+    size_t rn = vn - e - 1;
+    tk_trim(&r, &rn);
+    *c2 = rn ? class_bit(g, r, rn, 1) : C_SRC1;
+    return *c1 && *c2 && *c1 != C_ALL && *c2 != C_ALL;
+}
+
+/* NAME, not NAME, !NAME, recolor NAME by=X of a class of color class= */
+static int class_key(G *g, const char *k, size_t kn, const char *v, size_t vn, int hasv,
+                     int *op, unsigned *c1, unsigned *c2)
+{
+    *c2 = 0;
+    if (kn > 11 && memcmp(k, "recolor ", 8) == 0 && memcmp(k + kn - 3, " by", 3) == 0) {
+        if (!(*c1 = class_bit(g, k + 8, kn - 11, 0)) || !hasv || !(*c2 = class_bit(g, v, vn, 0))) return 0;
+        *op = OP_RECOLOR;
+        return 1;
+    }
+    if (hasv) return 0;
+    if (kn > 4 && memcmp(k, "not ", 4) == 0) { *op = OP_UNCOLOR; return (*c1 = class_bit(g, k + 4, kn - 4, 0)) != 0; }
+    if (kn > 1 && k[0] == '!') { *op = OP_UNCOLOR; return (*c1 = class_bit(g, k + 1, kn - 1, 0)) != 0; }
+    *op = OP_COLOR;
+    return (*c1 = class_bit(g, k, kn, 0)) != 0;
+}
+
+
 /* a graph key (scope options of \graph, a group's or an edge's); unknown
  * keys go to ctx->tikz (TikZ options of the scope, or the edges styling) */
 static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, int hasv, void *vctx)
@@ -482,6 +574,17 @@ static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, 
         return;
     }
     if (tk_is(k, kn, "empty nodes")) { o->typeset.n = 0; buf_addc(&o->typeset, ""); return; }
+    if ((tk_is(k, kn, "x") || tk_is(k, kn, "y")) && !cx->edge) {
+        /* graphs/x, graphs/y (\tikz@lib@graphs@check@at): the nodes of the
+         * scope at ({x},{y}), the other coordinate 0 until given */
+        if (!hasv || vn >= sizeof o->gx) { fail(g, "graphs key %s without a short value", k, kn); return; }
+        if (!o->gat) { strcpy(o->gx, "0"); strcpy(o->gy, "0"); }
+        o->gat = 1;
+        char *d = k[0] == 'x' ? o->gx : o->gy;
+        memcpy(d, v, vn);
+        d[vn] = 0;
+        return;
+    }
     if (tk_is(k, kn, "math nodes")) { buf_set(&o->typeset, "$\\tikzgraphnodetext$", 20); return; }
     if (tk_is(k, kn, "typeset")) { buf_set(&o->typeset, v, vn); return; }
     if (tk_is(k, kn, "quick")) {
@@ -549,6 +652,14 @@ static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, 
     }
     if (tk_is(k, kn, "multi")) return;
     if (tk_is(k, kn, "fresh nodes")) { o->fresh = !hasv || tk_is(v, vn, "true"); return; }
+    if (tk_is(k, kn, "trie")) { o->trie = !hasv || tk_is(v, vn, "true"); return; }
+    if (tk_is(k, kn, "put node text on incoming edges") || tk_is(k, kn, "put node text on outgoing edges")) {
+        o->putnt = k[17] == 'i' ? 1 : 2;
+        o->putopt.n = 0;
+        if (o->putopt.s) o->putopt.s[0] = 0;
+        if (hasv) tp_buf_add(&o->putopt, v, vn);
+        return;
+    }
     if (tk_is(k, kn, "n")) { char t[80];
         snprintf(t, sizeof t, "1,...,%.*s", (int)(vn > 60 ? 60 : vn), v);
         set_list(g, &o->V, &o->nV, t, strlen(t)); o->shoreV = 1; return; }
@@ -636,19 +747,104 @@ static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, 
              tk_is(k, kn, "matching and star") ? OP_MSTAR : tk_is(k, kn, "no edges") ? OP_NOEDGES : 0;
     if (op) {
         int joining = op == OP_BIP || op == OP_MATCH || op == OP_MSTAR;
+        unsigned c1 = joining ? C_TGT1 : C_ALL, c2 = C_SRC1;
         if (hasv && !(tk_is(v, vn, "all") && !joining) &&
             !(joining && (tk_is(v, vn, "{target'}{source'}")))) {
-            fail(g, "a graph operator on color classes (%s)", k, kn);
-            return;
+            /* on color classes: cycle=red, complete bipartite={red}{green} */
+            if (cx->edge || op == OP_GRID || op == OP_NOEDGES ||
+                !op_classes(g, v, vn, joining, &c1, &c2)) {
+                fail(g, "a graph operator on color classes (%s)", k, kn);
+                return;
+            }
         }
         if (cx->edge) {
             if (!joining && op != OP_NOEDGES) { fail(g, "a group operator on an edge (%s)", k, kn); return; }
             *cx->op = op;
             return;
         }
-        if (joining) { fail(g, "a joining operator on a group (%s)", k, kn); return; }
-        if (o->nops < 8) o->ops[o->nops++] = op;
+        if (joining && !hasv) { fail(g, "a joining operator on a group (%s)", k, kn); return; }
+        add_op(g, op, c1, c2);
         return;
+    }
+    /* induced independent set, path, cycle={class}; induced complete
+     * bipartite={a}{b}: the independent sets first, then the operator */
+    {
+        int ind = tk_is(k, kn, "induced independent set") ? 1 : tk_is(k, kn, "induced path") ? 2 :
+                  tk_is(k, kn, "induced cycle") ? 3 : tk_is(k, kn, "induced complete bipartite") ? 4 : 0;
+        if (ind) {
+            unsigned c1 = ind == 4 ? C_TGT1 : C_ALL, c2 = C_SRC1;
+            if (hasv && !op_classes(g, v, vn, ind == 4, &c1, &c2)) {
+                fail(g, "an unknown color class in %s", k, kn);
+                return;
+            }
+            if (cx->edge && ind != 4) { fail(g, "a group operator on an edge (%s)", k, kn); return; }
+            if (!cx->edge && ind == 4 && !hasv) { fail(g, "a joining operator on a group (%s)", k, kn); return; }
+            if (cx->edge) { *cx->op = -2; o->nops = 0; }
+            add_op(g, OP_INDEP, c1, 0);
+            if (ind == 4) add_op(g, OP_INDEP, c2, 0);
+            if (ind > 1) add_op(g, ind == 2 ? OP_PATH : ind == 3 ? OP_CYCLE : OP_BIP, c1, c2);
+            return;
+        }
+    }
+    /* level N/.style={graphs keys}: applied before the N-th node of a chain */
+    if (kn > 13 && memcmp(k, "level ", 6) == 0 && memcmp(k + kn - 7, "/.style", 7) == 0) {
+        int lv = 0;
+        size_t p = 6;
+        while (p < kn - 7 && isdigit((unsigned char)k[p]) && lv < 1000) lv = lv * 10 + (k[p++] - '0');
+        if (p != kn - 7 || p == 6) { fail(g, "the graphs key '%s'", k, kn); return; }
+        if (lv >= G_MAX_LEVELS) return;   /* never reached: a chain that long fails first */
+        free(g->lev[lv]);
+        g->lev[lv] = xstrndup(hasv ? v : "", hasv ? vn : 0);
+        return;
+    }
+    /* butterfly[={level=, from=, to=}] (butterfly' is an error in pgf 3.1:
+     * its \pgfkeysalso{butterfly=} looks for /butterfly) */
+    if (tk_is(k, kn, "butterfly") && cx->edge) {
+        struct { long level; unsigned from, to; } bf = { 1, C_TGT1, C_SRC1 };
+        size_t i = 0;
+        while (hasv && i <= vn && !g->why) {
+            size_t j = scan_to(v, i, vn, ",", 0);
+            const char *it = v + i;
+            size_t in = j - i;
+            tk_trim(&it, &in);
+            size_t e = in ? scan_to(it, 0, in, "=", 0) : 0;
+            if (in && e < in) {
+                const char *bk = it, *bv = it + e + 1;
+                size_t bkn = e, bvn = in - e - 1;
+                tk_trim(&bk, &bkn);
+                tk_trim(&bv, &bvn);
+                if (tk_is(bk, bkn, "level")) {
+                    double d = eval_num(g, bv, bvn, -1);
+                    if (d < 0 || d > 1e6 || d != floor(d)) { fail(g, "a butterfly level that is no count (%s)", bv, bvn); return; }
+                    bf.level = (long)d;
+                } else if (tk_is(bk, bkn, "from") || tk_is(bk, bkn, "to")) {
+                    unsigned c = class_bit(g, bv, bvn, 1);
+                    if (!c || c == C_ALL) { fail(g, "an unknown color class in butterfly (%s)", bv, bvn); return; }
+                    if (bk[0] == 'f') bf.from = c; else bf.to = c;
+                } else { fail(g, "the butterfly key '%s'", bk, bkn); return; }
+            } else if (in) { fail(g, "the butterfly key '%s'", it, in); return; }
+            i = j + 1;
+        }
+        *cx->op = -2;
+        o->nops = 0;
+        if (bf.level > 0) {
+            add_op(g, OP_BFLY, bf.from, bf.to);
+            if (o->nops) o->opl[o->nops - 1] = (int)bf.level;
+        }
+        add_op(g, OP_MSTAR, bf.from, bf.to);
+        return;
+    }
+    /* color class=NAME; NAME, not NAME, !NAME, recolor NAME by=X: operators
+     * coloring the group's nodes */
+    if (tk_is(k, kn, "color class")) {
+        if (!hasv || !vn) { fail(g, "color class without a name%s", "", 0); return; }
+        if (!class_bit(g, v, vn, 0) && !new_class(g, v, vn)) return;
+        return;
+    }
+    {
+        int cop;
+        unsigned c1, c2;
+        if (!cx->edge && class_key(g, k, kn, v, vn, hasv, &cop, &c1, &c2)) { add_op(g, cop, c1, c2); return; }
     }
     if (unsupported_key(k, kn)) {
         if (is_layout_key(k, kn)) fail(g, "a graph drawing layout (%s) of the graphdrawing library", k, kn);
@@ -835,11 +1031,26 @@ static void emit_edge(G *g, int from, int to, int kind, const char *opts, const 
  * edges styling in force */
 static void new_edge(G *g, int from, int to)
 {
-    const char *opts = bs(&g->o.edges), *en = bs(&g->o.enodes);
     if (g->why) return;
-    if (!g->simple) { emit_edge(g, from, to, g->o.kind, opts, en); return; }
+    /* \tikz@lib@graph@add@edge@annotations: the source's (a) then the
+     * target's (b) style after the edges styling, their nodes after the
+     * edges' nodes */
+    struct tp_buf ob = { 0 }, eb = { 0 };
+    gnode *na = &g->nodes[from], *nb = &g->nodes[to];
+    buf_addc(&ob, bs(&g->o.edges));
+    buf_addc(&eb, bs(&g->o.enodes));
+    if (na->ast.n) { buf_addc(&ob, ","); buf_addc(&ob, bs(&na->ast)); }
+    if (nb->bst.n) { buf_addc(&ob, ","); buf_addc(&ob, bs(&nb->bst)); }
+    buf_addc(&eb, bs(&na->anode));
+    buf_addc(&eb, bs(&nb->bnode));
+    const char *opts = bs(&ob), *en = bs(&eb);
+    if (!g->simple) { emit_edge(g, from, to, g->o.kind, opts, en); buf_free(&ob); buf_free(&eb); return; }
     /* simple: the last edge between two nodes wins, either direction */
-    if (g->nsedges >= G_MAX_EDGES) { fail(g, "more than 20000 edges in one graph%s", "", 0); return; }
+    if (g->nsedges >= G_MAX_EDGES) {
+        fail(g, "more than 20000 edges in one graph%s", "", 0);
+        buf_free(&ob); buf_free(&eb);
+        return;
+    }
     for (int i = 0; i < g->nsedges; i++) {
         gedge *e = &g->sedges[i];
         if ((e->from == to && e->to == from) || (e->from == from && e->to == to)) {
@@ -855,6 +1066,8 @@ static void new_edge(G *g, int from, int to)
     gedge *e = &g->sedges[g->nsedges++];
     e->from = from; e->to = to; e->kind = g->o.kind;
     e->opts = xstrdup(opts); e->enodes = xstrdup(en);
+    buf_free(&ob);
+    buf_free(&eb);
 }
 
 /* the packed node list (each node once, first occurrence) */
@@ -870,7 +1083,7 @@ static void colored(G *g, const ilist *l, unsigned col, ilist *out)
 {
     ilist p = { 0 };
     pack(g, l, &p);
-    for (int i = 0; i < p.n; i++) if (g->nodes[p.v[i]].col & col) il_push(out, p.v[i]);
+    for (int i = 0; i < p.n; i++) if (col == C_ALL || (g->nodes[p.v[i]].col & col)) il_push(out, p.v[i]);
     free(p.v);
 }
 
@@ -882,17 +1095,51 @@ static void recolor(G *g, const ilist *l, unsigned from, unsigned to)
     }
 }
 
-static void run_op(G *g, int op, const ilist *list)
+static void run_op(G *g, int op, unsigned c1, unsigned c2, const ilist *list)
 {
     ilist a = { 0 }, b = { 0 };
     switch (op) {
+    case OP_COLOR: case OP_UNCOLOR: case OP_RECOLOR:
+        /* \tikz@lg@colorize, \tikz@lg@change@color: every node of the list */
+        for (int i = 0; i < list->n; i++) {
+            gnode *n = &g->nodes[list->v[i]];
+            if (op == OP_COLOR) n->col |= c1;
+            else if (n->col & c1) { n->col &= ~c1; if (op == OP_RECOLOR) n->col |= c2; }
+        }
+        break;
+    case OP_INDEP: {
+        /* \tikz@lg@indep@loop: -!- between each two nodes of the class
+         * (simple graphs: removes their edge) */
+        colored(g, list, c1, &a);
+        int kind = g->o.kind;
+        g->o.kind = K_NONE;
+        for (int i = a.n; i >= 1; i--)
+            for (int j = i - 1; j >= 1; j--) new_edge(g, a.v[i - 1], a.v[j - 1]);
+        g->o.kind = kind;
+        break;
+    }
+    case OP_BFLY: {
+        /* \tikz@lib@graph@butterfly@do: the j-th node of the second class
+         * from the node of the first at j-1 +- level (as j-1 mod 2 level is
+         * below level or not), the last one at most */
+        colored(g, list, c1, &a);
+        colored(g, list, c2, &b);
+        long L = g->bfly_level;
+        for (int j = 1; j <= b.n && a.n > 0; j++) {
+            long k = j - 1, m = k % (2 * L);
+            long c = (m < L ? k + L : k - L) + 1;
+            if (c > a.n) c = a.n;
+            if (c >= 1) new_edge(g, a.v[c - 1], b.v[j - 1]);
+        }
+        break;
+    }
     case OP_CLIQUE:
-        pack(g, list, &a);
+        colored(g, list, c1, &a);
         for (int i = a.n; i >= 1; i--)
             for (int j = i - 1; j >= 1; j--) new_edge(g, a.v[j - 1], a.v[i - 1]);
         break;
     case OP_PATH: case OP_CYCLE:
-        pack(g, list, &a);
+        colored(g, list, c1, &a);
         for (int i = 1; i < a.n; i++) new_edge(g, a.v[i - 1], a.v[i]);
         if (op == OP_CYCLE && a.n > 0) new_edge(g, a.v[a.n - 1], a.v[0]);
         break;
@@ -908,19 +1155,19 @@ static void run_op(G *g, int op, const ilist *list)
         break;
     }
     case OP_BIP:
-        colored(g, list, C_TGT1, &a);
-        colored(g, list, C_SRC1, &b);
+        colored(g, list, c1, &a);
+        colored(g, list, c2, &b);
         for (int i = 0; i < a.n; i++)
             for (int j = 0; j < b.n; j++) if (a.v[i] != b.v[j]) new_edge(g, a.v[i], b.v[j]);
         break;
     case OP_MATCH:
-        colored(g, list, C_TGT1, &a);
-        colored(g, list, C_SRC1, &b);
+        colored(g, list, c1, &a);
+        colored(g, list, c2, &b);
         for (int j = 0; j < b.n && j < a.n; j++) new_edge(g, a.v[j], b.v[j]);
         break;
     case OP_MSTAR: {
-        colored(g, list, C_TGT1, &a);
-        colored(g, list, C_SRC1, &b);
+        colored(g, list, c1, &a);
+        colored(g, list, c2, &b);
         int cb = 0, prev = -1;
         for (int j = 0; j < b.n; j++) {
             if (++cb > a.n) cb = a.n;
@@ -961,16 +1208,71 @@ static double logical(G *g, int id, int mode, double sep)
 /* the options of a node: graph keys it may carry, the rest for TikZ */
 struct nodectx { struct tp_buf *tikz; const char *as; size_t asn; int has_as; struct tp_buf *at;
                  unsigned add, del;      /* colors given (source, target, not ...) */
+                 unsigned rfrom[4], rto[4]; int nrec;   /* recolor X by=Y, after them */
                  const char *atv; size_t atn; };   /* at= */
+
+/* the edge annotation keys of a node (source/target edge style, node,
+ * clear; the first-char syntax > and <, with quotes as edge nodes):
+ * 1 and the side (a, b) and what (0 style, 1 node, 2 clear) when k is one */
+static int ann_kind(const char *k, size_t kn, int *side, int *what)
+{
+    static const char *const names[] = { "source edge style", "source edge node", "source edge clear",
+                                         "target edge style", "target edge node", "target edge clear", NULL };
+    for (int i = 0; names[i]; i++)
+        if (tk_is(k, kn, names[i])) { *side = i / 3; *what = i % 3; return 1; }
+    if (tk_is(k, kn, "clear >")) { *side = 1; *what = 2; return 1; }
+    if (tk_is(k, kn, "clear <")) { *side = 0; *what = 2; return 1; }
+    if (kn && (k[0] == '>' || k[0] == '<')) { *side = k[0] == '>'; *what = 3; return 1; }
+    return 0;
+}
+
+static void ann_key(G *g, const char *k, size_t kn, const char *v, size_t vn, int hasv, void *vctx)
+{
+    int side, what;
+    if (!ann_kind(k, kn, &side, &what)) return;
+    gnode *n = &g->nodes[*(int *)vctx];
+    struct tp_buf *st = side ? &n->bst : &n->ast, *nd = side ? &n->bnode : &n->anode;
+    if (what == 2) { st->n = 0; nd->n = 0; if (st->s) st->s[0] = 0; if (nd->s) nd->s[0] = 0; return; }
+    if (what == 1) { if (hasv) tp_buf_add(nd, v, vn); buf_addc(nd, " "); return; }
+    /* style: "text"' options are edge quotes (node quotes mean= target
+     * edge node={node [every edge quotes, ...]{text}}): kept in the
+     * style, where the edge's quotes become its nodes */
+    const char *t = k, *end = hasv ? v + vn : k + kn;
+    size_t tn = (size_t)(end - k);
+    if (what == 3) { t++; tn--; }
+    else { t = v; tn = hasv ? vn : 0; }
+    if (what == 3 && hasv) {
+        /* >key=value: the item as written after the mark */
+        tn = (size_t)(end - t);
+        if (end[0] == '}') tn++;
+    }
+    tk_trim(&t, &tn);
+    if (!tn) return;
+    if (st->n) buf_addc(st, ",");
+    tp_buf_add(st, t, tn);
+}
 
 static void node_key(G *g, const char *k, size_t kn, const char *v, size_t vn, int hasv, void *vctx)
 {
     struct nodectx *cx = vctx;
+    int side, what;
+    if (ann_kind(k, kn, &side, &what)) return;   /* ann_key, once the node is known */
     if (tk_is(k, kn, "as")) { cx->as = v; cx->asn = vn; cx->has_as = 1; return; }
     if (tk_is(k, kn, "source")) { cx->add |= C_SRC; cx->del &= ~(unsigned)C_SRC; return; }
     if (tk_is(k, kn, "target")) { cx->add |= C_TGT; cx->del &= ~(unsigned)C_TGT; return; }
     if (tk_is(k, kn, "not source") || tk_is(k, kn, "!source")) { cx->del |= C_SRC; cx->add &= ~(unsigned)C_SRC; return; }
     if (tk_is(k, kn, "not target") || tk_is(k, kn, "!target")) { cx->del |= C_TGT; cx->add &= ~(unsigned)C_TGT; return; }
+    {
+        int cop;
+        unsigned c1, c2;
+        if (class_key(g, k, kn, v, vn, hasv, &cop, &c1, &c2)) {
+            if (cop == OP_COLOR) { cx->add |= c1; cx->del &= ~c1; }
+            else if (cop == OP_UNCOLOR) { cx->del |= c1; cx->add &= ~c1; }
+            else if (cx->nrec < 4) { cx->rfrom[cx->nrec] = c1; cx->rto[cx->nrec++] = c2; }
+            else fail(g, "more than 4 recolor keys on a node%s", "", 0);
+            return;
+        }
+    }
     if (tk_is(k, kn, "at")) {
         /* at={(p)}: the node's position (written after the options) */
         if (!hasv) { fail(g, "at without a value%s", "", 0); return; }
@@ -1007,10 +1309,39 @@ static void node_key(G *g, const char *k, size_t kn, const char *v, size_t vn, i
     if (hasv) { buf_addc(cx->tikz, "={"); tp_buf_add(cx->tikz, v, vn); buf_addc(cx->tikz, "}"); }
 }
 
+static void node_recolor(gnode *n, const struct nodectx *cx)
+{
+    for (int i = 0; i < cx->nrec; i++)
+        if (n->col & cx->rfrom[i]) { n->col &= ~cx->rfrom[i]; n->col |= cx->rto[i]; }
+}
+
+/* trie: name=<the node's name> after each node (the path grows in the
+ * current scope) */
+static void trie_step(G *g, const char *full)
+{
+    if (!g->o.trie) return;
+    size_t pn = g->o.path.n;
+    char *only = xstrdup(full + pn);
+    buf_addc(&g->o.path, only);
+    buf_addc(&g->o.path, bs(&g->o.sep));
+    free(only);
+}
+
 /* \tikz@lib@graph@node@opt@normal for a fresh node, or a referenced one */
 static void do_node(G *g, const char *name, size_t nn, const char *text, size_t tn, int has_text,
                     const char *opts, size_t on, ilist *list)
 {
+    /* placement/level + 1, then level N/.try in the chain's scope */
+    if (++g->o.level < G_MAX_LEVELS && g->lev[g->o.level]) {
+        int placed = 0;
+        struct tp_buf tk = { 0 };
+        struct optctx lcx = { &placed, &tk, 0, NULL };
+        const char *st = g->lev[g->o.level];
+        each_kv(g, st, strlen(st), graph_key, &lcx);
+        if (tk.n && !g->why) fail(g, "TikZ options in a level style (%s)", tk.s + 1, tk.n - 1);
+        buf_free(&tk);
+        if (g->why) return;
+    }
     struct tp_buf full = { 0 };
     tp_buf_add(&full, bs(&g->o.path), g->o.path.n);
     if (!nn && has_text) {
@@ -1033,14 +1364,18 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
         id = -1;
     }
     struct tp_buf tk = { 0 }, at = { 0 };
-    struct nodectx cx = { &tk, NULL, 0, 0, &at, 0, 0, NULL, 0 };
+    struct nodectx cx = { .tikz = &tk, .at = &at };
+    if (g->o.gat) { buf_addc(&at, g->o.gx); buf_addc(&at, "\t"); buf_addc(&at, g->o.gy); }
     each_kv(g, opts, on, node_key, &cx);
     if (id >= 0) {
         /* referenced: \node also with its options; source and target again */
         if (tk.n > 1) fail(g, "options on a node referenced again (\\node also)%s", "", 0);
         g->nodes[id].col |= C_SRC | C_TGT;
         g->nodes[id].col = (g->nodes[id].col | cx.add) & ~cx.del;
+        node_recolor(&g->nodes[id], &cx);
+        each_kv(g, opts, on, ann_key, &id);
         il_push(list, id);
+        trie_step(g, full.s);
         buf_free(&full); buf_free(&tk); buf_free(&at);
         return;
     }
@@ -1048,6 +1383,20 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
     id = new_gnode(g, full.s);
     if (id < 0) { buf_free(&full); buf_free(&tk); buf_free(&at); return; }
     g->nodes[id].col = ((C_SRC | C_TGT) | cx.add) & ~cx.del;
+    node_recolor(&g->nodes[id], &cx);
+    if (g->o.putnt) {
+        /* \tikz@lg@make@edge@node (nodes styling, before the node's own
+         * options): the text as a node of its incoming or outgoing edges,
+         * the node itself empty unless its as= says otherwise */
+        struct tp_buf *nd = g->o.putnt == 1 ? &g->nodes[id].bnode : &g->nodes[id].anode;
+        buf_addc(nd, "node[");
+        buf_addc(nd, bs(&g->o.putopt));
+        buf_addc(nd, "]{");
+        tp_buf_add(nd, text ? text : "", text ? tn : 0);
+        buf_addc(nd, "} ");
+        if (!cx.has_as) { cx.has_as = 1; cx.as = ""; cx.asn = 0; }
+    }
+    each_kv(g, opts, on, ann_key, &id);
     /* placement/place inside the node's group: its shift only */
     vec2 sh = compute_shift(g);
     if (!g->dry) {
@@ -1129,6 +1478,7 @@ static void do_node(G *g, const char *name, size_t nn, const char *text, size_t 
     g->c.LW += w;
     if (d > g->c.LD) g->c.LD = d;
     il_push(list, id);
+    trie_step(g, full.s);
     buf_free(&full); buf_free(&tk); buf_free(&at);
 }
 
@@ -1309,13 +1659,20 @@ static size_t do_element(G *g, const char *s, size_t i, size_t n, ilist *list, i
             if (++g->depth > G_MAX_DEPTH) { fail(g, "\\foreach nested more than 64 deep%s", "", 0); g->depth--; }
             else {
                 /* \tikz@lib@graph@parse@group: no group of its own */
-                int saved_nops = g->o.nops;
+                int saved_nops = g->o.nops, saved_ops[8];
+                unsigned saved_a[8], saved_b[8];
+                memcpy(saved_ops, g->o.ops, sizeof saved_ops);
+                memcpy(saved_a, g->o.opa, sizeof saved_a);
+                memcpy(saved_b, g->o.opb, sizeof saved_b);
                 g->o.nops = 0;
                 ilist inner = { 0 };
                 eval_group_body(g, bs(&body), body.n, &inner, NULL, 0);
                 for (int t = 0; t < inner.n; t++) il_push(list, inner.v[t]);
                 free(inner.v);
                 g->o.nops = saved_nops;
+                memcpy(g->o.ops, saved_ops, sizeof saved_ops);
+                memcpy(g->o.opa, saved_a, sizeof saved_a);
+                memcpy(g->o.opb, saved_b, sizeof saved_b);
                 g->depth--;
             }
             buf_free(&body);
@@ -1491,7 +1848,12 @@ static void eval_chain(G *g, const char *s, size_t n, ilist *out)
             int op = 0;
             struct optctx cx = { NULL, &g->o.edges, 1, &op };
             each_kv(g, eo, eon, graph_key, &cx);
-            if (!g->why) run_op(g, op ? op : g->o.defop ? g->o.defop : OP_MSTAR, &list);
+            if (op == -2)   /* several (induced complete bipartite) */
+                for (int k = 0; k < g->o.nops && !g->why; k++) {
+                    g->bfly_level = g->o.opl[k];
+                    run_op(g, g->o.ops[k], g->o.opa[k], g->o.opb[k], &list);
+                }
+            else if (!g->why) run_op(g, op ? op : g->o.defop ? g->o.defop : OP_MSTAR, C_TGT1, C_SRC1, &list);
             pop(g, &js);
             for (int k = 0; k < list.n; k++) g->nodes[list.v[k]].col &= ~(unsigned)(C_SRC1 | C_TGT1);
         }
@@ -1554,7 +1916,7 @@ static void eval_group_body(G *g, const char *s, size_t n, ilist *list, const ch
                 for (int b = nv; b < p.n; b++) new_edge(g, p.v[a], p.v[b]);
             free(p.v);
         } else {
-            run_op(g, g->o.ops[k], list);
+            run_op(g, g->o.ops[k], g->o.opa[k], g->o.opb[k], list);
         }
     }
     g->gdepth = placed ? 0 : g->c.LD;
@@ -1563,7 +1925,11 @@ static void eval_group_body(G *g, const char *s, size_t n, ilist *list, const ch
 
 static void graph_free(G *g)
 {
-    for (int i = 0; i < g->nnodes; i++) free(g->nodes[i].full);
+    for (int i = 0; i < g->nnodes; i++) {
+        gnode *n = &g->nodes[i];
+        free(n->full);
+        buf_free(&n->ast); buf_free(&n->anode); buf_free(&n->bst); buf_free(&n->bnode);
+    }
     free(g->nodes);
     g->nodes = NULL;
     g->nnodes = g->capnodes = 0;
@@ -1574,6 +1940,9 @@ static void graph_free(G *g)
     opt_free(&g->o);
     for (int i = 0; i < g->ndecl; i++) { free(g->decl[i].name); free(g->decl[i].body); }
     g->ndecl = 0;
+    for (int i = 0; i < g->ncls; i++) free(g->cls[i]);
+    g->ncls = 0;
+    for (int i = 0; i < G_MAX_LEVELS; i++) { free(g->lev[i]); g->lev[i] = NULL; }
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -1609,12 +1978,15 @@ static void graph_run(G *g, const char *opts, const char *body)
     if (tk.n > 1 && !g->dry) tk_apply_opts(g->T, tk.s + 1, tk.n - 1, NULL, 0);
     buf_free(&tk);
     int outer_ops[8], nouter = g->o.nops;
+    unsigned outer_a[8], outer_b[8];
     memcpy(outer_ops, g->o.ops, sizeof outer_ops);
+    memcpy(outer_a, g->o.opa, sizeof outer_a);
+    memcpy(outer_b, g->o.opb, sizeof outer_b);
     g->o.nops = 0;
     g->c.W = g->c.D = g->c.LD = g->c.LW = 0;
     ilist list = { 0 };
     eval_group_body(g, body, strlen(body), &list, NULL, 0);
-    for (int k = 0; k < nouter && !g->why; k++) run_op(g, outer_ops[k], &list);
+    for (int k = 0; k < nouter && !g->why; k++) run_op(g, outer_ops[k], outer_a[k], outer_b[k], &list);
     if (g->simple && !g->why) {
         /* \tikz@lib@graph@simple@done: for each node of the packed list,
          * its edges to the nodes of the list, in the list's order */
