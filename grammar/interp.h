@@ -274,6 +274,7 @@ typedef struct tikz {
     long statements;          /* drawing commands so far (work bound) */
     struct { int kind, line, col; } *gk;   /* open groups: 1 '{', 2 \begin */
     size_t ngk, capgk;
+    size_t gk_floor;          /* groups below it were opened outside the code tk_run_code runs: not closable in it */
     vec3 last3;               /* the last coordinate as written: raw xyz, or (has3 3) absolute */
     int last3_kind;           /* 0 none, 1 2D unitless, 2 3D, 3 absolute (named) */
     vec3 cur3;                /* the last tk_coord point in the picture's xyz frame */

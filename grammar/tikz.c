@@ -304,6 +304,11 @@ static int close_group(tikz *T, int kind, const tex_tok *at, const char *what)
         tex_error(T->tex, at->line, at->col, "%s closes no group", what);
         return 0;
     }
+    if (T->ngk <= T->gk_floor) {
+        tex_error(T->tex, at->line, at->col,
+                  "%s closes a group opened outside the code it is in (a matrix cell, pic or calendar)", what);
+        return 0;
+    }
     if (T->gk[T->ngk - 1].kind != kind) {
         tex_error(T->tex, at->line, at->col, "%s, but the %s opened on line %d is still open",
                   what, T->gk[T->ngk - 1].kind == 1 ? "'{'" : "environment", T->gk[T->ngk - 1].line);
@@ -672,7 +677,13 @@ void tk_run_code(tikz *T, const char *code, size_t n, int line)
     tex_group_begin(T->tex);
     tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, line, 1 };
     tex_push_list_tok(T->tex, &l, sen);
+    size_t floor = T->gk_floor;
+    T->gk_floor = T->ngk;
     run(T, sen.name);
+    if (!tex_failed(T->tex) && T->ngk != T->gk_floor)
+        tex_error(T->tex, T->gk[T->ngk - 1].line, T->gk[T->ngk - 1].col,
+                  "a group opened in a matrix cell, pic or calendar is not closed in it%s", "");
+    T->gk_floor = floor;
     tex_group_end(T->tex);
     tl_free(&l);
 }
@@ -1198,7 +1209,7 @@ static void begin_env(tikz *T, const tex_tok *cmd, int kind, const char *env)
 static void do_plain_end(tikz *T, const tex_tok *cmd, int kind)
 {
     char what[96] = "";
-    if (T->ngk == 0 || T->gk[T->ngk - 1].kind != 2)
+    if (T->ngk == 0 || T->gk[T->ngk - 1].kind != 2 || T->ngk <= T->gk_floor)
         snprintf(what, sizeof what, "\\%.60s", tex_name(T->tex, cmd->name));
     if (!close_group(T, 2, cmd, what)) return;
     if (kind == ENV_TIKZPICTURE) picture_end(T);
@@ -1213,7 +1224,7 @@ static void do_end(tikz *T, const tex_tok *cmd)
     /* the \end{...} text only for close_group's error message (it needs
      * none when the innermost group is an environment) */
     char what[96] = "";
-    if (T->ngk == 0 || T->gk[T->ngk - 1].kind != 2)
+    if (T->ngk == 0 || T->gk[T->ngk - 1].kind != 2 || T->ngk <= T->gk_floor)
         snprintf(what, sizeof what, "\\end{%.60s}", env);
     if (!close_group(T, 2, cmd, what)) { if (env != ebuf) free(env); return; }
     int kind = env_kind(env, envn);

@@ -266,6 +266,17 @@ run_case "a 10^5 x 10^5 grid" "0|2" "$tmp/grid.tex"
 { pic; printf '\\draw[samples=100000000] plot (\\x,\\x);\n'; endpic; } >"$tmp/samples.tex"
 run_case "plot with 10^8 samples" "0|2" "$tmp/samples.tex"
 
+# ---- code run inside a path (matrix cells, pics, calendars) ----
+# found by fuzz_tikz: a cell's \end{tikzpicture} closed the picture from
+# inside the matrix, and the matrix went on with no graphics state
+{ pic; printf '\\matrix{\\end{tikzpicture}};\n'; endpic; } >"$tmp/cell-end.tex"
+run_case "\\end{tikzpicture} in a matrix cell" 2 "$tmp/cell-end.tex"
+{ pic; printf '\\matrix{\\begin{scope}\\draw (0,0)--(1,1);\\\\};\n'; endpic; } >"$tmp/cell-open.tex"
+run_case "a scope opened in a matrix cell, never closed" 2 "$tmp/cell-open.tex"
+{ pic; printf '\\matrix{\\begin{scope}\\draw (0,0)--(1,1);\\end{scope}\\\\};\n'; endpic; } >"$tmp/cell-scope.tex"
+run_case "a scope opened and closed in a matrix cell" 0 "$tmp/cell-scope.tex"
+also_check "a scope opened and closed in a matrix cell" "the cell's segment was lost" grep -q '^poly open -14.226 -14.226 14.226 14.226 ' "$tmp/out"
+
 # ---- conditionals ----
 { pic; printf '\\draw (0,0) -- (1,1);\n\\ifnum 1<2 \\draw (0,0) -- (1,0);\n'; endpic; } >"$tmp/if-open.tex"
 run_case "an \\if never closed (taken)" 2 "$tmp/if-open.tex"
