@@ -52,13 +52,8 @@
 # 9.03375pt): their last digit depends on the compiler.
 #
 # Exit status: 0 all passed, 1 a test failed, 2 tikz2ir is missing.
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-cd "$root" || exit 2
-BUILD=${BUILD:-build}
-T2I=$BUILD/bin/tikz2ir
-case $T2I in /*) ;; *) T2I=$root/$T2I ;; esac
+. "$(dirname "$0")/../lib.sh"
+T2I=$bin/tikz2ir
 [ -x "$T2I" ] || { echo "tikz2ir/run.sh: $T2I not found (make first)" >&2; exit 2; }
 dir=tests/tikz2ir
 data=tests/data/diagramir-dev/tikz
