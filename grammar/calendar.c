@@ -126,17 +126,9 @@ static int date_matches(const char *c, size_t cn, long j)
     const char *it;
     while (tk_next_item(c, cn, ',', &i, &it, &in)) {
         if (in == 0) continue;
-        long eq = (long)tk_find_top(it, in, '=');
-        const char *k = it, *v = NULL;
-        size_t kn = in, vn = 0;
-        if (eq >= 0) {
-            kn = (size_t)eq;
-            v = it + eq + 1;
-            vn = in - (size_t)eq - 1;
-            tk_trim(&k, &kn);
-            tk_trim(&v, &vn);
-            tk_unbrace(&v, &vn);
-        }
+        const char *k, *v;
+        size_t kn, vn;
+        tk_split_kv(it, in, &k, &kn, &v, &vn);
         int ok = -1;
         if (!v && tk_is(k, kn, "all")) ok = 1;
         else if (!v && tk_is(k, kn, "workday")) ok = wd < 5;
@@ -250,17 +242,10 @@ static const struct {
 
 static void cal_option(cal *C, const char *it, size_t in)
 {
-    long eq = (long)tk_find_top(it, in, '=');
-    const char *k = it, *v = "";
-    size_t kn = in, vn = 0;
-    if (eq >= 0) {
-        kn = (size_t)eq;
-        v = it + eq + 1;
-        vn = in - (size_t)eq - 1;
-        tk_trim(&k, &kn);
-        tk_trim(&v, &vn);
-        tk_unbrace(&v, &vn);
-    }
+    const char *k, *v;
+    size_t kn, vn;
+    long eq = tk_split_kv(it, in, &k, &kn, &v, &vn);
+    if (!v) v = "";
     static const struct { const char *k; int arr; } arrs[] = {
         { "day list downward", ARR_DOWN }, { "day list upward", ARR_UP },
         { "day list right", ARR_RIGHT }, { "day list left", ARR_LEFT },

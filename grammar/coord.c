@@ -227,22 +227,14 @@ static int coord_with_options(tikz *T, const char *s, size_t n, vec2 *out, int l
 static int cs_key(const char *body, size_t bn, const char *k, const char **v, size_t *vn)
 {
     int found = 0;
-    size_t i = 0;
-    while (i < bn) {
-        long comma = tk_find_top(body + i, bn - i, ',');
-        size_t len = comma < 0 ? bn - i : (size_t)comma;
-        const char *it = body + i;
-        size_t itn = len;
-        long eq = tk_find_top(it, itn, '=');
-        if (eq > 0) {
-            const char *key = it, *val = it + eq + 1;
-            size_t keyn = (size_t)eq, valn = itn - (size_t)eq - 1;
-            tk_trim(&key, &keyn);
-            tk_unbrace(&val, &valn);
-            if (tk_is(key, keyn, k)) { *v = val; *vn = valn; found = 1; }
+    size_t i = 0, itn, keyn, valn;
+    const char *it, *key, *val;
+    while (tk_next_item(body, bn, ',', &i, &it, &itn))
+        if (tk_split_kv(it, itn, &key, &keyn, &val, &valn) >= 0 && tk_is(key, keyn, k)) {
+            *v = val;
+            *vn = valn;
+            found = 1;
         }
-        i += len + 1;
-    }
     return found;
 }
 
@@ -316,20 +308,11 @@ static int coord_barycentric(tikz *T, const char *body, size_t bn, vec2 *out, in
 {
     vec2 acc = v2(0, 0);
     double sum = 0;
-    size_t i = 0;
-    while (i < bn) {
-        long comma = tk_find_top(body + i, bn - i, ',');
-        size_t len = comma < 0 ? bn - i : (size_t)comma;
-        const char *it = body + i;
-        size_t itn = len;
-        i += len + 1;
-        tk_trim(&it, &itn);
+    size_t i = 0, itn, nn, wn;
+    const char *it, *nm, *w;
+    while (tk_next_item(body, bn, ',', &i, &it, &itn)) {
         if (itn == 0) continue;
-        long eq = tk_find_top(it, itn, '=');
-        if (eq <= 0) return -1;
-        const char *nm = it, *w = it + eq + 1;
-        size_t nn = (size_t)eq, wn = itn - (size_t)eq - 1;
-        tk_trim(&nm, &nn);
+        if (tk_split_kv(it, itn, &nm, &nn, &w, &wn) <= 0) return -1;
         tk_node *nd = cs_node(T, nm, nn, "barycentric", line);
         double wv;
         if (!nd || eval_num(T, w, wn, &wv, NULL, line)) return -1;

@@ -327,6 +327,11 @@ long tk_find_top(const char *s, size_t n, char ch);  /* first ch outside (), {},
  * [] not counting: sets *it and *in to it, trimmed (possibly empty), moves
  * *i past its sep; 0 when there is none left. */
 int tk_next_item(const char *s, size_t n, char sep, size_t *i, const char **it, size_t *in);
+/* An item it[0..in) of a key=value list split at its first '=' outside (),
+ * {}, []: the key trimmed in *k, *kn; the value trimmed and unbraced in *v,
+ * *vn (NULL and 0 without '='). Returns the offset of that '=' in the item,
+ * or -1. */
+long tk_split_kv(const char *it, size_t in, const char **k, size_t *kn, const char **v, size_t *vn);
 /* Expands the macros in a text (a style body, say), malloc'd. */
 char *tk_expand_text(tikz *T, const char *s, size_t n);
 

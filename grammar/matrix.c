@@ -59,50 +59,24 @@ static void mx_free(mxopts *m)
     free(m->cbegin); free(m->cend); free(m->cempty);
 }
 
-/* The next item of an option list s[0,n) from *i: key (trimmed), value
- * (NULL without '='; trimmed, braces kept). 0 at the end. */
-static int next_item(const char *s, size_t n, size_t *pi, const char **k, size_t *kn,
-                     const char **v, size_t *vn)
+/* The next item of an option list s[0,n) from *i, trimmed, in *it, *in:
+ * its key and value as tk_split_kv has them, a key without a value
+ * unbraced. 0 at the end. */
+static int next_item(const char *s, size_t n, size_t *pi, const char **it, size_t *in,
+                     const char **k, size_t *kn, const char **v, size_t *vn)
 {
-    size_t i = *pi;
-    while (i < n) {
-        size_t st = i, eq = (size_t)-1;
-        int d = 0;
-        for (; i < n; i++) {
-            char c = s[i];
-            if (c == '{' || c == '(' || c == '[') d++;
-            else if ((c == '}' || c == ')' || c == ']') && d > 0) d--;
-            else if (d == 0 && c == ',') break;
-            else if (d == 0 && c == '=' && eq == (size_t)-1) eq = i;
-        }
-        const char *it = s + st;
-        size_t in = i - st;
-        i++;
-        tk_trim(&it, &in);
-        if (in == 0) continue;
-        if (eq == (size_t)-1) {
-            *k = it; *kn = in; *v = NULL; *vn = 0;
-            if (*kn && **k == '{') tk_unbrace(k, kn);
-        } else {
-            *k = it; *kn = (size_t)(s + eq - it);
-            *v = s + eq + 1; *vn = (size_t)(it + in - *v);
-            tk_trim(k, kn);
-            tk_trim(v, vn);
-        }
-        *pi = i;
+    while (tk_next_item(s, n, ',', pi, it, in)) {
+        if (*in == 0) continue;
+        if (tk_split_kv(*it, *in, k, kn, v, vn) < 0) tk_unbrace(k, kn);
         return 1;
     }
-    *pi = i;
     return 0;
 }
 
 static void set_text(char **dst, const char *v, size_t vn)
 {
-    const char *w = v;
-    size_t wn = vn;
-    tk_unbrace(&w, &wn);
     free(*dst);
-    *dst = xstrndup(w, wn);
+    *dst = xstrndup(v, vn);
 }
 
 static const char *const mx_keys[] = {
@@ -119,10 +93,13 @@ static int is_mx_key(const char *k, size_t kn)
 }
 
 /* A user style of that name (not one of the keys' own names unless the
- * document defined it): its body copied, else NULL */
-static char *user_style(tikz *T, const char *k, size_t kn, const char *v)
+ * document defined it): its body copied, else NULL. Not when the item's
+ * value, as written (not in braces: it ends where the item does), is a
+ * coordinate. */
+static char *user_style(tikz *T, const char *it, size_t in, const char *k, size_t kn,
+                        const char *v, size_t vn)
 {
-    if (v && v[0] == '(') return NULL;
+    if (v && v[0] == '(' && v + vn == it + in) return NULL;
     const char *st = tk_find_style(T, k, kn);
     return st ? xstrndup(st, strlen(st)) : NULL;
 }
@@ -140,19 +117,17 @@ static void add_cells(mxopts *m, const char *w, size_t wn)
 /* The matrix keys of an option list (and of the styles it names) */
 static void mx_walk(tikz *T, const char *s, size_t n, mxopts *m, int depth)
 {
-    size_t i = 0, kn, vn;
-    const char *k, *v;
-    while (next_item(s, n, &i, &k, &kn, &v, &vn)) {
-        char *st = user_style(T, k, kn, v);
+    size_t i = 0, in, kn, vn;
+    const char *it, *k, *v;
+    while (next_item(s, n, &i, &it, &in, &k, &kn, &v, &vn)) {
+        char *st = user_style(T, it, in, k, kn, v, vn);
         if (st) {
             if (depth < MX_STYLE_DEPTH) mx_walk(T, st, strlen(st), m, depth + 1);
             free(st);
             continue;
         }
         if (tk_is(k, kn, "matrix")) {
-            const char *w = v; size_t wn = vn;
-            if (w) tk_unbrace(&w, &wn);
-            m->is_matrix = !(w && tk_is(w, wn, "false"));
+            m->is_matrix = !(v && tk_is(v, vn, "false"));
         } else if ((tk_is(k, kn, "matrix of nodes") || tk_is(k, kn, "matrix of math nodes")) && !v) {
             /* the library's style: matrix, cells={anchor=base}, its cell code */
             m->is_matrix = 1;
@@ -160,10 +135,9 @@ static void mx_walk(tikz *T, const char *s, size_t n, mxopts *m, int depth)
             add_cells(m, "anchor=base", 11);
         } else if (!v) {
             if (tk_is(k, kn, "nodes in empty cells")) m->empty_nodes = 1;
-        } else if (tk_is(k, kn, "nodes in empty cells")) {
-            const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-            m->empty_nodes = !tk_is(w, wn, "false");
-        } else if (tk_is(k, kn, "row sep")) set_text(&m->rowsep, v, vn);
+        } else if (tk_is(k, kn, "nodes in empty cells"))
+            m->empty_nodes = !tk_is(v, vn, "false");
+        else if (tk_is(k, kn, "row sep")) set_text(&m->rowsep, v, vn);
         else if (tk_is(k, kn, "column sep")) set_text(&m->colsep, v, vn);
         else if (tk_is(k, kn, "matrix anchor")) set_text(&m->manchor, v, vn);
         else if (tk_is(k, kn, "ampersand replacement")) set_text(&m->amp, v, vn);
@@ -173,10 +147,8 @@ static void mx_walk(tikz *T, const char *s, size_t n, mxopts *m, int depth)
         else if (tk_is(k, kn, "left delimiter") || tk_is(k, kn, "right delimiter") ||
                  tk_is(k, kn, "above delimiter") || tk_is(k, kn, "below delimiter"))
             m->delimiters = 1;
-        else if (tk_is(k, kn, "cells")) {
-            const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-            add_cells(m, w, wn);
-        }
+        else if (tk_is(k, kn, "cells"))
+            add_cells(m, v, vn);
     }
 }
 
@@ -225,10 +197,10 @@ static void every_node_add(tikz *T, const char *pre, const char *v, size_t vn)
  * applied to the scope */
 static void cell_opts(tikz *T, const char *s, size_t n, int depth)
 {
-    size_t i = 0, kn, vn;
-    const char *k, *v;
-    while (next_item(s, n, &i, &k, &kn, &v, &vn)) {
-        char *st = user_style(T, k, kn, v);
+    size_t i = 0, in, kn, vn;
+    const char *it, *k, *v;
+    while (next_item(s, n, &i, &it, &in, &k, &kn, &v, &vn)) {
+        char *st = user_style(T, it, in, k, kn, v, vn);
         if (st) {
             if (depth < MX_STYLE_DEPTH) cell_opts(T, st, strlen(st), depth + 1);
             free(st);
@@ -236,13 +208,11 @@ static void cell_opts(tikz *T, const char *s, size_t n, int depth)
         }
         if (is_mx_key(k, kn) || tk_is(k, kn, "name") || tk_is(k, kn, "at")) continue;
         if (v && tk_is(k, kn, "nodes")) {
-            const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
-            every_node_add(T, "", w, wn);
+            every_node_add(T, "", v, vn);
         } else if (v && tk_is(k, kn, "anchor")) {
-            every_node_add(T, "anchor=", v, vn);
+            every_node_add(T, "", it, in);   /* the item as written */
         } else {
-            const char *e = v ? v + vn : k + kn;
-            char *x = xstrndup(k, (size_t)(e - k));
+            char *x = v ? xstrndup(it, in) : xstrndup(k, kn);
             tk_apply_opts(T, x, strlen(x), NULL, 0);
             free(x);
         }

@@ -44,6 +44,23 @@ int tk_next_item(const char *s, size_t n, char sep, size_t *i, const char **it, 
     return 1;
 }
 
+long tk_split_kv(const char *it, size_t in, const char **k, size_t *kn, const char **v, size_t *vn)
+{
+    long eq = tk_find_top(it, in, '=');
+    *k = it;
+    *kn = eq < 0 ? in : (size_t)eq;
+    tk_trim(k, kn);
+    if (eq < 0) {
+        *v = NULL;
+        *vn = 0;
+    } else {
+        *v = it + eq + 1;
+        *vn = in - (size_t)eq - 1;
+        tk_unbrace(v, vn);
+    }
+    return eq;
+}
+
 long tk_find_top(const char *s, size_t n, char ch)
 {
     int d = 0;

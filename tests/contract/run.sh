@@ -21,12 +21,7 @@
 # (tests/data/diagramir-dev), tests/svg2graph/*.svg that svg2graph reads and
 # the graphs' truth files. The round trip text -> JSON -> text of every IR
 # file under tests/ is tests/unit/test_ir_json.c's.
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-cd "$root" || exit 2
-BUILD=${BUILD:-build}
-case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
+. "$(dirname "$0")/../lib.sh"
 for p in tikz2ir svg2graph irlint graphalign ir2svg irreport kappa judge; do
     [ -x "$bin/$p" ] || { echo "contract/run.sh: $bin/$p not found (make first)" >&2; exit 2; }
 done

@@ -13,12 +13,7 @@
 #     set for each task in turn, then its merge.
 #
 #   BUILD=build sh tests/contrib/run.sh
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
-cd "$root" || exit 1
-BUILD=${BUILD:-build}
-case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
+. "$(dirname "$0")/../lib.sh"
 DIAGRAMIR_RUBRICS=$root/llm/rubrics
 export DIAGRAMIR_RUBRICS
 unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL MAKEFLAGS MFLAGS

@@ -24,12 +24,7 @@
 # Edges: ref a->b, b->c, c-d; gen x->y (= a->b), x->z (a->c, not in ref),
 # z->w (w unmatched): tp 1 fp 2 fn 2. Paths among {a, b, c}: ref a->b,
 # b->c, a->c; gen a->b, a->c: tp 2 fp 0 fn 1, P 1, R 0.6667, F1 0.8.
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-cd "$root" || exit 2
-BUILD=${BUILD:-build}
-case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
+. "$(dirname "$0")/../lib.sh"
 GA=$bin/graphalign
 [ -x "$GA" ] || { echo "graphalign/run.sh: $GA not found (make first)" >&2; exit 2; }
 d=tests/graphalign

@@ -41,13 +41,8 @@
 #
 # HOSTILE_ONLY=ERE runs only the cases whose names match.
 # Exit status: 0 all passed, 1 some case failed, 2 tikz2ir missing.
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-cd "$root" || exit 2
-BUILD=${BUILD:-build}
-T2I=$BUILD/bin/tikz2ir
-case $T2I in /*) ;; *) T2I=$root/$T2I ;; esac
+. "$(dirname "$0")/../lib.sh"
+T2I=$bin/tikz2ir
 [ -x "$T2I" ] || { echo "hostile/run.sh: $T2I not found (make first)" >&2; exit 2; }
 IRLINT=$(dirname "$T2I")/irlint   # validates the output when it is there
 verbose=0

@@ -16,12 +16,7 @@
 #   - svg2graph --llm sends the SVG's picture with both steps' requests.
 #
 #   BUILD=build sh tests/images/run.sh
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
-cd "$root" || exit 1
-BUILD=${BUILD:-build}
-case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
+. "$(dirname "$0")/../lib.sh"
 judge=$bin/judge S2G=$bin/svg2graph
 [ -x "$judge" ] && [ -x "$S2G" ] || { echo "images: $judge or $S2G not built" >&2; exit 1; }
 command -v python3 >/dev/null 2>&1 || { echo "images: python3 is needed for the fake server" >&2; exit 1; }

@@ -22,12 +22,7 @@
 #    x10 under ASan): 100,000 elements, an extent that overflows, enormous
 #    text.
 # Exit status: 0 all passed, 1 a test failed, 2 ir2svg is missing.
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-cd "$root" || exit 2
-BUILD=${BUILD:-build}
-case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
+. "$(dirname "$0")/../lib.sh"
 R=$bin/ir2svg
 [ -x "$R" ] || { echo "ir2svg/run.sh: $R not found (make first)" >&2; exit 2; }
 dir=tests/ir2svg

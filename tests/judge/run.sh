@@ -9,12 +9,7 @@
 #   BUILD=build sh tests/judge/run.sh
 #
 # Exit status 0 when every test passed, 1 otherwise.
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
-cd "$root" || exit 1
-BUILD=${BUILD:-build}
-case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
+. "$(dirname "$0")/../lib.sh"
 judge=$bin/judge
 [ -x "$judge" ] || { echo "judge: $judge not built" >&2; exit 1; }
 command -v python3 >/dev/null 2>&1 || { echo "judge: python3 is needed for the fake server" >&2; exit 1; }

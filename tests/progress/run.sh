@@ -13,12 +13,7 @@
 # The LLM runs (tikz2ir --fallback=llm, svg2graph --llm, judge) against the
 # fake server (tests/judge/fakellm.py) count calls, steps and items.
 # Exit status: 0 all passed, 1 a test failed, 2 missing build or python3.
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-cd "$root" || exit 2
-BUILD=${BUILD:-build}
-case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
+. "$(dirname "$0")/../lib.sh"
 for p in tikz2ir svg2graph judge; do
     [ -x "$bin/$p" ] || { echo "progress: $bin/$p not built" >&2; exit 2; }
 done

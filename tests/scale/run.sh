@@ -32,13 +32,8 @@
 #
 # SCALE_ONLY=ERE runs only the cases whose names match.
 # Exit status: 0 all passed, 1 some case failed, 2 a program missing.
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-cd "$root" || exit 2
-BUILD=${BUILD:-build}
-BIN=$BUILD/bin
-case $BIN in /*) ;; *) BIN=$root/$BIN ;; esac
+. "$(dirname "$0")/../lib.sh"
+BIN=$bin
 L=$BIN/irlint S=$BIN/svg2graph
 [ -x "$L" ] && [ -x "$S" ] || { echo "scale/run.sh: $BIN/irlint or svg2graph not found (make first)" >&2; exit 2; }
 verbose=0

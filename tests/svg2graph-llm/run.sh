@@ -19,12 +19,7 @@
 # script, compared byte for byte; a failed step must leave the geometric
 # result byte for byte.
 # Exit status: 0 all passed, 1 a test failed, 2 missing build or python3.
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-cd "$root" || exit 2
-BUILD=${BUILD:-build}
-case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
+. "$(dirname "$0")/../lib.sh"
 S2G=$bin/svg2graph
 [ -x "$S2G" ] || { echo "svg2graph-llm: $S2G not built" >&2; exit 2; }
 command -v python3 >/dev/null 2>&1 || { echo "svg2graph-llm: python3 is needed for the fake server" >&2; exit 2; }

@@ -14,15 +14,7 @@
 # (its files are kept in $GRAPHVIZ_KEEP when set). Exits 1 when the overall
 # rate is below $GRAPHVIZ_FLOOR (default 0.99), 0 otherwise; 0 with a note
 # when Graphviz is not installed (the test is skipped).
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-cd "$root" || exit 2
-BUILD=${BUILD:-build}
-case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
-S2G=$bin/svg2graph
-GA=$bin/graphalign
-[ -x "$S2G" ] && [ -x "$GA" ] || { echo "graphviz-oracle: build first" >&2; exit 2; }
+. "$(dirname "$0")/lib.sh"
 if ! command -v dot >/dev/null 2>&1; then
     echo "graphviz-oracle: SKIP (graphviz not installed: apt-get install graphviz)"
     exit 0
@@ -109,7 +101,7 @@ while [ $i -le "$N" ]; do
     if [ $ok = 1 ]; then
         awk -F '\t' -v e="$eng" -v g="g$i" 'NR > 1 && $2 ~ /-f1$/ { printf "%s\t%s\t%s\t%s\t%s\n", g, e, $2, $4, $5 }' \
             "$g.tsv" >> "$tmp/scores"
-        bad=$(awk -F '\t' 'NR > 1 && $2 ~ /-f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$g.tsv")
+        bad=$(f1_failures "$g.tsv") || exit 2
         if [ -n "$bad" ]; then
             ok=0
             echo "FAIL g$i ($eng): $bad"

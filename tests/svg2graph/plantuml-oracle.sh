@@ -44,15 +44,7 @@
 # by its place in the graph: graphalign pairs equal texts by degree, then
 # by record order, and the truth lists vertices in the order PlantUML
 # draws them).
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-cd "$root" || exit 2
-BUILD=${BUILD:-build}
-case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
-S2G=$bin/svg2graph
-GA=$bin/graphalign
-[ -x "$S2G" ] && [ -x "$GA" ] || { echo "plantuml-oracle: build first" >&2; exit 2; }
+. "$(dirname "$0")/lib.sh"
 if ! command -v plantuml >/dev/null 2>&1; then
     echo "plantuml-oracle: SKIP (plantuml not installed: apt-get install plantuml)"
     exit 0
@@ -256,7 +248,7 @@ while [ $i -le "$N" ]; do
     elif ! "$GA" --no-mean "$g.ir" "$g.gen.ir" > "$g.tsv" 2> "$g.err"; then
         ok=0 why="graphalign: $(head -1 "$g.err")"
     else
-        why=$(awk -F '\t' 'NR > 1 && $2 ~ /-f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$g.tsv")
+        why=$(f1_failures "$g.tsv") || exit 2
         [ -z "$why" ] || ok=0
         if [ $ok = 1 ]; then
             sort "$g.lab" > "$g.lab.s"

@@ -30,18 +30,10 @@
 # counting the texts drawn so, read back where the SVG names the characters
 # (glyph ids, aria-label); dvisvgm's text: whole words, blanks between them.
 # Exit status: 0 all passed, 1 a test failed, 2 svg2graph is missing.
-LC_ALL=C
-export LC_ALL
-root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-cd "$root" || exit 2
-BUILD=${BUILD:-build}
-case $BUILD in /*) bin=$BUILD/bin ;; *) bin=$root/$BUILD/bin ;; esac
-S2G=$bin/svg2graph
+. "$(dirname "$0")/lib.sh"
 # The prompts are found beside an in-tree build (build/bin/../../llm/rubrics);
 # a BUILD outside the tree (make check BUILD=/tmp/b) is pointed at them.
 case $bin in "$root"/*) ;; *) DIAGRAMIR_RUBRICS=$root/llm/rubrics; export DIAGRAMIR_RUBRICS ;; esac
-GA=$bin/graphalign
-[ -x "$S2G" ] && [ -x "$GA" ] || { echo "svg2graph/run.sh: $S2G or $GA not found (make first)" >&2; exit 2; }
 dir=tests/svg2graph
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/svg2graph-tests.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
@@ -69,7 +61,7 @@ for svg in "$dir"/*.svg; do
         "$S2G" -g "$svg" > "$tmp/g.ir" 2> "$tmp/err" &&
         "$GA" --no-mean "$dir/$name.truth.ir" "$tmp/g.ir" > "$tmp/tsv" 2>> "$tmp/err" ||
             bad "$name: truth comparison failed: $(head -3 "$tmp/err")"
-        b=$(awk -F '\t' 'NR > 1 && $2 ~ /-f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$tmp/tsv")
+        b=$(f1_failures "$tmp/tsv") || b="$b(no F1 scores) "
         [ -z "$b" ] || bad "$name: against $name.truth.ir: $b"
     fi
 done
@@ -83,7 +75,7 @@ for svg in "$dir"/plantuml/p*.svg; do
        ! "$GA" --no-mean "$dir/$name.truth.ir" "$tmp/g.ir" > "$tmp/tsv" 2>> "$tmp/err"; then
         bad "$name: $(head -3 "$tmp/err")"; continue
     fi
-    b=$(awk -F '\t' 'NR > 1 && $2 ~ /-f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$tmp/tsv")
+    b=$(f1_failures "$tmp/tsv") || b="$b(no F1 scores) "
     [ -z "$b" ] || bad "$name: against $name.truth.ir: $b"
     awk -f "$dir/edge-labels.awk" "$tmp/g.ir" | sort > "$tmp/glab"
     sort "$dir/$name.lab" | cmp -s - "$tmp/glab" || bad "$name: edge labels differ from $name.lab"

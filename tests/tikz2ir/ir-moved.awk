@@ -6,9 +6,10 @@
 # Writes the records of FILE.ir without the stream header, the diagram line
 # and the source lines (@L), every point moved by (dx, dy) -- the points of
 # bbox, poly, rect, curve and text records, the centre of ellipse and arc
-# records, the point of coord records, and the points of the at=, of= and
-# along= attributes -- and node names renamed: a name OLD, or OLD-R-C (a
-# matrix's cell), in coord records and id= becomes NEW (NEW-R-C).
+# records, the point of coord records (their last two fields), and the
+# points of the at=, of= and along= attributes -- and node names renamed: a
+# bare name OLD, or OLD-R-C (a matrix's cell), in coord records and id=
+# becomes NEW (NEW-R-C).
 # Numbers are written with %.6f, so two outputs are compared with
 # ir-close.awk (the IR rounds to thousandths).
 function mv(s, isy) { return sprintf("%.6f", s + (isy ? dy : dx)) }
@@ -55,7 +56,12 @@ BEGIN { nren = split(ren, R, " ") }
   else if (k == "curve") { first = 2; count = 8 }
   else if (k == "text") { first = 2; count = 4 }
   else if (k == "ellipse" || k == "arc") { first = 2; count = 2 }
-  else if (k == "coord") { f[2] = rename(f[2]); first = 3; count = 2 }
+  else if (k == "coord") {
+    # coord NAME X Y: the point is the last two fields (a quoted name may
+    # hold blanks); a bare name is renamed
+    if (n == 4) f[2] = rename(f[2])
+    first = n - 1; count = 2
+  }
   out = f[1]
   for (i = 2; i <= n; i++) {
     if (first && i >= first && i < first + count && f[i] ~ /^-?[0-9.]+(e-?[0-9]+)?$/)
