@@ -19,6 +19,10 @@ unset OPENAI_API_KEY OPENAI_BASE_URL OPENAI_MODEL
 data=tests/judge/data
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/judge-test.XXXXXX") || exit 1
+# the LLM cache goes under the run's directory, never into the checkout (with no
+# HOME and no XDG_CACHE_HOME, as in CI, it would default to ./.diagramir-cache)
+XDG_CACHE_HOME=$tmp/xdg-cache
+export XDG_CACHE_HOME
 . tests/judge/fakellm.sh
 # manifests written to $tmp name files under $tmp (a manifest may name only
 # files under its own directory)
