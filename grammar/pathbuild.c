@@ -1270,10 +1270,14 @@ void tp_svg(struct tp_state *st, const struct tp_str *opts, const struct tp_str 
     for (;;) {
         while (*p == ' ' || *p == ',' || *p == '\t' || *p == '\n' || *p == '\r') p++;
         if (!*p) break;
-        if (isalpha((unsigned char)*p)) cmd = *p++;
+        int letter = isalpha((unsigned char)*p);
+        if (letter) cmd = *p++;
         else if (!cmd) goto bad;
         else if (cmd == 'M') cmd = 'L';
         else if (cmd == 'm') cmd = 'l';
+        /* a number after Z repeats nothing (Z takes no arguments): an
+         * error, as in SVG, not a loop that never moves on */
+        if (!letter && (cmd == 'Z' || cmd == 'z')) goto bad;
         int rel = islower((unsigned char)cmd);
         char U = (char)toupper((unsigned char)cmd);
         vec2 o = rel ? cur : v2(0, 0);

@@ -272,6 +272,12 @@ run_case "a scope opened in a matrix cell, never closed" 2 "$tmp/cell-open.tex"
 run_case "a scope opened and closed in a matrix cell" 0 "$tmp/cell-scope.tex"
 also_check "a scope opened and closed in a matrix cell" "the cell's segment was lost" grep -q '^poly open -14.226 -14.226 14.226 14.226 ' "$tmp/out"
 
+# found by fuzz_tikz: a number after an svg path's Z looped forever (Z takes
+# no arguments, so nothing was read)
+{ pic; printf '\\draw svg {M 0 0 L 20 20 z 5};\n\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/svg-z.tex"
+run_case "a number after an svg path's Z" 0 "$tmp/svg-z.tex"
+also_check "a number after an svg path's Z" "no warning naming the svg data" grep -q "warning: svg path data it cannot read" "$tmp/err"
+
 # ---- conditionals ----
 { pic; printf '\\draw (0,0) -- (1,1);\n\\ifnum 1<2 \\draw (0,0) -- (1,0);\n'; endpic; } >"$tmp/if-open.tex"
 run_case "an \\if never closed (taken)" 2 "$tmp/if-open.tex"
