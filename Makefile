@@ -262,12 +262,13 @@ install: all
 
 # Debian packages the build and the test suite need (TeX for check-tex and
 # check-render, texlive-fonts-extra for the opensans package the IM class
-# sets its text in, as the raters saw it; cairo and librsvg for ir2svg and
-# check-render's tools; GNU parallel and rsync, its transfers to other hosts,
+# sets its text in, as the raters saw it; cm-super for the EC fonts its
+# \ttfamily and \rmfamily select, in Type 1 outlines dvisvgm can measure
+# (bitmap glyphs it drops); cairo and librsvg for ir2svg and check-render's tools; GNU parallel and rsync, its transfers to other hosts,
 # for tests/contrib's runs of the recipe).
 DEB_BUILD = gcc clang make flex bison gperf libcjson-dev libcurl4-openssl-dev libexpat1-dev \
             fonts-open-sans valgrind python3 pkg-config librsvg2-dev libcairo2-dev libpng-dev
-DEB_TEST  = texlive-pictures texlive-latex-recommended texlive-latex-extra texlive-fonts-extra dvisvgm \
+DEB_TEST  = texlive-pictures texlive-latex-recommended texlive-latex-extra texlive-fonts-extra cm-super dvisvgm \
             poppler-utils python3-sklearn python3-scipy graphviz chromium parallel rsync
 deps:
 	@missing=""; for p in $(DEB_BUILD) $(DEB_TEST); do \
