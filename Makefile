@@ -265,8 +265,9 @@ install: all
 # check-render, texlive-fonts-extra for the opensans package the IM class
 # sets its text in, as the raters saw it; cm-super for the EC fonts its
 # \ttfamily and \rmfamily select, in Type 1 outlines dvisvgm can measure
-# (bitmap glyphs it drops); cairo and librsvg for ir2svg and check-render's tools; GNU parallel and rsync, its transfers to other hosts,
-# for tests/contrib's runs of the recipe).
+# (bitmap glyphs it drops); cairo and librsvg for ir2svg and check-render's
+# tools; GNU parallel and rsync, its transfers to other hosts, for
+# tests/contrib's runs of the recipe).
 DEB_BUILD = gcc clang make flex bison gperf libcjson-dev libcurl4-openssl-dev libexpat1-dev \
             fonts-open-sans valgrind python3 pkg-config librsvg2-dev libcairo2-dev libpng-dev
 DEB_TEST  = texlive-pictures texlive-latex-recommended texlive-latex-extra texlive-fonts-extra cm-super dvisvgm \
