@@ -221,7 +221,8 @@ check-tex: all
 	    tests/tikz2ir/edges.tex tests/tikz2ir/node-scope-shape.tex tests/tikz2ir/path-forms.tex \
 	    tests/tikz2ir/path-scopes.tex tests/tikz2ir/matrix-amp-set.tex tests/tikz2ir/matrix-amp-tikzset.tex \
 	    tests/tikz2ir/tree-level-distance.tex tests/tikz2ir/path-svg.tex tests/tikz2ir/metamorphic/*.tex \
-	    tests/tikz2ir/graph-[a-t]*.tex tests/tikz2ir/calendar-[lmw]*.tex
+	    tests/tikz2ir/graph-[a-t]*.tex tests/tikz2ir/calendar-[lmw]*.tex \
+	    tests/tikz2ir/text-tt.tex
 	@sh tests/tex/check-tex-pairs.sh
 
 pgfmanual: all
@@ -262,12 +263,14 @@ install: all
 
 # Debian packages the build and the test suite need (TeX for check-tex and
 # check-render, texlive-fonts-extra for the opensans package the IM class
-# sets its text in, as the raters saw it; cairo and librsvg for ir2svg and
-# check-render's tools; GNU parallel and rsync, its transfers to other hosts,
-# for tests/contrib's runs of the recipe).
+# sets its text in, as the raters saw it; cm-super for the EC fonts its
+# \ttfamily and \rmfamily select, in Type 1 outlines dvisvgm can measure
+# (bitmap glyphs it drops); cairo and librsvg for ir2svg and check-render's
+# tools; GNU parallel and rsync, its transfers to other hosts, for
+# tests/contrib's runs of the recipe).
 DEB_BUILD = gcc clang make flex bison gperf libcjson-dev libcurl4-openssl-dev libexpat1-dev \
             fonts-open-sans valgrind python3 pkg-config librsvg2-dev libcairo2-dev libpng-dev
-DEB_TEST  = texlive-pictures texlive-latex-recommended texlive-latex-extra texlive-fonts-extra dvisvgm \
+DEB_TEST  = texlive-pictures texlive-latex-recommended texlive-latex-extra texlive-fonts-extra cm-super dvisvgm \
             poppler-utils python3-sklearn python3-scipy graphviz chromium parallel rsync
 deps:
 	@missing=""; for p in $(DEB_BUILD) $(DEB_TEST); do \

@@ -87,6 +87,32 @@ static box glyph_box(int bold, int it, unsigned cp, double size)
     return b;
 }
 
+/* ---- the typewriter font ------------------------------------------------ */
+
+/* \ttfamily under the IM class (T1 encoding, opensans changes no \ttdefault):
+ * the EC typewriter font, at the design file t1cmtt.fd chooses for each of
+ * the 12 LaTeX sizes (5..8pt: ectt0800 scaled), not scaled by opensans. */
+static const tm_cm_font *const tt_fonts[] = {
+    &tm_cm_ectt0800, &tm_cm_ectt0800, &tm_cm_ectt0800, &tm_cm_ectt0800, &tm_cm_ectt0900, &tm_cm_ectt1000,
+    &tm_cm_ectt1095, &tm_cm_ectt1200, &tm_cm_ectt1440, &tm_cm_ectt1728, &tm_cm_ectt2074, &tm_cm_ectt2488};
+
+/* The T1 slot of a code point in ectt: ASCII as is, the ligatures' and
+ * quotes' slots; a character outside them measures as 'o' (all of ectt's
+ * characters have the same width). */
+static int tt_slot(unsigned cp)
+{
+    if (cp > 32 && cp < 127) return (int)cp;
+    switch (cp) {
+    case 0x2013: return 0x15;
+    case 0x2014: return 0x16;
+    case 0x201C: return 0x10;
+    case 0x201D: return 0x11;
+    case 0x2018: return '`';
+    case 0x2019: return '\'';
+    default: return 'o';
+    }
+}
+
 /* the opensans TFMs' extra space (fontdimen 7), em */
 #define OS_EXTRA_SPACE 0.0433
 
@@ -121,6 +147,15 @@ static double baselineskip(double s)
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (s > t[i].size - 0.005 && s < t[i].size + 0.005) return t[i].skip;
     return 1.2 * s;
+}
+
+/* The typewriter font of a size: the ectt file and the size it is loaded at
+ * (NFSS substitutes the nearest of t1cmtt.fd's sizes). */
+static const tm_cm_font *tt_font(double size, double *sz)
+{
+    int si = size_index(size);
+    *sz = latex_sizes[si];
+    return tt_fonts[si];
 }
 
 /* ---- Computer Modern math fonts ------------------------------------------- */
@@ -252,9 +287,12 @@ enum {
     K_FONTSHAPE,
     K_MATHCLASS,  /* \mathrel{..} etc.: ch class */
     K_STACK,      /* \overset, \underset, \stackrel: ch 1 over, 2 under */
+    K_FAMILY,     /* ch: 1 \ttfamily, 0 \sffamily (\rmfamily: measured as it) */
+    K_VERB,       /* \verb|..|: the characters in the typewriter font */
 };
 
-enum { TA_BOLD = 1, TA_IT = 2, TA_EMPH = 4, TA_MD = 8, TA_UP = 16, TA_NORMAL = 32, TA_MATHSIZE = 64, TA_BOX = 128 };
+enum { TA_BOLD = 1, TA_IT = 2, TA_EMPH = 4, TA_MD = 8, TA_UP = 16, TA_NORMAL = 32, TA_MATHSIZE = 64, TA_BOX = 128,
+       TA_TT = 256, TA_SF = 512 };
 enum { MA_NONE, MA_RM, MA_BF, MA_IT, MA_CAL };
 enum { C_ORD, C_OP, C_BIN, C_REL, C_OPEN, C_CLOSE, C_PUNCT, C_INNER };
 
@@ -575,7 +613,7 @@ static const mdef macros[] = {
     KD("right", K_RIGHT),
     SYR("rightarrow", 0x21, "→"),
     KD("rm", K_NORMALFONT),
-    KD("rmfamily", K_IGNORE),
+    KC("rmfamily", K_FAMILY, 0),
     KC("rotatebox", K_SKIPARG, 1),
     KD("rule", K_RULE),
     MS("rvert", FAM_SY, 0x6A, C_CLOSE, "|"),
@@ -587,7 +625,7 @@ static const mdef macros[] = {
     OPN("sec"),
     KD("selectfont", K_IGNORE),
     SYB("setminus", 0x6E, "∖"),
-    KD("sffamily", K_IGNORE),
+    KC("sffamily", K_FAMILY, 0),
     MI("sigma", 0x1B, "σ"),
     SYR("sim", 0x18, "∼"),
     SYR("simeq", 0x27, "≃"),
@@ -643,15 +681,15 @@ static const mdef macros[] = {
     TS("textquotedblright", 0x201D, "”"),
     TS("textquoteleft", 0x2018, "‘"),
     TS("textquoteright", 0x2019, "’"),
-    KC("textrm", K_TEXTARG, TA_MATHSIZE),
+    KC("textrm", K_TEXTARG, TA_SF | TA_MATHSIZE),
     KC("textsc", K_TEXTARG, TA_MATHSIZE),
-    KC("textsf", K_TEXTARG, TA_MATHSIZE),
+    KC("textsf", K_TEXTARG, TA_SF | TA_MATHSIZE),
     KC("textsl", K_TEXTARG, TA_IT | TA_MATHSIZE),
     KC("textstyle", K_MSTYLE, 1),
     KC("textsubscript", K_TEXTSCRIPT, 2),
     KC("textsuperscript", K_TEXTSCRIPT, 1),
     TS("texttimes", 0xD7, "×"),
-    KC("texttt", K_TEXTARG, TA_MATHSIZE),
+    KC("texttt", K_TEXTARG, TA_TT | TA_MATHSIZE),
     KC("textup", K_TEXTARG, TA_UP | TA_MATHSIZE),
     KC("tfrac", K_FRAC, 2),
     MI("theta", 0x12, "θ"),
@@ -664,7 +702,8 @@ static const mdef macros[] = {
     SYO("triangle", 0x34, "△"),
     MS("triangleleft", FAM_MI, 0x2F, C_BIN, "◁"),
     MS("triangleright", FAM_MI, 0x2E, C_BIN, "▷"),
-    KD("ttfamily", K_IGNORE),
+    KC("tt", K_FAMILY, 2),
+    KC("ttfamily", K_FAMILY, 1),
     ACC("u", FAM_RM, 0x15, 0x306),
     KD("underline", K_UNDERLINE),
     KC("underset", K_STACK, 2),
@@ -681,6 +720,7 @@ static const mdef macros[] = {
     MI("vartheta", 0x23, "ϑ"),
     ACC("vec", FAM_MI, 0x7E, 0x20D7),
     SYB("vee", 0x5F, "∨"),
+    KD("verb", K_VERB),
     SYO("vert", 0x6A, "|"),
     KC("vphantom", K_PHANTOM, 3),
     KC("vspace", K_SKIPARG, 1),
@@ -872,6 +912,7 @@ static int parse_dim(const char *s, const char *end, double size, double *pt, co
 typedef struct {
     double size;
     int bold, it;
+    int tt;         /* \ttfamily: the EC typewriter font */
 } tfont;
 
 /* A horizontal list being built: natural width, height, depth. */
@@ -914,8 +955,11 @@ static void hl_box(hlist *hl, box b)
 /* A glyph of the text font: its box, the space factor it leaves (LaTeX's
  * \nonfrenchspacing sfcodes, 999 for capitals) and its italic correction
  * (the opensans TFMs' CHARIC of the italic fonts: bbox right - advance). */
+static void hl_tt_glyph(hlist *hl, const tfont *f, unsigned cp);
+
 static void hl_glyph(hlist *hl, const tfont *f, unsigned cp)
 {
+    if (f->tt) { hl_tt_glyph(hl, f, cp); return; }
     const tm_glyph *g = text_glyph(f->bold, f->it, cp);
     if (!g) g = text_glyph(f->bold, f->it, 'o');
     double sz = f->size * TM_FONT_SCALE;
@@ -928,6 +972,29 @@ static void hl_glyph(hlist *hl, const tfont *f, unsigned cp)
     hl->sf = code == 0 ? sf : code <= 1000 ? code : sf < 1000 ? 1000 : code;
     double ic = g->right - g->adv;
     hl->last_ic = f->it && ic > 0 ? ic * sz : 0;
+}
+
+/* A glyph of the typewriter font: its TFM box (ectt has no kerns; bold
+ * and italic are substituted by the upright medium font or measure as it:
+ * t1cmtt.fd's bx is ectt, its italic has the same widths); --- is the
+ * en dash ligature and a hyphen, as ectt's ligature table makes it. */
+static void hl_tt_glyph(hlist *hl, const tfont *f, unsigned cp)
+{
+    double sz;
+    const tm_cm_font *tf = tt_font(f->size, &sz);
+    int n = 1;
+    if (cp == 0x2014) { cp = 0x2013; n = 2; }
+    for (int i = 0; i < n; i++) {
+        const tm_cm_char *c = &tf->ch[tt_slot(i ? '-' : cp)];
+        box b = {c->w * sz, dmax(0, c->h * sz), dmax(0, c->d * sz)};
+        int sf = hl->sf;
+        hl_box(hl, b);
+        unsigned q = i ? '-' : cp;
+        int code = q == '.' || q == '?' || q == '!' ? 3000 : q == ':' ? 2000 : q == ';' ? 1500
+                 : q == ',' ? 1250 : (q >= 'A' && q <= 'Z') ? 999
+                 : (q == ')' || q == ']' || q == 0x2019 || q == 0x201D) ? 0 : 1000;
+        hl->sf = code == 0 ? sf : code <= 1000 ? code : sf < 1000 ? 1000 : code;
+    }
 }
 
 static void hl_kern(hlist *hl, double k)
@@ -944,8 +1011,16 @@ static void hl_kern(hlist *hl, double k)
 static void hl_space(hlist *hl, const tfont *f, int hard)
 {
     if (hl->start && !hard) return;
-    double w = text_space(f->bold, f->it, f->size);
-    if (!hard && hl->sf >= 2000) w += OS_EXTRA_SPACE * f->size * TM_FONT_SCALE;
+    double w;
+    if (f->tt) { /* ectt's interword space and extra space (fontdimens 2, 7) */
+        double sz;
+        const tm_cm_font *tf = tt_font(f->size, &sz);
+        w = tf->param[2] * sz;
+        if (!hard && hl->sf >= 2000) w += tf->param[7] * sz;
+    } else {
+        w = text_space(f->bold, f->it, f->size);
+        if (!hard && hl->sf >= 2000) w += OS_EXTRA_SPACE * f->size * TM_FONT_SCALE;
+    }
     hl->pend += w;
     hl->start = 0;
     hl->last_ic = 0;
@@ -1499,7 +1574,9 @@ static box text_in_math(ml *L, const mdef *d)
     if (d->ch & TA_IT) f.it = 1;
     if (d->ch & TA_UP) f.it = 0;
     if (d->ch & TA_EMPH) f.it = !f.it;
-    if (d->ch & TA_NORMAL) f.bold = f.it = 0;
+    if (d->ch & TA_NORMAL) f.bold = f.it = f.tt = 0;
+    if (d->ch & TA_TT) f.tt = 1;
+    if (d->ch & TA_SF) f.tt = 0;
     return text_arg(L->p, f);
 }
 
@@ -2156,7 +2233,11 @@ static void text_font_macro(P *p, tfont *f, const mdef *d)
         f->it = d->ch;
         return;
     case K_NORMALFONT:
-        f->bold = f->it = 0;
+        f->bold = f->it = f->tt = 0;
+        return;
+    case K_FAMILY: /* \tt: \normalfont\ttfamily */
+        if (d->ch == 2) f->bold = f->it = 0;
+        f->tt = d->ch != 0;
         return;
     case K_EMSWITCH:
         f->it = !f->it;
@@ -2241,7 +2322,9 @@ static void text_arg_macro(P *p, const tfont *f, hlist *hl, const mdef *d, const
         if (d->ch & TA_IT) g.it = 1;
         if (d->ch & TA_UP) g.it = 0;
         if (d->ch & TA_EMPH) g.it = !g.it;
-        if (d->ch & TA_NORMAL) g.bold = g.it = 0;
+        if (d->ch & TA_NORMAL) g.bold = g.it = g.tt = 0;
+        if (d->ch & TA_TT) g.tt = 1;
+        if (d->ch & TA_SF) g.tt = 0;
         if (d->ch & TA_BOX) { /* \mbox, \hbox, \text: a box, spaces kept */
             hl_box(hl, text_arg(p, g));
             return;
@@ -2330,9 +2413,24 @@ static void text_macro(P *p, tfont *f, hlist *hl, const char *name, size_t len)
     if (!d) return; /* unknown: skipped; its arguments follow as groups */
     switch (d->kind) {
     case K_SIZE: case K_SERIES: case K_SHAPE: case K_NORMALFONT: case K_EMSWITCH: case K_FONTSIZE:
-    case K_FONTSERIES: case K_FONTSHAPE:
+    case K_FONTSERIES: case K_FONTSHAPE: case K_FAMILY:
         text_font_macro(p, f, d);
         return;
+    case K_VERB: { /* \verb*?<c>...<c>: every character (a space too) in tt */
+        tfont g = *f;
+        g.tt = 1;
+        if (*p->s == '*') p->s++;
+        unsigned delim;
+        if (!*p->s) return;
+        p->s += utf8_decode(p->s, &delim);
+        while (*p->s) {
+            unsigned cp;
+            p->s += utf8_decode(p->s, &cp);
+            if (cp == delim) break;
+            hl_tt_glyph(hl, &g, cp == ' ' ? 'o' : cp);
+        }
+        return;
+    }
     case K_SPACE: case K_INTERWORD: case K_LINEBREAK: case K_HSPACE: case K_KERN:
         text_space_macro(p, f, hl, d);
         return;
@@ -2449,7 +2547,7 @@ static void text_run(P *p, tfont *f, hlist *hl, int group)
     while (!text_token(p, f, hl, group)) {}
 }
 
-tm_extent tm_measure_tex(const char *tex, double size_pt, int bold)
+tm_extent tm_measure_tex(const char *tex, double size_pt, int font)
 {
     tm_extent e = {0, 0, 0, 1, 0};
     if (!(size_pt > 0 && size_pt < 16384)) size_pt = 12; /* also NaN */
@@ -2461,7 +2559,7 @@ tm_extent tm_measure_tex(const char *tex, double size_pt, int bold)
     p.s = tex;
     p.line = &line;
     p.bskip = baselineskip(size_pt);
-    tfont f = {size_pt, bold ? 1 : 0, 0};
+    tfont f = {size_pt, font & TM_FONT_BOLD ? 1 : 0, font & TM_FONT_IT ? 1 : 0, font & TM_FONT_TT ? 1 : 0};
     text_run(&p, &f, &line, 0);
     finish_line(&p, 0); /* after a final \\ an empty row, as in TikZ's \halign */
     e.width = p.maxw;
@@ -2474,10 +2572,11 @@ tm_extent tm_measure_tex(const char *tex, double size_pt, int bold)
 
 /* ---- font= options ------------------------------------------------------ */
 
-double tm_font_size(const char *opt, double base_pt, int *bold)
+double tm_font_size(const char *opt, double base_pt, int *font)
 {
     double size = base_pt;
     if (!opt) return size;
+    int fl = font ? *font : 0;
     const char *s = opt;
     while (*s) {
         if (*s != '\\') { s++; continue; }
@@ -2487,22 +2586,31 @@ double tm_font_size(const char *opt, double base_pt, int *bold)
         const mdef *d = len ? lookup(name, len) : NULL;
         if (!d) continue;
         if (d->kind == K_SIZE) size = d->val;
-        else if (d->kind == K_SERIES) { if (bold) *bold = d->ch; }
-        else if (d->kind == K_NORMALFONT) { if (bold) *bold = 0; }
-        else if (d->kind == K_TEXTARG && (d->ch & TA_BOLD)) { if (bold) *bold = 1; }
+        else if (d->kind == K_SERIES) fl = d->ch ? fl | TM_FONT_BOLD : fl & ~TM_FONT_BOLD;
+        else if (d->kind == K_SHAPE) fl = d->ch ? fl | TM_FONT_IT : fl & ~TM_FONT_IT;
+        else if (d->kind == K_EMSWITCH) fl ^= TM_FONT_IT;
+        else if (d->kind == K_NORMALFONT) fl = 0;
+        else if (d->kind == K_FAMILY) {
+            if (d->ch == 2) fl = 0;
+            fl = d->ch ? fl | TM_FONT_TT : fl & ~TM_FONT_TT;
+        }
+        else if (d->kind == K_TEXTARG && (d->ch & TA_BOLD)) fl |= TM_FONT_BOLD;
         else if (d->kind == K_FONTSIZE) {
             const char *in;
             size_t inlen;
             double v;
             s = brace_arg(s, &in, &inlen);
             if (parse_dim(in, in + inlen, size, &v, NULL) && v > 0) size = v;
-        } else if (d->kind == K_FONTSERIES) {
+        } else if (d->kind == K_FONTSERIES || d->kind == K_FONTSHAPE) {
             const char *in;
             size_t inlen;
             s = brace_arg(s, &in, &inlen);
-            if (bold) *bold = inlen > 0 && (in[0] == 'b' || in[0] == 's');
+            int on = inlen > 0 && (in[0] == (d->kind == K_FONTSERIES ? 'b' : 'i') || in[0] == 's');
+            int bit = d->kind == K_FONTSERIES ? TM_FONT_BOLD : TM_FONT_IT;
+            fl = on ? fl | bit : fl & ~bit;
         }
     }
+    if (font) *font = fl;
     return size;
 }
 
@@ -2741,7 +2849,7 @@ static int pt_math_macro(PT *t, const mdef *d, const char *name, size_t len)
     case K_SPACE: case K_INTERWORD: case K_HSPACE: case K_KERN: case K_SKIPARG: case K_SKIP1THEN:
     case K_LINEBREAK: case K_FONTSIZE: case K_FONTSERIES: case K_FONTSHAPE: case K_MSTYLE:
     case K_IGNORE: case K_SIZE: case K_SERIES: case K_SHAPE: case K_NORMALFONT: case K_EMSWITCH:
-    case K_STRUT: case K_NOT:
+    case K_STRUT: case K_NOT: case K_FAMILY:
         break;
     default:
         pt_mathput(t, "", 0, 0, 0);
@@ -2939,6 +3047,18 @@ static void pt_macro(PT *t, int math, const char *name, size_t len)
         pt_space(t);
         t->msp = 0;
         return;
+    case K_VERB: { /* \verb*?<c>...<c>: the characters as they are */
+        if (*t->s == '*') t->s++;
+        unsigned delim, cp;
+        if (!*t->s) return;
+        t->s += utf8_decode(t->s, &delim);
+        while (*t->s) {
+            t->s += utf8_decode(t->s, &cp);
+            if (cp == delim) break;
+            if (cp == ' ') pt_space(t); else pt_cp(t, cp);
+        }
+        return;
+    }
     case K_LINEBREAK:
         {
             const char *s = skip_ws(t->s);

@@ -58,13 +58,23 @@ typedef struct {
  * \triangle \circ \degree \cdot \times \pm \le \ne \approx \cong \parallel
  * \perp ..), and \\ line breaks.  Unknown macros are skipped (their brace
  * arguments are typeset; a character OpenSans lacks measures as an "o").
- * bold: 1 if the node is bold from its font= option.
+ * font: the node's font from its font= option, TM_FONT_* flags (0: the
+ * class's Open Sans, upright, medium): bold, italic, and TM_FONT_TT, the
+ * typewriter font \ttfamily selects under the IM class (T1 encoding): the
+ * EC font ectt at the design size t1cmtt.fd chooses for the nearest LaTeX
+ * size, NOT scaled by opensans' 0.95 (ectt1200 at 12pt: 6.17pt a
+ * character); \texttt, \tt and \verb|..| select it too, \sffamily,
+ * \textsf, \normalfont go back to Open Sans (\rmfamily, whose EC Roman the
+ * model lacks, is measured as Open Sans).
  * A NULL or empty text gives width 0, height 0, depth 0, lines 1; a size_pt
  * outside (0, 16384) is taken as 12.  Leading and trailing spaces of the
  * node text and of each line are dropped (as TikZ does); sentence-ending
  * punctuation widens the following space and \textit{..} ends with an italic
  * correction, as in LaTeX.  Typical labels take well under a microsecond. */
-tm_extent tm_measure_tex(const char *tex, double size_pt, int bold);
+#define TM_FONT_BOLD 1
+#define TM_FONT_IT 2
+#define TM_FONT_TT 4
+tm_extent tm_measure_tex(const char *tex, double size_pt, int font);
 
 /* TeX source to readable plain text (UTF-8); the caller frees the result
  * (NULL only when out of memory; NULL tex gives "").
@@ -80,10 +90,14 @@ char *tm_plain_text(const char *tex);
 
 /* Font size in pt selected by a TikZ font= value or a size command:
  * "\Large" -> 17.28, "\small\bfseries" -> 10.95, "\fontsize{9}{11}\selectfont"
- * -> 9, or base_pt when it selects no size.  When bold is not NULL, *bold is
- * set to 1 if the value selects a bold series (\bfseries, \bf, \textbf), to 0
- * if it selects \mdseries or \normalfont, and left unchanged otherwise. */
-double tm_font_size(const char *font_option, double base_pt, int *bold);
+ * -> 9, or base_pt when it selects no size.  When font is not NULL, the
+ * switches in the value update its TM_FONT_* flags in order: \bfseries, \bf,
+ * \textbf, \fontseries{b} set TM_FONT_BOLD, \mdseries clears it; \itshape,
+ * \slshape, \fontshape{it} set TM_FONT_IT, \upshape clears it, \em flips
+ * it; \ttfamily sets TM_FONT_TT, \sffamily and \rmfamily clear it;
+ * \normalfont clears all, \tt is \normalfont\ttfamily.  A flag no switch
+ * names is left as it was. */
+double tm_font_size(const char *font_option, double base_pt, int *font);
 
 #ifdef TM_TABLE_INTERNAL
 /* Internal: the layout of the generated tables in grammar/textmetrics_table.c.
@@ -126,7 +140,9 @@ extern const int tm_cm_nfonts;
     X(cmr5) X(cmr6) X(cmr7) X(cmr8) X(cmr9) X(cmr10) X(cmr12) X(cmr17) \
     X(cmsy5) X(cmsy6) X(cmsy7) X(cmsy8) X(cmsy9) X(cmsy10) \
     X(cmbx5) X(cmbx6) X(cmbx7) X(cmbx8) X(cmbx9) X(cmbx10) X(cmbx12) \
-    X(cmex7) X(cmex8) X(cmex9) X(cmex10)
+    X(cmex7) X(cmex8) X(cmex9) X(cmex10) \
+    X(ectt0800) X(ectt0900) X(ectt1000) X(ectt1095) X(ectt1200) X(ectt1440) \
+    X(ectt1728) X(ectt2074) X(ectt2488)
 #define TM_CM_DECLARE(n) extern const tm_cm_font tm_cm_##n;
 TM_CM_FONTS(TM_CM_DECLARE)
 #undef TM_CM_DECLARE

@@ -1,11 +1,12 @@
 /* fuzz_textmetrics.c — fuzz harness for the text metrics (grammar/textmetrics.h).
  *
  * Feeds the bytes (as a C string: up to the first NUL) to tm_measure_tex at a
- * size and boldness picked from the input, to tm_plain_text and to
- * tm_font_size, and checks the contract: finite extents with height, depth
- * and skip >= 0 and at least one line; one line more per \\ at most; the
- * same result twice (no hidden state); plain text that is valid UTF-8; a
- * positive finite font size.  A violation aborts. */
+ * size and font flags (bold, italic, typewriter) picked from the input, to
+ * tm_plain_text and to tm_font_size, and checks the contract: finite extents
+ * with height, depth and skip >= 0 and at least one line; one line more per
+ * \\ at most; the same result twice (no hidden state); plain text that is
+ * valid UTF-8; a positive finite font size and font flags among TM_FONT_*.
+ * A violation aborts. */
 #include "grammar/textmetrics.h"
 
 #include <stdint.h>
@@ -49,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s[size] = 0;
     static const double sizes[] = {12, 6, 8, 10, 10.95, 13, 17.28, 24.88, 0, -1};
     double pt = sizes[size ? data[0] % (sizeof sizes / sizeof sizes[0]) : 0];
-    int bold = size > 1 && (data[1] & 1);
+    int bold = size > 1 ? data[1] & (TM_FONT_BOLD | TM_FONT_IT | TM_FONT_TT) : 0; /* font flags */
 
     tm_extent e = tm_measure_tex(s, pt, bold);
     if (!finite(e.width) || !finite(e.height) || !finite(e.depth) || !finite(e.skip))
@@ -74,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int b = 7;
     double fs = tm_font_size(s, 12, &b);
     if (!finite(fs) || fs <= 0) die("font size not positive", s);
-    if (b != 7 && b != 0 && b != 1) die("bold flag not 0/1", s);
+    if (b & ~(TM_FONT_BOLD | TM_FONT_IT | TM_FONT_TT)) die("font flags outside TM_FONT_*", s);
     free(s);
     return 0;
 }

@@ -80,11 +80,24 @@
 #   unknown), TeX's message.
 # --tex-sample N: TeX as the oracle of the geometry too: N clean examples
 #   TeX accepts, chosen by a fixed seed (PGF_SEED, default 1; the order of
-#   the cksum of "SEED:NAME"), go through tests/tex/check-tex.sh (each
-#   copy gets \pagestyle{empty}, lmodern (the same metrics, in outlines:
-#   dvisvgm makes nothing of a page with bitmap fonts) and the origin mark
-#   of contrib/tex/IM.cls's measure mode), which prints how many of tikz2ir's extents agree with
-#   TeX's ink extents.
+#   the cksum of "SEED:NAME"), go through tests/tex/check-tex.sh, which
+#   prints how many of tikz2ir's extents agree with TeX's ink extents.
+#   Like with like: tikz2ir always models the raters' setup, the IM class
+#   (contrib/tex/IM.cls: 12pt, Open Sans at scale 0.95 through opensans,
+#   sfmath and sansmath, every node in \sansmath\sffamily, line width=1pt,
+#   > as Stealth[length=3mm,width=2mm]; grammar/textmetrics.c), not the
+#   manual's ltxdoc at 10pt.  So each sample copy is the example's file
+#   with \documentclass{IM} in place of ltxdoc (pgf's version=latest is
+#   passed to the class's own \RequirePackage{tikz} with
+#   \PassOptionsToPackage, since the class loads it first) and the doc
+#   package ltxdoc loads (pgfmanual-en-macros redefines its environments);
+#   the \DeleteShortVerb line goes (without ltxdoc | is no short verb).
+#   check-tex.sh compiles it in the class's measure mode (the origin of
+#   every picture logged), with the doc directory in TEXINPUTS for the
+#   manual's images.  The text fonts outside Open Sans that the class
+#   leaves in place (\ttfamily, \rmfamily: the EC fonts ectt, ecrm) need
+#   Type 1 outlines (Debian cm-super): dvisvgm turns bitmap (Type 3)
+#   glyphs into nothing, and the ink of such text would be missed.
 # --keep DIR: keep the example files in DIR.
 #
 # Environment: BUILD (build), PGF_DOC, PGF_CACHE
@@ -456,25 +469,17 @@ if [ "$sample" -gt 0 ] 2>/dev/null; then
     while read -r n; do
       printf '%s %s\n' "$(printf '%s:%s' "$seed" "$n" | cksum | cut -d' ' -f1)" "$n"
     done | sort -n | head -n "$sample" | while read -r _ n; do
-      # the origin mark of contrib/tex/IM.cls in measure mode, no page
-      # number, and Latin Modern: the EC fonts' metrics in outlines (dvisvgm
-      # turns no page with bitmap fonts into SVG)
-      awk -v n="$prelines" '{ print } NR == n {
-        print "\\usepackage{lmodern}"
-        print "\\pagestyle{empty}"
-        print "\\ifdefined\\IMmeasure"
-        print "  \\newcount\\pgfmanualIMpicno \\newcount\\pgfmanualIMpicdepth"
-        print "  \\def\\pgfmanualIMwrite#1{\\write-1{IMORIGIN #1 \\the\\pdflastxpos\\space\\the\\pdflastypos}}"
-        print "  \\tikzset{every picture/.append style={"
-        print "    execute at begin picture={\\global\\advance\\pgfmanualIMpicno by 1 \\global\\advance\\pgfmanualIMpicdepth by 1"
-        print "      \\pdfsavepos\\edef\\pgfmanualIMtmp{\\the\\pgfmanualIMpicno\\space\\the\\pgfmanualIMpicdepth}%"
-        print "      \\expandafter\\pgfmanualIMwrite\\expandafter{\\pgfmanualIMtmp}},"
-        print "    execute at end picture={\\global\\advance\\pgfmanualIMpicdepth by -1 }}}"
-        print "\\fi" }' "$tmp/ex/$n" > "$tmp/sample/${n%.tex}.tex"
+      # the IM class in place of ltxdoc (see --tex-sample above)
+      awk -v n="$prelines" '
+        NR == 1 { print "\\PassOptionsToPackage{version=latest}{pgf}\\documentclass{IM}"
+                  print "\\usepackage{doc}"; next }
+        NR == n && /^\\AtBeginDocument\{\\DeleteShortVerb/ { next }
+        { print }' "$tmp/ex/$n" > "$tmp/sample/${n%.tex}.tex"
     done
   nsample=$(ls "$tmp/sample" | wc -l)
   echo "TeX as the oracle on $nsample clean examples (seed $seed): tests/tex/check-tex.sh"
-  TEX_FLOOR=0 TEX_WORST=${TEX_WORST:-10} BUILD=$BUILD sh "$here/check-tex.sh" "$tmp"/sample/*.tex |
+  TEXINPUTS="$doc:${TEXINPUTS-}" TEX_FLOOR=0 TEX_WORST=${TEX_WORST:-10} BUILD=$BUILD \
+    sh "$here/check-tex.sh" "$tmp"/sample/*.tex |
     sed 's/^/  /'
 fi
 exit $rc

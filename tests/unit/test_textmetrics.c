@@ -29,6 +29,7 @@
  */
 #include "grammar/textmetrics.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -350,6 +351,26 @@ static void test_font_size(void)
     bold = 1;
     CHECK(tm_font_size("\\sffamily", 12, &bold) == 12 && bold == 1, "no size: base, bold unchanged");
     CHECK(tm_font_size("\\normalfont", 12, &bold) == 12 && bold == 0, "\\normalfont resets bold");
+    bold = 0;
+    CHECK(tm_font_size("\\ttfamily\\itshape", 12, &bold) == 12 && bold == (TM_FONT_TT | TM_FONT_IT),
+          "\\ttfamily\\itshape: tt and italic flags");
+    CHECK(tm_font_size("\\sffamily\\upshape\\bfseries", 12, &bold) == 12 && bold == TM_FONT_BOLD,
+          "\\sffamily clears tt, \\upshape italic");
+    bold = TM_FONT_BOLD;
+    CHECK(tm_font_size("\\tt", 12, &bold) == 12 && bold == TM_FONT_TT, "\\tt: \\normalfont\\ttfamily");
+    {
+        /* ectt1200: 0.514458 x 12pt a character, ectt1095 at \\small */
+        tm_extent e = tm_measure_tex("illicit", 12, TM_FONT_TT);
+        CHECK(fabs(e.width - 7 * 0.514458 * 12) < 1e-3, "tt width: 7 ectt1200 characters");
+        tm_extent v = tm_measure_tex("a\\verb!i i!b", 12, 0);
+        tm_extent w = tm_measure_tex("a\\texttt{iii}b", 12, 0);
+        CHECK(fabs(v.width - w.width) < 1e-9, "\\verb: every character (the space too) in tt");
+        tm_extent d = tm_measure_tex("---", 12, TM_FONT_TT);
+        CHECK(fabs(d.width - 2 * 0.514458 * 12) < 1e-3, "tt ---: en-dash ligature and a hyphen");
+        char *pl = tm_plain_text("at \\verb!node 1!");
+        CHECK(pl && strcmp(pl, "at node 1") == 0, "\\verb plain text");
+        free(pl);
+    }
     CHECK(tm_font_size("\\fontsize{9}{11}\\selectfont", 12, NULL) == 9, "\\fontsize");
     CHECK(tm_font_size("\\Huge\\bfseries", 12, NULL) == 24.88, "\\Huge");
     CHECK(tm_font_size("\\tiny", 12, NULL) == 6, "\\tiny");
