@@ -423,6 +423,7 @@ tk_node *tk_find_node(tikz *T, const char *name, size_t n);
 /* The canvas point of a node's anchor (compass name, corner N, angle, ...);
  * -1 when the anchor is unknown. */
 int tk_node_anchor(tikz *T, const tk_node *nd, const char *a, size_t an, vec2 *out);
+vec2 tk_node_border_toward(const tk_node *nd, vec2 target);
 void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double by, int shape);
 /* The same for a node of any shape: its geometry as in geom (name ignored). */
 void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);

@@ -168,6 +168,16 @@ static vec2 node_border(const tk_node *nd, double ang)
     return rot_deg(shape_border(nd, ang - nd->rot), nd->rot);
 }
 
+/* TikZ's \pgfpointshapeborder: the point of nd's border (outer sep
+ * included) on the ray from its centre toward target (canvas); the centre
+ * for a coordinate, or when target is the centre */
+vec2 tk_node_border_toward(const tk_node *nd, vec2 target)
+{
+    vec2 d = vsub(target, nd->c);
+    if (nd->shape == TK_SH_COORD || hypot(d.x, d.y) < 1e-9) return nd->c;
+    return vadd(nd->c, node_border(nd, atan2(d.y, d.x) / DEG));
+}
+
 static const struct { const char *name; double x, y; double ang; } anchors[] = {
     { "north", 0, 1, 90 }, { "south", 0, -1, 270 }, { "east", 1, 0, 0 }, { "west", -1, 0, 180 },
     { "north east", 1, 1, 45 }, { "north west", -1, 1, 135 },
