@@ -216,8 +216,8 @@ typedef struct {
      * (hw = hh: pgf's anchor radius, corners at start + k*360/sides) */
     int sides;
     double start;             /* degrees: the polygon's first corner */
-    double rot;               /* degrees: the node's rotate= (these shapes only;
-                                 rectangles and circles keep their rotated box) */
+    double rot;               /* degrees: the node's rotate= (every shape: its
+                                 anchors and border turn with it) */
 } tk_node;
 
 enum { TK_SH_COORD, TK_SH_RECT, TK_SH_CIRCLE, TK_SH_ELLIPSE, TK_SH_DIAMOND, TK_SH_POLYGON };

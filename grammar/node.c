@@ -504,6 +504,7 @@ typedef struct {
     tk_textbox lay;           /* text width=: the text broken into lines */
     double hw, hh;            /* half sizes of the box; for a rotated rectangle
                                  or circle, of the rotated box */
+    double uhw, uhh;          /* half sizes of the box, unrotated */
     double dx, dy;            /* shapes.geometric: drawn radii / half diagonals */
     double by;                /* the baseline below the centre */
     double cr, sr;            /* cos and sin of rotate= */
@@ -684,6 +685,19 @@ static void draw_node_outline(tikz *T, const tk_nodeopts *no, const tk_node *sh,
         ir_elem_set_pts(e, p, (size_t)n);
         e->closed = 1;
         free(p);
+    } else if (no->rotate != 0 && no->shape != TK_SH_CIRCLE) {
+        /* a rotated rectangle: pgf's path from the north east corner,
+         * counter-clockwise */
+        static const int cor[4][2] = { { 1, 1 }, { -1, 1 }, { -1, -1 }, { 1, -1 } };
+        ir_pt p[4];
+        for (int i = 0; i < 4; i++) {
+            vec2 q = vadd(c, rot_deg(v2(cor[i][0] * b->uhw, cor[i][1] * b->uhh), no->rotate));
+            p[i].x = q.x;
+            p[i].y = q.y;
+        }
+        e = ir_add(T->d, IR_POLY);
+        ir_elem_set_pts(e, p, 4);
+        e->closed = 1;
     } else {
         e = ir_add(T->d, IR_RECT);
         ir_pt p[2] = { { c.x - hw, c.y - hh }, { c.x + hw, c.y + hh } };
@@ -781,14 +795,16 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
         if (tk_eval(T, a, strlen(a), &ang, NULL) == 0) off = shape_border(&sh, ang);
     }
     off = v2(off.x * b.cr - off.y * b.sr, off.x * b.sr + off.y * b.cr);
-    /* from here on, hw/hh are the half sizes of the (rotated) node's box;
-     * the shapes of shapes.geometric keep their own frame and rotation */
+    /* from here on, b's hw/hh are the half sizes of the (rotated) node's
+     * box; the node's anchors and border (sh) stay in its own frame,
+     * turned by its rotation, as pgf keeps a node's transformation */
+    b.uhw = b.hw;
+    b.uhh = b.hh;
     if (no->rotate != 0 && !newshape) {
         double ahw = fabs(b.hw * b.cr) + fabs(b.hh * b.sr), ahh = fabs(b.hw * b.sr) + fabs(b.hh * b.cr);
         if (no->shape != 2) { b.hw = ahw; b.hh = ahh; }
     }
-    if (newshape) sh.rot = no->rotate;
-    else { sh.hw = b.hw + os; sh.hh = b.hh + os; }
+    sh.rot = no->rotate;
     if (no->shape == TK_SH_COORD) {
         /* shape=coordinate: a point; no text, no outline */
         sh.shape = TK_SH_COORD;
