@@ -247,7 +247,8 @@ int tk_node_anchor(tikz *T, const tk_node *nd, const char *a, size_t an, vec2 *o
     tk_trim(&a, &an);
     if (nd->shape == TK_SH_COORD) { *out = nd->c; return 0; }
     if (anchor_offset(a, an, nd, &off) == 0) { *out = vadd(nd->c, off); return 0; }
-    if (tk_eval(T, a, an, &ang, NULL) == 0) { *out = vadd(nd->c, node_border(nd, ang)); return 0; }
+    /* (A.30): the border point at 30 degrees in the node's own (turned) frame */
+    if (tk_eval(T, a, an, &ang, NULL) == 0) { *out = vadd(nd->c, node_border(nd, ang + nd->rot)); return 0; }
     return -1;
 }
 

@@ -725,8 +725,11 @@ static void to_curve(const tk_node *A, const tk_node *B, vec2 from, vec2 to, int
         return;
     }
     vec2 dout = v2(cos(out_a * DEG), sin(out_a * DEG)), din = v2(cos(in_a * DEG), sin(in_a * DEG));
-    vec2 q0 = A ? tk_node_border_toward(A, vadd(from, dout)) : from;
-    vec2 q3 = B ? tk_node_border_toward(B, vadd(to, din)) : to;
+    /* the anchors (A.out), (B.in): angles in the nodes' own frames */
+    vec2 q0 = A ? tk_node_border_toward(A, vadd(from, v2(cos((out_a + A->rot) * DEG), sin((out_a + A->rot) * DEG))))
+                : from;
+    vec2 q3 = B ? tk_node_border_toward(B, vadd(to, v2(cos((in_a + B->rot) * DEG), sin((in_a + B->rot) * DEG))))
+                : to;
     double L = 0.3915 * vlen(vsub(q3, q0));
     p[1] = vadd(q0, vscale(dout, L));
     p[2] = vadd(q3, vscale(din, L));
