@@ -135,6 +135,7 @@ typedef struct {
     const char *node_distance;   /* positioning: node distance= (as written, at most 63 bytes) */
     const char *mx_amp;          /* ampersand replacement= set outside a matrix (matrix.c) */
     int on_grid;              /* positioning: on grid */
+    int transform_shape;      /* transform shape: nodes take the CTM's scale and rotation */
     char *every_node;         /* option text applied to every node (owned) */
     char *every_label;
     char role[24];

@@ -774,6 +774,30 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     double os = no->outer_sep >= 0 ? no->outer_sep : (g->outer_sep >= 0 ? g->outer_sep : 0.5 * g->lw);
     node_box b;
     measure_node_text(T, no, text, fs, em, line, &b);
+    /* transform shape: the node takes the scale and rotation of the
+     * coordinate transformation (its text, seps, sizes and outline; not
+     * its line width) */
+    double ts = 1;
+    if (g->transform_shape) {
+        mat m = g->ctm;
+        double det = m.a * m.d - m.b * m.c;
+        if (isfinite(det) && fabs(det) > 1e-12 && fabs(det) < 1e12) {
+            ts = sqrt(fabs(det));
+            no->rotate += atan2(m.b, m.a) / DEG;
+        }
+        if (ts != 1) {
+            isx *= ts;
+            isy *= ts;
+            os *= ts;
+            no->min_w *= ts;
+            no->min_h *= ts;
+            b.w *= ts;
+            b.h *= ts;
+            b.dp *= ts;
+            b.tx0 *= ts;
+            b.tx1 *= ts;
+        }
+    }
     /* a rotated node (rotate=): its anchors are in its own, rotated frame */
     double th = no->rotate * DEG;
     b.cr = cos(th);
@@ -819,7 +843,7 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     if (T->mxcell) tk_matrix_note_node(T, &sh, os, no->draw ? no->lw : 0);
     if (T->d) {
         if (no->draw || no->fill) draw_node_outline(T, no, &sh, &b, c, line);
-        if (!b.empty) emit_node_text(T, no, text, &b, c, at, fs, seg, nseg, line);
+        if (!b.empty) emit_node_text(T, no, text, &b, c, at, fs * ts, seg, nseg, line);
     }
     if (no->name) tk_add_node_geom(T, no->name, &sh);
     if (geom) *geom = sh;
