@@ -414,6 +414,9 @@ typedef struct {
                             points, nflat of them), NULL for the others */
     size_t *nflat;
     unsigned char *frame;  /* per element: 1 when it is a text node's outline */
+    size_t *coords;      /* the elements that are named coord records (named
+                            nodes' centres and coordinates), in order */
+    size_t ncoords;
     int *clip_of;        /* per element: index of the clip it is drawn in, -1 */
     int is3d;            /* some element carries xyz= */
     geom_face *faces;    /* every polyline with 3D coordinates, in drawing order */

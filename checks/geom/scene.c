@@ -764,10 +764,9 @@ size_t geom_end_on_node(const geom_scene *s, ir_pt p, ir_pt from)
     ir_pt u = ir_v_sub(p, from);
     double L = ir_v_len(u);
     if (!(L > 0)) return 0;
-    for (size_t i = 0; i < d->nelems; i++) {
-        const ir_elem *e = &d->elems[i];
-        if (e->kind != IR_COORD || e->npts < 1 || !e->name) continue;
-        ir_pt q = e->pts[0];
+    for (size_t c = 0; c < s->ncoords; c++) {
+        size_t i = s->coords[c];
+        ir_pt q = d->elems[i].pts[0];
         double dq = ir_v_dist(p, q);
         if (dq <= 1.5 * GEOM_JOIN_EPS_PT) continue;   /* at the point itself */
         ir_pt w = ir_v_sub(q, from);
@@ -784,30 +783,40 @@ size_t geom_end_on_node(const geom_scene *s, ir_pt p, ir_pt from)
 static void name_node_texts(geom_scene *s)
 {
     const ir_diagram *d = s->d;
-    int any = 0;
-    for (size_t i = 0; i < d->nelems && !any; i++) any = d->elems[i].kind == IR_COORD;
-    if (!any) return;
+    size_t n = 0;
+    for (size_t i = 0; i < d->nelems; i++)
+        if (d->elems[i].kind == IR_COORD && d->elems[i].npts >= 1 && d->elems[i].name) n++;
+    if (n == 0) return;
+    s->coords = geom_scene_alloc(s, n * sizeof *s->coords);
+    for (size_t i = 0; i < d->nelems; i++)
+        if (d->elems[i].kind == IR_COORD && d->elems[i].npts >= 1 && d->elems[i].name)
+            s->coords[s->ncoords++] = i;
+    size_t *near = NULL, ncap = 0;
+    /* a text's node: a coord inside its box (few texts hold one) */
     for (size_t k = 0; k < s->ntexts; k++) {
         geom_text *t = &s->texts[k];
         if (t->has_of) continue;
         size_t node = 0;
-        for (size_t i = 0; i < d->nelems && !node; i++)
-            if (d->elems[i].kind == IR_COORD && d->elems[i].npts >= 1 && d->elems[i].name &&
-                ir_box_contains_pt(t->box, d->elems[i].pts[0]))
-                node = i + 1;
+        for (size_t c = 0; c < s->ncoords && !node; c++)
+            if (ir_box_contains_pt(t->box, d->elems[s->coords[c]].pts[0])) node = s->coords[c] + 1;
         if (!node) continue;
-        for (size_t j = 0; j < s->nsegs; j++) {
-            const geom_seg *g = &s->segs[j];
+        /* the lines that end within the node's reach */
+        ir_pt q = d->elems[node - 1].pts[0];
+        double r = node_reach(s, q);
+        size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(q.x, q.y, q.x, q.y), r), &near, &ncap);
+        for (size_t jj = 0; jj < nn; jj++) {
+            const geom_seg *g = &s->segs[near[jj]];
             if ((g->cls != SEG_FIGURE && g->cls != SEG_DIM) || !g->visible || !(g->len > 0)) continue;
             if (geom_end_on_node(s, g->b, g->a) != node && geom_end_on_node(s, g->a, g->b) != node)
                 continue;
             t->has_of = 1;
-            t->of = d->elems[node - 1].pts[0];
+            t->of = q;
             if (t->kind == TXT_LENGTH || t->kind == TXT_AREA || t->kind == TXT_ANGLE || t->kind == TXT_VAR)
                 t->kind = TXT_NAME;
             break;
         }
     }
+    free(near);
 }
 
 geom_scene *geom_scene_build(const ir_diagram *d)

@@ -52,8 +52,6 @@ static void geom_shape_closed_body(const ir_diagram *d, const void *ctx, chk_ver
         for (int k = 0; k < 2; k++) {
             if (g->shared[k]) continue;    /* another line ends right there */
             ir_pt p = ends[k];
-            /* a line ending on a named node's border is attached to it */
-            if (geom_end_on_node(s, p, ends[1 - k])) continue;
             int joined = 0;
             double best = 1e300;
             const geom_seg *bh = NULL;
@@ -81,7 +79,8 @@ static void geom_shape_closed_body(const ir_diagram *d, const void *ctx, chk_ver
             }
             if (joined || !bh) continue;
             double lim = GEOM_CLOSE_GAP_FRAC * fmin(g->len, bh->len);
-            if (best < lim && best > GEOM_JOIN_EPS_PT * 1.5) {
+            /* a line ending on a named node's border is attached to it */
+            if (best < lim && best > GEOM_JOIN_EPS_PT * 1.5 && !geom_end_on_node(s, p, ends[1 - k])) {
                 chk_set(v, CHK_NO, g->line,
                         "the line at line %d stops %.1fpt short of the line at line %d",
                         g->line, best, bh->line);
