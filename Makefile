@@ -222,7 +222,7 @@ check-tex: all
 	    tests/tikz2ir/path-scopes.tex tests/tikz2ir/matrix-amp-set.tex tests/tikz2ir/matrix-amp-tikzset.tex \
 	    tests/tikz2ir/tree-level-distance.tex tests/tikz2ir/path-svg.tex tests/tikz2ir/metamorphic/*.tex \
 	    tests/tikz2ir/graph-[a-t]*.tex tests/tikz2ir/calendar-[lmw]*.tex \
-	    tests/tikz2ir/text-tt.tex
+	    tests/tikz2ir/text-tt.tex tests/tikz2ir/border-*.tex
 	@sh tests/tex/check-tex-pairs.sh
 
 pgfmanual: all

@@ -135,6 +135,7 @@ typedef struct {
     const char *node_distance;   /* positioning: node distance= (as written, at most 63 bytes) */
     const char *mx_amp;          /* ampersand replacement= set outside a matrix (matrix.c) */
     int on_grid;              /* positioning: on grid */
+    int transform_shape;      /* transform shape: nodes take the CTM's scale and rotation */
     char *every_node;         /* option text applied to every node (owned) */
     char *every_label;
     char role[24];
@@ -216,8 +217,8 @@ typedef struct {
      * (hw = hh: pgf's anchor radius, corners at start + k*360/sides) */
     int sides;
     double start;             /* degrees: the polygon's first corner */
-    double rot;               /* degrees: the node's rotate= (these shapes only;
-                                 rectangles and circles keep their rotated box) */
+    double rot;               /* degrees: the node's rotate= (every shape: its
+                                 anchors and border turn with it) */
 } tk_node;
 
 enum { TK_SH_COORD, TK_SH_RECT, TK_SH_CIRCLE, TK_SH_ELLIPSE, TK_SH_DIAMOND, TK_SH_POLYGON };
@@ -429,6 +430,7 @@ tk_node *tk_find_node(tikz *T, const char *name, size_t n);
 /* The canvas point of a node's anchor (compass name, corner N, angle, ...);
  * -1 when the anchor is unknown. */
 int tk_node_anchor(tikz *T, const tk_node *nd, const char *a, size_t an, vec2 *out);
+vec2 tk_node_border_toward(const tk_node *nd, vec2 target);
 void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double by, int shape);
 /* The same for a node of any shape: its geometry as in geom (name ignored). */
 void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);

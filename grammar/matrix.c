@@ -477,6 +477,13 @@ void tk_matrix_note_node(tikz *T, const tk_node *sh, double os, double stroke)
     double hw = sh->hw - os + stroke / 2, hh = sh->hh - os + stroke / 2;
     if (hw < 0) hw = 0;
     if (hh < 0) hh = 0;
+    if (sh->rot != 0 && sh->shape != TK_SH_CIRCLE) {
+        /* a rotated node: the box around its turned shape */
+        double cr = fabs(cos(sh->rot * DEG)), sr = fabs(sin(sh->rot * DEG));
+        double rw = hw * cr + hh * sr, rh = hw * sr + hh * cr;
+        hw = rw;
+        hh = rh;
+    }
     ir_box_add(&T->mxcell->box, sh->c.x - hw, sh->c.y - hh);
     ir_box_add(&T->mxcell->box, sh->c.x + hw, sh->c.y + hh);
 }

@@ -168,6 +168,16 @@ static vec2 node_border(const tk_node *nd, double ang)
     return rot_deg(shape_border(nd, ang - nd->rot), nd->rot);
 }
 
+/* TikZ's \pgfpointshapeborder: the point of nd's border (outer sep
+ * included) on the ray from its centre toward target (canvas); the centre
+ * for a coordinate, or when target is the centre */
+vec2 tk_node_border_toward(const tk_node *nd, vec2 target)
+{
+    vec2 d = vsub(target, nd->c);
+    if (nd->shape == TK_SH_COORD || hypot(d.x, d.y) < 1e-9) return nd->c;
+    return vadd(nd->c, node_border(nd, atan2(d.y, d.x) / DEG));
+}
+
 static const struct { const char *name; double x, y; double ang; } anchors[] = {
     { "north", 0, 1, 90 }, { "south", 0, -1, 270 }, { "east", 1, 0, 0 }, { "west", -1, 0, 180 },
     { "north east", 1, 1, 45 }, { "north west", -1, 1, 135 },
@@ -237,7 +247,8 @@ int tk_node_anchor(tikz *T, const tk_node *nd, const char *a, size_t an, vec2 *o
     tk_trim(&a, &an);
     if (nd->shape == TK_SH_COORD) { *out = nd->c; return 0; }
     if (anchor_offset(a, an, nd, &off) == 0) { *out = vadd(nd->c, off); return 0; }
-    if (tk_eval(T, a, an, &ang, NULL) == 0) { *out = vadd(nd->c, node_border(nd, ang)); return 0; }
+    /* (A.30): the border point at 30 degrees in the node's own (turned) frame */
+    if (tk_eval(T, a, an, &ang, NULL) == 0) { *out = vadd(nd->c, node_border(nd, ang + nd->rot)); return 0; }
     return -1;
 }
 
@@ -494,6 +505,7 @@ typedef struct {
     tk_textbox lay;           /* text width=: the text broken into lines */
     double hw, hh;            /* half sizes of the box; for a rotated rectangle
                                  or circle, of the rotated box */
+    double uhw, uhh;          /* half sizes of the box, unrotated */
     double dx, dy;            /* shapes.geometric: drawn radii / half diagonals */
     double by;                /* the baseline below the centre */
     double cr, sr;            /* cos and sin of rotate= */
@@ -674,6 +686,19 @@ static void draw_node_outline(tikz *T, const tk_nodeopts *no, const tk_node *sh,
         ir_elem_set_pts(e, p, (size_t)n);
         e->closed = 1;
         free(p);
+    } else if (no->rotate != 0 && no->shape != TK_SH_CIRCLE) {
+        /* a rotated rectangle: pgf's path from the north east corner,
+         * counter-clockwise */
+        static const int cor[4][2] = { { 1, 1 }, { -1, 1 }, { -1, -1 }, { 1, -1 } };
+        ir_pt p[4];
+        for (int i = 0; i < 4; i++) {
+            vec2 q = vadd(c, rot_deg(v2(cor[i][0] * b->uhw, cor[i][1] * b->uhh), no->rotate));
+            p[i].x = q.x;
+            p[i].y = q.y;
+        }
+        e = ir_add(T->d, IR_POLY);
+        ir_elem_set_pts(e, p, 4);
+        e->closed = 1;
     } else {
         e = ir_add(T->d, IR_RECT);
         ir_pt p[2] = { { c.x - hw, c.y - hh }, { c.x + hw, c.y + hh } };
@@ -749,6 +774,30 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     double os = no->outer_sep >= 0 ? no->outer_sep : (g->outer_sep >= 0 ? g->outer_sep : 0.5 * g->lw);
     node_box b;
     measure_node_text(T, no, text, fs, em, line, &b);
+    /* transform shape: the node takes the scale and rotation of the
+     * coordinate transformation (its text, seps, sizes and outline; not
+     * its line width) */
+    double ts = 1;
+    if (g->transform_shape) {
+        mat m = g->ctm;
+        double det = m.a * m.d - m.b * m.c;
+        if (isfinite(det) && fabs(det) > 1e-12 && fabs(det) < 1e12) {
+            ts = sqrt(fabs(det));
+            no->rotate += atan2(m.b, m.a) / DEG;
+        }
+        if (ts != 1) {
+            isx *= ts;
+            isy *= ts;
+            os *= ts;
+            no->min_w *= ts;
+            no->min_h *= ts;
+            b.w *= ts;
+            b.h *= ts;
+            b.dp *= ts;
+            b.tx0 *= ts;
+            b.tx1 *= ts;
+        }
+    }
     /* a rotated node (rotate=): its anchors are in its own, rotated frame */
     double th = no->rotate * DEG;
     b.cr = cos(th);
@@ -771,14 +820,16 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
         if (tk_eval(T, a, strlen(a), &ang, NULL) == 0) off = shape_border(&sh, ang);
     }
     off = v2(off.x * b.cr - off.y * b.sr, off.x * b.sr + off.y * b.cr);
-    /* from here on, hw/hh are the half sizes of the (rotated) node's box;
-     * the shapes of shapes.geometric keep their own frame and rotation */
+    /* from here on, b's hw/hh are the half sizes of the (rotated) node's
+     * box; the node's anchors and border (sh) stay in its own frame,
+     * turned by its rotation, as pgf keeps a node's transformation */
+    b.uhw = b.hw;
+    b.uhh = b.hh;
     if (no->rotate != 0 && !newshape) {
         double ahw = fabs(b.hw * b.cr) + fabs(b.hh * b.sr), ahh = fabs(b.hw * b.sr) + fabs(b.hh * b.cr);
         if (no->shape != 2) { b.hw = ahw; b.hh = ahh; }
     }
-    if (newshape) sh.rot = no->rotate;
-    else { sh.hw = b.hw + os; sh.hh = b.hh + os; }
+    sh.rot = no->rotate;
     if (no->shape == TK_SH_COORD) {
         /* shape=coordinate: a point; no text, no outline */
         sh.shape = TK_SH_COORD;
@@ -792,7 +843,7 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     if (T->mxcell) tk_matrix_note_node(T, &sh, os, no->draw ? no->lw : 0);
     if (T->d) {
         if (no->draw || no->fill) draw_node_outline(T, no, &sh, &b, c, line);
-        if (!b.empty) emit_node_text(T, no, text, &b, c, at, fs, seg, nseg, line);
+        if (!b.empty) emit_node_text(T, no, text, &b, c, at, fs * ts, seg, nseg, line);
     }
     if (no->name) tk_add_node_geom(T, no->name, &sh);
     if (geom) *geom = sh;

@@ -84,6 +84,12 @@ struct tp_state {
     int ndpics, capdpics;
     struct tkids { struct tkid *v; int n, cap; } kids;   /* a tree's children, read not yet placed */
     long tree_nodes;          /* children placed (MAX_TREE_NODES) */
+    /* TikZ's \tikz@moveto@waiting: the node (index + 1 in T->nodes; 0 none)
+     * whose border the next line, curve or to path starts on, toward where
+     * it goes; until then the current point is the node's centre */
+    size_t wait_nd;
+    size_t fig_nd;            /* the named node a path's node operation just
+                                 placed (an edge after it starts there) */
     /* Last: tk_run_path zeroes the state only up to here. An entry of these
      * is read only below npts, after tp_coord (or tp_controls_single, for
      * pts and pts_rel) wrote it in this path. */
@@ -92,6 +98,7 @@ struct tp_state {
     vec2 pts_vec[8];          /* its offset, canvas */
     vec3 pts3[8];
     int pts3ok[8];
+    size_t pts_nd[8];         /* a bare node name (A): its index + 1, else 0 */
 };
 
 /* n bytes (a multiple of 8) for a piece's points: from the path's pool when
@@ -272,6 +279,7 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
                 st->pts_rel[st->npts] = 0;
                 st->pts_vec[st->npts] = v2(0, 0);
                 st->pts3ok[st->npts] = 0;
+                st->pts_nd[st->npts] = 0;
                 st->pts3[st->npts] = T->cur3;
                 st->pts[st->npts++] = p;
             }
@@ -305,6 +313,17 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
         st->relbase = p;
     }
     if (st->npts < 8) {
+        /* a bare node name, not a coordinate shape: TikZ's shape border
+         * point, worked out by the operation that uses it */
+        size_t nd = 0;
+        if (!rel && !st->bad_coord) {
+            const char *nm = c->s;
+            size_t nn = (size_t)c->n;
+            tk_trim(&nm, &nn);
+            tk_node *np = nn ? tk_find_node(T, nm, nn) : NULL;
+            if (np && np->shape != TK_SH_COORD) nd = (size_t)(np - T->nodes) + 1;
+        }
+        st->pts_nd[st->npts] = nd;
         st->pts_rel[st->npts] = rel;
         st->pts_vec[st->npts] = rel_vec;
         st->pts3ok[st->npts] = !rel && T->cur3_ok;
@@ -320,6 +339,8 @@ void tp_move(struct tp_state *st)
     flush_sub(st, 0);
     st->npts = 0;
     sub_add3(st, p, k >= 0 && st->pts3ok[k] ? &st->pts3[k] : NULL);
+    st->wait_nd = k >= 0 ? st->pts_nd[k] : 0;
+    st->fig_nd = 0;
     st->cur3 = k >= 0 ? st->pts3[k] : st->cur3;
     st->cur3ok = k >= 0 && st->pts3ok[k];
     st->sub_start = p;
@@ -343,6 +364,42 @@ static void line_to3(struct tp_state *st, vec2 p, const vec3 *p3)
 
 static void line_to(struct tp_state *st, vec2 p) { line_to3(st, p, NULL); }
 
+/* the node of a pts_nd or wait_nd entry (index + 1), or NULL */
+static const tk_node *nd_of(const struct tp_state *st, size_t idx)
+{
+    return idx && idx <= st->T->nnodes ? &st->T->nodes[idx - 1] : NULL;
+}
+
+/* TikZ's \tikz@flush@moveto@toward: a moveto to a node's centre waits
+ * until the operation after it says where the path goes; it then starts on
+ * the node's border toward that point (a new subpath when a line ended at
+ * the node). Returns where the next piece starts. */
+static vec2 start_toward(struct tp_state *st, vec2 toward)
+{
+    const tk_node *nd = nd_of(st, st->wait_nd);
+    st->wait_nd = 0;
+    if (!nd) return st->cur;
+    vec2 b = tk_node_border_toward(nd, toward);
+    if (st->nsub >= 2) flush_sub(st, 0);
+    if (st->nsub == 1) { st->b.sub[0] = b; st->sub3ok = 0; }
+    else sub_add(st, b);
+    st->sub_start = b;
+    return b;
+}
+
+/* TikZ's \tikz@flush@moveto: the operations other than lines, curves and
+ * to paths start a waiting moveto at the node's centre */
+static void start_at_centre(struct tp_state *st)
+{
+    if (!st->wait_nd) return;
+    st->wait_nd = 0;
+    if (st->nsub >= 2) {
+        flush_sub(st, 0);
+        sub_add(st, st->cur);
+    }
+    st->sub_start = st->cur;
+}
+
 void tp_cycle_target(struct tp_state *st) { st->cycle = 1; }
 
 /* "cycle" as the target of an operation other than "--" and "to" (-|, |-,
@@ -356,6 +413,7 @@ void tp_cycle_point(struct tp_state *st)
         st->pts_rel[st->npts] = 0;
         st->pts_vec[st->npts] = v2(0, 0);
         st->pts3ok[st->npts] = 0;
+        st->pts_nd[st->npts] = 0;
         st->pts3[st->npts] = st->T->cur3;
         st->pts[st->npts++] = p;
     }
@@ -365,6 +423,19 @@ void tp_cycle_point(struct tp_state *st)
 void tp_line(struct tp_state *st, int kind)
 {
     vec2 from = st->cur, to;
+    if (st->cycle && kind == 0 && st->wait_nd) {
+        /* a moveto waiting at a node: TikZ moves to its centre and closes
+         * that empty subpath, which draws nothing */
+        start_at_centre(st);
+        st->cycle = 0;
+        st->nsub = 0;
+        st->seg_kind = SEG_LINE;
+        st->seg[0] = st->seg[1] = from;
+        st->relbase = from;
+        place_pending(st, 1);
+        st->npts = 0;
+        return;
+    }
     if (st->cycle && kind == 0) {
         to = st->sub_start;
         st->cycle = 0;
@@ -395,33 +466,49 @@ void tp_line(struct tp_state *st, int kind)
     }
     int k = st->npts - 1;
     to = pop_pt(st);
+    size_t tnd = k >= 0 && k < 8 ? st->pts_nd[k] : 0;
+    const tk_node *tn = nd_of(st, tnd);
     st->npts = 0;
+    st->fig_nd = 0;
+    /* a node named bare, (B): the line ends on its border toward where it
+     * comes from (the corner of -| and |-), and the next one starts on it
+     * (tikz.code.tex, \tikz@@lineto, \tikz@@hv@lineto) */
     if (kind == 0) {
-        line_to3(st, to, k >= 0 && st->pts3ok[k] ? &st->pts3[k] : NULL);
+        vec2 end = tn ? tk_node_border_toward(tn, from) : to;
+        from = start_toward(st, end);
+        line_to3(st, end, !tn && k >= 0 && st->pts3ok[k] ? &st->pts3[k] : NULL);
         st->seg_kind = SEG_LINE;
         st->seg[0] = from;
-        st->seg[1] = to;
+        st->seg[1] = end;
     } else {
         /* -| : horizontal then vertical (in canvas for untransformed pictures) */
         vec2 corner = kind == 1 ? v2(to.x, from.y) : v2(from.x, to.y);
+        if (st->wait_nd) {
+            from = start_toward(st, corner);
+            corner = kind == 1 ? v2(to.x, from.y) : v2(from.x, to.y);
+        }
+        vec2 end = tn ? tk_node_border_toward(tn, corner) : to;
         line_to(st, corner);
-        line_to(st, to);
+        line_to(st, end);
         st->seg_kind = SEG_HV;
         st->seg[0] = from;
         st->seg[1] = corner;
-        st->seg[2] = to;
+        st->seg[2] = end;
         if (closing && st->nsub >= 3 && st->b.sub[st->nsub - 1].x == st->b.sub[0].x &&
             st->b.sub[st->nsub - 1].y == st->b.sub[0].y) {
             st->nsub--;
             flush_sub(st, 1);
         }
     }
+    st->cur = to;
+    st->wait_nd = tnd;
     place_pending(st, 1);
 }
 
 void tp_rectangle(struct tp_state *st)
 {
     tikz *T = st->T;
+    start_at_centre(st);
     gstate *g = GS(T);
     vec2 a = st->cur, b = pop_pt(st);
     st->npts = 0;
@@ -493,6 +580,7 @@ void tp_circle_args(struct tp_state *st, const struct tp_str *opts, const struct
 void tp_circle(struct tp_state *st, int ellipse)
 {
     (void)ellipse;
+    start_at_centre(st);
     if (!st->ca_ok) {
         tk_warn(st->T, st->line, "circle without a radius");
         return;
@@ -541,6 +629,7 @@ void tp_arc_args(struct tp_state *st, const struct tp_str *opts, const struct tp
 
 void tp_arc(struct tp_state *st)
 {
+    start_at_centre(st);
     if (!st->ca_ok) { tk_warn(st->T, st->line, "arc without angles and radius"); return; }
     double a1 = st->arc_a1, a2 = st->arc_a2;
     vec2 A = st->ca_A, B = st->ca_B;
@@ -564,6 +653,7 @@ void tp_arc(struct tp_state *st)
 void tp_grid(struct tp_state *st, const struct tp_str *opts)
 {
     tikz *T = st->T;
+    start_at_centre(st);
     tk_gs_push(T);
     gstate *g = GS(T);
     if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
@@ -597,15 +687,54 @@ void tp_grid(struct tp_state *st, const struct tp_str *opts)
     st->relbase = b;
 }
 
-static void curve_to(struct tp_state *st, vec2 c1, vec2 c2, vec2 to)
+static void curve_to(struct tp_state *st, vec2 from, vec2 c1, vec2 c2, vec2 to)
 {
     flush_sub(st, 0);
-    vec2 p[4] = { st->cur, c1, c2, to };
+    vec2 p[4] = { from, c1, c2, to };
     add_piece(st, IR_CURVE, 0, p, 4, 0, 0, NULL);
     st->seg_kind = SEG_CURVE;
     memcpy(st->seg, p, sizeof p);
     st->cur = to;
     st->relbase = to;
+}
+
+/* The curve of a curved to path (tikzlibrarytopaths.code.tex): from p0
+ * to p3 with control points c1, c2, where a node named bare at either end
+ * (A, B; NULL for points) puts that end on its border. bend left/right
+ * (relative): the ends on the borders at out and in turned from the line
+ * between the centres, the control points 0.3915 of the distance between
+ * them out at those angles. out=/in= (absolute): 0.3915 of the distance
+ * between the out and in anchors, out from them; the ends on the borders
+ * toward the control points. */
+static void to_curve(const tk_node *A, const tk_node *B, vec2 from, vec2 to, int relative,
+                     double bend, double out_a, double in_a, vec2 p[4])
+{
+    if (relative) {
+        double ang = atan2(to.y - from.y, to.x - from.x) / DEG;
+        vec2 p0 = A ? tk_node_border_toward(A, vadd(from, v2(cos((ang + bend) * DEG), sin((ang + bend) * DEG))))
+                    : from;
+        vec2 p3 = B ? tk_node_border_toward(B, vadd(to, v2(cos((ang + 180 - bend) * DEG),
+                                                           sin((ang + 180 - bend) * DEG))))
+                    : to;
+        vec2 u = vsub(p3, p0);
+        double L = 0.3915 * vlen(u), au = atan2(u.y, u.x) / DEG;
+        p[0] = p0;
+        p[1] = vadd(p0, vscale(v2(cos((au + bend) * DEG), sin((au + bend) * DEG)), L));
+        p[2] = vadd(p3, vscale(v2(cos((au + 180 - bend) * DEG), sin((au + 180 - bend) * DEG)), L));
+        p[3] = p3;
+        return;
+    }
+    vec2 dout = v2(cos(out_a * DEG), sin(out_a * DEG)), din = v2(cos(in_a * DEG), sin(in_a * DEG));
+    /* the anchors (A.out), (B.in): angles in the nodes' own frames */
+    vec2 q0 = A ? tk_node_border_toward(A, vadd(from, v2(cos((out_a + A->rot) * DEG), sin((out_a + A->rot) * DEG))))
+                : from;
+    vec2 q3 = B ? tk_node_border_toward(B, vadd(to, v2(cos((in_a + B->rot) * DEG), sin((in_a + B->rot) * DEG))))
+                : to;
+    double L = 0.3915 * vlen(vsub(q3, q0));
+    p[1] = vadd(q0, vscale(dout, L));
+    p[2] = vadd(q3, vscale(din, L));
+    p[0] = A ? tk_node_border_toward(A, p[1]) : from;
+    p[3] = B ? tk_node_border_toward(B, p[2]) : to;
 }
 
 static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
@@ -618,17 +747,33 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
     if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
     vec2 from = st->cur, to;
     int was_cycle = st->cycle;
+    size_t tnd = 0;
     if (st->cycle) { to = st->sub_start; st->cycle = 0; }
-    else to = pop_pt(st);
+    else {
+        if (st->npts > 0 && st->npts <= 8) tnd = st->pts_nd[st->npts - 1];
+        to = pop_pt(st);
+    }
     st->npts = 0;
+    /* a node named bare at either end: the to path starts (ends) on its
+     * border, as "-- (B)" and ".. controls .. (B)" do; an edge starts from
+     * the node the path is at (\tikztostart) */
+    const tk_node *A = nd_of(st, edge && st->fig_nd ? st->fig_nd : st->wait_nd), *B = nd_of(st, tnd);
+    if (A) from = A->c;
     double bend = g->bend;
     int curved = bend != 0 || g->has_in || g->has_out;
+    int relative = !g->has_in && !g->has_out;
     vec2 d = vsub(to, from);
-    double L = vlen(d);
     double ang = atan2(d.y, d.x) / DEG;
     double out_a = g->has_out ? g->out_a : ang + bend;
     double in_a = g->has_in ? g->in_a : ang + 180 - bend;
     tk_gs_pop(T);
+    vec2 cp[4];
+    if (curved) {
+        to_curve(A, B, from, to, relative, bend, out_a, in_a, cp);
+    } else {
+        cp[1] = B ? tk_node_border_toward(B, from) : to;
+        cp[0] = A ? tk_node_border_toward(A, cp[1]) : from;
+    }
     if (edge) {
         /* an edge is a path of its own from the current point (which does
          * not move), drawn whatever the main path does: with the main
@@ -640,17 +785,8 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
         GS(T)->has_in = GS(T)->has_out = 0;
         apply_style_if(T, "every edge");
         if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
-        if (curved) {
-            vec2 c1 = vadd(from, vscale(v2(cos(out_a * DEG), sin(out_a * DEG)), 0.3915 * L));
-            vec2 c2 = vadd(to, vscale(v2(cos(in_a * DEG), sin(in_a * DEG)), 0.3915 * L));
-            vec2 p[4] = { from, c1, c2, to };
-            st->seg_kind = SEG_CURVE;
-            memcpy(st->seg, p, sizeof p);
-        } else {
-            st->seg_kind = SEG_LINE;
-            st->seg[0] = from;
-            st->seg[1] = to;
-        }
+        st->seg_kind = curved ? SEG_CURVE : SEG_LINE;
+        memcpy(st->seg, cp, (curved ? 4 : 2) * sizeof *cp);
         if (T->d) {
             ir_elem *e = ir_add(T->d, curved ? IR_CURVE : IR_POLY);
             ir_pt p[4];
@@ -666,11 +802,21 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
         st->cur = saved_cur;
         return;
     }
+    st->fig_nd = 0;
     if (curved) {
-        vec2 c1 = vadd(from, vscale(v2(cos(out_a * DEG), sin(out_a * DEG)), 0.3915 * L));
-        vec2 c2 = vadd(to, vscale(v2(cos(in_a * DEG), sin(in_a * DEG)), 0.3915 * L));
-        curve_to(st, c1, c2, to);
-    } else if (was_cycle && st->nsub >= 2) {
+        if (A && relative) {
+            /* TikZ moves to the border point itself */
+            st->wait_nd = 0;
+            flush_sub(st, 0);
+        } else {
+            start_toward(st, cp[1]);
+        }
+        curve_to(st, cp[0], cp[1], cp[2], cp[3]);
+        if (B && !relative) {
+            st->cur = to;
+            st->wait_nd = tnd;
+        }
+    } else if (was_cycle && st->nsub >= 2 && !st->wait_nd) {
         /* "to cycle" closes the subpath, as "-- cycle" does */
         st->seg_kind = SEG_LINE;
         st->seg[0] = from;
@@ -678,10 +824,13 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
         st->cur = to;
         flush_sub(st, 1);
     } else {
-        line_to(st, to);
+        start_toward(st, cp[1]);
+        line_to(st, cp[1]);
         st->seg_kind = SEG_LINE;
-        st->seg[0] = from;
-        st->seg[1] = to;
+        st->seg[0] = cp[0];
+        st->seg[1] = cp[1];
+        st->cur = to;
+        st->wait_nd = tnd;
     }
     place_pending(st, 1);
 }
@@ -695,6 +844,7 @@ void tp_controls_single(struct tp_state *st)
     if (st->npts >= 1 && st->npts < 8) {
         st->pts[st->npts] = st->pts[st->npts - 1];
         st->pts_rel[st->npts] = 0;
+        st->pts_nd[st->npts] = 0;
         st->npts++;
     }
     st->single_control = 1;
@@ -708,8 +858,17 @@ void tp_controls(struct tp_state *st)
     /* TikZ: a relative second control point is relative to the end point */
     if (st->pts_rel[st->npts - 2] && !st->single_control) c2 = vadd(to, st->pts_vec[st->npts - 2]);
     st->single_control = 0;
+    /* a node named bare at the end: the curve ends on its border toward
+     * the second control point, and starts on a waiting node's border
+     * toward the first (tikz.code.tex, \tikz@@curveto@auto) */
+    size_t tnd = st->pts_nd[st->npts - 1];
+    const tk_node *tn = nd_of(st, tnd);
     st->npts = 0;
-    curve_to(st, c1, c2, to);
+    st->fig_nd = 0;
+    vec2 from = start_toward(st, c1);
+    curve_to(st, from, c1, c2, tn ? tk_node_border_toward(tn, c2) : to);
+    st->cur = to;
+    st->wait_nd = tnd;
     place_pending(st, 1);
 }
 
@@ -721,11 +880,12 @@ static void rel_curve(struct tp_state *st, vec2 d_user, const double k[4])
 {
     mat m = GS(st->T)->ctm;
     m.e = m.f = 0;
+    start_at_centre(st);
     vec2 c0 = st->cur;
     vec2 c1 = vadd(c0, mat_apply(m, v2(k[0] * d_user.x, k[1] * d_user.y)));
     vec2 c2 = vadd(c0, mat_apply(m, v2(k[2] * d_user.x, k[3] * d_user.y)));
     vec2 to = vadd(c0, mat_apply(m, d_user));
-    curve_to(st, c1, c2, to);
+    curve_to(st, c0, c1, c2, to);
 }
 
 static vec2 user_delta(struct tp_state *st, vec2 from, vec2 to)
@@ -1219,7 +1379,7 @@ static void svg_arc(struct tp_state *st, mat m, vec2 a, double rx, double ry, do
 {
     rx = fabs(rx); ry = fabs(ry);
     if ((a.x == b.x && a.y == b.y)) return;
-    if (rx == 0 || ry == 0) { curve_to(st, mat_apply(m, a), mat_apply(m, b), mat_apply(m, b)); return; }
+    if (rx == 0 || ry == 0) { curve_to(st, st->cur, mat_apply(m, a), mat_apply(m, b), mat_apply(m, b)); return; }
     double c = cos(phi * DEG), s = sin(phi * DEG);
     double dx = (a.x - b.x) / 2, dy = (a.y - b.y) / 2;
     double x1 = c * dx + s * dy, y1 = -s * dx + c * dy;
@@ -1248,7 +1408,7 @@ static void svg_arc(struct tp_state *st, mat m, vec2 a, double rx, double ry, do
             double px = rx * q[j].x, py = ry * q[j].y;
             q[j] = mat_apply(m, v2(c * px - s * py + cx, s * px + c * py + cy));
         }
-        curve_to(st, q[1], q[2], q[3]);
+        curve_to(st, st->cur, q[1], q[2], q[3]);
     }
 }
 
@@ -1256,6 +1416,7 @@ void tp_svg(struct tp_state *st, const struct tp_str *opts, const struct tp_str 
 {
     tikz *T = st->T;
     if (st->err || st->bad_coord) return;
+    start_at_centre(st);
     int line = off_line(st, body->off);
     place_pending(st, 0);
     tk_gs_push(T);
@@ -1323,7 +1484,7 @@ void tp_svg(struct tp_state *st, const struct tp_str *opts, const struct tp_str 
                 lastc = q;
             }
             if (!st->have_cur) { st->cur = st->sub_start = mat_apply(m, cur); st->have_cur = 1; }
-            curve_to(st, mat_apply(m, c1), mat_apply(m, c2), mat_apply(m, to));
+            curve_to(st, st->cur, mat_apply(m, c1), mat_apply(m, c2), mat_apply(m, to));
             if (U == 'C' || U == 'S') lastc = c2;
             cur = to;
             break;
@@ -1639,8 +1800,12 @@ static void tree_edge(struct tp_state *st, const tk_node *parent, const tk_node 
     apply_style_if(T, "edge from parent");
     if (opts) tk_apply_opts(T, opts, strlen(opts), NULL, 0);
     g = GS(T);
-    vec2 a = node_toward(T, parent, g->parent_anchor, child->c);
-    vec2 b = node_toward(T, child, g->child_anchor, parent->c);
+    /* (parent) -- (child) as a line to a node does it: the child's end on
+     * its border toward the parent's start (its centre, or its parent
+     * anchor), then the parent's border toward that end */
+    vec2 a = node_toward(T, parent, g->parent_anchor, parent->c);
+    vec2 b = node_toward(T, child, g->child_anchor, a);
+    if (!g->parent_anchor[0]) a = node_toward(T, parent, NULL, b);
     if (T->d) {
         ir_elem *e = ir_add(T->d, IR_POLY);
         ir_pt p[2] = { { a.x, a.y }, { b.x, b.y } };
@@ -2173,6 +2338,9 @@ static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
         tk_matrix(T, &no, at, pn->opts, pn->text ? pn->text : "", pn->line, pn->text_lines);
     else
         tk_place_node(T, &no, at, pn->text ? pn->text : "", pn->line, nseg ? seg : NULL, nseg);
+    /* an edge after it starts from this node (\tikz@to@use@last@fig@name) */
+    const tk_node *fig = no.name ? tk_find_node(T, no.name, strlen(no.name)) : NULL;
+    st->fig_nd = fig && fig->shape != TK_SH_COORD ? (size_t)(fig - T->nodes) + 1 : 0;
     g = GS(T);
     if (g->name_path && (!outer_np || strcmp(outer_np, g->name_path)) && T->last_placed_ok)
         remember_node_path(T, &T->last_placed, g->name_path);

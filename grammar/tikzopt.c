@@ -729,6 +729,7 @@ static void apply_key_alone(tikz *T, const struct opt_key *key, const char *k, s
     case K_AT_END: if (no) { no->pos = 1; no->has_pos = 1; } return;
     case K_SLOPED: if (no) no->sloped = 1; return;
     case K_ON_GRID: g->on_grid = 1; return;
+    case K_TRANSFORM_SHAPE: g->transform_shape = 1; return;
     case K_TEXTALIGN: if (no) no->align = text_aligns[key->arg]; return;
     case K_OVERLAY: g->overlay = 1; return;
     case K_ROUNDED_CORNERS: g->rounded = 4; return;
@@ -1031,6 +1032,11 @@ static int apply_node_key(tikz *T, const struct opt_key *key, const char *v, siz
     case K_ON_GRID: {
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         g->on_grid = !tk_is(w, wn, "false");
+        return 1;
+    }
+    case K_TRANSFORM_SHAPE: {
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        g->transform_shape = !tk_is(w, wn, "false");
         return 1;
     }
     case K_REGULAR_POLYGON_SIDES: {

@@ -414,6 +414,9 @@ typedef struct {
                             points, nflat of them), NULL for the others */
     size_t *nflat;
     unsigned char *frame;  /* per element: 1 when it is a text node's outline */
+    size_t *coords;      /* the elements that are named coord records (named
+                            nodes' centres and coordinates), in order */
+    size_t ncoords;
     int *clip_of;        /* per element: index of the clip it is drawn in, -1 */
     int is3d;            /* some element carries xyz= */
     geom_face *faces;    /* every polyline with 3D coordinates, in drawing order */
@@ -506,6 +509,12 @@ static inline int geom_seg_measurable(const geom_seg *g)
     return (g->cls == SEG_FIGURE || g->cls == SEG_DIM) && !g->curved && g->visible &&
            g->len > 0;
 }
+/* A line from `from` whose end p stops on a named node's border (tikz2ir
+ * draws "(A) -- (B)" so, as TikZ does): the line aimed at a coord record's
+ * point and ending short of it by no more than the node's size (its text
+ * box or outline, plus half an em and 1pt). Returns that coord element's
+ * index + 1, or 0. */
+size_t geom_end_on_node(const geom_scene *s, ir_pt p, ir_pt from);
 /* Font size used for reach computations. */
 static inline double geom_em(const geom_text *t)
 {

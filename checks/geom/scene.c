@@ -733,6 +733,92 @@ static void name_arc_unknowns(geom_scene *s)
     }
 }
 
+/* How far from a named node's centre (coord record q) its border may lie:
+ * half the diagonal of the text box or drawn outline around q, plus half
+ * an em and 1pt (a node's inner and outer sep); half an em and 1pt for a
+ * node with neither. */
+static double node_reach(const geom_scene *s, ir_pt q)
+{
+    const ir_diagram *d = s->d;
+    double em = GEOM_DEFAULT_FONT_PT, half = 0;
+    for (size_t k = 0; k < s->ntexts; k++) {
+        const geom_text *t = &s->texts[k];
+        if (!ir_box_contains_pt(t->box, q)) continue;
+        double h = 0.5 * hypot(ir_box_w(t->box), ir_box_h(t->box));
+        if (h > half) { half = h; em = geom_em(t); }
+    }
+    for (size_t k = 0; k < d->nelems; k++) {
+        const ir_elem *e = &d->elems[k];
+        if (e->kind != IR_RECT && e->kind != IR_ELLIPSE && !(e->kind == IR_POLY && e->closed)) continue;
+        ir_box b = ir_elem_box(e);
+        if (b.empty || ir_v_dist(ir_box_center(b), q) > 1) continue;
+        double h = 0.5 * hypot(ir_box_w(b), ir_box_h(b));
+        if (h > half) half = h;
+    }
+    return half + 0.5 * em + 1;
+}
+
+size_t geom_end_on_node(const geom_scene *s, ir_pt p, ir_pt from)
+{
+    const ir_diagram *d = s->d;
+    ir_pt u = ir_v_sub(p, from);
+    double L = ir_v_len(u);
+    if (!(L > 0)) return 0;
+    for (size_t c = 0; c < s->ncoords; c++) {
+        size_t i = s->coords[c];
+        ir_pt q = d->elems[i].pts[0];
+        double dq = ir_v_dist(p, q);
+        if (dq <= 1.5 * GEOM_JOIN_EPS_PT) continue;   /* at the point itself */
+        ir_pt w = ir_v_sub(q, from);
+        if (ir_v_dot(w, u) <= L * L) continue;         /* not beyond the end */
+        if (fabs(ir_v_cross(u, w)) / L > 0.75 + 0.02 * dq) continue;   /* not aimed at it */
+        if (dq <= node_reach(s, q)) return i + 1;
+    }
+    return 0;
+}
+
+/* A named node's text with lines ending on the node's border
+ * (geom_end_on_node) belongs to the node's centre (as of= says); a number
+ * there names a vertex of a graph: it states no length, area or angle. */
+static void name_node_texts(geom_scene *s)
+{
+    const ir_diagram *d = s->d;
+    size_t n = 0;
+    for (size_t i = 0; i < d->nelems; i++)
+        if (d->elems[i].kind == IR_COORD && d->elems[i].npts >= 1 && d->elems[i].name) n++;
+    if (n == 0) return;
+    s->coords = geom_scene_alloc(s, n * sizeof *s->coords);
+    for (size_t i = 0; i < d->nelems; i++)
+        if (d->elems[i].kind == IR_COORD && d->elems[i].npts >= 1 && d->elems[i].name)
+            s->coords[s->ncoords++] = i;
+    size_t *near = NULL, ncap = 0;
+    /* a text's node: a coord inside its box (few texts hold one) */
+    for (size_t k = 0; k < s->ntexts; k++) {
+        geom_text *t = &s->texts[k];
+        if (t->has_of) continue;
+        size_t node = 0;
+        for (size_t c = 0; c < s->ncoords && !node; c++)
+            if (ir_box_contains_pt(t->box, d->elems[s->coords[c]].pts[0])) node = s->coords[c] + 1;
+        if (!node) continue;
+        /* the lines that end within the node's reach */
+        ir_pt q = d->elems[node - 1].pts[0];
+        double r = node_reach(s, q);
+        size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(q.x, q.y, q.x, q.y), r), &near, &ncap);
+        for (size_t jj = 0; jj < nn; jj++) {
+            const geom_seg *g = &s->segs[near[jj]];
+            if ((g->cls != SEG_FIGURE && g->cls != SEG_DIM) || !g->visible || !(g->len > 0)) continue;
+            if (geom_end_on_node(s, g->b, g->a) != node && geom_end_on_node(s, g->a, g->b) != node)
+                continue;
+            t->has_of = 1;
+            t->of = q;
+            if (t->kind == TXT_LENGTH || t->kind == TXT_AREA || t->kind == TXT_ANGLE || t->kind == TXT_VAR)
+                t->kind = TXT_NAME;
+            break;
+        }
+    }
+    free(near);
+}
+
 geom_scene *geom_scene_build(const ir_diagram *d)
 {
     scene_priv *p = xcalloc(1, sizeof *p);
@@ -765,6 +851,7 @@ geom_scene *geom_scene_build(const ir_diagram *d)
     scene_find_marks(s, &cap.marks);
     scene_find_ticks(s);
     name_arc_unknowns(s);
+    name_node_texts(s);
     scene_mark_shared(s);
     /* the segments' components (comp, ncomps) are found on first use:
      * geom_need_comps */

@@ -6,6 +6,9 @@
  * GEOM_JOIN_EPS_PT). The same holds between separate strokes: a line that
  * ends just short of another line's end (closer than GEOM_CLOSE_GAP_FRAC of
  * the shorter of the two, but not touching) leaves a gap in the outline.
+ * A line that ends on a node (on its drawn outline, or on its border aimed
+ * at a named node's centre, as TikZ draws "(A) -- (B)": geom_end_on_node)
+ * is attached there and leaves no gap.
  * A shape cut by a clip region is judged by in-frame, not here, unless the
  * request (irlint --request) asks for a closed shape and the clip leaves
  * too little of its outline to read as closed (request_match.c).
@@ -58,7 +61,8 @@ static void geom_shape_closed_body(const ir_diagram *d, const void *ctx, chk_ver
                 &cap);
             for (size_t q = 0; q < nn && !joined; q++) {
                 const geom_seg *h = &s->segs[near[q]];
-                if (near[q] == i || h->cls != SEG_FIGURE || !h->visible) continue;
+                /* a line ending on a node's drawn outline is joined to it */
+                if (near[q] == i || (h->cls != SEG_FIGURE && h->cls != SEG_FRAME) || !h->visible) continue;
                 joined = ir_pt_seg_dist(p, h->a, h->b, NULL) <= GEOM_JOIN_EPS_PT * 1.5;
             }
             if (joined) continue;
@@ -75,7 +79,8 @@ static void geom_shape_closed_body(const ir_diagram *d, const void *ctx, chk_ver
             }
             if (joined || !bh) continue;
             double lim = GEOM_CLOSE_GAP_FRAC * fmin(g->len, bh->len);
-            if (best < lim && best > GEOM_JOIN_EPS_PT * 1.5) {
+            /* a line ending on a named node's border is attached to it */
+            if (best < lim && best > GEOM_JOIN_EPS_PT * 1.5 && !geom_end_on_node(s, p, ends[1 - k])) {
                 chk_set(v, CHK_NO, g->line,
                         "the line at line %d stops %.1fpt short of the line at line %d",
                         g->line, best, bh->line);
