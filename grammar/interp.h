@@ -471,6 +471,9 @@ char *tk_expand_let(tikz *T, const char *text, size_t n, const int *lines, int l
  * right angle (with the quotes library's "text" option), and pics the
  * document defines (name/.pic={code}, pics/name/.style={code={...}}). */
 void tk_pic(tikz *T, const char *opts, const char *body, vec2 at, int line);
+int tk_pic_pos(tikz *T, const char *opts, double *t);   /* pos= among a pic's options */
+/* "pic [pic type=X]" without its {type}: "{}" written after those options */
+void tk_pic_type_braces(const char **text, const int **lines, size_t *n, char **own_text, int **own_lines);
 
 /* pathbuild.c: the keys of trees (level distance, sibling distance, grow,
  * grow', missing, parent anchor, child anchor, growth parent anchor); 1 when k is one of them */

@@ -498,7 +498,10 @@ void tp_circle(struct tp_state *st, int ellipse)
         return;
     }
     flush_sub(st, 0);
-    vec2 p[3] = { st->cur, st->ca_A, st->ca_B };
+    /* no current point: TikZ's last position is (0pt,0pt), the origin of
+     * the coordinate system in force (a shift or a pic moves the circle) */
+    vec2 c = st->have_cur ? st->cur : mat_apply(GS(st->T)->ctm, v2(0, 0));
+    vec2 p[3] = { c, st->ca_A, st->ca_B };
     add_piece(st, IR_ELLIPSE, 1, p, 3, 0, 0, NULL);
     st->npts = 0;
     place_pending(st, 0);
@@ -1356,6 +1359,9 @@ void tp_pic(struct tp_state *st, const struct tp_str *body)
         memset(pn, 0, sizeof *pn);
         return;
     }
+    /* pos= (midway, ...) puts it on the path's last segment, as a node */
+    double t;
+    if (pn->opts && st->seg_kind != SEG_NONE && tk_pic_pos(st->T, pn->opts, &t)) at = seg_point(st, t, NULL);
     if (st->cmd == CMD_PIC) {
         tk_pic(st->T, pn->opts, body->s, at, st->line);
     } else {
@@ -2490,7 +2496,8 @@ static char *expand_one_foreach(const char *t, size_t n, const int *lines, int l
                                 size_t *nout)
 {
     size_t i = 0, node_at = (size_t)-1;
-    int last_node = 0;   /* the last top-level word was "node" (or a node's foreach) */
+    int last_node = 0;   /* the last top-level word was "node" or "pic" (or a node's foreach) */
+    int node_pic = 0;    /* ... it was "pic" */
     int last_child = 0;  /* ... was "child": its foreach is the tree builder's (tp_child) */
     while (i < n) {
         char c = t[i];
@@ -2501,7 +2508,14 @@ static char *expand_one_foreach(const char *t, size_t n, const int *lines, int l
             if (c != '[') last_node = last_child = 0;
             continue;
         }
-        if (fe_word(t, n, i, "node")) { last_node = 1; last_child = 0; node_at = i; i += 4; continue; }
+        if (fe_word(t, n, i, "node") || fe_word(t, n, i, "pic")) {
+            last_node = 1;
+            last_child = 0;
+            node_at = i;
+            node_pic = t[i] == 'p';
+            i += node_pic ? 3 : 4;
+            continue;
+        }
         if (fe_word(t, n, i, "child")) { last_child = 1; last_node = 0; i += 5; continue; }
         if (last_child && fe_word(t, n, i, "foreach")) { last_child = 0; i += 7; continue; }
         if (fe_word(t, n, i, "foreach") || (i + 8 <= n && memcmp(t + i, "\\foreach", 8) == 0 &&
@@ -2588,7 +2602,7 @@ static char *expand_one_foreach(const char *t, size_t n, const int *lines, int l
                     it = sl ? sl + 1 : it + vl;
                 }
                 int bl = lines ? lines[bs < n ? bs : n - 1] : line;
-                if (node) fe_put(&o, " node ", 6, NULL, bl, bl);
+                if (node) fe_put(&o, node_pic ? " pic " : " node ", node_pic ? 5 : 6, NULL, bl, bl);
                 else fe_put(&o, " ", 1, NULL, bl, bl);
                 for (size_t j = bs; j < be;) {
                     int hit = -1;
@@ -2868,6 +2882,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     }
     expand_lets(T, &text, &lines, &text_n, line, &let_text, &let_lines);
     expand_foreach(&text, &lines, &text_n, line, &let_text, &let_lines);
+    tk_pic_type_braces(&text, &lines, &text_n, &let_text, &let_lines);
     struct tp_state st;
     memset(&st, 0, offsetof(struct tp_state, pts));   /* not the points: see there */
     int reuse = take_path_buffers(T, &st);
