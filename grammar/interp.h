@@ -269,6 +269,10 @@ typedef struct tikz {
     int last_placed_ok;
     char last_placed_name[64];  /* its name= ("" without one, or a longer one) */
     tk_axis axis;
+    /* pgf's picture box so far (current bounding box): every path's points
+     * (curves with their control points), widened by half the line width
+     * when stroked, and every node's shape; overlay ones not */
+    ir_box pgfbox;
     int foreach_depth;
     long iterations;
     long statements;          /* drawing commands so far (work bound) */
@@ -471,6 +475,11 @@ char *tk_expand_let(tikz *T, const char *text, size_t n, const int *lines, int l
  * right angle (with the quotes library's "text" option), and pics the
  * document defines (name/.pic={code}, pics/name/.style={code={...}}). */
 void tk_pic(tikz *T, const char *opts, const char *body, vec2 at, int line);
+/* pgf's picture box (tikz.c): grown by a box; a node of the current
+ * bounding box's size (its anchors: the box's), -1 before anything counts */
+void tk_bbox_add(tikz *T, ir_box b);
+void tk_bbox_add_node(tikz *T, const tk_node *sh, double os, double hlw);
+int tk_current_bbox(tikz *T, tk_node *out);
 int tk_pic_pos(tikz *T, const char *opts, double *t);   /* pos= among a pic's options */
 /* "pic [pic type=X]" without its {type}: "{}" written after those options */
 void tk_pic_type_braces(const char **text, const int **lines, size_t *n, char **own_text, int **own_lines);

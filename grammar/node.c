@@ -789,6 +789,7 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     }
     vec2 c = vsub(vadd(at, v2(no->shift_x, no->shift_y)), off);
     sh.c = c;
+    tk_bbox_add_node(T, &sh, os, no->draw ? no->lw / 2 : 0);
     if (T->mxcell) tk_matrix_note_node(T, &sh, os, no->draw ? no->lw : 0);
     if (T->d) {
         if (no->draw || no->fill) draw_node_outline(T, no, &sh, &b, c, line);

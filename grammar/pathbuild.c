@@ -58,6 +58,7 @@ struct tp_state {
     int have_cur;
     vec2 cur, relbase;
     int seg_kind;
+    ir_box mbox;              /* the path's move-to points (pgf's picture box) */
     vec2 seg[4];
     double seg_t1, seg_t2;
     size_t npieces;           /* in b.pieces */
@@ -325,6 +326,7 @@ void tp_move(struct tp_state *st)
     st->sub_start = p;
     st->cur = p;
     st->have_cur = 1;
+    ir_box_add(&st->mbox, p.x, p.y);
     /* the last segment stays: TikZ's pos= timer survives a move, so
      * "(0,0) -- (4,0) (0,5) node[midway]" sits at (2,0) */
 }
@@ -2869,6 +2871,39 @@ static char *strip_animations(const char *t, size_t n, const int *lines, int lin
     return o.s;
 }
 
+/* the pieces' share of pgf's picture box (tk_bbox_add): their points, a
+ * curve's control points too, an ellipse's bounding parallelogram, with
+ * b (its move-to points), widened
+ * by half the line width hlw when stroked */
+static void note_pgf_box(tikz *T, ir_box b, const piece *pcs, size_t n, double hlw)
+{
+    for (size_t i = 0; i < n; i++) {
+        const piece *pc = &pcs[i];
+        if (pc->kind == IR_ELLIPSE && pc->n == 3) {
+            double w = fabs(pc->p[1].x) + fabs(pc->p[2].x), h = fabs(pc->p[1].y) + fabs(pc->p[2].y);
+            ir_box_add(&b, pc->p[0].x - w, pc->p[0].y - h);
+            ir_box_add(&b, pc->p[0].x + w, pc->p[0].y + h);
+        } else if (pc->kind == IR_POLY || pc->kind == IR_CURVE || pc->kind == IR_RECT) {
+            for (size_t k = 0; k < pc->n; k++) ir_box_add(&b, pc->p[k].x, pc->p[k].y);
+        } else if (pc->n <= 4) {
+            ir_elem tmp;
+            memset(&tmp, 0, sizeof tmp);
+            tmp.kind = pc->kind;
+            tmp.closed = pc->closed;
+            tmp.t1 = pc->t1;
+            tmp.t2 = pc->t2;
+            ir_pt q[4];
+            for (size_t k = 0; k < pc->n; k++) { q[k].x = pc->p[k].x; q[k].y = pc->p[k].y; }
+            tmp.pts = q;
+            tmp.npts = pc->n;
+            ir_box_union(&b, ir_elem_box(&tmp));
+        }
+    }
+    if (b.empty) return;
+    b.x1 -= hlw; b.y1 -= hlw; b.x2 += hlw; b.y2 += hlw;
+    tk_bbox_add(T, b);
+}
+
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
 {
     char *let_text = NULL;
@@ -2885,6 +2920,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     tk_pic_type_braces(&text, &lines, &text_n, &let_text, &let_lines);
     struct tp_state st;
     memset(&st, 0, offsetof(struct tp_state, pts));   /* not the points: see there */
+    st.mbox = ir_box_empty();
     int reuse = take_path_buffers(T, &st);
     st.T = T;
     st.cmd = cmd;
@@ -2910,6 +2946,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     if (g->name_path && st.npieces) remember_named_path(T, &st, g->name_path);
     piece *pieces = st.b.pieces;
     size_t npieces = st.npieces < MAX_PIECES ? st.npieces : MAX_PIECES;
+    if (!st.bad_coord) note_pgf_box(T, st.mbox, pieces, npieces, g->draw ? g->lw / 2 : 0);
     /* a coordinate failed: the unparsed record says what could not be
      * evaluated; drawing the rest would invent geometry (a segment to a
      * point that is not there) */
