@@ -575,8 +575,14 @@ typedef struct {
     char name[32];
     double amp, seglen, aspect, raise, pre, post;
     int mirror, pre_move, post_move;
+    double shape_w, shape_h;  /* decorations.shapes: shape start width/height */
+    int shift_only;           /* transform={shift only}: the frame not turned */
     int truncated;            /* out: tk_decorate stopped at its point limit */
 } tk_deco;
+/* tk_deco_get_moves: as tk_deco_get, also the decorations whose output has
+ * move-tos (crosses): a (NaN, NaN) point in tk_decorate's output where a
+ * subpath ends and the next begins */
+int tk_deco_get_moves(tikz *T, tk_deco *d);
 int tk_deco_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v);
 int tk_deco_get(tikz *T, tk_deco *d);
 size_t tk_decorate(tk_deco *d, const vec2 *p, size_t n, vec2 **out);

@@ -1004,6 +1004,10 @@ static void decorate_pieces(struct tp_state *st, size_t k0, tk_deco *d)
     piece *pcs = st->b.pieces;
     size_t n = st->npieces < MAX_PIECES ? st->npieces : MAX_PIECES;
     size_t w = k0;
+    /* the decorated pieces of a decoration with move-tos (more than it
+     * was given), put in place at the end */
+    piece *extra = NULL;
+    size_t nextra = 0, capextra = 0;
     for (size_t i = k0; i < n;) {
         vec2 *pts = NULL;
         size_t np = 0, cap = 0;
@@ -1055,7 +1059,32 @@ static void decorate_pieces(struct tp_state *st, size_t k0, tk_deco *d)
                     d->name);
         free(pts);
         for (size_t k = i; k < j; k++) piece_free(&pcs[k]);
-        if (no >= 2) {
+        int moves = 0;
+        for (size_t k = 0; k < no && !moves; k++) moves = isnan(out[k].x);
+        if (moves || nextra) {
+            /* each run of points between move-tos, a piece of its own */
+            for (size_t a = 0; a < no;) {
+                size_t b = a;
+                while (b < no && !isnan(out[b].x)) b++;
+                if (b - a >= 2) {
+                    if (nextra == capextra) {
+                        capextra = capextra ? 2 * capextra : 16;
+                        extra = xrealloc(extra, capextra * sizeof *extra);
+                    }
+                    piece *pc = &extra[nextra++];
+                    memset(pc, 0, sizeof *pc);
+                    pc->kind = IR_POLY;
+                    pc->p = xrealloc(NULL, (b - a) * sizeof *pc->p);
+                    memcpy(pc->p, out + a, (b - a) * sizeof *pc->p);
+                    pc->own_p = 1;
+                    pc->n = b - a;
+                    pc->line = line;
+                    pc->role = role;
+                }
+                a = b + 1;
+            }
+            free(out);
+        } else if (no >= 2) {
             piece *pc = &pcs[w++];
             memset(pc, 0, sizeof *pc);
             pc->kind = IR_POLY;
@@ -1075,12 +1104,24 @@ static void decorate_pieces(struct tp_state *st, size_t k0, tk_deco *d)
         i = j;
     }
     st->npieces = w;
+    if (nextra) {
+        size_t room = st->npieces + nextra > MAX_PIECES ? MAX_PIECES - st->npieces : nextra;
+        if (room < nextra) tk_warn(st->T, st->line, "path has more than %d pieces; rest dropped", MAX_PIECES);
+        if (st->npieces + room > st->b.cappieces) {
+            st->b.cappieces = st->npieces + room;
+            st->b.pieces = xrealloc(st->b.pieces, st->b.cappieces * sizeof(piece));
+        }
+        memcpy((piece *)st->b.pieces + st->npieces, extra, room * sizeof *extra);
+        for (size_t k = room; k < nextra; k++) piece_free(&extra[k]);
+        st->npieces += room;
+        free(extra);
+    }
 }
 
 /* The decoration of the graphics state, or an unparsed path saying why not */
 static int deco_or_unparsed(struct tp_state *st, tk_deco *d, int line)
 {
-    if (tk_deco_get(st->T, d) == 0) {
+    if (tk_deco_get_moves(st->T, d) == 0) {
         if (!strcmp(d->name, "random steps"))
             tk_warn(st->T, line, "decoration random steps: its random numbers are tikz2ir's, not pgf's");
         return 0;
