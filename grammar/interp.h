@@ -273,6 +273,12 @@ typedef struct tikz {
      * (curves with their control points), widened by half the line width
      * when stroked, and every node's shape; overlay ones not */
     ir_box pgfbox;
+    /* the graphs library's node sets (new set=, set=): each a name and its
+     * nodes' names, in the order they joined; set_pending: the sets the
+     * node being placed joins (its set= keys), '\n' after each */
+    struct tk_nodeset { char *name; char **nodes; size_t n, cap; } *sets;
+    size_t nsets, capsets;
+    char *set_pending;
     int foreach_depth;
     long iterations;
     long statements;          /* drawing commands so far (work bound) */
@@ -475,6 +481,14 @@ char *tk_expand_let(tikz *T, const char *text, size_t n, const int *lines, int l
  * right angle (with the quotes library's "text" option), and pics the
  * document defines (name/.pic={code}, pics/name/.style={code={...}}). */
 void tk_pic(tikz *T, const char *opts, const char *body, vec2 at, int line);
+/* node sets (graph.c): new set= and set= (1 when k is one of them; set=
+ * only with a node's options), the node placed joins its sets (name, or a
+ * name of its own made for sh; both NULL: the pending sets dropped), the
+ * set of that name or NULL, all of them freed */
+int tk_nodeset_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int node);
+void tk_nodeset_join(tikz *T, const char *name, const tk_node *sh);
+const struct tk_nodeset *tk_nodeset_find(tikz *T, const char *name, size_t n);
+void tk_nodesets_free(tikz *T);
 /* pgf's picture box (tikz.c): grown by a box; a node of the current
  * bounding box's size (its anchors: the box's), -1 before anything counts */
 void tk_bbox_add(tikz *T, ir_box b);

@@ -72,6 +72,7 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
     T->nclips = 0;
     T->any3d = 0;
     T->pgfbox = ir_box_empty();
+    tk_nodesets_free(T);   /* the sets of a picture are its own (not across pictures) */
     T->pic_base = T->ngs;
     for (size_t i = 0; i < T->nnodes; i++) free(T->nodes[i].name);
     T->nnodes = 0;
@@ -1650,6 +1651,7 @@ static void tikz_fini(tikz *T)
     for (size_t i = 0; i < T->nstyles; i++) { free(T->styles[i].name); free(T->styles[i].val); }
     free(T->styles);
     free(T->paths);
+    tk_nodesets_free(T);
     tk_ufn_free(T);
     tex_free(T->tex);
 }
