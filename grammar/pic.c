@@ -367,32 +367,41 @@ static int is_word(const char *t, size_t n, size_t i, const char *w)
            (i == 0 || (!isalpha((unsigned char)t[i - 1]) && t[i - 1] != '\\'));
 }
 
-/* does the option list [s, s+n) set pic type= at its top level? */
-static int sets_pic_type(const char *s, size_t n)
+/* the value of key (pic type, node contents) set at the top level of the
+ * option list [s, s+n), the last one: 1 and *v, *vn; else 0 */
+static int contents_key(const char *s, size_t n, const char *key, const char **v, size_t *vn)
 {
     size_t i = 0, in;
     const char *it;
+    int found = 0;
     while (tk_next_item(s, n, ',', &i, &it, &in)) {
         long eq = tk_find_top(it, in, '=');
         if (eq <= 0) continue;
         const char *k = it;
         size_t kn = (size_t)eq;
         tk_trim(&k, &kn);
-        if (tk_is(k, kn, "pic type") || tk_is(k, kn, "/tikz/pic type")) return 1;
+        if (kn > 6 && memcmp(k, "/tikz/", 6) == 0) { k += 6; kn -= 6; }
+        if (!tk_is(k, kn, key)) continue;
+        *v = it + eq + 1;
+        *vn = in - (size_t)eq - 1;
+        tk_trim(v, vn);
+        tk_unbrace(v, vn);
+        found = 1;
     }
-    return 0;
+    return found;
 }
 
-/* A pic whose options set pic type= ends with those options, as TikZ reads
- * it (pic type is the alias of node contents: the rest of the pic is not
- * scanned): "pic [pic type=X] (1,0)" is the pic, then the point (1,0). The
- * grammar wants the pic's {type}: an empty one is written after such
- * options (the type is then taken from them, tk_pic). */
+/* A pic whose options set pic type=, or a node whose options set node
+ * contents=, ends with those options, as TikZ reads it (tikz.code.tex,
+ * \tikz@fig@scan@options: the rest of the node is not scanned): "pic
+ * [pic type=X] (1,0)" is the pic, then the point (1,0). The grammar wants
+ * the {text}: an empty one is written after a pic's options (its type is
+ * taken from them, tk_pic), the node contents in braces after a node's. */
 void tk_pic_type_braces(const char **text, const int **lines, size_t *n, char **own_text, int **own_lines)
 {
     const char *t = *text;
     size_t len = *n;
-    if (!tk_memmem(t, len, "pic type")) return;
+    if (!tk_memmem(t, len, "pic type") && !tk_memmem(t, len, "node contents")) return;
     struct tp_buf o = { 0 };
     int *nl = NULL;
     size_t from = 0, cap = 0, nn = 0;
@@ -406,8 +415,11 @@ void tk_pic_type_braces(const char **text, const int **lines, size_t *n, char **
             i = e;
             continue;
         }
-        if (!is_word(t, len, i, "pic")) { i++; continue; }
-        size_t p = i + 3, ins = 0;
+        int pic = is_word(t, len, i, "pic");
+        if (!pic && !is_word(t, len, i, "node")) { i++; continue; }
+        size_t p = i + (pic ? 3 : 4), ins = 0;
+        const char *cv = NULL;
+        size_t cvn = 0;
         for (;;) {
             while (p < len && isspace((unsigned char)t[p])) p++;
             if (p >= len || t[p] == '{') break;
@@ -416,18 +428,23 @@ void tk_pic_type_braces(const char **text, const int **lines, size_t *n, char **
             if (t[p] != '[') break;
             size_t e = group_end(t, len, p);
             if (!e) break;
-            if (sets_pic_type(t + p + 1, e - p - 2)) { ins = e; break; }
+            if (contents_key(t + p + 1, e - p - 2, pic ? "pic type" : "node contents", &cv, &cvn)) {
+                ins = e;
+                break;
+            }
             p = e;
         }
         if (ins) {
-            /* the text up to the options, then "{}" */
-            size_t add = ins - from + 2;
+            /* the text up to the options, then "{}" or "{contents}" */
+            size_t add = ins - from + 2 + (pic ? 0 : cvn);
             tp_buf_add(&o, t + from, ins - from);
-            tp_buf_add(&o, "{}", 2);
+            tp_buf_add(&o, "{", 1);
+            if (!pic) tp_buf_add(&o, cv, cvn);
+            tp_buf_add(&o, "}", 1);
             if (*lines) {
                 if (nn + add > cap) { cap = 2 * (nn + add); nl = xrealloc(nl, cap * sizeof *nl); }
                 memcpy(nl + nn, *lines + from, (ins - from) * sizeof *nl);
-                nl[nn + ins - from] = nl[nn + ins - from + 1] = (*lines)[ins - 1];
+                for (size_t k = nn + ins - from; k < nn + add; k++) nl[k] = (*lines)[ins - 1];
                 nn += add;
             }
             from = ins;
