@@ -24,8 +24,10 @@
  * length: a state simply goes on in the direction of the path where it
  * began). decorations.shapes' crosses draws a cross at every segment
  * length (its output has move-tos: NaN points between its strokes, read by
- * the path builder only). Other decorations (text along path, markings,
- * Koch snowflake, ...) are not drawn: the path stays unparsed. */
+ * the path builder only). decorations.fractals' Koch snowflake and Cantor
+ * set replace each segment of a path of straight segments (a curve in the
+ * path: not drawn). Other decorations (text along path, markings, ...) are
+ * not drawn: the path stays unparsed. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -175,7 +177,11 @@ static int deco_get(tikz *T, tk_deco *d, int moves_ok)
         memcpy(d->name, nm, sizeof nm);
         return -1;
     }
-    if (moves_ok && strcmp(d->name, "crosses") == 0) return 0;
+    /* (and the fractals, which go by a path's input segments: the path
+     * builder's, not a node outline's) */
+    if (moves_ok && (strcmp(d->name, "crosses") == 0 || strcmp(d->name, "Cantor set") == 0 ||
+                     strcmp(d->name, "Koch snowflake") == 0))
+        return 0;
     for (int j = 0; deco_names[j]; j++) if (strcmp(d->name, deco_names[j]) == 0) return 0;
     (void)other_names;
     return -1;
@@ -417,6 +423,35 @@ static void run_automaton(deco_run *r, double s0, double len)
             curveto(r, OC(1.555, 1, 4), OC(2, .555, 5), OC(2, 0, 6));
         }
 #undef OC
+    } else if (!strcmp(nm, "Koch snowflake") || !strcmp(nm, "Cantor set")) {
+        /* decorations.fractals: one state per input segment, its width the
+         * segment's length W: Koch snowflake's lines to (.3333W, 0),
+         * (.5W, .2886751347W), (.6666W, 0), (W, 0); Cantor set's line to
+         * (.3333W, 0), move to (.6666W, 0), line to (W, 0) */
+        int koch = nm[0] == 'K';
+        for (size_t i = 0; i + 1 < r->n && !r->full; i++) {
+            double w = r->cum[i + 1] - r->cum[i];
+            if (w < 1e-9) continue;
+            r->o = r->p[i];
+            r->t = vscale(vsub(r->p[i + 1], r->p[i]), 1 / w);
+            r->nrm = v2(-r->t.y, r->t.x);
+            r->cur = v2(0, 0);
+            put(r, at_local(r, r->cur));
+            if (koch) {
+                lineto(r, .3333 * w, 0);
+                lineto(r, .5 * w, .2886751347 * w);
+                lineto(r, .6666 * w, 0);
+            } else {
+                lineto(r, .3333 * w, 0);
+                put_break(r);
+                r->cur = v2(.6666 * w, 0);
+                put(r, at_local(r, r->cur));
+            }
+            lineto(r, w, 0);
+        }
+        (void)s0;
+        (void)len;
+        return;
     } else if (!strcmp(nm, "crosses")) {
         /* state crosses: width L, to state last when less than L is left;
          * last: its width the rest, a cross too; final: a move-to */

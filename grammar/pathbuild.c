@@ -1052,6 +1052,23 @@ static void decorate_pieces(struct tp_state *st, size_t k0, tk_deco *d)
             free(fl);
         }
         if (j == i) j = i + 1;
+        /* the fractal decorations go by the path's input segments: on
+         * straight ones only (a curve is one input segment to pgf, its
+         * polyline here is not) */
+        int curved = 0;
+        for (size_t k = i; k < j; k++) curved |= pcs[k].kind != IR_POLY;
+        if (curved && (!strcmp(d->name, "Koch snowflake") || !strcmp(d->name, "Cantor set"))) {
+            char why[80];
+            snprintf(why, sizeof why, "decoration '%s' of a curve is not drawn", d->name);
+            free(pts);
+            for (size_t k = 0; k < nextra; k++) piece_free(&extra[k]);
+            free(extra);
+            for (size_t k = i; k < n; k++) piece_free(&pcs[k]);
+            st->npieces = w;
+            if (!st->err) tk_unparsed(st->T, line, st->text, why);
+            st->err = st->bad_coord = 1;
+            return;
+        }
         vec2 *out = NULL;
         size_t no = np >= 2 ? tk_decorate(d, pts, np, &out) : 0;
         if (d->truncated)
