@@ -221,6 +221,8 @@ check-tex: all
 	    tests/tikz2ir/edges.tex tests/tikz2ir/node-scope-shape.tex tests/tikz2ir/path-forms.tex \
 	    tests/tikz2ir/path-scopes.tex tests/tikz2ir/matrix-amp-set.tex tests/tikz2ir/matrix-amp-tikzset.tex \
 	    tests/tikz2ir/tree-level-distance.tex tests/tikz2ir/path-svg.tex tests/tikz2ir/metamorphic/*.tex \
+	    tests/tikz2ir/pic-keys.tex tests/tikz2ir/current-bbox.tex tests/tikz2ir/decorate-crosses.tex \
+	    tests/tikz2ir/decorate-fractals.tex tests/tikz2ir/node-contents.tex \
 	    tests/tikz2ir/graph-[a-t]*.tex tests/tikz2ir/calendar-[lmw]*.tex \
 	    tests/tikz2ir/text-tt.tex tests/tikz2ir/border-*.tex
 	@sh tests/tex/check-tex-pairs.sh

@@ -20,6 +20,13 @@ static int eval_num(tikz *T, const char *s, size_t n, double *v, int *hu, int li
 
 int tk_named_point(tikz *T, const char *s, size_t n, vec2 *canvas)
 {
+    /* the picture's box so far, a rectangle node (tikz.c) */
+    if (n >= 20 && memcmp(s, "current bounding box", 20) == 0 && (n == 20 || s[20] == '.')) {
+        tk_node cb;
+        if (tk_current_bbox(T, &cb) != 0) return -1;
+        if (n == 20) { *canvas = cb.c; return 0; }
+        return tk_node_anchor(T, &cb, s + 21, n - 21, canvas);
+    }
     tk_node *nd = tk_find_node(T, s, n);
     if (nd) { *canvas = nd->c; return 0; }
     /* name.anchor or name.angle */
@@ -626,7 +633,14 @@ int tk_coord_user_general(tikz *T, const char *s, size_t n, vec2 *out, int line)
         if (nd && nd->has3) { T->last3 = nd->p3; T->last3_kind = 3; }
         return 0;
     }
-    tk_warn(T, line, "undefined coordinate or node '%.*s'", (int)(n > 60 ? 60 : n), s);
+    if (n >= 12 && memcmp(s, "current page", 12) == 0 && (n == 12 || s[12] == '.'))
+        tk_warn(T, line, "'%.*s': the page and where the picture lands on it are not known "
+                "(remember picture, overlay)", (int)(n > 60 ? 60 : n), s);
+    else if (n >= 20 && memcmp(s, "current bounding box", 20) == 0 && (n == 20 || s[20] == '.'))
+        tk_warn(T, line, "'%.*s': the picture's bounding box is still empty, or no such anchor",
+                (int)(n > 60 ? 60 : n), s);
+    else
+        tk_warn(T, line, "undefined coordinate or node '%.*s'", (int)(n > 60 ? 60 : n), s);
     return -1;
 }
 

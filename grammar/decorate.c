@@ -22,9 +22,14 @@
  * draws its own pseudo-random numbers (the same for every run, not pgf's);
  * the corners of the path are not treated apart (pgf's auto corner on
  * length: a state simply goes on in the direction of the path where it
- * began). Other decorations (crosses, text along path, markings, Koch
- * snowflake, ...) are not drawn: the path stays unparsed. */
+ * began). decorations.shapes' crosses draws a cross at every segment
+ * length (its output has move-tos: NaN points between its strokes, read by
+ * the path builder only). decorations.fractals' Koch snowflake and Cantor
+ * set replace each segment of a path of straight segments (a curve in the
+ * path: not drawn). Other decorations (text along path, markings, ...) are
+ * not drawn: the path stays unparsed. */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,9 +80,17 @@ static const char *const other_names[] = {
     "Cantor set", "show path construction", "calligraphic brace", NULL
 };
 
-int tk_deco_get(tikz *T, tk_deco *d)
+static int deco_get(tikz *T, tk_deco *d, int moves_ok);
+
+int tk_deco_get(tikz *T, tk_deco *d) { return deco_get(T, d, 0); }
+int tk_deco_get_moves(tikz *T, tk_deco *d) { return deco_get(T, d, 1); }
+
+static int deco_get(tikz *T, tk_deco *d, int moves_ok)
 {
     memset(d, 0, sizeof d->name);
+    d->shape_w = d->shape_h = 2.5;
+    d->shift_only = 0;
+    int other_transform = 0;
     d->name[0] = 0;
     d->amp = 2.5;
     d->seglen = 10;
@@ -135,6 +148,20 @@ int tk_deco_get(tikz *T, tk_deco *d)
             if (kn == 3) d->pre_move = mv; else d->post_move = mv;
         } else if (v && tk_is(k, kn, "post length")) {
             if (DIM_OK(v, vn)) d->post = x;
+        } else if (v && (tk_is(k, kn, "shape start width") || tk_is(k, kn, "shape width"))) {
+            if (DIM_OK(v, vn)) d->shape_w = x;
+        } else if (v && (tk_is(k, kn, "shape start height") || tk_is(k, kn, "shape height"))) {
+            if (DIM_OK(v, vn)) d->shape_h = x;
+        } else if (v && (tk_is(k, kn, "shape start size") || tk_is(k, kn, "shape size"))) {
+            if (DIM_OK(v, vn)) d->shape_w = d->shape_h = x;
+        } else if (v && tk_is(k, kn, "transform")) {
+            /* the transformation of each state's frame: shift only keeps
+             * the frame's axes (not turned along the path); others not read */
+            const char *w = v;
+            size_t wn = vn;
+            tk_trim(&w, &wn);
+            if (tk_is(w, wn, "shift only")) d->shift_only = 1;
+            else if (wn) other_transform = 1;
         } else if (tk_is(k, kn, "mirror")) {
             d->mirror = !(v && tk_is(v, vn, "false"));
         } else if (!v) {
@@ -144,6 +171,17 @@ int tk_deco_get(tikz *T, tk_deco *d)
     }
 #undef DIM_OK
     if (!d->name[0]) return -1;
+    if (other_transform) {
+        char nm[sizeof d->name];
+        snprintf(nm, sizeof nm, "%.14s with transform=", d->name);
+        memcpy(d->name, nm, sizeof nm);
+        return -1;
+    }
+    /* (and the fractals, which go by a path's input segments: the path
+     * builder's, not a node outline's) */
+    if (moves_ok && (strcmp(d->name, "crosses") == 0 || strcmp(d->name, "Cantor set") == 0 ||
+                     strcmp(d->name, "Koch snowflake") == 0))
+        return 0;
     for (int j = 0; deco_names[j]; j++) if (strcmp(d->name, deco_names[j]) == 0) return 0;
     (void)other_names;
     return -1;
@@ -208,8 +246,22 @@ static vec2 path_at(const deco_run *r, double s, vec2 *dir)
 static void frame(deco_run *r, double s)
 {
     r->o = path_at(r, s, &r->t);
+    if (r->d->shift_only) r->t = v2(1, 0);
     r->nrm = v2(-r->t.y, r->t.x);
 }
+
+/* a move-to: the subpath ends here (a NaN point, once) */
+static void put_break(deco_run *r)
+{
+    if (r->nout == 0 || isnan(r->out[r->nout - 1].x)) return;
+    if (r->nout >= DECO_MAX_POINTS) { r->full = 1; return; }
+    if (r->nout == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 64;
+        r->out = xrealloc(r->out, r->cap * sizeof *r->out);
+    }
+    r->out[r->nout++] = v2(NAN, NAN);
+}
+
 
 /* a point of the frame, raised and mirrored */
 static vec2 at_local(const deco_run *r, vec2 q)
@@ -217,6 +269,20 @@ static vec2 at_local(const deco_run *r, vec2 q)
     double y = q.y + r->d->raise;
     if (r->d->mirror) y = -y;
     return vadd(r->o, vadd(vscale(r->t, q.x), vscale(r->nrm, y)));
+}
+
+/* decorations.shapes' cross at the frame's origin: two strokes of shape
+ * start width by shape start height */
+static void cross(deco_run *r)
+{
+    double w = r->d->shape_w / 2, h = r->d->shape_h / 2;
+    put_break(r);
+    put(r, at_local(r, v2(-w, h)));
+    put(r, at_local(r, v2(w, -h)));
+    put_break(r);
+    put(r, at_local(r, v2(-w, -h)));
+    put(r, at_local(r, v2(w, h)));
+    r->cur = v2(w, h);
 }
 
 static void lineto(deco_run *r, double x, double y)
@@ -357,6 +423,47 @@ static void run_automaton(deco_run *r, double s0, double len)
             curveto(r, OC(1.555, 1, 4), OC(2, .555, 5), OC(2, 0, 6));
         }
 #undef OC
+    } else if (!strcmp(nm, "Koch snowflake") || !strcmp(nm, "Cantor set")) {
+        /* decorations.fractals: one state per input segment, its width the
+         * segment's length W: Koch snowflake's lines to (.3333W, 0),
+         * (.5W, .2886751347W), (.6666W, 0), (W, 0); Cantor set's line to
+         * (.3333W, 0), move to (.6666W, 0), line to (W, 0) */
+        int koch = nm[0] == 'K';
+        for (size_t i = 0; i + 1 < r->n && !r->full; i++) {
+            double w = r->cum[i + 1] - r->cum[i];
+            if (w < 1e-9) continue;
+            r->o = r->p[i];
+            r->t = vscale(vsub(r->p[i + 1], r->p[i]), 1 / w);
+            r->nrm = v2(-r->t.y, r->t.x);
+            r->cur = v2(0, 0);
+            put(r, at_local(r, r->cur));
+            if (koch) {
+                lineto(r, .3333 * w, 0);
+                lineto(r, .5 * w, .2886751347 * w);
+                lineto(r, .6666 * w, 0);
+            } else {
+                lineto(r, .3333 * w, 0);
+                put_break(r);
+                r->cur = v2(.6666 * w, 0);
+                put(r, at_local(r, r->cur));
+            }
+            lineto(r, w, 0);
+        }
+        (void)s0;
+        (void)len;
+        return;
+    } else if (!strcmp(nm, "crosses")) {
+        /* state crosses: width L, to state last when less than L is left;
+         * last: its width the rest, a cross too; final: a move-to */
+        for (;;) {
+            if (++guard > DECO_MAX_POINTS || r->full) break;
+            begin_state(r, s0, s);
+            cross(r);
+            if (len - s < L) break;
+            s += L;
+        }
+        put_break(r);
+        return;
     } else if (!strcmp(nm, "brace")) {
         /* one state over the whole stretch (pathreplacing: the brace alone) */
         double w = len, yc, xc;
@@ -395,6 +502,7 @@ size_t tk_decorate(tk_deco *d, const vec2 *p, size_t n, vec2 **out)
     double pre = d->pre > 0 ? d->pre : 0, post = d->post > 0 ? d->post : 0;
     if (pre + post > total) { pre = total; post = 0; }
     int replacing = strcmp(d->name, "brace") == 0;
+    int moving = strcmp(d->name, "crosses") == 0;   /* its final state: a move-to */
     /* the undecorated start (pre length) */
     size_t i = 0;
     if (!replacing || pre > 0) {
@@ -409,7 +517,7 @@ size_t tk_decorate(tk_deco *d, const vec2 *p, size_t n, vec2 **out)
      * undecorated end (post length) */
     if (!replacing || post > 0) {
         double se = total - post;
-        put(&r, path_at(&r, se, NULL));
+        if (!moving) put(&r, path_at(&r, se, NULL));
         if (!(d->post_move && post > 0))
             for (i = 0; i < n; i++) if (cum[i] > se) put(&r, p[i]);
     }

@@ -1492,7 +1492,23 @@ static void do_reference(G *g, const char *s, size_t n, ilist *list)
         size_t in = j - i;
         tk_trim(&it, &in);
         tk_unbrace(&it, &in);
-        if (in) {
+        const struct tk_nodeset *set = in ? tk_nodeset_find(g->T, it, in) : NULL;
+        if (set) {
+            /* a node set: each of its nodes (they are the picture's) */
+            for (size_t k = 0; k < set->n && !g->why; k++) {
+                const char *nm = set->nodes[k];
+                int id = find_gnode(g, nm);
+                if (id < 0) {
+                    if (!tk_find_node(g->T, nm, strlen(nm))) {
+                        fail(g, "no node named '%s' in the picture", nm, strlen(nm));
+                        break;
+                    }
+                    id = new_gnode(g, nm);
+                    if (id >= 0) { g->nodes[id].ok = 1; make_alias(g, id); }
+                }
+                if (id >= 0) { g->nodes[id].col |= C_SRC | C_TGT; il_push(list, id); }
+            }
+        } else if (in) {
             char *nm = xstrndup(it, in);
             int id = find_gnode(g, nm);
             if (id < 0) {
@@ -2047,4 +2063,107 @@ void tk_graph(tikz *T, const char *opts, const char *body, int line)
     g.anon = anon - anon;
     graph_run(&g, opts, body);
     graph_free(&g);
+}
+
+/* ---- node sets ------------------------------------------------------------
+ * tikzlibrarygraphs: new set=NAME makes an empty set; set=NAME in a node's
+ * options adds the node (by its name) to it; in a graph, (NAME) is every
+ * node of the set, in the order they joined (\tikz@lib@graph@handle@use). */
+#define MAX_NODESETS 1000
+#define MAX_SET_NODES 100000
+
+const struct tk_nodeset *tk_nodeset_find(tikz *T, const char *name, size_t n)
+{
+    for (size_t i = 0; i < T->nsets; i++)
+        if (strlen(T->sets[i].name) == n && memcmp(T->sets[i].name, name, n) == 0) return &T->sets[i];
+    return NULL;
+}
+
+int tk_nodeset_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int node)
+{
+    int is_new = tk_is(k, kn, "new set");
+    if (!is_new && !(node && tk_is(k, kn, "set"))) return 0;
+    tk_unbrace(&v, &vn);
+    tk_trim(&v, &vn);
+    if (vn == 0 || memchr(v, '\n', vn)) return 1;
+    struct tk_nodeset *s = (struct tk_nodeset *)tk_nodeset_find(T, v, vn);
+    if (is_new) {
+        if (s) {
+            for (size_t i = 0; i < s->n; i++) free(s->nodes[i]);
+            s->n = 0;
+            return 1;
+        }
+        if (T->nsets >= MAX_NODESETS) {
+            tk_warn(T, T->cmd_line, "more than %d node sets; new set=%.*s ignored", MAX_NODESETS,
+                    (int)(vn > 40 ? 40 : vn), v);
+            return 1;
+        }
+        if (T->nsets == T->capsets) {
+            T->capsets = T->capsets ? 2 * T->capsets : 8;
+            T->sets = xrealloc(T->sets, T->capsets * sizeof *T->sets);
+        }
+        s = &T->sets[T->nsets++];
+        memset(s, 0, sizeof *s);
+        s->name = xstrndup(v, vn);
+        return 1;
+    }
+    if (!s) {
+        /* TikZ: "Undefined set" (an error); the node is drawn */
+        tk_warn(T, T->cmd_line, "set=%.*s: no such set (new set= makes one)", (int)(vn > 40 ? 40 : vn), v);
+        return 1;
+    }
+    size_t ol = T->set_pending ? strlen(T->set_pending) : 0;
+    if (ol > 4096) return 1;
+    T->set_pending = xrealloc(T->set_pending, ol + vn + 2);
+    memcpy(T->set_pending + ol, v, vn);
+    T->set_pending[ol + vn] = '\n';
+    T->set_pending[ol + vn + 1] = 0;
+    return 1;
+}
+
+void tk_nodeset_join(tikz *T, const char *name, const tk_node *sh)
+{
+    char *p = T->set_pending;
+    T->set_pending = NULL;
+    if (!p) return;
+    char internal[40];
+    if (!name && sh) {
+        /* \tikz@fig@mustbenamed: a node in a set gets a name of its own
+         * (the path builder's only: no coord record) */
+        snprintf(internal, sizeof internal, "tikz@set@%d", ++T->sentinel_id);
+        tk_node copy = *sh;
+        ir_diagram *d = T->d;
+        T->d = NULL;
+        tk_add_node_geom(T, internal, &copy);
+        T->d = d;
+        name = internal;
+    }
+    if (name)
+        for (char *q = p; *q;) {
+            char *e = strchr(q, '\n');
+            struct tk_nodeset *s = (struct tk_nodeset *)tk_nodeset_find(T, q, (size_t)(e - q));
+            if (s && s->n < MAX_SET_NODES) {
+                if (s->n == s->cap) {
+                    s->cap = s->cap ? 2 * s->cap : 8;
+                    s->nodes = xrealloc(s->nodes, s->cap * sizeof *s->nodes);
+                }
+                s->nodes[s->n++] = xstrdup(name);
+            }
+            q = e + 1;
+        }
+    free(p);
+}
+
+void tk_nodesets_free(tikz *T)
+{
+    for (size_t i = 0; i < T->nsets; i++) {
+        for (size_t j = 0; j < T->sets[i].n; j++) free(T->sets[i].nodes[j]);
+        free(T->sets[i].nodes);
+        free(T->sets[i].name);
+    }
+    free(T->sets);
+    T->sets = NULL;
+    T->nsets = T->capsets = 0;
+    free(T->set_pending);
+    T->set_pending = NULL;
 }

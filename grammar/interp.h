@@ -270,6 +270,16 @@ typedef struct tikz {
     int last_placed_ok;
     char last_placed_name[64];  /* its name= ("" without one, or a longer one) */
     tk_axis axis;
+    /* pgf's picture box so far (current bounding box): every path's points
+     * (curves with their control points), widened by half the line width
+     * when stroked, and every node's shape; overlay ones not */
+    ir_box pgfbox;
+    /* the graphs library's node sets (new set=, set=): each a name and its
+     * nodes' names, in the order they joined; set_pending: the sets the
+     * node being placed joins (its set= keys), '\n' after each */
+    struct tk_nodeset { char *name; char **nodes; size_t n, cap; } *sets;
+    size_t nsets, capsets;
+    char *set_pending;
     int foreach_depth;
     long iterations;
     long statements;          /* drawing commands so far (work bound) */
@@ -479,6 +489,22 @@ char *tk_expand_let(tikz *T, const char *text, size_t n, const int *lines, int l
  * right angle (with the quotes library's "text" option), and pics the
  * document defines (name/.pic={code}, pics/name/.style={code={...}}). */
 void tk_pic(tikz *T, const char *opts, const char *body, vec2 at, int line);
+/* node sets (graph.c): new set= and set= (1 when k is one of them; set=
+ * only with a node's options), the node placed joins its sets (name, or a
+ * name of its own made for sh; both NULL: the pending sets dropped), the
+ * set of that name or NULL, all of them freed */
+int tk_nodeset_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int node);
+void tk_nodeset_join(tikz *T, const char *name, const tk_node *sh);
+const struct tk_nodeset *tk_nodeset_find(tikz *T, const char *name, size_t n);
+void tk_nodesets_free(tikz *T);
+/* pgf's picture box (tikz.c): grown by a box; a node of the current
+ * bounding box's size (its anchors: the box's), -1 before anything counts */
+void tk_bbox_add(tikz *T, ir_box b);
+void tk_bbox_add_node(tikz *T, const tk_node *sh, double os, double hlw);
+int tk_current_bbox(tikz *T, tk_node *out);
+int tk_pic_pos(tikz *T, const char *opts, double *t);   /* pos= among a pic's options */
+/* "pic [pic type=X]" without its {type}: "{}" written after those options */
+void tk_pic_type_braces(const char **text, const int **lines, size_t *n, char **own_text, int **own_lines);
 
 /* pathbuild.c: the keys of trees (level distance, sibling distance, grow,
  * grow', missing, parent anchor, child anchor, growth parent anchor); 1 when k is one of them */
@@ -571,8 +597,14 @@ typedef struct {
     char name[32];
     double amp, seglen, aspect, raise, pre, post;
     int mirror, pre_move, post_move;
+    double shape_w, shape_h;  /* decorations.shapes: shape start width/height */
+    int shift_only;           /* transform={shift only}: the frame not turned */
     int truncated;            /* out: tk_decorate stopped at its point limit */
 } tk_deco;
+/* tk_deco_get_moves: as tk_deco_get, also the decorations whose output has
+ * move-tos (crosses): a (NaN, NaN) point in tk_decorate's output where a
+ * subpath ends and the next begins */
+int tk_deco_get_moves(tikz *T, tk_deco *d);
 int tk_deco_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v);
 int tk_deco_get(tikz *T, tk_deco *d);
 size_t tk_decorate(tk_deco *d, const vec2 *p, size_t n, vec2 **out);

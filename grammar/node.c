@@ -259,6 +259,7 @@ void tk_nodeopts_init(tikz *T, tk_nodeopts *no)
 {
     gstate *g = GS(T);
     memset(no, 0, sizeof *no);
+    tk_nodeset_join(T, NULL, NULL);   /* set= keys of a node never placed: dropped */
     no->shape = g->node_shape ? g->node_shape - 1 : TK_SH_RECT;
     no->inner_sep_x = no->inner_sep_y = -1;
     no->outer_sep = -1;
@@ -840,12 +841,14 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     }
     vec2 c = vsub(vadd(at, v2(no->shift_x, no->shift_y)), off);
     sh.c = c;
+    tk_bbox_add_node(T, &sh, os, no->draw ? no->lw / 2 : 0);
     if (T->mxcell) tk_matrix_note_node(T, &sh, os, no->draw ? no->lw : 0);
     if (T->d) {
         if (no->draw || no->fill) draw_node_outline(T, no, &sh, &b, c, line);
         if (!b.empty) emit_node_text(T, no, text, &b, c, at, fs * ts, seg, nseg, line);
     }
     if (no->name) tk_add_node_geom(T, no->name, &sh);
+    if (T->set_pending) tk_nodeset_join(T, no->name, &sh);
     if (geom) *geom = sh;
     for (int i = 0; i < no->nlabels; i++)
         tk_place_label(T, no->labels[i].spec, &sh, line, no->labels[i].pin);

@@ -58,6 +58,7 @@ struct tp_state {
     int have_cur;
     vec2 cur, relbase;
     int seg_kind;
+    ir_box mbox;              /* the path's move-to points (pgf's picture box) */
     vec2 seg[4];
     double seg_t1, seg_t2;
     size_t npieces;           /* in b.pieces */
@@ -346,6 +347,7 @@ void tp_move(struct tp_state *st)
     st->sub_start = p;
     st->cur = p;
     st->have_cur = 1;
+    ir_box_add(&st->mbox, p.x, p.y);
     /* the last segment stays: TikZ's pos= timer survives a move, so
      * "(0,0) -- (4,0) (0,5) node[midway]" sits at (2,0) */
 }
@@ -586,7 +588,10 @@ void tp_circle(struct tp_state *st, int ellipse)
         return;
     }
     flush_sub(st, 0);
-    vec2 p[3] = { st->cur, st->ca_A, st->ca_B };
+    /* no current point: TikZ's last position is (0pt,0pt), the origin of
+     * the coordinate system in force (a shift or a pic moves the circle) */
+    vec2 c = st->have_cur ? st->cur : mat_apply(GS(st->T)->ctm, v2(0, 0));
+    vec2 p[3] = { c, st->ca_A, st->ca_B };
     add_piece(st, IR_ELLIPSE, 1, p, 3, 0, 0, NULL);
     st->npts = 0;
     place_pending(st, 0);
@@ -1159,6 +1164,10 @@ static void decorate_pieces(struct tp_state *st, size_t k0, tk_deco *d)
     piece *pcs = st->b.pieces;
     size_t n = st->npieces < MAX_PIECES ? st->npieces : MAX_PIECES;
     size_t w = k0;
+    /* the decorated pieces of a decoration with move-tos (more than it
+     * was given), put in place at the end */
+    piece *extra = NULL;
+    size_t nextra = 0, capextra = 0;
     for (size_t i = k0; i < n;) {
         vec2 *pts = NULL;
         size_t np = 0, cap = 0;
@@ -1203,6 +1212,23 @@ static void decorate_pieces(struct tp_state *st, size_t k0, tk_deco *d)
             free(fl);
         }
         if (j == i) j = i + 1;
+        /* the fractal decorations go by the path's input segments: on
+         * straight ones only (a curve is one input segment to pgf, its
+         * polyline here is not) */
+        int curved = 0;
+        for (size_t k = i; k < j; k++) curved |= pcs[k].kind != IR_POLY;
+        if (curved && (!strcmp(d->name, "Koch snowflake") || !strcmp(d->name, "Cantor set"))) {
+            char why[80];
+            snprintf(why, sizeof why, "decoration '%s' of a curve is not drawn", d->name);
+            free(pts);
+            for (size_t k = 0; k < nextra; k++) piece_free(&extra[k]);
+            free(extra);
+            for (size_t k = i; k < n; k++) piece_free(&pcs[k]);
+            st->npieces = w;
+            if (!st->err) tk_unparsed(st->T, line, st->text, why);
+            st->err = st->bad_coord = 1;
+            return;
+        }
         vec2 *out = NULL;
         size_t no = np >= 2 ? tk_decorate(d, pts, np, &out) : 0;
         if (d->truncated)
@@ -1210,7 +1236,32 @@ static void decorate_pieces(struct tp_state *st, size_t k0, tk_deco *d)
                     d->name);
         free(pts);
         for (size_t k = i; k < j; k++) piece_free(&pcs[k]);
-        if (no >= 2) {
+        int moves = 0;
+        for (size_t k = 0; k < no && !moves; k++) moves = isnan(out[k].x);
+        if (moves || nextra) {
+            /* each run of points between move-tos, a piece of its own */
+            for (size_t a = 0; a < no;) {
+                size_t b = a;
+                while (b < no && !isnan(out[b].x)) b++;
+                if (b - a >= 2) {
+                    if (nextra == capextra) {
+                        capextra = capextra ? 2 * capextra : 16;
+                        extra = xrealloc(extra, capextra * sizeof *extra);
+                    }
+                    piece *pc = &extra[nextra++];
+                    memset(pc, 0, sizeof *pc);
+                    pc->kind = IR_POLY;
+                    pc->p = xrealloc(NULL, (b - a) * sizeof *pc->p);
+                    memcpy(pc->p, out + a, (b - a) * sizeof *pc->p);
+                    pc->own_p = 1;
+                    pc->n = b - a;
+                    pc->line = line;
+                    pc->role = role;
+                }
+                a = b + 1;
+            }
+            free(out);
+        } else if (no >= 2) {
             piece *pc = &pcs[w++];
             memset(pc, 0, sizeof *pc);
             pc->kind = IR_POLY;
@@ -1230,12 +1281,24 @@ static void decorate_pieces(struct tp_state *st, size_t k0, tk_deco *d)
         i = j;
     }
     st->npieces = w;
+    if (nextra) {
+        size_t room = st->npieces + nextra > MAX_PIECES ? MAX_PIECES - st->npieces : nextra;
+        if (room < nextra) tk_warn(st->T, st->line, "path has more than %d pieces; rest dropped", MAX_PIECES);
+        if (st->npieces + room > st->b.cappieces) {
+            st->b.cappieces = st->npieces + room;
+            st->b.pieces = xrealloc(st->b.pieces, st->b.cappieces * sizeof(piece));
+        }
+        memcpy((piece *)st->b.pieces + st->npieces, extra, room * sizeof *extra);
+        for (size_t k = room; k < nextra; k++) piece_free(&extra[k]);
+        st->npieces += room;
+        free(extra);
+    }
 }
 
 /* The decoration of the graphics state, or an unparsed path saying why not */
 static int deco_or_unparsed(struct tp_state *st, tk_deco *d, int line)
 {
-    if (tk_deco_get(st->T, d) == 0) {
+    if (tk_deco_get_moves(st->T, d) == 0) {
         if (!strcmp(d->name, "random steps"))
             tk_warn(st->T, line, "decoration random steps: its random numbers are tikz2ir's, not pgf's");
         return 0;
@@ -1521,6 +1584,9 @@ void tp_pic(struct tp_state *st, const struct tp_str *body)
         memset(pn, 0, sizeof *pn);
         return;
     }
+    /* pos= (midway, ...) puts it on the path's last segment, as a node */
+    double t;
+    if (pn->opts && st->seg_kind != SEG_NONE && tk_pic_pos(st->T, pn->opts, &t)) at = seg_point(st, t, NULL);
     if (st->cmd == CMD_PIC) {
         tk_pic(st->T, pn->opts, body->s, at, st->line);
     } else {
@@ -2662,7 +2728,8 @@ static char *expand_one_foreach(const char *t, size_t n, const int *lines, int l
                                 size_t *nout)
 {
     size_t i = 0, node_at = (size_t)-1;
-    int last_node = 0;   /* the last top-level word was "node" (or a node's foreach) */
+    int last_node = 0;   /* the last top-level word was "node" or "pic" (or a node's foreach) */
+    int node_pic = 0;    /* ... it was "pic" */
     int last_child = 0;  /* ... was "child": its foreach is the tree builder's (tp_child) */
     while (i < n) {
         char c = t[i];
@@ -2673,7 +2740,14 @@ static char *expand_one_foreach(const char *t, size_t n, const int *lines, int l
             if (c != '[') last_node = last_child = 0;
             continue;
         }
-        if (fe_word(t, n, i, "node")) { last_node = 1; last_child = 0; node_at = i; i += 4; continue; }
+        if (fe_word(t, n, i, "node") || fe_word(t, n, i, "pic")) {
+            last_node = 1;
+            last_child = 0;
+            node_at = i;
+            node_pic = t[i] == 'p';
+            i += node_pic ? 3 : 4;
+            continue;
+        }
         if (fe_word(t, n, i, "child")) { last_child = 1; last_node = 0; i += 5; continue; }
         if (last_child && fe_word(t, n, i, "foreach")) { last_child = 0; i += 7; continue; }
         if (fe_word(t, n, i, "foreach") || (i + 8 <= n && memcmp(t + i, "\\foreach", 8) == 0 &&
@@ -2760,7 +2834,7 @@ static char *expand_one_foreach(const char *t, size_t n, const int *lines, int l
                     it = sl ? sl + 1 : it + vl;
                 }
                 int bl = lines ? lines[bs < n ? bs : n - 1] : line;
-                if (node) fe_put(&o, " node ", 6, NULL, bl, bl);
+                if (node) fe_put(&o, node_pic ? " pic " : " node ", node_pic ? 5 : 6, NULL, bl, bl);
                 else fe_put(&o, " ", 1, NULL, bl, bl);
                 for (size_t j = bs; j < be;) {
                     int hit = -1;
@@ -3027,6 +3101,39 @@ static char *strip_animations(const char *t, size_t n, const int *lines, int lin
     return o.s;
 }
 
+/* the pieces' share of pgf's picture box (tk_bbox_add): their points, a
+ * curve's control points too, an ellipse's bounding parallelogram, with
+ * b (its move-to points), widened
+ * by half the line width hlw when stroked */
+static void note_pgf_box(tikz *T, ir_box b, const piece *pcs, size_t n, double hlw)
+{
+    for (size_t i = 0; i < n; i++) {
+        const piece *pc = &pcs[i];
+        if (pc->kind == IR_ELLIPSE && pc->n == 3) {
+            double w = fabs(pc->p[1].x) + fabs(pc->p[2].x), h = fabs(pc->p[1].y) + fabs(pc->p[2].y);
+            ir_box_add(&b, pc->p[0].x - w, pc->p[0].y - h);
+            ir_box_add(&b, pc->p[0].x + w, pc->p[0].y + h);
+        } else if (pc->kind == IR_POLY || pc->kind == IR_CURVE || pc->kind == IR_RECT) {
+            for (size_t k = 0; k < pc->n; k++) ir_box_add(&b, pc->p[k].x, pc->p[k].y);
+        } else if (pc->n <= 4) {
+            ir_elem tmp;
+            memset(&tmp, 0, sizeof tmp);
+            tmp.kind = pc->kind;
+            tmp.closed = pc->closed;
+            tmp.t1 = pc->t1;
+            tmp.t2 = pc->t2;
+            ir_pt q[4];
+            for (size_t k = 0; k < pc->n; k++) { q[k].x = pc->p[k].x; q[k].y = pc->p[k].y; }
+            tmp.pts = q;
+            tmp.npts = pc->n;
+            ir_box_union(&b, ir_elem_box(&tmp));
+        }
+    }
+    if (b.empty) return;
+    b.x1 -= hlw; b.y1 -= hlw; b.x2 += hlw; b.y2 += hlw;
+    tk_bbox_add(T, b);
+}
+
 void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
 {
     char *let_text = NULL;
@@ -3040,8 +3147,10 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     }
     expand_lets(T, &text, &lines, &text_n, line, &let_text, &let_lines);
     expand_foreach(&text, &lines, &text_n, line, &let_text, &let_lines);
+    tk_pic_type_braces(&text, &lines, &text_n, &let_text, &let_lines);
     struct tp_state st;
     memset(&st, 0, offsetof(struct tp_state, pts));   /* not the points: see there */
+    st.mbox = ir_box_empty();
     int reuse = take_path_buffers(T, &st);
     st.T = T;
     st.cmd = cmd;
@@ -3067,6 +3176,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     if (g->name_path && st.npieces) remember_named_path(T, &st, g->name_path);
     piece *pieces = st.b.pieces;
     size_t npieces = st.npieces < MAX_PIECES ? st.npieces : MAX_PIECES;
+    if (!st.bad_coord) note_pgf_box(T, st.mbox, pieces, npieces, g->draw ? g->lw / 2 : 0);
     /* a coordinate failed: the unparsed record says what could not be
      * evaluated; drawing the rest would invent geometry (a segment to a
      * point that is not there) */

@@ -4,6 +4,7 @@
 #include "grammar/pathgrammar.h"
 #include "ir/xalloc.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,38 +50,6 @@ static void pic_options(const char *s, struct tp_buf *actions, char **text, char
     }
 }
 
-/* pic {angle=A--B--C} and pic {right angle=A--B--C}, as tikzlibraryangles
- * draws them: at B, from the direction of A counter-clockwise to that of C,
- * an arc (or the square mark) of angle radius, drawn and filled only as the
- * pic's own options say, and the pic text at angle eccentricity times the
- * radius along the bisector. */
-/* The code of a pic style's value (code=, background code=, foreground code=,
- * in that drawing order) and its other keys (options), each malloc'd */
-static void pic_style_split(const char *s, size_t n, struct tp_buf *code, struct tp_buf *opts)
-{
-    const char *bg = NULL, *fg = NULL, *cd = NULL;
-    size_t bgn = 0, fgn = 0, cdn = 0, i = 0, in;
-    const char *it;
-    while (tk_next_item(s, n, ',', &i, &it, &in)) {
-        if (in == 0) continue;
-        long eq = tk_find_top(it, in, '=');
-        if (eq > 0) {
-            const char *k = it, *v = it + eq + 1;
-            size_t kn = (size_t)eq, vn = in - (size_t)eq - 1;
-            tk_trim(&k, &kn);
-            tk_unbrace(&v, &vn);
-            if (tk_is(k, kn, "code")) { cd = v; cdn = vn; continue; }
-            if (tk_is(k, kn, "background code")) { bg = v; bgn = vn; continue; }
-            if (tk_is(k, kn, "foreground code")) { fg = v; fgn = vn; continue; }
-        }
-        if (opts->n) tp_buf_add(opts, ",", 1);
-        tp_buf_add(opts, it, in);
-    }
-    if (bg) { tp_buf_add(code, bg, bgn); tp_buf_add(code, "\n", 1); }
-    if (cd) { tp_buf_add(code, cd, cdn); tp_buf_add(code, "\n", 1); }
-    if (fg) tp_buf_add(code, fg, fgn);
-}
-
 /* #1 in a style's text replaced by the value (a pic {name=value}) */
 static char *subst_arg1(const char *s, size_t n, const char *v, size_t vn)
 {
@@ -94,44 +63,160 @@ static char *subst_arg1(const char *s, size_t n, const char *v, size_t vn)
 }
 
 #define MAX_PIC_DEPTH 16
+#define MAX_PIC_KEYS 64
 
-/* A pic the document defined: its code run in a scope whose origin is at,
- * with every pic, the style's other keys and the pic's options applied
- * (they may shift, rotate and scale it). */
-static void user_pic(tikz *T, const char *style, const char *opts, const char *val, size_t vn,
-                     vec2 at, int line, const char *src)
+/* The keys of a pic type, as TikZ runs them in /tikz/pics/ (\pgfkeys{/tikz/
+ * pics/.cd,#1}): code=, background code=, foreground code= set the code (the
+ * last one of each wins), a pics/NAME style (NAME/.pic or pics/NAME/.style)
+ * is expanded with its #1 and its keys are read the same way; other keys
+ * are options of the pic's scope (opts). 0, or -1 with *why set when a key
+ * names no pic the document defined. */
+struct pic_code { const char *cd, *bg, *fg; size_t cdn, bgn, fgn; char *owned[MAX_PIC_KEYS]; int nowned; };
+
+static int pic_keys(tikz *T, const char *s, size_t n, struct pic_code *pc, struct tp_buf *opts,
+                    const char **why, int depth)
 {
-    if (T->pic_depth >= MAX_PIC_DEPTH) { tk_unparsed(T, line, src, "pics nested too deep"); return; }
-    char *st = subst_arg1(style, strlen(style), val ? val : "", val ? vn : 0);
-    struct tp_buf code = { 0 }, sopts = { 0 };
-    pic_style_split(st, strlen(st), &code, &sopts);
-    free(st);
-    if (!code.n) {
-        tk_unparsed(T, line, src, "pic without code");
-        free(code.s);
-        free(sopts.s);
-        return;
+    if (depth > MAX_PIC_DEPTH) { *why = "pic styles nested too deep"; return -1; }
+    size_t i = 0, in;
+    const char *it;
+    while (tk_next_item(s, n, ',', &i, &it, &in)) {
+        tk_trim(&it, &in);
+        if (in == 0) continue;
+        long eq = tk_find_top(it, in, '=');
+        const char *k = it, *v = NULL;
+        size_t kn = in, vn = 0;
+        if (eq > 0) { kn = (size_t)eq; v = it + eq + 1; vn = in - (size_t)eq - 1; tk_unbrace(&v, &vn); }
+        tk_trim(&k, &kn);
+        if (kn > 6 && memcmp(k, "/tikz/", 6) == 0) { k += 6; kn -= 6; }
+        if (kn > 5 && memcmp(k, "pics/", 5) == 0) { k += 5; kn -= 5; }
+        if (v && tk_is(k, kn, "code")) { pc->cd = v; pc->cdn = vn; continue; }
+        if (v && tk_is(k, kn, "background code")) { pc->bg = v; pc->bgn = vn; continue; }
+        if (v && tk_is(k, kn, "foreground code")) { pc->fg = v; pc->fgn = vn; continue; }
+        char sn[300];
+        int l = snprintf(sn, sizeof sn, "pics/%.*s", (int)(kn > 280 ? 280 : kn), k);
+        const char *style = tk_find_style(T, sn, (size_t)l);
+        if (style) {
+            if (pc->nowned == MAX_PIC_KEYS) { *why = "too many pic styles"; return -1; }
+            /* a copy, #1 replaced: the code may redefine the style */
+            char *st = subst_arg1(style, strlen(style), v ? v : "", v ? vn : 0);
+            pc->owned[pc->nowned++] = st;
+            if (pic_keys(T, st, strlen(st), pc, opts, why, depth + 1) != 0) return -1;
+            continue;
+        }
+        if (depth > 0) {
+            /* a style's other keys: options of the pic's scope */
+            if (opts->n) tp_buf_add(opts, ",", 1);
+            tp_buf_add(opts, it, in);
+            continue;
+        }
+        *why = "pic type not supported (not defined by name/.pic or pics/name/.style)";
+        return -1;
     }
-    tk_gs_push(T);
-    gstate *g = GS(T);
-    g->ctm.e = at.x;
-    g->ctm.f = at.y;
-    tk_apply_opts(T, "every pic", 9, NULL, 0);
-    if (sopts.n) tk_apply_opts(T, sopts.s, sopts.n, NULL, 0);
-    if (opts) tk_apply_opts(T, opts, strlen(opts), NULL, 0);
-    T->pic_depth++;
-    tk_run_code(T, code.s, code.n, line);
-    T->pic_depth--;
-    tk_gs_pop(T);
-    free(code.s);
-    free(sopts.s);
+    return 0;
 }
 
+/* The pic's own options: pic type= (the alias of node contents) and the
+ * pics/... keys taken out (to *type and pc), the rest kept in rest. */
+static void pic_own_options(const char *s, struct tp_buf *rest, const char **type, size_t *typen,
+                            struct tp_buf *pickeys)
+{
+    size_t n = s ? strlen(s) : 0, i = 0, in;
+    const char *it;
+    while (tk_next_item(s, n, ',', &i, &it, &in)) {
+        tk_trim(&it, &in);
+        if (in == 0) continue;
+        long eq = tk_find_top(it, in, '=');
+        const char *k = it;
+        size_t kn = eq > 0 ? (size_t)eq : in;
+        tk_trim(&k, &kn);
+        if (kn > 6 && memcmp(k, "/tikz/", 6) == 0) { k += 6; kn -= 6; }
+        if (eq > 0 && tk_is(k, kn, "pic type")) {
+            const char *v = it + eq + 1;
+            size_t vn = in - (size_t)eq - 1;
+            tk_trim(&v, &vn);
+            tk_unbrace(&v, &vn);
+            *type = v;
+            *typen = vn;
+            continue;
+        }
+        if (kn > 5 && memcmp(k, "pics/", 5) == 0) {
+            if (pickeys->n) tp_buf_add(pickeys, ",", 1);
+            tp_buf_add(pickeys, it, in);
+            continue;
+        }
+        if (rest->n) tp_buf_add(rest, ",", 1);
+        tp_buf_add(rest, it, in);
+    }
+}
+
+/* A pic the document defines (or whose code its keys give): the code run in
+ * a scope whose origin is at, with every pic, the pic type's other keys and
+ * the pic's options applied (they may shift, rotate and scale it):
+ * background code, code, foreground code, in that order. 1 when the pic was
+ * such a pic (drawn, or an unparsed record with the reason), 0 when its type
+ * is none of these (the angles library's pics are tried next). */
+static int user_pic(tikz *T, const char *opts, const char *body, vec2 at, int line, const char *src)
+{
+    struct tp_buf rest = { 0 }, pickeys = { 0 }, sopts = { 0 };
+    const char *type = body, *why = NULL;
+    size_t typen = strlen(body);
+    tk_trim(&type, &typen);
+    const char *ptype = NULL;
+    size_t ptypen = 0;
+    pic_own_options(opts, &rest, &ptype, &ptypen, &pickeys);
+    if (typen == 0 && ptype) { type = ptype; typen = ptypen; }
+    struct pic_code pc = { 0 };
+    int r = 0;
+    if (pickeys.n && pic_keys(T, pickeys.s, pickeys.n, &pc, &sopts, &why, 0) != 0) r = -1;
+    if (r == 0 && typen && pic_keys(T, type, typen, &pc, &sopts, &why, 0) != 0) r = -1;
+    if (r != 0) {
+        int builtin = why && strncmp(why, "pic type", 8) == 0;
+        if (!builtin) tk_unparsed(T, line, src, why);
+        r = builtin ? 0 : 1;
+    } else if (!pc.cd && !pc.bg && !pc.fg) {
+        tk_unparsed(T, line, src, "pic without code");
+        r = 1;
+    } else if (T->pic_depth >= MAX_PIC_DEPTH) {
+        tk_unparsed(T, line, src, "pics nested too deep");
+        r = 1;
+    } else {
+        struct tp_buf code = { 0 };
+        if (pc.bg) { tp_buf_add(&code, pc.bg, pc.bgn); tp_buf_add(&code, "\n", 1); }
+        if (pc.cd) { tp_buf_add(&code, pc.cd, pc.cdn); tp_buf_add(&code, "\n", 1); }
+        if (pc.fg) tp_buf_add(&code, pc.fg, pc.fgn);
+        tk_gs_push(T);
+        gstate *g = GS(T);
+        g->ctm.e = at.x;
+        g->ctm.f = at.y;
+        tk_apply_opts(T, "every pic", 9, NULL, 0);
+        if (sopts.n) tk_apply_opts(T, sopts.s, sopts.n, NULL, 0);
+        if (rest.n) tk_apply_opts(T, rest.s, rest.n, NULL, 0);
+        T->pic_depth++;
+        tk_run_code(T, code.s, code.n, line);
+        T->pic_depth--;
+        tk_gs_pop(T);
+        free(code.s);
+        r = 1;
+    }
+    for (int k = 0; k < pc.nowned; k++) free(pc.owned[k]);
+    free(rest.s);
+    free(pickeys.s);
+    free(sopts.s);
+    return r;
+}
+
+/* A pic the document defines (user_pic), else */
+/* pic {angle=A--B--C} and pic {right angle=A--B--C}, as tikzlibraryangles
+ * draws them: at B, from the direction of A counter-clockwise to that of C,
+ * an arc (or the square mark) of angle radius, drawn and filled only as the
+ * pic's own options say, and the pic text at angle eccentricity times the
+ * radius along the bisector. */
 void tk_pic(tikz *T, const char *opts, const char *body, vec2 at, int line)
 {
     char src[300];
     snprintf(src, sizeof src, "pic%s%s%s {%s}", opts ? "[" : "", opts ? opts : "",
              opts ? "]" : "", body);
+    if (user_pic(T, opts, body, at, line, src)) return;
     const char *b = body, *val = "A--B--C";
     size_t bn = strlen(b), vn = 7;
     tk_trim(&b, &bn);
@@ -142,17 +227,6 @@ void tk_pic(tikz *T, const char *opts, const char *body, vec2 at, int line)
     tk_trim(&key, &kn);
     tk_unbrace(&val, &vn);
     int right;
-    {
-        char sn[300];
-        int l = snprintf(sn, sizeof sn, "pics/%.*s", (int)(kn > 280 ? 280 : kn), key);
-        const char *style = tk_find_style(T, sn, (size_t)l);
-        if (style) {
-            char *copy = xstrndup(style, strlen(style));   /* the code may redefine it */
-            user_pic(T, copy, opts, eq >= 0 ? val : NULL, vn, at, line, src);
-            free(copy);
-            return;
-        }
-    }
     if (tk_is(key, kn, "angle")) right = 0;
     else if (tk_is(key, kn, "right angle")) right = 1;
     else { tk_unparsed(T, line, src, "pic type not supported (not defined by name/.pic or pics/name/.style)"); return; }
@@ -257,4 +331,140 @@ void tk_pic(tikz *T, const char *opts, const char *body, vec2 at, int line)
     free(text);
     free(topts);
     tk_gs_pop(T);
+}
+
+/* pos= (midway, near end, ...) among a pic's options: 1 and *t, else 0 */
+int tk_pic_pos(tikz *T, const char *opts, double *t)
+{
+    tk_nodeopts no;
+    tk_nodeopts_init(T, &no);
+    tk_gs_push(T);
+    tk_apply_opts(T, opts, strlen(opts), &no, 0);
+    tk_gs_pop(T);
+    int r = no.has_pos;
+    if (r) *t = no.pos;
+    tk_nodeopts_free(&no);
+    return r;
+}
+
+/* the end of the balanced group opening at t[i] (its closing byte + 1), or 0 */
+static size_t group_end(const char *t, size_t n, size_t i)
+{
+    char open = t[i], close = open == '(' ? ')' : open == '[' ? ']' : '}';
+    int depth = 0;
+    for (size_t j = i; j < n; j++) {
+        if (t[j] == '\\' && j + 1 < n) { j++; continue; }
+        if (t[j] == open) depth++;
+        else if (t[j] == close && --depth == 0) return j + 1;
+    }
+    return 0;
+}
+
+static int is_word(const char *t, size_t n, size_t i, const char *w)
+{
+    size_t k = strlen(w);
+    return i + k <= n && memcmp(t + i, w, k) == 0 && (i + k == n || !isalpha((unsigned char)t[i + k])) &&
+           (i == 0 || (!isalpha((unsigned char)t[i - 1]) && t[i - 1] != '\\'));
+}
+
+/* the value of key (pic type, node contents) set at the top level of the
+ * option list [s, s+n), the last one: 1 and *v, *vn; else 0 */
+static int contents_key(const char *s, size_t n, const char *key, const char **v, size_t *vn)
+{
+    size_t i = 0, in;
+    const char *it;
+    int found = 0;
+    while (tk_next_item(s, n, ',', &i, &it, &in)) {
+        long eq = tk_find_top(it, in, '=');
+        if (eq <= 0) continue;
+        const char *k = it;
+        size_t kn = (size_t)eq;
+        tk_trim(&k, &kn);
+        if (kn > 6 && memcmp(k, "/tikz/", 6) == 0) { k += 6; kn -= 6; }
+        if (!tk_is(k, kn, key)) continue;
+        *v = it + eq + 1;
+        *vn = in - (size_t)eq - 1;
+        tk_trim(v, vn);
+        tk_unbrace(v, vn);
+        found = 1;
+    }
+    return found;
+}
+
+/* A pic whose options set pic type=, or a node whose options set node
+ * contents=, ends with those options, as TikZ reads it (tikz.code.tex,
+ * \tikz@fig@scan@options: the rest of the node is not scanned): "pic
+ * [pic type=X] (1,0)" is the pic, then the point (1,0). The grammar wants
+ * the {text}: an empty one is written after a pic's options (its type is
+ * taken from them, tk_pic), the node contents in braces after a node's. */
+void tk_pic_type_braces(const char **text, const int **lines, size_t *n, char **own_text, int **own_lines)
+{
+    const char *t = *text;
+    size_t len = *n;
+    if (!tk_memmem(t, len, "pic type") && !tk_memmem(t, len, "node contents")) return;
+    struct tp_buf o = { 0 };
+    int *nl = NULL;
+    size_t from = 0, cap = 0, nn = 0;
+    int any = 0;
+    for (size_t i = 0; i < len;) {
+        char c = t[i];
+        if (c == '\\') { i += 2; continue; }
+        if (c == '(' || c == '[' || c == '{') {
+            size_t e = group_end(t, len, i);
+            if (!e) break;
+            i = e;
+            continue;
+        }
+        int pic = is_word(t, len, i, "pic");
+        if (!pic && !is_word(t, len, i, "node")) { i++; continue; }
+        size_t p = i + (pic ? 3 : 4), ins = 0;
+        const char *cv = NULL;
+        size_t cvn = 0;
+        for (;;) {
+            while (p < len && isspace((unsigned char)t[p])) p++;
+            if (p >= len || t[p] == '{') break;
+            if (t[p] == '(') { size_t e = group_end(t, len, p); if (!e) break; p = e; continue; }
+            if (is_word(t, len, p, "at")) { p += 2; continue; }
+            if (t[p] != '[') break;
+            size_t e = group_end(t, len, p);
+            if (!e) break;
+            if (contents_key(t + p + 1, e - p - 2, pic ? "pic type" : "node contents", &cv, &cvn)) {
+                ins = e;
+                break;
+            }
+            p = e;
+        }
+        if (ins) {
+            /* the text up to the options, then "{}" or "{contents}" */
+            size_t add = ins - from + 2 + (pic ? 0 : cvn);
+            tp_buf_add(&o, t + from, ins - from);
+            tp_buf_add(&o, "{", 1);
+            if (!pic) tp_buf_add(&o, cv, cvn);
+            tp_buf_add(&o, "}", 1);
+            if (*lines) {
+                if (nn + add > cap) { cap = 2 * (nn + add); nl = xrealloc(nl, cap * sizeof *nl); }
+                memcpy(nl + nn, *lines + from, (ins - from) * sizeof *nl);
+                for (size_t k = nn + ins - from; k < nn + add; k++) nl[k] = (*lines)[ins - 1];
+                nn += add;
+            }
+            from = ins;
+            any = 1;
+            i = ins;
+            continue;
+        }
+        i = p > i + 3 ? p : i + 3;
+    }
+    if (!any) { free(o.s); free(nl); return; }
+    tp_buf_add(&o, t + from, len - from);
+    if (*lines) {
+        size_t add = len - from;
+        if (nn + add + 1 > cap) { cap = nn + add + 1; nl = xrealloc(nl, cap * sizeof *nl); }
+        memcpy(nl + nn, *lines + from, add * sizeof *nl);
+        nn += add;
+    }
+    free(*own_text);
+    free(*own_lines);
+    *text = *own_text = o.s;
+    *lines = *own_lines = nl;
+    *n = o.n;
 }

@@ -71,6 +71,8 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
     ir_set_attr(&T->d->attrs, &T->d->nattrs, "line", ir_fmt_num(buf, (double)line));
     T->nclips = 0;
     T->any3d = 0;
+    T->pgfbox = ir_box_empty();
+    tk_nodesets_free(T);   /* the sets of a picture are its own (not across pictures) */
     T->pic_base = T->ngs;
     for (size_t i = 0; i < T->nnodes; i++) free(T->nodes[i].name);
     T->nnodes = 0;
@@ -260,6 +262,45 @@ static void compute_bbox(ir_diagram *d)
         d->has_bbox = 1;
         d->bbox[0] = all.x1; d->bbox[1] = all.y1; d->bbox[2] = all.x2; d->bbox[3] = all.y2;
     }
+}
+
+/* ---- current bounding box --------------------------------------------------
+ * pgf's picture box as the picture goes on (\pgf@picminx ... \pgf@picmaxy):
+ * each path's points grow it as the path is built (pgfcorepathconstruct:
+ * \pgf@protocolsizes, a curve's control points too), by half the line width
+ * when the path is stroked (pgfcorepathusage); a node by its shape's box
+ * (pgfmoduleshapes), drawn or not. Paths and nodes in overlay mode do not. */
+void tk_bbox_add(tikz *T, ir_box b)
+{
+    if (!T->d || GS(T)->overlay) return;
+    ir_box_union(&T->pgfbox, b);
+}
+
+void tk_bbox_add_node(tikz *T, const tk_node *sh, double os, double hlw)
+{
+    if (sh->shape == TK_SH_COORD) return;
+    double hw = sh->hw - os + hlw, hh = sh->hh - os + hlw;
+    if (sh->shape == TK_SH_ELLIPSE || sh->shape == TK_SH_DIAMOND || sh->shape == TK_SH_POLYGON) {
+        /* their own frame, rotated by rot: the box of the rotated one */
+        double c = fabs(cos(sh->rot * DEG)), s = fabs(sin(sh->rot * DEG));
+        double w = hw * c + hh * s, h = hw * s + hh * c;
+        hw = w;
+        hh = h;
+    }
+    if (!(hw >= 0) || !(hh >= 0)) return;
+    ir_box b = { sh->c.x - hw, sh->c.y - hh, sh->c.x + hw, sh->c.y + hh, 0 };
+    tk_bbox_add(T, b);
+}
+
+int tk_current_bbox(tikz *T, tk_node *out)
+{
+    if (!T->d || T->pgfbox.empty) return -1;
+    memset(out, 0, sizeof *out);
+    out->c = v2((T->pgfbox.x1 + T->pgfbox.x2) / 2, (T->pgfbox.y1 + T->pgfbox.y2) / 2);
+    out->hw = (T->pgfbox.x2 - T->pgfbox.x1) / 2;
+    out->hh = (T->pgfbox.y2 - T->pgfbox.y1) / 2;
+    out->shape = TK_SH_RECT;
+    return 0;
 }
 
 static void picture_end(tikz *T)
@@ -1621,6 +1662,7 @@ static void tikz_fini(tikz *T)
     for (size_t i = 0; i < T->nstyles; i++) { free(T->styles[i].name); free(T->styles[i].val); }
     free(T->styles);
     free(T->paths);
+    tk_nodesets_free(T);
     tk_ufn_free(T);
     tex_free(T->tex);
 }

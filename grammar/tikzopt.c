@@ -1082,6 +1082,19 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                     (int)(vn > 60 ? 60 : vn), v);
         return;
     }
+    if (!key && has_v && tk_nodeset_key(T, k, kn, v, vn, no != NULL)) return;
+    if (!key && !no && has_v && tk_is(k, kn, "nodes")) {
+        /* nodes={...} of a scope or path: every node/.append style (a
+         * node's own nodes= is the matrix's or the graph's, read there) */
+        gstate *g = GS(T);
+        const char *w = v;
+        size_t wn = vn;
+        tk_unbrace(&w, &wn);
+        char *en = g->every_node ? list_append(g->every_node, w, wn) : xstrndup(w, wn);
+        free(g->every_node);
+        g->every_node = en;
+        return;
+    }
     /* user styles */
     if (!has_v || (vn && v[0] != '(')) {
         const char *st = tk_find_style(T, k, kn);
