@@ -1783,6 +1783,26 @@ static long label_line_of(build *gb, size_t c, const long *comp_next, long *chai
             over = written_over(lb, size, sc->texts[l].baseline, o);
         }
         if (drest > dall - (over ? -0.05 : 0.05) * size) continue;
+        /* a line of the node's own text block: inside its outline,
+         * centred on the same axis as a neighbouring line of the rest and
+         * one line below or above it (as a producer sets a node's lines,
+         * wherever the shape puts the block: a triangle's is off its box's
+         * centre); a label placed by its edge lines up so only by chance */
+        if (!over && text_inside(&sc->shapes[cn->shape], &gb->si[cn->shape], lb)) {
+            int aligned = 0;
+            double lcx = 0.5 * (lb.x1 + lb.x2), lbase = sc->texts[l].baseline;
+            for (size_t j = 0; j < cn->ntexts && !aligned; j++) {
+                size_t t = cn->texts[j];
+                if (tlabel[t] || uf_find(sub, t) == l || uf_find(sub, t) != t) continue;
+                ir_box ob = ir_box_empty();
+                for (size_t i = 0; i < cn->ntexts; i++)
+                    if (!tlabel[cn->texts[i]] && uf_find(sub, cn->texts[i]) == t) ir_box_union(&ob, sc->texts[cn->texts[i]].box);
+                double gap = fabs(sc->texts[t].baseline - lbase);
+                aligned = fabs(0.5 * (ob.x1 + ob.x2) - lcx) <= fmax(1, 0.08 * size) &&
+                          gap >= 0.9 * size && gap <= 1.35 * size;
+            }
+            if (aligned) continue;
+        }
         /* the rest clean: no two of its lines written over each other
          * (taking off the line a label overlaps instead of the label
          * leaves the label over another line) */

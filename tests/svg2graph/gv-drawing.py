@@ -39,6 +39,7 @@ import xml.etree.ElementTree as ET
 
 NS = '{http://www.w3.org/2000/svg}'
 DEPTH = 2.0
+HIDDEN = 6.0
 
 
 def nums(s):
@@ -160,6 +161,17 @@ def middle(paths):
     return pts[0]
 
 
+def visible_length(paths, outs):
+    """how much of an edge's drawn path lies outside the outlines outs"""
+    run = 0
+    for p in paths:
+        for k in range(1, len(p)):
+            m = ((p[k - 1][0] + p[k][0]) / 2, (p[k - 1][1] + p[k][1]) / 2)
+            if not any(depth_in(m, o) > 0 for o in outs):
+                run += math.dist(p[k - 1], p[k])
+    return run
+
+
 def classify(path):
     root = ET.parse(path).getroot()
     nodes = {}    # title -> list of outlines
@@ -196,9 +208,10 @@ def classify(path):
                 return 'ambiguous through: edge %s ends inside node %s' % (title, name)
         if len(ends) == 2 and ends[0] in nodes and ends[1] in nodes and ends[0] != ends[1]:
             oa, ob = nodes[ends[0]], nodes[ends[1]]
-            if any(depth_in(q, o2) >= DEPTH for o1 in oa for q in o1 for o2 in ob) or \
-               any(depth_in(q, o1) >= DEPTH for o2 in ob for q in o2 for o1 in oa):
-                return 'ambiguous hidden: the nodes of edge %s overlap' % title
+            if (any(depth_in(q, o2) >= DEPTH for o1 in oa for q in o1 for o2 in ob) or
+                    any(depth_in(q, o1) >= DEPTH for o2 in ob for q in o2 for o1 in oa)) and \
+                    visible_length(paths, oa + ob) < HIDDEN:
+                return 'ambiguous hidden: the nodes of edge %s overlap and hide it' % title
         for b in labs:
             c = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
             for name, outs in nodes.items():
