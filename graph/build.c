@@ -1561,6 +1561,22 @@ static int cmp_lpair(const void *a, const void *b)
 }
 
 /* 10. edge labels: unattached text near a connector of an edge */
+/* 1 when shape s draws a plain rectangle: a <rect>, or an outline of four
+ * corners joined by horizontal and vertical sides (a polygon closed back to
+ * its first point, as Graphviz draws a cluster's frame) */
+static int rect_outline(const svg_shape *s)
+{
+    if (s->axis_rect) return 1;
+    size_t n = s->n;
+    while (n > 1 && fabs(s->pts[n - 1].x - s->pts[0].x) < 1e-6 && fabs(s->pts[n - 1].y - s->pts[0].y) < 1e-6) n--;
+    if (n != 4) return 0;
+    for (size_t i = 0; i < 4; i++) {
+        ir_pt a = s->pts[i], b = s->pts[(i + 1) % 4];
+        if (!(fabs(a.x - b.x) < 1e-6) == !(fabs(a.y - b.y) < 1e-6)) return 0;
+    }
+    return 1;
+}
+
 static void free_text_labels(build *gb)
 {
     const svg_scene *sc = gb->sc;
@@ -1590,7 +1606,7 @@ static void free_text_labels(build *gb)
         int centred = fabs(ir_box_center(tb).x - ir_box_center(fb).x) <= 0.5 * cd[c].size;
         /* a frame drawn with a tab (a folder, a UML package: no plain
          * rectangle) shows where its title goes: the top text is it */
-        int plain = sc->shapes[f].axis_rect;
+        int plain = rect_outline(&sc->shapes[f]);
         size_t nn = bottom || (!centred && plain) ? query(gb, &gb->conn_ix, ir_box_inset(tb, df)) : 0;
         for (size_t q = 0; q < nn && !edge_near; q++) {
             const piece *p = &pc[gb->near[q]];
