@@ -1349,6 +1349,20 @@ static void attach_ends(build *gb)
                             best = (long)c;
                         }
                     }
+                    /* no outline there, nor its box: a node with text
+                     * whose box the tip is at (within BOX_TOL) and points
+                     * into (Graphviz
+                     * ends edges at the box of rarrow, larrow, rpromoter
+                     * and lpromoter, beside the drawn arrow) */
+                    for (size_t qq = 0; qq < nn && isinf(bi) && !ir_box_contains_pt(cd[best].box, f); qq++) {
+                        size_t c = gb->near[qq];
+                        if (cd[c].shape < 0 || (long)c == best || !cd[c].ntexts) continue;
+                        double d = ir_box_pt_dist(cd[c].box, q);
+                        if (d <= BOX_TOL && d < bi && ir_box_contains_pt(cd[c].box, f)) {
+                            bi = d;
+                            best = (long)c;
+                        }
+                    }
                 }
             }
             /* no outline, only free text: a shape whose box the end
