@@ -730,10 +730,17 @@ static void node_outlines(build *gb)
         if (host < 0) continue;
         /* an end at another outline (in or on it): a connector between
          * things inside the host (nodes in a cluster's frame, nodes that
-         * overlap) */
+         * overlap: the end at the other node lies off the host's
+         * outline); not the end on the host's outline of a stroke whose
+         * other end lies inside (a note's fold, whose corner another
+         * node's outline may touch) */
+        const svg_shape *hs = &sc->shapes[host];
+        int on[2];
+        for (int e = 0; e < 2; e++) on[e] = outline_dist(hs, &si[host], s->pts[e ? s->n - 1 : 0]) <= DECOR_TOL;
         int touches = 0;
         for (int e = 0; e < 2 && !touches; e++) {
             ir_pt p = s->pts[e ? s->n - 1 : 0];
+            if (on[e] && !on[1 - e]) continue;
             nn = query(gb, &ix, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), DECOR_TOL));
             for (size_t q = 0; q < nn && !touches; q++) {
                 size_t r = gb->near[q];
