@@ -4,7 +4,9 @@ read unambiguously (the oracle's side of graphviz-shapes.sh).
 
     python3 gv-drawing.py FILE.svg...
 
-Prints one line per file: "FILE clear" or "FILE ambiguous RULE: detail".
+Prints one line per file: "FILE clear" or "FILE ambiguous RULE: detail"
+(the first rule the drawing breaks), or "FILE clear (ambiguous RULE: ...;
+svg2graph is wrong outside it: WHAT)" (see below).
 It reads Graphviz's own structure (the class="node"/"edge" groups and
 their titles), which svg2graph never does: this is the test's knowledge of
 the graph, used only to sort the drawings, never by svg2graph. A drawing
@@ -16,8 +18,10 @@ is ambiguous when
             put nodes on one ray), or an end of it (arrow tip or tail)
             lies inside such a node, at least DEPTH pt deep;
   hidden    the nodes an edge joins overlap (a point of one's outline lies
-            at least DEPTH pt inside the other): the edge is drawn under
-            the nodes, at most a piece of it or its arrowhead shows;
+            at least DEPTH pt inside the other) and hide the edge: less
+            than HIDDEN pt of its drawn path lies outside both (nodes that
+            overlap at a corner while the edge between them shows plainly
+            do not make a drawing ambiguous);
   on-node   an edge label's centre lies inside a node's outline: the
             label reads as part of the node's text;
   near-two  another edge's path comes as near an edge label's box as the
@@ -31,6 +35,17 @@ is ambiguous when
 
 A text's box is estimated as the reader does: 0.5 em a character wide, from
 0.75 em above the baseline to 0.25 em below it.
+
+An ambiguity excuses only what it is about. Each rule is about some nodes
+(an edge's two ends, the node it strikes through, the two edges' ends of
+near-two, the owners of texts written over each other). When the graphs
+lie beside FILE.svg (FILE.ir, the truth; FILE.lab, its edge labels by
+their ends' texts; FILE.gen.ir, svg2graph's: graphviz-shapes.sh writes
+them so), the rest of the drawing is compared: every other node's text
+must be a vertex's text, and the edges between those nodes (direction,
+undirected, label) must be the same on both sides. When they are not,
+svg2graph is wrong where a person reads the drawing plainly, and the
+drawing counts as clear.
 """
 import math
 import re
