@@ -7,7 +7,16 @@
 #    `svg2graph tests/svg2graph/NAME.svg` must print NAME.ir byte for byte;
 #    with a NAME.truth.ir (the graph a person reads in the picture),
 #    graphalign of the truth against svg2graph's graph must give node, edge
-#    and path F1 = 1.
+#    and path F1 = 1, and with a NAME.lab (the labelled edges, as
+#    edge-labels.awk prints them) every edge label must be on its edge.
+#    gv-*.svg are graphs of graphviz-shapes.sh drawn by Graphviz 2.43
+#    (their truth and labels as that script writes them), each a drawing
+#    svg2graph once read wrong: gv-invtriangle-lines (seed 1, g95: a
+#    triangle's lines struck through by an edge stay its text),
+#    gv-cluster-label (seed 5, g16: an edge label near the top of an
+#    untitled cluster), gv-larrow-tips (seed 1, g402: arrowheads at the
+#    box of larrow nodes that nearly touch), gv-note-fold (seed 5, g357: a
+#    note's fold touched by a neighbour's corner).
 # 2. Bad input, each an exit status 2 and a FILE:LINE:COL error: malformed
 #    XML, malformed path data, an external entity, billion laughs, a <use>
 #    cycle; and generated hostile input: 100,000 nested elements, a 1 GB
@@ -71,6 +80,10 @@ for svg in "$dir"/*.svg; do
             bad "$name: truth comparison failed: $(head -3 "$tmp/err")"
         b=$(awk -F '\t' 'NR > 1 && $2 ~ /-f1$/ && $4 != 1 { printf "%s=%s (%s) ", $2, $4, $5 }' "$tmp/tsv")
         [ -z "$b" ] || bad "$name: against $name.truth.ir: $b"
+        if [ -f "$dir/$name.lab" ]; then
+            awk -f "$dir/edge-labels.awk" "$tmp/g.ir" | sort > "$tmp/glab"
+            sort "$dir/$name.lab" | cmp -s - "$tmp/glab" || bad "$name: edge labels differ from $name.lab"
+        fi
     fi
 done
 
