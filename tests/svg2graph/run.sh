@@ -190,7 +190,7 @@ GRAPHVIZ_FLOOR=${GRAPHVIZ_FLOOR:-0.98} sh "$dir/graphviz-oracle.sh" "${GRAPHVIZ_
     { bad "graphviz oracle"; tail -20 "$tmp/gv"; }
 tail -1 "$tmp/gv"
 # every closed node shape and engine (make graphviz-shapes runs them all):
-# a fixed-seed sample of 100 graphs with overlap removal (seed 1: 94 exact;
+# a fixed-seed sample of 100 graphs with overlap removal (seed 1: 97 exact;
 # every failure a drawing gv-drawing.py finds ambiguous, the clear ones 100%)
 GVSHAPES_OVERLAP=removed GVSHAPES_FLOOR=${GVSHAPES_FLOOR:-0.92} GVSHAPES_CLEAR_FLOOR=${GVSHAPES_CLEAR_FLOOR:-0.98} sh "$dir/graphviz-shapes.sh" "${GVSHAPES_N:-100}" 1 > "$tmp/gvs" 2>&1 ||
     { bad "graphviz shapes"; tail -20 "$tmp/gvs"; }
