@@ -730,10 +730,17 @@ static void node_outlines(build *gb)
         if (host < 0) continue;
         /* an end at another outline (in or on it): a connector between
          * things inside the host (nodes in a cluster's frame, nodes that
-         * overlap) */
+         * overlap: the end at the other node lies off the host's
+         * outline); not the end on the host's outline of a stroke whose
+         * other end lies inside (a note's fold, whose corner another
+         * node's outline may touch) */
+        const svg_shape *hs = &sc->shapes[host];
+        int on[2];
+        for (int e = 0; e < 2; e++) on[e] = outline_dist(hs, &si[host], s->pts[e ? s->n - 1 : 0]) <= DECOR_TOL;
         int touches = 0;
         for (int e = 0; e < 2 && !touches; e++) {
             ir_pt p = s->pts[e ? s->n - 1 : 0];
+            if (on[e] && !on[1 - e]) continue;
             nn = query(gb, &ix, ir_box_inset(ir_box_make(p.x, p.y, p.x, p.y), DECOR_TOL));
             for (size_t q = 0; q < nn && !touches; q++) {
                 size_t r = gb->near[q];
@@ -1349,6 +1356,20 @@ static void attach_ends(build *gb)
                             best = (long)c;
                         }
                     }
+                    /* no outline there, nor its box: a node with text
+                     * whose box the tip is at (within BOX_TOL) and points
+                     * into (Graphviz
+                     * ends edges at the box of rarrow, larrow, rpromoter
+                     * and lpromoter, beside the drawn arrow) */
+                    for (size_t qq = 0; qq < nn && isinf(bi) && !ir_box_contains_pt(cd[best].box, f); qq++) {
+                        size_t c = gb->near[qq];
+                        if (cd[c].shape < 0 || (long)c == best || !cd[c].ntexts) continue;
+                        double d = ir_box_pt_dist(cd[c].box, q);
+                        if (d <= BOX_TOL && d < bi && ir_box_contains_pt(cd[c].box, f)) {
+                            bi = d;
+                            best = (long)c;
+                        }
+                    }
                 }
             }
             /* no outline, only free text: a shape whose box the end
@@ -1561,6 +1582,22 @@ static int cmp_lpair(const void *a, const void *b)
 }
 
 /* 10. edge labels: unattached text near a connector of an edge */
+/* 1 when shape s draws a plain rectangle: a <rect>, or an outline of four
+ * corners joined by horizontal and vertical sides (a polygon closed back to
+ * its first point, as Graphviz draws a cluster's frame) */
+static int rect_outline(const svg_shape *s)
+{
+    if (s->axis_rect) return 1;
+    size_t n = s->n;
+    while (n > 1 && fabs(s->pts[n - 1].x - s->pts[0].x) < 1e-6 && fabs(s->pts[n - 1].y - s->pts[0].y) < 1e-6) n--;
+    if (n != 4) return 0;
+    for (size_t i = 0; i < 4; i++) {
+        ir_pt a = s->pts[i], b = s->pts[(i + 1) % 4];
+        if (!(fabs(a.x - b.x) < 1e-6) == !(fabs(a.y - b.y) < 1e-6)) return 0;
+    }
+    return 1;
+}
+
 static void free_text_labels(build *gb)
 {
     const svg_scene *sc = gb->sc;
@@ -1590,7 +1627,7 @@ static void free_text_labels(build *gb)
         int centred = fabs(ir_box_center(tb).x - ir_box_center(fb).x) <= 0.5 * cd[c].size;
         /* a frame drawn with a tab (a folder, a UML package: no plain
          * rectangle) shows where its title goes: the top text is it */
-        int plain = sc->shapes[f].axis_rect;
+        int plain = rect_outline(&sc->shapes[f]);
         size_t nn = bottom || (!centred && plain) ? query(gb, &gb->conn_ix, ir_box_inset(tb, df)) : 0;
         for (size_t q = 0; q < nn && !edge_near; q++) {
             const piece *p = &pc[gb->near[q]];
@@ -1783,6 +1820,26 @@ static long label_line_of(build *gb, size_t c, const long *comp_next, long *chai
             over = written_over(lb, size, sc->texts[l].baseline, o);
         }
         if (drest > dall - (over ? -0.05 : 0.05) * size) continue;
+        /* a line of the node's own text block: inside its outline,
+         * centred on the same axis as a neighbouring line of the rest and
+         * one line below or above it (as a producer sets a node's lines,
+         * wherever the shape puts the block: a triangle's is off its box's
+         * centre); a label placed by its edge lines up so only by chance */
+        if (!over && text_inside(&sc->shapes[cn->shape], &gb->si[cn->shape], lb)) {
+            int aligned = 0;
+            double lcx = 0.5 * (lb.x1 + lb.x2), lbase = sc->texts[l].baseline;
+            for (size_t j = 0; j < cn->ntexts && !aligned; j++) {
+                size_t t = cn->texts[j];
+                if (tlabel[t] || uf_find(sub, t) == l || uf_find(sub, t) != t) continue;
+                ir_box ob = ir_box_empty();
+                for (size_t i = 0; i < cn->ntexts; i++)
+                    if (!tlabel[cn->texts[i]] && uf_find(sub, cn->texts[i]) == t) ir_box_union(&ob, sc->texts[cn->texts[i]].box);
+                double gap = fabs(sc->texts[t].baseline - lbase);
+                aligned = fabs(0.5 * (ob.x1 + ob.x2) - lcx) <= fmax(1, 0.08 * size) &&
+                          gap >= 0.9 * size && gap <= 1.35 * size;
+            }
+            if (aligned) continue;
+        }
         /* the rest clean: no two of its lines written over each other
          * (taking off the line a label overlaps instead of the label
          * leaves the label over another line) */

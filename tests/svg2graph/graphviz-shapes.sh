@@ -25,8 +25,9 @@
 # Drawings a person cannot read unambiguously either (an edge striking
 # through a third node's text or ending inside it, an edge label centred on
 # a node, texts written over each other: tests/svg2graph/gv-drawing.py,
-# which reads Graphviz's own node and edge groups, the oracle's side only)
-# are counted apart: per engine and overall, the rate over the clear
+# which reads Graphviz's own node and edge groups, the oracle's side only;
+# one whose graph svg2graph gets wrong away from what is ambiguous counts
+# as clear) are counted apart: per engine and overall, the rate over the clear
 # drawings and over the ambiguous ones, and each ambiguous failure's rule.
 # Exits 1 when the overall rate is below $GVSHAPES_FLOOR (default 0) or the
 # rate over clear drawings below $GVSHAPES_CLEAR_FLOOR (default 0), 0

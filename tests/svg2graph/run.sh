@@ -7,7 +7,16 @@
 #    `svg2graph tests/svg2graph/NAME.svg` must print NAME.ir byte for byte;
 #    with a NAME.truth.ir (the graph a person reads in the picture),
 #    graphalign of the truth against svg2graph's graph must give node, edge
-#    and path F1 = 1.
+#    and path F1 = 1, and with a NAME.lab (the labelled edges, as
+#    edge-labels.awk prints them) every edge label must be on its edge.
+#    gv-*.svg are graphs of graphviz-shapes.sh drawn by Graphviz 2.43
+#    (their truth and labels as that script writes them), each a drawing
+#    svg2graph once read wrong: gv-invtriangle-lines (seed 1, g95: a
+#    triangle's lines struck through by an edge stay its text),
+#    gv-cluster-label (seed 5, g16: an edge label near the top of an
+#    untitled cluster), gv-larrow-tips (seed 1, g402: arrowheads at the
+#    box of larrow nodes that nearly touch), gv-note-fold (seed 5, g357: a
+#    note's fold touched by a neighbour's corner).
 # 2. Bad input, each an exit status 2 and a FILE:LINE:COL error: malformed
 #    XML, malformed path data, an external entity, billion laughs, a <use>
 #    cycle; and generated hostile input: 100,000 nested elements, a 1 GB
@@ -63,6 +72,10 @@ for svg in "$dir"/*.svg; do
             bad "$name: truth comparison failed: $(head -3 "$tmp/err")"
         b=$(f1_failures "$tmp/tsv") || b="$b(no F1 scores) "
         [ -z "$b" ] || bad "$name: against $name.truth.ir: $b"
+        if [ -f "$dir/$name.lab" ]; then
+            awk -f "$dir/edge-labels.awk" "$tmp/g.ir" | sort > "$tmp/glab"
+            sort "$dir/$name.lab" | cmp -s - "$tmp/glab" || bad "$name: edge labels differ from $name.lab"
+        fi
     fi
 done
 
@@ -169,7 +182,7 @@ GRAPHVIZ_FLOOR=${GRAPHVIZ_FLOOR:-0.98} sh "$dir/graphviz-oracle.sh" "${GRAPHVIZ_
     { bad "graphviz oracle"; tail -20 "$tmp/gv"; }
 tail -1 "$tmp/gv"
 # every closed node shape and engine (make graphviz-shapes runs them all):
-# a fixed-seed sample of 100 graphs with overlap removal (seed 1: 94 exact;
+# a fixed-seed sample of 100 graphs with overlap removal (seed 1: 97 exact;
 # every failure a drawing gv-drawing.py finds ambiguous, the clear ones 100%)
 GVSHAPES_OVERLAP=removed GVSHAPES_FLOOR=${GVSHAPES_FLOOR:-0.92} GVSHAPES_CLEAR_FLOOR=${GVSHAPES_CLEAR_FLOOR:-0.98} sh "$dir/graphviz-shapes.sh" "${GVSHAPES_N:-100}" 1 > "$tmp/gvs" 2>&1 ||
     { bad "graphviz shapes"; tail -20 "$tmp/gvs"; }
