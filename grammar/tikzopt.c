@@ -1071,11 +1071,65 @@ static int apply_node_key(tikz *T, const struct opt_key *key, const char *v, siz
 /* One option. slash and key are what the key alone gives (tk_apply_opts
  * finds them once per text): slash = has_v ? memchr(k, '/', kn) : NULL,
  * key = tk_opt_key_find(k, kn). */
+/* The quotes library's syntax, "text" options: in a node's options a
+ * label (quotes mean label: label={[direction shorthands, options]text}, a
+ * direction among the options being the label's position); elsewhere (a
+ * to or edge, a path, a scope) what it means is not drawn here, so it is
+ * said, never dropped silently. k[0] is '"'. */
+static void apply_quotes(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v,
+                         tk_nodeopts *no)
+{
+    size_t q = 1;
+    while (q < kn && k[q] != '"') q++;
+    if (!no || q >= kn) {
+        tk_warn(T, T->cmd_line, "the quotes syntax %s: '%.*s%s%.*s' not drawn",
+                no ? "without a closing quote" : "outside a node's options (a to or edge label)",
+                (int)(kn > 60 ? 60 : kn), k, has_v ? "=" : "", (int)(vn > 40 ? 40 : vn), has_v ? v : "");
+        return;
+    }
+    static const char *const dirs[][2] = {
+        { "above", "above" }, { "below", "below" }, { "left", "left" }, { "right", "right" },
+        { "above left", "above left" }, { "above right", "above right" },
+        { "below left", "below left" }, { "below right", "below right" }, { "centered", "center" },
+    };
+    const char *rest = k + q + 1;
+    size_t rn = kn - q - 1;
+    tk_trim(&rest, &rn);
+    if (rn && rest[0] == '\'') { rest++; rn--; }   /* ' swaps sides: an edge's, not a label's */
+    tk_unbrace(&rest, &rn);   /* "text" {options} */
+    char spec[1024];
+    size_t sn = 0;
+    const char *dir = NULL;
+    sn += (size_t)snprintf(spec, sizeof spec, "[");
+    size_t i = 0;
+    const char *it;
+    size_t in;
+    while (tk_next_item(rest, rn, ',', &i, &it, &in)) {
+        if (!in) continue;
+        int d = -1;
+        for (size_t j = 0; j < sizeof dirs / sizeof dirs[0]; j++)
+            if (tk_is(it, in, dirs[j][0])) d = (int)j;
+        if (d >= 0) { dir = dirs[d][1]; continue; }
+        if (sn < sizeof spec) sn += (size_t)snprintf(spec + sn, sizeof spec - sn, "%s%.*s", sn > 1 ? "," : "", (int)in, it);
+    }
+    if (has_v && sn < sizeof spec)   /* an option with a value after the quote: "x" color=red */
+        sn += (size_t)snprintf(spec + sn, sizeof spec - sn, "=%.*s", (int)vn, v);
+    if (sn < sizeof spec)
+        sn += (size_t)snprintf(spec + sn, sizeof spec - sn, "]%s%s%.*s", dir ? dir : "", dir ? ":" : "",
+                               (int)(q - 1), k + 1);
+    if (sn >= sizeof spec) {
+        tk_warn(T, T->cmd_line, "a quoted label longer than %zu characters not drawn", sizeof spec);
+        return;
+    }
+    tk_nodeopts_add_label(T, no, spec, sn, 0);
+}
+
 static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t vn,
                       int has_v, tk_nodeopts *no, int depth, const char *slash,
                       const struct opt_key *key)
 {
     if (slash && has_v && apply_handler_key(T, k, kn, slash, v, vn)) return;
+    if (kn && k[0] == '"') { apply_quotes(T, k, kn, v, vn, has_v, no); return; }
     if (has_v && tk_is(k, kn, "declare function")) {
         if (tk_ufn_declare_key(T, v, vn) != 0)
             tk_warn(T, T->cmd_line, "declare function: cannot read '%.*s' (kept what could be read)",
