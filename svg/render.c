@@ -1162,6 +1162,47 @@ static void render_kids(rstate *r, const svg_node *n, mat ctm, const style_t *st
     for (size_t i = 0; i < n->nkids && !r->failed; i++) render_node(r, n->kids[i], ctm, st, depth + 1);
 }
 
+/* <switch> draws its first child element whose conditions hold
+ * (requiredFeatures holds, as in SVG 2; requiredExtensions holds only when
+ * empty; systemLanguage holds when it names English, the language
+ * svg2graph reads). A chosen <foreignObject> is HTML laid out by CSS,
+ * which svg2graph does not do: where a later child of the switch is a
+ * <text> (draw.io's fallback for viewers without HTML), that is read
+ * instead, the same words placed by SVG. */
+static int switch_cond_ok(const svg_node *k)
+{
+    const char *ext = svg_attr(k, "requiredExtensions");
+    if (ext && ext[strspn(ext, " \t\r\n")]) return 0;
+    const char *lang = svg_attr(k, "systemLanguage");
+    if (lang) {
+        for (const char *p = lang; *p;) {
+            p += strspn(p, " ,\t\r\n");
+            if ((p[0] == 'e' || p[0] == 'E') && (p[1] == 'n' || p[1] == 'N') &&
+                (!p[2] || p[2] == '-' || p[2] == ',' || p[2] == ' '))
+                return 1;
+            p += strcspn(p, ",");
+        }
+        return 0;
+    }
+    return 1;
+}
+
+static void render_switch(rstate *r, const svg_node *n, mat ctm, const style_t *st, int depth)
+{
+    for (size_t i = 0; i < n->nkids; i++) {
+        const svg_node *k = n->kids[i];
+        if (k->text || !switch_cond_ok(k)) continue;
+        if (!strcmp(k->name, "foreignObject"))
+            for (size_t j = i + 1; j < n->nkids; j++)
+                if (!n->kids[j]->text && !strcmp(n->kids[j]->name, "text")) {
+                    k = n->kids[j];
+                    break;
+                }
+        render_node(r, k, ctm, st, depth + 1);
+        return;
+    }
+}
+
 static void render_node(rstate *r, const svg_node *n, mat ctm, const style_t *ps, int depth)
 {
     if (r->failed || n->text || depth > 2000) return;
@@ -1181,7 +1222,9 @@ static void render_node(rstate *r, const svg_node *n, mat ctm, const style_t *ps
         ctm = mul(ctm, t);
     }
     int hidden = st.visibility && (!strcmp(st.visibility, "hidden") || !strcmp(st.visibility, "collapse"));
-    if (!strcmp(nm, "g") || !strcmp(nm, "a") || !strcmp(nm, "switch")) {
+    if (!strcmp(nm, "switch")) {
+        render_switch(r, n, ctm, &st, depth);
+    } else if (!strcmp(nm, "g") || !strcmp(nm, "a")) {
         /* a group of paths only, labelled with a text: the text converted
          * to paths (Inkscape keeps it in aria-label) */
         const char *lab = svg_attr(n, "aria-label");
