@@ -727,18 +727,20 @@ def style_rough(w, nodes, edges, rnd):
         w('<g stroke-linecap="round" transform="translate(%s %s) rotate(0 %s %s)">' % (fmt(x0), fmt(y0), fmt(n.w / 2), fmt(n.h / 2)))
         ps = [(px - x0, py - y0) for px, py in n.polygon()]
         if n.shape in ("circle", "ellipse"):
-            # an ellipse: a closed curve drawn twice, ends overlapping a bit
+            # an ellipse: a closed curve drawn twice in one path, each pass
+            # running a little past its start
+            d = ""
             for _ in range(2):
                 k = len(ps)
                 st = rnd.randrange(k)
                 seq = [ps[(st + i) % k] for i in range(k + 3)]
-                d = "M%s %s " % (fmt(seq[0][0] + rnd.uniform(-1, 1)), fmt(seq[0][1] + rnd.uniform(-1, 1))) + " ".join(
-                    "L%s %s" % (fmt(p[0] + rnd.uniform(-0.8, 0.8)), fmt(p[1] + rnd.uniform(-0.8, 0.8))) for p in seq[1:])
-                w('<path d="%s" stroke="#1e1e1e" stroke-width="1" fill="none"/>' % d)
+                d += "M%s %s " % (fmt(seq[0][0] + rnd.uniform(-1, 1)), fmt(seq[0][1] + rnd.uniform(-1, 1))) + " ".join(
+                    "L%s %s" % (fmt(p[0] + rnd.uniform(-0.8, 0.8)), fmt(p[1] + rnd.uniform(-0.8, 0.8))) for p in seq[1:]) + " "
+            w('<path d="%s" stroke="#1e1e1e" stroke-width="1" fill="none"/>' % d.strip())
         else:
-            for _ in range(2):
-                d = " ".join(rough_line(rnd, ps[i], ps[(i + 1) % len(ps)]) for i in range(len(ps)))
-                w('<path d="%s" stroke="#1e1e1e" stroke-width="1" fill="none"/>' % d)
+            # rough.js: each side twice, one path for the whole outline
+            d = " ".join(rough_line(rnd, ps[i], ps[(i + 1) % len(ps)]) for i in range(len(ps)) for _ in range(2))
+            w('<path d="%s" stroke="#1e1e1e" stroke-width="1" fill="none"/>' % d)
         w('</g>')
         k = len(n.lines)
         for i, l in enumerate(n.lines):
@@ -750,13 +752,14 @@ def style_rough(w, nodes, edges, rnd):
         s, c, t, loop = e.geo
         w('<g stroke-linecap="round">')
         pts = e.pts if not loop else e.pts[::3] + [e.pts[-1]]
-        for _ in range(2):
+        dd = []
+        for _ in range(2):  # the shaft twice, in one path
             if c is None and not loop:
-                d = rough_line(rnd, s, t, 0.8)
+                dd.append(rough_line(rnd, s, t, 0.8))
             else:
                 q = pts[::4] + [pts[-1]] if not loop else pts
-                d = "M%s %s " % (fmt(q[0][0]), fmt(q[0][1])) + " ".join("L%s %s" % (fmt(p[0] + rnd.uniform(-0.5, 0.5)), fmt(p[1] + rnd.uniform(-0.5, 0.5))) for p in q[1:])
-            w('<path d="%s" stroke="#1e1e1e" stroke-width="1" fill="none"/>' % d)
+                dd.append("M%s %s " % (fmt(q[0][0]), fmt(q[0][1])) + " ".join("L%s %s" % (fmt(p[0] + rnd.uniform(-0.5, 0.5)), fmt(p[1] + rnd.uniform(-0.5, 0.5))) for p in q[1:]))
+        w('<path d="%s" stroke="#1e1e1e" stroke-width="1" fill="none"/>' % " ".join(dd))
         if e.directed:
             u = end_dir(s, c, t, loop) if not loop else ((t[0] - pts[-3][0]), (t[1] - pts[-3][1]))
             if loop:
@@ -765,9 +768,10 @@ def style_rough(w, nodes, edges, rnd):
             for sgn in (1, -1):
                 ang = math.atan2(u[1], u[0]) + math.pi - sgn * 0.45
                 wing = (t[0] + 13 * math.cos(ang), t[1] + 13 * math.sin(ang))
-                for _ in range(2):
-                    w('<path d="M%s %s L%s %s" stroke="#1e1e1e" stroke-width="1" fill="none"/>' % (
-                        fmt(wing[0] + rnd.uniform(-0.5, 0.5)), fmt(wing[1] + rnd.uniform(-0.5, 0.5)), fmt(t[0]), fmt(t[1])))
+                # each arm its own path, drawn twice (Excalidraw)
+                w('<path d="%s" stroke="#1e1e1e" stroke-width="1" fill="none"/>' % " ".join(
+                    "M%s %s L%s %s" % (fmt(wing[0] + rnd.uniform(-0.5, 0.5)), fmt(wing[1] + rnd.uniform(-0.5, 0.5)), fmt(t[0]), fmt(t[1]))
+                    for _ in range(2)))
         w('</g>')
     for e in edges:
         if e.label:
