@@ -751,14 +751,15 @@ def style_rough(w, nodes, edges, rnd):
     for e in edges:
         s, c, t, loop = e.geo
         w('<g stroke-linecap="round">')
-        pts = e.pts if not loop else e.pts[::3] + [e.pts[-1]]
+        pts = e.pts
         dd = []
         for _ in range(2):  # the shaft twice, in one path
             if c is None and not loop:
                 dd.append(rough_line(rnd, s, t, 0.8))
             else:
-                q = pts[::4] + [pts[-1]] if not loop else pts
-                dd.append("M%s %s " % (fmt(q[0][0]), fmt(q[0][1])) + " ".join("L%s %s" % (fmt(p[0] + rnd.uniform(-0.5, 0.5)), fmt(p[1] + rnd.uniform(-0.5, 0.5))) for p in q[1:]))
+                q = pts[::4] if (len(pts) - 1) % 4 == 0 else pts[::4] + [pts[-1]]
+                dd.append("M%s %s " % (fmt(q[0][0]), fmt(q[0][1])) + " ".join("L%s %s" % (fmt(p[0] + rnd.uniform(-0.5, 0.5)), fmt(p[1] + rnd.uniform(-0.5, 0.5))) for p in q[1:-1]) +
+                          " L%s %s" % (fmt(q[-1][0]), fmt(q[-1][1])))
         w('<path d="%s" stroke="#1e1e1e" stroke-width="1" fill="none"/>' % " ".join(dd))
         if e.directed:
             u = end_dir(s, c, t, loop) if not loop else ((t[0] - pts[-3][0]), (t[1] - pts[-3][1]))
@@ -816,6 +817,30 @@ INK_NS = (' xmlns:inkscape="http://www.inkscape.org/namespaces/inkscape"'
           ' xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"')
 
 
+def ortho_spread(edges):
+    """each edge its own exit on its source's side, entry on its target's
+    and horizontal channel: no two routes share a leg"""
+    for e in edges:
+        e.dxa = e.dxb = 0.0
+        e.frac = 0.5
+    for n in set(e.a for e in edges) | set(e.b for e in edges):
+        out = sorted((e for e in edges if e.a is n), key=lambda e: e.b.x)
+        inn = sorted((e for e in edges if e.b is n), key=lambda e: e.a.x)
+        for group, attr in ((out, "dxa"), (inn, "dxb")):
+            m = len(group)
+            step = min(n.w / (m + 1), 22)
+            for k, e in enumerate(group):
+                setattr(e, attr, (k - (m - 1) / 2) * step)
+    gaps = {}
+    for e in edges:
+        gaps.setdefault((round(e.a.y), round(e.b.y)), []).append(e)
+    for group in gaps.values():
+        group.sort(key=lambda e: (e.a.x + e.dxa, e.b.x + e.dxb))
+        m = len(group)
+        for k, e in enumerate(group):
+            e.frac = 0.25 + 0.5 * (k + 0.5) / m
+
+
 def ortho_poly(e):
     """an orthogonal route: out of the bottom (or side), across, into the top"""
     a, b = e.a, e.b
@@ -824,12 +849,11 @@ def ortho_poly(e):
         t = (b.x - b.w / 2 * (1 if b.x > a.x else -1), b.y)
         return [s, t]
     down = b.y > a.y
-    s = (a.x, a.y + (a.h / 2 if down else -a.h / 2))
-    t = (b.x, b.y - (b.h / 2 if down else -b.h / 2))
+    s = (a.x + e.dxa, a.y + (a.h / 2 if down else -a.h / 2))
+    t = (b.x + e.dxb, b.y - (b.h / 2 if down else -b.h / 2))
     if abs(s[0] - t[0]) < 1:
-        return [s, t]
-    # shapes whose bottom is a point (diamond): leave from the corner
-    my = (s[1] + t[1]) / 2
+        return [s, (s[0], t[1])]
+    my = s[1] + (t[1] - s[1]) * e.frac
     return [s, (s[0], my), (t[0], my), t]
 
 
@@ -861,6 +885,8 @@ def generate(i, seed):
     if style == "ortho":
         edges = [e for e in edges if e.a is not e.b]
     paths = {}
+    if style == "ortho":
+        ortho_spread(edges)
     for e in edges:
         if style == "ortho":
             e.poly = ortho_poly(e)
