@@ -622,7 +622,8 @@ static int hand_drawn_loops(rstate *r, const svg_node *n, const style_t *st, mat
                             const svg_pathdata *pd)
 {
     enum { MAXP = 256 };
-    if (pd->n < 2 || pd->n > MAXP) return 0;
+    /* hand-drawn shapes are small: bounded work on hostile paths */
+    if (pd->n < 2 || pd->n > MAXP || pd->npts > 20000) return 0;
     double x1 = HUGE_VAL, y1 = HUGE_VAL, x2 = -HUGE_VAL, y2 = -HUGE_VAL;
     for (size_t i = 0; i < pd->n; i++) {
         const svg_subpath *s = &pd->sub[i];
@@ -655,9 +656,10 @@ static int hand_drawn_loops(rstate *r, const svg_node *n, const style_t *st, mat
             for (size_t j = 0; j < pd->n; j++) {
                 if (used[j]) continue;
                 const svg_subpath *q = &pd->sub[j];
+                double d0 = ptdist(end, q->pts[0]), d1 = ptdist(end, q->pts[q->n - 1]);
+                if (d0 > bd && d1 >= bd) continue;
                 /* not the same stroke again, back the way it came */
                 if (pt_polyline_dist(q->pts[q->n / 2], cur->pts, cur->n) <= tol) continue;
-                double d0 = ptdist(end, q->pts[0]), d1 = ptdist(end, q->pts[q->n - 1]);
                 if (d0 <= bd) { bd = d0; bj = j; brev = 0; }
                 if (d1 < bd) { bd = d1; bj = j; brev = 1; }
             }
@@ -717,8 +719,9 @@ static int hand_drawn_loops(rstate *r, const svg_node *n, const style_t *st, mat
  * over several times by hand. 1 when so. */
 static int redrawn_stroke(const svg_pathdata *pd)
 {
-    if (pd->n < 2) return 0;
+    if (pd->n < 2 || pd->npts > 20000) return 0;
     const svg_subpath *f = &pd->sub[0];
+    if (f->n > 2000) return 0;
     if (f->closed || f->n < 2) return 0;
     double len = 0;
     for (size_t i = 1; i < f->n; i++) len += ptdist(f->pts[i - 1], f->pts[i]);
@@ -737,7 +740,8 @@ static int redrawn_stroke(const svg_pathdata *pd)
     return 1;
 }
 
-/* Two straight strokes of separate elements, each at most 25 pt long (the
+/* Two straight strokes of separate elements drawn one after the other
+ * (within the next four such strokes), each at most 25 pt long (the
  * default --arrow-max), their lengths within 1.5 of each other, one end of
  * each at one point (within 0.15 of the shorter) and between 15 and 80
  * degrees apart there: the two arms of an open arrowhead drawn one by one
@@ -763,11 +767,11 @@ static void join_drawn_arms(svg_scene *sc)
     for (size_t x = 0; x < nc; x++) {
         svg_shape *A = &sc->shapes[c[x]];
         if (dead[c[x]]) continue;
-        size_t tries = 0;
-        for (size_t y = x + 1; y < nc && tries < 256; y++) {
+        /* the two arms are drawn one after the other: the next few
+         * candidates in document order */
+        for (size_t y = x + 1; y < nc && y <= x + 4; y++) {
             svg_shape *B = &sc->shapes[c[y]];
             if (dead[c[y]] || (A->line == B->line && A->col == B->col)) continue;
-            tries++;
             ir_pt ae[2] = { A->pts[0], A->pts[A->n - 1] }, be[2] = { B->pts[0], B->pts[B->n - 1] };
             double la = ptdist(ae[0], ae[1]), lb = ptdist(be[0], be[1]);
             if (fmax(la, lb) > 1.5 * fmin(la, lb)) continue;

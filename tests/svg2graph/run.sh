@@ -84,11 +84,13 @@ for svg in "$dir"/plantuml/p*.svg; do
 done
 
 # hand-written and editor-exported SVG (handmade/subset: 24 diagrams of
-# handmade/gen.py, seed 1, two of each style; the whole corpus is `make
-# svg-handmade`): each graph exactly its truth, every edge label on its edge
-for svg in "$dir"/handmade/subset/*.svg; do
+# handmade/gen.py, seed 1, two of each style; and the hand-picked
+# handmade/*.svg; the whole corpus is `make svg-handmade`): each graph
+# exactly its truth, every edge label on its edge
+for svg in "$dir"/handmade/subset/*.svg "$dir"/handmade/*.svg; do
     [ -f "$svg" ] || continue
-    name=handmade/subset/$(basename "$svg" .svg)
+    name=${svg#"$dir"/}
+    name=${name%.svg}
     if ! "$S2G" -g "$svg" > "$tmp/g.ir" 2> "$tmp/err" ||
        ! "$GA" --no-mean "$dir/$name.truth.ir" "$tmp/g.ir" > "$tmp/tsv" 2>> "$tmp/err"; then
         bad "$name: $(head -3 "$tmp/err")"; continue
