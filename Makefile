@@ -13,6 +13,8 @@
 #                        crashes, hangs, top unparsed causes (texlive-pictures-doc,
 #                        fetched with apt-get download when not installed);
 #                        PGFMANUAL_ARGS="--tex-sample 40" adds check-tex on a sample
+#   make svg-handmade    svg2graph on hand-written and editor-exported SVG (LLM styles,
+#                        Inkscape, draw.io, Excalidraw-like): exact rate per style
 #   make check-render    ir2svg's pictures against what TeX draws: ink distance (needs TeX)
 #   make bench           speed figures (BENCH_BASE=DIR: side by side with the
 #                        tikz2ir and irlint in DIR, with the ratio)
@@ -97,7 +99,7 @@ UNIT_BINS = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 FUZZ_SRCS = $(filter-out tests/fuzz/driver.c,$(wildcard tests/fuzz/*.c))
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: FORCE same-update all check check-fast check-san check-clang agreement agreement-cv check-tex pgfmanual check-render render-tools demo bench graphviz-shapes plantuml-shapes fuzz install deps clean
+.PHONY: FORCE same-update all check check-fast check-san check-clang agreement agreement-cv check-tex pgfmanual check-render render-tools demo bench graphviz-shapes plantuml-shapes svg-handmade fuzz install deps clean
 .SECONDARY:
 
 all: $(BINS)
@@ -241,6 +243,13 @@ bench: all
 # (about a minute; a fixed-seed sample runs in tests/svg2graph/run.sh).
 graphviz-shapes: all
 	@BUILD=$(BUILD) sh tests/svg2graph/graphviz-shapes.sh
+
+# svg2graph on SVG written as people, LLMs and editors write it: 60
+# generated diagrams (tests/svg2graph/handmade/gen.py) and the hand-picked
+# ones; the exact rate per style and kind (a few seconds; a fixed subset
+# runs in tests/svg2graph/run.sh)
+svg-handmade: all
+	@BUILD=$(BUILD) sh tests/svg2graph/handmade.sh
 
 # needs plantuml (Java): not part of check
 plantuml-shapes: all

@@ -452,6 +452,37 @@ static void mark_backgrounds(build *gb)
     }
 }
 
+/* 1b. boxes painted in the page's colour with no outline (a label's white
+ * backing box beside its line) cannot be seen: no text's home. The page's
+ * colour is a filled background's, else white. */
+static int paint_is_white(const char *c)
+{
+    if (!c) return 0;
+    char b[32];
+    size_t k = 0;
+    for (const char *p = c; *p && k + 1 < sizeof b; p++)
+        if (*p != ' ') b[k++] = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+    b[k] = 0;
+    return !strcmp(b, "white") || !strcmp(b, "#fff") || !strcmp(b, "#ffffff") ||
+           !strcmp(b, "rgb(255,255,255)");
+}
+
+static void mark_unseen_boxes(build *gb)
+{
+    const svg_scene *sc = gb->sc;
+    shinfo *si = gb->si;
+    const char *page = NULL;
+    for (size_t i = 0; i < gb->ns && !page; i++)
+        if (si[i].role == GRAPH_SH_BACKGROUND && sc->shapes[i].filled) page = sc->shapes[i].fill;
+    for (size_t i = 0; i < gb->ns; i++) {
+        const svg_shape *s = &sc->shapes[i];
+        if (si[i].role || s->stroked || !s->filled) continue;
+        if (page ? !strcmp(s->fill, page) || (paint_is_white(s->fill) && paint_is_white(page))
+                 : paint_is_white(s->fill))
+            si[i].visible = 0;
+    }
+}
+
 /* 2. home shape of each text: the smallest region around its centre;
  * 3. containers (homes that contain another home) are no text's home */
 static void find_homes(build *gb)
@@ -1984,6 +2015,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
 
     shape_facts(&gb);
     mark_backgrounds(&gb);
+    mark_unseen_boxes(&gb);
     find_homes(&gb);
     node_outlines(&gb);
     group_home_texts(&gb);

@@ -602,8 +602,216 @@ static void apply_markers(rstate *r, const svg_node *n, const style_t *st, mat c
     }
 }
 
-static void render_pathdata(rstate *r, const svg_node *n, svg_shape_kind kind, const style_t *st,
-                            mat ctm, svg_pathdata *pd)
+/* --- hand-drawn strokes (Excalidraw, rough.js, a pen) --------------------- */
+static double pt_polyline_dist(ir_pt p, const ir_pt *q, size_t n)
+{
+    double best = HUGE_VAL;
+    for (size_t i = 0; i + 1 < n; i++) best = fmin(best, ir_pt_seg_dist(p, q[i], q[i + 1], NULL));
+    return n == 1 ? hypot(p.x - q[0].x, p.y - q[0].y) : best;
+}
+
+static double ptdist(ir_pt a, ir_pt b) { return hypot(a.x - b.x, a.y - b.y); }
+
+/* One path whose open subpaths, taken in any order and either way round,
+ * run end to end around loops (each piece starting within 6% of the
+ * drawing's size of where another ends), every loop enclosing an area (at
+ * least 0.3 of its box): a reader sees closed shapes (a box drawn side by
+ * side, twice over, an ellipse drawn as a curve that runs a little past its
+ * start). Emits each loop as one closed outline; 1 when it did. */
+static int hand_drawn_loops(rstate *r, const svg_node *n, const style_t *st, mat ctm,
+                            const svg_pathdata *pd)
+{
+    enum { MAXP = 256 };
+    /* hand-drawn shapes are small: bounded work on hostile paths */
+    if (pd->n < 2 || pd->n > MAXP || pd->npts > 20000) return 0;
+    double x1 = HUGE_VAL, y1 = HUGE_VAL, x2 = -HUGE_VAL, y2 = -HUGE_VAL;
+    for (size_t i = 0; i < pd->n; i++) {
+        const svg_subpath *s = &pd->sub[i];
+        if (s->closed || s->n < 2) return 0;
+        for (size_t j = 0; j < s->n; j++) {
+            x1 = fmin(x1, s->pts[j].x); x2 = fmax(x2, s->pts[j].x);
+            y1 = fmin(y1, s->pts[j].y); y2 = fmax(y2, s->pts[j].y);
+        }
+    }
+    double tol = 0.06 * hypot(x2 - x1, y2 - y1);
+    if (!(tol > 0)) return 0;
+    unsigned char used[MAXP] = { 0 };
+    size_t order[MAXP], rev[MAXP], loopstart[MAXP + 1], nl = 0, k = 0;
+    for (size_t seed = 0; seed < pd->n; seed++) {
+        if (used[seed]) continue;
+        used[seed] = 1;
+        loopstart[nl++] = k;
+        order[k] = seed; rev[k++] = 0;
+        const svg_subpath *s0 = &pd->sub[seed];
+        ir_pt start = s0->pts[0], end = s0->pts[s0->n - 1];
+        /* one piece that comes back to its start (or runs past it) */
+        size_t early = s0->n / 4 + 1;
+        if (ptdist(end, start) <= tol || (s0->n >= 8 && pt_polyline_dist(end, s0->pts, early) <= tol))
+            continue;
+        for (;;) {
+            size_t bj = MAXP;
+            int brev = 0;
+            double bd = tol;
+            const svg_subpath *cur = &pd->sub[order[k - 1]];
+            for (size_t j = 0; j < pd->n; j++) {
+                if (used[j]) continue;
+                const svg_subpath *q = &pd->sub[j];
+                double d0 = ptdist(end, q->pts[0]), d1 = ptdist(end, q->pts[q->n - 1]);
+                if (d0 > bd && d1 >= bd) continue;
+                /* not the same stroke again, back the way it came */
+                if (pt_polyline_dist(q->pts[q->n / 2], cur->pts, cur->n) <= tol) continue;
+                if (d0 <= bd) { bd = d0; bj = j; brev = 0; }
+                if (d1 < bd) { bd = d1; bj = j; brev = 1; }
+            }
+            if (bj == MAXP) return 0;
+            used[bj] = 1;
+            order[k] = bj; rev[k++] = (size_t)brev;
+            const svg_subpath *q = &pd->sub[bj];
+            end = brev ? q->pts[0] : q->pts[q->n - 1];
+            if (ptdist(end, start) <= tol) break;
+        }
+    }
+    loopstart[nl] = k;
+    /* every loop encloses an area (a line drawn twice does not) */
+    ir_pt *buf = NULL;
+    size_t *cnt = xrealloc(NULL, nl * sizeof *cnt);
+    size_t total = 0;
+    for (size_t l = 0; l < nl; l++) {
+        cnt[l] = 0;
+        for (size_t i = loopstart[l]; i < loopstart[l + 1]; i++) cnt[l] += pd->sub[order[i]].n;
+        total += cnt[l];
+    }
+    buf = xrealloc(NULL, total * sizeof *buf);
+    size_t at = 0;
+    int ok = 1;
+    for (size_t l = 0; l < nl && ok; l++) {
+        size_t from = at;
+        double lx1 = HUGE_VAL, ly1 = HUGE_VAL, lx2 = -HUGE_VAL, ly2 = -HUGE_VAL;
+        for (size_t i = loopstart[l]; i < loopstart[l + 1]; i++) {
+            const svg_subpath *q = &pd->sub[order[i]];
+            for (size_t j = 0; j < q->n; j++) {
+                ir_pt p = q->pts[rev[i] ? q->n - 1 - j : j];
+                buf[at++] = p;
+                lx1 = fmin(lx1, p.x); lx2 = fmax(lx2, p.x); ly1 = fmin(ly1, p.y); ly2 = fmax(ly2, p.y);
+            }
+        }
+        double area = 0;
+        for (size_t i = from; i < at; i++) {
+            ir_pt p = buf[i], q = buf[i + 1 < at ? i + 1 : from];
+            area += p.x * q.y - q.x * p.y;
+        }
+        if (!(fabs(area) / 2 >= 0.3 * (lx2 - lx1) * (ly2 - ly1)) || lx2 - lx1 < 2 * tol || ly2 - ly1 < 2 * tol) ok = 0;
+    }
+    if (ok) {
+        at = 0;
+        for (size_t l = 0; l < nl; l++) {
+            emit_outline(r, n, SVG_SH_PATH, st, ctm, buf + at, cnt[l], 1);
+            at += cnt[l];
+        }
+    }
+    free(buf);
+    free(cnt);
+    return ok;
+}
+
+/* One path whose open subpaths all run along the first (their ends at its
+ * ends, every point within a tenth of its length of it): one stroke drawn
+ * over several times by hand. 1 when so. */
+static int redrawn_stroke(const svg_pathdata *pd)
+{
+    if (pd->n < 2 || pd->npts > 20000) return 0;
+    const svg_subpath *f = &pd->sub[0];
+    if (f->n > 2000) return 0;
+    if (f->closed || f->n < 2) return 0;
+    double len = 0;
+    for (size_t i = 1; i < f->n; i++) len += ptdist(f->pts[i - 1], f->pts[i]);
+    double tol = 0.1 * len;
+    if (!(tol > 0)) return 0;
+    ir_pt a = f->pts[0], b = f->pts[f->n - 1];
+    for (size_t k = 1; k < pd->n; k++) {
+        const svg_subpath *q = &pd->sub[k];
+        if (q->closed || q->n < 2) return 0;
+        ir_pt c = q->pts[0], d = q->pts[q->n - 1];
+        if (!((ptdist(a, c) <= tol && ptdist(b, d) <= tol) || (ptdist(a, d) <= tol && ptdist(b, c) <= tol)))
+            return 0;
+        for (size_t j = 0; j < q->n; j++)
+            if (pt_polyline_dist(q->pts[j], f->pts, f->n) > tol) return 0;
+    }
+    return 1;
+}
+
+/* Two straight strokes of separate elements drawn one after the other
+ * (within the next four such strokes), each at most 25 pt long (the
+ * default --arrow-max), their lengths within 1.5 of each other, one end of
+ * each at one point (within 0.15 of the shorter) and between 15 and 80
+ * degrees apart there: the two arms of an open arrowhead drawn one by one
+ * (Excalidraw). They become one V (wing, tip, wing). */
+static int straight_short(const svg_shape *s, double maxlen)
+{
+    if (s->closed || s->marker || s->glyph || !s->stroked || s->n < 2) return 0;
+    double l = ptdist(s->pts[0], s->pts[s->n - 1]);
+    if (!(l > 0) || l > maxlen) return 0;
+    for (size_t i = 1; i + 1 < s->n; i++)
+        if (ir_pt_seg_dist(s->pts[i], s->pts[0], s->pts[s->n - 1], NULL) > 0.05 * l) return 0;
+    return 1;
+}
+
+static void join_drawn_arms(svg_scene *sc)
+{
+    const double maxlen = 25;
+    size_t *c = xrealloc(NULL, (sc->nshapes ? sc->nshapes : 1) * sizeof *c), nc = 0;
+    unsigned char *dead = xcalloc(sc->nshapes ? sc->nshapes : 1, 1);
+    for (size_t i = 0; i < sc->nshapes; i++)
+        if (straight_short(&sc->shapes[i], maxlen)) c[nc++] = i;
+    int any = 0;
+    for (size_t x = 0; x < nc; x++) {
+        svg_shape *A = &sc->shapes[c[x]];
+        if (dead[c[x]]) continue;
+        /* the two arms are drawn one after the other: the next few
+         * candidates in document order */
+        for (size_t y = x + 1; y < nc && y <= x + 4; y++) {
+            svg_shape *B = &sc->shapes[c[y]];
+            if (dead[c[y]] || (A->line == B->line && A->col == B->col)) continue;
+            ir_pt ae[2] = { A->pts[0], A->pts[A->n - 1] }, be[2] = { B->pts[0], B->pts[B->n - 1] };
+            double la = ptdist(ae[0], ae[1]), lb = ptdist(be[0], be[1]);
+            if (fmax(la, lb) > 1.5 * fmin(la, lb)) continue;
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < 2; j++) {
+                    if (dead[c[y]] || ptdist(ae[i], be[j]) > 0.15 * fmin(la, lb)) continue;
+                    ir_pt tip = { (ae[i].x + be[j].x) / 2, (ae[i].y + be[j].y) / 2 };
+                    ir_pt wa = ae[1 - i], wb = be[1 - j];
+                    double ang = ir_v_angle_deg((ir_pt){ wa.x - tip.x, wa.y - tip.y }, (ir_pt){ wb.x - tip.x, wb.y - tip.y });
+                    if (!(ang >= 15 && ang <= 80)) continue;
+                    A->pts = xrealloc(A->pts, 3 * sizeof *A->pts);
+                    A->pts[0] = wa; A->pts[1] = tip; A->pts[2] = wb;
+                    A->n = 3;
+                    A->dir_start = unit((ir_pt){ wa.x - tip.x, wa.y - tip.y });
+                    A->dir_end = unit((ir_pt){ wb.x - tip.x, wb.y - tip.y });
+                    dead[c[y]] = 1;
+                    any = 1;
+                }
+            if (A->n == 3 && dead[c[y]]) break;
+        }
+    }
+    if (any) {
+        size_t k = 0;
+        for (size_t i = 0; i < sc->nshapes; i++) {
+            if (dead[i]) {
+                free(sc->shapes[i].pts);
+                free(sc->shapes[i].fill);
+                free(sc->shapes[i].stroke);
+                continue;
+            }
+            sc->shapes[k++] = sc->shapes[i];
+        }
+        sc->nshapes = k;
+    }
+    free(c);
+    free(dead);
+}
+
+static void render_subpaths(rstate *r, const svg_node *n, svg_shape_kind kind, const style_t *st,
+                            mat ctm, const svg_pathdata *pd)
 {
     size_t first = r->sc->nshapes;
     int any = 0;
@@ -620,6 +828,21 @@ static void render_pathdata(rstate *r, const svg_node *n, svg_shape_kind kind, c
         if (sh && (s->tan_end.x || s->tan_end.y)) sh->dir_end = unit(apply_lin(ctm, s->tan_end));
     }
     if (any && !r->failed) apply_markers(r, n, st, ctm, first, v0, t0, v1, t1);
+}
+
+static void render_pathdata(rstate *r, const svg_node *n, svg_shape_kind kind, const style_t *st,
+                            mat ctm, svg_pathdata *pd)
+{
+    if (kind == SVG_SH_PATH && !r->in_marker && !r->in_glyph) {
+        if (hand_drawn_loops(r, n, st, ctm, pd)) return;
+        if (redrawn_stroke(pd)) {
+            svg_pathdata one = *pd;
+            one.n = 1;
+            render_subpaths(r, n, kind, st, ctm, &one);
+            return;
+        }
+    }
+    render_subpaths(r, n, kind, st, ctm, pd);
 }
 
 static void render_shape(rstate *r, const svg_node *n, const style_t *st, mat ctm)
@@ -1162,6 +1385,47 @@ static void render_kids(rstate *r, const svg_node *n, mat ctm, const style_t *st
     for (size_t i = 0; i < n->nkids && !r->failed; i++) render_node(r, n->kids[i], ctm, st, depth + 1);
 }
 
+/* <switch> draws its first child element whose conditions hold
+ * (requiredFeatures holds, as in SVG 2; requiredExtensions holds only when
+ * empty; systemLanguage holds when it names English, the language
+ * svg2graph reads). A chosen <foreignObject> is HTML laid out by CSS,
+ * which svg2graph does not do: where a later child of the switch is a
+ * <text> (draw.io's fallback for viewers without HTML), that is read
+ * instead, the same words placed by SVG. */
+static int switch_cond_ok(const svg_node *k)
+{
+    const char *ext = svg_attr(k, "requiredExtensions");
+    if (ext && ext[strspn(ext, " \t\r\n")]) return 0;
+    const char *lang = svg_attr(k, "systemLanguage");
+    if (lang) {
+        for (const char *p = lang; *p;) {
+            p += strspn(p, " ,\t\r\n");
+            if ((p[0] == 'e' || p[0] == 'E') && (p[1] == 'n' || p[1] == 'N') &&
+                (!p[2] || p[2] == '-' || p[2] == ',' || p[2] == ' '))
+                return 1;
+            p += strcspn(p, ",");
+        }
+        return 0;
+    }
+    return 1;
+}
+
+static void render_switch(rstate *r, const svg_node *n, mat ctm, const style_t *st, int depth)
+{
+    for (size_t i = 0; i < n->nkids; i++) {
+        const svg_node *k = n->kids[i];
+        if (k->text || !switch_cond_ok(k)) continue;
+        if (!strcmp(k->name, "foreignObject"))
+            for (size_t j = i + 1; j < n->nkids; j++)
+                if (!n->kids[j]->text && !strcmp(n->kids[j]->name, "text")) {
+                    k = n->kids[j];
+                    break;
+                }
+        render_node(r, k, ctm, st, depth + 1);
+        return;
+    }
+}
+
 static void render_node(rstate *r, const svg_node *n, mat ctm, const style_t *ps, int depth)
 {
     if (r->failed || n->text || depth > 2000) return;
@@ -1181,7 +1445,9 @@ static void render_node(rstate *r, const svg_node *n, mat ctm, const style_t *ps
         ctm = mul(ctm, t);
     }
     int hidden = st.visibility && (!strcmp(st.visibility, "hidden") || !strcmp(st.visibility, "collapse"));
-    if (!strcmp(nm, "g") || !strcmp(nm, "a") || !strcmp(nm, "switch")) {
+    if (!strcmp(nm, "switch")) {
+        render_switch(r, n, ctm, &st, depth);
+    } else if (!strcmp(nm, "g") || !strcmp(nm, "a")) {
         /* a group of paths only, labelled with a text: the text converted
          * to paths (Inkscape keeps it in aria-label) */
         const char *lab = svg_attr(n, "aria-label");
@@ -1295,6 +1561,7 @@ int svg_render(const svg_doc *d, const char *fname, const svg_render_limits *lim
         if (tf && parse_transform(tf, &t)) ctm = mul(ctm, t);
         render_kids(&r, root, ctm, &st, 0);
     }
+    if (!r.failed) join_drawn_arms(sc);
     /* letters drawn as outlines: texts read back where the SVG names the
      * characters, and a warning either way */
     if (!r.failed) {
