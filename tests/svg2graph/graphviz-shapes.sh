@@ -160,8 +160,6 @@ BEGIN {
     }
 }'
 
-# the labelled edges of a graph svg2graph wrote, by their ends' texts
-gen_labels() { awk -f "$root/tests/svg2graph/edge-labels.awk" "$1"; }
 
 pass=0 total=0 skipped=0
 : > "$tmp/results"
@@ -170,7 +168,6 @@ while [ $i -le "$N" ]; do
     g=$tmp/g$i
     set -- $(cat "$g.meta")
     eng=$1 ov=$2 sh=$3
-    ok=1 why=""
     if ! "$eng" -Tsvg "$g.dot" > "$g.svg" 2> "$g.gverr"; then
         # Graphviz's own failures (dot's "lost edge" with clusters): skipped
         echo "SKIP g$i ($eng): $eng failed: $(head -1 "$g.gverr")"
@@ -178,21 +175,7 @@ while [ $i -le "$N" ]; do
         continue
     fi
     total=$((total + 1))
-    if ! "$S2G" -g --id "g$i" < "$g.svg" > "$g.gen.ir" 2> "$g.err"; then
-        ok=0 why="svg2graph: $(head -1 "$g.err")"
-    elif ! "$GA" --no-mean "$g.ir" "$g.gen.ir" > "$g.tsv" 2> "$g.err"; then
-        ok=0 why="graphalign: $(head -1 "$g.err")"
-    else
-        why=$(f1_failures "$g.tsv") || exit 2
-        [ -z "$why" ] || ok=0
-        if [ $ok = 1 ]; then
-            sort "$g.lab" > "$g.lab.s"
-            gen_labels "$g.gen.ir" | sort > "$g.glab.s"
-            if ! cmp -s "$g.lab.s" "$g.glab.s"; then
-                ok=0 why="edge labels: $(diff "$g.lab.s" "$g.glab.s" | grep '^[<>]' | head -3 | tr '\t\n' ', ')"
-            fi
-        fi
-    fi
+    graph_check "g$i" "$g.svg" "$g.ir" "$g.lab" "$g"
     printf '%s\t%s\t%s\t%s\tg%s\n' "$eng" "$ov" "$sh" "$ok" "$i" >> "$tmp/results"
     if [ $ok = 1 ]; then pass=$((pass + 1))
     else

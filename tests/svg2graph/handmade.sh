@@ -38,21 +38,7 @@ for svg in "$tmp"/*.svg; do
     g=$tmp/$name
     style=${name%%-*} rest=${name#*-} kind=${rest%%-*}
     [ "$style" = picked ] && kind=picked
-    ok=1 why=""
-    if ! "$S2G" -g --id "$name" "$svg" > "$g.gen.ir" 2> "$g.err"; then
-        ok=0 why="svg2graph: $(head -1 "$g.err")"
-    elif ! "$GA" --no-mean "$g.truth.ir" "$g.gen.ir" > "$g.tsv" 2> "$g.err"; then
-        ok=0 why="graphalign: $(head -1 "$g.err")"
-    else
-        why=$(f1_failures "$g.tsv") || exit 2
-        [ -z "$why" ] || ok=0
-        if [ $ok = 1 ]; then
-            sort "$g.lab" > "$g.lab.s"
-            awk -f "$root/tests/svg2graph/edge-labels.awk" "$g.gen.ir" | sort > "$g.glab.s"
-            cmp -s "$g.lab.s" "$g.glab.s" ||
-                ok=0 why="edge labels: $(diff "$g.lab.s" "$g.glab.s" | grep '^[<>]' | head -3 | tr '\t\n' ', ')"
-        fi
-    fi
+    graph_check "$name" "$svg" "$g.truth.ir" "$g.lab" "$g"
     printf '%s\t%s\t%s\t%s\n' "$style" "$kind" "$ok" "$name" >> "$tmp/results"
     if [ $ok = 0 ]; then
         echo "FAIL $name: $why"

@@ -2,8 +2,8 @@
 # graphviz-oracle.sh, graphviz-shapes.sh, plantuml-oracle.sh) as
 #     . "$(dirname "$0")/lib.sh"
 # the suites' preamble (tests/lib.sh), $S2G and $GA (svg2graph and
-# graphalign; exit 2 when they are not built), and the check of graphalign's
-# F1 scores.
+# graphalign; exit 2 when they are not built), the check of graphalign's
+# F1 scores, and the whole comparison of one drawing with its truth.
 . "$(dirname "$0")/../lib.sh"
 S2G=$bin/svg2graph
 GA=$bin/graphalign
@@ -25,4 +25,29 @@ f1_failures() {
                 exit 2
             }
         }' "$1"
+}
+
+# graph_check ID SVG TRUTH LAB G: reads the graph of SVG (svg2graph -g --id
+# ID) and compares it with the truth graph TRUTH (graphalign: every F1 must be
+# 1) and with the labelled edges LAB (edge-labels.awk's lines, any order),
+# writing the work files G.gen.ir, G.tsv, G.err, G.lab.s and G.glab.s. Sets
+# ok (1: exact, 0: not) and why (what differs). Exits 2 when graphalign's F1
+# criteria are missing (f1_failures).
+graph_check() {
+    ok=1 why=""
+    if ! "$S2G" -g --id "$1" < "$2" > "$5.gen.ir" 2> "$5.err"; then
+        ok=0 why="svg2graph: $(head -1 "$5.err")"
+    elif ! "$GA" --no-mean "$3" "$5.gen.ir" > "$5.tsv" 2> "$5.err"; then
+        ok=0 why="graphalign: $(head -1 "$5.err")"
+    else
+        why=$(f1_failures "$5.tsv") || exit 2
+        [ -z "$why" ] || ok=0
+        if [ $ok = 1 ]; then
+            sort "$4" > "$5.lab.s"
+            awk -f "$root/tests/svg2graph/edge-labels.awk" "$5.gen.ir" | sort > "$5.glab.s"
+            if ! cmp -s "$5.lab.s" "$5.glab.s"; then
+                ok=0 why="edge labels: $(diff "$5.lab.s" "$5.glab.s" | grep '^[<>]' | head -3 | tr '\t\n' ', ')"
+            fi
+        fi
+    fi
 }

@@ -227,8 +227,6 @@ if ! plantuml -tsvg -charset UTF-8 "$tmp"/p*.puml > "$tmp/plantuml.log" 2>&1; th
     echo "plantuml-oracle: plantuml failed: $(head -3 "$tmp/plantuml.log")" >&2
 fi
 
-# the labelled edges of a graph svg2graph wrote, by their ends' texts
-gen_labels() { awk -f "$root/tests/svg2graph/edge-labels.awk" "$1"; }
 
 pass=0 total=0 skipped=0
 : > "$tmp/results"
@@ -242,22 +240,7 @@ while [ $i -le "$N" ]; do
         continue
     fi
     total=$((total + 1))
-    ok=1 why=""
-    if ! "$S2G" -g --id "p$i" < "$g.svg" > "$g.gen.ir" 2> "$g.err"; then
-        ok=0 why="svg2graph: $(head -1 "$g.err")"
-    elif ! "$GA" --no-mean "$g.ir" "$g.gen.ir" > "$g.tsv" 2> "$g.err"; then
-        ok=0 why="graphalign: $(head -1 "$g.err")"
-    else
-        why=$(f1_failures "$g.tsv") || exit 2
-        [ -z "$why" ] || ok=0
-        if [ $ok = 1 ]; then
-            sort "$g.lab" > "$g.lab.s"
-            gen_labels "$g.gen.ir" | sort > "$g.glab.s"
-            if ! cmp -s "$g.lab.s" "$g.glab.s"; then
-                ok=0 why="edge labels: $(diff "$g.lab.s" "$g.glab.s" | grep '^[<>]' | head -3 | tr '\t\n' ', ')"
-            fi
-        fi
-    fi
+    graph_check "p$i" "$g.svg" "$g.ir" "$g.lab" "$g"
     printf '%s\t%s\n' "$ok" "$(cat "$g.meta")" >> "$tmp/results"
     if [ $ok = 1 ]; then pass=$((pass + 1))
     else
