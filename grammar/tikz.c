@@ -347,7 +347,7 @@ static int close_group(tikz *T, int kind, const tex_tok *at, const char *what)
     }
     if (T->ngk <= T->gk_floor) {
         tex_error(T->tex, at->line, at->col,
-                  "%s closes a group opened outside the code it is in (a matrix cell, pic or calendar)", what);
+                  "%s closes a group opened outside the code it is in (a \\tikz body, matrix cell, pic or calendar)", what);
         return 0;
     }
     if (T->gk[T->ngk - 1].kind != kind) {
@@ -1348,10 +1348,13 @@ static void do_tikz(tikz *T, const tex_tok *cmd)
     } else {
         picture_begin(T, opts, strlen(opts), cmd->line);
         open_group(T, 2, cmd->line, cmd->col);
-        size_t ngk = T->ngk;
+        size_t ngk = T->ngk, floor = T->gk_floor;
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
         tex_push_list_tok(T->tex, &body, sen);
+        /* the body cannot close a group opened before it (the picture's own) */
+        T->gk_floor = ngk;
         run(T, sen.name);
+        T->gk_floor = floor;
         if (!tex_failed(T->tex)) {
             if (T->ngk != ngk) {
                 tex_error(T->tex, T->gk[T->ngk - 1].line, T->gk[T->ngk - 1].col,

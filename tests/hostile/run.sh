@@ -272,6 +272,12 @@ run_case "a scope opened in a matrix cell, never closed" 2 "$tmp/cell-open.tex"
 run_case "a scope opened and closed in a matrix cell" 0 "$tmp/cell-scope.tex"
 also_check "a scope opened and closed in a matrix cell" "the cell's segment was lost" grep -q '^poly open -14.226 -14.226 14.226 14.226 ' "$tmp/out"
 
+# found by fuzz_tikz: \tikz's body closed the picture's own group (\end
+# with no \begin), and the picture's end then read before the group stack
+printf '\\tikz\\end;\n' >"$tmp/tikz-end.tex"
+run_case "\\end in a \\tikz body" 2 "$tmp/tikz-end.tex"
+printf '\\tikz{\\end{tikzpicture}}\n' >"$tmp/tikz-end2.tex"
+run_case "\\end{tikzpicture} in a \\tikz body" 2 "$tmp/tikz-end2.tex"
 # found by fuzz_tikz: a number after an svg path's Z looped forever (Z takes
 # no arguments, so nothing was read)
 { pic; printf '\\draw svg {M 0 0 L 20 20 z 5};\n\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/svg-z.tex"
