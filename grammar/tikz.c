@@ -347,7 +347,7 @@ static int close_group(tikz *T, int kind, const tex_tok *at, const char *what)
     }
     if (T->ngk <= T->gk_floor) {
         tex_error(T->tex, at->line, at->col,
-                  "%s closes a group opened outside the code it is in (a \\tikz body, matrix cell, pic or calendar)", what);
+                  "%s closes a group opened outside the code it is in (a \\tikz, \\scoped or \\foreach body, a matrix cell, pic or calendar)", what);
         return 0;
     }
     if (T->gk[T->ngk - 1].kind != kind) {
@@ -1136,7 +1136,10 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
         tex_push_list_tok(T->tex, &body, sen);
         size_t conds = tex_cond_depth(T->tex);
+        size_t gfloor = T->gk_floor;
+        T->gk_floor = T->ngk;   /* a body is a group: it closes none opened before it */
         run(T, sen.name);
+        T->gk_floor = gfloor;
         for (int r = 0; r < nrem; r++) {
             const char *cur = tex_macro_text(T->tex, tex_intern(T->tex, rem[r].src, strlen(rem[r].src)));
             free(rem[r].val);
@@ -1322,7 +1325,10 @@ static void do_scoped(tikz *T, const tex_tok *cmd)
         tex_group_begin(T->tex);
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
         tex_push_list_tok(T->tex, &body, sen);
+        size_t gfloor = T->gk_floor;
+        T->gk_floor = T->ngk;   /* a body is a group: it closes none opened before it */
         run(T, sen.name);
+        T->gk_floor = gfloor;
         tex_group_end(T->tex);
         while (T->ngs >= ngs && T->ngs > T->pic_base + 1) tk_gs_pop(T);
         T->scoped_depth--;

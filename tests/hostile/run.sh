@@ -278,6 +278,10 @@ printf '\\tikz\\end;\n' >"$tmp/tikz-end.tex"
 run_case "\\end in a \\tikz body" 2 "$tmp/tikz-end.tex"
 printf '\\tikz{\\end{tikzpicture}}\n' >"$tmp/tikz-end2.tex"
 run_case "\\end{tikzpicture} in a \\tikz body" 2 "$tmp/tikz-end2.tex"
+{ pic; printf '\\foreach \\x in {1,2} {\\end{tikzpicture}}\n\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/foreach-end.tex"
+run_case "\\end{tikzpicture} in a \\foreach body" 2 "$tmp/foreach-end.tex"
+{ pic; printf '\\scoped{\\end{tikzpicture}}\n\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/scoped-end.tex"
+run_case "\\end{tikzpicture} in a \\scoped body" 2 "$tmp/scoped-end.tex"
 # found by fuzz_tikz: a number after an svg path's Z looped forever (Z takes
 # no arguments, so nothing was read)
 { pic; printf '\\draw svg {M 0 0 L 20 20 z 5};\n\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/svg-z.tex"
