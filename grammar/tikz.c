@@ -711,6 +711,21 @@ static void do_pgfmath_more(tikz *T, const tex_tok *cmd, int kind)
 }
 
 /* Runs TeX code as the document's own, in a group (a pic's code). */
+static int run(tikz *T, int until);
+
+/* Runs the tokens pushed up to the sentinel until as a body (a \tikz,
+ * \scoped or \foreach body, a matrix cell's, pic's or calendar's code):
+ * a group in TeX, so it closes no group opened before it (close_group
+ * refuses below T->gk_floor). Returns the number of groups it left open. */
+static size_t run_body(tikz *T, int until)
+{
+    size_t floor = T->gk_floor, base = T->ngk;
+    T->gk_floor = base;
+    run(T, until);
+    T->gk_floor = floor;
+    return T->ngk - base;
+}
+
 void tk_run_code(tikz *T, const char *code, size_t n, int line)
 {
     toklist l = { 0 };
@@ -718,13 +733,9 @@ void tk_run_code(tikz *T, const char *code, size_t n, int line)
     tex_group_begin(T->tex);
     tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, line, 1 };
     tex_push_list_tok(T->tex, &l, sen);
-    size_t floor = T->gk_floor;
-    T->gk_floor = T->ngk;
-    run(T, sen.name);
-    if (!tex_failed(T->tex) && T->ngk != T->gk_floor)
+    if (run_body(T, sen.name) && !tex_failed(T->tex))
         tex_error(T->tex, T->gk[T->ngk - 1].line, T->gk[T->ngk - 1].col,
                   "a group opened in a matrix cell, pic or calendar is not closed in it%s", "");
-    T->gk_floor = floor;
     tex_group_end(T->tex);
     tl_free(&l);
 }
@@ -1136,10 +1147,7 @@ static void do_foreach(tikz *T, const tex_tok *cmd)
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
         tex_push_list_tok(T->tex, &body, sen);
         size_t conds = tex_cond_depth(T->tex);
-        size_t gfloor = T->gk_floor;
-        T->gk_floor = T->ngk;   /* a body is a group: it closes none opened before it */
-        run(T, sen.name);
-        T->gk_floor = gfloor;
+        run_body(T, sen.name);
         for (int r = 0; r < nrem; r++) {
             const char *cur = tex_macro_text(T->tex, tex_intern(T->tex, rem[r].src, strlen(rem[r].src)));
             free(rem[r].val);
@@ -1325,10 +1333,7 @@ static void do_scoped(tikz *T, const tex_tok *cmd)
         tex_group_begin(T->tex);
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
         tex_push_list_tok(T->tex, &body, sen);
-        size_t gfloor = T->gk_floor;
-        T->gk_floor = T->ngk;   /* a body is a group: it closes none opened before it */
-        run(T, sen.name);
-        T->gk_floor = gfloor;
+        run_body(T, sen.name);
         tex_group_end(T->tex);
         while (T->ngs >= ngs && T->ngs > T->pic_base + 1) tk_gs_pop(T);
         T->scoped_depth--;
@@ -1354,15 +1359,12 @@ static void do_tikz(tikz *T, const tex_tok *cmd)
     } else {
         picture_begin(T, opts, strlen(opts), cmd->line);
         open_group(T, 2, cmd->line, cmd->col);
-        size_t ngk = T->ngk, floor = T->gk_floor;
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
         tex_push_list_tok(T->tex, &body, sen);
-        /* the body cannot close a group opened before it (the picture's own) */
-        T->gk_floor = ngk;
-        run(T, sen.name);
-        T->gk_floor = floor;
+        /* the body cannot close the picture's own group */
+        size_t open = run_body(T, sen.name);
         if (!tex_failed(T->tex)) {
-            if (T->ngk != ngk) {
+            if (open) {
                 tex_error(T->tex, T->gk[T->ngk - 1].line, T->gk[T->ngk - 1].col,
                           "a group opened in this \\tikz picture is not closed in it%s", "");
             } else {
