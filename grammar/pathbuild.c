@@ -2961,6 +2961,20 @@ static void parse_path(tikz *T, struct tp_state *st, const char *text, size_t n)
     flush_sub(st, 0);
 }
 
+/* A piece of at most 4 points (an arc, an ellipse, a curve) as an IR
+ * element e, without allocating: its points go in q */
+static void piece_as_elem(const piece *pc, ir_elem *e, ir_pt q[4])
+{
+    memset(e, 0, sizeof *e);
+    e->kind = pc->kind;
+    e->closed = pc->closed;
+    e->t1 = pc->t1;
+    e->t2 = pc->t2;
+    for (size_t k = 0; k < pc->n && k < 4; k++) { q[k].x = pc->p[k].x; q[k].y = pc->p[k].y; }
+    e->pts = q;
+    e->npts = pc->n;
+}
+
 /* name path=: the path's pieces as one polyline for name intersections
  * (curves, circles and arcs sampled finely), pieces separated by a NaN point */
 static void remember_named_path(tikz *T, const struct tp_state *st, const char *name)
@@ -2982,15 +2996,8 @@ static void remember_named_path(tikz *T, const struct tp_state *st, const char *
             if (pc->closed && pc->n > 2) np->pts[np->n++] = pc->p[0];
         } else if (pc->n <= 4) {
             ir_elem tmp;
-            memset(&tmp, 0, sizeof tmp);
-            tmp.kind = pc->kind;
-            tmp.closed = pc->closed;
-            tmp.t1 = pc->t1;
-            tmp.t2 = pc->t2;
             ir_pt q[4];
-            for (size_t k = 0; k < pc->n; k++) { q[k].x = pc->p[k].x; q[k].y = pc->p[k].y; }
-            tmp.pts = q;
-            tmp.npts = pc->n;
+            piece_as_elem(pc, &tmp, q);
             ir_pt *fl = NULL;
             int closed = 0;
             size_t fn = ir_elem_flatten(&tmp, &fl, &closed);
@@ -3117,15 +3124,8 @@ static void note_pgf_box(tikz *T, ir_box b, const piece *pcs, size_t n, double h
             for (size_t k = 0; k < pc->n; k++) ir_box_add(&b, pc->p[k].x, pc->p[k].y);
         } else if (pc->n <= 4) {
             ir_elem tmp;
-            memset(&tmp, 0, sizeof tmp);
-            tmp.kind = pc->kind;
-            tmp.closed = pc->closed;
-            tmp.t1 = pc->t1;
-            tmp.t2 = pc->t2;
             ir_pt q[4];
-            for (size_t k = 0; k < pc->n; k++) { q[k].x = pc->p[k].x; q[k].y = pc->p[k].y; }
-            tmp.pts = q;
-            tmp.npts = pc->n;
+            piece_as_elem(pc, &tmp, q);
             ir_box_union(&b, ir_elem_box(&tmp));
         }
     }
