@@ -283,7 +283,14 @@ typedef struct tikz {
     int foreach_depth;
     long iterations;
     long statements;          /* drawing commands so far (work bound) */
-    struct { int kind, line, col; } *gk;   /* open groups: 1 '{', 2 \begin */
+    /* open groups: 1 '{', 2 \begin; each keeps the document's font as it
+     * was when it opened (a size switch outside a picture is undone at the
+     * group's end, as TeX undoes it) */
+    struct { int kind, line, col; double doc_fs; int doc_font; } *gk;
+    /* the document's current font outside pictures (\small, \tiny ...,
+     * \fontsize{..}{..}): 0 the class's size (12pt); a picture starts in it */
+    double doc_fs;
+    int doc_font;             /* its TM_FONT_* flags (bold) */
     size_t ngk, capgk;
     size_t gk_floor;          /* groups below it were opened outside the code tk_run_code runs: not closable in it */
     vec3 last3;               /* the last coordinate as written: raw xyz, or (has3 3) absolute */

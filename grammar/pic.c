@@ -186,11 +186,25 @@ static int user_pic(tikz *T, const char *opts, const char *body, vec2 at, int li
         if (pc.fg) tp_buf_add(&code, pc.fg, pc.fgn);
         tk_gs_push(T);
         gstate *g = GS(T);
+        /* as TikZ places a node (\tikz@node@transformations): shifted to
+         * at; the picture's scale, rotation and slant only with transform
+         * shape (given around the pic or in its options), else reset; the
+         * pic's own options transform it either way */
+        mat outer = g->ctm;
+        g->ctm = mat_id();
         g->ctm.e = at.x;
         g->ctm.f = at.y;
         tk_apply_opts(T, "every pic", 9, NULL, 0);
         if (sopts.n) tk_apply_opts(T, sopts.s, sopts.n, NULL, 0);
         if (rest.n) tk_apply_opts(T, rest.s, rest.n, NULL, 0);
+        if (g->transform_shape) {
+            /* T(at) L O, with O the options' own transformation */
+            mat to = mat_id(), back = mat_id(), lin = outer;
+            to.e = at.x; to.f = at.y;
+            back.e = -at.x; back.f = -at.y;
+            lin.e = lin.f = 0;
+            g->ctm = mat_mul(to, mat_mul(lin, mat_mul(back, g->ctm)));
+        }
         T->pic_depth++;
         tk_run_code(T, code.s, code.n, line);
         T->pic_depth--;

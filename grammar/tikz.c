@@ -22,7 +22,7 @@
 
 /* The commands run() executes, by control-sequence name. */
 enum {
-    K_UNKNOWN = 1, K_IGNORED, K_BEGIN, K_END, K_DEF, K_GDEF, K_EDEF, K_XDEF, K_NEWCOMMAND,
+    K_UNKNOWN = 1, K_IGNORED, K_FONTSW, K_BEGIN, K_END, K_DEF, K_GDEF, K_EDEF, K_XDEF, K_NEWCOMMAND,
     K_PROVIDECOMMAND, K_LET, K_SETMACRO, K_TRUNCATEMACRO, K_PARSE, K_SETLENGTHMACRO,
     K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC, K_MATRIX,
     K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH, K_NEWIF,
@@ -90,6 +90,10 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
     /* IM: every picture has line width=1pt, line join=round, label distance=-0.1cm */
     g->lw = 1;
     g->label_distance = -0.1 * 28.452756;
+    /* the picture's text is set in the document's font where it begins
+     * (\small before it, or around it in a group): em and ex too */
+    if (T->doc_fs > 0) g->font_size = T->doc_fs;
+    g->bold = (T->doc_font & TM_FONT_BOLD) != 0;
     T->cmd_line = line;
     if (opts) tk_apply_opts(T, opts, n, NULL, 0);
 }
@@ -324,6 +328,16 @@ static int run(tikz *T, int sentinel);
 
 /* TeX groups opened by '{' (kind 1) and by \begin (kind 2), to report a '}'
  * that closes an environment or an \end that closes a brace group */
+/* em and ex of lengths outside nodes (pgfmath's and the expander's) are
+ * the document font's: Open Sans at TM_FONT_SCALE x its size, the x-height
+ * 0.5352 em (the TFM's); a picture's font= option does not change them */
+static void doc_font_units(tikz *T)
+{
+    double em = (T->doc_fs > 0 ? T->doc_fs : 12) * TM_FONT_SCALE;
+    pgfmath_set_font(em, em * 0.5352);
+    tex_set_font(T->tex, em, em * 0.5352);
+}
+
 static void open_group(tikz *T, int kind, int line, int col)
 {
     if (T->ngk == T->capgk) {
@@ -333,6 +347,8 @@ static void open_group(tikz *T, int kind, int line, int col)
     T->gk[T->ngk].kind = kind;
     T->gk[T->ngk].line = line;
     T->gk[T->ngk].col = col;
+    T->gk[T->ngk].doc_fs = T->doc_fs;
+    T->gk[T->ngk].doc_font = T->doc_font;
     T->ngk++;
     tex_group_begin(T->tex);
 }
@@ -356,6 +372,11 @@ static int close_group(tikz *T, int kind, const tex_tok *at, const char *what)
         return 0;
     }
     T->ngk--;
+    if (T->doc_fs != T->gk[T->ngk].doc_fs) {
+        T->doc_fs = T->gk[T->ngk].doc_fs;
+        doc_font_units(T);
+    }
+    T->doc_font = T->gk[T->ngk].doc_font;
     tex_group_end(T->tex);
     return 1;
 }
@@ -1216,6 +1237,8 @@ static const char *read_opts_text(tikz *T, int *present)
 }
 
 static void begin_env(tikz *T, const tex_tok *cmd, int kind, const char *env);
+static int classify_cs(const char *nm);
+#define cs_kind_name(nm) classify_cs(nm)
 
 static void do_begin(tikz *T, const tex_tok *cmd)
 {
@@ -1252,6 +1275,14 @@ static void begin_env(tikz *T, const tex_tok *cmd, int kind, const char *env)
         open_group(T, 2, cmd->line, cmd->col);
     } else {
         open_group(T, 2, cmd->line, cmd->col);
+        /* LaTeX's size environments: \begin{small} is {\small */
+        if (!T->d && kind == ENV_OTHER && cs_kind_name(env) == K_FONTSW && strcmp(env, "fontsize") != 0) {
+            char buf[80];
+            snprintf(buf, sizeof buf, "\\%.60s", env);
+            double base = T->doc_fs > 0 ? T->doc_fs : 12;
+            T->doc_fs = tm_font_size(buf, base, &T->doc_font);
+            doc_font_units(T);
+        }
         if (T->d && kind != ENV_DOCUMENT)
             tk_warn(T, cmd->line, "environment '%s' inside a picture ignored", env);
     }
@@ -1428,12 +1459,44 @@ static void skip_args(tikz *T, int nopt, int nargs)
 }
 
 static const char *const ignored_cs[] = {
-    "relax", "par", "noindent", "centering", "small", "large", "Large", "LARGE", "huge",
-    "Huge", "normalsize", "footnotesize", "scriptsize", "tiny", "bfseries", "itshape",
+    "relax", "par", "noindent", "centering", "itshape",
     "sffamily", "rmfamily", "\\", " ", "vspace", "hspace", "makeatletter", "makeatother",
     "pagestyle", "thispagestyle", "maketitle", "clearpage", "newpage", "vfill", "hfill",
-    "quad", "qquad", ",", ";", "!", "displaystyle", "color", "selectfont", "fontsize", NULL
+    "quad", "qquad", ",", ";", "!", "displaystyle", "color", "selectfont", NULL
 };
+
+/* font switches: outside a picture they set the document's font, which a
+ * picture starts in; inside one they are ignored (as before) */
+static const char *const font_cs[] = {
+    "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large",
+    "LARGE", "huge", "Huge", "bfseries", "mdseries", "normalfont", "fontsize", NULL
+};
+
+/* A font switch outside a picture (\small, \bfseries, \fontsize{9}{11}):
+ * the document's font from here to the end of the enclosing group. */
+static void doc_font_switch(tikz *T, const tex_tok *t)
+{
+    const char *nm = tex_name(T->tex, t->name);
+    char buf[160];
+    if (strcmp(nm, "fontsize") == 0) {
+        toklist a = { 0 }, b = { 0 };
+        if (tex_read_arg(T->tex, &a, 0) > 0 && tex_read_arg(T->tex, &b, 0) > 0 && !T->d) {
+            char *s = toks_text(T, &a, NULL);
+            snprintf(buf, sizeof buf, "\\fontsize{%.100s}{}", s);
+            free(s);
+        } else {
+            buf[0] = '\0';
+        }
+        tl_free(&a);
+        tl_free(&b);
+    } else {
+        snprintf(buf, sizeof buf, "\\%.100s", nm);
+    }
+    if (T->d || !buf[0]) return;
+    double base = T->doc_fs > 0 ? T->doc_fs : 12;
+    T->doc_fs = tm_font_size(buf, base, &T->doc_font);
+    doc_font_units(T);
+}
 
 static int classify_cs(const char *nm)
 {
@@ -1468,6 +1531,7 @@ static int classify_cs(const char *nm)
     };
     for (int i = 0; tab[i].name; i++) if (!strcmp(nm, tab[i].name)) return tab[i].k;
     for (int i = 0; ignored_cs[i]; i++) if (!strcmp(nm, ignored_cs[i])) return K_IGNORED;
+    for (int i = 0; font_cs[i]; i++) if (!strcmp(nm, font_cs[i])) return K_FONTSW;
     return K_UNKNOWN;
 }
 
@@ -1591,6 +1655,7 @@ static int run(tikz *T, int sentinel)
             break;
         }
         case K_IGNORED: break;
+        case K_FONTSW: if (!T->d) doc_font_switch(T, &t); break;
         default:
             if (T->d) {
                 char src[160];
@@ -1745,6 +1810,9 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
     T->sink = collect;
     T->sink_ctx = &done;
     tex_group_begin(T->tex);      /* the file's definitions end with it */
+    T->doc_fs = 0;                /* the class's font, 12pt */
+    T->doc_font = 0;
+    doc_font_units(T);
     tk_gs_push(T);
     size_t base_gs = T->ngs;
     tex_push_text(T->tex, src, len, 1);
