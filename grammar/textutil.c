@@ -86,6 +86,77 @@ void tp_buf_add(struct tp_buf *b, const char *s, size_t n)
     b->s[b->n] = 0;
 }
 
+/* the end of the item of opts[i..n) (a ',' outside {}, [] and "..."; n
+ * when none) */
+static size_t quotes_item_end(const char *s, size_t i, size_t n)
+{
+    int db = 0, dk = 0, q = 0;
+    for (; i < n; i++) {
+        char c = s[i];
+        if (q) { if (c == '"') q = 0; continue; }
+        if (c == '{') { db++; continue; }
+        if (c == '}') { if (db) db--; continue; }
+        if (db) continue;
+        if (c == '"') { q = 1; continue; }
+        if (c == '[') { dk++; continue; }
+        if (c == ']') { if (dk) dk--; continue; }
+        if (dk) continue;
+        if (c == ',') return i;
+    }
+    return n;
+}
+
+static void quotes_addc(struct tp_buf *b, const char *s) { tp_buf_add(b, s, strlen(s)); }
+
+void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain, struct tp_buf *nodes)
+{
+    size_t n = strlen(opts), i = 0;
+    while (i <= n) {
+        size_t j = quotes_item_end(opts, i, n);
+        const char *it = opts + i;
+        size_t in = j - i;
+        tk_trim(&it, &in);
+        if (in && it[0] == '"') {
+            size_t q = 1;
+            while (q < in && it[q] != '"') q++;
+            const char *rest = it + q + 1;
+            size_t rn = q < in ? in - q - 1 : 0;
+            tk_trim(&rest, &rn);
+            int swap = rn && rest[0] == '\'';
+            if (swap) { rest++; rn--; tk_trim(&rest, &rn); }
+            tk_unbrace(&rest, &rn);   /* "text" {options} */
+            /* every edge quotes: auto, or what edge quotes= made it */
+            quotes_addc(nodes, " node[");
+            if (!strcmp(qstyle, "@AUTO@")) quotes_addc(nodes, swap ? "@AUTOR@" : "@AUTOL@");
+            else {
+                size_t qn = strlen(qstyle), a = 0;
+                int first = 1;
+                while (a <= qn) {
+                    size_t z = quotes_item_end(qstyle, a, qn);
+                    const char *w = qstyle + a;
+                    size_t wn = z - a;
+                    tk_trim(&w, &wn);
+                    if (wn) {
+                        if (!first) quotes_addc(nodes, ",");
+                        first = 0;
+                        if (tk_is(w, wn, "auto")) quotes_addc(nodes, swap ? "@AUTOR@" : "@AUTOL@");
+                        else tp_buf_add(nodes, w, wn);
+                    }
+                    a = z + 1;
+                }
+            }
+            if (rn) { quotes_addc(nodes, ","); tp_buf_add(nodes, rest, rn); }
+            quotes_addc(nodes, "]{");
+            tp_buf_add(nodes, it + 1, q > 1 ? q - 1 : 0);
+            quotes_addc(nodes, "}");
+        } else if (in) {
+            quotes_addc(plain, ",");
+            tp_buf_add(plain, it, in);
+        }
+        i = j + 1;
+    }
+}
+
 char *tk_expand_text(tikz *T, const char *s, size_t n)
 {
     toklist in = { 0 }, out = { 0 };
