@@ -746,10 +746,14 @@ static void to_curve(const tk_node *A, const tk_node *B, vec2 from, vec2 to, int
  * character; n when it is not closed) */
 static size_t group_end(const char *s, size_t i, size_t n)
 {
-    int d = 0;
+    int d = 0, db = 0;
+    char open = s[i], close = open == '[' ? ']' : '}';
     for (; i < n; i++) {
-        if (s[i] == '[' || s[i] == '{') d++;
-        else if ((s[i] == ']' || s[i] == '}') && --d == 0) return i;
+        if (open == '[' && s[i] == '{') db++;
+        else if (open == '[' && s[i] == '}') { if (db) db--; }
+        else if (db) continue;
+        else if (s[i] == open) d++;
+        else if (s[i] == close && --d == 0) return i;
     }
     return n;
 }

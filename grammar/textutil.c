@@ -116,9 +116,9 @@ void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain,
         const char *it = opts + i;
         size_t in = j - i;
         tk_trim(&it, &in);
-        if (in && it[0] == '"') {
-            size_t q = 1;
-            while (q < in && it[q] != '"') q++;
+        size_t q = 1;
+        while (q < in && it[q] != '"') q++;
+        if (in && it[0] == '"' && q < in) {
             const char *rest = it + q + 1;
             size_t rn = q < in ? in - q - 1 : 0;
             tk_trim(&rest, &rn);

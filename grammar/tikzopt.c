@@ -676,6 +676,16 @@ static int apply_handler_key(tikz *T, const char *k, size_t kn, const char *slas
             tk_unbrace(&w, &wn);
             free(g->every_label);
             g->every_label = xstrndup(w, wn);
+        } else if (append && tk_is(k, nn, "every edge quotes") && !tk_find_style(T, k, nn)) {
+            /* the quotes library's every edge quotes/.style={auto} */
+            const char *w = v; size_t wn = vn;
+            tk_unbrace(&w, &wn);
+            char *av = xrealloc(NULL, wn + 6);
+            memcpy(av, "auto,", 5);
+            memcpy(av + 5, w, wn);
+            av[wn + 5] = 0;
+            tk_define_style(T, k, nn, av, wn + 5, 0);
+            free(av);
         } else {
             tk_define_style(T, k, nn, v, vn, append);
         }
@@ -1084,7 +1094,7 @@ static void apply_quotes(tikz *T, const char *k, size_t kn, const char *v, size_
     while (q < kn && k[q] != '"') q++;
     if (!no || q >= kn) {
         tk_warn(T, T->cmd_line, "the quotes syntax %s: '%.*s%s%.*s' not drawn",
-                no ? "without a closing quote" : "outside the options of a node, a to or an edge",
+                q >= kn ? "without a closing quote" : "outside the options of a node, a to or an edge",
                 (int)(kn > 60 ? 60 : kn), k, has_v ? "=" : "", (int)(vn > 40 ? 40 : vn), has_v ? v : "");
         return;
     }
