@@ -905,59 +905,6 @@ static const char *pic_name(G *g, int id)
     return g->nodes[id].alias[0] ? g->nodes[id].alias : g->nodes[id].full;
 }
 
-/* the edge options, with the quotes syntax ("text" options) made edge
- * nodes (TikZ: node [every edge quotes (auto), options] {text}) */
-static void split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain, struct tp_buf *nodes)
-{
-    size_t n = strlen(opts), i = 0;
-    while (i <= n) {
-        size_t j = scan_to(opts, i, n, ",", 0);
-        const char *it = opts + i;
-        size_t in = j - i;
-        tk_trim(&it, &in);
-        if (in && it[0] == '"') {
-            size_t q = 1;
-            while (q < in && it[q] != '"') q++;
-            const char *rest = it + q + 1;
-            size_t rn = q < in ? in - q - 1 : 0;
-            tk_trim(&rest, &rn);
-            int swap = rn && rest[0] == '\'';
-            if (swap) { rest++; rn--; tk_trim(&rest, &rn); }
-            /* every edge quotes: auto, or what edge quotes= made it */
-            buf_addc(nodes, " node[");
-            if (!strcmp(qstyle, "@AUTO@")) buf_addc(nodes, swap ? "@AUTOR@" : "@AUTOL@");
-            else {
-                /* its auto as the anchor it stands for (emit_edge) */
-                size_t qn = strlen(qstyle), a = 0;
-                int first = 1;
-                while (a <= qn) {
-                    size_t z = scan_to(qstyle, a, qn, ",", 0);
-                    const char *w = qstyle + a;
-                    size_t wn = z - a;
-                    tk_trim(&w, &wn);
-                    if (wn) {
-                        if (!first) buf_addc(nodes, ",");
-                        first = 0;
-                        if (tk_is(w, wn, "auto")) buf_addc(nodes, swap ? "@AUTOR@" : "@AUTOL@");
-                        else tp_buf_add(nodes, w, wn);
-                    }
-                    a = z + 1;
-                }
-            }
-            if (rn) {
-                if (rn) { buf_addc(nodes, ","); tp_buf_add(nodes, rest, rn); }
-            }
-            buf_addc(nodes, "]{");
-            tp_buf_add(nodes, it + 1, q > 1 ? q - 1 : 0);
-            buf_addc(nodes, "}");
-        } else if (in) {
-            buf_addc(plain, ",");
-            tp_buf_add(plain, it, in);
-        }
-        i = j + 1;
-    }
-}
-
 static void emit_edge(G *g, int from, int to, int kind, const char *opts, const char *enodes)
 {
     if (kind == K_NONE) return;
@@ -968,7 +915,7 @@ static void emit_edge(G *g, int from, int to, int kind, const char *opts, const 
     /* \path [->, every new ->] (a) edge [options] nodes (b): the edge is a
      * path of its own, drawn (every edge) with the options */
     struct tp_buf b = { 0 }, plain = { 0 }, qn = { 0 };
-    split_quotes(opts, bs(&g->o.quotes), &plain, &qn);
+    tk_split_quotes(opts, bs(&g->o.quotes), &plain, &qn);
     buf_addc(&b, "[draw,");
     buf_addc(&b, arr[kind]);
     char every[16];

@@ -350,6 +350,14 @@ int tk_next_item(const char *s, size_t n, char sep, size_t *i, const char **it, 
  * *vn (NULL and 0 without '='). Returns the offset of that '=' in the item,
  * or -1. */
 long tk_split_kv(const char *it, size_t in, const char **k, size_t *kn, const char **v, size_t *vn);
+/* The quotes library's syntax on an edge ("text"' options, TikZ: edge
+ * quotes mean=edge node={node [every edge quotes, ', options]{text}}): the
+ * items of opts that are not quotes go to plain, each after a ','; each
+ * quote goes to nodes as " node[S,options]{text}", S being qstyle (the
+ * every edge quotes options; "@AUTO@" for the default, auto) with auto
+ * written @AUTOL@, or @AUTOR@ when ' swaps the side. A quote not closed
+ * stays among the plain items. */
+void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain, struct tp_buf *nodes);
 /* Expands the macros in a text (a style body, say), malloc'd. */
 char *tk_expand_text(tikz *T, const char *s, size_t n);
 

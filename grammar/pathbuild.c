@@ -742,9 +742,102 @@ static void to_curve(const tk_node *A, const tk_node *B, vec2 from, vec2 to, int
     p[3] = B ? tk_node_border_toward(B, p[2]) : to;
 }
 
+/* the end of the bracketed or braced group opening at s[i] (its closing
+ * character; n when it is not closed) */
+static size_t group_end(const char *s, size_t i, size_t n)
+{
+    int d = 0, db = 0;
+    char open = s[i], close = open == '[' ? ']' : '}';
+    for (; i < n; i++) {
+        if (open == '[' && s[i] == '{') db++;
+        else if (open == '[' && s[i] == '}') { if (db) db--; }
+        else if (db) continue;
+        else if (s[i] == open) d++;
+        else if (s[i] == close && --d == 0) return i;
+    }
+    return n;
+}
+
+/* The quotes of a to's or an edge's options ("text"' options, the quotes
+ * library's edge quotes mean=edge node={node [every edge quotes,
+ * options]{text}}): nodes on that to path, before the nodes written after
+ * it, as tk_split_quotes makes them; every edge quotes' auto (the default)
+ * becomes anchor=@autol (@autor when ' swaps the side), which place_one
+ * turns into the anchor TikZ's auto picks. Returns the options without
+ * their quotes (malloc'd), or NULL when there is no quote. */
+static char *to_quotes(struct tp_state *st, const struct tp_str *opts)
+{
+    if (!opts || !opts->s || !strchr(opts->s, '"')) return NULL;
+    tikz *T = st->T;
+    const char *qs = tk_find_style(T, "every edge quotes", 17);
+    struct tp_buf plain = { 0 }, qn = { 0 };
+    tk_split_quotes(opts->s, qs ? qs : "@AUTO@", &plain, &qn);
+    if (!qn.n) { free(plain.s); return NULL; }
+    int line = off_line(st, opts->off);
+    pending_node q[64];
+    int nq = 0;
+    const char *s = qn.s;
+    size_t n = qn.n, i = 0;
+    while (i < n) {
+        /* " node[options]{text}" */
+        if (strncmp(s + i, " node[", 6)) break;
+        size_t ob = i + 5, oe = group_end(s, ob, n);
+        if (oe >= n || oe + 1 >= n || s[oe + 1] != '{') break;
+        size_t tb = oe + 1, te = group_end(s, tb, n);
+        if (te >= n) break;
+        if (nq == (int)(sizeof q / sizeof q[0])) {
+            tk_warn(T, line, "more than %d quotes on one to or edge; the rest not drawn", nq);
+            break;
+        }
+        struct tp_buf o = { 0 };
+        for (size_t a = ob + 1; a < oe;) {
+            if (a + 7 <= oe && s[a] == '@' && !strncmp(s + a, "@AUTO", 5) && (s[a + 5] == 'L' || s[a + 5] == 'R') &&
+                s[a + 6] == '@') {
+                tp_buf_add(&o, s[a + 5] == 'L' ? "anchor=@autol" : "anchor=@autor", 13);
+                a += 7;
+            } else {
+                tp_buf_add(&o, s + a, 1);
+                a++;
+            }
+        }
+        pending_node *pn = &q[nq++];
+        memset(pn, 0, sizeof *pn);
+        pn->opts = o.s ? o.s : xstrdup("");
+        pn->text = xstrndup(s + tb + 1, te - tb - 1);
+        pn->line = line;
+        i = te + 1;
+    }
+    free(qn.s);
+    if (nq) {
+        if (st->npend + nq > MAX_PENDING) {
+            tk_warn(T, line, "more than %d nodes in one path operation; the rest dropped", MAX_PENDING);
+            for (int k = 0; k < nq; k++) { free(q[k].opts); free(q[k].text); }
+        } else {
+            if (st->npend + nq > st->cappend) {
+                while (st->npend + nq > st->cappend) st->cappend = st->cappend ? st->cappend * 2 : 8;
+                st->pend = xrealloc(st->pend, (size_t)st->cappend * sizeof *st->pend);
+            }
+            memmove(st->pend + nq, st->pend, (size_t)st->npend * sizeof *st->pend);
+            memcpy(st->pend, q, (size_t)nq * sizeof *q);
+            st->npend += nq;
+        }
+    }
+    char *r = xstrdup(plain.n ? plain.s + 1 : "");
+    free(plain.s);
+    return r;
+}
+
 static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
 {
     tikz *T = st->T;
+    char *unq = to_quotes(st, opts);
+    struct tp_str uo;
+    if (unq) {
+        uo = *opts;
+        uo.s = unq;
+        uo.n = (int)strlen(unq);
+        opts = &uo;
+    }
     tk_gs_push(T);
     gstate *g = GS(T);
     g->bend = 0;
@@ -805,6 +898,7 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
         tk_gs_pop(T);
         place_pending(st, 1);
         st->cur = saved_cur;
+        free(unq);
         return;
     }
     st->fig_nd = 0;
@@ -838,6 +932,7 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
         st->wait_nd = tnd;
     }
     place_pending(st, 1);
+    free(unq);
 }
 
 void tp_to(struct tp_state *st, const struct tp_str *opts) { to_op(st, opts, 0); }
@@ -2396,9 +2491,25 @@ static void place_one(struct tp_state *st, pending_node *pn, int on_segment)
         if (!no.has_pos) no.pos = t;
         no.has_pos = 1;
         if (no.sloped) no.rotate = atan2(dir.y, dir.x) / DEG;
+        if (!strncmp(no.anchor, "@auto", 5)) {
+            /* auto (\tikz@auto@anchor, \tikz@auto@anchor@prime): the
+             * anchor from the path's direction at the node, left of it (or
+             * right: swap) */
+            int right = no.anchor[5] == 'r';
+            double l = vlen(dir), x = l > 0 ? dir.x / l : 0, y = l > 0 ? dir.y / l : 0;
+            const char *a = !right
+                ? (x > 0.05 ? (y > 0.05 ? "south east" : y < -0.05 ? "south west" : "south")
+                   : x < -0.05 ? (y > 0.05 ? "north east" : y < -0.05 ? "north west" : "north")
+                   : (y > 0 ? "east" : "west"))
+                : (x > 0.05 ? (y > 0.05 ? "north west" : y < -0.05 ? "north east" : "north")
+                   : x < -0.05 ? (y > 0.05 ? "south west" : y < -0.05 ? "south east" : "south")
+                   : (y > 0 ? "west" : "east"));
+            snprintf(no.anchor, sizeof no.anchor, "%s", a);
+        }
     } else {
         no.has_pos = 0;
     }
+    if (!strncmp(no.anchor, "@auto", 5)) snprintf(no.anchor, sizeof no.anchor, "center");
     if (pn->name && !no.name) no.name = xstrndup(pn->name, strlen(pn->name));
     if (tk_matrix_wanted(T, pn->opts))
         tk_matrix(T, &no, at, pn->opts, pn->text ? pn->text : "", pn->line, pn->text_lines);

@@ -86,6 +86,109 @@ void tp_buf_add(struct tp_buf *b, const char *s, size_t n)
     b->s[b->n] = 0;
 }
 
+/* the end of the item of opts[i..n) (a ',' outside {}, [] and "..."; n
+ * when none) */
+static size_t quotes_item_end(const char *s, size_t i, size_t n)
+{
+    int db = 0, dk = 0, q = 0;
+    for (; i < n; i++) {
+        char c = s[i];
+        if (q) { if (c == '"') q = 0; continue; }
+        if (c == '{') { db++; continue; }
+        if (c == '}') { if (db) db--; continue; }
+        if (db) continue;
+        if (c == '"') { q = 1; continue; }
+        if (c == '[') { dk++; continue; }
+        if (c == ']') { if (dk) dk--; continue; }
+        if (dk) continue;
+        if (c == ',') return i;
+    }
+    return n;
+}
+
+static void quotes_addc(struct tp_buf *b, const char *s) { tp_buf_add(b, s, strlen(s)); }
+
+/* the items of s[0..n) for one quote's node: auto (auto=left, right,
+ * false) and swap (') are taken into *on, *right and *at (where the node's
+ * options had the last auto: its index in out), the others go to out */
+static void quotes_items(const char *s, size_t n, struct tp_buf *out, int *on, int *right, long *at)
+{
+    size_t a = 0;
+    while (a < n) {
+        size_t z = quotes_item_end(s, a, n);
+        const char *w = s + a;
+        size_t wn = z - a;
+        tk_trim(&w, &wn);
+        a = z + 1;
+        if (!wn) continue;
+        const char *k = w, *v = NULL;
+        size_t kn = wn, vn = 0;
+        tk_split_kv(w, wn, &k, &kn, &v, &vn);
+        if (tk_is(k, kn, "auto")) {
+            if (v && tk_is(v, vn, "false")) { *on = 0; continue; }
+            if (v && tk_is(v, vn, "right")) *right = 1;
+            else if (v && tk_is(v, vn, "left")) *right = 0;
+            else if (v && vn) goto keep;
+            *on = 1;
+            *at = (long)out->n;
+            continue;
+        }
+        if (!v && (tk_is(w, wn, "swap") || tk_is(w, wn, "'"))) { *right = !*right; continue; }
+    keep:
+        quotes_addc(out, ",");
+        tp_buf_add(out, w, wn);
+    }
+}
+
+void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain, struct tp_buf *nodes)
+{
+    size_t n = strlen(opts), i = 0;
+    while (i <= n) {
+        size_t j = quotes_item_end(opts, i, n);
+        const char *it = opts + i;
+        size_t in = j - i;
+        tk_trim(&it, &in);
+        size_t q = 1;
+        while (q < in && it[q] != '"') q++;
+        if (in && it[0] == '"' && q < in) {
+            const char *rest = it + q + 1;
+            size_t rn = q < in ? in - q - 1 : 0;
+            tk_trim(&rest, &rn);
+            int swap = rn && rest[0] == '\'';
+            if (swap) { rest++; rn--; tk_trim(&rest, &rn); }
+            tk_unbrace(&rest, &rn);   /* "text" {options} */
+            /* node [every edge quotes, ', options]: every edge quotes is
+             * auto, or what edge quotes= (every edge quotes/.style) made
+             * it; the auto in force at the end is written where the last
+             * auto was, as @AUTOL@ (left) or @AUTOR@ (right) */
+            struct tp_buf o = { 0 };
+            int on = 0, right = 0;
+            long at = -1;
+            if (!strcmp(qstyle, "@AUTO@")) quotes_items("auto", 4, &o, &on, &right, &at);
+            else quotes_items(qstyle, strlen(qstyle), &o, &on, &right, &at);
+            if (swap) right = !right;
+            quotes_items(rest, rn, &o, &on, &right, &at);
+            const char *os = o.s ? o.s : "";
+            size_t cut = on ? (size_t)at : o.n;
+            quotes_addc(nodes, " node[");
+            struct tp_buf opt = { 0 };
+            tp_buf_add(&opt, os, cut);
+            if (on) quotes_addc(&opt, right ? ",@AUTOR@" : ",@AUTOL@");
+            tp_buf_add(&opt, os + cut, o.n - cut);
+            if (opt.n) tp_buf_add(nodes, opt.s + 1, opt.n - 1);
+            free(opt.s);
+            free(o.s);
+            quotes_addc(nodes, "]{");
+            tp_buf_add(nodes, it + 1, q > 1 ? q - 1 : 0);
+            quotes_addc(nodes, "}");
+        } else if (in) {
+            quotes_addc(plain, ",");
+            tp_buf_add(plain, it, in);
+        }
+        i = j + 1;
+    }
+}
+
 char *tk_expand_text(tikz *T, const char *s, size_t n)
 {
     toklist in = { 0 }, out = { 0 };

@@ -676,6 +676,16 @@ static int apply_handler_key(tikz *T, const char *k, size_t kn, const char *slas
             tk_unbrace(&w, &wn);
             free(g->every_label);
             g->every_label = xstrndup(w, wn);
+        } else if (append && tk_is(k, nn, "every edge quotes") && !tk_find_style(T, k, nn)) {
+            /* the quotes library's every edge quotes/.style={auto} */
+            const char *w = v; size_t wn = vn;
+            tk_unbrace(&w, &wn);
+            char *av = xrealloc(NULL, wn + 6);
+            memcpy(av, "auto,", 5);
+            memcpy(av + 5, w, wn);
+            av[wn + 5] = 0;
+            tk_define_style(T, k, nn, av, wn + 5, 0);
+            free(av);
         } else {
             tk_define_style(T, k, nn, v, vn, append);
         }
@@ -1073,9 +1083,10 @@ static int apply_node_key(tikz *T, const struct opt_key *key, const char *v, siz
  * key = tk_opt_key_find(k, kn). */
 /* The quotes library's syntax, "text" options: in a node's options a
  * label (quotes mean label: label={[direction shorthands, options]text}, a
- * direction among the options being the label's position); elsewhere (a
- * to or edge, a path, a scope) what it means is not drawn here, so it is
- * said, never dropped silently. k[0] is '"'. */
+ * direction among the options being the label's position). A to's or an
+ * edge's quotes are its nodes, taken out before (pathbuild.c, to_quotes);
+ * elsewhere (a path's or a scope's options) what a quote means is not
+ * drawn here, so it is said, never dropped silently. k[0] is '"'. */
 static void apply_quotes(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v,
                          tk_nodeopts *no)
 {
@@ -1083,7 +1094,7 @@ static void apply_quotes(tikz *T, const char *k, size_t kn, const char *v, size_
     while (q < kn && k[q] != '"') q++;
     if (!no || q >= kn) {
         tk_warn(T, T->cmd_line, "the quotes syntax %s: '%.*s%s%.*s' not drawn",
-                no ? "without a closing quote" : "outside a node's options (a to or edge label)",
+                q >= kn ? "without a closing quote" : "outside the options of a node, a to or an edge",
                 (int)(kn > 60 ? 60 : kn), k, has_v ? "=" : "", (int)(vn > 40 ? 40 : vn), has_v ? v : "");
         return;
     }
