@@ -81,7 +81,7 @@ void tp_buf_add(struct tp_buf *b, const char *s, size_t n)
         b->s = xrealloc(b->s, nc);
         b->cap = nc;
     }
-    memcpy(b->s + b->n, s, n);
+    if (n) memcpy(b->s + b->n, s, n);   /* s may be NULL when n is 0 (no value) */
     b->n += n;
     b->s[b->n] = 0;
 }
