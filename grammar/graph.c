@@ -243,29 +243,6 @@ static void pop(G *g, gsave *s)
     g->c = s->c;
 }
 
-/* the end of s[i..n) at depth 0 of the first byte in stops, skipping {...},
- * [...], (...) when paren, and "..." */
-static size_t scan_to(const char *s, size_t i, size_t n, const char *stops, int paren)
-{
-    int db = 0, dk = 0, dp = 0, q = 0;
-    for (; i < n; i++) {
-        char c = s[i];
-        if (q) { if (c == '"') q = 0; continue; }
-        if (c == '{') { db++; continue; }
-        if (c == '}') { if (db) db--; continue; }
-        if (db) continue;
-        if (c == '"') { q = 1; continue; }
-        if (c == '[') { dk++; continue; }
-        if (c == ']') { if (dk) dk--; continue; }
-        if (dk) continue;
-        if (paren && c == '(') { dp++; continue; }
-        if (paren && c == ')') { if (dp) dp--; continue; }
-        if (dp) continue;
-        if (strchr(stops, c)) return i;
-    }
-    return n;
-}
-
 /* the matching close of the bracket at s[i] (n when there is none) */
 static size_t match_close(const char *s, size_t i, size_t n)
 {
@@ -296,12 +273,12 @@ static void each_kv(G *g, const char *s, size_t n, kv_fn f, void *ctx)
 {
     size_t i = 0;
     while (i <= n && !g->why) {
-        size_t j = scan_to(s, i, n, ",", 0);
+        size_t j = tk_scan_to(s, i, n, ",", 0);
         const char *it = s + i;
         size_t in = j - i;
         tk_trim(&it, &in);
         if (in) {
-            size_t e = scan_to(it, 0, in, "=", 0);
+            size_t e = tk_scan_to(it, 0, in, "=", 0);
             const char *k = it, *v = NULL;
             size_t kn = e, vn = 0;
             tk_trim(&k, &kn);
@@ -347,14 +324,14 @@ static char **expand_list(G *g, const char *s, size_t n, int *out_n)
     int nv = 0, cap = 0;
     size_t i = 0;
     while (i <= n && !g->why) {
-        size_t j = scan_to(s, i, n, ",", 1);
+        size_t j = tk_scan_to(s, i, n, ",", 1);
         const char *it = s + i;
         size_t in = j - i;
         tk_trim(&it, &in);
         tk_unbrace(&it, &in);
         if (tk_is(it, in, "...")) {
             /* the range from the previous item to the next */
-            size_t k = j + 1 < n ? scan_to(s, j + 1, n, ",", 1) : n;
+            size_t k = j + 1 < n ? tk_scan_to(s, j + 1, n, ",", 1) : n;
             const char *nx = s + j + 1;
             size_t nn = j + 1 < n ? k - j - 1 : 0;
             tk_trim(&nx, &nn);
@@ -686,7 +663,7 @@ static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, 
         const char *p = v;
         size_t pn = vn;
         if (pn >= 2 && p[0] == '(' && p[pn - 1] == ')') { p++; pn -= 2; }
-        size_t c = scan_to(p, 0, pn, ":", 1);
+        size_t c = tk_scan_to(p, 0, pn, ":", 1);
         if (c >= pn) { fail(g, "a polar shift I cannot read: %s", v, vn); return; }
         vec2 r = v2(tk_eval_dim(g->T, p, c, 0), tk_eval_dim(g->T, p + c + 1, pn - c - 1, 0));
         if (k[0] == 'c') o->cps = r; else o->gps = r;
@@ -803,11 +780,11 @@ static void graph_key(G *g, const char *k, size_t kn, const char *v, size_t vn, 
         struct { long level; unsigned from, to; } bf = { 1, C_TGT1, C_SRC1 };
         size_t i = 0;
         while (hasv && i <= vn && !g->why) {
-            size_t j = scan_to(v, i, vn, ",", 0);
+            size_t j = tk_scan_to(v, i, vn, ",", 0);
             const char *it = v + i;
             size_t in = j - i;
             tk_trim(&it, &in);
-            size_t e = in ? scan_to(it, 0, in, "=", 0) : 0;
+            size_t e = in ? tk_scan_to(it, 0, in, "=", 0) : 0;
             if (in && e < in) {
                 const char *bk = it, *bv = it + e + 1;
                 size_t bkn = e, bvn = in - e - 1;
@@ -1434,7 +1411,7 @@ static void do_reference(G *g, const char *s, size_t n, ilist *list)
 {
     size_t i = 0;
     while (i <= n && !g->why) {
-        size_t j = scan_to(s, i, n, ",", 0);
+        size_t j = tk_scan_to(s, i, n, ",", 0);
         const char *it = s + i;
         size_t in = j - i;
         tk_trim(&it, &in);
@@ -1673,13 +1650,13 @@ static size_t do_element(G *g, const char *s, size_t i, size_t n, ilist *list, i
         return p;
     }
     /* a direct node: up to the first '-' (braces, brackets, quotes protect) */
-    size_t e = scan_to(s, i, n, "-", 0);
-    size_t lt = scan_to(s, i, e, "<", 0);
+    size_t e = tk_scan_to(s, i, n, "-", 0);
+    size_t lt = tk_scan_to(s, i, e, "<", 0);
     if (lt < e) *back = 1;
     const char *t = s + i;
     size_t tn = lt - i;
     /* name [/text] [options] */
-    size_t ob = scan_to(t, 0, tn, "[", 0);
+    size_t ob = tk_scan_to(t, 0, tn, "[", 0);
     size_t oq = 0;
     /* '[' inside quotes is not the options' */
     {
@@ -1719,7 +1696,7 @@ static size_t do_element(G *g, const char *s, size_t i, size_t n, ilist *list, i
         skip_sp(nm, &r, nmn);
         if (r < nmn && nm[r] == '/') { text = nm + r + 1; textn = nmn - r - 1; has_text = 1; }
     } else {
-        size_t sl = scan_to(nm, 0, nmn, "/", 0);
+        size_t sl = tk_scan_to(nm, 0, nmn, "/", 0);
         size_t du = nmn;
         if (sl >= nmn) {
             const char *d = tk_memmem(nm, nmn, "__");
@@ -1862,7 +1839,7 @@ static void eval_group_body(G *g, const char *s, size_t n, ilist *list, const ch
     }
     buf_free(&tk);
     while (i <= n && !g->why) {
-        size_t j = scan_to(s, i, n, ",;", 0);
+        size_t j = tk_scan_to(s, i, n, ",;", 0);
         /* a chain ends at a top-level ',' or ';' (a group's braces protect) */
         eval_chain(g, s + i, j - i, list);
         i = j + 1;

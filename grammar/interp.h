@@ -345,6 +345,9 @@ long tk_find_top(const char *s, size_t n, char ch);  /* first ch outside (), {},
  * [] not counting: sets *it and *in to it, trimmed (possibly empty), moves
  * *i past its sep; 0 when there is none left. */
 int tk_next_item(const char *s, size_t n, char sep, size_t *i, const char **it, size_t *in);
+/* The end of s[i..n) at depth 0 of the first byte in stops, skipping {...},
+ * [...], (...) when paren, and "..." (n when none) */
+size_t tk_scan_to(const char *s, size_t i, size_t n, const char *stops, int paren);
 /* An item it[0..in) of a key=value list split at its first '=' outside (),
  * {}, []: the key trimmed in *k, *kn; the value trimmed and unbraced in *v,
  * *vn (NULL and 0 without '='). Returns the offset of that '=' in the item,

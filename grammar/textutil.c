@@ -86,11 +86,11 @@ void tp_buf_add(struct tp_buf *b, const char *s, size_t n)
     b->s[b->n] = 0;
 }
 
-/* the end of the item of opts[i..n) (a ',' outside {}, [] and "..."; n
- * when none) */
-static size_t quotes_item_end(const char *s, size_t i, size_t n)
+/* the end of s[i..n) at depth 0 of the first byte in stops, skipping {...},
+ * [...], (...) when paren, and "..." */
+size_t tk_scan_to(const char *s, size_t i, size_t n, const char *stops, int paren)
 {
-    int db = 0, dk = 0, q = 0;
+    int db = 0, dk = 0, dp = 0, q = 0;
     for (; i < n; i++) {
         char c = s[i];
         if (q) { if (c == '"') q = 0; continue; }
@@ -101,7 +101,10 @@ static size_t quotes_item_end(const char *s, size_t i, size_t n)
         if (c == '[') { dk++; continue; }
         if (c == ']') { if (dk) dk--; continue; }
         if (dk) continue;
-        if (c == ',') return i;
+        if (paren && c == '(') { dp++; continue; }
+        if (paren && c == ')') { if (dp) dp--; continue; }
+        if (dp) continue;
+        if (strchr(stops, c)) return i;
     }
     return n;
 }
@@ -115,7 +118,7 @@ static void quotes_items(const char *s, size_t n, struct tp_buf *out, int *on, i
 {
     size_t a = 0;
     while (a < n) {
-        size_t z = quotes_item_end(s, a, n);
+        size_t z = tk_scan_to(s, a, n, ",", 0);
         const char *w = s + a;
         size_t wn = z - a;
         tk_trim(&w, &wn);
@@ -144,7 +147,7 @@ void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain,
 {
     size_t n = strlen(opts), i = 0;
     while (i <= n) {
-        size_t j = quotes_item_end(opts, i, n);
+        size_t j = tk_scan_to(opts, i, n, ",", 0);
         const char *it = opts + i;
         size_t in = j - i;
         tk_trim(&it, &in);
