@@ -105,3 +105,14 @@ void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill)
     if (g->clip) tk_set_num(e, "clip", g->clip);
     if (g->overlay) ir_elem_set(e, "overlay", "1");
 }
+
+void tk_elems_rotate(ir_diagram *d, size_t start, size_t mid)
+{
+    if (start >= mid || mid >= d->nelems) return;
+    size_t nb = d->nelems - mid, na = mid - start;
+    ir_elem *tmp = xrealloc(NULL, nb * sizeof *tmp);
+    memcpy(tmp, d->elems + mid, nb * sizeof *tmp);
+    memmove(d->elems + start + nb, d->elems + start, na * sizeof *tmp);
+    memcpy(d->elems + start, tmp, nb * sizeof *tmp);
+    free(tmp);
+}

@@ -547,6 +547,10 @@ void tk_ufn_free(tikz *T);
 int tk_may_random(const char *s, size_t n);
 
 /* emit.c: attributes of IR elements */
+/* Moves the elements d->elems[mid..nelems) before d->elems[start..mid),
+ * each group keeping its order (TikZ's drawing order: a path before its
+ * nodes, a matrix's frame before its cells) */
+void tk_elems_rotate(ir_diagram *d, size_t start, size_t mid);
 void tk_emit_attrs(tikz *T, ir_elem *e, int draw, int fill);
 void tk_set_nums(ir_elem *e, const char *key, const double *v, int n);
 void tk_set_num(ir_elem *e, const char *key, double v);

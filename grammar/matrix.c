@@ -757,14 +757,7 @@ void tk_matrix(tikz *T, tk_nodeopts *no, vec2 at, const char *opts, const char *
         free(last);
     }
     /* the matrix's own path and text first, as TikZ draws them */
-    size_t nf = T->d->nelems - frame0, ncell = frame0 - start;
-    if (nf && ncell) {
-        ir_elem *tmp = xrealloc(NULL, nf * sizeof *tmp);
-        memcpy(tmp, T->d->elems + frame0, nf * sizeof *tmp);
-        memmove(T->d->elems + start + nf, T->d->elems + start, ncell * sizeof *tmp);
-        memcpy(T->d->elems + start, tmp, nf * sizeof *tmp);
-        free(tmp);
-    }
+    tk_elems_rotate(T->d, start, frame0);
     free(sep); free(minx); free(maxx); free(ox); free(fin_minx0); free(fin_maxx0);
     free(maxy); free(miny); free(oy);
     }

@@ -3278,6 +3278,7 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     g->arrows[0] = 0;
     g->decorate = 0;
     T->last_placed_ok = 0;
+    size_t e0 = T->d ? T->d->nelems : 0;
     parse_path(T, &st, text, text_n);
     g = GS(T);
     if (g->decorate && !st.bad_coord && st.npieces) {
@@ -3291,10 +3292,14 @@ void tk_run_path(tikz *T, int cmd, const char *text, const int *lines, int line)
     /* a coordinate failed: the unparsed record says what could not be
      * evaluated; drawing the rest would invent geometry (a segment to a
      * point that is not there) */
+    size_t e1 = T->d ? T->d->nelems : 0;
     for (size_t i = 0; T->d && !st.bad_coord && i < npieces; i++) {
         if (cmd == CMD_CLIP) emit_clip_piece(T, &pieces[i], g->draw);
         else if (g->draw || g->fill || pieces[i].role) emit_drawn_piece(T, &pieces[i], g->draw, g->fill);
     }
+    /* TikZ draws the path first, then its nodes and edges (collected while
+     * the path was read): the path's elements go before theirs */
+    if (T->d && cmd != CMD_CLIP) tk_elems_rotate(T->d, e0, e1);
     for (size_t i = 0; i < npieces; i++) piece_free(&pieces[i]);
     free(st.pend);
     kids_free(&st.kids);
