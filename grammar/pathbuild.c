@@ -1410,16 +1410,42 @@ static int deco_or_unparsed(struct tp_state *st, tk_deco *d, int line)
     return -1;
 }
 
+/* A nested part of a path (decorate {...}, a scope {...}) may begin: 1, or
+ * 0 when it would nest more than 4 deep (decorations and scopes counted
+ * together), the path then unparsed with why */
+static int nested_ok(struct tp_state *st, int line, const char *why)
+{
+    if (st->deco_depth < 4) return 1;
+    tk_unparsed(st->T, line, st->text, why);
+    st->err = st->bad_coord = 1;
+    return 0;
+}
+
+/* Reads body, a nested part of the path, with a scanner of its own (its
+ * text and lines the body's meanwhile), and places its nodes */
+static void parse_nested(struct tp_state *st, const struct tp_str *body)
+{
+    const char *otext = st->text;
+    const int *olines = st->lines;
+    st->text = body->s;
+    st->lines = olines && body->off >= 0 ? olines + body->off : NULL;
+    struct tp_extra x;
+    void *sc = tp_scanner_new(&x);
+    st->deco_depth++;
+    tp_parse_path(sc, body->s, strlen(body->s), st);
+    st->deco_depth--;
+    tp_scanner_free(sc);
+    place_pending(st, 0);
+    st->text = otext;
+    st->lines = olines;
+}
+
 void tp_decorate(struct tp_state *st, const struct tp_str *opts, const struct tp_str *body)
 {
     tikz *T = st->T;
     if (st->err || st->bad_coord) return;
     int line = off_line(st, body->off);
-    if (st->deco_depth >= 4) {
-        tk_unparsed(T, line, st->text, "decorate nested more than 4 deep");
-        st->err = st->bad_coord = 1;
-        return;
-    }
+    if (!nested_ok(st, line, "decorate nested more than 4 deep")) return;
     place_pending(st, 0);
     size_t kpre = st->npieces;
     flush_sub(st, 0);
@@ -1430,22 +1456,10 @@ void tp_decorate(struct tp_state *st, const struct tp_str *opts, const struct tp
     tk_deco d;
     int ok = deco_or_unparsed(st, &d, line);
     if (ok == 0) {
-        /* the subpath from the current point, read by a scanner of its own */
-        const char *otext = st->text;
-        const int *olines = st->lines;
-        st->text = body->s;
-        st->lines = olines && body->off >= 0 ? olines + body->off : NULL;
+        /* the subpath from the current point */
         if (st->have_cur) sub_add(st, st->cur);
-        struct tp_extra x;
-        void *sc = tp_scanner_new(&x);
-        st->deco_depth++;
-        tp_parse_path(sc, body->s, strlen(body->s), st);
-        st->deco_depth--;
-        tp_scanner_free(sc);
-        place_pending(st, 0);
+        parse_nested(st, body);
         flush_sub(st, 0);
-        st->text = otext;
-        st->lines = olines;
     }
     tk_gs_pop(T);
     if (ok != 0 || st->bad_coord) return;
@@ -1485,32 +1499,16 @@ void tp_scope(struct tp_state *st, const struct tp_str *body)
     tikz *T = st->T;
     if (st->err || st->bad_coord) return;
     int line = off_line(st, body->off);
-    if (st->deco_depth >= 4) {
-        tk_unparsed(T, line, st->text, "path scopes or decorate nested more than 4 deep");
-        st->err = st->bad_coord = 1;
-        return;
-    }
+    if (!nested_ok(st, line, "path scopes or decorate nested more than 4 deep")) return;
     place_pending(st, 0);
     vec2 relbase = st->relbase;
-    const char *otext = st->text;
-    const int *olines = st->lines;
-    st->text = body->s;
-    st->lines = olines && body->off >= 0 ? olines + body->off : NULL;
     int oloc = st->cp_local;
     st->cp_local = 0;
     tk_gs_push(T);
-    struct tp_extra x;
-    void *sc = tp_scanner_new(&x);
-    st->deco_depth++;
-    tp_parse_path(sc, body->s, strlen(body->s), st);
-    st->deco_depth--;
-    tp_scanner_free(sc);
-    place_pending(st, 0);
+    parse_nested(st, body);
     tk_gs_pop(T);
     if (st->cp_local) st->relbase = relbase;
     st->cp_local = oloc;
-    st->text = otext;
-    st->lines = olines;
 }
 
 /* svg [options] {path data}: SVG 1.1 path data (M L H V C S Q T A Z, and
