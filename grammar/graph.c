@@ -892,7 +892,7 @@ static void emit_edge(G *g, int from, int to, int kind, const char *opts, const 
     /* \path [->, every new ->] (a) edge [options] nodes (b): the edge is a
      * path of its own, drawn (every edge) with the options */
     struct tp_buf b = { 0 }, plain = { 0 }, qn = { 0 };
-    tk_split_quotes(opts, bs(&g->o.quotes), &plain, &qn);
+    tk_split_quotes(opts, bs(&g->o.quotes), &plain, tk_quote_as_node, &qn);
     buf_addc(&b, "[draw,");
     buf_addc(&b, arr[kind]);
     char every[16];

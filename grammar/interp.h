@@ -356,11 +356,15 @@ long tk_split_kv(const char *it, size_t in, const char **k, size_t *kn, const ch
 /* The quotes library's syntax on an edge ("text"' options, TikZ: edge
  * quotes mean=edge node={node [every edge quotes, ', options]{text}}): the
  * items of opts that are not quotes go to plain, each after a ','; each
- * quote goes to nodes as " node[S,options]{text}", S being qstyle (the
- * every edge quotes options; "@AUTO@" for the default, auto) with auto
- * written @AUTOL@, or @AUTOR@ when ' swaps the side. A quote not closed
- * stays among the plain items. */
-void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain, struct tp_buf *nodes);
+ * quote, in order, is handed to each(ctx, ...) as the node's options
+ * "S,options" and its text, S being qstyle (the every edge quotes options;
+ * "@AUTO@" for the default, auto) with auto written @AUTOL@, or @AUTOR@
+ * when ' swaps the side. A quote not closed stays among the plain items. */
+typedef void tk_quote_fn(void *ctx, const char *opts, size_t on, const char *text, size_t tn);
+void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain, tk_quote_fn *each,
+                     void *ctx);
+/* A tk_quote_fn: appends " node[opts]{text}" to the tp_buf ctx */
+void tk_quote_as_node(void *ctx, const char *opts, size_t on, const char *text, size_t tn);
 /* Expands the macros in a text (a style body, say), malloc'd. */
 char *tk_expand_text(tikz *T, const char *s, size_t n);
 

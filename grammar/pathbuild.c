@@ -742,85 +742,64 @@ static void to_curve(const tk_node *A, const tk_node *B, vec2 from, vec2 to, int
     p[3] = B ? tk_node_border_toward(B, p[2]) : to;
 }
 
-/* the end of the bracketed or braced group opening at s[i] (its closing
- * character; n when it is not closed) */
-static size_t group_end(const char *s, size_t i, size_t n)
+/* The quotes read so far on one to or edge (to_quotes), at most 64 */
+struct to_quotes_ctx { pending_node q[64]; int nq, over; int line; };
+
+/* tk_quote_fn of to_quotes: a quote as a pending node, every edge quotes'
+ * auto (@AUTOL@, @AUTOR@) as the anchor place_one turns into the one
+ * TikZ's auto picks (anchor=@autol, anchor=@autor) */
+static void to_quote(void *ctx, const char *opts, size_t on, const char *text, size_t tn)
 {
-    int d = 0, db = 0;
-    char open = s[i], close = open == '[' ? ']' : '}';
-    for (; i < n; i++) {
-        if (open == '[' && s[i] == '{') db++;
-        else if (open == '[' && s[i] == '}') { if (db) db--; }
-        else if (db) continue;
-        else if (s[i] == open) d++;
-        else if (s[i] == close && --d == 0) return i;
+    struct to_quotes_ctx *c = ctx;
+    if (c->nq == (int)(sizeof c->q / sizeof c->q[0])) { c->over = 1; return; }
+    struct tp_buf o = { 0 };
+    for (size_t a = 0; a < on;) {
+        if (a + 7 <= on && !strncmp(opts + a, "@AUTO", 5) && (opts[a + 5] == 'L' || opts[a + 5] == 'R') &&
+            opts[a + 6] == '@') {
+            tp_buf_add(&o, opts[a + 5] == 'L' ? "anchor=@autol" : "anchor=@autor", 13);
+            a += 7;
+        } else {
+            tp_buf_add(&o, opts + a, 1);
+            a++;
+        }
     }
-    return n;
+    pending_node *pn = &c->q[c->nq++];
+    memset(pn, 0, sizeof *pn);
+    pn->opts = o.s ? o.s : xstrdup("");
+    pn->text = xstrndup(text, tn);
+    pn->line = c->line;
 }
 
 /* The quotes of a to's or an edge's options ("text"' options, the quotes
  * library's edge quotes mean=edge node={node [every edge quotes,
  * options]{text}}): nodes on that to path, before the nodes written after
- * it, as tk_split_quotes makes them; every edge quotes' auto (the default)
- * becomes anchor=@autol (@autor when ' swaps the side), which place_one
- * turns into the anchor TikZ's auto picks. Returns the options without
- * their quotes (malloc'd), or NULL when there is no quote. */
+ * it (to_quote). Returns the options without their quotes (malloc'd), or
+ * NULL when there is no quote. */
 static char *to_quotes(struct tp_state *st, const struct tp_str *opts)
 {
     if (!opts || !opts->s || !strchr(opts->s, '"')) return NULL;
     tikz *T = st->T;
     const char *qs = tk_find_style(T, "every edge quotes", 17);
-    struct tp_buf plain = { 0 }, qn = { 0 };
-    tk_split_quotes(opts->s, qs ? qs : "@AUTO@", &plain, &qn);
-    if (!qn.n) { free(plain.s); return NULL; }
-    int line = off_line(st, opts->off);
-    pending_node q[64];
-    int nq = 0;
-    const char *s = qn.s;
-    size_t n = qn.n, i = 0;
-    while (i < n) {
-        /* " node[options]{text}" */
-        if (strncmp(s + i, " node[", 6)) break;
-        size_t ob = i + 5, oe = group_end(s, ob, n);
-        if (oe >= n || oe + 1 >= n || s[oe + 1] != '{') break;
-        size_t tb = oe + 1, te = group_end(s, tb, n);
-        if (te >= n) break;
-        if (nq == (int)(sizeof q / sizeof q[0])) {
-            tk_warn(T, line, "more than %d quotes on one to or edge; the rest not drawn", nq);
-            break;
+    struct tp_buf plain = { 0 };
+    struct to_quotes_ctx c;
+    c.nq = c.over = 0;
+    c.line = off_line(st, opts->off);
+    tk_split_quotes(opts->s, qs ? qs : "@AUTO@", &plain, to_quote, &c);
+    if (!c.nq) { free(plain.s); return NULL; }
+    if (c.over)
+        tk_warn(T, c.line, "more than %d quotes on one to or edge; the rest not drawn", c.nq);
+    int nq = c.nq;
+    if (st->npend + nq > MAX_PENDING) {
+        tk_warn(T, c.line, "more than %d nodes in one path operation; the rest dropped", MAX_PENDING);
+        for (int k = 0; k < nq; k++) { free(c.q[k].opts); free(c.q[k].text); }
+    } else {
+        if (st->npend + nq > st->cappend) {
+            while (st->npend + nq > st->cappend) st->cappend = st->cappend ? st->cappend * 2 : 8;
+            st->pend = xrealloc(st->pend, (size_t)st->cappend * sizeof *st->pend);
         }
-        struct tp_buf o = { 0 };
-        for (size_t a = ob + 1; a < oe;) {
-            if (a + 7 <= oe && s[a] == '@' && !strncmp(s + a, "@AUTO", 5) && (s[a + 5] == 'L' || s[a + 5] == 'R') &&
-                s[a + 6] == '@') {
-                tp_buf_add(&o, s[a + 5] == 'L' ? "anchor=@autol" : "anchor=@autor", 13);
-                a += 7;
-            } else {
-                tp_buf_add(&o, s + a, 1);
-                a++;
-            }
-        }
-        pending_node *pn = &q[nq++];
-        memset(pn, 0, sizeof *pn);
-        pn->opts = o.s ? o.s : xstrdup("");
-        pn->text = xstrndup(s + tb + 1, te - tb - 1);
-        pn->line = line;
-        i = te + 1;
-    }
-    free(qn.s);
-    if (nq) {
-        if (st->npend + nq > MAX_PENDING) {
-            tk_warn(T, line, "more than %d nodes in one path operation; the rest dropped", MAX_PENDING);
-            for (int k = 0; k < nq; k++) { free(q[k].opts); free(q[k].text); }
-        } else {
-            if (st->npend + nq > st->cappend) {
-                while (st->npend + nq > st->cappend) st->cappend = st->cappend ? st->cappend * 2 : 8;
-                st->pend = xrealloc(st->pend, (size_t)st->cappend * sizeof *st->pend);
-            }
-            memmove(st->pend + nq, st->pend, (size_t)st->npend * sizeof *st->pend);
-            memcpy(st->pend, q, (size_t)nq * sizeof *q);
-            st->npend += nq;
-        }
+        memmove(st->pend + nq, st->pend, (size_t)st->npend * sizeof *st->pend);
+        memcpy(st->pend, c.q, (size_t)nq * sizeof *c.q);
+        st->npend += nq;
     }
     char *r = xstrdup(plain.n ? plain.s + 1 : "");
     free(plain.s);

@@ -143,7 +143,18 @@ static void quotes_items(const char *s, size_t n, struct tp_buf *out, int *on, i
     }
 }
 
-void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain, struct tp_buf *nodes)
+void tk_quote_as_node(void *ctx, const char *opts, size_t on, const char *text, size_t tn)
+{
+    struct tp_buf *nodes = ctx;
+    quotes_addc(nodes, " node[");
+    tp_buf_add(nodes, opts, on);
+    quotes_addc(nodes, "]{");
+    tp_buf_add(nodes, text, tn);
+    quotes_addc(nodes, "}");
+}
+
+void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain, tk_quote_fn *each,
+                     void *ctx)
 {
     size_t n = strlen(opts), i = 0;
     while (i <= n) {
@@ -173,17 +184,13 @@ void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain,
             quotes_items(rest, rn, &o, &on, &right, &at);
             const char *os = o.s ? o.s : "";
             size_t cut = on ? (size_t)at : o.n;
-            quotes_addc(nodes, " node[");
             struct tp_buf opt = { 0 };
             tp_buf_add(&opt, os, cut);
             if (on) quotes_addc(&opt, right ? ",@AUTOR@" : ",@AUTOL@");
             tp_buf_add(&opt, os + cut, o.n - cut);
-            if (opt.n) tp_buf_add(nodes, opt.s + 1, opt.n - 1);
+            each(ctx, opt.n ? opt.s + 1 : "", opt.n ? opt.n - 1 : 0, it + 1, q > 1 ? q - 1 : 0);
             free(opt.s);
             free(o.s);
-            quotes_addc(nodes, "]{");
-            tp_buf_add(nodes, it + 1, q > 1 ? q - 1 : 0);
-            quotes_addc(nodes, "}");
         } else if (in) {
             quotes_addc(plain, ",");
             tp_buf_add(plain, it, in);
