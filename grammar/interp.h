@@ -360,6 +360,11 @@ long tk_split_kv(const char *it, size_t in, const char **k, size_t *kn, const ch
  * "S,options" and its text, S being qstyle (the every edge quotes options;
  * "@AUTO@" for the default, auto) with auto written @AUTOL@, or @AUTOR@
  * when ' swaps the side. A quote not closed stays among the plain items. */
+/* One item of the quotes syntax, it[0..in) = "text"' options: the text's
+ * length in *tn (the text is it + 1) and the options, trimmed and unbraced,
+ * in *rest, *rn. Returns 1 when ' swaps the side, 0 when not, -1 when the
+ * item is not a closed quote. */
+int tk_quote_parts(const char *it, size_t in, size_t *tn, const char **rest, size_t *rn);
 typedef void tk_quote_fn(void *ctx, const char *opts, size_t on, const char *text, size_t tn);
 void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain, tk_quote_fn *each,
                      void *ctx);

@@ -143,6 +143,21 @@ static void quotes_items(const char *s, size_t n, struct tp_buf *out, int *on, i
     }
 }
 
+int tk_quote_parts(const char *it, size_t in, size_t *tn, const char **rest, size_t *rn)
+{
+    size_t q = 1;
+    while (q < in && it[q] != '"') q++;
+    if (!in || it[0] != '"' || q >= in) return -1;
+    *tn = q - 1;
+    *rest = it + q + 1;
+    *rn = in - q - 1;
+    tk_trim(rest, rn);
+    int swap = *rn && (*rest)[0] == '\'';
+    if (swap) { (*rest)++; (*rn)--; }
+    tk_unbrace(rest, rn);   /* "text" {options}; trims */
+    return swap;
+}
+
 void tk_quote_as_node(void *ctx, const char *opts, size_t on, const char *text, size_t tn)
 {
     struct tp_buf *nodes = ctx;
@@ -162,15 +177,10 @@ void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain,
         const char *it = opts + i;
         size_t in = j - i;
         tk_trim(&it, &in);
-        size_t q = 1;
-        while (q < in && it[q] != '"') q++;
-        if (in && it[0] == '"' && q < in) {
-            const char *rest = it + q + 1;
-            size_t rn = q < in ? in - q - 1 : 0;
-            tk_trim(&rest, &rn);
-            int swap = rn && rest[0] == '\'';
-            if (swap) { rest++; rn--; tk_trim(&rest, &rn); }
-            tk_unbrace(&rest, &rn);   /* "text" {options} */
+        size_t tn, rn;
+        const char *rest;
+        int swap = tk_quote_parts(it, in, &tn, &rest, &rn);
+        if (swap >= 0) {
             /* node [every edge quotes, ', options]: every edge quotes is
              * auto, or what edge quotes= (every edge quotes/.style) made
              * it; the auto in force at the end is written where the last
@@ -188,7 +198,7 @@ void tk_split_quotes(const char *opts, const char *qstyle, struct tp_buf *plain,
             tp_buf_add(&opt, os, cut);
             if (on) quotes_addc(&opt, right ? ",@AUTOR@" : ",@AUTOL@");
             tp_buf_add(&opt, os + cut, o.n - cut);
-            each(ctx, opt.n ? opt.s + 1 : "", opt.n ? opt.n - 1 : 0, it + 1, q > 1 ? q - 1 : 0);
+            each(ctx, opt.n ? opt.s + 1 : "", opt.n ? opt.n - 1 : 0, it + 1, tn);
             free(opt.s);
             free(o.s);
         } else if (in) {

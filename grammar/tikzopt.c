@@ -1090,11 +1090,12 @@ static int apply_node_key(tikz *T, const struct opt_key *key, const char *v, siz
 static void apply_quotes(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v,
                          tk_nodeopts *no)
 {
-    size_t q = 1;
-    while (q < kn && k[q] != '"') q++;
-    if (!no || q >= kn) {
+    size_t tn, rn;
+    const char *rest;
+    int closed = tk_quote_parts(k, kn, &tn, &rest, &rn) >= 0;   /* a ' (an edge's side) means nothing here */
+    if (!no || !closed) {
         tk_warn(T, T->cmd_line, "the quotes syntax %s: '%.*s%s%.*s' not drawn",
-                q >= kn ? "without a closing quote" : "outside the options of a node, a to or an edge",
+                !closed ? "without a closing quote" : "outside the options of a node, a to or an edge",
                 (int)(kn > 60 ? 60 : kn), k, has_v ? "=" : "", (int)(vn > 40 ? 40 : vn), has_v ? v : "");
         return;
     }
@@ -1103,11 +1104,6 @@ static void apply_quotes(tikz *T, const char *k, size_t kn, const char *v, size_
         { "above left", "above left" }, { "above right", "above right" },
         { "below left", "below left" }, { "below right", "below right" }, { "centered", "center" },
     };
-    const char *rest = k + q + 1;
-    size_t rn = kn - q - 1;
-    tk_trim(&rest, &rn);
-    if (rn && rest[0] == '\'') { rest++; rn--; }   /* ' swaps sides: an edge's, not a label's */
-    tk_unbrace(&rest, &rn);   /* "text" {options} */
     char spec[1024];
     size_t sn = 0;
     const char *dir = NULL;
@@ -1127,7 +1123,7 @@ static void apply_quotes(tikz *T, const char *k, size_t kn, const char *v, size_
         sn += (size_t)snprintf(spec + sn, sizeof spec - sn, "=%.*s", (int)vn, v);
     if (sn < sizeof spec)
         sn += (size_t)snprintf(spec + sn, sizeof spec - sn, "]%s%s%.*s", dir ? dir : "", dir ? ":" : "",
-                               (int)(q - 1), k + 1);
+                               (int)tn, k + 1);
     if (sn >= sizeof spec) {
         tk_warn(T, T->cmd_line, "a quoted label longer than %zu characters not drawn", sizeof spec);
         return;
