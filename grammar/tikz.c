@@ -326,8 +326,6 @@ static void picture_end(tikz *T)
 
 static int run(tikz *T, int sentinel);
 
-/* TeX groups opened by '{' (kind 1) and by \begin (kind 2), to report a '}'
- * that closes an environment or an \end that closes a brace group */
 /* em and ex of lengths outside nodes (pgfmath's and the expander's) are
  * the document font's: Open Sans at TM_FONT_SCALE x its size, the x-height
  * 0.5352 em (the TFM's); a picture's font= option does not change them */
@@ -338,6 +336,8 @@ static void doc_font_units(tikz *T)
     tex_set_font(T->tex, em, em * 0.5352);
 }
 
+/* TeX groups opened by '{' (kind 1) and by \begin (kind 2), to report a '}'
+ * that closes an environment or an \end that closes a brace group */
 static void open_group(tikz *T, int kind, int line, int col)
 {
     if (T->ngk == T->capgk) {
@@ -731,7 +731,6 @@ static void do_pgfmath_more(tikz *T, const tex_tok *cmd, int kind)
     free(body);
 }
 
-/* Runs TeX code as the document's own, in a group (a pic's code). */
 static int run(tikz *T, int until);
 
 /* Runs the tokens pushed up to the sentinel until as a body (a \tikz,
@@ -747,6 +746,7 @@ static size_t run_body(tikz *T, int until)
     return T->ngk - base;
 }
 
+/* Runs TeX code as the document's own, in a group (a pic's code). */
 void tk_run_code(tikz *T, const char *code, size_t n, int line)
 {
     toklist l = { 0 };
@@ -1238,7 +1238,6 @@ static const char *read_opts_text(tikz *T, int *present)
 
 static void begin_env(tikz *T, const tex_tok *cmd, int kind, const char *env);
 static int classify_cs(const char *nm);
-#define cs_kind_name(nm) classify_cs(nm)
 
 static void do_begin(tikz *T, const tex_tok *cmd)
 {
@@ -1276,7 +1275,7 @@ static void begin_env(tikz *T, const tex_tok *cmd, int kind, const char *env)
     } else {
         open_group(T, 2, cmd->line, cmd->col);
         /* LaTeX's size environments: \begin{small} is {\small */
-        if (!T->d && kind == ENV_OTHER && cs_kind_name(env) == K_FONTSW && strcmp(env, "fontsize") != 0) {
+        if (!T->d && kind == ENV_OTHER && classify_cs(env) == K_FONTSW && strcmp(env, "fontsize") != 0) {
             char buf[80];
             snprintf(buf, sizeof buf, "\\%.60s", env);
             double base = T->doc_fs > 0 ? T->doc_fs : 12;
