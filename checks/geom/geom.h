@@ -416,6 +416,9 @@ typedef struct {
     unsigned char *frame;  /* per element: 1 when it is a text node's outline */
     size_t *coords;      /* the elements that are named coord records (named
                             nodes' centres and coordinates), in order */
+    double *coord_reach; /* per coords entry: how far from it its node's
+                            border may lie (scene.c, coord_reach: a cache,
+                            -1 until first asked) */
     size_t ncoords;
     int *clip_of;        /* per element: index of the clip it is drawn in, -1 */
     int is3d;            /* some element carries xyz= */

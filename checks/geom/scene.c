@@ -758,6 +758,14 @@ static double node_reach(const geom_scene *s, ir_pt q)
     return half + 0.5 * em + 1;
 }
 
+/* node_reach of the coords entry c, worked out once (few are ever asked:
+ * the ones lines are aimed at, and those inside a text) */
+static double coord_reach(const geom_scene *s, size_t c)
+{
+    if (s->coord_reach[c] < 0) s->coord_reach[c] = node_reach(s, s->d->elems[s->coords[c]].pts[0]);
+    return s->coord_reach[c];
+}
+
 size_t geom_end_on_node(const geom_scene *s, ir_pt p, ir_pt from)
 {
     const ir_diagram *d = s->d;
@@ -772,7 +780,7 @@ size_t geom_end_on_node(const geom_scene *s, ir_pt p, ir_pt from)
         ir_pt w = ir_v_sub(q, from);
         if (ir_v_dot(w, u) <= L * L) continue;         /* not beyond the end */
         if (fabs(ir_v_cross(u, w)) / L > 0.75 + 0.02 * dq) continue;   /* not aimed at it */
-        if (dq <= node_reach(s, q)) return i + 1;
+        if (dq <= coord_reach(s, c)) return i + 1;
     }
     return 0;
 }
@@ -788,21 +796,24 @@ static void name_node_texts(geom_scene *s)
         if (d->elems[i].kind == IR_COORD && d->elems[i].npts >= 1 && d->elems[i].name) n++;
     if (n == 0) return;
     s->coords = geom_scene_alloc(s, n * sizeof *s->coords);
+    s->coord_reach = geom_scene_alloc(s, n * sizeof *s->coord_reach);
     for (size_t i = 0; i < d->nelems; i++)
-        if (d->elems[i].kind == IR_COORD && d->elems[i].npts >= 1 && d->elems[i].name)
+        if (d->elems[i].kind == IR_COORD && d->elems[i].npts >= 1 && d->elems[i].name) {
+            s->coord_reach[s->ncoords] = -1;   /* worked out when first asked */
             s->coords[s->ncoords++] = i;
+        }
     size_t *near = NULL, ncap = 0;
     /* a text's node: a coord inside its box (few texts hold one) */
     for (size_t k = 0; k < s->ntexts; k++) {
         geom_text *t = &s->texts[k];
         if (t->has_of) continue;
-        size_t node = 0;
-        for (size_t c = 0; c < s->ncoords && !node; c++)
-            if (ir_box_contains_pt(t->box, d->elems[s->coords[c]].pts[0])) node = s->coords[c] + 1;
+        size_t node = 0, c = 0;
+        for (; c < s->ncoords; c++)
+            if (ir_box_contains_pt(t->box, d->elems[s->coords[c]].pts[0])) { node = s->coords[c] + 1; break; }
         if (!node) continue;
         /* the lines that end within the node's reach */
         ir_pt q = d->elems[node - 1].pts[0];
-        double r = node_reach(s, q);
+        double r = coord_reach(s, c);
         size_t nn = geom_segs_near(s, ir_box_inset(ir_box_make(q.x, q.y, q.x, q.y), r), &near, &ncap);
         for (size_t jj = 0; jj < nn; jj++) {
             const geom_seg *g = &s->segs[near[jj]];
