@@ -603,14 +603,19 @@ static void apply_markers(rstate *r, const svg_node *n, const style_t *st, mat c
 }
 
 /* --- hand-drawn strokes (Excalidraw, rough.js, a pen) --------------------- */
+static void shape_free(svg_shape *s)
+{
+    free(s->pts);
+    free(s->fill);
+    free(s->stroke);
+}
+
 static double pt_polyline_dist(ir_pt p, const ir_pt *q, size_t n)
 {
     double best = HUGE_VAL;
     for (size_t i = 0; i + 1 < n; i++) best = fmin(best, ir_pt_seg_dist(p, q[i], q[i + 1], NULL));
-    return n == 1 ? hypot(p.x - q[0].x, p.y - q[0].y) : best;
+    return n == 1 ? ir_v_dist(p, q[0]) : best;
 }
-
-static double ptdist(ir_pt a, ir_pt b) { return hypot(a.x - b.x, a.y - b.y); }
 
 /* One path whose open subpaths, taken in any order and either way round,
  * run end to end around loops (each piece starting within 6% of the
@@ -646,7 +651,7 @@ static int hand_drawn_loops(rstate *r, const svg_node *n, const style_t *st, mat
         ir_pt start = s0->pts[0], end = s0->pts[s0->n - 1];
         /* one piece that comes back to its start (or runs past it) */
         size_t early = s0->n / 4 + 1;
-        if (ptdist(end, start) <= tol || (s0->n >= 8 && pt_polyline_dist(end, s0->pts, early) <= tol))
+        if (ir_v_dist(end, start) <= tol || (s0->n >= 8 && pt_polyline_dist(end, s0->pts, early) <= tol))
             continue;
         for (;;) {
             size_t bj = MAXP;
@@ -656,7 +661,7 @@ static int hand_drawn_loops(rstate *r, const svg_node *n, const style_t *st, mat
             for (size_t j = 0; j < pd->n; j++) {
                 if (used[j]) continue;
                 const svg_subpath *q = &pd->sub[j];
-                double d0 = ptdist(end, q->pts[0]), d1 = ptdist(end, q->pts[q->n - 1]);
+                double d0 = ir_v_dist(end, q->pts[0]), d1 = ir_v_dist(end, q->pts[q->n - 1]);
                 if (d0 > bd && d1 >= bd) continue;
                 /* not the same stroke again, back the way it came */
                 if (pt_polyline_dist(q->pts[q->n / 2], cur->pts, cur->n) <= tol) continue;
@@ -668,7 +673,7 @@ static int hand_drawn_loops(rstate *r, const svg_node *n, const style_t *st, mat
             order[k] = bj; rev[k++] = (size_t)brev;
             const svg_subpath *q = &pd->sub[bj];
             end = brev ? q->pts[0] : q->pts[q->n - 1];
-            if (ptdist(end, start) <= tol) break;
+            if (ir_v_dist(end, start) <= tol) break;
         }
     }
     loopstart[nl] = k;
@@ -724,7 +729,7 @@ static int redrawn_stroke(const svg_pathdata *pd)
     if (f->n > 2000) return 0;
     if (f->closed || f->n < 2) return 0;
     double len = 0;
-    for (size_t i = 1; i < f->n; i++) len += ptdist(f->pts[i - 1], f->pts[i]);
+    for (size_t i = 1; i < f->n; i++) len += ir_v_dist(f->pts[i - 1], f->pts[i]);
     double tol = 0.1 * len;
     if (!(tol > 0)) return 0;
     ir_pt a = f->pts[0], b = f->pts[f->n - 1];
@@ -732,7 +737,7 @@ static int redrawn_stroke(const svg_pathdata *pd)
         const svg_subpath *q = &pd->sub[k];
         if (q->closed || q->n < 2) return 0;
         ir_pt c = q->pts[0], d = q->pts[q->n - 1];
-        if (!((ptdist(a, c) <= tol && ptdist(b, d) <= tol) || (ptdist(a, d) <= tol && ptdist(b, c) <= tol)))
+        if (!((ir_v_dist(a, c) <= tol && ir_v_dist(b, d) <= tol) || (ir_v_dist(a, d) <= tol && ir_v_dist(b, c) <= tol)))
             return 0;
         for (size_t j = 0; j < q->n; j++)
             if (pt_polyline_dist(q->pts[j], f->pts, f->n) > tol) return 0;
@@ -749,7 +754,7 @@ static int redrawn_stroke(const svg_pathdata *pd)
 static int straight_short(const svg_shape *s, double maxlen)
 {
     if (s->closed || s->marker || s->glyph || !s->stroked || s->n < 2) return 0;
-    double l = ptdist(s->pts[0], s->pts[s->n - 1]);
+    double l = ir_v_dist(s->pts[0], s->pts[s->n - 1]);
     if (!(l > 0) || l > maxlen) return 0;
     for (size_t i = 1; i + 1 < s->n; i++)
         if (ir_pt_seg_dist(s->pts[i], s->pts[0], s->pts[s->n - 1], NULL) > 0.05 * l) return 0;
@@ -773,11 +778,11 @@ static void join_drawn_arms(svg_scene *sc)
             svg_shape *B = &sc->shapes[c[y]];
             if (dead[c[y]] || (A->line == B->line && A->col == B->col)) continue;
             ir_pt ae[2] = { A->pts[0], A->pts[A->n - 1] }, be[2] = { B->pts[0], B->pts[B->n - 1] };
-            double la = ptdist(ae[0], ae[1]), lb = ptdist(be[0], be[1]);
+            double la = ir_v_dist(ae[0], ae[1]), lb = ir_v_dist(be[0], be[1]);
             if (fmax(la, lb) > 1.5 * fmin(la, lb)) continue;
             for (int i = 0; i < 2; i++)
                 for (int j = 0; j < 2; j++) {
-                    if (dead[c[y]] || ptdist(ae[i], be[j]) > 0.15 * fmin(la, lb)) continue;
+                    if (dead[c[y]] || ir_v_dist(ae[i], be[j]) > 0.15 * fmin(la, lb)) continue;
                     ir_pt tip = { (ae[i].x + be[j].x) / 2, (ae[i].y + be[j].y) / 2 };
                     ir_pt wa = ae[1 - i], wb = be[1 - j];
                     double ang = ir_v_angle_deg((ir_pt){ wa.x - tip.x, wa.y - tip.y }, (ir_pt){ wb.x - tip.x, wb.y - tip.y });
@@ -797,9 +802,7 @@ static void join_drawn_arms(svg_scene *sc)
         size_t k = 0;
         for (size_t i = 0; i < sc->nshapes; i++) {
             if (dead[i]) {
-                free(sc->shapes[i].pts);
-                free(sc->shapes[i].fill);
-                free(sc->shapes[i].stroke);
+                shape_free(&sc->shapes[i]);
                 continue;
             }
             sc->shapes[k++] = sc->shapes[i];
@@ -1590,11 +1593,7 @@ int svg_render(const svg_doc *d, const char *fname, const svg_render_limits *lim
 
 void svg_scene_free(svg_scene *sc)
 {
-    for (size_t i = 0; i < sc->nshapes; i++) {
-        free(sc->shapes[i].pts);
-        free(sc->shapes[i].fill);
-        free(sc->shapes[i].stroke);
-    }
+    for (size_t i = 0; i < sc->nshapes; i++) shape_free(&sc->shapes[i]);
     for (size_t i = 0; i < sc->ntexts; i++) free(sc->texts[i].text);
     free(sc->shapes);
     free(sc->texts);
