@@ -1389,9 +1389,9 @@ static void attach_ends(build *gb)
                     }
                     /* no outline there, nor its box: a node with text
                      * whose box the tip is at (within BOX_TOL) and points
-                     * into (Graphviz
-                     * ends edges at the box of rarrow, larrow, rpromoter
-                     * and lpromoter, beside the drawn arrow) */
+                     * into (Graphviz ends edges at the box of rarrow,
+                     * larrow, rpromoter and lpromoter, beside the drawn
+                     * arrow) */
                     for (size_t qq = 0; qq < nn && isinf(bi) && !ir_box_contains_pt(cd[best].box, f); qq++) {
                         size_t c = gb->near[qq];
                         if (cd[c].shape < 0 || (long)c == best || !cd[c].ntexts) continue;
@@ -1612,7 +1612,6 @@ static int cmp_lpair(const void *a, const void *b)
     return (x->comp > y->comp) - (x->comp < y->comp);
 }
 
-/* 10. edge labels: unattached text near a connector of an edge */
 /* 1 when shape s draws a plain rectangle: a <rect>, or an outline of four
  * corners joined by horizontal and vertical sides (a polygon closed back to
  * its first point, as Graphviz draws a cluster's frame) */
@@ -1629,6 +1628,7 @@ static int rect_outline(const svg_shape *s)
     return 1;
 }
 
+/* 10. edge labels: unattached text near a connector of an edge */
 static void free_text_labels(build *gb)
 {
     const svg_scene *sc = gb->sc;
