@@ -18,10 +18,17 @@ static int eval_num(tikz *T, const char *s, size_t n, double *v, int *hu, int li
 }
 
 
+/* s[0..n) is the node name nm, alone or with an anchor (nm.anchor) */
+static int names_node(const char *s, size_t n, const char *nm)
+{
+    size_t l = strlen(nm);
+    return n >= l && memcmp(s, nm, l) == 0 && (n == l || s[l] == '.');
+}
+
 int tk_named_point(tikz *T, const char *s, size_t n, vec2 *canvas)
 {
     /* the picture's box so far, a rectangle node (tikz.c) */
-    if (n >= 20 && memcmp(s, "current bounding box", 20) == 0 && (n == 20 || s[20] == '.')) {
+    if (names_node(s, n, "current bounding box")) {
         tk_node cb;
         if (tk_current_bbox(T, &cb) != 0) return -1;
         if (n == 20) { *canvas = cb.c; return 0; }
@@ -633,10 +640,10 @@ int tk_coord_user_general(tikz *T, const char *s, size_t n, vec2 *out, int line)
         if (nd && nd->has3) { T->last3 = nd->p3; T->last3_kind = 3; }
         return 0;
     }
-    if (n >= 12 && memcmp(s, "current page", 12) == 0 && (n == 12 || s[12] == '.'))
+    if (names_node(s, n, "current page"))
         tk_warn(T, line, "'%.*s': the page and where the picture lands on it are not known "
                 "(remember picture, overlay)", (int)(n > 60 ? 60 : n), s);
-    else if (n >= 20 && memcmp(s, "current bounding box", 20) == 0 && (n == 20 || s[20] == '.'))
+    else if (names_node(s, n, "current bounding box"))
         tk_warn(T, line, "'%.*s': the picture's bounding box is still empty, or no such anchor",
                 (int)(n > 60 ? 60 : n), s);
     else
