@@ -680,10 +680,7 @@ static int apply_handler_key(tikz *T, const char *k, size_t kn, const char *slas
             /* the quotes library's every edge quotes/.style={auto} */
             const char *w = v; size_t wn = vn;
             tk_unbrace(&w, &wn);
-            char *av = xrealloc(NULL, wn + 6);
-            memcpy(av, "auto,", 5);
-            memcpy(av + 5, w, wn);
-            av[wn + 5] = 0;
+            char *av = list_append("auto", w, wn);
             tk_define_style(T, k, nn, av, wn + 5, 0);
             free(av);
         } else {
@@ -1078,9 +1075,6 @@ static int apply_node_key(tikz *T, const struct opt_key *key, const char *v, siz
     }
 }
 
-/* One option. slash and key are what the key alone gives (tk_apply_opts
- * finds them once per text): slash = has_v ? memchr(k, '/', kn) : NULL,
- * key = tk_opt_key_find(k, kn). */
 /* The quotes library's syntax, "text" options: in a node's options a
  * label (quotes mean label: label={[direction shorthands, options]text}, a
  * direction among the options being the label's position). A to's or an
@@ -1131,6 +1125,9 @@ static void apply_quotes(tikz *T, const char *k, size_t kn, const char *v, size_
     tk_nodeopts_add_label(T, no, spec, sn, 0);
 }
 
+/* One option. slash and key are what the key alone gives (tk_apply_opts
+ * finds them once per text): slash = has_v ? memchr(k, '/', kn) : NULL,
+ * key = tk_opt_key_find(k, kn). */
 static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t vn,
                       int has_v, tk_nodeopts *no, int depth, const char *slash,
                       const struct opt_key *key)
