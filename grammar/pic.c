@@ -82,11 +82,9 @@ static int pic_keys(tikz *T, const char *s, size_t n, struct pic_code *pc, struc
     while (tk_next_item(s, n, ',', &i, &it, &in)) {
         tk_trim(&it, &in);
         if (in == 0) continue;
-        long eq = tk_find_top(it, in, '=');
-        const char *k = it, *v = NULL;
-        size_t kn = in, vn = 0;
-        if (eq > 0) { kn = (size_t)eq; v = it + eq + 1; vn = in - (size_t)eq - 1; tk_unbrace(&v, &vn); }
-        tk_trim(&k, &kn);
+        const char *k, *v;
+        size_t kn, vn;
+        if (tk_split_kv(it, in, &k, &kn, &v, &vn) == 0) { k = it; kn = in; v = NULL; vn = 0; }   /* "=x": a key */
         if (kn > 6 && memcmp(k, "/tikz/", 6) == 0) { k += 6; kn -= 6; }
         if (kn > 5 && memcmp(k, "pics/", 5) == 0) { k += 5; kn -= 5; }
         if (v && tk_is(k, kn, "code")) { pc->cd = v; pc->cdn = vn; continue; }
@@ -125,16 +123,12 @@ static void pic_own_options(const char *s, struct tp_buf *rest, const char **typ
     while (tk_next_item(s, n, ',', &i, &it, &in)) {
         tk_trim(&it, &in);
         if (in == 0) continue;
-        long eq = tk_find_top(it, in, '=');
-        const char *k = it;
-        size_t kn = eq > 0 ? (size_t)eq : in;
-        tk_trim(&k, &kn);
+        const char *k, *v;
+        size_t kn, vn;
+        long eq = tk_split_kv(it, in, &k, &kn, &v, &vn);
+        if (eq == 0) { k = it; kn = in; }   /* "=x": a key */
         if (kn > 6 && memcmp(k, "/tikz/", 6) == 0) { k += 6; kn -= 6; }
         if (eq > 0 && tk_is(k, kn, "pic type")) {
-            const char *v = it + eq + 1;
-            size_t vn = in - (size_t)eq - 1;
-            tk_trim(&v, &vn);
-            tk_unbrace(&v, &vn);
             *type = v;
             *typen = vn;
             continue;
