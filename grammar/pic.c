@@ -383,17 +383,13 @@ static int contents_key(const char *s, size_t n, const char *key, const char **v
     const char *it;
     int found = 0;
     while (tk_next_item(s, n, ',', &i, &it, &in)) {
-        long eq = tk_find_top(it, in, '=');
-        if (eq <= 0) continue;
-        const char *k = it;
-        size_t kn = (size_t)eq;
-        tk_trim(&k, &kn);
+        const char *k, *w;
+        size_t kn, wn;
+        if (tk_split_kv(it, in, &k, &kn, &w, &wn) <= 0) continue;
         if (kn > 6 && memcmp(k, "/tikz/", 6) == 0) { k += 6; kn -= 6; }
         if (!tk_is(k, kn, key)) continue;
-        *v = it + eq + 1;
-        *vn = in - (size_t)eq - 1;
-        tk_trim(v, vn);
-        tk_unbrace(v, vn);
+        *v = w;
+        *vn = wn;
         found = 1;
     }
     return found;
