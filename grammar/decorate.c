@@ -254,14 +254,8 @@ static void frame(deco_run *r, double s)
 static void put_break(deco_run *r)
 {
     if (r->nout == 0 || isnan(r->out[r->nout - 1].x)) return;
-    if (r->nout >= DECO_MAX_POINTS) { r->full = 1; return; }
-    if (r->nout == r->cap) {
-        r->cap = r->cap ? r->cap * 2 : 64;
-        r->out = xrealloc(r->out, r->cap * sizeof *r->out);
-    }
-    r->out[r->nout++] = v2(NAN, NAN);
+    put(r, v2(NAN, NAN));   /* never the same as the point before: NaN */
 }
-
 
 /* a point of the frame, raised and mirrored */
 static vec2 at_local(const deco_run *r, vec2 q)
