@@ -365,9 +365,20 @@ typedef struct {
     ir_box_index conn_ix;    /* over the connector pieces' shapes' boxes */
     size_t *conn_pc;         /* conn_ix entry -> piece */
     size_t *near, nearcap;   /* an index's answer */
+    unsigned ngroups;        /* the largest svg_shape/svg_text group number */
+    unsigned char *gfact;    /* per group number: GF_* (shape_facts, find_homes) */
     unsigned long long work; /* pairs examined (spend) */
     int over;                /* past GRAPH_MAX_WORK: the steps look no further */
 } build;
+
+/* What a group (<g>: svg_shape.group) holds. Most producers draw each
+ * node and each edge of a diagram in a group of its own (Graphviz,
+ * PlantUML, draw.io, most hand-written SVG); a group with an open stroke
+ * and no text's home is an edge's, and its text is that edge's label. */
+enum {
+    GF_OPEN = 1,             /* a visible open stroke (maybe a connector) */
+    GF_HOME = 2              /* a region that is some text's home */
+};
 
 /* Counts n pairs examined; 0 once GRAPH_MAX_WORK is passed. */
 static int spend(build *gb, unsigned long long n)
@@ -409,6 +420,14 @@ static void shape_facts(build *gb)
          * (held apart as markers are, reported as other shapes) */
         si[i].role = s->marker || s->glyph ? GRAPH_SH_MARKER : GRAPH_SH_OTHER;
     }
+    unsigned ng = 0;
+    for (size_t i = 0; i < ns; i++) if (sc->shapes[i].group > ng) ng = sc->shapes[i].group;
+    for (size_t t = 0; t < gb->nt; t++) if (sc->texts[t].group > ng) ng = sc->texts[t].group;
+    gb->ngroups = ng;
+    gb->gfact = xcalloc((size_t)ng + 1, 1);
+    for (size_t i = 0; i < ns; i++)
+        if (!si[i].role && !si[i].region && sc->shapes[i].stroked && sc->shapes[i].n >= 2)
+            gb->gfact[sc->shapes[i].group] |= GF_OPEN;
 }
 
 /* 1. backgrounds: a region that contains the centre of everything else */
@@ -505,7 +524,7 @@ static void find_homes(build *gb)
         ir_pt c = ir_box_center(tx->box);
         double ta = ir_box_area(tx->box);
         long best = -1;
-        int bestwhole = 0;
+        int bestwhole = 0, bestown = 0;
         size_t nn = query(gb, &ix, ir_box_make(c.x, c.y, c.x, c.y));
         for (size_t q = 0; q < nn; q++) {
             size_t i = gb->near[q];
@@ -515,7 +534,15 @@ static void find_homes(build *gb)
             /* the smallest; but where shapes overlap (neither inside the
              * other), the one the whole text is in */
             int whole = text_inside(&sc->shapes[i], &si[i], tx->box);
-            if (best >= 0) {
+            /* the outline drawn in the text's own group is its node's,
+             * whatever else overlaps it; a text in a group with an open
+             * stroke and no outline of its own around it is that stroke's
+             * label, not the text of a node it is written over (GF_OPEN) */
+            int own = tx->group && sc->shapes[i].group == tx->group;
+            if (!own && tx->group && (gb->gfact[tx->group] & GF_OPEN)) continue;
+            if (best >= 0 && own != bestown) {
+                if (!own) continue;
+            } else if (best >= 0) {
                 int nested = ir_box_inside(si[i].box, si[best].box, 0.5) || ir_box_inside(si[best].box, si[i].box, 0.5);
                 if (nested || whole == bestwhole) {
                     if (si[i].area >= si[best].area) continue;
@@ -525,9 +552,13 @@ static void find_homes(build *gb)
             }
             best = (long)i;
             bestwhole = whole;
+            bestown = own;
         }
         home[t] = best;
-        if (best >= 0) si[best].home = 1;
+        if (best >= 0) {
+            si[best].home = 1;
+            gb->gfact[sc->shapes[best].group] |= GF_HOME;
+        }
     }
     ir_box_index_free(&ix);
     /* 3. containers: homes that contain another home (the homes' centres
@@ -1436,6 +1467,21 @@ static void attach_ends(build *gb)
     }
 }
 
+/* 1 when every piece of chain comp is drawn in one group that holds no
+ * text's home: an edge drawn as an object of its own (GF_HOME) */
+static int edge_group(const build *gb, size_t comp)
+{
+    unsigned g = 0;
+    for (size_t i = comp; i < gb->npc; i = gb->chain_next[i]) {
+        const piece *p = &gb->pc[i];
+        if (p->dead || p->comp != comp) continue;
+        unsigned pg = gb->sc->shapes[p->shape].group;
+        if (!pg || (g && pg != g)) return 0;
+        g = pg;
+    }
+    return g && !(gb->gfact[g] & GF_HOME);
+}
+
 /* 9. the edges of chain comp: between the nodes its free ends attach to,
  * from the ends without heads to the ends with them */
 static void chain_edges(build *gb, size_t comp)
@@ -1492,7 +1538,28 @@ static void chain_edges(build *gb, size_t comp)
             /* nodes that overlap hide the connector: what is left of it (a
              * stub under its arrowhead) lies inside the node the arrow
              * points into; its plain end is on or in the node it comes from */
-            if (na != 2 || heads[0] == heads[1]) return;
+            if (na != 2) return;
+            if (heads[0] == heads[1]) {
+                /* no head to tell the ends apart: drawn as an edge of its
+                 * own (edge_group), it joins two nodes; the end nearer
+                 * another node's outline is that node's */
+                if (!edge_group(gb, comp)) return;
+                long best = -1;
+                size_t be = 0;
+                double bd = INFINITY;
+                for (size_t e = 0; e < 2; e++) {
+                    size_t nn = query(gb, &gb->cand_ix, ir_box_make(at[e].x, at[e].y, at[e].x, at[e].y));
+                    for (size_t qq = 0; qq < nn; qq++) {
+                        size_t c2 = gb->near[qq];
+                        if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
+                        double d = cand_dist(sc, gb->si, &cd[c2], at[e], gb->o->attach_tol);
+                        if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; be = e; }
+                    }
+                }
+                if (best < 0) return;
+                nodes[be] = best;
+                goto edges;
+            }
             size_t t = heads[0] ? 1 : 0;
             long best = -1;
             double bd = INFINITY;
@@ -1513,6 +1580,7 @@ static void chain_edges(build *gb, size_t comp)
             nodes[t] = best;
         }
     }
+edges:;
     size_t nh = 0;
     for (size_t a = 0; a < na; a++) nh += heads[a] != 0;
     size_t before = ned;
@@ -1712,6 +1780,8 @@ static void free_text_labels(build *gb)
              * edge) */
             double score = pd;
             if (cn->shape < 0) score += LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(cn->box));
+            /* a label drawn in its connector's own group is that edge's */
+            if (s->group && sc->texts[cn->texts[0]].group == s->group) score = -1;
             if (nlp == lpcap) { lpcap = lpcap ? 2 * lpcap : 16; lp = xrealloc(lp, lpcap * sizeof *lp); }
             lp[nlp++] = (lpair){ score, c, (long)p->comp };
         }
@@ -2049,6 +2119,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     free(gb.sub);
     free(gb.tlabel);
     free(gb.title);
+    free(gb.gfact);
     free(gb.home);
     free(gb.si);
     if (over) {
