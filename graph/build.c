@@ -575,7 +575,8 @@ static void find_homes(build *gb)
         for (size_t q = 0; q < nn && !si[i].container; q++) {
             size_t j = gb->near[q];
             if (j != i && si[j].home && si[j].area < si[i].area &&
-                shape_contains(&sc->shapes[i], &si[i], ir_box_center(si[j].box)))
+                shape_contains(&sc->shapes[i], &si[i], ir_box_center(si[j].box)) &&
+                ir_box_inside(si[j].box, si[i].box, 1))
                 si[i].container = 1;
         }
     }
@@ -810,7 +811,8 @@ static void node_outlines(build *gb)
                 touches = shape_dist(&sc->shapes[r], &si[r], p) <= DECOR_TOL;
             }
         }
-        if (!touches) si[i].decor = host;
+        /* drawn in the host's own group, it is the host's, touching or not */
+        if (!touches || (s->group && s->group == hs->group)) si[i].decor = host;
     }
     closed_decorations(gb, &ix);
     frame_decorations(gb, &ix);
@@ -1322,6 +1324,10 @@ static void join_chains(build *gb)
             piece *pb = &pc[eb / 2];
             ir_pt qb = pb->end[eb % 2];
             if (ir_v_dist(qa, qb) > o->join_tol) continue;
+            /* two edges drawn each in a group of its own may meet end
+             * to end; they are two (GF_HOME) */
+            unsigned ga = sc->shapes[pa->shape].group, gr = sc->shapes[pb->shape].group;
+            if (ga && gr && ga != gr && !(gb->gfact[ga] & GF_HOME) && !(gb->gfact[gr] & GF_HOME)) continue;
             /* not at a node: on its outline or its box, or in it (JOIN_AT_NODE), where
              * the ends of two edges may meet; a corner a few points off a
              * node (a short stub out of it, then a turn), or at free text
