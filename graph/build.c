@@ -366,19 +366,45 @@ typedef struct {
     size_t *conn_pc;         /* conn_ix entry -> piece */
     size_t *near, nearcap;   /* an index's answer */
     unsigned ngroups;        /* the largest svg_shape/svg_text group number */
-    unsigned char *gfact;    /* per group number: GF_* (shape_facts, find_homes) */
+    struct gfacts *gf;       /* per group number (svg_shape.group): what it holds */
     unsigned long long work; /* pairs examined (spend) */
     int over;                /* past GRAPH_MAX_WORK: the steps look no further */
 } build;
 
 /* What a group (<g>: svg_shape.group) holds. Most producers draw each
  * node and each edge of a diagram in a group of its own (Graphviz,
- * PlantUML, draw.io, most hand-written SVG); a group with an open stroke
- * and no text's home is an edge's, and its text is that edge's label. */
-enum {
-    GF_OPEN = 1,             /* a visible open stroke (maybe a connector) */
-    GF_HOME = 2              /* a region that is some text's home */
+ * draw.io, most hand-written SVG); others put the whole drawing in one
+ * (PlantUML). A group that draws one object is read as one: a node's
+ * holds its outline (with rings and decorations) and its text, an edge's
+ * one stroke, its arrowheads and its label. */
+struct gfacts {
+    unsigned char regions;   /* visible regions (counted up to 255) */
+    unsigned char open;      /* visible open strokes (up to 255) */
+    unsigned char homes;     /* regions that are some text's home (find_homes; up to 255) */
+    long chain;              /* its connector pieces' chain: -1 none, -2 several (group_chains) */
 };
+#define GROUP_OBJ_REGIONS 4  /* one object's regions at most: an outline and its rings */
+
+static void count_up(unsigned char *n) { if (*n < 255) (*n)++; }
+
+/* g draws one node: one text's home, among few regions */
+static int node_group(const build *gb, unsigned g)
+{
+    return g && gb->gf[g].homes == 1 && gb->gf[g].regions <= GROUP_OBJ_REGIONS;
+}
+
+/* g draws (at most) one edge: one open stroke, no text's home (before
+ * group_chains, which tells edge_group) */
+static int stroke_group(const build *gb, unsigned g)
+{
+    return g && gb->gf[g].open == 1 && !gb->gf[g].homes && gb->gf[g].regions <= GROUP_OBJ_REGIONS;
+}
+
+/* g draws one edge: its pieces are one chain, no text's home */
+static int edge_group(const build *gb, unsigned g)
+{
+    return g && gb->gf[g].chain >= 0 && !gb->gf[g].homes && gb->gf[g].regions <= GROUP_OBJ_REGIONS;
+}
 
 /* Counts n pairs examined; 0 once GRAPH_MAX_WORK is passed. */
 static int spend(build *gb, unsigned long long n)
@@ -424,10 +450,14 @@ static void shape_facts(build *gb)
     for (size_t i = 0; i < ns; i++) if (sc->shapes[i].group > ng) ng = sc->shapes[i].group;
     for (size_t t = 0; t < gb->nt; t++) if (sc->texts[t].group > ng) ng = sc->texts[t].group;
     gb->ngroups = ng;
-    gb->gfact = xcalloc((size_t)ng + 1, 1);
-    for (size_t i = 0; i < ns; i++)
-        if (!si[i].role && !si[i].region && sc->shapes[i].stroked && sc->shapes[i].n >= 2)
-            gb->gfact[sc->shapes[i].group] |= GF_OPEN;
+    gb->gf = xcalloc((size_t)ng + 1, sizeof *gb->gf);
+    for (size_t i = 0; i < ns; i++) {
+        struct gfacts *f = &gb->gf[sc->shapes[i].group];
+        f->chain = -1;
+        if (si[i].role || !si[i].visible) continue;
+        if (si[i].region) count_up(&f->regions);
+        else if (sc->shapes[i].stroked && sc->shapes[i].n >= 2) count_up(&f->open);
+    }
 }
 
 /* 1. backgrounds: a region that contains the centre of everything else */
@@ -534,12 +564,14 @@ static void find_homes(build *gb)
             /* the smallest; but where shapes overlap (neither inside the
              * other), the one the whole text is in */
             int whole = text_inside(&sc->shapes[i], &si[i], tx->box);
-            /* the outline drawn in the text's own group is its node's,
-             * whatever else overlaps it; a text in a group with an open
-             * stroke and no outline of its own around it is that stroke's
-             * label, not the text of a node it is written over (GF_OPEN) */
-            int own = tx->group && sc->shapes[i].group == tx->group;
-            if (!own && tx->group && (gb->gfact[tx->group] & GF_OPEN)) continue;
+            /* the outline drawn in the text's own group (one object's)
+             * is its node's, whatever else overlaps it; a text in the
+             * group of one stroke and no outline of its own around it is
+             * that stroke's label, not the text of a node it is written
+             * over */
+            unsigned tg = tx->group;
+            int own = tg && sc->shapes[i].group == tg && gb->gf[tg].regions <= GROUP_OBJ_REGIONS;
+            if (!own && tg && gb->gf[tg].open == 1 && gb->gf[tg].regions <= GROUP_OBJ_REGIONS) continue;
             if (best >= 0 && own != bestown) {
                 if (!own) continue;
             } else if (best >= 0) {
@@ -556,8 +588,8 @@ static void find_homes(build *gb)
         }
         home[t] = best;
         if (best >= 0) {
+            if (!si[best].home) count_up(&gb->gf[sc->shapes[best].group].homes);
             si[best].home = 1;
-            gb->gfact[sc->shapes[best].group] |= GF_HOME;
         }
     }
     ir_box_index_free(&ix);
@@ -812,7 +844,7 @@ static void node_outlines(build *gb)
             }
         }
         /* drawn in the host's own group, it is the host's, touching or not */
-        if (!touches || (s->group && s->group == hs->group)) si[i].decor = host;
+        if (!touches || (s->group == hs->group && node_group(gb, s->group))) si[i].decor = host;
     }
     closed_decorations(gb, &ix);
     frame_decorations(gb, &ix);
@@ -1325,9 +1357,9 @@ static void join_chains(build *gb)
             ir_pt qb = pb->end[eb % 2];
             if (ir_v_dist(qa, qb) > o->join_tol) continue;
             /* two edges drawn each in a group of its own may meet end
-             * to end; they are two (GF_HOME) */
+             * to end; they are two */
             unsigned ga = sc->shapes[pa->shape].group, gr = sc->shapes[pb->shape].group;
-            if (ga && gr && ga != gr && !(gb->gfact[ga] & GF_HOME) && !(gb->gfact[gr] & GF_HOME)) continue;
+            if (ga != gr && stroke_group(gb, ga) && stroke_group(gb, gr)) continue;
             /* not at a node: on its outline or its box, or in it (JOIN_AT_NODE), where
              * the ends of two edges may meet; a corner a few points off a
              * node (a short stub out of it, then a turn), or at free text
@@ -1473,19 +1505,16 @@ static void attach_ends(build *gb)
     }
 }
 
-/* 1 when every piece of chain comp is drawn in one group that holds no
- * text's home: an edge drawn as an object of its own (GF_HOME) */
-static int edge_group(const build *gb, size_t comp)
+/* 8b. each group's chain (struct gfacts) */
+static void group_chains(build *gb)
 {
-    unsigned g = 0;
-    for (size_t i = comp; i < gb->npc; i = gb->chain_next[i]) {
+    for (size_t i = 0; i < gb->npc; i++) {
         const piece *p = &gb->pc[i];
-        if (p->dead || p->comp != comp) continue;
-        unsigned pg = gb->sc->shapes[p->shape].group;
-        if (!pg || (g && pg != g)) return 0;
-        g = pg;
+        if (p->dead) continue;
+        long *ch = &gb->gf[gb->sc->shapes[p->shape].group].chain;
+        if (*ch == -1) *ch = (long)p->comp;
+        else if (*ch != (long)p->comp) *ch = -2;
     }
-    return g && !(gb->gfact[g] & GF_HOME);
 }
 
 /* 9. the edges of chain comp: between the nodes its free ends attach to,
@@ -1549,7 +1578,7 @@ static void chain_edges(build *gb, size_t comp)
                 /* no head to tell the ends apart: drawn as an edge of its
                  * own (edge_group), it joins two nodes; the end nearer
                  * another node's outline is that node's */
-                if (!edge_group(gb, comp)) return;
+                if (!edge_group(gb, sc->shapes[pc[comp].shape].group)) return;
                 long best = -1;
                 size_t be = 0;
                 double bd = INFINITY;
@@ -1786,8 +1815,8 @@ static void free_text_labels(build *gb)
              * edge) */
             double score = pd;
             if (cn->shape < 0) score += LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(cn->box));
-            /* a label drawn in its connector's own group is that edge's */
-            if (s->group && sc->texts[cn->texts[0]].group == s->group) score = -1;
+            /* a label drawn in its edge's own group is that edge's */
+            if (edge_group(gb, s->group) && sc->texts[cn->texts[0]].group == s->group) score = -1;
             if (nlp == lpcap) { lpcap = lpcap ? 2 * lpcap : 16; lp = xrealloc(lp, lpcap * sizeof *lp); }
             lp[nlp++] = (lpair){ score, c, (long)p->comp };
         }
@@ -2104,6 +2133,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     shape_candidates(&gb);
     join_chains(&gb);
     attach_ends(&gb);
+    group_chains(&gb);
     make_edges(&gb);
     free_text_labels(&gb);
     label_lines_over_nodes(&gb);
@@ -2125,7 +2155,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     free(gb.sub);
     free(gb.tlabel);
     free(gb.title);
-    free(gb.gfact);
+    free(gb.gf);
     free(gb.home);
     free(gb.si);
     if (over) {
