@@ -393,6 +393,20 @@ static int node_group(const build *gb, unsigned g)
     return g && gb->gf[g].homes == 1 && gb->gf[g].regions <= GROUP_OBJ_REGIONS;
 }
 
+/* g draws at most one object: few regions, and one text's home or at
+ * most one open stroke (a node, an edge, a text alone) */
+static int object_group(const build *gb, unsigned g)
+{
+    const struct gfacts *f = &gb->gf[g];
+    return g && f->regions <= GROUP_OBJ_REGIONS && (f->homes == 1 || (!f->homes && f->open <= 1));
+}
+
+/* texts drawn in two groups that each draw one object are two objects' */
+static int texts_apart(const build *gb, const svg_text *a, const svg_text *b)
+{
+    return a->group != b->group && object_group(gb, a->group) && object_group(gb, b->group);
+}
+
 /* g draws (at most) one edge: one open stroke, no text's home (before
  * group_chains, which tells edge_group) */
 static int stroke_group(const build *gb, unsigned g)
@@ -927,7 +941,7 @@ static void group_free_texts(build *gb)
                  * it) joins no other text but pieces of its line */
                 if ((gb->title[fr[i]] || gb->title[fr[j]]) && (gb->title[fr[i]] != gb->title[fr[j]] || !same_line(a, c)))
                     continue;
-                if (texts_merge(a, c, o)) uf_union(uf, fr[i], fr[j]);
+                if (texts_merge(a, c, o) && !texts_apart(gb, a, c)) uf_union(uf, fr[i], fr[j]);
             }
         }
         free(near);
@@ -945,7 +959,7 @@ static void group_free_texts(build *gb)
             if (dy > o->k * maxsize || !spend(gb, 1)) break;
             if ((gb->title[fr[i]] || gb->title[fr[j]]) && (gb->title[fr[i]] != gb->title[fr[j]] || !same_line(a, b)))
                 continue;
-            if (texts_merge(a, b, o)) uf_union(uf, fr[i], fr[j]);
+            if (texts_merge(a, b, o) && !texts_apart(gb, a, b)) uf_union(uf, fr[i], fr[j]);
         }
     }
     free(fr);
