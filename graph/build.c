@@ -1453,9 +1453,13 @@ static void attach_ends(build *gb)
                 best = (long)c;
                 bd = fmin(bd, d);
             }
-            /* an arrowhead points into its node: where shapes overlap
-             * at the tip, the one just beyond the tip */
-            if (p->head[e] && best >= 0 && cd[best].shape >= 0) {
+            /* an arrowhead points into its node, and so does the other
+             * end of an edge drawn in a group of its own (a stroke that
+             * is not, a node's decoration, may end at its outline from
+             * inside): where shapes overlap at the end, the one just
+             * beyond it */
+            if (best >= 0 && cd[best].shape >= 0 &&
+                (p->head[e] || stroke_group(gb, sc->shapes[p->shape].group))) {
                 ir_pt u = unitv(p->dir[e]);
                 ir_pt f = { q.x + 2 * u.x, q.y + 2 * u.y };
                 if (!shape_contains(&sc->shapes[cd[best].shape], &si[cd[best].shape], f)) {
@@ -1475,7 +1479,7 @@ static void attach_ends(build *gb)
                      * into (Graphviz ends edges at the box of rarrow,
                      * larrow, rpromoter and lpromoter, beside the drawn
                      * arrow) */
-                    for (size_t qq = 0; qq < nn && isinf(bi) && !ir_box_contains_pt(cd[best].box, f); qq++) {
+                    for (size_t qq = 0; qq < nn && p->head[e] && isinf(bi) && !ir_box_contains_pt(cd[best].box, f); qq++) {
                         size_t c = gb->near[qq];
                         if (cd[c].shape < 0 || (long)c == best || !cd[c].ntexts) continue;
                         double d = ir_box_pt_dist(cd[c].box, q);
