@@ -129,6 +129,23 @@ static double cand_dist(const svg_scene *sc, const shinfo *si, const cand *c, ir
     return fmin(best, tol);
 }
 
+/* how straight ahead of q in direction u (a unit vector) candidate c's
+ * centre lies: the cosine of the angle, 1 at the centre itself. Lines
+ * between nodes are drawn from centre to centre (Graphviz, TikZ, most
+ * editors), so what is left of one where nodes overlap points at both. */
+#define ARROW_AIM 25.0   /* degrees: aimed at a centre this nearly (aims_at) */
+static double aim_cos(const cand *c, ir_pt q, ir_pt u)
+{
+    ir_pt v = { ir_box_center(c->box).x - q.x, ir_box_center(c->box).y - q.y };
+    double l = hypot(v.x, v.y);
+    return l < 1 ? 1 : (u.x * v.x + u.y * v.y) / l;
+}
+
+static int aims_at(const cand *c, ir_pt q, ir_pt u)
+{
+    return aim_cos(c, q, u) >= cos(ARROW_AIM * IR_PI / 180);
+}
+
 /* --- connector pieces ----------------------------------------------------- */
 typedef struct {
     size_t shape;
@@ -1460,19 +1477,27 @@ static void attach_ends(build *gb)
              * beyond it */
             if (best >= 0 && cd[best].shape >= 0 &&
                 (p->head[e] || stroke_group(gb, sc->shapes[p->shape].group))) {
-                ir_pt u = unitv(p->dir[e]);
+                /* the way it points: its arrowhead's axis (what is left of
+                 * the stroke under a head may be too short to tell) */
+                ir_pt u = p->head[e] && ir_v_dist(q, p->base[e]) > 1 ? unitv(vsub(q, p->base[e])) : unitv(p->dir[e]);
                 ir_pt f = { q.x + 2 * u.x, q.y + 2 * u.y };
                 if (!shape_contains(&sc->shapes[cd[best].shape], &si[cd[best].shape], f)) {
+                    /* the nearest there; but of nodes that overlap there,
+                     * the one whose centre is straight ahead (aims_at) */
                     double bi = INFINITY;
+                    int baim = 0;
                     for (size_t qq = 0; qq < nn; qq++) {
                         size_t c = gb->near[qq];
                         if (cd[c].shape < 0 || (long)c == best) continue;
                         double d = cand_dist(sc, si, &cd[c], q, o->attach_tol);
-                        if (d <= o->attach_tol && d < bi && si[cd[c].shape].region &&
-                            shape_contains(&sc->shapes[cd[c].shape], &si[cd[c].shape], f)) {
-                            bi = d;
-                            best = (long)c;
-                        }
+                        if (d > o->attach_tol || !si[cd[c].shape].region ||
+                            !shape_contains(&sc->shapes[cd[c].shape], &si[cd[c].shape], f))
+                            continue;
+                        int aim = aims_at(&cd[c], q, u);
+                        if (aim < baim || (aim == baim && d >= bi)) continue;
+                        bi = d;
+                        baim = aim;
+                        best = (long)c;
                     }
                     /* no outline there, nor its box: a node with text
                      * whose box the tip is at (within BOX_TOL) and points
@@ -1489,6 +1514,19 @@ static void attach_ends(build *gb)
                         }
                     }
                 }
+                /* where nodes overlap the end, the one it aims at
+                 * (aims_at: an arrowhead Graphviz could not clip sits at
+                 * its node's centre) */
+                if (!aims_at(&cd[best], q, u))
+                    for (size_t qq = 0; qq < nn; qq++) {
+                        size_t c = gb->near[qq];
+                        if (cd[c].shape < 0 || (long)c == best || !si[cd[c].shape].region ||
+                            !shape_contains(&sc->shapes[cd[c].shape], &si[cd[c].shape], q) ||
+                            !aims_at(&cd[c], q, u))
+                            continue;
+                        best = (long)c;
+                        break;
+                    }
             }
             /* no outline, only free text: a shape whose box the end
              * touches (Graphviz clips edges to the bounding box of shapes
@@ -1533,6 +1571,91 @@ static void group_chains(build *gb)
         if (*ch == -1) *ch = (long)p->comp;
         else if (*ch != (long)p->comp) *ch = -2;
     }
+}
+
+/* the node whose centre lies straight ahead of q in direction u (aims_at;
+ * the most nearly), among those whose outline is within attach_tol; -1
+ * none */
+static long points_at(build *gb, ir_pt q, ir_pt u)
+{
+    const cand *cd = gb->cd;
+    long best = -1;
+    double bc = -2;
+    size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
+    for (size_t qq = 0; qq < nn; qq++) {
+        size_t c = gb->near[qq];
+        if (cd[c].shape < 0 || !aims_at(&cd[c], q, u) ||
+            cand_dist(gb->sc, gb->si, &cd[c], q, gb->o->attach_tol) > gb->o->attach_tol)
+            continue;
+        double cs = aim_cos(&cd[c], q, u);
+        if (cs > bc) { bc = cs; best = (long)c; }
+    }
+    return best;
+}
+
+/* 9a. a stub: what is left of connector chain comp where the two nodes it
+ * joins overlap and hide it, both its ends attached to nodes[0]. A stub
+ * with a head, or drawn as an edge of its own (edge_group), points from
+ * one node's centre to the other's, as lines between nodes are drawn:
+ * each end at the node straight ahead of it. Failing that, the stub under
+ * an arrowhead lies inside the node it points into and its plain end is
+ * on or in the node it comes from; a headless one's end nearer another
+ * node's outline is that node's. 1 with nodes[0..1] set, 0 when it is no
+ * edge. */
+static int stub_nodes(build *gb, size_t comp, long *nodes, const ir_pt *at, const ir_pt *base, const int *heads)
+{
+    const svg_scene *sc = gb->sc;
+    const cand *cd = gb->cd;
+    int own = edge_group(gb, sc->shapes[gb->pc[comp].shape].group);
+    if (heads[0] != heads[1] || own) {
+        /* the stub's axis: its arrowhead's, else its ends' */
+        size_t h = heads[0] ? 0 : 1;
+        ir_pt ax = heads[h] && ir_v_dist(at[h], base[h]) > 1 ? unitv(vsub(at[h], base[h])) : unitv(vsub(at[h], at[1 - h]));
+        ir_pt back = { -ax.x, -ax.y };
+        long a = points_at(gb, at[h], ax), b = points_at(gb, at[1 - h], back);
+        if (a >= 0 && b >= 0 && a != b) {
+            nodes[h] = a;
+            nodes[1 - h] = b;
+            return 1;
+        }
+    }
+    if (heads[0] == heads[1]) {
+        if (!own) return 0;
+        long best = -1;
+        size_t be = 0;
+        double bd = INFINITY;
+        for (size_t e = 0; e < 2; e++) {
+            size_t nn = query(gb, &gb->cand_ix, ir_box_make(at[e].x, at[e].y, at[e].x, at[e].y));
+            for (size_t qq = 0; qq < nn; qq++) {
+                size_t c2 = gb->near[qq];
+                if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
+                double d = cand_dist(sc, gb->si, &cd[c2], at[e], gb->o->attach_tol);
+                if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; be = e; }
+            }
+        }
+        if (best < 0) return 0;
+        nodes[be] = best;
+        return 1;
+    }
+    size_t t = heads[0] ? 1 : 0;
+    long best = -1;
+    double bd = INFINITY;
+    /* from the plain end, or else from the back of the arrowhead (a stub
+     * shorter than its arrowhead: only the head shows, its back in the
+     * node it comes from) */
+    for (int from = 0; from < 2 && best < 0; from++) {
+        ir_pt q = from ? base[1 - t] : at[t];
+        size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
+        for (size_t qq = 0; qq < nn; qq++) {
+            size_t c2 = gb->near[qq];
+            if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
+            double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
+            if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
+        }
+    }
+    if (best < 0) return 0;
+    nodes[t] = best;
+    return 1;
 }
 
 /* 9. the edges of chain comp: between the nodes its free ends attach to,
@@ -1587,53 +1710,8 @@ static void chain_edges(build *gb, size_t comp)
                 self = c->shape >= 0 ? shape_dist(&sc->shapes[c->shape], &gb->si[c->shape], s->pts[k]) <= DECOR_TOL
                                      : ir_box_pt_dist(c->box, s->pts[k]) <= DECOR_TOL;
         }
-        if (self || tiny) {
-            /* nodes that overlap hide the connector: what is left of it (a
-             * stub under its arrowhead) lies inside the node the arrow
-             * points into; its plain end is on or in the node it comes from */
-            if (na != 2) return;
-            if (heads[0] == heads[1]) {
-                /* no head to tell the ends apart: drawn as an edge of its
-                 * own (edge_group), it joins two nodes; the end nearer
-                 * another node's outline is that node's */
-                if (!edge_group(gb, sc->shapes[pc[comp].shape].group)) return;
-                long best = -1;
-                size_t be = 0;
-                double bd = INFINITY;
-                for (size_t e = 0; e < 2; e++) {
-                    size_t nn = query(gb, &gb->cand_ix, ir_box_make(at[e].x, at[e].y, at[e].x, at[e].y));
-                    for (size_t qq = 0; qq < nn; qq++) {
-                        size_t c2 = gb->near[qq];
-                        if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
-                        double d = cand_dist(sc, gb->si, &cd[c2], at[e], gb->o->attach_tol);
-                        if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; be = e; }
-                    }
-                }
-                if (best < 0) return;
-                nodes[be] = best;
-                goto edges;
-            }
-            size_t t = heads[0] ? 1 : 0;
-            long best = -1;
-            double bd = INFINITY;
-            /* from the plain end, or else from the back of the arrowhead
-             * (a stub shorter than its arrowhead: only the head shows,
-             * its back in the node it comes from) */
-            for (int from = 0; from < 2 && best < 0; from++) {
-                ir_pt q = from ? base[1 - t] : at[t];
-                size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
-                for (size_t qq = 0; qq < nn; qq++) {
-                    size_t c2 = gb->near[qq];
-                    if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
-                    double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
-                    if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
-                }
-            }
-            if (best < 0) return;
-            nodes[t] = best;
-        }
+        if ((self || tiny) && !(na == 2 && stub_nodes(gb, comp, nodes, at, base, heads))) return;
     }
-edges:;
     size_t nh = 0;
     for (size_t a = 0; a < na; a++) nh += heads[a] != 0;
     size_t before = ned;
