@@ -1052,7 +1052,10 @@ static void find_pieces(build *gb)
     for (size_t i = 0; i < ns; i++) {
         const svg_shape *s = &sc->shapes[i];
         if (si[i].role || si[i].region || si[i].decor >= 0 || !s->stroked || s->n < 2) continue;
-        if (polyline_len(s->pts, s->n) < 0.05) continue;
+        /* a speck is no stroke, unless drawn as an edge of its own (what
+         * is left of one between nodes that overlap) */
+        double len = polyline_len(s->pts, s->n);
+        if (len < 0.05 && !(len > 0 && stroke_group(gb, s->group))) continue;
         if (npc >= cap) {
             cap = cap ? 2 * cap : 16;
             pc = xrealloc(pc, cap * sizeof *pc);
@@ -1127,6 +1130,9 @@ static void closed_arrowheads(build *gb)
                 if (!arrow_cand[i]) continue;
                 if (ir_box_pt_dist(si[i].box, q) > 1.5) continue;
                 const svg_shape *s = &sc->shapes[i];
+                /* an edge drawn in a group of its own has its own heads */
+                unsigned pg = sc->shapes[p->shape].group;
+                if (s->group != pg && (stroke_group(gb, s->group) || stroke_group(gb, pg))) continue;
                 double d = ir_pt_in_poly(q, s->pts, s->n) ? 0 : shape_dist(s, &si[i], q);
                 if (d > 1.5) continue;
                 ir_pt c = ir_poly_centroid(s->pts, s->n);
