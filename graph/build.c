@@ -129,6 +129,23 @@ static double cand_dist(const svg_scene *sc, const shinfo *si, const cand *c, ir
     return fmin(best, tol);
 }
 
+/* how straight ahead of q in direction u (a unit vector) candidate c's
+ * centre lies: the cosine of the angle, 1 at the centre itself. Lines
+ * between nodes are drawn from centre to centre (Graphviz, TikZ, most
+ * editors), so what is left of one where nodes overlap points at both. */
+#define ARROW_AIM 25.0   /* degrees: aimed at a centre this nearly (aims_at) */
+static double aim_cos(const cand *c, ir_pt q, ir_pt u)
+{
+    ir_pt v = { ir_box_center(c->box).x - q.x, ir_box_center(c->box).y - q.y };
+    double l = hypot(v.x, v.y);
+    return l < 1 ? 1 : (u.x * v.x + u.y * v.y) / l;
+}
+
+static int aims_at(const cand *c, ir_pt q, ir_pt u)
+{
+    return aim_cos(c, q, u) >= cos(ARROW_AIM * IR_PI / 180);
+}
+
 /* --- connector pieces ----------------------------------------------------- */
 typedef struct {
     size_t shape;
@@ -365,9 +382,60 @@ typedef struct {
     ir_box_index conn_ix;    /* over the connector pieces' shapes' boxes */
     size_t *conn_pc;         /* conn_ix entry -> piece */
     size_t *near, nearcap;   /* an index's answer */
+    unsigned ngroups;        /* the largest svg_shape/svg_text group number */
+    struct gfacts *gf;       /* per group number (svg_shape.group): what it holds */
     unsigned long long work; /* pairs examined (spend) */
     int over;                /* past GRAPH_MAX_WORK: the steps look no further */
 } build;
+
+/* What a group (<g>: svg_shape.group) holds. Most producers draw each
+ * node and each edge of a diagram in a group of its own (Graphviz,
+ * draw.io, most hand-written SVG); others put the whole drawing in one
+ * (PlantUML). A group that draws one object is read as one: a node's
+ * holds its outline (with rings and decorations) and its text, an edge's
+ * one stroke, its arrowheads and its label. */
+struct gfacts {
+    unsigned char regions;   /* visible regions (counted up to 255) */
+    unsigned char open;      /* visible open strokes (up to 255) */
+    unsigned char homes;     /* regions that are some text's home (find_homes; up to 255) */
+    long chain;              /* its connector pieces' chain: -1 none, -2 several (group_chains) */
+};
+#define GROUP_OBJ_REGIONS 4  /* one object's regions at most: an outline and its rings */
+
+static void count_up(unsigned char *n) { if (*n < 255) (*n)++; }
+
+/* g draws one node: one text's home, among few regions */
+static int node_group(const build *gb, unsigned g)
+{
+    return g && gb->gf[g].homes == 1 && gb->gf[g].regions <= GROUP_OBJ_REGIONS;
+}
+
+/* g draws at most one object: few regions, and one text's home or at
+ * most one open stroke (a node, an edge, a text alone) */
+static int object_group(const build *gb, unsigned g)
+{
+    const struct gfacts *f = &gb->gf[g];
+    return g && f->regions <= GROUP_OBJ_REGIONS && (f->homes == 1 || (!f->homes && f->open <= 1));
+}
+
+/* texts drawn in two groups that each draw one object are two objects' */
+static int texts_apart(const build *gb, const svg_text *a, const svg_text *b)
+{
+    return a->group != b->group && object_group(gb, a->group) && object_group(gb, b->group);
+}
+
+/* g draws (at most) one edge: one open stroke, no text's home (before
+ * group_chains, which tells edge_group) */
+static int stroke_group(const build *gb, unsigned g)
+{
+    return g && gb->gf[g].open == 1 && !gb->gf[g].homes && gb->gf[g].regions <= GROUP_OBJ_REGIONS;
+}
+
+/* g draws one edge: its pieces are one chain, no text's home */
+static int edge_group(const build *gb, unsigned g)
+{
+    return g && gb->gf[g].chain >= 0 && !gb->gf[g].homes && gb->gf[g].regions <= GROUP_OBJ_REGIONS;
+}
 
 /* Counts n pairs examined; 0 once GRAPH_MAX_WORK is passed. */
 static int spend(build *gb, unsigned long long n)
@@ -408,6 +476,18 @@ static void shape_facts(build *gb)
         /* glyph outlines are letters: no node, connector or arrowhead
          * (held apart as markers are, reported as other shapes) */
         si[i].role = s->marker || s->glyph ? GRAPH_SH_MARKER : GRAPH_SH_OTHER;
+    }
+    unsigned ng = 0;
+    for (size_t i = 0; i < ns; i++) if (sc->shapes[i].group > ng) ng = sc->shapes[i].group;
+    for (size_t t = 0; t < gb->nt; t++) if (sc->texts[t].group > ng) ng = sc->texts[t].group;
+    gb->ngroups = ng;
+    gb->gf = xcalloc((size_t)ng + 1, sizeof *gb->gf);
+    for (size_t i = 0; i < ns; i++) {
+        struct gfacts *f = &gb->gf[sc->shapes[i].group];
+        f->chain = -1;
+        if (si[i].role || !si[i].visible) continue;
+        if (si[i].region) count_up(&f->regions);
+        else if (sc->shapes[i].stroked && sc->shapes[i].n >= 2) count_up(&f->open);
     }
 }
 
@@ -505,7 +585,7 @@ static void find_homes(build *gb)
         ir_pt c = ir_box_center(tx->box);
         double ta = ir_box_area(tx->box);
         long best = -1;
-        int bestwhole = 0;
+        int bestwhole = 0, bestown = 0;
         size_t nn = query(gb, &ix, ir_box_make(c.x, c.y, c.x, c.y));
         for (size_t q = 0; q < nn; q++) {
             size_t i = gb->near[q];
@@ -515,7 +595,17 @@ static void find_homes(build *gb)
             /* the smallest; but where shapes overlap (neither inside the
              * other), the one the whole text is in */
             int whole = text_inside(&sc->shapes[i], &si[i], tx->box);
-            if (best >= 0) {
+            /* the outline drawn in the text's own group (one object's)
+             * is its node's, whatever else overlaps it; a text in the
+             * group of one stroke and no outline of its own around it is
+             * that stroke's label, not the text of a node it is written
+             * over */
+            unsigned tg = tx->group;
+            int own = tg && sc->shapes[i].group == tg && gb->gf[tg].regions <= GROUP_OBJ_REGIONS;
+            if (!own && tg && gb->gf[tg].open == 1 && gb->gf[tg].regions <= GROUP_OBJ_REGIONS) continue;
+            if (best >= 0 && own != bestown) {
+                if (!own) continue;
+            } else if (best >= 0) {
                 int nested = ir_box_inside(si[i].box, si[best].box, 0.5) || ir_box_inside(si[best].box, si[i].box, 0.5);
                 if (nested || whole == bestwhole) {
                     if (si[i].area >= si[best].area) continue;
@@ -525,9 +615,13 @@ static void find_homes(build *gb)
             }
             best = (long)i;
             bestwhole = whole;
+            bestown = own;
         }
         home[t] = best;
-        if (best >= 0) si[best].home = 1;
+        if (best >= 0) {
+            if (!si[best].home) count_up(&gb->gf[sc->shapes[best].group].homes);
+            si[best].home = 1;
+        }
     }
     ir_box_index_free(&ix);
     /* 3. containers: homes that contain another home (the homes' centres
@@ -544,7 +638,8 @@ static void find_homes(build *gb)
         for (size_t q = 0; q < nn && !si[i].container; q++) {
             size_t j = gb->near[q];
             if (j != i && si[j].home && si[j].area < si[i].area &&
-                shape_contains(&sc->shapes[i], &si[i], ir_box_center(si[j].box)))
+                shape_contains(&sc->shapes[i], &si[i], ir_box_center(si[j].box)) &&
+                ir_box_inside(si[j].box, si[i].box, 1))
                 si[i].container = 1;
         }
     }
@@ -779,7 +874,8 @@ static void node_outlines(build *gb)
                 touches = shape_dist(&sc->shapes[r], &si[r], p) <= DECOR_TOL;
             }
         }
-        if (!touches) si[i].decor = host;
+        /* drawn in the host's own group, it is the host's, touching or not */
+        if (!touches || (s->group == hs->group && node_group(gb, s->group))) si[i].decor = host;
     }
     closed_decorations(gb, &ix);
     frame_decorations(gb, &ix);
@@ -862,7 +958,7 @@ static void group_free_texts(build *gb)
                  * it) joins no other text but pieces of its line */
                 if ((gb->title[fr[i]] || gb->title[fr[j]]) && (gb->title[fr[i]] != gb->title[fr[j]] || !same_line(a, c)))
                     continue;
-                if (texts_merge(a, c, o)) uf_union(uf, fr[i], fr[j]);
+                if (texts_merge(a, c, o) && !texts_apart(gb, a, c)) uf_union(uf, fr[i], fr[j]);
             }
         }
         free(near);
@@ -880,7 +976,7 @@ static void group_free_texts(build *gb)
             if (dy > o->k * maxsize || !spend(gb, 1)) break;
             if ((gb->title[fr[i]] || gb->title[fr[j]]) && (gb->title[fr[i]] != gb->title[fr[j]] || !same_line(a, b)))
                 continue;
-            if (texts_merge(a, b, o)) uf_union(uf, fr[i], fr[j]);
+            if (texts_merge(a, b, o) && !texts_apart(gb, a, b)) uf_union(uf, fr[i], fr[j]);
         }
     }
     free(fr);
@@ -956,7 +1052,10 @@ static void find_pieces(build *gb)
     for (size_t i = 0; i < ns; i++) {
         const svg_shape *s = &sc->shapes[i];
         if (si[i].role || si[i].region || si[i].decor >= 0 || !s->stroked || s->n < 2) continue;
-        if (polyline_len(s->pts, s->n) < 0.05) continue;
+        /* a speck is no stroke, unless drawn as an edge of its own (what
+         * is left of one between nodes that overlap) */
+        double len = polyline_len(s->pts, s->n);
+        if (len < 0.05 && !(len > 0 && stroke_group(gb, s->group))) continue;
         if (npc >= cap) {
             cap = cap ? 2 * cap : 16;
             pc = xrealloc(pc, cap * sizeof *pc);
@@ -1031,6 +1130,9 @@ static void closed_arrowheads(build *gb)
                 if (!arrow_cand[i]) continue;
                 if (ir_box_pt_dist(si[i].box, q) > 1.5) continue;
                 const svg_shape *s = &sc->shapes[i];
+                /* an edge drawn in a group of its own has its own heads */
+                unsigned pg = sc->shapes[p->shape].group;
+                if (s->group != pg && (stroke_group(gb, s->group) || stroke_group(gb, pg))) continue;
                 double d = ir_pt_in_poly(q, s->pts, s->n) ? 0 : shape_dist(s, &si[i], q);
                 if (d > 1.5) continue;
                 ir_pt c = ir_poly_centroid(s->pts, s->n);
@@ -1291,6 +1393,10 @@ static void join_chains(build *gb)
             piece *pb = &pc[eb / 2];
             ir_pt qb = pb->end[eb % 2];
             if (ir_v_dist(qa, qb) > o->join_tol) continue;
+            /* two edges drawn each in a group of its own may meet end
+             * to end; they are two */
+            unsigned ga = sc->shapes[pa->shape].group, gr = sc->shapes[pb->shape].group;
+            if (ga != gr && stroke_group(gb, ga) && stroke_group(gb, gr)) continue;
             /* not at a node: on its outline or its box, or in it (JOIN_AT_NODE), where
              * the ends of two edges may meet; a corner a few points off a
              * node (a short stub out of it, then a turn), or at free text
@@ -1370,29 +1476,41 @@ static void attach_ends(build *gb)
                 best = (long)c;
                 bd = fmin(bd, d);
             }
-            /* an arrowhead points into its node: where shapes overlap
-             * at the tip, the one just beyond the tip */
-            if (p->head[e] && best >= 0 && cd[best].shape >= 0) {
-                ir_pt u = unitv(p->dir[e]);
+            /* an arrowhead points into its node, and so does the other
+             * end of an edge drawn in a group of its own (a stroke that
+             * is not, a node's decoration, may end at its outline from
+             * inside): where shapes overlap at the end, the one just
+             * beyond it */
+            if (best >= 0 && cd[best].shape >= 0 &&
+                (p->head[e] || stroke_group(gb, sc->shapes[p->shape].group))) {
+                /* the way it points: its arrowhead's axis (what is left of
+                 * the stroke under a head may be too short to tell) */
+                ir_pt u = p->head[e] && ir_v_dist(q, p->base[e]) > 1 ? unitv(vsub(q, p->base[e])) : unitv(p->dir[e]);
                 ir_pt f = { q.x + 2 * u.x, q.y + 2 * u.y };
                 if (!shape_contains(&sc->shapes[cd[best].shape], &si[cd[best].shape], f)) {
+                    /* the nearest there; but of nodes that overlap there,
+                     * the one whose centre is straight ahead (aims_at) */
                     double bi = INFINITY;
+                    int baim = 0;
                     for (size_t qq = 0; qq < nn; qq++) {
                         size_t c = gb->near[qq];
                         if (cd[c].shape < 0 || (long)c == best) continue;
                         double d = cand_dist(sc, si, &cd[c], q, o->attach_tol);
-                        if (d <= o->attach_tol && d < bi && si[cd[c].shape].region &&
-                            shape_contains(&sc->shapes[cd[c].shape], &si[cd[c].shape], f)) {
-                            bi = d;
-                            best = (long)c;
-                        }
+                        if (d > o->attach_tol || !si[cd[c].shape].region ||
+                            !shape_contains(&sc->shapes[cd[c].shape], &si[cd[c].shape], f))
+                            continue;
+                        int aim = aims_at(&cd[c], q, u);
+                        if (aim < baim || (aim == baim && d >= bi)) continue;
+                        bi = d;
+                        baim = aim;
+                        best = (long)c;
                     }
                     /* no outline there, nor its box: a node with text
                      * whose box the tip is at (within BOX_TOL) and points
                      * into (Graphviz ends edges at the box of rarrow,
                      * larrow, rpromoter and lpromoter, beside the drawn
                      * arrow) */
-                    for (size_t qq = 0; qq < nn && isinf(bi) && !ir_box_contains_pt(cd[best].box, f); qq++) {
+                    for (size_t qq = 0; qq < nn && p->head[e] && isinf(bi) && !ir_box_contains_pt(cd[best].box, f); qq++) {
                         size_t c = gb->near[qq];
                         if (cd[c].shape < 0 || (long)c == best || !cd[c].ntexts) continue;
                         double d = ir_box_pt_dist(cd[c].box, q);
@@ -1402,6 +1520,19 @@ static void attach_ends(build *gb)
                         }
                     }
                 }
+                /* where nodes overlap the end, the one it aims at
+                 * (aims_at: an arrowhead Graphviz could not clip sits at
+                 * its node's centre) */
+                if (!aims_at(&cd[best], q, u))
+                    for (size_t qq = 0; qq < nn; qq++) {
+                        size_t c = gb->near[qq];
+                        if (cd[c].shape < 0 || (long)c == best || !si[cd[c].shape].region ||
+                            !shape_contains(&sc->shapes[cd[c].shape], &si[cd[c].shape], q) ||
+                            !aims_at(&cd[c], q, u))
+                            continue;
+                        best = (long)c;
+                        break;
+                    }
             }
             /* no outline, only free text: a shape whose box the end
              * touches (Graphviz clips edges to the bounding box of shapes
@@ -1434,6 +1565,103 @@ static void attach_ends(build *gb)
             p->node[e] = best;
         }
     }
+}
+
+/* 8b. each group's chain (struct gfacts) */
+static void group_chains(build *gb)
+{
+    for (size_t i = 0; i < gb->npc; i++) {
+        const piece *p = &gb->pc[i];
+        if (p->dead) continue;
+        long *ch = &gb->gf[gb->sc->shapes[p->shape].group].chain;
+        if (*ch == -1) *ch = (long)p->comp;
+        else if (*ch != (long)p->comp) *ch = -2;
+    }
+}
+
+/* the node whose centre lies straight ahead of q in direction u (aims_at;
+ * the most nearly), among those whose outline is within attach_tol; -1
+ * none */
+static long points_at(build *gb, ir_pt q, ir_pt u)
+{
+    const cand *cd = gb->cd;
+    long best = -1;
+    double bc = -2;
+    size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
+    for (size_t qq = 0; qq < nn; qq++) {
+        size_t c = gb->near[qq];
+        if (cd[c].shape < 0 || !aims_at(&cd[c], q, u) ||
+            cand_dist(gb->sc, gb->si, &cd[c], q, gb->o->attach_tol) > gb->o->attach_tol)
+            continue;
+        double cs = aim_cos(&cd[c], q, u);
+        if (cs > bc) { bc = cs; best = (long)c; }
+    }
+    return best;
+}
+
+/* 9a. a stub: what is left of connector chain comp where the two nodes it
+ * joins overlap and hide it, both its ends attached to nodes[0]. A stub
+ * with a head, or drawn as an edge of its own (edge_group), points from
+ * one node's centre to the other's, as lines between nodes are drawn:
+ * each end at the node straight ahead of it. Failing that, the stub under
+ * an arrowhead lies inside the node it points into and its plain end is
+ * on or in the node it comes from; a headless one's end nearer another
+ * node's outline is that node's. 1 with nodes[0..1] set, 0 when it is no
+ * edge. */
+static int stub_nodes(build *gb, size_t comp, long *nodes, const ir_pt *at, const ir_pt *base, const int *heads)
+{
+    const svg_scene *sc = gb->sc;
+    const cand *cd = gb->cd;
+    int own = edge_group(gb, sc->shapes[gb->pc[comp].shape].group);
+    if (heads[0] != heads[1] || own) {
+        /* the stub's axis: its arrowhead's, else its ends' */
+        size_t h = heads[0] ? 0 : 1;
+        ir_pt ax = heads[h] && ir_v_dist(at[h], base[h]) > 1 ? unitv(vsub(at[h], base[h])) : unitv(vsub(at[h], at[1 - h]));
+        ir_pt back = { -ax.x, -ax.y };
+        long a = points_at(gb, at[h], ax), b = points_at(gb, at[1 - h], back);
+        if (a >= 0 && b >= 0 && a != b) {
+            nodes[h] = a;
+            nodes[1 - h] = b;
+            return 1;
+        }
+    }
+    if (heads[0] == heads[1]) {
+        if (!own) return 0;
+        long best = -1;
+        size_t be = 0;
+        double bd = INFINITY;
+        for (size_t e = 0; e < 2; e++) {
+            size_t nn = query(gb, &gb->cand_ix, ir_box_make(at[e].x, at[e].y, at[e].x, at[e].y));
+            for (size_t qq = 0; qq < nn; qq++) {
+                size_t c2 = gb->near[qq];
+                if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
+                double d = cand_dist(sc, gb->si, &cd[c2], at[e], gb->o->attach_tol);
+                if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; be = e; }
+            }
+        }
+        if (best < 0) return 0;
+        nodes[be] = best;
+        return 1;
+    }
+    size_t t = heads[0] ? 1 : 0;
+    long best = -1;
+    double bd = INFINITY;
+    /* from the plain end, or else from the back of the arrowhead (a stub
+     * shorter than its arrowhead: only the head shows, its back in the
+     * node it comes from) */
+    for (int from = 0; from < 2 && best < 0; from++) {
+        ir_pt q = from ? base[1 - t] : at[t];
+        size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
+        for (size_t qq = 0; qq < nn; qq++) {
+            size_t c2 = gb->near[qq];
+            if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
+            double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
+            if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
+        }
+    }
+    if (best < 0) return 0;
+    nodes[t] = best;
+    return 1;
 }
 
 /* 9. the edges of chain comp: between the nodes its free ends attach to,
@@ -1488,30 +1716,7 @@ static void chain_edges(build *gb, size_t comp)
                 self = c->shape >= 0 ? shape_dist(&sc->shapes[c->shape], &gb->si[c->shape], s->pts[k]) <= DECOR_TOL
                                      : ir_box_pt_dist(c->box, s->pts[k]) <= DECOR_TOL;
         }
-        if (self || tiny) {
-            /* nodes that overlap hide the connector: what is left of it (a
-             * stub under its arrowhead) lies inside the node the arrow
-             * points into; its plain end is on or in the node it comes from */
-            if (na != 2 || heads[0] == heads[1]) return;
-            size_t t = heads[0] ? 1 : 0;
-            long best = -1;
-            double bd = INFINITY;
-            /* from the plain end, or else from the back of the arrowhead
-             * (a stub shorter than its arrowhead: only the head shows,
-             * its back in the node it comes from) */
-            for (int from = 0; from < 2 && best < 0; from++) {
-                ir_pt q = from ? base[1 - t] : at[t];
-                size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
-                for (size_t qq = 0; qq < nn; qq++) {
-                    size_t c2 = gb->near[qq];
-                    if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
-                    double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
-                    if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
-                }
-            }
-            if (best < 0) return;
-            nodes[t] = best;
-        }
+        if ((self || tiny) && !(na == 2 && stub_nodes(gb, comp, nodes, at, base, heads))) return;
     }
     size_t nh = 0;
     for (size_t a = 0; a < na; a++) nh += heads[a] != 0;
@@ -1712,6 +1917,8 @@ static void free_text_labels(build *gb)
              * edge) */
             double score = pd;
             if (cn->shape < 0) score += LABEL_MID_W * ir_v_dist(piece_mid(s), ir_box_center(cn->box));
+            /* a label drawn in its edge's own group is that edge's */
+            if (edge_group(gb, s->group) && sc->texts[cn->texts[0]].group == s->group) score = -1;
             if (nlp == lpcap) { lpcap = lpcap ? 2 * lpcap : 16; lp = xrealloc(lp, lpcap * sizeof *lp); }
             lp[nlp++] = (lpair){ score, c, (long)p->comp };
         }
@@ -2028,6 +2235,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     shape_candidates(&gb);
     join_chains(&gb);
     attach_ends(&gb);
+    group_chains(&gb);
     make_edges(&gb);
     free_text_labels(&gb);
     label_lines_over_nodes(&gb);
@@ -2049,6 +2257,7 @@ int graph_build(const svg_scene *sc, const graph_opts *o, graph_result *out)
     free(gb.sub);
     free(gb.tlabel);
     free(gb.title);
+    free(gb.gf);
     free(gb.home);
     free(gb.si);
     if (over) {

@@ -160,6 +160,8 @@ typedef struct {
     size_t nlabels, caplabels;
     svg_fonts *fonts;        /* the document's SVG fonts (advances), or NULL */
     const svg_node *cur_el;  /* element being rendered, for positions */
+    unsigned ngroups;        /* <g> elements entered (svg_shape.group) */
+    unsigned group;          /* the innermost <g> being rendered: its number, or 0 */
 } rstate;
 
 static void fail(rstate *r, const svg_node *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -441,6 +443,7 @@ static svg_shape *new_shape(rstate *r, const svg_node *n, svg_shape_kind kind, c
     s->col = n->col;
     if (s->glyph && r->in_glyph && r->glyph_use) { s->line = r->glyph_use->line; s->col = r->glyph_use->col; }
     s->seq = r->seq++;
+    s->group = r->group;
     sc->npts += npts;
     return s;
 }
@@ -1041,6 +1044,7 @@ static void add_text_item(rstate *r, mat ctm, const char *s, size_t len, double 
     t->line = line;
     t->col = col;
     t->seq = r->seq++;
+    t->group = r->group;
     t->glued = glued;
 }
 
@@ -1479,6 +1483,13 @@ static void render_node(rstate *r, const svg_node *n, mat ctm, const style_t *ps
                     svg_shape *s = &r->sc->shapes[i];
                     if (s->glyph_group) { s->glyph = 0; s->glyph_group = 0; }
                 }
+        } else if (!strcmp(nm, "g")) {
+            /* the group, one object of the drawing as most producers
+             * write it (svg_shape.group) */
+            unsigned outer = r->group;
+            r->group = ++r->ngroups;
+            render_kids(r, n, ctm, &st, depth);
+            r->group = outer;
         } else {
             render_kids(r, n, ctm, &st, depth);
         }

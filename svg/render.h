@@ -51,6 +51,9 @@ typedef struct {
     ir_pt dir_start, dir_end;    /* outward directions at the ends (unit vectors) */
     int line, col;
     unsigned seq;            /* document order */
+    unsigned group;          /* the innermost <g> it is drawn in (numbered 1, 2, ... in
+                              * the order they are drawn: each <use> of one draws anew), 0
+                              * outside every <g> */
 } svg_shape;
 
 /* One text chunk: a run of characters on one baseline from one start position. */
@@ -61,6 +64,7 @@ typedef struct {
     double baseline;         /* y of the baseline (IR) */
     int line, col;
     unsigned seq;
+    unsigned group;          /* as svg_shape.group */
     int glued;               /* continues the word of the text before it (a <tspan> moved
                               * with no blank between): joined without a blank */
 } svg_text;

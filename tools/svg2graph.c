@@ -33,6 +33,7 @@ static void usage(FILE *f)
           "      --max-size=BYTES   largest input accepted (default 67108864)\n"
           "      --max-depth=N      deepest element nesting accepted (default 256)\n"
           "      --no-header        omit the 'diagramir 1' stream header\n"
+          "      --no-groups        read the drawing alone, not which <g> holds what\n"
           "      --json             write JSON (one object per diagram per line) instead of IR\n"
           "  -q, --quiet            no warnings, LLM summary or progress line on stderr\n"
           "      --progress         always show the progress line on stderr (files or LLM\n"
@@ -215,7 +216,7 @@ typedef struct {
     graph_opts go;
     svg_limits lim;
     const char *stdin_id;
-    int graph_only, header, json, quiet, llm, dry, pmode;
+    int graph_only, header, json, quiet, llm, dry, pmode, no_groups;
     llm_config lc;
     s2l_opts lo;
 } options;
@@ -225,7 +226,7 @@ typedef struct {
 static int parse_options(int argc, char **argv, options *o)
 {
     enum {
-        O_JOIN = 256, O_LABEL, O_ARROW, O_MAXSIZE, O_MAXDEPTH, O_LLM, O_NOHEADER, O_SVGMAX,
+        O_JOIN = 256, O_LABEL, O_ARROW, O_MAXSIZE, O_MAXDEPTH, O_LLM, O_NOHEADER, O_NOGROUPS, O_SVGMAX,
         O_PROMPTDIR, O_DRYRUN, O_NOIMAGE, O_SVGSRC
     };
     static const struct option longopts[] = {
@@ -249,6 +250,7 @@ static int parse_options(int argc, char **argv, options *o)
         LLM_LONG_OPTIONS,
         PROGRESS_LONG_OPTIONS,
         { "no-header", no_argument, NULL, O_NOHEADER },
+        { "no-groups", no_argument, NULL, O_NOGROUPS },
         { "json", no_argument, NULL, 'j' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
@@ -286,6 +288,7 @@ static int parse_options(int argc, char **argv, options *o)
         case O_SVGSRC: if (o->lo.svg_max == 0) o->lo.svg_max = 65536; break;
         case O_DRYRUN: o->dry = 1; break;
         case O_NOHEADER: o->header = 0; break;
+        case O_NOGROUPS: o->no_groups = 1; break;
         case 'j': o->json = 1; break;
         case 'q': o->quiet = 1; break;
         case PROGRESS_OPT_ON: o->pmode = PROGRESS_ON; break;
@@ -364,6 +367,10 @@ static int convert(const options *o, s2l *refine, const char *path, int *llm_fai
         svg_doc_free(doc);
         free(src);
         return 2;
+    }
+    if (o->no_groups) {
+        for (size_t i = 0; i < sc.nshapes; i++) sc.shapes[i].group = 0;
+        for (size_t i = 0; i < sc.ntexts; i++) sc.texts[i].group = 0;
     }
     graph_result g;
     if (graph_build(&sc, &o->go, &g) < 0) {

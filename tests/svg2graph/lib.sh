@@ -3,7 +3,8 @@
 #     . "$(dirname "$0")/lib.sh"
 # the suites' preamble (tests/lib.sh), $S2G and $GA (svg2graph and
 # graphalign; exit 2 when they are not built), the check of graphalign's
-# F1 scores, and the whole comparison of one drawing with its truth.
+# F1 scores, and the whole comparison of one drawing with its truth
+# (svg2graph run with $S2G_ARGS too, e.g. S2G_ARGS=--no-groups).
 . "$(dirname "$0")/../lib.sh"
 S2G=$bin/svg2graph
 GA=$bin/graphalign
@@ -35,7 +36,7 @@ f1_failures() {
 # criteria are missing (f1_failures).
 graph_check() {
     ok=1 why=""
-    if ! "$S2G" -g --id "$1" < "$2" > "$5.gen.ir" 2> "$5.err"; then
+    if ! "$S2G" $S2G_ARGS -g --id "$1" < "$2" > "$5.gen.ir" 2> "$5.err"; then
         ok=0 why="svg2graph: $(head -1 "$5.err")"
     elif ! "$GA" --no-mean "$3" "$5.gen.ir" > "$5.tsv" 2> "$5.err"; then
         ok=0 why="graphalign: $(head -1 "$5.err")"

@@ -16,7 +16,20 @@
 #    gv-cluster-label (seed 5, g16: an edge label near the top of an
 #    untitled cluster), gv-larrow-tips (seed 1, g402: arrowheads at the
 #    box of larrow nodes that nearly touch), gv-note-fold (seed 5, g357: a
-#    note's fold touched by a neighbour's corner).
+#    note's fold touched by a neighbour's corner); and eleven drawings read
+#    by the SVG's groups (svg2graph(1) GROUPS; seed 1 of graphviz-shapes.sh,
+#    each read wrong before): gv-overlap-label (g8: an edge label as near a
+#    crossing edge), gv-overlap-stub (g270: a headless edge hidden by the
+#    nodes it joins), gv-collinear-join (g180: edges end to end on one
+#    line), gv-box3d-touch (g372: a box3d's edges touching a neighbour),
+#    gv-stub-aim (g342: a stub inside a third node), gv-arrow-centre (g330:
+#    an arrowhead at its node's centre), gv-overlap-tail (g355: an edge's
+#    tail where two nodes overlap), gv-overlap-container (g277: a node over
+#    another's centre is no frame), gv-stacked-labels (g102: two edges'
+#    labels close one above the other), gv-shared-tip (g220: two edges'
+#    arrowheads at one point), gv-speck-stub (g292: an edge drawn 0.03 px
+#    long under its arrowhead). Each gv-*.svg with its nodes' and
+#    edges' groups taken out must read as --no-groups reads it.
 # 2. Bad input, each an exit status 2 and a FILE:LINE:COL error: malformed
 #    XML, malformed path data, an external entity, billion laughs, a <use>
 #    cycle; and generated hostile input: 100,000 nested elements, a 1 GB
@@ -79,6 +92,22 @@ for svg in "$dir"/*.svg; do
             sort "$dir/$name.lab" | cmp -s - "$tmp/glab" || bad "$name: edge labels differ from $name.lab"
         fi
     fi
+done
+
+# groups (svg2graph(1) GROUPS): a Graphviz drawing with its nodes', edges'
+# and clusters' <g> taken out reads as --no-groups reads it with them (the
+# same graph; source lines aside)
+for svg in "$dir"/gv-*.svg; do
+    name=$(basename "$svg" .svg)
+    awk '{ l[NR] = $0 } $0 == "</g>" { last = NR }
+         END { for (i = 1; i <= NR; i++) {
+                   if (l[i] ~ /^<g id="(node|edge|clust)[0-9]+" class="/ || (l[i] == "</g>" && i != last)) continue
+                   print l[i] } }' "$svg" > "$tmp/flat.svg"
+    grep -q '^<g id="node' "$tmp/flat.svg" && { bad "$name: groups left in the flattened drawing"; continue; }
+    "$S2G" -g --id "$name" < "$tmp/flat.svg" 2> "$tmp/err" | sed 's/ @[0-9]*$//' > "$tmp/flat.ir"
+    "$S2G" -g --no-groups --id "$name" < "$svg" 2>> "$tmp/err" | sed 's/ @[0-9]*$//' > "$tmp/nog.ir"
+    [ -s "$tmp/nog.ir" ] && cmp -s "$tmp/flat.ir" "$tmp/nog.ir" ||
+        { bad "$name: without its groups it reads otherwise than with --no-groups"; diff "$tmp/nog.ir" "$tmp/flat.ir" | head -5; }
 done
 
 # PlantUML samples (plantuml/README): each graph exactly the one asked for,
