@@ -240,9 +240,11 @@ typedef struct {
 
 /* TK_SH_RRECT and TK_SH_CHAMF have their own outline, border and anchors
  * (node.c); cross out and strike out are rectangles (their nodes are
- * TK_SH_RECT) whose outline is the cross or the stroke */
+ * TK_SH_RECT) whose outline is the cross or the stroke; forbidden sign and
+ * correct forbidden sign (TK_SH_FORBID, TK_SH_CFORBID) are circles with a
+ * stroke across */
 enum { TK_SH_COORD, TK_SH_RECT, TK_SH_CIRCLE, TK_SH_ELLIPSE, TK_SH_DIAMOND, TK_SH_POLYGON,
-       TK_SH_RRECT, TK_SH_CHAMF, TK_SH_CROSSOUT, TK_SH_STRIKEOUT };
+       TK_SH_RRECT, TK_SH_CHAMF, TK_SH_CROSSOUT, TK_SH_STRIKEOUT, TK_SH_FORBID, TK_SH_CFORBID };
 /* the ends of a rounded rectangle */
 enum { TK_ARC_NONE, TK_ARC_CONVEX, TK_ARC_CONCAVE };
 /* the corners of a chamfered rectangle */

@@ -817,6 +817,7 @@ static void size_node_shape(const tk_nodeopts *no, double boxw, double boxh, dou
     b->dx = b->dy = 0;
     sh->shape = no->shape;
     if (no->shape == TK_SH_CROSSOUT || no->shape == TK_SH_STRIKEOUT) sh->shape = TK_SH_RECT;
+    if (no->shape == TK_SH_FORBID || no->shape == TK_SH_CFORBID) sh->shape = TK_SH_CIRCLE;
     if (no->shape == TK_SH_RRECT) {
         /* pgf's rounded rectangle: the ends are arcs of arc length
          * through the top and bottom corners of a box as high as the text
@@ -883,7 +884,7 @@ static void size_node_shape(const tk_nodeopts *no, double boxw, double boxh, dou
         sh->mflags = no->ch_corners & TK_CH_ALL;
         hw = xa + xb;
         hh = ya + yb;
-    } else if (no->shape == TK_SH_CIRCLE) {
+    } else if (sh->shape == TK_SH_CIRCLE) {
         double r = sqrt(boxw * boxw + boxh * boxh) / 2;
         double m = fmax(no->min_w, no->min_h) / 2;
         if (r < m) r = m;
@@ -1003,7 +1004,8 @@ static void draw_node_outline(tikz *T, const tk_nodeopts *no, const tk_node *sh,
     gstate *g = GS(T);
     double hw = b->hw, hh = b->hh, dx = b->dx, dy = b->dy, cr = b->cr, sr = b->sr;
     ir_elem *e;
-    if (no->shape == TK_SH_CIRCLE) {
+    int forbid = no->shape == TK_SH_FORBID || no->shape == TK_SH_CFORBID;
+    if (no->shape == TK_SH_CIRCLE || forbid) {
         e = ir_add(T->d, IR_ELLIPSE);
         ir_pt p[3] = { { c.x, c.y }, { hw, 0 }, { 0, hh } };
         ir_elem_set_pts(e, p, 3);
@@ -1044,21 +1046,6 @@ static void draw_node_outline(tikz *T, const tk_nodeopts *no, const tk_node *sh,
         ir_elem_set_pts(e, p, n);
         e->closed = 1;
         free(p);
-    } else if (no->shape == TK_SH_CROSSOUT || no->shape == TK_SH_STRIKEOUT) {
-        /* no outline: the foreground path, south west to north east (and
-         * north west to south east), stroked only, without arrow tips */
-        if (!no->draw) return;
-        for (int k = 0; k < (no->shape == TK_SH_CROSSOUT ? 2 : 1); k++) {
-            vec2 a = vadd(c, rot_deg(v2(-b->uhw, k ? b->uhh : -b->uhh), no->rotate));
-            vec2 z = vadd(c, rot_deg(v2(b->uhw, k ? -b->uhh : b->uhh), no->rotate));
-            ir_pt p[2] = { { a.x, a.y }, { z.x, z.y } };
-            e = ir_add(T->d, IR_POLY);
-            ir_elem_set_pts(e, p, 2);
-            e->closed = 0;
-            e->line = line;
-            emit_outline_attrs(T, no, e, 1, 0);
-        }
-        return;
     } else if (no->rotate != 0 && no->shape != TK_SH_CIRCLE) {
         /* a rotated rectangle: pgf's path from the north east corner,
          * counter-clockwise */
@@ -1080,6 +1067,40 @@ static void draw_node_outline(tikz *T, const tk_nodeopts *no, const tk_node *sh,
     e->line = line;
     if (g->decorate) decorate_outline(T, e, line);
     emit_outline_attrs(T, no, e, no->draw, no->fill);
+}
+
+/* The strokes pgf draws over a node's text (its foreground path; drawn
+ * only, without arrow tips): cross out's two diagonals and strike out's
+ * one (south west to north east) of the text box plus inner sep, and the
+ * stroke across a forbidden sign's circle at 45 degrees (correct
+ * forbidden sign: south east to north west) */
+static void draw_node_foreground(tikz *T, const tk_nodeopts *no, const node_box *b, vec2 c,
+                                 int line)
+{
+    int n = 0;
+    vec2 ends[2][2];
+    if (no->shape == TK_SH_CROSSOUT || no->shape == TK_SH_STRIKEOUT) {
+        n = no->shape == TK_SH_CROSSOUT ? 2 : 1;
+        for (int k = 0; k < n; k++) {
+            ends[k][0] = v2(-b->uhw, k ? b->uhh : -b->uhh);
+            ends[k][1] = v2(b->uhw, k ? -b->uhh : b->uhh);
+        }
+    } else if (no->shape == TK_SH_FORBID || no->shape == TK_SH_CFORBID) {
+        double k = 0.707107 * b->hw, sx = no->shape == TK_SH_FORBID ? -1 : 1;
+        n = 1;
+        ends[0][0] = v2(sx * k, -k);
+        ends[0][1] = v2(-sx * k, k);
+    }
+    for (int k = 0; k < n; k++) {
+        vec2 a = vadd(c, rot_deg(ends[k][0], no->rotate));
+        vec2 z = vadd(c, rot_deg(ends[k][1], no->rotate));
+        ir_pt p[2] = { { a.x, a.y }, { z.x, z.y } };
+        ir_elem *e = ir_add(T->d, IR_POLY);
+        ir_elem_set_pts(e, p, 2);
+        e->closed = 0;
+        e->line = line;
+        emit_outline_attrs(T, no, e, 1, 0);
+    }
 }
 
 /* The node's text element: the box of the (rotated) text around the centre
@@ -1170,8 +1191,7 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     b.by = -(b.h - b.dp) / 2;   /* baseline relative to centre */
     sh.by = b.by;
     /* shapes with their own frame (cross out and strike out are rectangles) */
-    int newshape = no->shape >= TK_SH_ELLIPSE && no->shape != TK_SH_CROSSOUT &&
-                   no->shape != TK_SH_STRIKEOUT;
+    int newshape = sh.shape >= TK_SH_ELLIPSE;
     /* anchor offset (anchors sit outer sep outside the border), local frame */
     vec2 off = v2(0, 0);
     const char *a = no->anchor;
@@ -1189,7 +1209,7 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     b.uhh = b.hh;
     if (no->rotate != 0 && !newshape) {
         double ahw = fabs(b.hw * b.cr) + fabs(b.hh * b.sr), ahh = fabs(b.hw * b.sr) + fabs(b.hh * b.cr);
-        if (no->shape != 2) { b.hw = ahw; b.hh = ahh; }
+        if (sh.shape != TK_SH_CIRCLE) { b.hw = ahw; b.hh = ahh; }
     }
     sh.rot = no->rotate;
     if (no->shape == TK_SH_COORD) {
@@ -1205,8 +1225,11 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     tk_bbox_add_node(T, &sh, os, no->draw ? no->lw / 2 : 0);
     if (T->mxcell) tk_matrix_note_node(T, &sh, os, no->draw ? no->lw : 0);
     if (T->d) {
-        if (no->draw || no->fill) draw_node_outline(T, no, &sh, &b, c, line);
+        /* cross out and strike out have no outline (no background path) */
+        int outline = no->shape != TK_SH_CROSSOUT && no->shape != TK_SH_STRIKEOUT;
+        if (outline && (no->draw || no->fill)) draw_node_outline(T, no, &sh, &b, c, line);
         if (!b.empty) emit_node_text(T, no, text, &b, c, at, fs * ts, seg, nseg, line);
+        if (no->draw) draw_node_foreground(T, no, &b, c, line);
     }
     if (no->name) tk_add_node_geom(T, no->name, &sh);
     if (T->set_pending) tk_nodeset_join(T, no->name, &sh);

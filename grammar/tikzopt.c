@@ -540,14 +540,15 @@ static int shape_key(tikz *T, const char *k, size_t kn, tk_nodeopts *no)
         { "diamond", TK_SH_DIAMOND }, { "regular polygon", TK_SH_POLYGON },
         { "coordinate", TK_SH_COORD }, { "rounded rectangle", TK_SH_RRECT },
         { "chamfered rectangle", TK_SH_CHAMF }, { "cross out", TK_SH_CROSSOUT },
-        { "strike out", TK_SH_STRIKEOUT }, { NULL, 0 }
+        { "strike out", TK_SH_STRIKEOUT }, { "forbidden sign", TK_SH_FORBID },
+        { "correct forbidden sign", TK_SH_CFORBID }, { NULL, 0 }
     };
     static const char *const other[] = {
         "star", "trapezium", "semicircle", "isosceles triangle", "kite", "dart",
         "circular sector", "cylinder",
         "cloud", "circle split", "rectangle split", "ellipse split", "starburst",
-        "signal", "tape", "single arrow", "double arrow", "forbidden sign",
-        "circle cross split", "magnifying glass", "correct forbidden sign", NULL
+        "signal", "tape", "single arrow", "double arrow",
+        "circle cross split", "magnifying glass", NULL
     };
     for (int i = 0; shapes[i].k; i++)
         if (tk_is(k, kn, shapes[i].k)) {
