@@ -135,6 +135,9 @@ typedef struct {
     double ch_angle;          /* chamfered rectangle angle= (degrees) */
     double ch_xsep, ch_ysep;  /* chamfered rectangle xsep=, ysep= (pt; < 0: unset) */
     int ch_corners;           /* chamfered rectangle corners=: TK_CH_ mask | TK_CH_SET */
+    int star_points;          /* star points= (0: unset) */
+    double star_ratio, star_height;  /* star point ratio=, height= (0: unset) */
+    int star_by_height;       /* the last of them set was star point height */
     /* Texts set rarely and read rarely, kept out of the struct (tk_gs_push
      * copies it for every path and scope): interned by tk_intern, never
      * written through, shared by every state that has them. */
@@ -242,9 +245,12 @@ typedef struct {
  * (node.c); cross out and strike out are rectangles (their nodes are
  * TK_SH_RECT) whose outline is the cross or the stroke; forbidden sign and
  * correct forbidden sign (TK_SH_FORBID, TK_SH_CFORBID) are circles with a
- * stroke across */
+ * stroke across; TK_SH_STAR (shapes.geometric) has sides star points, its
+ * first outer point at start, mr and ma its outer and inner radius, mos
+ * its outer sep */
 enum { TK_SH_COORD, TK_SH_RECT, TK_SH_CIRCLE, TK_SH_ELLIPSE, TK_SH_DIAMOND, TK_SH_POLYGON,
-       TK_SH_RRECT, TK_SH_CHAMF, TK_SH_CROSSOUT, TK_SH_STRIKEOUT, TK_SH_FORBID, TK_SH_CFORBID };
+       TK_SH_RRECT, TK_SH_CHAMF, TK_SH_CROSSOUT, TK_SH_STRIKEOUT, TK_SH_FORBID, TK_SH_CFORBID,
+       TK_SH_STAR };
 /* the ends of a rounded rectangle */
 enum { TK_ARC_NONE, TK_ARC_CONVEX, TK_ARC_CONCAVE };
 /* the corners of a chamfered rectangle */
@@ -469,6 +475,9 @@ typedef struct tk_nodeopts {
     double ch_angle;          /* chamfered rectangle angle= (degrees; 45) */
     double ch_xsep, ch_ysep;  /* chamfered rectangle xsep=, ysep= (pt; < 0: .666ex) */
     int ch_corners;           /* chamfered rectangle corners= (TK_CH_ mask; all) */
+    int star_points;          /* star points= (5) */
+    double star_ratio, star_height;  /* star point ratio= (1.5), height= (.5cm) */
+    int star_by_height;       /* the outer radius is the inner plus star point height */
     int draw, fill;
     char drawc[TK_COLOR], fillc[TK_COLOR], textc[TK_COLOR];
     double inner_sep_x, inner_sep_y, outer_sep;

@@ -188,6 +188,15 @@ size_t tk_shape_outline(const tk_node *nd, vec2 *p)
 {
     size_t n = 0;
     if (nd->shape == TK_SH_CHAMF) return chamf_outline(nd, p);
+    if (nd->shape == TK_SH_STAR) {
+        /* pgf's path: the outer points from start, the inner ones between */
+        int k = nd->sides >= 2 && nd->sides <= TK_SHAPE_PTS / 2 ? nd->sides : 5;
+        for (int i = 0; i < 2 * k; i++) {
+            double a = (nd->start + i * 180.0 / k) * DEG, r = i % 2 ? nd->ma : nd->mr;
+            p[n++] = v2(r * cos(a), r * sin(a));
+        }
+        return n;
+    }
     if (nd->shape != TK_SH_RRECT) return 0;
     /* pgf's path: from the top's middle to the east end, then the west */
     double hw = nd->mx, hh = nd->my, r = nd->mr, a = nd->ma, ch = nd->mchord, aw = nd->marc;
@@ -226,12 +235,10 @@ size_t tk_shape_outline(const tk_node *nd, vec2 *p)
     return k;
 }
 
-/* The border of a chamfered rectangle: its path with every side moved out
- * by the outer sep (the corners mitred, as pgf's anchors are) */
-static size_t chamf_border(const tk_node *nd, vec2 *o)
+/* The counter-clockwise polygon p with every side moved out by os, the
+ * corners mitred (as pgf's anchors of chamfered rectangles and stars are) */
+static void offset_polygon(const vec2 *p, size_t n, double os, vec2 *o)
 {
-    vec2 p[12];
-    size_t n = chamf_outline(nd, p);
     for (size_t i = 0; i < n; i++) {
         vec2 a = p[(i + n - 1) % n], b = p[i], c = p[(i + 1) % n];
         vec2 d1 = vsub(b, a), d2 = vsub(c, b);
@@ -240,8 +247,17 @@ static size_t chamf_border(const tk_node *nd, vec2 *o)
         vec2 n1 = l1 > 0 ? v2(d1.y / l1, -d1.x / l1) : v2(0, 0);
         vec2 n2 = l2 > 0 ? v2(d2.y / l2, -d2.x / l2) : v2(0, 0);
         double den = 1 + n1.x * n2.x + n1.y * n2.y;
-        o[i] = den > 1e-9 ? vadd(b, vscale(vadd(n1, n2), nd->mos / den)) : b;
+        o[i] = den > 1e-9 ? vadd(b, vscale(vadd(n1, n2), os / den)) : b;
     }
+}
+
+/* The border of a chamfered rectangle or star: its path moved out by the
+ * outer sep */
+static size_t polygon_border(const tk_node *nd, vec2 *o)
+{
+    vec2 p[TK_SHAPE_PTS];
+    size_t n = tk_shape_outline(nd, p);
+    offset_polygon(p, n, nd->mos, o);
     return n;
 }
 
@@ -302,9 +318,9 @@ static vec2 shape_border(const tk_node *nd, double ang)
         return v2(0, 0);
     case TK_SH_RRECT:
         return rr_border(nd, ang);
-    case TK_SH_CHAMF: {
-        vec2 o[12];
-        size_t n = chamf_border(nd, o);
+    case TK_SH_CHAMF: case TK_SH_STAR: {
+        vec2 o[TK_SHAPE_PTS];
+        size_t n = polygon_border(nd, o);
         return ray_polygon(o, n, ang);
     }
     case TK_SH_CIRCLE:
@@ -450,7 +466,7 @@ static int anchor_offset(const char *a, size_t an, const tk_node *nd, vec2 *off)
             p = rr_anchor(nd, (int)anchors[i].x, (int)anchors[i].y);
         } else if (nd->shape == TK_SH_CHAMF) {
             p = chamf_anchor(nd, (int)anchors[i].x, (int)anchors[i].y);
-        } else if (nd->shape == TK_SH_CIRCLE || nd->shape == TK_SH_POLYGON) {
+        } else if (nd->shape == TK_SH_CIRCLE || nd->shape == TK_SH_POLYGON || nd->shape == TK_SH_STAR) {
             /* a circle's compass anchors lie on the circle; a polygon's are
              * its border points toward (0,r), (r,r), ... */
             p = shape_border(nd, anchors[i].ang);
@@ -475,8 +491,8 @@ static int anchor_offset(const char *a, size_t an, const tk_node *nd, vec2 *off)
             x = rr_anchor(nd, side[0] == 'w' ? -1 : 1, 0).x;
         } else if (nd->shape == TK_SH_CHAMF) {
             /* the border on that line */
-            vec2 o[12];
-            size_t n = chamf_border(nd, o);
+            vec2 o[TK_SHAPE_PTS];
+            size_t n = polygon_border(nd, o);
             for (size_t i = 0; i < n; i++) o[i].y -= nd->by;
             x = ray_polygon(o, n, side[0] == 'w' ? 180 : 0).x;
         }
@@ -522,6 +538,10 @@ void tk_nodeopts_init(tikz *T, tk_nodeopts *no)
     no->ch_xsep = g->ch_xsep;
     no->ch_ysep = g->ch_ysep;
     no->ch_corners = g->ch_corners ? g->ch_corners & TK_CH_ALL : TK_CH_ALL;
+    no->star_points = g->star_points ? g->star_points : 5;
+    no->star_ratio = g->star_ratio > 0 ? g->star_ratio : 1.5;
+    no->star_height = g->star_height > 0 ? g->star_height : 14.22638;   /* .5cm */
+    no->star_by_height = g->star_by_height ? g->star_by_height - 1 : 0;
     strcpy(no->anchor, "center");
 }
 
@@ -884,6 +904,25 @@ static void size_node_shape(const tk_nodeopts *no, double boxw, double boxh, dou
         sh->mflags = no->ch_corners & TK_CH_ALL;
         hw = xa + xb;
         hh = ya + yb;
+    } else if (no->shape == TK_SH_STAR) {
+        /* pgf's star: the inner radius through the corners of the square
+         * around the larger half size of the text box plus inner sep, the
+         * outer one star point ratio times it (or star point height
+         * more), at least half the minimum size (the inner radius then
+         * follows) */
+        double ri = M_SQRT2 * fmax(boxw / 2, boxh / 2);
+        double ro = no->star_by_height ? ri + no->star_height : ri * no->star_ratio;
+        double m = fmax(no->min_w, no->min_h) / 2;
+        if (ro < m) {
+            ro = m;
+            ri = no->star_by_height ? ro - no->star_height : ro / no->star_ratio;
+        }
+        sh->sides = no->star_points >= 2 && no->star_points <= TK_SHAPE_PTS / 2 ? no->star_points : 5;
+        sh->start = 90 + no->border_rotate;
+        sh->mr = ro;
+        sh->ma = ri;
+        sh->mos = os;
+        hw = hh = ro;
     } else if (sh->shape == TK_SH_CIRCLE) {
         double r = sqrt(boxw * boxw + boxh * boxh) / 2;
         double m = fmax(no->min_w, no->min_h) / 2;
@@ -1032,7 +1071,7 @@ static void draw_node_outline(tikz *T, const tk_nodeopts *no, const tk_node *sh,
         ir_elem_set_pts(e, p, (size_t)n);
         e->closed = 1;
         free(p);
-    } else if (no->shape == TK_SH_RRECT || no->shape == TK_SH_CHAMF) {
+    } else if (no->shape == TK_SH_RRECT || no->shape == TK_SH_CHAMF || no->shape == TK_SH_STAR) {
         /* the path pgf draws, its arcs as points 5 degrees apart at most */
         vec2 q[TK_SHAPE_PTS];
         size_t n = tk_shape_outline(sh, q);

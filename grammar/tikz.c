@@ -283,7 +283,7 @@ void tk_bbox_add(tikz *T, ir_box b)
 void tk_bbox_add_node(tikz *T, const tk_node *sh, double os, double hlw)
 {
     if (sh->shape == TK_SH_COORD) return;
-    if (sh->shape == TK_SH_RRECT || sh->shape == TK_SH_CHAMF) {
+    if (sh->shape == TK_SH_RRECT || sh->shape == TK_SH_CHAMF || sh->shape == TK_SH_STAR) {
         /* the box of the path pgf draws, turned with the node */
         vec2 p[TK_SHAPE_PTS];
         size_t n = tk_shape_outline(sh, p);

@@ -541,10 +541,10 @@ static int shape_key(tikz *T, const char *k, size_t kn, tk_nodeopts *no)
         { "coordinate", TK_SH_COORD }, { "rounded rectangle", TK_SH_RRECT },
         { "chamfered rectangle", TK_SH_CHAMF }, { "cross out", TK_SH_CROSSOUT },
         { "strike out", TK_SH_STRIKEOUT }, { "forbidden sign", TK_SH_FORBID },
-        { "correct forbidden sign", TK_SH_CFORBID }, { NULL, 0 }
+        { "correct forbidden sign", TK_SH_CFORBID }, { "star", TK_SH_STAR }, { NULL, 0 }
     };
     static const char *const other[] = {
-        "star", "trapezium", "semicircle", "isosceles triangle", "kite", "dart",
+        "trapezium", "semicircle", "isosceles triangle", "kite", "dart",
         "circular sector", "cylinder",
         "cloud", "circle split", "rectangle split", "ellipse split", "starburst",
         "signal", "tape", "single arrow", "double arrow",
@@ -1057,7 +1057,7 @@ static int apply_node_key(tikz *T, const struct opt_key *key, const char *v, siz
         else tk_warn(T, T->cmd_line, "regular polygon sides '%.*s' ignored (want 3 to 1000)", (int)vn, v);
         return 1;
     }
-    case K_SHAPE_BORDER_ROTATE: case K_REGULAR_POLYGON_ROTATE: {
+    case K_SHAPE_BORDER_ROTATE: case K_REGULAR_POLYGON_ROTATE: case K_STAR_ROTATE: {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { if (no) no->border_rotate = d; else g->border_rotate = d; }
         return 1;
     }
@@ -1112,6 +1112,24 @@ static int apply_node_key(tikz *T, const struct opt_key *key, const char *v, siz
             wn -= in + 1;
         }
         if (no) no->ch_corners = m; else g->ch_corners = m | TK_CH_SET;
+        return 1;
+    }
+    case K_STAR_POINTS: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 2 && d <= 60) {
+            if (no) no->star_points = (int)d; else g->star_points = (int)d;
+        } else {
+            tk_warn(T, T->cmd_line, "star points '%.*s' ignored (want 2 to 60)", (int)(vn > 40 ? 40 : vn), v);
+        }
+        return 1;
+    }
+    case K_STAR_RATIO: case K_STAR_HEIGHT: {
+        /* pgf: the one set last decides the outer radius */
+        int h = key->id == K_STAR_HEIGHT;
+        if (h) d = tk_eval_dim(T, v, vn, -1);
+        else if (tk_eval(T, v, vn, &d, NULL) != 0) d = -1;
+        if (!(d > 0)) return 1;
+        if (no) { if (h) no->star_height = d; else no->star_ratio = d; no->star_by_height = h; }
+        else { if (h) g->star_height = d; else g->star_ratio = d; g->star_by_height = h + 1; }
         return 1;
     }
     case K_LABEL: case K_PIN: {
