@@ -129,6 +129,15 @@ typedef struct {
     int poly_sides;           /* regular polygon sides= of a scope (0: unset) */
     double aspect;            /* aspect= of a scope (0: unset) */
     double border_rotate;     /* shape border rotate= of a scope */
+    /* shapes.misc keys of a scope (0: unset; the node takes pgf's default) */
+    double rr_arc;            /* rounded rectangle arc length= (degrees) */
+    int rr_west, rr_east;     /* rounded rectangle west/east arc=: TK_ARC_ value + 1 */
+    double ch_angle;          /* chamfered rectangle angle= (degrees) */
+    double ch_xsep, ch_ysep;  /* chamfered rectangle xsep=, ysep= (pt; < 0: unset) */
+    int ch_corners;           /* chamfered rectangle corners=: TK_CH_ mask | TK_CH_SET */
+    int star_points;          /* star points= (0: unset) */
+    double star_ratio, star_height;  /* star point ratio=, height= (0: unset) */
+    int star_by_height;       /* the last of them set was star point height */
     /* Texts set rarely and read rarely, kept out of the struct (tk_gs_push
      * copies it for every path and scope): interned by tk_intern, never
      * written through, shared by every state that has them. */
@@ -219,9 +228,33 @@ typedef struct {
     double start;             /* degrees: the polygon's first corner */
     double rot;               /* degrees: the node's rotate= (every shape: its
                                  anchors and border turn with it) */
+    /* shapes.misc (node.c), in the node's own frame, centre at 0:
+     * rounded rectangle: mx, my the half width and height of its straight
+     * part, mr and ma its arcs' radius and half angle (degrees), mchord and
+     * marc how far a convex arc's chord reaches past mx and how wide a
+     * concave arc is, mflags its west arc | east arc << 2 (TK_ARC_);
+     * chamfered rectangle: mx, my its inner half sizes (xa, ya of pgf),
+     * mr, ma the chamfer's x and y reach past them (xb, yb), mchord, marc
+     * how far it cuts into the top and side (xc, yc), mflags the corners
+     * cut (TK_CH_); mos: the outer sep of both */
+    double mx, my, mr, ma, mchord, marc, mos;
+    int mflags;
 } tk_node;
 
-enum { TK_SH_COORD, TK_SH_RECT, TK_SH_CIRCLE, TK_SH_ELLIPSE, TK_SH_DIAMOND, TK_SH_POLYGON };
+/* TK_SH_RRECT and TK_SH_CHAMF have their own outline, border and anchors
+ * (node.c); cross out and strike out are rectangles (their nodes are
+ * TK_SH_RECT) whose outline is the cross or the stroke; forbidden sign and
+ * correct forbidden sign (TK_SH_FORBID, TK_SH_CFORBID) are circles with a
+ * stroke across; TK_SH_STAR (shapes.geometric) has sides star points, its
+ * first outer point at start, mr and ma its outer and inner radius, mos
+ * its outer sep */
+enum { TK_SH_COORD, TK_SH_RECT, TK_SH_CIRCLE, TK_SH_ELLIPSE, TK_SH_DIAMOND, TK_SH_POLYGON,
+       TK_SH_RRECT, TK_SH_CHAMF, TK_SH_CROSSOUT, TK_SH_STRIKEOUT, TK_SH_FORBID, TK_SH_CFORBID,
+       TK_SH_STAR };
+/* the ends of a rounded rectangle */
+enum { TK_ARC_NONE, TK_ARC_CONVEX, TK_ARC_CONCAVE };
+/* the corners of a chamfered rectangle */
+enum { TK_CH_NE = 1, TK_CH_NW = 2, TK_CH_SW = 4, TK_CH_SE = 8, TK_CH_ALL = 15, TK_CH_SET = 16 };
 
 typedef struct {
     char *name;
@@ -437,6 +470,14 @@ typedef struct tk_nodeopts {
     int sides;                /* regular polygon sides= (5) */
     double border_rotate;     /* shape border rotate= (degrees) */
     double aspect;            /* aspect= (diamond; 1) */
+    double rr_arc;            /* rounded rectangle arc length= (degrees; 180) */
+    int rr_west, rr_east;     /* rounded rectangle west/east arc= (TK_ARC_; convex) */
+    double ch_angle;          /* chamfered rectangle angle= (degrees; 45) */
+    double ch_xsep, ch_ysep;  /* chamfered rectangle xsep=, ysep= (pt; < 0: .666ex) */
+    int ch_corners;           /* chamfered rectangle corners= (TK_CH_ mask; all) */
+    int star_points;          /* star points= (5) */
+    double star_ratio, star_height;  /* star point ratio= (1.5), height= (.5cm) */
+    int star_by_height;       /* the outer radius is the inner plus star point height */
     int draw, fill;
     char drawc[TK_COLOR], fillc[TK_COLOR], textc[TK_COLOR];
     double inner_sep_x, inner_sep_y, outer_sep;
@@ -468,6 +509,12 @@ tk_node *tk_find_node(tikz *T, const char *name, size_t n);
  * -1 when the anchor is unknown. */
 int tk_node_anchor(tikz *T, const tk_node *nd, const char *a, size_t an, vec2 *out);
 vec2 tk_node_border_toward(const tk_node *nd, vec2 target);
+/* The outline of a rounded or chamfered rectangle node in its own frame
+ * (centre at 0, not rotated), its arcs as points at most 5 degrees apart:
+ * the number of points written to p (at most TK_SHAPE_PTS), 0 for other
+ * shapes. */
+#define TK_SHAPE_PTS 160
+size_t tk_shape_outline(const tk_node *nd, vec2 *p);
 void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double by, int shape);
 /* The same for a node of any shape: its geometry as in geom (name ignored). */
 void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom);

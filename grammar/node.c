@@ -83,6 +83,8 @@ void tk_add_node(tikz *T, const char *name, vec2 c, double hw, double hh, double
     nd->sides = 0;
     nd->start = 0;
     nd->rot = 0;
+    nd->mx = nd->my = nd->mr = nd->ma = nd->mchord = nd->marc = nd->mos = 0;
+    nd->mflags = 0;
     if (T->d) {
         ir_elem *e = ir_add(T->d, IR_COORD);
         e->name = xstrndup(name, n);
@@ -108,6 +110,204 @@ static vec2 polygon_corner(const tk_node *nd, long k)
     return v2(nd->hw * cos(a * DEG), nd->hw * sin(a * DEG));
 }
 
+
+/* ---- shapes.misc: rounded rectangle, chamfered rectangle ----------------------
+ * As pgflibraryshapes.misc.code.tex defines them; the node's own frame, its
+ * centre at 0. */
+
+/* a rounded rectangle's arc kinds */
+#define RR_WEST(nd) ((nd)->mflags & 3)
+#define RR_EAST(nd) (((nd)->mflags >> 2) & 3)
+
+/* outer sep * cot(angle / 2): how far a miter of the border reaches along
+ * the side past the corner (pgf's convexxshift and concavexshift) */
+static double rr_xshift(const tk_node *nd, double angle)
+{
+    if (fabs(nd->ma - 90) < 1e-9) return 0;
+    return nd->mos / tan(angle / 2 * DEG);
+}
+
+/* x (>= 0) of a rounded rectangle's east (side 1) or west (side -1)
+ * anchor and of its north east (north west) anchor */
+static double rr_end_x(const tk_node *nd, int side)
+{
+    int k = side > 0 ? RR_EAST(nd) : RR_WEST(nd);
+    if (k == TK_ARC_CONCAVE) return nd->mx + nd->marc + rr_xshift(nd, 90 - nd->ma);
+    if (k == TK_ARC_CONVEX) return nd->mx + nd->mchord + nd->mos;
+    return nd->mx + nd->mos;
+}
+
+static double rr_corner_x(const tk_node *nd, int side)
+{
+    int k = side > 0 ? RR_EAST(nd) : RR_WEST(nd);
+    if (k == TK_ARC_CONVEX) return nd->mx + nd->mchord - nd->marc + rr_xshift(nd, 90 + nd->ma);
+    return rr_end_x(nd, side);
+}
+
+/* appends the arc of centre (cx, 0), radius r from a0 to a1 degrees (its
+ * first point left out), at most 5 degrees a step */
+static size_t put_arc(vec2 *p, size_t n, double cx, double r, double a0, double a1)
+{
+    int steps = (int)ceil(fabs(a1 - a0) / 5);
+    if (steps < 1) steps = 1;
+    for (int i = 1; i <= steps; i++) {
+        double a = (a0 + (a1 - a0) * i / steps) * DEG;
+        p[n++] = v2(cx + r * cos(a), r * sin(a));
+    }
+    return n;
+}
+
+/* The chamfered rectangle's path: pgf's twelve points (before, at and
+ * after each corner) with the points that repeat or lie on a straight
+ * side left out */
+static size_t chamf_outline(const tk_node *nd, vec2 *p)
+{
+    double xa = nd->mx, ya = nd->my, xb = nd->mr, yb = nd->ma, xc = nd->mchord, yc = nd->marc;
+    int m = nd->mflags;
+    vec2 q[12] = {
+        v2(xa + xb, ya - yc), (m & TK_CH_NE) ? v2(xa, ya) : v2(xa + xb, ya + yb), v2(xa - xc, ya + yb),
+        v2(-xa + xc, ya + yb), (m & TK_CH_NW) ? v2(-xa, ya) : v2(-xa - xb, ya + yb), v2(-xa - xb, ya - yc),
+        v2(-xa - xb, -ya + yc), (m & TK_CH_SW) ? v2(-xa, -ya) : v2(-xa - xb, -ya - yb), v2(-xa + xc, -ya - yb),
+        v2(xa - xc, -ya - yb), (m & TK_CH_SE) ? v2(xa, -ya) : v2(xa + xb, -ya - yb), v2(xa + xb, -ya + yc),
+    };
+    vec2 u[12];
+    size_t k = 0, n = 0;
+    for (int i = 0; i < 12; i++)
+        if (vlen(vsub(q[i], q[(i + 11) % 12])) > 1e-9) u[k++] = q[i];
+    for (size_t i = 0; i < k; i++) {
+        vec2 a = u[(i + k - 1) % k], b = u[i], c = u[(i + 1) % k];
+        /* on the straight line from the previous point to the next */
+        double cr = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
+        if (fabs(cr) < 1e-9 * (1 + vlen(vsub(b, a)) * vlen(vsub(c, b)))) continue;
+        p[n++] = b;
+    }
+    return n;
+}
+
+size_t tk_shape_outline(const tk_node *nd, vec2 *p)
+{
+    size_t n = 0;
+    if (nd->shape == TK_SH_CHAMF) return chamf_outline(nd, p);
+    if (nd->shape == TK_SH_STAR) {
+        /* pgf's path: the outer points from start, the inner ones between */
+        int k = nd->sides >= 2 && nd->sides <= TK_SHAPE_PTS / 2 ? nd->sides : 5;
+        for (int i = 0; i < 2 * k; i++) {
+            double a = (nd->start + i * 180.0 / k) * DEG, r = i % 2 ? nd->ma : nd->mr;
+            p[n++] = v2(r * cos(a), r * sin(a));
+        }
+        return n;
+    }
+    if (nd->shape != TK_SH_RRECT) return 0;
+    /* pgf's path: from the top's middle to the east end, then the west */
+    double hw = nd->mx, hh = nd->my, r = nd->mr, a = nd->ma, ch = nd->mchord, aw = nd->marc;
+    p[n++] = v2(0, hh);
+    switch (RR_EAST(nd)) {
+    case TK_ARC_CONCAVE:
+        p[n++] = v2(hw + aw, hh);
+        n = put_arc(p, n, hw + r, r, 180 - a, 180 + a);
+        break;
+    case TK_ARC_CONVEX:
+        p[n++] = v2(hw + ch - aw, hh);
+        n = put_arc(p, n, hw + ch - r, r, a, -a);
+        break;
+    default:
+        p[n++] = v2(hw, hh);
+        p[n++] = v2(hw, -hh);
+    }
+    switch (RR_WEST(nd)) {
+    case TK_ARC_CONCAVE:
+        p[n++] = v2(-hw - aw, -hh);
+        n = put_arc(p, n, -hw - r, r, -a, a);
+        break;
+    case TK_ARC_CONVEX:
+        p[n++] = v2(-hw - ch + aw, -hh);
+        n = put_arc(p, n, -hw - ch + r, r, 180 + a, 180 - a);
+        break;
+    default:
+        p[n++] = v2(-hw, -hh);
+        p[n++] = v2(-hw, hh);
+    }
+    /* the last point of a full convex arc is the first of the next side */
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (k == 0 || vlen(vsub(p[i], p[k - 1])) > 1e-9) p[k++] = p[i];
+    while (k > 1 && vlen(vsub(p[k - 1], p[0])) < 1e-9) k--;
+    return k;
+}
+
+/* The counter-clockwise polygon p with every side moved out by os, the
+ * corners mitred (as pgf's anchors of chamfered rectangles and stars are) */
+static void offset_polygon(const vec2 *p, size_t n, double os, vec2 *o)
+{
+    for (size_t i = 0; i < n; i++) {
+        vec2 a = p[(i + n - 1) % n], b = p[i], c = p[(i + 1) % n];
+        vec2 d1 = vsub(b, a), d2 = vsub(c, b);
+        double l1 = vlen(d1), l2 = vlen(d2);
+        /* outward normals of a counter-clockwise polygon */
+        vec2 n1 = l1 > 0 ? v2(d1.y / l1, -d1.x / l1) : v2(0, 0);
+        vec2 n2 = l2 > 0 ? v2(d2.y / l2, -d2.x / l2) : v2(0, 0);
+        double den = 1 + n1.x * n2.x + n1.y * n2.y;
+        o[i] = den > 1e-9 ? vadd(b, vscale(vadd(n1, n2), os / den)) : b;
+    }
+}
+
+/* The border of a chamfered rectangle or star: its path moved out by the
+ * outer sep */
+static size_t polygon_border(const tk_node *nd, vec2 *o)
+{
+    vec2 p[TK_SHAPE_PTS];
+    size_t n = tk_shape_outline(nd, p);
+    offset_polygon(p, n, nd->mos, o);
+    return n;
+}
+
+/* the ray from 0 at angle ang meets the polygon p (0 inside it) */
+static vec2 ray_polygon(const vec2 *p, size_t n, double ang)
+{
+    double ca = cos(ang * DEG), sa = sin(ang * DEG);
+    double best = -1;
+    for (size_t i = 0; i < n; i++) {
+        vec2 a = p[i], b = p[(i + 1) % n], e = vsub(b, a);
+        double den = ca * e.y - sa * e.x;
+        if (fabs(den) < 1e-12) continue;
+        double t = (a.x * e.y - a.y * e.x) / den;
+        double s = (a.x * sa - a.y * ca) / den;
+        if (t > 0 && s >= -1e-9 && s <= 1 + 1e-9 && (best < 0 || t < best)) best = t;
+    }
+    return best > 0 ? v2(best * ca, best * sa) : v2(0, 0);
+}
+
+/* a rounded rectangle's border (pgf's anchorborder): the line through its
+ * north (south) anchors between the corner anchors' angles, else the end:
+ * a convex arc's circle grown by outer sep, or the vertical line through
+ * the end's anchors */
+static vec2 rr_border(const tk_node *nd, double ang)
+{
+    double ca = cos(ang * DEG), sa = sin(ang * DEG);
+    double top = nd->my + nd->mos;
+    double xe = rr_corner_x(nd, 1), xw = rr_corner_x(nd, -1);
+    double a = fmod(ang, 360);
+    if (a < 0) a += 360;
+    double ane = atan2(top, xe) / DEG, anw = atan2(top, -xw) / DEG;
+    double asw = 360 - anw, ase = 360 - ane;
+    double t;
+    if (a >= ane && a < anw) t = top / sa;
+    else if (a >= asw && a < ase) t = -top / sa;
+    else {
+        int side = (a < ane || a >= ase) ? 1 : -1;
+        int k = side > 0 ? RR_EAST(nd) : RR_WEST(nd);
+        if (k == TK_ARC_CONVEX) {
+            double cx = side * (nd->mx + nd->mchord - nd->mr), R = nd->mr + nd->mos;
+            double bq = cx * ca, disc = bq * bq - cx * cx + R * R;
+            t = bq + sqrt(disc > 0 ? disc : 0);
+        } else {
+            t = rr_end_x(nd, side) / fabs(ca);
+        }
+    }
+    if (!isfinite(t) || t < 0) t = 0;
+    return v2(t * ca, t * sa);
+}
+
 /* border point in direction ang (degrees) in the node's own frame, offset
  * from the centre, as each shape's anchorborder computes it */
 static vec2 shape_border(const tk_node *nd, double ang)
@@ -116,6 +316,13 @@ static vec2 shape_border(const tk_node *nd, double ang)
     switch (nd->shape) {
     case TK_SH_COORD:
         return v2(0, 0);
+    case TK_SH_RRECT:
+        return rr_border(nd, ang);
+    case TK_SH_CHAMF: case TK_SH_STAR: {
+        vec2 o[TK_SHAPE_PTS];
+        size_t n = polygon_border(nd, o);
+        return ray_polygon(o, n, ang);
+    }
     case TK_SH_CIRCLE:
         return v2(nd->hw * ca, nd->hw * sa);
     case TK_SH_ELLIPSE: {
@@ -160,6 +367,14 @@ void tk_add_node_geom(tikz *T, const char *name, const tk_node *geom)
     nd->sides = geom->sides;
     nd->start = geom->start;
     nd->rot = geom->rot;
+    nd->mx = geom->mx;
+    nd->my = geom->my;
+    nd->mr = geom->mr;
+    nd->ma = geom->ma;
+    nd->mchord = geom->mchord;
+    nd->marc = geom->marc;
+    nd->mos = geom->mos;
+    nd->mflags = geom->mflags;
 }
 
 /* border point of a node in direction ang (degrees), canvas offset from centre */
@@ -176,6 +391,39 @@ vec2 tk_node_border_toward(const tk_node *nd, vec2 target)
     vec2 d = vsub(target, nd->c);
     if (nd->shape == TK_SH_COORD || hypot(d.x, d.y) < 1e-9) return nd->c;
     return vadd(nd->c, node_border(nd, atan2(d.y, d.x) / DEG));
+}
+
+
+/* a rounded rectangle's compass anchor (x, y in -1, 0, 1) */
+static vec2 rr_anchor(const tk_node *nd, int x, int y)
+{
+    double top = nd->my + nd->mos;
+    if (y == 0) return v2(x > 0 ? rr_end_x(nd, 1) : x < 0 ? -rr_end_x(nd, -1) : 0, 0);
+    return v2(x > 0 ? rr_corner_x(nd, 1) : x < 0 ? -rr_corner_x(nd, -1) : 0, y * top);
+}
+
+/* b moved out by os along the mitre of the sides of outward normals n1, n2 */
+static vec2 mitre(vec2 b, vec2 n1, vec2 n2, double os)
+{
+    double den = 1 + n1.x * n2.x + n1.y * n2.y;
+    return den > 1e-9 ? vadd(b, vscale(vadd(n1, n2), os / den)) : b;
+}
+
+/* a chamfered rectangle's compass anchor (x, y in -1, 0, 1): the middle
+ * of a cut corner's side moved out by outer sep, else the corner (or the
+ * side's middle) outer sep out */
+static vec2 chamf_anchor(const tk_node *nd, int x, int y)
+{
+    double xa = nd->mx, ya = nd->my, xb = nd->mr, yb = nd->ma, xc = nd->mchord, yc = nd->marc, os = nd->mos;
+    if (x == 0 || y == 0) return v2(x * (xa + xb + os), y * (ya + yb + os));
+    int bit = x > 0 ? (y > 0 ? TK_CH_NE : TK_CH_SE) : (y > 0 ? TK_CH_NW : TK_CH_SW);
+    if (!(nd->mflags & bit)) return v2(x * (xa + xb + os), y * (ya + yb + os));
+    /* the north east corner's cut, mirrored */
+    vec2 b = v2(xa + xb, ya - yc), a = v2(xa - xc, ya + yb), d = vsub(a, b);
+    double l = vlen(d);
+    vec2 nc = l > 0 ? v2(d.y / l, -d.x / l) : v2(M_SQRT2 / 2, M_SQRT2 / 2);
+    vec2 m = vscale(vadd(mitre(b, v2(1, 0), nc, os), mitre(a, v2(0, 1), nc, os)), 0.5);
+    return v2(x * m.x, y * m.y);
 }
 
 static const struct { const char *name; double x, y; double ang; } anchors[] = {
@@ -214,7 +462,11 @@ static int anchor_offset(const char *a, size_t an, const tk_node *nd, vec2 *off)
         vec2 p;
         if (anchors[i].ang < 0) {
             p = v2(0, (tk_is(a, an, "base") || tk_is(a, an, "mid")) ? nd->by : 0);
-        } else if (nd->shape == TK_SH_CIRCLE || nd->shape == TK_SH_POLYGON) {
+        } else if (nd->shape == TK_SH_RRECT) {
+            p = rr_anchor(nd, (int)anchors[i].x, (int)anchors[i].y);
+        } else if (nd->shape == TK_SH_CHAMF) {
+            p = chamf_anchor(nd, (int)anchors[i].x, (int)anchors[i].y);
+        } else if (nd->shape == TK_SH_CIRCLE || nd->shape == TK_SH_POLYGON || nd->shape == TK_SH_STAR) {
             /* a circle's compass anchors lie on the circle; a polygon's are
              * its border points toward (0,r), (r,r), ... */
             p = shape_border(nd, anchors[i].ang);
@@ -234,7 +486,17 @@ static int anchor_offset(const char *a, size_t an, const tk_node *nd, vec2 *off)
         const char *side = a + (a[0] == 'b' ? 5 : 4);
         size_t sn = an - (size_t)(side - a);
         if (!tk_is(side, sn, "west") && !tk_is(side, sn, "east")) return -1;
-        *off = rot_deg(v2(side[0] == 'w' ? -nd->hw : nd->hw, nd->by), nd->rot);
+        double x = side[0] == 'w' ? -nd->hw : nd->hw;
+        if (nd->shape == TK_SH_RRECT) {
+            x = rr_anchor(nd, side[0] == 'w' ? -1 : 1, 0).x;
+        } else if (nd->shape == TK_SH_CHAMF) {
+            /* the border on that line */
+            vec2 o[TK_SHAPE_PTS];
+            size_t n = polygon_border(nd, o);
+            for (size_t i = 0; i < n; i++) o[i].y -= nd->by;
+            x = ray_polygon(o, n, side[0] == 'w' ? 180 : 0).x;
+        }
+        *off = rot_deg(v2(x, nd->by), nd->rot);
         return 0;
     }
     return -1;
@@ -269,6 +531,17 @@ void tk_nodeopts_init(tikz *T, tk_nodeopts *no)
     no->sides = g->poly_sides ? g->poly_sides : 5;
     no->aspect = g->aspect > 0 ? g->aspect : 1;
     no->border_rotate = g->border_rotate;
+    no->rr_arc = g->rr_arc > 0 ? g->rr_arc : 180;
+    no->rr_west = g->rr_west ? g->rr_west - 1 : TK_ARC_CONVEX;
+    no->rr_east = g->rr_east ? g->rr_east - 1 : TK_ARC_CONVEX;
+    no->ch_angle = g->ch_angle != 0 ? g->ch_angle : 45;
+    no->ch_xsep = g->ch_xsep;
+    no->ch_ysep = g->ch_ysep;
+    no->ch_corners = g->ch_corners ? g->ch_corners & TK_CH_ALL : TK_CH_ALL;
+    no->star_points = g->star_points ? g->star_points : 5;
+    no->star_ratio = g->star_ratio > 0 ? g->star_ratio : 1.5;
+    no->star_height = g->star_height > 0 ? g->star_height : 14.22638;   /* .5cm */
+    no->star_by_height = g->star_by_height ? g->star_by_height - 1 : 0;
     strcpy(no->anchor, "center");
 }
 
@@ -557,13 +830,100 @@ static void measure_node_text(tikz *T, const tk_nodeopts *no, const char *text, 
 /* The shape around a text box of boxw x boxh (inner sep included): b->hw,
  * hh, dx, dy, and sh's shape, half sizes (outer sep os included) and
  * polygon corners, in the node's own frame */
-static void size_node_shape(const tk_nodeopts *no, double boxw, double boxh, double os,
-                            node_box *b, tk_node *sh)
+static void size_node_shape(const tk_nodeopts *no, double boxw, double boxh, double isx,
+                            double isy, double ex, double os, node_box *b, tk_node *sh)
 {
     double hw, hh;
     b->dx = b->dy = 0;
     sh->shape = no->shape;
-    if (no->shape == TK_SH_CIRCLE) {
+    if (no->shape == TK_SH_CROSSOUT || no->shape == TK_SH_STRIKEOUT) sh->shape = TK_SH_RECT;
+    if (no->shape == TK_SH_FORBID || no->shape == TK_SH_CFORBID) sh->shape = TK_SH_CIRCLE;
+    if (no->shape == TK_SH_RRECT) {
+        /* pgf's rounded rectangle: the ends are arcs of arc length
+         * through the top and bottom corners of a box as high as the text
+         * plus inner sep (at least minimum height): radius y / sin(a/2);
+         * the text box's corners sit on a convex arc (chord) or the box
+         * ends where a concave one begins; minimum width, as pgf has it,
+         * counts the text and the ends without the inner xsep */
+        double a = (no->rr_arc > 0 && no->rr_arc <= 180 ? no->rr_arc : 180) / 2;
+        double htw = boxw / 2 - isx, hth = boxh / 2 - isy;
+        double y = fmax(boxh / 2, no->min_h / 2);
+        double r = y / sin(a * DEG);
+        double arcw = r - r * cos(a * DEG);
+        double q = r > 0 ? hth / r : 0;
+        if (q > 1) q = 1;
+        if (q < -1) q = -1;
+        double chord = r - r * cos(asin(q));
+        double tot = boxw;
+        int ends[2] = { no->rr_west, no->rr_east };
+        for (int i = 0; i < 2; i++)
+            tot += ends[i] == TK_ARC_CONCAVE ? arcw : ends[i] == TK_ARC_CONVEX ? chord : 0;
+        double xoff = tot < no->min_w ? (no->min_w - tot) / 2 : isx;
+        /* convex arcs do not overlap */
+        if (r - chord > htw + xoff) xoff = r - chord - htw;
+        sh->mx = htw + xoff;
+        sh->my = y;
+        sh->mr = r;
+        sh->ma = a;
+        sh->mchord = chord;
+        sh->marc = arcw;
+        sh->mos = os;
+        sh->mflags = no->rr_west | no->rr_east << 2;
+        double ext = 0;
+        for (int i = 0; i < 2; i++) {
+            double e = sh->mx + (ends[i] == TK_ARC_CONCAVE ? arcw : ends[i] == TK_ARC_CONVEX ? chord : 0);
+            if (e > ext) ext = e;
+        }
+        hw = ext;
+        hh = y;
+    } else if (no->shape == TK_SH_CHAMF) {
+        /* pgf's chamfered rectangle: the text box plus inner sep (xa, ya),
+         * the cut corners chamfered rectangle xsep and ysep further out
+         * (at most the box's half sizes, along the angle), the whole at
+         * least the minimum size */
+        double xa = boxw / 2, ya = boxh / 2;
+        double ang = no->ch_angle;
+        if (!(ang >= 1)) ang = 1;
+        if (ang > 89) ang = 89;
+        double tn = tan((90 - ang) * DEG), ct = 1 / tn;
+        double xb = no->ch_xsep >= 0 ? no->ch_xsep : 0.666 * ex;
+        double yc = tn * xb;
+        if (yc > ya) { yc = ya; xb = ct * yc; }
+        double yb = no->ch_ysep >= 0 ? no->ch_ysep : 0.666 * ex;
+        double xc = ct * yb;
+        if (xc > xa) { xc = xa; yb = tn * xc; }
+        if (xa + xb < no->min_w / 2) xa = no->min_w / 2 - xb;
+        if (ya + yb < no->min_h / 2) ya = no->min_h / 2 - yb;
+        sh->mx = xa;
+        sh->my = ya;
+        sh->mr = xb;
+        sh->ma = yb;
+        sh->mchord = xc;
+        sh->marc = yc;
+        sh->mos = os;
+        sh->mflags = no->ch_corners & TK_CH_ALL;
+        hw = xa + xb;
+        hh = ya + yb;
+    } else if (no->shape == TK_SH_STAR) {
+        /* pgf's star: the inner radius through the corners of the square
+         * around the larger half size of the text box plus inner sep, the
+         * outer one star point ratio times it (or star point height
+         * more), at least half the minimum size (the inner radius then
+         * follows) */
+        double ri = M_SQRT2 * fmax(boxw / 2, boxh / 2);
+        double ro = no->star_by_height ? ri + no->star_height : ri * no->star_ratio;
+        double m = fmax(no->min_w, no->min_h) / 2;
+        if (ro < m) {
+            ro = m;
+            ri = no->star_by_height ? ro - no->star_height : ro / no->star_ratio;
+        }
+        sh->sides = no->star_points >= 2 && no->star_points <= TK_SHAPE_PTS / 2 ? no->star_points : 5;
+        sh->start = 90 + no->border_rotate;
+        sh->mr = ro;
+        sh->ma = ri;
+        sh->mos = os;
+        hw = hh = ro;
+    } else if (sh->shape == TK_SH_CIRCLE) {
         double r = sqrt(boxw * boxw + boxh * boxh) / 2;
         double m = fmax(no->min_w, no->min_h) / 2;
         if (r < m) r = m;
@@ -651,6 +1011,29 @@ static void decorate_outline(tikz *T, ir_elem *e, int line)
     free(out);
 }
 
+/* The attributes of a node's outline: the node's colours, line width and
+ * role standing in for the state's while they are written */
+static void emit_outline_attrs(tikz *T, const tk_nodeopts *no, ir_elem *e, int draw, int fill)
+{
+    gstate *g = GS(T);
+    char saved_d[TK_COLOR], saved_f[TK_COLOR];
+    strcpy(saved_d, g->drawc);
+    strcpy(saved_f, g->fillc);
+    double saved_lw = g->lw;
+    if (no->drawc[0]) strcpy(g->drawc, no->drawc);
+    if (no->fillc[0]) strcpy(g->fillc, no->fillc);
+    g->lw = no->lw;
+    char saved_role[24];
+    strcpy(saved_role, g->role);
+    if (no->role[0]) strcpy(g->role, no->role);
+    if (strcmp(g->role, "label") == 0 || strcmp(g->role, "pin") == 0) g->role[0] = 0;
+    tk_emit_attrs(T, e, draw, fill);
+    strcpy(g->role, saved_role);
+    g->lw = saved_lw;
+    strcpy(g->drawc, saved_d);
+    strcpy(g->fillc, saved_f);
+}
+
 /* The node's outline (draw= or fill=) centred at c, with the node's
  * colours, line width and role standing in for the state's while its
  * attributes are written */
@@ -660,7 +1043,8 @@ static void draw_node_outline(tikz *T, const tk_nodeopts *no, const tk_node *sh,
     gstate *g = GS(T);
     double hw = b->hw, hh = b->hh, dx = b->dx, dy = b->dy, cr = b->cr, sr = b->sr;
     ir_elem *e;
-    if (no->shape == TK_SH_CIRCLE) {
+    int forbid = no->shape == TK_SH_FORBID || no->shape == TK_SH_CFORBID;
+    if (no->shape == TK_SH_CIRCLE || forbid) {
         e = ir_add(T->d, IR_ELLIPSE);
         ir_pt p[3] = { { c.x, c.y }, { hw, 0 }, { 0, hh } };
         ir_elem_set_pts(e, p, 3);
@@ -687,6 +1071,20 @@ static void draw_node_outline(tikz *T, const tk_nodeopts *no, const tk_node *sh,
         ir_elem_set_pts(e, p, (size_t)n);
         e->closed = 1;
         free(p);
+    } else if (no->shape == TK_SH_RRECT || no->shape == TK_SH_CHAMF || no->shape == TK_SH_STAR) {
+        /* the path pgf draws, its arcs as points 5 degrees apart at most */
+        vec2 q[TK_SHAPE_PTS];
+        size_t n = tk_shape_outline(sh, q);
+        ir_pt *p = xrealloc(NULL, (n ? n : 1) * sizeof *p);
+        for (size_t i = 0; i < n; i++) {
+            vec2 t = vadd(c, rot_deg(q[i], no->rotate));
+            p[i].x = t.x;
+            p[i].y = t.y;
+        }
+        e = ir_add(T->d, IR_POLY);
+        ir_elem_set_pts(e, p, n);
+        e->closed = 1;
+        free(p);
     } else if (no->rotate != 0 && no->shape != TK_SH_CIRCLE) {
         /* a rotated rectangle: pgf's path from the north east corner,
          * counter-clockwise */
@@ -707,22 +1105,41 @@ static void draw_node_outline(tikz *T, const tk_nodeopts *no, const tk_node *sh,
     }
     e->line = line;
     if (g->decorate) decorate_outline(T, e, line);
-    char saved_d[TK_COLOR], saved_f[TK_COLOR];
-    strcpy(saved_d, g->drawc);
-    strcpy(saved_f, g->fillc);
-    double saved_lw = g->lw;
-    if (no->drawc[0]) strcpy(g->drawc, no->drawc);
-    if (no->fillc[0]) strcpy(g->fillc, no->fillc);
-    g->lw = no->lw;
-    char saved_role[24];
-    strcpy(saved_role, g->role);
-    if (no->role[0]) strcpy(g->role, no->role);
-    if (strcmp(g->role, "label") == 0 || strcmp(g->role, "pin") == 0) g->role[0] = 0;
-    tk_emit_attrs(T, e, no->draw, no->fill);
-    strcpy(g->role, saved_role);
-    g->lw = saved_lw;
-    strcpy(g->drawc, saved_d);
-    strcpy(g->fillc, saved_f);
+    emit_outline_attrs(T, no, e, no->draw, no->fill);
+}
+
+/* The strokes pgf draws over a node's text (its foreground path; drawn
+ * only, without arrow tips): cross out's two diagonals and strike out's
+ * one (south west to north east) of the text box plus inner sep, and the
+ * stroke across a forbidden sign's circle at 45 degrees (correct
+ * forbidden sign: south east to north west) */
+static void draw_node_foreground(tikz *T, const tk_nodeopts *no, const node_box *b, vec2 c,
+                                 int line)
+{
+    int n = 0;
+    vec2 ends[2][2];
+    if (no->shape == TK_SH_CROSSOUT || no->shape == TK_SH_STRIKEOUT) {
+        n = no->shape == TK_SH_CROSSOUT ? 2 : 1;
+        for (int k = 0; k < n; k++) {
+            ends[k][0] = v2(-b->uhw, k ? b->uhh : -b->uhh);
+            ends[k][1] = v2(b->uhw, k ? -b->uhh : b->uhh);
+        }
+    } else if (no->shape == TK_SH_FORBID || no->shape == TK_SH_CFORBID) {
+        double k = 0.707107 * b->hw, sx = no->shape == TK_SH_FORBID ? -1 : 1;
+        n = 1;
+        ends[0][0] = v2(sx * k, -k);
+        ends[0][1] = v2(-sx * k, k);
+    }
+    for (int k = 0; k < n; k++) {
+        vec2 a = vadd(c, rot_deg(ends[k][0], no->rotate));
+        vec2 z = vadd(c, rot_deg(ends[k][1], no->rotate));
+        ir_pt p[2] = { { a.x, a.y }, { z.x, z.y } };
+        ir_elem *e = ir_add(T->d, IR_POLY);
+        ir_elem_set_pts(e, p, 2);
+        e->closed = 0;
+        e->line = line;
+        emit_outline_attrs(T, no, e, 1, 0);
+    }
 }
 
 /* The node's text element: the box of the (rotated) text around the centre
@@ -807,10 +1224,13 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     /* the anchor geometry (outer sep included), in the node's own frame */
     tk_node sh;
     memset(&sh, 0, sizeof sh);
-    size_node_shape(no, b.w + 2 * isx, top - bot, os, &b, &sh);
+    /* 1ex of the font around the node (as 1em) */
+    double ex = em * (6.10128 / (12 * TM_FONT_SCALE));
+    size_node_shape(no, b.w + 2 * isx, top - bot, isx, isy, ex, os, &b, &sh);
     b.by = -(b.h - b.dp) / 2;   /* baseline relative to centre */
     sh.by = b.by;
-    int newshape = no->shape >= TK_SH_ELLIPSE;
+    /* shapes with their own frame (cross out and strike out are rectangles) */
+    int newshape = sh.shape >= TK_SH_ELLIPSE;
     /* anchor offset (anchors sit outer sep outside the border), local frame */
     vec2 off = v2(0, 0);
     const char *a = no->anchor;
@@ -828,7 +1248,7 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     b.uhh = b.hh;
     if (no->rotate != 0 && !newshape) {
         double ahw = fabs(b.hw * b.cr) + fabs(b.hh * b.sr), ahh = fabs(b.hw * b.sr) + fabs(b.hh * b.cr);
-        if (no->shape != 2) { b.hw = ahw; b.hh = ahh; }
+        if (sh.shape != TK_SH_CIRCLE) { b.hw = ahw; b.hh = ahh; }
     }
     sh.rot = no->rotate;
     if (no->shape == TK_SH_COORD) {
@@ -844,8 +1264,11 @@ static void place_node_geom(tikz *T, tk_nodeopts *no, vec2 at, const char *text,
     tk_bbox_add_node(T, &sh, os, no->draw ? no->lw / 2 : 0);
     if (T->mxcell) tk_matrix_note_node(T, &sh, os, no->draw ? no->lw : 0);
     if (T->d) {
-        if (no->draw || no->fill) draw_node_outline(T, no, &sh, &b, c, line);
+        /* cross out and strike out have no outline (no background path) */
+        int outline = no->shape != TK_SH_CROSSOUT && no->shape != TK_SH_STRIKEOUT;
+        if (outline && (no->draw || no->fill)) draw_node_outline(T, no, &sh, &b, c, line);
         if (!b.empty) emit_node_text(T, no, text, &b, c, at, fs * ts, seg, nseg, line);
+        if (no->draw) draw_node_foreground(T, no, &b, c, line);
     }
     if (no->name) tk_add_node_geom(T, no->name, &sh);
     if (T->set_pending) tk_nodeset_join(T, no->name, &sh);

@@ -283,6 +283,22 @@ void tk_bbox_add(tikz *T, ir_box b)
 void tk_bbox_add_node(tikz *T, const tk_node *sh, double os, double hlw)
 {
     if (sh->shape == TK_SH_COORD) return;
+    if (sh->shape == TK_SH_RRECT || sh->shape == TK_SH_CHAMF || sh->shape == TK_SH_STAR) {
+        /* the box of the path pgf draws, turned with the node */
+        vec2 p[TK_SHAPE_PTS];
+        size_t n = tk_shape_outline(sh, p);
+        ir_box b = ir_box_empty();
+        double c = cos(sh->rot * DEG), s = sin(sh->rot * DEG);
+        for (size_t i = 0; i < n; i++)
+            ir_box_add(&b, sh->c.x + p[i].x * c - p[i].y * s, sh->c.y + p[i].x * s + p[i].y * c);
+        if (b.empty || !(hlw >= 0)) return;
+        b.x1 -= hlw;
+        b.y1 -= hlw;
+        b.x2 += hlw;
+        b.y2 += hlw;
+        tk_bbox_add(T, b);
+        return;
+    }
     double hw = sh->hw - os + hlw, hh = sh->hh - os + hlw;
     if (sh->shape == TK_SH_ELLIPSE || sh->shape == TK_SH_DIAMOND || sh->shape == TK_SH_POLYGON) {
         /* their own frame, rotated by rot: the box of the rotated one */

@@ -53,6 +53,7 @@ void tk_gs_init(gstate *g)
     g->font_size = 12;
     g->inner_sep = 3.3333;                 /* .3333em at 10pt in pgf's default */
     g->outer_sep = -1;                     /* .5\pgflinewidth */
+    g->ch_xsep = g->ch_ysep = -1;          /* .666ex */
     g->samples = 25;
     g->plot_tension = 0.5;
     g->dom0 = -5;
@@ -537,14 +538,17 @@ static int shape_key(tikz *T, const char *k, size_t kn, tk_nodeopts *no)
     static const struct { const char *k; int shape; } shapes[] = {
         { "rectangle", TK_SH_RECT }, { "circle", TK_SH_CIRCLE }, { "ellipse", TK_SH_ELLIPSE },
         { "diamond", TK_SH_DIAMOND }, { "regular polygon", TK_SH_POLYGON },
-        { "coordinate", TK_SH_COORD }, { NULL, 0 }
+        { "coordinate", TK_SH_COORD }, { "rounded rectangle", TK_SH_RRECT },
+        { "chamfered rectangle", TK_SH_CHAMF }, { "cross out", TK_SH_CROSSOUT },
+        { "strike out", TK_SH_STRIKEOUT }, { "forbidden sign", TK_SH_FORBID },
+        { "correct forbidden sign", TK_SH_CFORBID }, { "star", TK_SH_STAR }, { NULL, 0 }
     };
     static const char *const other[] = {
-        "star", "trapezium", "semicircle", "isosceles triangle", "kite", "dart",
-        "circular sector", "cylinder", "rounded rectangle", "chamfered rectangle",
+        "trapezium", "semicircle", "isosceles triangle", "kite", "dart",
+        "circular sector", "cylinder",
         "cloud", "circle split", "rectangle split", "ellipse split", "starburst",
-        "signal", "tape", "single arrow", "double arrow", "forbidden sign",
-        "circle cross split", "magnifying glass", "correct forbidden sign", NULL
+        "signal", "tape", "single arrow", "double arrow",
+        "circle cross split", "magnifying glass", NULL
     };
     for (int i = 0; shapes[i].k; i++)
         if (tk_is(k, kn, shapes[i].k)) {
@@ -1053,12 +1057,79 @@ static int apply_node_key(tikz *T, const struct opt_key *key, const char *v, siz
         else tk_warn(T, T->cmd_line, "regular polygon sides '%.*s' ignored (want 3 to 1000)", (int)vn, v);
         return 1;
     }
-    case K_SHAPE_BORDER_ROTATE: case K_REGULAR_POLYGON_ROTATE: {
+    case K_SHAPE_BORDER_ROTATE: case K_REGULAR_POLYGON_ROTATE: case K_STAR_ROTATE: {
         if (tk_eval(T, v, vn, &d, NULL) == 0) { if (no) no->border_rotate = d; else g->border_rotate = d; }
         return 1;
     }
     case K_ASPECT: case K_SHAPE_ASPECT: {
         if (tk_eval(T, v, vn, &d, NULL) == 0 && d > 0) { if (no) no->aspect = d; else g->aspect = d; }
+        return 1;
+    }
+    case K_RR_ARC_LENGTH: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0 && d > 0 && d <= 180) { if (no) no->rr_arc = d; else g->rr_arc = d; }
+        else tk_warn(T, T->cmd_line, "rounded rectangle arc length '%.*s' ignored (want more than 0 and at most 180)",
+                     (int)(vn > 40 ? 40 : vn), v);
+        return 1;
+    }
+    case K_RR_WEST_ARC: case K_RR_EAST_ARC: {
+        /* convex, concave, or anything else (none): a straight end */
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        int a = tk_is(w, wn, "convex") ? TK_ARC_CONVEX : tk_is(w, wn, "concave") ? TK_ARC_CONCAVE : TK_ARC_NONE;
+        int *dst = key->id == K_RR_WEST_ARC ? (no ? &no->rr_west : &g->rr_west) : (no ? &no->rr_east : &g->rr_east);
+        *dst = no ? a : a + 1;
+        return 1;
+    }
+    case K_CH_ANGLE: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0) { if (no) no->ch_angle = d; else g->ch_angle = d; }
+        return 1;
+    }
+    case K_CH_XSEP: case K_CH_YSEP: case K_CH_SEP: {
+        d = tk_eval_dim(T, v, vn, -1);
+        if (d < 0) return 1;
+        if (key->id != K_CH_YSEP) { if (no) no->ch_xsep = d; else g->ch_xsep = d; }
+        if (key->id != K_CH_XSEP) { if (no) no->ch_ysep = d; else g->ch_ysep = d; }
+        return 1;
+    }
+    case K_CH_CORNERS: {
+        /* pgf's list: chamfer all, or the corners (north east or top left,
+         * south east or bottom right, south west or bottom left, north
+         * west or top right, as pgf pairs them) */
+        const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
+        int m = 0;
+        while (wn) {
+            long cm = tk_find_top(w, wn, ',');
+            size_t in = cm < 0 ? wn : (size_t)cm;
+            const char *it = w;
+            size_t itn = in;
+            tk_trim(&it, &itn);
+            if (tk_is(it, itn, "chamfer all")) m |= TK_CH_ALL;
+            else if (tk_is(it, itn, "north east") || tk_is(it, itn, "top left")) m |= TK_CH_NE;
+            else if (tk_is(it, itn, "south east") || tk_is(it, itn, "bottom right")) m |= TK_CH_SE;
+            else if (tk_is(it, itn, "south west") || tk_is(it, itn, "bottom left")) m |= TK_CH_SW;
+            else if (tk_is(it, itn, "north west") || tk_is(it, itn, "top right")) m |= TK_CH_NW;
+            if (cm < 0) break;
+            w += in + 1;
+            wn -= in + 1;
+        }
+        if (no) no->ch_corners = m; else g->ch_corners = m | TK_CH_SET;
+        return 1;
+    }
+    case K_STAR_POINTS: {
+        if (tk_eval(T, v, vn, &d, NULL) == 0 && d >= 2 && d <= 60) {
+            if (no) no->star_points = (int)d; else g->star_points = (int)d;
+        } else {
+            tk_warn(T, T->cmd_line, "star points '%.*s' ignored (want 2 to 60)", (int)(vn > 40 ? 40 : vn), v);
+        }
+        return 1;
+    }
+    case K_STAR_RATIO: case K_STAR_HEIGHT: {
+        /* pgf: the one set last decides the outer radius */
+        int h = key->id == K_STAR_HEIGHT;
+        if (h) d = tk_eval_dim(T, v, vn, -1);
+        else if (tk_eval(T, v, vn, &d, NULL) != 0) d = -1;
+        if (!(d > 0)) return 1;
+        if (no) { if (h) no->star_height = d; else no->star_ratio = d; no->star_by_height = h; }
+        else { if (h) g->star_height = d; else g->star_ratio = d; g->star_by_height = h + 1; }
         return 1;
     }
     case K_LABEL: case K_PIN: {
