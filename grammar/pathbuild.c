@@ -91,6 +91,11 @@ struct tp_state {
     size_t wait_nd;
     size_t fig_nd;            /* the named node a path's node operation just
                                  placed (an edge after it starts there) */
+    const char *tgt_text;     /* the last coordinate as written (in the
+                                 scanner's buffer), for \tikztotarget */
+    int tgt_n;
+    int tgt_canvas;           /* it was +(..), ++(..), ([..]..) or ($..$): TikZ
+                                 writes the point it computed instead */
     /* Last: tk_run_path zeroes the state only up to here. An entry of these
      * is read only below npts, after tp_coord (or tp_controls_single, for
      * pts and pts_rel) wrote it in this path. */
@@ -234,6 +239,7 @@ static vec2 seg_point(struct tp_state *st, double t, vec2 *dir)
 }
 
 static void place_pending(struct tp_state *st, int on_segment);
+static void parse_nested(struct tp_state *st, const struct tp_str *body);
 static void place_one(struct tp_state *st, pending_node *pn, int on_segment);
 static void apply_style_if(tikz *T, const char *name);
 
@@ -254,6 +260,14 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
     vec2 rel_vec = v2(0, 0);
     const char *cs = c->s;
     size_t cn = (size_t)c->n;
+    {
+        const char *w = cs;
+        size_t wn = cn;
+        tk_trim(&w, &wn);
+        st->tgt_text = w;
+        st->tgt_n = (int)wn;
+        st->tgt_canvas = rel || (wn && (w[0] == '[' || w[0] == '$'));
+    }
     if (!rel && cn > 6 && cs[0] == '[') {
         /* ([turn]coord): coord in a frame at the current point whose x axis is
          * the direction the path arrives in (tikz.code.tex, turn/.code) */
@@ -806,6 +820,154 @@ static char *to_quotes(struct tp_state *st, const struct tp_str *opts)
     return r;
 }
 
+/* A point as TikZ writes \tikztostart or \tikztotarget for one that is
+ * not a node: its canvas coordinates in pt */
+static void canvas_text(char *buf, size_t cap, vec2 p)
+{
+    snprintf(buf, cap, "%.5fpt,%.5fpt", p.x, p.y);
+}
+
+/* The text of a to path with \tikztostart and \tikztotarget replaced by
+ * start and target (TeX skips the spaces after a control word);
+ * \tikztonodes stays, read by tp_unknown (malloc'd) */
+static char *to_subst(const char *tpl, const char *start, const char *target)
+{
+    struct tp_buf b = { 0 };
+    tp_buf_add(&b, "", 0);
+    for (const char *p = tpl; *p;) {
+        if (*p != '\\') {
+            const char *q = strchr(p, '\\');
+            size_t n = q ? (size_t)(q - p) : strlen(p);
+            tp_buf_add(&b, p, n);
+            p += n;
+            continue;
+        }
+        const char *q = p + 1;
+        while (isalpha((unsigned char)*q) || *q == '@') q++;
+        size_t n = (size_t)(q - p);
+        const char *rep = NULL;
+        if (n == 12 && !memcmp(p, "\\tikztostart", 12)) rep = start;
+        else if (n == 13 && !memcmp(p, "\\tikztotarget", 13)) rep = target;
+        if (rep) {
+            tp_buf_add(&b, rep, strlen(rep));
+            while (*q == ' ' || *q == '\t' || *q == '\n') q++;
+            p = q;
+            continue;
+        }
+        if (n == 1 && *q) n = 2;   /* a control symbol */
+        tp_buf_add(&b, p, n);
+        p += n;
+    }
+    return b.s;
+}
+
+/* A to or an edge whose to path is the user's (to path={...}, move to;
+ * tikz.code.tex \tikz@do@to, \tikz@do@edge): the path's text with
+ * \tikztostart the node the to starts at (for an edge, the node just
+ * placed) or the current point, \tikztotarget the target as written (the
+ * computed point for +(..), ++(..), ([options]..) and ($..$)), and
+ * \tikztonodes the nodes written in the to (tp_unknown places them where it
+ * stands). A to goes on in the path as a path scope; an edge is a path of
+ * its own, "(\tikztostart) <to path>", drawn with every edge and the
+ * edge's options. The state holds the to's options (every to, or every
+ * edge, applied). */
+static void user_to(struct tp_state *st, const struct tp_str *opts, int edge)
+{
+    tikz *T = st->T;
+    int line = st->line;
+    char start[96], target[96];
+    int was_cycle = st->cycle;
+    st->cycle = 0;
+    vec2 to = pop_pt(st);
+    int tgt_ok = st->tgt_text != NULL && !was_cycle;
+    st->npts = 0;
+    if (!tgt_ok) {
+        tk_unparsed(T, line, st->text, "to path to cycle");
+        st->bad_coord = 1;
+        return;
+    }
+    if (tex_failed(T->tex)) {   /* an error already: unwind (a to path that uses itself twice) */
+        st->err = st->bad_coord = 1;
+        return;
+    }
+    if (T->to_depth >= TK_MAX_TO_DEPTH) {
+        tex_error(T->tex, line, 1, "to path nested more than %d deep (a to path that uses itself?)",
+                  TK_MAX_TO_DEPTH);
+        st->err = st->bad_coord = 1;
+        return;
+    }
+    const tk_node *A = nd_of(st, edge && st->fig_nd ? st->fig_nd : st->wait_nd);
+    if (A && A->name) snprintf(start, sizeof start, "%s", A->name);
+    else canvas_text(start, sizeof start, st->cur);
+    if (A && A->name && strlen(A->name) >= sizeof start) canvas_text(start, sizeof start, A->c);
+    char *tgt = NULL;
+    if (st->tgt_canvas) {
+        canvas_text(target, sizeof target, to);
+        tgt = xstrdup(target);
+    } else {
+        tgt = xstrndup(st->tgt_text, (size_t)st->tgt_n);
+    }
+    const char *tpl = GS(T)->to_path;
+    char *body = to_subst(tpl ? tpl : "", start, tgt);
+    free(tgt);
+    /* the to's nodes, for \tikztonodes */
+    void *onodes = T->to_nodes;
+    int on = T->n_to_nodes;
+    pending_node *mine = NULL;
+    int nmine = st->npend;
+    if (nmine) {
+        mine = xmalloc((size_t)nmine * sizeof *mine);
+        memcpy(mine, st->pend, (size_t)nmine * sizeof *mine);
+        st->npend = 0;
+    }
+    T->to_nodes = mine;
+    T->n_to_nodes = nmine;
+    T->to_depth++;
+    if (edge) {
+        /* \path[style=every edge][options] (\tikztostart) <to path>: the
+         * state already holds every edge and the options; an edge draws */
+        gstate *g = GS(T);
+        size_t bl = strlen(body) + strlen(start) + sizeof g->drawc + sizeof g->arrows + 32;
+        char *text = xmalloc(bl);
+        /* tk_run_path starts a path without a draw colour or arrows: the
+         * edge's (the main path's, every edge's, its own) are given again */
+        snprintf(text, bl, "[%s%s%s%s] (%s) %s", g->drawc[0] ? "draw=" : "", g->drawc,
+                 g->drawc[0] ? "," : "", g->arrows, start, body);
+        tk_run_path(T, CMD_DRAW, text, NULL, line);
+        free(text);
+    } else {
+        struct tp_str b = { body, -1, (int)strlen(body) };
+        (void)opts;
+        int obase = st->base_line;
+        const int *olines = st->lines;
+        st->base_line = line;
+        st->lines = NULL;
+        place_pending(st, 0);
+        /* the target is text until the to path reads it: relative points
+         * in the to path are from the start (TikZ's last point) */
+        st->relbase = st->cur;
+        vec2 relbase = st->relbase;
+        int oloc = st->cp_local;
+        st->cp_local = 0;
+        parse_nested(st, &b);
+        if (st->cp_local) st->relbase = relbase;
+        st->cp_local = oloc;
+        st->lines = olines;
+        st->base_line = obase;
+        st->fig_nd = 0;
+    }
+    T->to_depth--;
+    /* nodes the to path did not place (no \tikztonodes): not drawn, as in TikZ */
+    pending_node *left = T->to_nodes;
+    for (int i = 0; i < T->n_to_nodes; i++) {
+        free(left[i].opts); free(left[i].name); free(left[i].at); free(left[i].text);
+    }
+    free(mine);
+    T->to_nodes = onodes;
+    T->n_to_nodes = on;
+    free(body);
+}
+
 static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
 {
     tikz *T = st->T;
@@ -821,7 +983,15 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
     gstate *g = GS(T);
     g->bend = 0;
     g->has_in = g->has_out = 0;
+    if (!edge) apply_style_if(T, "every to");
+    else if (g->to_kind == TK_TO_USER) apply_style_if(T, "every edge");
     if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    if (g->to_kind == TK_TO_USER) {
+        user_to(st, opts, edge);
+        tk_gs_pop(T);
+        free(unq);
+        return;
+    }
     vec2 from = st->cur, to;
     int was_cycle = st->cycle;
     size_t tnd = 0;
@@ -2263,9 +2433,25 @@ int tk_tree_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int
     return 0;
 }
 
+#define T_IS_TONODES(w) ((w)->n == 12 && !memcmp((w)->s, "\\tikztonodes", 12))
+
 void tp_unknown(struct tp_state *st, const struct tp_str *w)
 {
     if (st->err) return;
+    if (T_IS_TONODES(w)) {
+        /* a to path's \tikztonodes: the to's nodes, on the segment before
+         * it (TikZ makes them labels: pos=.5 unless they say otherwise) */
+        tikz *T = st->T;
+        pending_node *v = T->to_nodes;
+        int n = T->n_to_nodes;
+        T->n_to_nodes = 0;
+        place_pending(st, 0);
+        for (int i = 0; i < n; i++) {
+            place_one(st, &v[i], 1);
+            free(v[i].opts); free(v[i].name); free(v[i].at); free(v[i].text);
+        }
+        return;
+    }
     st->err = 1;
     char buf[300];
     snprintf(buf, sizeof buf, "%s", st->text);
