@@ -1188,6 +1188,20 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
     /* user styles */
     if (!has_v || (vn && v[0] != '(')) {
         const char *st = tk_find_style(T, k, kn);
+        char *arg_st = NULL;
+        if (st && has_v && strstr(st, "#1")) {
+            /* name/.style={... #1 ...} used as name=value: #1 is the
+             * value (pgfkeys); the other uses of it stay as they were */
+            const char *w = v;
+            size_t wn = vn;
+            tk_unbrace(&w, &wn);
+            struct tp_buf o = { 0 };
+            for (const char *q = st; *q; q++) {
+                if (q[0] == '#' && q[1] == '1') { tp_buf_add(&o, w, wn); q++; }
+                else tp_buf_add(&o, q, 1);
+            }
+            st = arg_st = o.s;
+        }
         if (st) {
             if (depth < MAX_STYLE_DEPTH) {
                 /* macros in a style body are expanded when it is used; the body is
@@ -1208,6 +1222,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                 }
             }
             else tk_warn(T, T->cmd_line, "style '%.*s' nested too deeply", (int)kn, k);
+            free(arg_st);
             return;
         }
     }
