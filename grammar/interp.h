@@ -157,6 +157,8 @@ typedef struct {
      * in= and out= switch on (topaths library); TK_TO_USER, to_path's text
      * (interned), with \tikztostart, \tikztotarget, \tikztonodes */
     int to_kind;
+    int to_relative;          /* relative (bend left, bend right set it):
+                                 out= and in= from the line start-target */
     const char *to_path;
     /* plot */
     double dom0, dom1;

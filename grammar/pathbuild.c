@@ -726,20 +726,20 @@ static void curve_to(struct tp_state *st, vec2 from, vec2 c1, vec2 c2, vec2 to)
  * between the out and in anchors, out from them; the ends on the borders
  * toward the control points. */
 static void to_curve(const tk_node *A, const tk_node *B, vec2 from, vec2 to, int relative,
-                     double bend, double out_a, double in_a, vec2 p[4])
+                     double out_r, double in_r, double out_a, double in_a, vec2 p[4])
 {
     if (relative) {
         double ang = atan2(to.y - from.y, to.x - from.x) / DEG;
-        vec2 p0 = A ? tk_node_border_toward(A, vadd(from, v2(cos((ang + bend) * DEG), sin((ang + bend) * DEG))))
+        vec2 p0 = A ? tk_node_border_toward(A, vadd(from, v2(cos((ang + out_r) * DEG), sin((ang + out_r) * DEG))))
                     : from;
-        vec2 p3 = B ? tk_node_border_toward(B, vadd(to, v2(cos((ang + 180 - bend) * DEG),
-                                                           sin((ang + 180 - bend) * DEG))))
+        vec2 p3 = B ? tk_node_border_toward(B, vadd(to, v2(cos((ang + in_r) * DEG),
+                                                           sin((ang + in_r) * DEG))))
                     : to;
         vec2 u = vsub(p3, p0);
         double L = 0.3915 * vlen(u), au = atan2(u.y, u.x) / DEG;
         p[0] = p0;
-        p[1] = vadd(p0, vscale(v2(cos((au + bend) * DEG), sin((au + bend) * DEG)), L));
-        p[2] = vadd(p3, vscale(v2(cos((au + 180 - bend) * DEG), sin((au + 180 - bend) * DEG)), L));
+        p[1] = vadd(p0, vscale(v2(cos((au + out_r) * DEG), sin((au + out_r) * DEG)), L));
+        p[2] = vadd(p3, vscale(v2(cos((au + in_r) * DEG), sin((au + in_r) * DEG)), L));
         p[3] = p3;
         return;
     }
@@ -981,8 +981,12 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
     }
     tk_gs_push(T);
     gstate *g = GS(T);
-    g->bend = 0;
-    g->has_in = g->has_out = 0;
+    /* the curve's parameters hold where a scope or the path switched the
+     * curve on (out=, in=, bend left on the picture: topaths library) */
+    if (g->to_kind != TK_TO_CURVE) {
+        g->bend = 0;
+        g->has_in = g->has_out = 0;
+    }
     if (!edge) apply_style_if(T, "every to");
     else if (g->to_kind == TK_TO_USER) apply_style_if(T, "every edge");
     if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
@@ -1008,7 +1012,9 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
     if (A) from = A->c;
     double bend = g->bend;
     int curved = bend != 0 || g->has_in || g->has_out;
-    int relative = !g->has_in && !g->has_out;
+    /* relative: bend left/right, or the relative key with out=/in= */
+    int relative = g->to_relative || (!g->has_in && !g->has_out);
+    double out_r = g->has_out ? g->out_a : bend, in_r = g->has_in ? g->in_a : 180 - bend;
     vec2 d = vsub(to, from);
     double ang = atan2(d.y, d.x) / DEG;
     double out_a = g->has_out ? g->out_a : ang + bend;
@@ -1016,7 +1022,7 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
     tk_gs_pop(T);
     vec2 cp[4];
     if (curved) {
-        to_curve(A, B, from, to, relative, bend, out_a, in_a, cp);
+        to_curve(A, B, from, to, relative, out_r, in_r, out_a, in_a, cp);
     } else {
         cp[1] = B ? tk_node_border_toward(B, from) : to;
         cp[0] = A ? tk_node_border_toward(A, cp[1]) : from;

@@ -742,8 +742,8 @@ static void apply_key_alone(tikz *T, const struct opt_key *key, const char *k, s
     case K_ROUNDED_CORNERS: g->rounded = 4; return;
     case K_SHARP_CORNERS: g->rounded = 0; return;
     case K_HELP_LINES: strcpy(g->color, "gray"); g->lw = 0.2; return;
-    case K_BEND_LEFT: g->bend = 30; g->to_kind = TK_TO_CURVE; return;
-    case K_BEND_RIGHT: g->bend = -30; g->to_kind = TK_TO_CURVE; return;
+    case K_BEND_LEFT: g->bend = 30; g->to_kind = TK_TO_CURVE; g->to_relative = 1; return;
+    case K_BEND_RIGHT: g->bend = -30; g->to_kind = TK_TO_CURVE; g->to_relative = 1; return;
     case K_SCALE_ONLY_AXIS: g->scale_only_axis = 1; return;
     case K_IGNORE: return;
     default: break;
@@ -814,8 +814,8 @@ static int apply_path_key(tikz *T, const struct opt_key *key, const char *k, siz
         else if (tk_eval(T, v, vn, &d, &hu) == 0) { g->step = v2(d, d); g->has_step = hu ? 2 : 1; }
         return 1;
     }
-    case K_BEND_LEFT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = d; g->to_kind = TK_TO_CURVE; return 1; }
-    case K_BEND_RIGHT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = -d; g->to_kind = TK_TO_CURVE; return 1; }
+    case K_BEND_LEFT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = d; g->to_kind = TK_TO_CURVE; g->to_relative = 1; return 1; }
+    case K_BEND_RIGHT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = -d; g->to_kind = TK_TO_CURVE; g->to_relative = 1; return 1; }
     case K_IN: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->in_a = d; g->has_in = 1; } g->to_kind = TK_TO_CURVE; return 1; }
     case K_OUT: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->out_a = d; g->has_out = 1; } g->to_kind = TK_TO_CURVE; return 1; }
     case K_DOMAIN: {
@@ -1139,6 +1139,11 @@ static int to_path_key(tikz *T, const char *k, size_t kn, const char *v, size_t 
         tk_trim(&v, &vn);
         g->to_kind = TK_TO_USER;
         g->to_path = tk_intern(T, v, vn);
+        return 1;
+    }
+    if (tk_is(k, kn, "relative")) {
+        tk_unbrace(&v, &vn);
+        g->to_relative = !has_v || tk_is(v, vn, "true");
         return 1;
     }
     if (has_v) return 0;
