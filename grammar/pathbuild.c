@@ -240,6 +240,8 @@ static vec2 seg_point(struct tp_state *st, double t, vec2 *dir)
 
 static void place_pending(struct tp_state *st, int on_segment);
 static void parse_nested(struct tp_state *st, const struct tp_str *body);
+static void expand_lets(tikz *T, const char **text, const int **lines, size_t *n, int line,
+                        char **own_text, int **own_lines);
 static void place_one(struct tp_state *st, pending_node *pn, int on_segment);
 static void apply_style_if(tikz *T, const char *name);
 
@@ -936,7 +938,14 @@ static void user_to(struct tp_state *st, const struct tp_str *opts, int edge)
         tk_run_path(T, CMD_DRAW, text, NULL, line);
         free(text);
     } else {
-        struct tp_str b = { body, -1, (int)strlen(body) };
+        /* let ... in in the to path, as tk_run_path reads it in a path */
+        const char *bt = body;
+        const int *blines = NULL;
+        size_t bn = strlen(body);
+        char *let_text = NULL;
+        int *let_lines = NULL;
+        expand_lets(T, &bt, &blines, &bn, line, &let_text, &let_lines);
+        struct tp_str b = { (char *)bt, -1, (int)bn };
         (void)opts;
         int obase = st->base_line;
         const int *olines = st->lines;
@@ -955,6 +964,8 @@ static void user_to(struct tp_state *st, const struct tp_str *opts, int edge)
         st->lines = olines;
         st->base_line = obase;
         st->fig_nd = 0;
+        free(let_text);
+        free(let_lines);
     }
     T->to_depth--;
     /* nodes the to path did not place (no \tikztonodes): not drawn, as in TikZ */
