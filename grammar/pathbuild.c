@@ -863,6 +863,68 @@ static char *to_subst(const char *tpl, const char *start, const char *target)
     return b.s;
 }
 
+/* The end of the balanced group that opens at t[j] (any of ( [ {) */
+static size_t grp_end(const char *t, size_t n, size_t j)
+{
+    int d = 0;
+    for (; j < n; j++) {
+        if (t[j] == '(' || t[j] == '[' || t[j] == '{') d++;
+        else if ((t[j] == ')' || t[j] == ']' || t[j] == '}') && --d == 0) return j + 1;
+    }
+    return n;
+}
+
+/* 1 when the to path t has a to or an edge whose target is a plain (...)
+ * naming \tikztotarget: TikZ defines that to's \tikztotarget as the text
+ * "\tikztotarget", a macro that stands for itself, and TeX never ends (or
+ * stops at its input stack). A computed target, ($..$) or ([..]..),
+ * expands the outer one first and is fine. */
+static int to_target_self(const char *t)
+{
+    size_t n = strlen(t);
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = t[i];
+        if (c == '(' || c == '[' || c == '{') { depth++; continue; }
+        if (c == ')' || c == ']' || c == '}') { if (depth) depth--; continue; }
+        if (c == '\\') {   /* a control word is no keyword */
+            while (i + 1 < n && isalpha((unsigned char)t[i + 1])) i++;
+            continue;
+        }
+        if (depth || !isalpha((unsigned char)c)) continue;
+        size_t w = i;
+        while (w < n && isalpha((unsigned char)t[w])) w++;
+        int kw = (w - i == 2 && !memcmp(t + i, "to", 2)) || (w - i == 4 && !memcmp(t + i, "edge", 4));
+        i = w - 1;
+        if (!kw) continue;
+        size_t j = w;
+        for (;;) {   /* the to's [options] and nodes */
+            while (j < n && isspace((unsigned char)t[j])) j++;
+            if (j < n && t[j] == '[') { j = grp_end(t, n, j); continue; }
+            if (j + 4 <= n && !memcmp(t + j, "node", 4) && !isalpha((unsigned char)t[j + 4])) {
+                j += 4;
+                for (;;) {
+                    while (j < n && isspace((unsigned char)t[j])) j++;
+                    if (j < n && (t[j] == '[' || t[j] == '(')) { j = grp_end(t, n, j); continue; }
+                    if (j + 2 <= n && !memcmp(t + j, "at", 2) && !isalpha((unsigned char)t[j + 2])) { j += 2; continue; }
+                    if (j < n && t[j] == '{') j = grp_end(t, n, j);
+                    break;
+                }
+                continue;
+            }
+            break;
+        }
+        if (j >= n || t[j] != '(') continue;
+        size_t e = grp_end(t, n, j);
+        size_t k = j + 1;
+        while (k < e && isspace((unsigned char)t[k])) k++;
+        if (k < e && (t[k] == '$' || t[k] == '[')) continue;
+        for (; k + 13 <= e; k++)
+            if (!memcmp(t + k, "\\tikztotarget", 13) && !isalpha((unsigned char)t[k + 13])) return 1;
+    }
+    return 0;
+}
+
 /* A to or an edge whose to path is the user's (to path={...}, move to;
  * tikz.code.tex \tikz@do@to, \tikz@do@edge): the path's text with
  * \tikztostart the node the to starts at (for an edge, the node just
@@ -889,6 +951,13 @@ static void user_to(struct tp_state *st, const struct tp_str *opts, int edge)
         return;
     }
     if (tex_failed(T->tex)) {   /* an error already: unwind (a to path that uses itself twice) */
+        st->err = st->bad_coord = 1;
+        return;
+    }
+    if (GS(T)->to_path && to_target_self(GS(T)->to_path)) {
+        tex_error(T->tex, line, 1,
+                  "a to or edge in a to path goes to (\\tikztotarget): TikZ makes that \\tikztotarget "
+                  "stand for itself, and TeX never ends");
         st->err = st->bad_coord = 1;
         return;
     }
