@@ -1067,8 +1067,9 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
         g->bend = 0;
         g->has_in = g->has_out = 0;
     }
-    if (!edge) apply_style_if(T, "every to");
-    else if (g->to_kind == TK_TO_USER) apply_style_if(T, "every edge");
+    /* \tikz@do@to: [style=every to][options]; \tikz@do@edge:
+     * \path[style=every edge][options] */
+    apply_style_if(T, edge ? "every edge" : "every to");
     if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
     if (g->to_kind == TK_TO_USER) {
         user_to(st, opts, edge);
