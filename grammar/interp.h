@@ -161,6 +161,14 @@ typedef struct {
     double bend;              /* degrees, + left */
     double in_a, out_a;
     int has_in, has_out;
+    /* to path= (tikz.code.tex \tikz@to@path): TK_TO_LINE, the default
+     * "-- (\tikztotarget) \tikztonodes"; TK_TO_CURVE, the curve bend,
+     * in= and out= switch on (topaths library); TK_TO_USER, to_path's text
+     * (interned), with \tikztostart, \tikztotarget, \tikztonodes */
+    int to_kind;
+    int to_relative;          /* relative (bend left, bend right set it):
+                                 out= and in= from the line start-target */
+    const char *to_path;
     /* plot */
     double dom0, dom1;
     int samples;
@@ -357,6 +365,10 @@ typedef struct tikz {
     struct tk_interned *interned;   /* tikzopt.c: tk_intern's texts, freed with the scanner */
     int scoped_depth;         /* \scoped commands being run (tikz.c) */
     int pic_depth;            /* pics being run (pic.c) */
+    int to_depth;             /* user to paths being run (pathbuild.c) */
+    void *to_nodes;           /* \tikztonodes of the to path being run: its
+                                 pending nodes (pathbuild.c), NULL none */
+    int n_to_nodes;
     int perp_depth;           /* (p |- q) inside (p |- q) (coord.c) */
     char *graphsset;          /* \tikzgraphsset keys so far (graph.c; owned, NULL none) */
     struct tk_ufn *ufn;       /* pgfuser.c: declared pgfmath functions */
@@ -365,6 +377,9 @@ typedef struct tikz {
 } tikz;
 
 #define GS(T) (&(T)->gs[(T)->ngs - 1])
+
+enum { TK_TO_LINE, TK_TO_CURVE, TK_TO_USER };
+#define TK_MAX_TO_DEPTH 16        /* user to paths inside user to paths */
 
 /* diag.c: a warning "file:line:col: warning: ..." (counted; at most 50 shown) */
 void tk_warn(tikz *T, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

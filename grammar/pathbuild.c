@@ -91,6 +91,11 @@ struct tp_state {
     size_t wait_nd;
     size_t fig_nd;            /* the named node a path's node operation just
                                  placed (an edge after it starts there) */
+    const char *tgt_text;     /* the last coordinate as written (in the
+                                 scanner's buffer), for \tikztotarget */
+    int tgt_n;
+    int tgt_canvas;           /* it was +(..), ++(..), ([..]..) or ($..$): TikZ
+                                 writes the point it computed instead */
     /* Last: tk_run_path zeroes the state only up to here. An entry of these
      * is read only below npts, after tp_coord (or tp_controls_single, for
      * pts and pts_rel) wrote it in this path. */
@@ -234,6 +239,9 @@ static vec2 seg_point(struct tp_state *st, double t, vec2 *dir)
 }
 
 static void place_pending(struct tp_state *st, int on_segment);
+static void parse_nested(struct tp_state *st, const struct tp_str *body);
+static void expand_lets(tikz *T, const char **text, const int **lines, size_t *n, int line,
+                        char **own_text, int **own_lines);
 static void place_one(struct tp_state *st, pending_node *pn, int on_segment);
 static void apply_style_if(tikz *T, const char *name);
 
@@ -254,6 +262,14 @@ void tp_coord(struct tp_state *st, const struct tp_str *c, int rel)
     vec2 rel_vec = v2(0, 0);
     const char *cs = c->s;
     size_t cn = (size_t)c->n;
+    {
+        const char *w = cs;
+        size_t wn = cn;
+        tk_trim(&w, &wn);
+        st->tgt_text = w;
+        st->tgt_n = (int)wn;
+        st->tgt_canvas = rel || (wn && (w[0] == '[' || w[0] == '$'));
+    }
     if (!rel && cn > 6 && cs[0] == '[') {
         /* ([turn]coord): coord in a frame at the current point whose x axis is
          * the direction the path arrives in (tikz.code.tex, turn/.code) */
@@ -712,20 +728,20 @@ static void curve_to(struct tp_state *st, vec2 from, vec2 c1, vec2 c2, vec2 to)
  * between the out and in anchors, out from them; the ends on the borders
  * toward the control points. */
 static void to_curve(const tk_node *A, const tk_node *B, vec2 from, vec2 to, int relative,
-                     double bend, double out_a, double in_a, vec2 p[4])
+                     double out_r, double in_r, double out_a, double in_a, vec2 p[4])
 {
     if (relative) {
         double ang = atan2(to.y - from.y, to.x - from.x) / DEG;
-        vec2 p0 = A ? tk_node_border_toward(A, vadd(from, v2(cos((ang + bend) * DEG), sin((ang + bend) * DEG))))
+        vec2 p0 = A ? tk_node_border_toward(A, vadd(from, v2(cos((ang + out_r) * DEG), sin((ang + out_r) * DEG))))
                     : from;
-        vec2 p3 = B ? tk_node_border_toward(B, vadd(to, v2(cos((ang + 180 - bend) * DEG),
-                                                           sin((ang + 180 - bend) * DEG))))
+        vec2 p3 = B ? tk_node_border_toward(B, vadd(to, v2(cos((ang + in_r) * DEG),
+                                                           sin((ang + in_r) * DEG))))
                     : to;
         vec2 u = vsub(p3, p0);
         double L = 0.3915 * vlen(u), au = atan2(u.y, u.x) / DEG;
         p[0] = p0;
-        p[1] = vadd(p0, vscale(v2(cos((au + bend) * DEG), sin((au + bend) * DEG)), L));
-        p[2] = vadd(p3, vscale(v2(cos((au + 180 - bend) * DEG), sin((au + 180 - bend) * DEG)), L));
+        p[1] = vadd(p0, vscale(v2(cos((au + out_r) * DEG), sin((au + out_r) * DEG)), L));
+        p[2] = vadd(p3, vscale(v2(cos((au + in_r) * DEG), sin((au + in_r) * DEG)), L));
         p[3] = p3;
         return;
     }
@@ -806,6 +822,232 @@ static char *to_quotes(struct tp_state *st, const struct tp_str *opts)
     return r;
 }
 
+/* A point as TikZ writes \tikztostart or \tikztotarget for one that is
+ * not a node: its canvas coordinates in pt */
+static void canvas_text(char *buf, size_t cap, vec2 p)
+{
+    snprintf(buf, cap, "%.5fpt,%.5fpt", p.x, p.y);
+}
+
+/* The text of a to path with \tikztostart and \tikztotarget replaced by
+ * start and target (TeX skips the spaces after a control word);
+ * \tikztonodes stays, read by tp_unknown (malloc'd) */
+static char *to_subst(const char *tpl, const char *start, const char *target)
+{
+    struct tp_buf b = { 0 };
+    tp_buf_add(&b, "", 0);
+    for (const char *p = tpl; *p;) {
+        if (*p != '\\') {
+            const char *q = strchr(p, '\\');
+            size_t n = q ? (size_t)(q - p) : strlen(p);
+            tp_buf_add(&b, p, n);
+            p += n;
+            continue;
+        }
+        const char *q = p + 1;
+        while (isalpha((unsigned char)*q) || *q == '@') q++;
+        size_t n = (size_t)(q - p);
+        const char *rep = NULL;
+        if (n == 12 && !memcmp(p, "\\tikztostart", 12)) rep = start;
+        else if (n == 13 && !memcmp(p, "\\tikztotarget", 13)) rep = target;
+        if (rep) {
+            tp_buf_add(&b, rep, strlen(rep));
+            while (*q == ' ' || *q == '\t' || *q == '\n') q++;
+            p = q;
+            continue;
+        }
+        if (n == 1 && *q) n = 2;   /* a control symbol */
+        tp_buf_add(&b, p, n);
+        p += n;
+    }
+    return b.s;
+}
+
+/* The end of the balanced group that opens at t[j] (any of ( [ {) */
+static size_t grp_end(const char *t, size_t n, size_t j)
+{
+    int d = 0;
+    for (; j < n; j++) {
+        if (t[j] == '(' || t[j] == '[' || t[j] == '{') d++;
+        else if ((t[j] == ')' || t[j] == ']' || t[j] == '}') && --d == 0) return j + 1;
+    }
+    return n;
+}
+
+/* 1 when the to path t has a to or an edge whose target is a plain (...)
+ * naming \tikztotarget: TikZ defines that to's \tikztotarget as the text
+ * "\tikztotarget", a macro that stands for itself, and TeX never ends (or
+ * stops at its input stack). A computed target, ($..$) or ([..]..),
+ * expands the outer one first and is fine. */
+static int to_target_self(const char *t)
+{
+    size_t n = strlen(t);
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = t[i];
+        if (c == '(' || c == '[' || c == '{') { depth++; continue; }
+        if (c == ')' || c == ']' || c == '}') { if (depth) depth--; continue; }
+        if (c == '\\') {   /* a control word is no keyword */
+            while (i + 1 < n && isalpha((unsigned char)t[i + 1])) i++;
+            continue;
+        }
+        if (depth || !isalpha((unsigned char)c)) continue;
+        size_t w = i;
+        while (w < n && isalpha((unsigned char)t[w])) w++;
+        int kw = (w - i == 2 && !memcmp(t + i, "to", 2)) || (w - i == 4 && !memcmp(t + i, "edge", 4));
+        i = w - 1;
+        if (!kw) continue;
+        size_t j = w;
+        for (;;) {   /* the to's [options] and nodes */
+            while (j < n && isspace((unsigned char)t[j])) j++;
+            if (j < n && t[j] == '[') { j = grp_end(t, n, j); continue; }
+            if (j + 4 <= n && !memcmp(t + j, "node", 4) && !isalpha((unsigned char)t[j + 4])) {
+                j += 4;
+                for (;;) {
+                    while (j < n && isspace((unsigned char)t[j])) j++;
+                    if (j < n && (t[j] == '[' || t[j] == '(')) { j = grp_end(t, n, j); continue; }
+                    if (j + 2 <= n && !memcmp(t + j, "at", 2) && !isalpha((unsigned char)t[j + 2])) { j += 2; continue; }
+                    if (j < n && t[j] == '{') j = grp_end(t, n, j);
+                    break;
+                }
+                continue;
+            }
+            break;
+        }
+        if (j >= n || t[j] != '(') continue;
+        size_t e = grp_end(t, n, j);
+        size_t k = j + 1;
+        while (k < e && isspace((unsigned char)t[k])) k++;
+        if (k < e && (t[k] == '$' || t[k] == '[')) continue;
+        for (; k + 13 <= e; k++)
+            if (!memcmp(t + k, "\\tikztotarget", 13) && !isalpha((unsigned char)t[k + 13])) return 1;
+    }
+    return 0;
+}
+
+/* A to or an edge whose to path is the user's (to path={...}, move to;
+ * tikz.code.tex \tikz@do@to, \tikz@do@edge): the path's text with
+ * \tikztostart the node the to starts at (for an edge, the node just
+ * placed) or the current point, \tikztotarget the target as written (the
+ * computed point for +(..), ++(..), ([options]..) and ($..$)), and
+ * \tikztonodes the nodes written in the to (tp_unknown places them where it
+ * stands). A to goes on in the path as a path scope; an edge is a path of
+ * its own, "(\tikztostart) <to path>", drawn with every edge and the
+ * edge's options. The state holds the to's options (every to, or every
+ * edge, applied). */
+static void user_to(struct tp_state *st, const struct tp_str *opts, int edge)
+{
+    tikz *T = st->T;
+    int line = st->line;
+    char start[96], target[96];
+    int was_cycle = st->cycle;
+    st->cycle = 0;
+    vec2 to = pop_pt(st);
+    int tgt_ok = st->tgt_text != NULL && !was_cycle;
+    st->npts = 0;
+    if (!tgt_ok) {
+        tk_unparsed(T, line, st->text, "to path to cycle");
+        st->bad_coord = 1;
+        return;
+    }
+    if (tex_failed(T->tex)) {   /* an error already: unwind (a to path that uses itself twice) */
+        st->err = st->bad_coord = 1;
+        return;
+    }
+    if (GS(T)->to_path && to_target_self(GS(T)->to_path)) {
+        tex_error(T->tex, line, 1,
+                  "a to or edge in a to path goes to (\\tikztotarget): TikZ makes that \\tikztotarget "
+                  "stand for itself, and TeX never ends");
+        st->err = st->bad_coord = 1;
+        return;
+    }
+    if (T->to_depth >= TK_MAX_TO_DEPTH) {
+        tex_error(T->tex, line, 1, "to path nested more than %d deep (a to path that uses itself?)",
+                  TK_MAX_TO_DEPTH);
+        st->err = st->bad_coord = 1;
+        return;
+    }
+    const tk_node *A = nd_of(st, edge && st->fig_nd ? st->fig_nd : st->wait_nd);
+    if (A && A->name) snprintf(start, sizeof start, "%s", A->name);
+    else canvas_text(start, sizeof start, st->cur);
+    if (A && A->name && strlen(A->name) >= sizeof start) canvas_text(start, sizeof start, A->c);
+    char *tgt = NULL;
+    if (st->tgt_canvas) {
+        canvas_text(target, sizeof target, to);
+        tgt = xstrdup(target);
+    } else {
+        tgt = xstrndup(st->tgt_text, (size_t)st->tgt_n);
+    }
+    const char *tpl = GS(T)->to_path;
+    char *body = to_subst(tpl ? tpl : "", start, tgt);
+    free(tgt);
+    /* the to's nodes, for \tikztonodes */
+    void *onodes = T->to_nodes;
+    int on = T->n_to_nodes;
+    pending_node *mine = NULL;
+    int nmine = st->npend;
+    if (nmine) {
+        mine = xmalloc((size_t)nmine * sizeof *mine);
+        memcpy(mine, st->pend, (size_t)nmine * sizeof *mine);
+        st->npend = 0;
+    }
+    T->to_nodes = mine;
+    T->n_to_nodes = nmine;
+    T->to_depth++;
+    if (edge) {
+        /* \path[style=every edge][options] (\tikztostart) <to path>: the
+         * state already holds every edge and the options; an edge draws */
+        gstate *g = GS(T);
+        size_t bl = strlen(body) + strlen(start) + sizeof g->drawc + sizeof g->arrows + 32;
+        char *text = xmalloc(bl);
+        /* tk_run_path starts a path without a draw colour or arrows: the
+         * edge's (the main path's, every edge's, its own) are given again */
+        snprintf(text, bl, "[%s%s%s%s] (%s) %s", g->drawc[0] ? "draw=" : "", g->drawc,
+                 g->drawc[0] ? "," : "", g->arrows, start, body);
+        tk_run_path(T, CMD_DRAW, text, NULL, line);
+        free(text);
+    } else {
+        /* let ... in in the to path, as tk_run_path reads it in a path */
+        const char *bt = body;
+        const int *blines = NULL;
+        size_t bn = strlen(body);
+        char *let_text = NULL;
+        int *let_lines = NULL;
+        expand_lets(T, &bt, &blines, &bn, line, &let_text, &let_lines);
+        struct tp_str b = { (char *)bt, -1, (int)bn };
+        (void)opts;
+        int obase = st->base_line;
+        const int *olines = st->lines;
+        st->base_line = line;
+        st->lines = NULL;
+        place_pending(st, 0);
+        /* the target is text until the to path reads it: relative points
+         * in the to path are from the start (TikZ's last point) */
+        st->relbase = st->cur;
+        vec2 relbase = st->relbase;
+        int oloc = st->cp_local;
+        st->cp_local = 0;
+        parse_nested(st, &b);
+        if (st->cp_local) st->relbase = relbase;
+        st->cp_local = oloc;
+        st->lines = olines;
+        st->base_line = obase;
+        st->fig_nd = 0;
+        free(let_text);
+        free(let_lines);
+    }
+    T->to_depth--;
+    /* nodes the to path did not place (no \tikztonodes): not drawn, as in TikZ */
+    pending_node *left = T->to_nodes;
+    for (int i = 0; i < T->n_to_nodes; i++) {
+        free(left[i].opts); free(left[i].name); free(left[i].at); free(left[i].text);
+    }
+    free(mine);
+    T->to_nodes = onodes;
+    T->n_to_nodes = on;
+    free(body);
+}
+
 static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
 {
     tikz *T = st->T;
@@ -819,9 +1061,22 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
     }
     tk_gs_push(T);
     gstate *g = GS(T);
-    g->bend = 0;
-    g->has_in = g->has_out = 0;
+    /* the curve's parameters hold where a scope or the path switched the
+     * curve on (out=, in=, bend left on the picture: topaths library) */
+    if (g->to_kind != TK_TO_CURVE) {
+        g->bend = 0;
+        g->has_in = g->has_out = 0;
+    }
+    /* \tikz@do@to: [style=every to][options]; \tikz@do@edge:
+     * \path[style=every edge][options] */
+    apply_style_if(T, edge ? "every edge" : "every to");
     if (opts && opts->s) tk_apply_opts(T, opts->s, strlen(opts->s), NULL, 0);
+    if (g->to_kind == TK_TO_USER) {
+        user_to(st, opts, edge);
+        tk_gs_pop(T);
+        free(unq);
+        return;
+    }
     vec2 from = st->cur, to;
     int was_cycle = st->cycle;
     size_t tnd = 0;
@@ -838,7 +1093,9 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
     if (A) from = A->c;
     double bend = g->bend;
     int curved = bend != 0 || g->has_in || g->has_out;
-    int relative = !g->has_in && !g->has_out;
+    /* relative: bend left/right, or the relative key with out=/in= */
+    int relative = g->to_relative || (!g->has_in && !g->has_out);
+    double out_r = g->has_out ? g->out_a : bend, in_r = g->has_in ? g->in_a : 180 - bend;
     vec2 d = vsub(to, from);
     double ang = atan2(d.y, d.x) / DEG;
     double out_a = g->has_out ? g->out_a : ang + bend;
@@ -846,7 +1103,7 @@ static void to_op(struct tp_state *st, const struct tp_str *opts, int edge)
     tk_gs_pop(T);
     vec2 cp[4];
     if (curved) {
-        to_curve(A, B, from, to, relative, bend, out_a, in_a, cp);
+        to_curve(A, B, from, to, relative, out_r, in_r, out_a, in_a, cp);
     } else {
         cp[1] = B ? tk_node_border_toward(B, from) : to;
         cp[0] = A ? tk_node_border_toward(A, cp[1]) : from;
@@ -2263,9 +2520,25 @@ int tk_tree_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int
     return 0;
 }
 
+#define T_IS_TONODES(w) ((w)->n == 12 && !memcmp((w)->s, "\\tikztonodes", 12))
+
 void tp_unknown(struct tp_state *st, const struct tp_str *w)
 {
     if (st->err) return;
+    if (T_IS_TONODES(w)) {
+        /* a to path's \tikztonodes: the to's nodes, on the segment before
+         * it (TikZ makes them labels: pos=.5 unless they say otherwise) */
+        tikz *T = st->T;
+        pending_node *v = T->to_nodes;
+        int n = T->n_to_nodes;
+        T->n_to_nodes = 0;
+        place_pending(st, 0);
+        for (int i = 0; i < n; i++) {
+            place_one(st, &v[i], 1);
+            free(v[i].opts); free(v[i].name); free(v[i].at); free(v[i].text);
+        }
+        return;
+    }
     st->err = 1;
     char buf[300];
     snprintf(buf, sizeof buf, "%s", st->text);

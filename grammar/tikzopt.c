@@ -88,7 +88,7 @@ static int intern_used(const tikz *T, const char *t)
 {
     for (size_t i = 0; i < T->ngs; i++)
         if (T->gs[i].pin_edge == t || T->gs[i].node_distance == t || T->gs[i].decoration == t ||
-            T->gs[i].samples_at == t || T->gs[i].mx_amp == t)
+            T->gs[i].samples_at == t || T->gs[i].mx_amp == t || T->gs[i].to_path == t)
             return 1;
     return 0;
 }
@@ -746,8 +746,8 @@ static void apply_key_alone(tikz *T, const struct opt_key *key, const char *k, s
     case K_ROUNDED_CORNERS: g->rounded = 4; return;
     case K_SHARP_CORNERS: g->rounded = 0; return;
     case K_HELP_LINES: strcpy(g->color, "gray"); g->lw = 0.2; return;
-    case K_BEND_LEFT: g->bend = 30; return;
-    case K_BEND_RIGHT: g->bend = -30; return;
+    case K_BEND_LEFT: g->bend = 30; g->to_kind = TK_TO_CURVE; g->to_relative = 1; return;
+    case K_BEND_RIGHT: g->bend = -30; g->to_kind = TK_TO_CURVE; g->to_relative = 1; return;
     case K_SCALE_ONLY_AXIS: g->scale_only_axis = 1; return;
     case K_IGNORE: return;
     default: break;
@@ -818,10 +818,10 @@ static int apply_path_key(tikz *T, const struct opt_key *key, const char *k, siz
         else if (tk_eval(T, v, vn, &d, &hu) == 0) { g->step = v2(d, d); g->has_step = hu ? 2 : 1; }
         return 1;
     }
-    case K_BEND_LEFT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = d; return 1; }
-    case K_BEND_RIGHT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = -d; return 1; }
-    case K_IN: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->in_a = d; g->has_in = 1; } return 1; }
-    case K_OUT: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->out_a = d; g->has_out = 1; } return 1; }
+    case K_BEND_LEFT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = d; g->to_kind = TK_TO_CURVE; g->to_relative = 1; return 1; }
+    case K_BEND_RIGHT: { if (tk_eval(T, v, vn, &d, NULL) == 0) g->bend = -d; g->to_kind = TK_TO_CURVE; g->to_relative = 1; return 1; }
+    case K_IN: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->in_a = d; g->has_in = 1; } g->to_kind = TK_TO_CURVE; return 1; }
+    case K_OUT: { if (tk_eval(T, v, vn, &d, NULL) == 0) { g->out_a = d; g->has_out = 1; } g->to_kind = TK_TO_CURVE; return 1; }
     case K_DOMAIN: {
         const char *w = v; size_t wn = vn; tk_unbrace(&w, &wn);
         const char *colon = memchr(w, ':', wn);
@@ -1199,6 +1199,43 @@ static void apply_quotes(tikz *T, const char *k, size_t kn, const char *v, size_
 /* One option. slash and key are what the key alone gives (tk_apply_opts
  * finds them once per text): slash = has_v ? memchr(k, '/', kn) : NULL,
  * key = tk_opt_key_find(k, kn). */
+/* to path={...} (tikz.code.tex) and the to-path library's styles line to,
+ * move to, curve to: which path a to or an edge makes (pathbuild.c,
+ * to_op). 1 when k is one of them. */
+static int to_path_key(tikz *T, const char *k, size_t kn, const char *v, size_t vn, int has_v)
+{
+    gstate *g = GS(T);
+    if (has_v && tk_is(k, kn, "to path")) {
+        tk_unbrace(&v, &vn);
+        tk_trim(&v, &vn);
+        g->to_kind = TK_TO_USER;
+        g->to_path = tk_intern(T, v, vn);
+        return 1;
+    }
+    if (tk_is(k, kn, "relative")) {
+        tk_unbrace(&v, &vn);
+        g->to_relative = !has_v || tk_is(v, vn, "true");
+        return 1;
+    }
+    if (has_v) return 0;
+    if (tk_is(k, kn, "line to")) {
+        g->to_kind = TK_TO_LINE;
+        g->bend = 0;
+        g->has_in = g->has_out = 0;
+        return 1;
+    }
+    if (tk_is(k, kn, "move to")) {
+        g->to_kind = TK_TO_USER;
+        g->to_path = tk_intern(T, "(\\tikztotarget) \\tikztonodes", 28);
+        return 1;
+    }
+    if (tk_is(k, kn, "curve to")) {
+        g->to_kind = TK_TO_CURVE;
+        return 1;
+    }
+    return 0;
+}
+
 static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t vn,
                       int has_v, tk_nodeopts *no, int depth, const char *slash,
                       const struct opt_key *key)
@@ -1227,6 +1264,20 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
     /* user styles */
     if (!has_v || (vn && v[0] != '(')) {
         const char *st = tk_find_style(T, k, kn);
+        char *arg_st = NULL;
+        if (st && has_v && strstr(st, "#1")) {
+            /* name/.style={... #1 ...} used as name=value: #1 is the
+             * value (pgfkeys); the other uses of it stay as they were */
+            const char *w = v;
+            size_t wn = vn;
+            tk_unbrace(&w, &wn);
+            struct tp_buf o = { 0 };
+            for (const char *q = st; *q; q++) {
+                if (q[0] == '#' && q[1] == '1') { tp_buf_add(&o, w, wn); q++; }
+                else tp_buf_add(&o, q, 1);
+            }
+            st = arg_st = o.s;
+        }
         if (st) {
             if (depth < MAX_STYLE_DEPTH) {
                 /* macros in a style body are expanded when it is used; the body is
@@ -1247,9 +1298,11 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
                 }
             }
             else tk_warn(T, T->cmd_line, "style '%.*s' nested too deeply", (int)kn, k);
+            free(arg_st);
             return;
         }
     }
+    if (!key && to_path_key(T, k, kn, v, vn, has_v)) return;
     if (!no && has_v && tk_matrix_key(T, k, kn, v, vn)) return;
     if (tk_plot_key(T, k, kn, v, vn, has_v)) return;
     if (!key && tk_tree_key(T, k, kn, v, vn, has_v)) return;

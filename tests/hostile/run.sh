@@ -17,7 +17,8 @@
 # branch (legal), conditions 10,000 deep in conditions, recursion through
 # conditionals, a number of a million digits; \pgfmathsetseed in a 10^9
 # loop, a random list of 200,000 items, declared functions and pics that
-# call themselves, 10,000 nested \scoped and \tikz{, a \tikz never ended;
+# call themselves, to paths that use themselves (to path={to (x)}, a to
+# in a to path going to (\tikztotarget)), 10,000 nested \scoped and \tikz{, a \tikz never ended;
 # a decoration of 10^7 segments, decoration dimensions past TeX's largest,
 # 1000 nested decorate operations, a matrix row of 100,000 cells, 40,000
 # empty cells and rows, a matrix in a matrix, a plot sampled at 10^9
@@ -351,6 +352,16 @@ run_case "a declared function calling itself twice" 0 "$tmp/fn-rec.tex"
 run_case "2000 calls of a recursive \\pgfmathdeclarefunction" "0|2" "$tmp/fn-rec2.tex"
 { pic; printf '\\tikzset{a/.pic={\\pic {a}; \\pic {a};}}\n\\pic {a};\n'; endpic; } >"$tmp/pic-rec.tex"
 run_case "a pic drawing itself twice" 2 "$tmp/pic-rec.tex"
+{ pic; printf '\\draw[to path={to (x)}] (0,0) to (1,1);\n'; endpic; } >"$tmp/topath-rec.tex"
+run_case "a to path that uses itself" 2 "$tmp/topath-rec.tex"
+{ pic; printf '\\tikzset{t/.style={to path={to (\\tikztotarget) to (\\tikztotarget) edge (\\tikztotarget)}}}\n\\draw[t] (0,0) to (1,1);\n'; endpic; } >"$tmp/topath-rec3.tex"
+run_case "a to path that uses itself three times" 2 "$tmp/topath-rec3.tex"
+{ pic; printf '\\node (a) {};\\path (a) edge[to path={edge (\\tikztotarget)}] (1,1);\n'; endpic; } >"$tmp/topath-edge-rec.tex"
+run_case "an edge whose to path is an edge" 2 "$tmp/topath-edge-rec.tex"
+{ pic; printf '\\draw[to path={to (1,1) to (2,2) edge (3,3)}] (0,0) to (1,1);\n'; endpic; } >"$tmp/topath-rec-abs.tex"
+run_case "a to path that uses itself three times, to points" 2 "$tmp/topath-rec-abs.tex"
+{ pic; printf '\\draw[to path={-- (\\tikztotarget) to[line to] +(1,0)}] (0,0) to (1,1);\n'; endpic; } >"$tmp/topath-inner-rel.tex"
+run_case "a to in a to path to a computed point (legal)" 0 "$tmp/topath-inner-rel.tex"
 { pic; rep '\scoped[red] ' 10000; printf '\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/scoped-nest.tex"
 run_case "10000 nested \\scoped" "0|2" "$tmp/scoped-nest.tex"
 { printf '\\tikz \\draw (0,0) -- (1,1)\n'; rep 'x ' 100000; } >"$tmp/tikz-open.tex"
