@@ -1123,7 +1123,7 @@ static void closed_arrowheads(build *gb)
         for (int e = 0; e < 2; e++) {
             piece *p = &pc[pi];
             if (p->head[e]) continue;
-            ir_pt q = p->end[e], u = p->dir[e];
+            ir_pt q = p->end[e], pu = p->dir[e];
             size_t nn = query(gb, &ix, ir_box_inset(ir_box_make(q.x, q.y, q.x, q.y), 1.5));
             for (size_t qq = 0; qq < nn; qq++) {
                 size_t i = gb->near[qq];
@@ -1138,6 +1138,15 @@ static void closed_arrowheads(build *gb)
                 ir_pt c = ir_poly_centroid(s->pts, s->n);
                 double bestp = -INFINITY;
                 ir_pt f = c;
+                /* a speck of a stroke drawn as an edge of its own (what is
+                 * left of one under its head where nodes overlap) has no
+                 * direction to tell but which way it goes: the apex of
+                 * the head in its group tells it */
+                ir_pt apex, u = pu;
+                const svg_shape *ps = &sc->shapes[p->shape];
+                if (polyline_len(ps->pts, ps->n) < 1 && s->group == ps->group && stroke_group(gb, ps->group) &&
+                    tri_apex(s, &apex) && ir_v_dot(vsub(apex, c), pu) > 0)
+                    u = unitv(vsub(apex, c));
                 for (size_t j = 0; j < s->n; j++) {
                     double pr = ir_v_dot(vsub(s->pts[j], c), u);
                     if (pr > bestp) { bestp = pr; f = s->pts[j]; }
@@ -1146,7 +1155,6 @@ static void closed_arrowheads(build *gb)
                 /* a triangle with a short base points its apex: the
                  * piece goes on beyond the base, not from a side (a stub
                  * shorter than its arrowhead has it at both ends) */
-                ir_pt apex;
                 if (tri_apex(s, &apex) && ir_v_dist(apex, f) > 1e-9) continue;
                 ir_pt bm = { 0, 0 };
                 size_t nb = 0;
