@@ -543,12 +543,23 @@ static int shape_key(tikz *T, const char *k, size_t kn, tk_nodeopts *no)
         { "strike out", TK_SH_STRIKEOUT }, { "forbidden sign", TK_SH_FORBID },
         { "correct forbidden sign", TK_SH_CFORBID }, { "star", TK_SH_STAR }, { NULL, 0 }
     };
+    /* the other shapes pgf declares (\pgfdeclareshape in pgf's shape
+     * libraries, circuits included): named alone, TikZ takes the name for
+     * shape=name (its unknown-key handler) */
     static const char *const other[] = {
         "trapezium", "semicircle", "isosceles triangle", "kite", "dart",
         "circular sector", "cylinder",
         "cloud", "circle split", "rectangle split", "ellipse split", "starburst",
         "signal", "tape", "single arrow", "double arrow",
-        "circle cross split", "magnifying glass", NULL
+        "circle cross split", "magnifying glass", "rectangle callout", "ellipse callout",
+        "cloud callout", "arrow box", "magnetic tape", "circle solidus", "circle ee",
+        "rectangle ee", "direction ee", "and gate US", "nand gate US", "or gate US",
+        "nor gate US", "xor gate US", "xnor gate US", "not gate US", "buffer gate US",
+        "and gate IEC", "nand gate IEC", "or gate IEC", "nor gate IEC", "xor gate IEC",
+        "xnor gate IEC", "not gate IEC", "buffer gate IEC", "and gate CDH", "nand gate CDH",
+        "battery IEC", "break contact IEC", "breakdown diode IEC", "capacitor IEC",
+        "generic circle IEC", "generic diode IEC", "ground IEC", "inductor IEC",
+        "make contact IEC", "var make contact IEC", "var resistor IEC", NULL
     };
     for (int i = 0; shapes[i].k; i++)
         if (tk_is(k, kn, shapes[i].k)) {
