@@ -1588,8 +1588,9 @@ static void group_chains(build *gb)
 }
 
 /* the node whose centre lies straight ahead of q in direction u (aims_at;
- * the most nearly), among those whose outline is within attach_tol; -1
- * none */
+ * the most nearly), among those whose outline is within attach_tol or, with
+ * text, whose box is within BOX_TOL (Graphviz clips at the box of the
+ * arrow shapes); -1 none */
 static long points_at(build *gb, ir_pt q, ir_pt u)
 {
     const cand *cd = gb->cd;
@@ -1598,8 +1599,9 @@ static long points_at(build *gb, ir_pt q, ir_pt u)
     size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
     for (size_t qq = 0; qq < nn; qq++) {
         size_t c = gb->near[qq];
-        if (cd[c].shape < 0 || !aims_at(&cd[c], q, u) ||
-            cand_dist(gb->sc, gb->si, &cd[c], q, gb->o->attach_tol) > gb->o->attach_tol)
+        if (cd[c].shape < 0 || !aims_at(&cd[c], q, u)) continue;
+        if (cand_dist(gb->sc, gb->si, &cd[c], q, gb->o->attach_tol) > gb->o->attach_tol &&
+            !(cd[c].ntexts && ir_box_pt_dist(cd[c].box, q) <= BOX_TOL))
             continue;
         double cs = aim_cos(&cd[c], q, u);
         if (cs > bc) { bc = cs; best = (long)c; }

@@ -16,7 +16,7 @@
 #    gv-cluster-label (seed 5, g16: an edge label near the top of an
 #    untitled cluster), gv-larrow-tips (seed 1, g402: arrowheads at the
 #    box of larrow nodes that nearly touch), gv-note-fold (seed 5, g357: a
-#    note's fold touched by a neighbour's corner); and twelve drawings read
+#    note's fold touched by a neighbour's corner); and thirteen drawings read
 #    by the SVG's groups (svg2graph(1) GROUPS; seed 1 of graphviz-shapes.sh,
 #    each read wrong before): gv-overlap-label (g8: an edge label as near a
 #    crossing edge), gv-overlap-stub (g270: a headless edge hidden by the
@@ -29,7 +29,9 @@
 #    labels close one above the other), gv-shared-tip (g220: two edges'
 #    arrowheads at one point), gv-speck-stub (g292: an edge drawn 0.03 px
 #    long under its arrowhead), gv-speck-head (seed 2, g220: a speck too
-#    short to tell its direction, its arrowhead at a node's centre). Each gv-*.svg with its nodes' and
+#    short to tell its direction, its arrowhead at a node's centre),
+#    gv-box-stub (seed 2, g327: a stub on one node's outline aimed into a
+#    larrow's box). Each gv-*.svg with its nodes' and
 #    edges' groups taken out must read as --no-groups reads it.
 # 2. Bad input, each an exit status 2 and a FILE:LINE:COL error: malformed
 #    XML, malformed path data, an external entity, billion laughs, a <use>
