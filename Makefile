@@ -227,7 +227,8 @@ check-tex: all
 	    tests/tikz2ir/decorate-fractals.tex tests/tikz2ir/node-contents.tex \
 	    tests/tikz2ir/graph-[a-t]*.tex tests/tikz2ir/calendar-[lmw]*.tex \
 	    tests/tikz2ir/text-tt.tex tests/tikz2ir/border-*.tex tests/tikz2ir/quotes-labels.tex \
-	    tests/tikz2ir/quotes-edges.tex tests/tikz2ir/quotes-brackets.tex tests/tikz2ir/doc-fontsize*.tex tests/tikz2ir/pic-transform.tex
+	    tests/tikz2ir/quotes-edges.tex tests/tikz2ir/quotes-brackets.tex tests/tikz2ir/doc-fontsize*.tex tests/tikz2ir/pic-transform.tex \
+	    tests/tikz2ir/style-scope-*.tex
 	@sh tests/tex/check-tex-pairs.sh
 
 pgfmanual: all

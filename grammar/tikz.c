@@ -81,12 +81,16 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
     tk_gs_push(T);
     gstate *g = GS(T);
     /* a picture starts from the initial state: drop what the push copied
-     * from an enclosing state (a picture inside a node, or an unclosed one) */
-    free(g->every_node);
-    free(g->every_label);
+     * from an enclosing state (a picture inside a node, or an unclosed one),
+     * but every node/.style and every label/.style set by \tikzset before
+     * the picture (pgfkeys styles) hold in it, as in TeX */
+    char *every_node = g->every_node, *every_label = g->every_label;
     const char *mx_amp = g->mx_amp;   /* \tikzset{ampersand replacement=} holds on */
     tk_gs_init(g);
     g->mx_amp = mx_amp;
+    g->every_node = every_node;
+    g->every_label = every_label;
+    g->tex_depth = tex_group_depth(T->tex);
     /* IM: every picture has line width=1pt, line join=round, label distance=-0.1cm */
     g->lw = 1;
     g->label_distance = -0.1 * 28.452756;
@@ -792,7 +796,10 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
     } else if (kind == CMD_CALENDAR) {
         tk_calendar(T, text, cmd->line);
     } else {
+        /* a path is a TeX group: the styles its options define end with it */
+        tex_group_begin(T->tex);
         tk_run_path(T, kind == CMD_GRAPH || kind == CMD_MATRIX ? CMD_PATH : kind, text, lines, cmd->line);
+        tex_group_end(T->tex);
     }
 }
 
@@ -1254,24 +1261,28 @@ static void begin_env(tikz *T, const tex_tok *cmd, int kind, const char *env)
 {
     int present;
     T->cmd_line = cmd->line;
+    /* the environment's group opens before its options are applied: what
+     * they define (styles) ends with it */
     if (kind == ENV_TIKZPICTURE) {
         if (T->d) {
             tex_error(T->tex, cmd->line, cmd->col, "nested tikzpicture%s", "");
         } else {
             const char *o = read_opts_text(T, &present);
+            open_group(T, 2, cmd->line, cmd->col);
             picture_begin(T, o, strlen(o), cmd->line);
+            return;
         }
         open_group(T, 2, cmd->line, cmd->col);
     } else if (kind == ENV_SCOPE) {
         const char *o = read_opts_text(T, &present);
+        open_group(T, 2, cmd->line, cmd->col);
         tk_gs_push(T);
         if (T->d) tk_apply_opts(T, o, strlen(o), NULL, 0);
-        open_group(T, 2, cmd->line, cmd->col);
     } else if (kind == ENV_AXIS) {
         const char *o = read_opts_text(T, &present);
+        open_group(T, 2, cmd->line, cmd->col);
         tk_gs_push(T);
         if (T->d) tk_axis_begin(T, o, strlen(o), cmd->line);
-        open_group(T, 2, cmd->line, cmd->col);
     } else {
         open_group(T, 2, cmd->line, cmd->col);
         /* LaTeX's size environments: \begin{small} is {\small */
@@ -1357,10 +1368,10 @@ static void do_scoped(tikz *T, const tex_tok *cmd)
         tex_error(T->tex, cmd->line, cmd->col, "\\scoped nested more than %d deep", MAX_FOREACH_NESTING);
     } else {
         T->scoped_depth++;
+        tex_group_begin(T->tex);   /* before the options: what they define ends with it */
         tk_gs_push(T);
         if (T->d) tk_apply_opts(T, opts, strlen(opts), NULL, 0);
         size_t ngs = T->ngs;
-        tex_group_begin(T->tex);
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
         tex_push_list_tok(T->tex, &body, sen);
         run_body(T, sen.name);
@@ -1387,8 +1398,8 @@ static void do_tikz(tikz *T, const tex_tok *cmd)
     } else if (T->d) {
         tk_unparsed(T, cmd->line, "\\tikz", "a \\tikz picture inside a picture");
     } else {
-        picture_begin(T, opts, strlen(opts), cmd->line);
         open_group(T, 2, cmd->line, cmd->col);
+        picture_begin(T, opts, strlen(opts), cmd->line);
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
         tex_push_list_tok(T->tex, &body, sen);
         /* the body cannot close the picture's own group */
@@ -1693,11 +1704,17 @@ static void hook_unparsed(void *ctx, int line, int col, const char *src, const c
     T->cmd_col = oc;
 }
 
+/* A TeX group ended: the styles and every node/label values set in it go */
+static void hook_group_end(void *ctx, int depth)
+{
+    tk_styles_group_end(ctx, depth);
+}
+
 static void tikz_init(tikz *T)
 {
     memset(T, 0, sizeof *T);
     T->tex = tex_new();
-    tex_hooks h = { T, hook_known, hook_unparsed };
+    tex_hooks h = { T, hook_known, hook_unparsed, hook_group_end };
     tex_set_hooks(T->tex, &h);
     double em, ex;
     pgfmath_get_font(&em, &ex);   /* the picture's font, as for lengths in em */
@@ -1736,6 +1753,7 @@ static void tikz_fini(tikz *T)
     free(T->nodes);
     for (size_t i = 0; i < T->nstyles; i++) { free(T->styles[i].name); free(T->styles[i].val); }
     free(T->styles);
+    tk_styles_free_saves(T);
     free(T->paths);
     tk_nodesets_free(T);
     tk_ufn_free(T);

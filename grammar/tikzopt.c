@@ -151,6 +151,7 @@ void tk_gs_push(tikz *T)
         g->name_path = NULL;
         g->name_isect = NULL;
     }
+    T->gs[T->ngs].tex_depth = tex_group_depth(T->tex);
     T->ngs++;
 }
 
@@ -201,10 +202,16 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
     tk_trim(&name, &nn);
     tk_unbrace(&val, &vn);
     const char *old = NULL;
+    /* TeX's \pgfkeys definitions are local: one made in a group shadows the
+     * definition it replaces until the group ends (tk_styles_group_end), so
+     * a definition is modified in place only when made at its own depth.
+     * The levels along T->styles never decrease (a group's styles go when
+     * it ends), so a group's own are the top of the array. */
+    int level = tex_group_depth(T->tex);
     for (size_t i = T->nstyles; i-- > 0;) {
         tk_style *s = &T->styles[i];
         if (s->nlen != nn || memcmp(s->name, name, nn) != 0) continue;
-        if (i < T->style_floor) { old = s->val; break; }   /* shadow, do not modify */
+        if (i < T->style_floor || s->level != level) { old = s->val; break; }   /* shadow, do not modify */
         char *v = append ? list_append(s->val, val, vn) : xstrndup(val, vn);
         free(s->val);
         s->val = v;
@@ -221,7 +228,59 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
         T->style_filter[b >> 6] |= (uint64_t)1 << (b & 63);
     }
     T->styles[T->nstyles].val = append && old ? list_append(old, val, vn) : xstrndup(val, vn);
+    T->styles[T->nstyles].level = level;
     T->nstyles++;
+}
+
+void tk_set_every(tikz *T, int label, char *v)
+{
+    gstate *g = GS(T);
+    char **f = label ? &g->every_label : &g->every_node;
+    int depth = tex_group_depth(T->tex);
+    if (depth > g->tex_depth) {
+        /* save the value the group found, once per group */
+        int saved = 0;
+        for (size_t i = T->nesave; i-- > 0 && T->esave[i].depth == depth;)
+            if (T->esave[i].gs == T->ngs - 1 && T->esave[i].label == label) { saved = 1; break; }
+        if (!saved) {
+            if (T->nesave == T->capesave) {
+                T->capesave = T->capesave ? T->capesave * 2 : 16;
+                T->esave = xrealloc(T->esave, T->capesave * sizeof *T->esave);
+            }
+            T->esave[T->nesave++] = (struct tk_everysave){ T->ngs - 1, label, depth, *f };
+            *f = v;
+            return;
+        }
+    }
+    free(*f);
+    *f = v;
+}
+
+void tk_styles_group_end(tikz *T, int depth)
+{
+    while (T->nstyles > T->style_floor && T->styles[T->nstyles - 1].level > depth) {
+        T->nstyles--;
+        free(T->styles[T->nstyles].name);
+        free(T->styles[T->nstyles].val);
+    }
+    while (T->nesave > 0 && T->esave[T->nesave - 1].depth > depth) {
+        struct tk_everysave *e = &T->esave[--T->nesave];
+        if (e->gs < T->ngs) {
+            char **f = e->label ? &T->gs[e->gs].every_label : &T->gs[e->gs].every_node;
+            free(*f);
+            *f = e->old;
+        } else {
+            free(e->old);
+        }
+    }
+}
+
+void tk_styles_free_saves(tikz *T)
+{
+    for (size_t i = 0; i < T->nesave; i++) free(T->esave[i].old);
+    free(T->esave);
+    T->esave = NULL;
+    T->nesave = T->capesave = 0;
 }
 
 /* ---- colors --------------------------------------------------------------------- */
@@ -668,14 +727,11 @@ static int apply_handler_key(tikz *T, const char *k, size_t kn, const char *slas
         if (tk_is(k, nn, "every node")) {
             const char *w = v; size_t wn = vn;
             tk_unbrace(&w, &wn);
-            char *en = append && g->every_node ? list_append(g->every_node, w, wn) : xstrndup(w, wn);
-            free(g->every_node);
-            g->every_node = en;
+            tk_set_every(T, 0, append && g->every_node ? list_append(g->every_node, w, wn) : xstrndup(w, wn));
         } else if (tk_is(k, nn, "every label")) {
             const char *w = v; size_t wn = vn;
             tk_unbrace(&w, &wn);
-            free(g->every_label);
-            g->every_label = xstrndup(w, wn);
+            tk_set_every(T, 1, xstrndup(w, wn));
         } else if (append && tk_is(k, nn, "every edge quotes") && !tk_find_style(T, k, nn)) {
             /* the quotes library's every edge quotes/.style={auto} */
             const char *w = v; size_t wn = vn;
@@ -1148,9 +1204,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         const char *w = v;
         size_t wn = vn;
         tk_unbrace(&w, &wn);
-        char *en = g->every_node ? list_append(g->every_node, w, wn) : xstrndup(w, wn);
-        free(g->every_node);
-        g->every_node = en;
+        tk_set_every(T, 0, g->every_node ? list_append(g->every_node, w, wn) : xstrndup(w, wn));
         return;
     }
     /* user styles */
