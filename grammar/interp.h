@@ -571,6 +571,8 @@ int tk_ufn_declare_key(tikz *T, const char *v, size_t vn);
 int tk_ufn_expand(tikz *T, const char *s, size_t n, char **out, size_t *outn, int *dyn,
                   const char **why);
 void tk_ufn_free(tikz *T);
+/* A TeX group ended: the functions declared in it go (pgfuser.c) */
+void tk_ufn_group_end(tikz *T, int depth);
 /* tikzopt.c: s[0,n) may name rnd, rand or random (each evaluation draws) */
 int tk_may_random(const char *s, size_t n);
 

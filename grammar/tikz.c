@@ -1704,10 +1704,12 @@ static void hook_unparsed(void *ctx, int line, int col, const char *src, const c
     T->cmd_col = oc;
 }
 
-/* A TeX group ended: the styles and every node/label values set in it go */
+/* A TeX group ended: the styles, every node/label values and pgfmath
+ * functions set in it go */
 static void hook_group_end(void *ctx, int depth)
 {
     tk_styles_group_end(ctx, depth);
+    tk_ufn_group_end(ctx, depth);
 }
 
 static void tikz_init(tikz *T)
