@@ -266,6 +266,9 @@ typedef struct tikz {
      * as TeX's save stack puts back a local definition */
     struct tk_everysave { size_t gs; int label; int depth; char *old; } *esave;
     size_t nesave, capesave;
+    size_t style_bytes;       /* the texts of T->styles and T->esave (bounded: a style
+                                 appended to in each of many nested groups is kept
+                                 once per group) */
     /* tk_find_style's filter: the bit (tikzopt.c, style_bit) of every style
      * tk_define_style made, which makes every style. Bits are never cleared
      * (styles dropped at the end of a picture keep theirs): a clear bit means
@@ -430,6 +433,8 @@ const char *tk_find_style(tikz *T, const char *name, size_t n);
  * (label 1) option text to v (owned, may be NULL), saving the old one when
  * a TeX group opened since the state was pushed. */
 void tk_set_every(tikz *T, int label, char *v);
+/* The expander's group depth (0 without an expander, as in unit tests) */
+static inline int tk_group_depth(const tikz *T) { return T->tex ? tex_group_depth(T->tex) : 0; }
 /* A TeX group ended, depth groups are still open: the styles defined and
  * every node/label values set in it are undone (TeX's \pgfkeys definitions
  * are local to the group). */

@@ -74,7 +74,7 @@ int tk_ufn_declare(tikz *T, const char *name, size_t nn, int nargs, const char *
     for (size_t i = 0; i < nn; i++)
         if (!ident_char(name[i], i == 0)) return -1;
     struct tk_ufn *f = ufn_find(T, name, nn);
-    int level = tex_group_depth(T->tex);
+    int level = tk_group_depth(T);
     if (!f || f->level != level) {   /* new, or shadowing one of an enclosing group */
         if (T->nufn >= UFN_MAX) return -1;
         if (T->nufn == T->capufn) {

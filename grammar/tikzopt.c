@@ -151,7 +151,7 @@ void tk_gs_push(tikz *T)
         g->name_path = NULL;
         g->name_isect = NULL;
     }
-    T->gs[T->ngs].tex_depth = tex_group_depth(T->tex);
+    T->gs[T->ngs].tex_depth = tk_group_depth(T);
     T->ngs++;
 }
 
@@ -197,6 +197,18 @@ static char *list_append(const char *old, const char *add, size_t n)
     return v;
 }
 
+/* The texts kept for styles, as TeX's save stack keeps what each group
+ * replaced: past this, an error (TeX: "capacity exceeded") */
+#define MAX_STYLE_BYTES (64L * 1024 * 1024)
+
+static void style_bytes(tikz *T, size_t add, size_t sub)
+{
+    T->style_bytes = T->style_bytes + add - sub;
+    if (add > sub && T->style_bytes > (size_t)MAX_STYLE_BYTES && T->tex && !tex_failed(T->tex))
+        tex_error(T->tex, T->cmd_line, T->cmd_col ? T->cmd_col : 1,
+                  "styles kept for nested groups take more than %ld MB", MAX_STYLE_BYTES >> 20);
+}
+
 void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size_t vn, int append)
 {
     tk_trim(&name, &nn);
@@ -207,12 +219,13 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
      * a definition is modified in place only when made at its own depth.
      * The levels along T->styles never decrease (a group's styles go when
      * it ends), so a group's own are the top of the array. */
-    int level = tex_group_depth(T->tex);
+    int level = tk_group_depth(T);
     for (size_t i = T->nstyles; i-- > 0;) {
         tk_style *s = &T->styles[i];
         if (s->nlen != nn || memcmp(s->name, name, nn) != 0) continue;
         if (i < T->style_floor || s->level != level) { old = s->val; break; }   /* shadow, do not modify */
         char *v = append ? list_append(s->val, val, vn) : xstrndup(val, vn);
+        style_bytes(T, strlen(v), strlen(s->val));
         free(s->val);
         s->val = v;
         return;
@@ -229,6 +242,7 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
     }
     T->styles[T->nstyles].val = append && old ? list_append(old, val, vn) : xstrndup(val, vn);
     T->styles[T->nstyles].level = level;
+    style_bytes(T, T->styles[T->nstyles].nlen + strlen(T->styles[T->nstyles].val), 0);
     T->nstyles++;
 }
 
@@ -236,7 +250,7 @@ void tk_set_every(tikz *T, int label, char *v)
 {
     gstate *g = GS(T);
     char **f = label ? &g->every_label : &g->every_node;
-    int depth = tex_group_depth(T->tex);
+    int depth = tk_group_depth(T);
     if (depth > g->tex_depth) {
         /* save the value the group found, once per group */
         int saved = 0;
@@ -248,6 +262,7 @@ void tk_set_every(tikz *T, int label, char *v)
                 T->esave = xrealloc(T->esave, T->capesave * sizeof *T->esave);
             }
             T->esave[T->nesave++] = (struct tk_everysave){ T->ngs - 1, label, depth, *f };
+            style_bytes(T, *f ? strlen(*f) : 0, 0);
             *f = v;
             return;
         }
@@ -260,11 +275,13 @@ void tk_styles_group_end(tikz *T, int depth)
 {
     while (T->nstyles > T->style_floor && T->styles[T->nstyles - 1].level > depth) {
         T->nstyles--;
+        style_bytes(T, 0, T->styles[T->nstyles].nlen + strlen(T->styles[T->nstyles].val));
         free(T->styles[T->nstyles].name);
         free(T->styles[T->nstyles].val);
     }
     while (T->nesave > 0 && T->esave[T->nesave - 1].depth > depth) {
         struct tk_everysave *e = &T->esave[--T->nesave];
+        style_bytes(T, 0, e->old ? strlen(e->old) : 0);
         if (e->gs < T->ngs) {
             char **f = e->label ? &T->gs[e->gs].every_label : &T->gs[e->gs].every_node;
             free(*f);
