@@ -264,7 +264,7 @@ typedef struct tikz {
     /* every node/every label values a TeX group changed in a graphics state
      * pushed outside it, put back when the group ends (tk_styles_group_end),
      * as TeX's save stack puts back a local definition */
-    struct tk_everysave { size_t gs; int label; int depth; char *old; } *esave;
+    struct tk_everysave { size_t gs; int label; int depth; char *old; } *esave;   /* label 2: graphsset */
     size_t nesave, capesave;
     size_t style_bytes;       /* the texts of T->styles and T->esave (bounded: a style
                                  appended to in each of many nested groups is kept
@@ -430,8 +430,9 @@ void tk_optcache_free(tikz *T);
 void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size_t vn, int append);
 const char *tk_find_style(tikz *T, const char *name, size_t n);
 /* Sets the current graphics state's every node (label 0) or every label
- * (label 1) option text to v (owned, may be NULL), saving the old one when
- * a TeX group opened since the state was pushed. */
+ * (label 1) option text, or the \tikzgraphsset keys (label 2, T->graphsset),
+ * to v (owned, may be NULL), saving the old one when a TeX group opened
+ * since the state was pushed (for label 2: in each group). */
 void tk_set_every(tikz *T, int label, char *v);
 /* The expander's group depth (0 without an expander, as in unit tests) */
 static inline int tk_group_depth(const tikz *T) { return T->tex ? tex_group_depth(T->tex) : 0; }

@@ -1625,14 +1625,16 @@ static int run(tikz *T, int sentinel)
         case K_GRAPH: do_path(T, &t, CMD_GRAPH); break;
         case K_GRAPHSSET: {
             /* the graphs library's keys: kept for the graphs that follow
-             * (graph.c reads them before a graph's own options) */
+             * (graph.c reads them before a graph's own options) until the
+             * group ends (\pgfkeys: local) */
             toklist a = { 0 };
             if (tex_read_arg(T->tex, &a, 0) > 0) {
                 char *s = toks_text(T, &a, NULL);
                 size_t o = T->graphsset ? strlen(T->graphsset) : 0, n = strlen(s);
-                T->graphsset = xrealloc(T->graphsset, o + n + 2);
-                if (o) T->graphsset[o++] = ',';
-                memcpy(T->graphsset + o, s, n + 1);
+                char *v = xmalloc(o + n + 2);
+                if (o) { memcpy(v, T->graphsset, o); v[o++] = ','; }
+                memcpy(v + o, s, n + 1);
+                tk_set_every(T, 2, v);
                 free(s);
             }
             tl_free(&a);

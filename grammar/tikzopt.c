@@ -206,7 +206,7 @@ static void style_bytes(tikz *T, size_t add, size_t sub)
     T->style_bytes = T->style_bytes + add - sub;
     if (add > sub && T->style_bytes > (size_t)MAX_STYLE_BYTES && T->tex && !tex_failed(T->tex))
         tex_error(T->tex, T->cmd_line, T->cmd_col ? T->cmd_col : 1,
-                  "styles kept for nested groups take more than %ld MB", MAX_STYLE_BYTES >> 20);
+                  "styles kept for nested groups take more than %ld MiB", MAX_STYLE_BYTES >> 20);
 }
 
 void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size_t vn, int append)
@@ -249,13 +249,13 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
 void tk_set_every(tikz *T, int label, char *v)
 {
     gstate *g = GS(T);
-    char **f = label ? &g->every_label : &g->every_node;
+    char **f = label == 2 ? &T->graphsset : label ? &g->every_label : &g->every_node;
     int depth = tk_group_depth(T);
-    if (depth > g->tex_depth) {
+    if (depth > (label == 2 ? 0 : g->tex_depth)) {
         /* save the value the group found, once per group */
         int saved = 0;
         for (size_t i = T->nesave; i-- > 0 && T->esave[i].depth == depth;)
-            if (T->esave[i].gs == T->ngs - 1 && T->esave[i].label == label) { saved = 1; break; }
+            if ((label == 2 || T->esave[i].gs == T->ngs - 1) && T->esave[i].label == label) { saved = 1; break; }
         if (!saved) {
             if (T->nesave == T->capesave) {
                 T->capesave = T->capesave ? T->capesave * 2 : 16;
@@ -282,8 +282,9 @@ void tk_styles_group_end(tikz *T, int depth)
     while (T->nesave > 0 && T->esave[T->nesave - 1].depth > depth) {
         struct tk_everysave *e = &T->esave[--T->nesave];
         style_bytes(T, 0, e->old ? strlen(e->old) : 0);
-        if (e->gs < T->ngs) {
-            char **f = e->label ? &T->gs[e->gs].every_label : &T->gs[e->gs].every_node;
+        if (e->label == 2 || e->gs < T->ngs) {
+            char **f = e->label == 2 ? &T->graphsset :
+                       e->label ? &T->gs[e->gs].every_label : &T->gs[e->gs].every_node;
             free(*f);
             *f = e->old;
         } else {
