@@ -27,7 +27,8 @@ enum {
     K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC, K_MATRIX,
     K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH, K_NEWIF,
     K_SETSEED, K_RANDLIST, K_RANDITEM, K_RANDINT, K_DECLFUNC, K_TIKZ,
-    K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE, K_SCOPED, K_GRAPH, K_GRAPHSSET, K_CALENDAR
+    K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE, K_SCOPED, K_GRAPH, K_GRAPHSSET, K_CALENDAR,
+    K_BEGINGROUP, K_ENDGROUP
 };
 
 /* ---- small utilities ---------------------------------------------------- */
@@ -340,8 +341,9 @@ static void doc_font_units(tikz *T)
     tex_set_font(T->tex, em, em * 0.5352);
 }
 
-/* TeX groups opened by '{' (kind 1) and by \begin (kind 2), to report a '}'
- * that closes an environment or an \end that closes a brace group */
+/* TeX groups opened by '{' (kind 1), by \begin (kind 2) and by \begingroup
+ * (kind 3), to report a '}' that closes an environment or an \end that
+ * closes a brace group */
 static void open_group(tikz *T, int kind, int line, int col)
 {
     if (T->ngk == T->capgk) {
@@ -372,7 +374,8 @@ static int close_group(tikz *T, int kind, const tex_tok *at, const char *what)
     }
     if (T->gk[T->ngk - 1].kind != kind) {
         tex_error(T->tex, at->line, at->col, "%s, but the %s opened on line %d is still open",
-                  what, T->gk[T->ngk - 1].kind == 1 ? "'{'" : "environment", T->gk[T->ngk - 1].line);
+                  what, T->gk[T->ngk - 1].kind == 1 ? "'{'" : T->gk[T->ngk - 1].kind == 3 ? "\\begingroup" : "environment",
+                  T->gk[T->ngk - 1].line);
         return 0;
     }
     T->ngk--;
@@ -1512,6 +1515,7 @@ static int classify_cs(const char *nm)
 {
     static const struct { const char *name; int k; } tab[] = {
         { "begin", K_BEGIN }, { "end", K_END }, { "def", K_DEF }, { "gdef", K_GDEF },
+        { "begingroup", K_BEGINGROUP }, { "endgroup", K_ENDGROUP },
         { "edef", K_EDEF }, { "xdef", K_XDEF }, { "newcommand", K_NEWCOMMAND },
         { "renewcommand", K_NEWCOMMAND }, { "providecommand", K_PROVIDECOMMAND },
         { "let", K_LET }, { "pgfmathsetmacro", K_SETMACRO },
@@ -1583,6 +1587,10 @@ static int run(tikz *T, int sentinel)
         switch (cs_kind(T, t.name)) {
         case K_BEGIN: do_begin(T, &t); break;
         case K_END: do_end(T, &t); break;
+        case K_BEGINGROUP: open_group(T, 3, t.line, t.col); break;
+        case K_ENDGROUP:
+            if (!close_group(T, 3, &t, "\\endgroup")) return -1;
+            break;
         case K_DEF: do_def(T, &t, 0, 0); break;
         case K_GDEF: do_def(T, &t, 1, 0); break;
         case K_EDEF: do_def(T, &t, 0, 1); break;
@@ -1860,11 +1868,12 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
             fputc('\n', cfg->diag);
         }
         rc = 2;
-    } else if (T->ngk > 0 && T->gk[T->ngk - 1].kind == 1) {
-        /* the innermost open group is a brace: name it, not the end */
+    } else if (T->ngk > 0 && T->gk[T->ngk - 1].kind != 2) {
+        /* the innermost open group is a brace or \begingroup: name it, not the end */
         if (cfg->diag) {
-            fprintf(cfg->diag, "%s:%d:%d: error: unbalanced braces: end of input inside a group opened here",
-                    cfg->fname, T->gk[T->ngk - 1].line, T->gk[T->ngk - 1].col);
+            fprintf(cfg->diag, "%s:%d:%d: error: %s", cfg->fname, T->gk[T->ngk - 1].line, T->gk[T->ngk - 1].col,
+                    T->gk[T->ngk - 1].kind == 1 ? "unbalanced braces: end of input inside a group opened here" :
+                    "end of input inside the \\begingroup begun here (no \\endgroup)");
             if (T->ngk > 1) fprintf(cfg->diag, " (%zu groups unclosed)", T->ngk);
             fputc('\n', cfg->diag);
         }
