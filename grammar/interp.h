@@ -264,7 +264,7 @@ typedef struct tikz {
     /* every node/every label values a TeX group changed in a graphics state
      * pushed outside it, put back when the group ends (tk_styles_group_end),
      * as TeX's save stack puts back a local definition */
-    struct tk_everysave { size_t gs; int label; int depth; char *old; } *esave;   /* label 2: graphsset */
+    struct tk_everysave { size_t gs; int label; int depth; char *old; } *esave;   /* label 2: graphsset; 3: tk_gs_local's state */
     size_t nesave, capesave;
     size_t style_bytes;       /* the texts of T->styles and T->esave (bounded: a style
                                  appended to in each of many nested groups is kept
@@ -434,6 +434,10 @@ const char *tk_find_style(tikz *T, const char *name, size_t n);
  * to v (owned, may be NULL), saving the old one when a TeX group opened
  * since the state was pushed (for label 2: in each group). */
 void tk_set_every(tikz *T, int label, char *v);
+/* Before \tikzset in a picture changes the graphics state: when a TeX group
+ * opened since the state was pushed, a state of the group's own, popped
+ * when the group ends (keys such as node distance= are local in TeX). */
+void tk_gs_local(tikz *T);
 /* The expander's group depth (0 without an expander, as in unit tests) */
 static inline int tk_group_depth(const tikz *T) { return T->tex ? tex_group_depth(T->tex) : 0; }
 /* A TeX group ended, depth groups are still open: the styles defined and

@@ -1427,6 +1427,7 @@ static void do_tikzset(tikz *T)
     toklist a = { 0 };
     if (tex_read_arg(T->tex, &a, 0) > 0) {
         char *s = toks_text(T, &a, NULL);
+        if (T->d) tk_gs_local(T);   /* in a { } group or loop body: the keys end with it */
         tk_apply_opts(T, s, strlen(s), NULL, 0);
         free(s);
     }

@@ -271,6 +271,17 @@ void tk_set_every(tikz *T, int label, char *v)
     *f = v;
 }
 
+void tk_gs_local(tikz *T)
+{
+    if (T->ngs == 0 || tk_group_depth(T) <= GS(T)->tex_depth) return;
+    tk_gs_push(T);
+    if (T->nesave == T->capesave) {
+        T->capesave = T->capesave ? T->capesave * 2 : 16;
+        T->esave = xrealloc(T->esave, T->capesave * sizeof *T->esave);
+    }
+    T->esave[T->nesave++] = (struct tk_everysave){ T->ngs - 1, 3, tk_group_depth(T), NULL };
+}
+
 void tk_styles_group_end(tikz *T, int depth)
 {
     while (T->nstyles > T->style_floor && T->styles[T->nstyles - 1].level > depth) {
@@ -282,7 +293,9 @@ void tk_styles_group_end(tikz *T, int depth)
     while (T->nesave > 0 && T->esave[T->nesave - 1].depth > depth) {
         struct tk_everysave *e = &T->esave[--T->nesave];
         style_bytes(T, 0, e->old ? strlen(e->old) : 0);
-        if (e->label == 2 || e->gs < T->ngs) {
+        if (e->label == 3) {
+            if (e->gs == T->ngs - 1) tk_gs_pop(T);   /* tk_gs_local's state */
+        } else if (e->label == 2 || e->gs < T->ngs) {
             char **f = e->label == 2 ? &T->graphsset :
                        e->label ? &T->gs[e->gs].every_label : &T->gs[e->gs].every_node;
             free(*f);
