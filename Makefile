@@ -229,7 +229,7 @@ check-tex: all
 	    tests/tikz2ir/text-tt.tex tests/tikz2ir/border-*.tex tests/tikz2ir/to-path-*.tex tests/tikz2ir/quotes-labels.tex \
 	    tests/tikz2ir/quotes-edges.tex tests/tikz2ir/quotes-brackets.tex tests/tikz2ir/doc-fontsize*.tex tests/tikz2ir/pic-transform.tex \
 	    tests/tikz2ir/shapes-rrect*.tex tests/tikz2ir/shapes-chamfered.tex tests/tikz2ir/shapes-crossout.tex \
-	    tests/tikz2ir/shapes-forbidden.tex tests/tikz2ir/shapes-star.tex
+	    tests/tikz2ir/shapes-forbidden.tex tests/tikz2ir/shapes-star.tex tests/tikz2ir/style-scope-*.tex
 	@sh tests/tex/check-tex-pairs.sh
 
 pgfmanual: all

@@ -147,6 +147,8 @@ typedef struct {
     int transform_shape;      /* transform shape: nodes take the CTM's scale and rotation */
     char *every_node;         /* option text applied to every node (owned) */
     char *every_label;
+    int tex_depth;            /* the expander's group depth when the state was pushed:
+                                 every node/label set deeper are saved (tk_set_every) */
     char role[24];
     int clip;                 /* index (1-based) of the innermost clip, 0 none */
     /* arc/circle/grid parameters */
@@ -268,6 +270,8 @@ typedef struct {
     char *name;
     char *val;                /* option text */
     size_t nlen;              /* strlen(name): set by tk_define_style, which makes every style */
+    int level;                /* the expander's group depth it was defined at: the
+                                 style ends with that group (tk_styles_group_end) */
 } tk_style;
 
 typedef struct {
@@ -298,6 +302,14 @@ typedef struct tikz {
     tk_style *styles;
     size_t nstyles, capstyles;
     size_t style_floor;       /* styles below are the session's: never modified */
+    /* every node/every label values a TeX group changed in a graphics state
+     * pushed outside it, put back when the group ends (tk_styles_group_end),
+     * as TeX's save stack puts back a local definition */
+    struct tk_everysave { size_t gs; int label; int depth; char *old; } *esave;   /* label 2: graphsset; 3: tk_gs_local's state */
+    size_t nesave, capesave;
+    size_t style_bytes;       /* the texts of T->styles and T->esave (bounded: a style
+                                 appended to in each of many nested groups is kept
+                                 once per group) */
     /* tk_find_style's filter: the bit (tikzopt.c, style_bit) of every style
      * tk_define_style made, which makes every style. Bits are never cleared
      * (styles dropped at the end of a picture keep theirs): a clear bit means
@@ -465,6 +477,23 @@ void tk_apply_opts(tikz *T, const char *s, size_t n, struct tk_nodeopts *no, int
 void tk_optcache_free(tikz *T);
 void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size_t vn, int append);
 const char *tk_find_style(tikz *T, const char *name, size_t n);
+/* Sets the current graphics state's every node (label 0) or every label
+ * (label 1) option text, or the \tikzgraphsset keys (label 2, T->graphsset),
+ * to v (owned, may be NULL), saving the old one when a TeX group opened
+ * since the state was pushed (for label 2: in each group). */
+void tk_set_every(tikz *T, int label, char *v);
+/* Before \tikzset in a picture changes the graphics state: when a TeX group
+ * opened since the state was pushed, a state of the group's own, popped
+ * when the group ends (keys such as node distance= are local in TeX). */
+void tk_gs_local(tikz *T);
+/* The expander's group depth (0 without an expander, as in unit tests) */
+static inline int tk_group_depth(const tikz *T) { return T->tex ? tex_group_depth(T->tex) : 0; }
+/* A TeX group ended, depth groups are still open: the styles defined and
+ * every node/label values set in it are undone (TeX's \pgfkeys definitions
+ * are local to the group). */
+void tk_styles_group_end(tikz *T, int depth);
+/* Frees the saved every node/label values (tikz_fini). */
+void tk_styles_free_saves(tikz *T);
 int tk_is_color(const char *s, size_t n);
 const char *tk_memmem(const char *s, size_t n, const char *w);
 /* Evaluates a dimension or number (pgfmath); number without unit = pt when
@@ -614,6 +643,8 @@ int tk_ufn_declare_key(tikz *T, const char *v, size_t vn);
 int tk_ufn_expand(tikz *T, const char *s, size_t n, char **out, size_t *outn, int *dyn,
                   const char **why);
 void tk_ufn_free(tikz *T);
+/* A TeX group ended: the functions declared in it go (pgfuser.c) */
+void tk_ufn_group_end(tikz *T, int depth);
 /* tikzopt.c: s[0,n) may name rnd, rand or random (each evaluation draws) */
 int tk_may_random(const char *s, size_t n);
 

@@ -24,6 +24,8 @@ struct tk_ufn {
     int nargs;
     char *params[9];          /* "\x" or "#1" */
     char *body;               /* NULL: a body tikz2ir cannot evaluate */
+    int level;                /* the expander's group depth it was declared at: pgf's
+                                 declaration is a \def, local to that group */
 };
 
 static int ident_char(char c, int first)
@@ -32,16 +34,27 @@ static int ident_char(char c, int first)
            (!first && c >= '0' && c <= '9');
 }
 
+static void ufn_clear(struct tk_ufn *f)
+{
+    free(f->name);
+    for (int k = 0; k < f->nargs; k++) free(f->params[k]);
+    free(f->body);
+}
+
 void tk_ufn_free(tikz *T)
 {
-    for (size_t i = 0; i < T->nufn; i++) {
-        free(T->ufn[i].name);
-        for (int k = 0; k < T->ufn[i].nargs; k++) free(T->ufn[i].params[k]);
-        free(T->ufn[i].body);
-    }
+    for (size_t i = 0; i < T->nufn; i++) ufn_clear(&T->ufn[i]);
     free(T->ufn);
     T->ufn = NULL;
     T->nufn = T->capufn = 0;
+}
+
+/* A TeX group ended (depth groups still open): the functions declared in it
+ * go, and those they shadowed are back. Levels along T->ufn never decrease
+ * (as T->styles'), so they are the top of the array. */
+void tk_ufn_group_end(tikz *T, int depth)
+{
+    while (T->nufn > 0 && T->ufn[T->nufn - 1].level > depth) ufn_clear(&T->ufn[--T->nufn]);
 }
 
 static struct tk_ufn *ufn_find(tikz *T, const char *s, size_t n)
@@ -61,7 +74,8 @@ int tk_ufn_declare(tikz *T, const char *name, size_t nn, int nargs, const char *
     for (size_t i = 0; i < nn; i++)
         if (!ident_char(name[i], i == 0)) return -1;
     struct tk_ufn *f = ufn_find(T, name, nn);
-    if (!f) {
+    int level = tk_group_depth(T);
+    if (!f || f->level != level) {   /* new, or shadowing one of an enclosing group */
         if (T->nufn >= UFN_MAX) return -1;
         if (T->nufn == T->capufn) {
             T->capufn = T->capufn ? 2 * T->capufn : 8;
@@ -70,6 +84,7 @@ int tk_ufn_declare(tikz *T, const char *name, size_t nn, int nargs, const char *
         f = &T->ufn[T->nufn++];
         memset(f, 0, sizeof *f);
         f->name = xstrndup(name, nn);
+        f->level = level;
     } else {
         for (int k = 0; k < f->nargs; k++) free(f->params[k]);
         free(f->body);

@@ -763,6 +763,7 @@ void tex_group_end(tex_ctx *c)
         macro_unref(c->macros[s->name]);
         c->macros[s->name] = s->old;
     }
+    if (c->hooks.group_end) c->hooks.group_end(c->hooks.ctx, (int)c->ngroups);
 }
 
 int tex_group_depth(const tex_ctx *c) { return (int)c->ngroups; }

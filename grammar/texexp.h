@@ -66,11 +66,15 @@ typedef struct tex_ctx tex_ctx;
  * take any other one for undefined). unparsed: a conditional the expander
  * cannot evaluate (a condition on something it does not know, such as
  * \ifnum\value{page}>1 or \ifmmode) has been skipped whole, up to its
- * \fi: src is its text, why the reason, line and col where it began. */
+ * \fi: src is its text, why the reason, line and col where it began.
+ * group_end: a group has ended (tex_group_end, after the expander undid its
+ * macro definitions); depth is the number of groups still open, so the
+ * interpreter undoes what it keeps per group (styles: tikzopt.c) above it. */
 typedef struct {
     void *ctx;
     int (*known)(void *ctx, int name);
     void (*unparsed)(void *ctx, int line, int col, const char *src, const char *why);
+    void (*group_end)(void *ctx, int depth);
 } tex_hooks;
 
 tex_ctx *tex_new(void);

@@ -27,7 +27,8 @@ enum {
     K_FOREACH, K_DRAW, K_FILL, K_FILLDRAW, K_PATH, K_CLIP, K_NODE, K_COORDINATE, K_PIC, K_MATRIX,
     K_ADDPLOT, K_TIKZSET, K_TIKZSTYLE, K_SKIP11, K_SKIP01, K_SKIP03, K_SKIP02, K_SETLENGTH, K_NEWIF,
     K_SETSEED, K_RANDLIST, K_RANDITEM, K_RANDINT, K_DECLFUNC, K_TIKZ,
-    K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE, K_SCOPED, K_GRAPH, K_GRAPHSSET, K_CALENDAR
+    K_PLAIN_PICTURE, K_PLAIN_ENDPICTURE, K_PLAIN_SCOPE, K_PLAIN_ENDSCOPE, K_SCOPED, K_GRAPH, K_GRAPHSSET, K_CALENDAR,
+    K_BEGINGROUP, K_ENDGROUP
 };
 
 /* ---- small utilities ---------------------------------------------------- */
@@ -81,12 +82,16 @@ static void picture_begin(tikz *T, const char *opts, size_t n, int line)
     tk_gs_push(T);
     gstate *g = GS(T);
     /* a picture starts from the initial state: drop what the push copied
-     * from an enclosing state (a picture inside a node, or an unclosed one) */
-    free(g->every_node);
-    free(g->every_label);
+     * from an enclosing state (a picture inside a node, or an unclosed one),
+     * but every node/.style and every label/.style set by \tikzset before
+     * the picture (pgfkeys styles) hold in it, as in TeX */
+    char *every_node = g->every_node, *every_label = g->every_label;
     const char *mx_amp = g->mx_amp;   /* \tikzset{ampersand replacement=} holds on */
     tk_gs_init(g);
     g->mx_amp = mx_amp;
+    g->every_node = every_node;
+    g->every_label = every_label;
+    g->tex_depth = tex_group_depth(T->tex);
     /* IM: every picture has line width=1pt, line join=round, label distance=-0.1cm */
     g->lw = 1;
     g->label_distance = -0.1 * 28.452756;
@@ -352,8 +357,9 @@ static void doc_font_units(tikz *T)
     tex_set_font(T->tex, em, em * 0.5352);
 }
 
-/* TeX groups opened by '{' (kind 1) and by \begin (kind 2), to report a '}'
- * that closes an environment or an \end that closes a brace group */
+/* TeX groups opened by '{' (kind 1), by \begin (kind 2) and by \begingroup
+ * (kind 3), to report a '}' that closes an environment or an \end that
+ * closes a brace group */
 static void open_group(tikz *T, int kind, int line, int col)
 {
     if (T->ngk == T->capgk) {
@@ -384,7 +390,8 @@ static int close_group(tikz *T, int kind, const tex_tok *at, const char *what)
     }
     if (T->gk[T->ngk - 1].kind != kind) {
         tex_error(T->tex, at->line, at->col, "%s, but the %s opened on line %d is still open",
-                  what, T->gk[T->ngk - 1].kind == 1 ? "'{'" : "environment", T->gk[T->ngk - 1].line);
+                  what, T->gk[T->ngk - 1].kind == 1 ? "'{'" : T->gk[T->ngk - 1].kind == 3 ? "\\begingroup" : "environment",
+                  T->gk[T->ngk - 1].line);
         return 0;
     }
     T->ngk--;
@@ -808,7 +815,10 @@ static void do_path(tikz *T, const tex_tok *cmd, int kind)
     } else if (kind == CMD_CALENDAR) {
         tk_calendar(T, text, cmd->line);
     } else {
+        /* a path is a TeX group: the styles its options define end with it */
+        tex_group_begin(T->tex);
         tk_run_path(T, kind == CMD_GRAPH || kind == CMD_MATRIX ? CMD_PATH : kind, text, lines, cmd->line);
+        tex_group_end(T->tex);
     }
 }
 
@@ -1270,24 +1280,28 @@ static void begin_env(tikz *T, const tex_tok *cmd, int kind, const char *env)
 {
     int present;
     T->cmd_line = cmd->line;
+    /* the environment's group opens before its options are applied: what
+     * they define (styles) ends with it */
     if (kind == ENV_TIKZPICTURE) {
         if (T->d) {
             tex_error(T->tex, cmd->line, cmd->col, "nested tikzpicture%s", "");
         } else {
             const char *o = read_opts_text(T, &present);
+            open_group(T, 2, cmd->line, cmd->col);
             picture_begin(T, o, strlen(o), cmd->line);
+            return;
         }
         open_group(T, 2, cmd->line, cmd->col);
     } else if (kind == ENV_SCOPE) {
         const char *o = read_opts_text(T, &present);
+        open_group(T, 2, cmd->line, cmd->col);
         tk_gs_push(T);
         if (T->d) tk_apply_opts(T, o, strlen(o), NULL, 0);
-        open_group(T, 2, cmd->line, cmd->col);
     } else if (kind == ENV_AXIS) {
         const char *o = read_opts_text(T, &present);
+        open_group(T, 2, cmd->line, cmd->col);
         tk_gs_push(T);
         if (T->d) tk_axis_begin(T, o, strlen(o), cmd->line);
-        open_group(T, 2, cmd->line, cmd->col);
     } else {
         open_group(T, 2, cmd->line, cmd->col);
         /* LaTeX's size environments: \begin{small} is {\small */
@@ -1373,10 +1387,10 @@ static void do_scoped(tikz *T, const tex_tok *cmd)
         tex_error(T->tex, cmd->line, cmd->col, "\\scoped nested more than %d deep", MAX_FOREACH_NESTING);
     } else {
         T->scoped_depth++;
+        tex_group_begin(T->tex);   /* before the options: what they define ends with it */
         tk_gs_push(T);
         if (T->d) tk_apply_opts(T, opts, strlen(opts), NULL, 0);
         size_t ngs = T->ngs;
-        tex_group_begin(T->tex);
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
         tex_push_list_tok(T->tex, &body, sen);
         run_body(T, sen.name);
@@ -1403,8 +1417,8 @@ static void do_tikz(tikz *T, const tex_tok *cmd)
     } else if (T->d) {
         tk_unparsed(T, cmd->line, "\\tikz", "a \\tikz picture inside a picture");
     } else {
-        picture_begin(T, opts, strlen(opts), cmd->line);
         open_group(T, 2, cmd->line, cmd->col);
+        picture_begin(T, opts, strlen(opts), cmd->line);
         tex_tok sen = { T_OTHER, -2, ++T->sentinel_id, cmd->line, cmd->col };
         tex_push_list_tok(T->tex, &body, sen);
         /* the body cannot close the picture's own group */
@@ -1429,6 +1443,7 @@ static void do_tikzset(tikz *T)
     toklist a = { 0 };
     if (tex_read_arg(T->tex, &a, 0) > 0) {
         char *s = toks_text(T, &a, NULL);
+        if (T->d) tk_gs_local(T);   /* in a { } group or loop body: the keys end with it */
         tk_apply_opts(T, s, strlen(s), NULL, 0);
         free(s);
     }
@@ -1517,6 +1532,7 @@ static int classify_cs(const char *nm)
 {
     static const struct { const char *name; int k; } tab[] = {
         { "begin", K_BEGIN }, { "end", K_END }, { "def", K_DEF }, { "gdef", K_GDEF },
+        { "begingroup", K_BEGINGROUP }, { "endgroup", K_ENDGROUP },
         { "edef", K_EDEF }, { "xdef", K_XDEF }, { "newcommand", K_NEWCOMMAND },
         { "renewcommand", K_NEWCOMMAND }, { "providecommand", K_PROVIDECOMMAND },
         { "let", K_LET }, { "pgfmathsetmacro", K_SETMACRO },
@@ -1588,6 +1604,10 @@ static int run(tikz *T, int sentinel)
         switch (cs_kind(T, t.name)) {
         case K_BEGIN: do_begin(T, &t); break;
         case K_END: do_end(T, &t); break;
+        case K_BEGINGROUP: open_group(T, 3, t.line, t.col); break;
+        case K_ENDGROUP:
+            if (!close_group(T, 3, &t, "\\endgroup")) return -1;
+            break;
         case K_DEF: do_def(T, &t, 0, 0); break;
         case K_GDEF: do_def(T, &t, 1, 0); break;
         case K_EDEF: do_def(T, &t, 0, 1); break;
@@ -1630,14 +1650,16 @@ static int run(tikz *T, int sentinel)
         case K_GRAPH: do_path(T, &t, CMD_GRAPH); break;
         case K_GRAPHSSET: {
             /* the graphs library's keys: kept for the graphs that follow
-             * (graph.c reads them before a graph's own options) */
+             * (graph.c reads them before a graph's own options) until the
+             * group ends (\pgfkeys: local) */
             toklist a = { 0 };
             if (tex_read_arg(T->tex, &a, 0) > 0) {
                 char *s = toks_text(T, &a, NULL);
                 size_t o = T->graphsset ? strlen(T->graphsset) : 0, n = strlen(s);
-                T->graphsset = xrealloc(T->graphsset, o + n + 2);
-                if (o) T->graphsset[o++] = ',';
-                memcpy(T->graphsset + o, s, n + 1);
+                char *v = xmalloc(o + n + 2);
+                if (o) { memcpy(v, T->graphsset, o); v[o++] = ','; }
+                memcpy(v + o, s, n + 1);
+                tk_set_every(T, 2, v);
                 free(s);
             }
             tl_free(&a);
@@ -1709,11 +1731,19 @@ static void hook_unparsed(void *ctx, int line, int col, const char *src, const c
     T->cmd_col = oc;
 }
 
+/* A TeX group ended: the styles, every node/label values and pgfmath
+ * functions set in it go */
+static void hook_group_end(void *ctx, int depth)
+{
+    tk_styles_group_end(ctx, depth);
+    tk_ufn_group_end(ctx, depth);
+}
+
 static void tikz_init(tikz *T)
 {
     memset(T, 0, sizeof *T);
     T->tex = tex_new();
-    tex_hooks h = { T, hook_known, hook_unparsed };
+    tex_hooks h = { T, hook_known, hook_unparsed, hook_group_end };
     tex_set_hooks(T->tex, &h);
     double em, ex;
     pgfmath_get_font(&em, &ex);   /* the picture's font, as for lengths in em */
@@ -1752,6 +1782,7 @@ static void tikz_fini(tikz *T)
     free(T->nodes);
     for (size_t i = 0; i < T->nstyles; i++) { free(T->styles[i].name); free(T->styles[i].val); }
     free(T->styles);
+    tk_styles_free_saves(T);
     free(T->paths);
     tk_nodesets_free(T);
     tk_ufn_free(T);
@@ -1854,11 +1885,12 @@ int tikz_convert(const char *src, size_t len, tikz_config *cfg, tikz_sink sink, 
             fputc('\n', cfg->diag);
         }
         rc = 2;
-    } else if (T->ngk > 0 && T->gk[T->ngk - 1].kind == 1) {
-        /* the innermost open group is a brace: name it, not the end */
+    } else if (T->ngk > 0 && T->gk[T->ngk - 1].kind != 2) {
+        /* the innermost open group is a brace or \begingroup: name it, not the end */
         if (cfg->diag) {
-            fprintf(cfg->diag, "%s:%d:%d: error: unbalanced braces: end of input inside a group opened here",
-                    cfg->fname, T->gk[T->ngk - 1].line, T->gk[T->ngk - 1].col);
+            fprintf(cfg->diag, "%s:%d:%d: error: %s", cfg->fname, T->gk[T->ngk - 1].line, T->gk[T->ngk - 1].col,
+                    T->gk[T->ngk - 1].kind == 1 ? "unbalanced braces: end of input inside a group opened here" :
+                    "end of input inside the \\begingroup begun here (no \\endgroup)");
             if (T->ngk > 1) fprintf(cfg->diag, " (%zu groups unclosed)", T->ngk);
             fputc('\n', cfg->diag);
         }

@@ -152,6 +152,7 @@ void tk_gs_push(tikz *T)
         g->name_path = NULL;
         g->name_isect = NULL;
     }
+    T->gs[T->ngs].tex_depth = tk_group_depth(T);
     T->ngs++;
 }
 
@@ -197,16 +198,35 @@ static char *list_append(const char *old, const char *add, size_t n)
     return v;
 }
 
+/* The texts kept for styles, as TeX's save stack keeps what each group
+ * replaced: past this, an error (TeX: "capacity exceeded") */
+#define MAX_STYLE_BYTES (64L * 1024 * 1024)
+
+static void style_bytes(tikz *T, size_t add, size_t sub)
+{
+    T->style_bytes = T->style_bytes + add - sub;
+    if (add > sub && T->style_bytes > (size_t)MAX_STYLE_BYTES && T->tex && !tex_failed(T->tex))
+        tex_error(T->tex, T->cmd_line, T->cmd_col ? T->cmd_col : 1,
+                  "styles kept for nested groups take more than %ld MiB", MAX_STYLE_BYTES >> 20);
+}
+
 void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size_t vn, int append)
 {
     tk_trim(&name, &nn);
     tk_unbrace(&val, &vn);
     const char *old = NULL;
+    /* TeX's \pgfkeys definitions are local: one made in a group shadows the
+     * definition it replaces until the group ends (tk_styles_group_end), so
+     * a definition is modified in place only when made at its own depth.
+     * The levels along T->styles never decrease (a group's styles go when
+     * it ends), so a group's own are the top of the array. */
+    int level = tk_group_depth(T);
     for (size_t i = T->nstyles; i-- > 0;) {
         tk_style *s = &T->styles[i];
         if (s->nlen != nn || memcmp(s->name, name, nn) != 0) continue;
-        if (i < T->style_floor) { old = s->val; break; }   /* shadow, do not modify */
+        if (i < T->style_floor || s->level != level) { old = s->val; break; }   /* shadow, do not modify */
         char *v = append ? list_append(s->val, val, vn) : xstrndup(val, vn);
+        style_bytes(T, strlen(v), strlen(s->val));
         free(s->val);
         s->val = v;
         return;
@@ -222,7 +242,77 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
         T->style_filter[b >> 6] |= (uint64_t)1 << (b & 63);
     }
     T->styles[T->nstyles].val = append && old ? list_append(old, val, vn) : xstrndup(val, vn);
+    T->styles[T->nstyles].level = level;
+    style_bytes(T, T->styles[T->nstyles].nlen + strlen(T->styles[T->nstyles].val), 0);
     T->nstyles++;
+}
+
+void tk_set_every(tikz *T, int label, char *v)
+{
+    gstate *g = GS(T);
+    char **f = label == 2 ? &T->graphsset : label ? &g->every_label : &g->every_node;
+    int depth = tk_group_depth(T);
+    if (depth > (label == 2 ? 0 : g->tex_depth)) {
+        /* save the value the group found, once per group */
+        int saved = 0;
+        for (size_t i = T->nesave; i-- > 0 && T->esave[i].depth == depth;)
+            if ((label == 2 || T->esave[i].gs == T->ngs - 1) && T->esave[i].label == label) { saved = 1; break; }
+        if (!saved) {
+            if (T->nesave == T->capesave) {
+                T->capesave = T->capesave ? T->capesave * 2 : 16;
+                T->esave = xrealloc(T->esave, T->capesave * sizeof *T->esave);
+            }
+            T->esave[T->nesave++] = (struct tk_everysave){ T->ngs - 1, label, depth, *f };
+            style_bytes(T, *f ? strlen(*f) : 0, 0);
+            *f = v;
+            return;
+        }
+    }
+    free(*f);
+    *f = v;
+}
+
+void tk_gs_local(tikz *T)
+{
+    if (T->ngs == 0 || tk_group_depth(T) <= GS(T)->tex_depth) return;
+    tk_gs_push(T);
+    if (T->nesave == T->capesave) {
+        T->capesave = T->capesave ? T->capesave * 2 : 16;
+        T->esave = xrealloc(T->esave, T->capesave * sizeof *T->esave);
+    }
+    T->esave[T->nesave++] = (struct tk_everysave){ T->ngs - 1, 3, tk_group_depth(T), NULL };
+}
+
+void tk_styles_group_end(tikz *T, int depth)
+{
+    while (T->nstyles > T->style_floor && T->styles[T->nstyles - 1].level > depth) {
+        T->nstyles--;
+        style_bytes(T, 0, T->styles[T->nstyles].nlen + strlen(T->styles[T->nstyles].val));
+        free(T->styles[T->nstyles].name);
+        free(T->styles[T->nstyles].val);
+    }
+    while (T->nesave > 0 && T->esave[T->nesave - 1].depth > depth) {
+        struct tk_everysave *e = &T->esave[--T->nesave];
+        style_bytes(T, 0, e->old ? strlen(e->old) : 0);
+        if (e->label == 3) {
+            if (e->gs == T->ngs - 1) tk_gs_pop(T);   /* tk_gs_local's state */
+        } else if (e->label == 2 || e->gs < T->ngs) {
+            char **f = e->label == 2 ? &T->graphsset :
+                       e->label ? &T->gs[e->gs].every_label : &T->gs[e->gs].every_node;
+            free(*f);
+            *f = e->old;
+        } else {
+            free(e->old);
+        }
+    }
+}
+
+void tk_styles_free_saves(tikz *T)
+{
+    for (size_t i = 0; i < T->nesave; i++) free(T->esave[i].old);
+    free(T->esave);
+    T->esave = NULL;
+    T->nesave = T->capesave = 0;
 }
 
 /* ---- colors --------------------------------------------------------------------- */
@@ -683,14 +773,11 @@ static int apply_handler_key(tikz *T, const char *k, size_t kn, const char *slas
         if (tk_is(k, nn, "every node")) {
             const char *w = v; size_t wn = vn;
             tk_unbrace(&w, &wn);
-            char *en = append && g->every_node ? list_append(g->every_node, w, wn) : xstrndup(w, wn);
-            free(g->every_node);
-            g->every_node = en;
+            tk_set_every(T, 0, append && g->every_node ? list_append(g->every_node, w, wn) : xstrndup(w, wn));
         } else if (tk_is(k, nn, "every label")) {
             const char *w = v; size_t wn = vn;
             tk_unbrace(&w, &wn);
-            free(g->every_label);
-            g->every_label = xstrndup(w, wn);
+            tk_set_every(T, 1, xstrndup(w, wn));
         } else if (append && tk_is(k, nn, "every edge quotes") && !tk_find_style(T, k, nn)) {
             /* the quotes library's every edge quotes/.style={auto} */
             const char *w = v; size_t wn = vn;
@@ -1267,9 +1354,7 @@ static void apply_one(tikz *T, const char *k, size_t kn, const char *v, size_t v
         const char *w = v;
         size_t wn = vn;
         tk_unbrace(&w, &wn);
-        char *en = g->every_node ? list_append(g->every_node, w, wn) : xstrndup(w, wn);
-        free(g->every_node);
-        g->every_node = en;
+        tk_set_every(T, 0, g->every_node ? list_append(g->every_node, w, wn) : xstrndup(w, wn));
         return;
     }
     /* user styles */

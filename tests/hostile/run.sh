@@ -7,7 +7,7 @@
 # directory): truncated DiagramIR items, binary bytes (with and without NUL
 # bytes, from a fixed-seed generator), 10,000 nested braces (balanced,
 # unclosed, an extra '}'), brackets and parentheses nested 10,000 deep,
-# 10,000 nested scopes, recursive macros (\def\a{\a}, \def\a{\a\a}, an
+# 10,000 nested scopes (and groups each appending to a style), recursive macros (\def\a{\a}, \def\a{\a\a}, an
 # argument that grows with every call), a 20 MB input, 11 MB of plain text
 # after a picture (legal: source text is not expansion), a \foreach over
 # 10^9 items, a nested \foreach whose product is 10^10, a line of a million
@@ -186,6 +186,12 @@ run_case "10000 nested parentheses" "0|2" "$tmp/parens.tex"
 run_case "10000 nested brackets" "0|2" "$tmp/brackets.tex"
 { pic; rep '\begin{scope}[shift={(0.001,0)}]' 10000; printf '\\draw (0,0) -- (1,1);'; rep '\end{scope}' 10000; printf '\n'; endpic; } >"$tmp/scopes.tex"
 run_case "10000 nested scopes" "0|2" "$tmp/scopes.tex"
+# a style (every node's) appended to in each of 10,000 nested groups: TeX
+# keeps what each group replaced, tikz2ir too, up to a bound (an error)
+{ printf '\\tikzset{s/.style={draw}}\n'; pic; rep '\begin{scope}[s/.append style={draw}]' 10000; printf '\\node[s] {};'; rep '\end{scope}' 10000; printf '\n'; endpic; } >"$tmp/scopes-style.tex"
+run_case "a style appended to in 10000 nested scopes" "0|2" "$tmp/scopes-style.tex"
+{ pic; rep '{\tikzset{every node/.append style={draw}}' 10000; printf '\\node {};'; rep '}' 10000; printf '\n'; endpic; } >"$tmp/groups-every.tex"
+run_case "every node appended to in 10000 nested groups" "0|2" "$tmp/groups-every.tex"
 { pic; rep '\foreach \x in {1} ' 100; printf '\\draw (0,0) -- (1,1);\n'; endpic; } >"$tmp/foreach-nest.tex"
 run_case "100 nested \\foreach" "0|2" "$tmp/foreach-nest.tex"
 { printf '\\tikzset{s0/.style={draw}}'; i=1; while [ $i -le 200 ]; do printf '\\tikzset{s%d/.style={s%d}}' $i $((i - 1)); i=$((i + 1)); done
