@@ -563,6 +563,14 @@ static void mark_unseen_boxes(build *gb)
     }
 }
 
+/* 1 when box b (less 1 pt all round) lies in region s: its corners do */
+static int box_in_shape(const svg_shape *s, const shinfo *si, ir_box b)
+{
+    ir_box in = ir_box_inset(b, -1);
+    return shape_contains(s, si, ir_v(in.x1, in.y1)) && shape_contains(s, si, ir_v(in.x2, in.y1)) &&
+           shape_contains(s, si, ir_v(in.x1, in.y2)) && shape_contains(s, si, ir_v(in.x2, in.y2));
+}
+
 /* 2. home shape of each text: the smallest region around its centre;
  * 3. containers (homes that contain another home) are no text's home */
 static void find_homes(build *gb)
@@ -639,7 +647,7 @@ static void find_homes(build *gb)
             size_t j = gb->near[q];
             if (j != i && si[j].home && si[j].area < si[i].area &&
                 shape_contains(&sc->shapes[i], &si[i], ir_box_center(si[j].box)) &&
-                ir_box_inside(si[j].box, si[i].box, 1))
+                box_in_shape(&sc->shapes[i], &si[i], si[j].box))
                 si[i].container = 1;
         }
     }
