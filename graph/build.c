@@ -1596,14 +1596,16 @@ static void group_chains(build *gb)
 }
 
 /* the node whose centre lies straight ahead of q in direction u (aims_at;
- * the most nearly), among those whose outline is within attach_tol or, with
+ * the nearest such centre: a line between two nodes' centres points on at
+ * the nodes beyond them too), among those whose outline is within
+ * attach_tol or, with
  * text, whose box is within BOX_TOL (Graphviz clips at the box of the
  * arrow shapes); -1 none */
 static long points_at(build *gb, ir_pt q, ir_pt u)
 {
     const cand *cd = gb->cd;
     long best = -1;
-    double bc = -2;
+    double bd = INFINITY;
     size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
     for (size_t qq = 0; qq < nn; qq++) {
         size_t c = gb->near[qq];
@@ -1611,8 +1613,8 @@ static long points_at(build *gb, ir_pt q, ir_pt u)
         if (cand_dist(gb->sc, gb->si, &cd[c], q, gb->o->attach_tol) > gb->o->attach_tol &&
             !(cd[c].ntexts && ir_box_pt_dist(cd[c].box, q) <= BOX_TOL))
             continue;
-        double cs = aim_cos(&cd[c], q, u);
-        if (cs > bc) { bc = cs; best = (long)c; }
+        double dc = ir_v_dist(ir_box_center(cd[c].box), q);
+        if (dc < bd) { bd = dc; best = (long)c; }
     }
     return best;
 }
