@@ -1600,8 +1600,8 @@ static void group_chains(build *gb)
  * the nodes beyond them too), among those whose outline is within
  * attach_tol or, with
  * text, whose box is within BOX_TOL (Graphviz clips at the box of the
- * arrow shapes); -1 none */
-static long points_at(build *gb, ir_pt q, ir_pt u)
+ * arrow shapes), other than except; -1 none */
+static long points_at(build *gb, ir_pt q, ir_pt u, long except)
 {
     const cand *cd = gb->cd;
     long best = -1;
@@ -1609,7 +1609,7 @@ static long points_at(build *gb, ir_pt q, ir_pt u)
     size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
     for (size_t qq = 0; qq < nn; qq++) {
         size_t c = gb->near[qq];
-        if (cd[c].shape < 0 || !aims_at(&cd[c], q, u)) continue;
+        if (cd[c].shape < 0 || (long)c == except || !aims_at(&cd[c], q, u)) continue;
         if (cand_dist(gb->sc, gb->si, &cd[c], q, gb->o->attach_tol) > gb->o->attach_tol &&
             !(cd[c].ntexts && ir_box_pt_dist(cd[c].box, q) <= BOX_TOL))
             continue;
@@ -1638,7 +1638,7 @@ static int stub_nodes(build *gb, size_t comp, long *nodes, const ir_pt *at, cons
         size_t h = heads[0] ? 0 : 1;
         ir_pt ax = heads[h] && ir_v_dist(at[h], base[h]) > 1 ? unitv(vsub(at[h], base[h])) : unitv(vsub(at[h], at[1 - h]));
         ir_pt back = { -ax.x, -ax.y };
-        long a = points_at(gb, at[h], ax), b = points_at(gb, at[1 - h], back);
+        long a = points_at(gb, at[h], ax, -1), b = a >= 0 ? points_at(gb, at[1 - h], back, a) : -1;
         if (a >= 0 && b >= 0 && a != b) {
             nodes[h] = a;
             nodes[1 - h] = b;
