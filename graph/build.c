@@ -129,21 +129,28 @@ static double cand_dist(const svg_scene *sc, const shinfo *si, const cand *c, ir
     return fmin(best, tol);
 }
 
+static ir_pt vsub(ir_pt a, ir_pt b) { ir_pt r = { a.x - b.x, a.y - b.y }; return r; }
+
+/* a candidate's centre: the middle of its text, where it has any (a node
+ * is placed by its text's centre: Graphviz, TikZ and most editors; a
+ * triangle's box is not centred on it), else of its box */
+static ir_pt cand_centre(const svg_scene *sc, const cand *c)
+{
+    ir_box b = ir_box_empty();
+    for (size_t k = 0; k < c->ntexts; k++) ir_box_union(&b, sc->texts[c->texts[k]].box);
+    return ir_box_center(b.empty ? c->box : b);
+}
+
 /* how straight ahead of q in direction u (a unit vector) candidate c's
  * centre lies: the cosine of the angle, 1 at the centre itself. Lines
  * between nodes are drawn from centre to centre (Graphviz, TikZ, most
  * editors), so what is left of one where nodes overlap points at both. */
 #define ARROW_AIM 25.0   /* degrees: aimed at a centre this nearly (aims_at) */
-static double aim_cos(const cand *c, ir_pt q, ir_pt u)
+static int aims_at(const svg_scene *sc, const cand *c, ir_pt q, ir_pt u)
 {
-    ir_pt v = { ir_box_center(c->box).x - q.x, ir_box_center(c->box).y - q.y };
+    ir_pt v = vsub(cand_centre(sc, c), q);
     double l = hypot(v.x, v.y);
-    return l < 1 ? 1 : (u.x * v.x + u.y * v.y) / l;
-}
-
-static int aims_at(const cand *c, ir_pt q, ir_pt u)
-{
-    return aim_cos(c, q, u) >= cos(ARROW_AIM * IR_PI / 180);
+    return l < 1 || (u.x * v.x + u.y * v.y) / l >= cos(ARROW_AIM * IR_PI / 180);
 }
 
 /* --- connector pieces ----------------------------------------------------- */
@@ -160,7 +167,6 @@ typedef struct {
     int dead;            /* used as an arrowhead */
 } piece;
 
-static ir_pt vsub(ir_pt a, ir_pt b) { ir_pt r = { a.x - b.x, a.y - b.y }; return r; }
 
 static ir_pt unitv(ir_pt v)
 {
@@ -1515,7 +1521,7 @@ static void attach_ends(build *gb)
                         if (d > o->attach_tol || !si[cd[c].shape].region ||
                             !shape_contains(&sc->shapes[cd[c].shape], &si[cd[c].shape], f))
                             continue;
-                        int aim = aims_at(&cd[c], q, u);
+                        int aim = aims_at(sc, &cd[c], q, u);
                         if (aim < baim || (aim == baim && d >= bi)) continue;
                         bi = d;
                         baim = aim;
@@ -1539,12 +1545,12 @@ static void attach_ends(build *gb)
                 /* where nodes overlap the end, the one it aims at
                  * (aims_at: an arrowhead Graphviz could not clip sits at
                  * its node's centre) */
-                if (!aims_at(&cd[best], q, u))
+                if (!aims_at(sc, &cd[best], q, u))
                     for (size_t qq = 0; qq < nn; qq++) {
                         size_t c = gb->near[qq];
                         if (cd[c].shape < 0 || (long)c == best || !si[cd[c].shape].region ||
                             !shape_contains(&sc->shapes[cd[c].shape], &si[cd[c].shape], q) ||
-                            !aims_at(&cd[c], q, u))
+                            !aims_at(sc, &cd[c], q, u))
                             continue;
                         best = (long)c;
                         break;
@@ -1609,11 +1615,11 @@ static long points_at(build *gb, ir_pt q, ir_pt u, long except)
     size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
     for (size_t qq = 0; qq < nn; qq++) {
         size_t c = gb->near[qq];
-        if (cd[c].shape < 0 || (long)c == except || !aims_at(&cd[c], q, u)) continue;
+        if (cd[c].shape < 0 || (long)c == except || !aims_at(gb->sc, &cd[c], q, u)) continue;
         if (cand_dist(gb->sc, gb->si, &cd[c], q, gb->o->attach_tol) > gb->o->attach_tol &&
             !(cd[c].ntexts && ir_box_pt_dist(cd[c].box, q) <= BOX_TOL))
             continue;
-        double dc = ir_v_dist(ir_box_center(cd[c].box), q);
+        double dc = ir_v_dist(cand_centre(gb->sc, &cd[c]), q);
         if (dc < bd) { bd = dc; best = (long)c; }
     }
     return best;
