@@ -1542,14 +1542,15 @@ static void attach_ends(build *gb)
                         }
                     }
                 }
-                /* where nodes overlap the end, the one it aims at
-                 * (aims_at: an arrowhead Graphviz could not clip sits at
-                 * its node's centre) */
+                /* where nodes overlap the end (it is in, or on the outline
+                 * of, several), the one it aims at (aims_at: an arrowhead
+                 * Graphviz could not clip sits at its node's centre) */
                 if (!aims_at(sc, &cd[best], q, u))
                     for (size_t qq = 0; qq < nn; qq++) {
                         size_t c = gb->near[qq];
                         if (cd[c].shape < 0 || (long)c == best || !si[cd[c].shape].region ||
-                            !shape_contains(&sc->shapes[cd[c].shape], &si[cd[c].shape], q) ||
+                            (!shape_contains(&sc->shapes[cd[c].shape], &si[cd[c].shape], q) &&
+                             cand_dist(sc, si, &cd[c], q, o->attach_tol) > JOIN_AT_NODE) ||
                             !aims_at(sc, &cd[c], q, u))
                             continue;
                         best = (long)c;

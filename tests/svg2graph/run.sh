@@ -16,7 +16,7 @@
 #    gv-cluster-label (seed 5, g16: an edge label near the top of an
 #    untitled cluster), gv-larrow-tips (seed 1, g402: arrowheads at the
 #    box of larrow nodes that nearly touch), gv-note-fold (seed 5, g357: a
-#    note's fold touched by a neighbour's corner); and sixteen drawings read
+#    note's fold touched by a neighbour's corner); and seventeen drawings read
 #    by the SVG's groups (svg2graph(1) GROUPS; seed 1 of graphviz-shapes.sh,
 #    each read wrong before): gv-overlap-label (g8: an edge label as near a
 #    crossing edge), gv-overlap-stub (g270: a headless edge hidden by the
@@ -35,7 +35,9 @@
 #    triangle's box but not in the triangle: no frame), gv-centre-stub
 #    (seed 5, g282: a stub, both its ends at its head node's centre),
 #    gv-text-centre (seed 2, g305: an arrowhead at a triangle's text
-#    centre, off its box's centre). Each gv-*.svg with its nodes' and
+#    centre, off its box's centre), gv-outline-cross (g227: an edge's tail
+#    where two nodes' outlines cross; its texts written over each other).
+#    Each gv-*.svg with its nodes' and
 #    edges' groups taken out must read as --no-groups reads it.
 # 2. Bad input, each an exit status 2 and a FILE:LINE:COL error: malformed
 #    XML, malformed path data, an external entity, billion laughs, a <use>
