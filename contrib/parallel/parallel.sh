@@ -13,7 +13,8 @@
 #   -S LOGINS   GNU parallel's --sshlogin: ':' (default) is this machine;
 #               'host1,host2,:' or '8/user@host1,4/host2' (N/ = jobs there)
 #               spread the items over those hosts through ssh: each job's
-#               .tex and the job script go there (--transferfile, --basefile),
+#               .tex and the job script go to a directory of its own there
+#               (--transferfile, --wd ...),
 #               its two output files come back (--return) and are removed
 #               there (--cleanup). Every host needs tikz2ir and irlint (-b, or
 #               on its PATH), rsync (GNU parallel's transfers) and ssh
@@ -61,14 +62,17 @@ while IFS= read -r f; do
 done <"$all" >"$todo"
 st=0
 if [ -s "$todo" ]; then
-    # the job script travels with each job (--basefile), so remote hosts need
+    # the job script travels with each job (--transferfile), so remote hosts need
     # only the programs; --return brings both outputs home
     cp "$here/tikz-item.sh" "$out/tikz-item.sh" || exit 2
     # ':' alone: no transfers (GNU parallel would warn that it ignores them)
     if [ "$logins" = : ]; then
         set --
     else
-        set -- --basefile "$out/tikz-item.sh" --transferfile {} \
+        # --wd ...: each job its own directory on the host, the job script
+        # sent with each (jobs sharing one race: one's --cleanup removes a
+        # directory another is transferring into)
+        set -- --wd ... --transferfile {} --transferfile "$out/tikz-item.sh" \
             --return "$out/ir/{/.}.ir" --return "$out/verdicts/{/.}.tsv" --cleanup
     fi
     parallel --sshlogin "$logins" ${jobs:+-j "$jobs"} --halt never "$@" \

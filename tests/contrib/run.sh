@@ -109,7 +109,7 @@ if command -v parallel >/dev/null 2>&1; then
     check "parallel.sh without .tex files exits 2" [ $? = 2 ]
     # two "remote" hosts: GNU parallel's ssh (and rsync's) is a stand-in
     # that runs the command here, in a directory of its own per host (its
-    # home), so the transfers (--transferfile, --basefile, --return) and
+    # home), so the transfers (--transferfile, --wd ..., --return) and
     # --cleanup are real; relative SRC and OUT, as parallel.sh asks
     if command -v rsync >/dev/null 2>&1; then
         mkdir -p "$tmp/remote" "$tmp/local"
