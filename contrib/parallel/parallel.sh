@@ -20,7 +20,7 @@
 #               on its PATH), rsync (GNU parallel's transfers) and ssh
 #               without a password prompt; SRC and OUT
 #               are then best given as relative paths (they are made under
-#               the remote login directory the same way).
+#               the job's directory there the same way).
 #               (tests/contrib runs two such hosts through a stand-in ssh.)
 #   -j N        jobs per host (default: one per CPU core of the host)
 #   -b BINDIR   where the programs are (on every host); default: PATH
