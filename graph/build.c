@@ -388,7 +388,6 @@ typedef struct {
     ir_box_index conn_ix;    /* over the connector pieces' shapes' boxes */
     size_t *conn_pc;         /* conn_ix entry -> piece */
     size_t *near, nearcap;   /* an index's answer */
-    unsigned ngroups;        /* the largest svg_shape/svg_text group number */
     struct gfacts *gf;       /* per group number (svg_shape.group): what it holds */
     unsigned long long work; /* pairs examined (spend) */
     int over;                /* past GRAPH_MAX_WORK: the steps look no further */
@@ -486,7 +485,6 @@ static void shape_facts(build *gb)
     unsigned ng = 0;
     for (size_t i = 0; i < ns; i++) if (sc->shapes[i].group > ng) ng = sc->shapes[i].group;
     for (size_t t = 0; t < gb->nt; t++) if (sc->texts[t].group > ng) ng = sc->texts[t].group;
-    gb->ngroups = ng;
     gb->gf = xcalloc((size_t)ng + 1, sizeof *gb->gf);
     for (size_t i = 0; i < ns; i++) {
         struct gfacts *f = &gb->gf[sc->shapes[i].group];
@@ -1138,28 +1136,27 @@ static void closed_arrowheads(build *gb)
             piece *p = &pc[pi];
             if (p->head[e]) continue;
             ir_pt q = p->end[e], pu = p->dir[e];
+            /* an edge drawn in a group of its own has its own heads; a
+             * speck of one (what is left of it under its head where nodes
+             * overlap) has no direction to tell but which way it goes */
+            const svg_shape *ps = &sc->shapes[p->shape];
+            unsigned pg = ps->group;
+            int own = stroke_group(gb, pg), speck = own && polyline_len(ps->pts, ps->n) < 1;
             size_t nn = query(gb, &ix, ir_box_inset(ir_box_make(q.x, q.y, q.x, q.y), 1.5));
             for (size_t qq = 0; qq < nn; qq++) {
                 size_t i = gb->near[qq];
                 if (!arrow_cand[i]) continue;
                 if (ir_box_pt_dist(si[i].box, q) > 1.5) continue;
                 const svg_shape *s = &sc->shapes[i];
-                /* an edge drawn in a group of its own has its own heads */
-                unsigned pg = sc->shapes[p->shape].group;
-                if (s->group != pg && (stroke_group(gb, s->group) || stroke_group(gb, pg))) continue;
+                if (s->group != pg && (own || stroke_group(gb, s->group))) continue;
                 double d = ir_pt_in_poly(q, s->pts, s->n) ? 0 : shape_dist(s, &si[i], q);
                 if (d > 1.5) continue;
                 ir_pt c = ir_poly_centroid(s->pts, s->n);
                 double bestp = -INFINITY;
                 ir_pt f = c;
-                /* a speck of a stroke drawn as an edge of its own (what is
-                 * left of one under its head where nodes overlap) has no
-                 * direction to tell but which way it goes: the apex of
-                 * the head in its group tells it */
+                /* a speck's direction: the apex of the head in its group */
                 ir_pt apex, u = pu;
-                const svg_shape *ps = &sc->shapes[p->shape];
-                if (polyline_len(ps->pts, ps->n) < 1 && s->group == ps->group && stroke_group(gb, ps->group) &&
-                    tri_apex(s, &apex) && ir_v_dot(vsub(apex, c), pu) > 0)
+                if (speck && s->group == pg && tri_apex(s, &apex) && ir_v_dot(vsub(apex, c), pu) > 0)
                     u = unitv(vsub(apex, c));
                 for (size_t j = 0; j < s->n; j++) {
                     double pr = ir_v_dot(vsub(s->pts[j], c), u);
@@ -1626,6 +1623,23 @@ static long points_at(build *gb, ir_pt q, ir_pt u, long except)
     return best;
 }
 
+/* the shaped node other than except whose outline is nearest q, within
+ * attach_tol (*d: how near); -1 none */
+static long nearest_other(build *gb, ir_pt q, long except, double *d)
+{
+    const cand *cd = gb->cd;
+    long best = -1;
+    *d = INFINITY;
+    size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
+    for (size_t qq = 0; qq < nn; qq++) {
+        size_t c = gb->near[qq];
+        if ((long)c == except || cd[c].shape < 0) continue;
+        double dc = cand_dist(gb->sc, gb->si, &cd[c], q, gb->o->attach_tol);
+        if (dc <= gb->o->attach_tol && dc < *d) { *d = dc; best = (long)c; }
+    }
+    return best;
+}
+
 /* 9a. a stub: what is left of connector chain comp where the two nodes it
  * joins overlap and hide it, both its ends attached to nodes[0]. A stub
  * with a head, or drawn as an edge of its own (edge_group), points from
@@ -1638,7 +1652,6 @@ static long points_at(build *gb, ir_pt q, ir_pt u, long except)
 static int stub_nodes(build *gb, size_t comp, long *nodes, const ir_pt *at, const ir_pt *base, const int *heads)
 {
     const svg_scene *sc = gb->sc;
-    const cand *cd = gb->cd;
     int own = edge_group(gb, sc->shapes[gb->pc[comp].shape].group);
     if (heads[0] != heads[1] || own) {
         /* the stub's axis: its arrowhead's, else its ends' */
@@ -1654,38 +1667,20 @@ static int stub_nodes(build *gb, size_t comp, long *nodes, const ir_pt *at, cons
     }
     if (heads[0] == heads[1]) {
         if (!own) return 0;
-        long best = -1;
-        size_t be = 0;
-        double bd = INFINITY;
-        for (size_t e = 0; e < 2; e++) {
-            size_t nn = query(gb, &gb->cand_ix, ir_box_make(at[e].x, at[e].y, at[e].x, at[e].y));
-            for (size_t qq = 0; qq < nn; qq++) {
-                size_t c2 = gb->near[qq];
-                if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
-                double d = cand_dist(sc, gb->si, &cd[c2], at[e], gb->o->attach_tol);
-                if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; be = e; }
-            }
-        }
-        if (best < 0) return 0;
-        nodes[be] = best;
+        double d0, d1;
+        long b0 = nearest_other(gb, at[0], nodes[0], &d0), b1 = nearest_other(gb, at[1], nodes[0], &d1);
+        if (b0 < 0 && b1 < 0) return 0;
+        if (b1 >= 0 && d1 < d0) nodes[1] = b1;
+        else nodes[0] = b0;
         return 1;
     }
     size_t t = heads[0] ? 1 : 0;
-    long best = -1;
-    double bd = INFINITY;
+    double d;
     /* from the plain end, or else from the back of the arrowhead (a stub
      * shorter than its arrowhead: only the head shows, its back in the
      * node it comes from) */
-    for (int from = 0; from < 2 && best < 0; from++) {
-        ir_pt q = from ? base[1 - t] : at[t];
-        size_t nn = query(gb, &gb->cand_ix, ir_box_make(q.x, q.y, q.x, q.y));
-        for (size_t qq = 0; qq < nn; qq++) {
-            size_t c2 = gb->near[qq];
-            if ((long)c2 == nodes[0] || cd[c2].shape < 0) continue;
-            double d = cand_dist(sc, gb->si, &cd[c2], q, gb->o->attach_tol);
-            if (d <= gb->o->attach_tol && d < bd) { bd = d; best = (long)c2; }
-        }
-    }
+    long best = nearest_other(gb, at[t], nodes[0], &d);
+    if (best < 0) best = nearest_other(gb, base[1 - t], nodes[0], &d);
     if (best < 0) return 0;
     nodes[t] = best;
     return 1;
