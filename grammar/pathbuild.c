@@ -41,6 +41,14 @@ typedef struct {
     const int *text_lines;    /* the line of each byte of the text (NULL: line) */
 } pending_node;
 
+static void pend_free(pending_node *pn)
+{
+    free(pn->opts);
+    free(pn->name);
+    free(pn->at);
+    free(pn->text);
+}
+
 enum { SEG_NONE, SEG_LINE, SEG_CURVE, SEG_HV, SEG_ARC };
 
 struct tp_state {
@@ -1040,7 +1048,7 @@ static void user_to(struct tp_state *st, const struct tp_str *opts, int edge)
     /* nodes the to path did not place (no \tikztonodes): not drawn, as in TikZ */
     pending_node *left = T->to_nodes;
     for (int i = 0; i < T->n_to_nodes; i++) {
-        free(left[i].opts); free(left[i].name); free(left[i].at); free(left[i].text);
+        pend_free(&left[i]);
     }
     free(mine);
     T->to_nodes = onodes;
@@ -2535,7 +2543,7 @@ void tp_unknown(struct tp_state *st, const struct tp_str *w)
         place_pending(st, 0);
         for (int i = 0; i < n; i++) {
             place_one(st, &v[i], 1);
-            free(v[i].opts); free(v[i].name); free(v[i].at); free(v[i].text);
+            pend_free(&v[i]);
         }
         return;
     }
@@ -2780,7 +2788,7 @@ static void place_pending(struct tp_state *st, int on_segment)
 {
     for (int i = 0; i < st->npend; i++) {
         place_one(st, &st->pend[i], on_segment);
-        free(st->pend[i].opts); free(st->pend[i].name); free(st->pend[i].at); free(st->pend[i].text);
+        pend_free(&st->pend[i]);
     }
     st->npend = 0;
 }
@@ -3318,7 +3326,7 @@ static void parse_path(tikz *T, struct tp_state *st, const char *text, size_t n)
     T->path_busy--;
     if (sc != T->path_scanner) tp_scanner_free(sc);
     place_pending(st, 0);
-    free(st->curnode.opts); free(st->curnode.name); free(st->curnode.at); free(st->curnode.text);
+    pend_free(&st->curnode);
     flush_sub(st, 0);
 }
 
