@@ -247,6 +247,16 @@ void tk_define_style(tikz *T, const char *name, size_t nn, const char *val, size
     T->nstyles++;
 }
 
+/* keeps e on the save stack of tk_styles_group_end */
+static void esave_push(tikz *T, struct tk_everysave e)
+{
+    if (T->nesave == T->capesave) {
+        T->capesave = T->capesave ? T->capesave * 2 : 16;
+        T->esave = xrealloc(T->esave, T->capesave * sizeof *T->esave);
+    }
+    T->esave[T->nesave++] = e;
+}
+
 void tk_set_every(tikz *T, int label, char *v)
 {
     gstate *g = GS(T);
@@ -258,11 +268,7 @@ void tk_set_every(tikz *T, int label, char *v)
         for (size_t i = T->nesave; i-- > 0 && T->esave[i].depth == depth;)
             if ((label == 2 || T->esave[i].gs == T->ngs - 1) && T->esave[i].label == label) { saved = 1; break; }
         if (!saved) {
-            if (T->nesave == T->capesave) {
-                T->capesave = T->capesave ? T->capesave * 2 : 16;
-                T->esave = xrealloc(T->esave, T->capesave * sizeof *T->esave);
-            }
-            T->esave[T->nesave++] = (struct tk_everysave){ T->ngs - 1, label, depth, *f };
+            esave_push(T, (struct tk_everysave){ T->ngs - 1, label, depth, *f });
             style_bytes(T, *f ? strlen(*f) : 0, 0);
             *f = v;
             return;
@@ -276,11 +282,7 @@ void tk_gs_local(tikz *T)
 {
     if (T->ngs == 0 || tk_group_depth(T) <= GS(T)->tex_depth) return;
     tk_gs_push(T);
-    if (T->nesave == T->capesave) {
-        T->capesave = T->capesave ? T->capesave * 2 : 16;
-        T->esave = xrealloc(T->esave, T->capesave * sizeof *T->esave);
-    }
-    T->esave[T->nesave++] = (struct tk_everysave){ T->ngs - 1, 3, tk_group_depth(T), NULL };
+    esave_push(T, (struct tk_everysave){ T->ngs - 1, 3, tk_group_depth(T), NULL });
 }
 
 void tk_styles_group_end(tikz *T, int depth)
@@ -633,24 +635,6 @@ static int shape_key(tikz *T, const char *k, size_t kn, tk_nodeopts *no)
         { "strike out", TK_SH_STRIKEOUT }, { "forbidden sign", TK_SH_FORBID },
         { "correct forbidden sign", TK_SH_CFORBID }, { "star", TK_SH_STAR }, { NULL, 0 }
     };
-    /* the other shapes pgf declares (\pgfdeclareshape in pgf's shape
-     * libraries, circuits included): named alone, TikZ takes the name for
-     * shape=name (its unknown-key handler) */
-    static const char *const other[] = {
-        "trapezium", "semicircle", "isosceles triangle", "kite", "dart",
-        "circular sector", "cylinder",
-        "cloud", "circle split", "rectangle split", "ellipse split", "starburst",
-        "signal", "tape", "single arrow", "double arrow",
-        "circle cross split", "magnifying glass", "rectangle callout", "ellipse callout",
-        "cloud callout", "arrow box", "magnetic tape", "circle solidus", "circle ee",
-        "rectangle ee", "direction ee", "and gate US", "nand gate US", "or gate US",
-        "nor gate US", "xor gate US", "xnor gate US", "not gate US", "buffer gate US",
-        "and gate IEC", "nand gate IEC", "or gate IEC", "nor gate IEC", "xor gate IEC",
-        "xnor gate IEC", "not gate IEC", "buffer gate IEC", "and gate CDH", "nand gate CDH",
-        "battery IEC", "break contact IEC", "breakdown diode IEC", "capacitor IEC",
-        "generic circle IEC", "generic diode IEC", "ground IEC", "inductor IEC",
-        "make contact IEC", "var make contact IEC", "var resistor IEC", NULL
-    };
     for (int i = 0; shapes[i].k; i++)
         if (tk_is(k, kn, shapes[i].k)) {
             /* on a scope or path: the shape of the nodes in it */
@@ -658,16 +642,17 @@ static int shape_key(tikz *T, const char *k, size_t kn, tk_nodeopts *no)
             else GS(T)->node_shape = shapes[i].shape + 1;
             return 1;
         }
-    for (int i = 0; other[i]; i++)
-        if (tk_is(k, kn, other[i])) {
-            if (no) {
-                tk_warn(T, T->cmd_line, "shape '%s' not supported; its node is taken as a rectangle",
-                        other[i]);
-                no->shape = TK_SH_RECT;
-            }
-            return 1;
-        }
-    return 0;
+    /* the other shapes pgf declares (\pgfdeclareshape in pgf's shape
+     * libraries, circuits included): the K_SHAPENAME keys of
+     * tikzopt_keys.gperf; named alone, TikZ takes the name for shape=name
+     * (its unknown-key handler) */
+    const struct opt_key *ok = tk_opt_key_find(k, kn);
+    if (!ok || ok->id != K_SHAPENAME) return 0;
+    if (no) {
+        tk_warn(T, T->cmd_line, "shape '%.*s' not supported; its node is taken as a rectangle", (int)kn, k);
+        no->shape = TK_SH_RECT;
+    }
+    return 1;
 }
 
 /* A positioning distance: a length, or a number in the units of the x
