@@ -235,6 +235,13 @@ size_t tk_shape_outline(const tk_node *nd, vec2 *p)
     return k;
 }
 
+/* b moved out by os along the mitre of the sides of outward normals n1, n2 */
+static vec2 mitre(vec2 b, vec2 n1, vec2 n2, double os)
+{
+    double den = 1 + n1.x * n2.x + n1.y * n2.y;
+    return den > 1e-9 ? vadd(b, vscale(vadd(n1, n2), os / den)) : b;
+}
+
 /* The counter-clockwise polygon p with every side moved out by os, the
  * corners mitred (as pgf's anchors of chamfered rectangles and stars are) */
 static void offset_polygon(const vec2 *p, size_t n, double os, vec2 *o)
@@ -246,8 +253,7 @@ static void offset_polygon(const vec2 *p, size_t n, double os, vec2 *o)
         /* outward normals of a counter-clockwise polygon */
         vec2 n1 = l1 > 0 ? v2(d1.y / l1, -d1.x / l1) : v2(0, 0);
         vec2 n2 = l2 > 0 ? v2(d2.y / l2, -d2.x / l2) : v2(0, 0);
-        double den = 1 + n1.x * n2.x + n1.y * n2.y;
-        o[i] = den > 1e-9 ? vadd(b, vscale(vadd(n1, n2), os / den)) : b;
+        o[i] = mitre(b, n1, n2, os);
     }
 }
 
@@ -400,13 +406,6 @@ static vec2 rr_anchor(const tk_node *nd, int x, int y)
     double top = nd->my + nd->mos;
     if (y == 0) return v2(x > 0 ? rr_end_x(nd, 1) : x < 0 ? -rr_end_x(nd, -1) : 0, 0);
     return v2(x > 0 ? rr_corner_x(nd, 1) : x < 0 ? -rr_corner_x(nd, -1) : 0, y * top);
-}
-
-/* b moved out by os along the mitre of the sides of outward normals n1, n2 */
-static vec2 mitre(vec2 b, vec2 n1, vec2 n2, double os)
-{
-    double den = 1 + n1.x * n2.x + n1.y * n2.y;
-    return den > 1e-9 ? vadd(b, vscale(vadd(n1, n2), os / den)) : b;
 }
 
 /* a chamfered rectangle's compass anchor (x, y in -1, 0, 1): the middle
